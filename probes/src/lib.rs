@@ -1,0 +1,10 @@
+//! yardstick's reference probe suite.
+//!
+//! A small, real web-CMS kernel (settings reader, module URL router, form
+//! datatype validators, template engine, translation catalogue) and the
+//! probes that time its hot paths. Each probe is registered with
+//! `yardstick::probe!` next to the work it times.
+
+mod example;
+pub mod fixtures;
+pub mod host;
