@@ -7,8 +7,15 @@
 //! made on two machines compare.
 
 pub mod calibration;
+pub mod cli;
+pub mod compare;
+pub mod comparison;
+pub mod environment;
+pub mod error;
 pub mod probe;
+pub mod run;
 pub mod stats;
+pub mod store;
 mod testmode;
 
 #[doc(hidden)]

@@ -1,0 +1,217 @@
+//! Micro mode's rules: normalised medians.
+//!
+//! Each probe's median is divided by its own run's calibration median, so a
+//! machine that is twice as slow at everything shows no change; only a probe
+//! that got slower relative to the calibration loop regresses.
+
+use super::{change_pct, common_rows};
+use crate::comparison::{CalibrationRatio, Check, Comparison};
+use crate::error::Error;
+use crate::run::{Row, Run};
+
+/// Percent a probe's normalised median may grow before it regresses.
+pub const DEFAULT_THRESHOLD: f64 = 40.0;
+
+pub(super) fn compare(
+    baseline: &Run,
+    baseline_name: &str,
+    run: &Run,
+    out: &mut Comparison,
+) -> Result<(), Error> {
+    let base_c = calibration_median(baseline).ok_or_else(|| {
+        Error::input(format!(
+            "{baseline_name}: a micro run without calibration cannot be compared"
+        ))
+    })?;
+    let now_c = calibration_median(run).ok_or_else(|| {
+        Error::input("the run has no calibration and cannot be compared".to_string())
+    })?;
+    out.method = "normalized".to_string();
+    out.calibration = Some(CalibrationRatio {
+        baseline: base_c,
+        current: now_c,
+        speed: base_c / now_c,
+    });
+    for (base, now) in common_rows(baseline, run) {
+        if now.errors > base.errors {
+            out.checks.push(Check {
+                key: now.key.clone(),
+                metric: "errors".to_string(),
+                baseline: base.errors as f64,
+                current: now.errors as f64,
+                change_pct: change_pct(base.errors as f64, now.errors as f64),
+                regressed: true,
+            });
+        }
+        if let (Some(b), Some(n)) = (normalized(base, base_c), normalized(now, now_c)) {
+            let change = change_pct(b, n);
+            out.checks.push(Check {
+                key: now.key.clone(),
+                metric: "median/calib".to_string(),
+                baseline: b,
+                current: n,
+                change_pct: change,
+                regressed: change > out.threshold,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The calibration median, when the run has a usable one.
+fn calibration_median(run: &Run) -> Option<f64> {
+    run.calibration
+        .as_ref()
+        .map(|c| c.median)
+        .filter(|m| m.is_finite() && *m > 0.0)
+}
+
+/// The row's median over the calibration median, recomputed: a stored
+/// `normalized` field may be stale or edited, so it is never trusted.
+fn normalized(row: &Row, calibration: f64) -> Option<f64> {
+    row.median
+        .filter(|m| m.is_finite())
+        .map(|m| m / calibration)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compare::{Rules, compare};
+    use crate::environment::Environment;
+    use crate::run::{CalibrationSummary, FORMAT, Mode, Row, RowKind, Run, TOOL};
+    use std::collections::BTreeMap;
+
+    fn calibration(median: f64) -> CalibrationSummary {
+        CalibrationSummary {
+            n: 10,
+            min: median,
+            mean: median,
+            median,
+            p90: median,
+            p95: median,
+            p99: median,
+            max: median,
+            stddev: 0.0,
+            before_median: median,
+            after_median: median,
+            drift_pct: 0.0,
+            checksum: 1,
+        }
+    }
+
+    fn row(name: &str, median: f64, errors: u64) -> Row {
+        let mut r = Row::with_samples(name.into(), RowKind::Probe, name.into(), vec![median]);
+        r.errors = errors;
+        r
+    }
+
+    fn run(c: f64, rows: Vec<Row>) -> Run {
+        Run {
+            tool: TOOL.into(),
+            format: FORMAT,
+            mode: Mode::Micro,
+            started: String::new(),
+            machine: String::new(),
+            settings: BTreeMap::new(),
+            environment: Environment::default(),
+            warnings: Vec::new(),
+            rows,
+            calibration: Some(calibration(c)),
+            comparison: None,
+            pairs: None,
+        }
+    }
+
+    fn at(threshold: f64) -> Rules {
+        Rules {
+            threshold: Some(threshold),
+            min_delta: None,
+        }
+    }
+
+    #[test]
+    fn a_machine_twice_as_slow_is_no_regression() {
+        let base = run(10.0, vec![row("a", 2.0, 0), row("b", 5.0, 0)]);
+        let now = run(20.0, vec![row("a", 4.0, 0), row("b", 10.0, 0)]);
+        let c = compare(&base, "base.json", &now, &Rules::default()).unwrap();
+        assert_eq!(c.regressions, 0);
+        assert_eq!(c.threshold, 40.0);
+        let cal = c.calibration.unwrap();
+        assert_eq!(cal.speed, 0.5);
+        assert!(c.checks.iter().all(|k| k.change_pct.abs() < 1e-9));
+        assert_eq!(c.method, "normalized");
+    }
+
+    #[test]
+    fn threshold_edge_39_passes_41_fails() {
+        let base = run(10.0, vec![row("a", 1.0, 0), row("b", 1.0, 0)]);
+        let now = run(10.0, vec![row("a", 1.39, 0), row("b", 1.41, 0)]);
+        let c = compare(&base, "b", &now, &at(40.0)).unwrap();
+        let a = c.checks.iter().find(|k| k.key == "a").unwrap();
+        let b = c.checks.iter().find(|k| k.key == "b").unwrap();
+        assert!(!a.regressed && b.regressed);
+        assert_eq!(c.regressions, 1);
+        assert!((b.change_pct - 41.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_stale_normalized_field_is_ignored() {
+        let mut stale = row("a", 1.0, 0);
+        stale.normalized = Some(1000.0);
+        let base = run(10.0, vec![stale]);
+        let now = run(10.0, vec![row("a", 1.0, 0)]);
+        let c = compare(&base, "b", &now, &at(40.0)).unwrap();
+        assert_eq!(c.regressions, 0);
+        assert!((c.checks[0].baseline - 0.1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn missing_new_and_failing_probes() {
+        let base = run(
+            10.0,
+            vec![
+                row("gone", 1.0, 0),
+                row("kept", 1.0, 0),
+                row("flaky", 1.0, 0),
+            ],
+        );
+        let mut broken = row("flaky", 1.0, 30);
+        broken.median = None;
+        let now = run(
+            10.0,
+            vec![row("kept", 1.0, 0), row("fresh", 1.0, 0), broken],
+        );
+        let c = compare(&base, "b", &now, &at(40.0)).unwrap();
+        assert_eq!(c.missing, vec!["gone".to_string()]);
+        assert_eq!(c.new, vec!["fresh".to_string()]);
+        assert_eq!(c.regressions, 1);
+        let failed = c.checks.iter().find(|k| k.regressed).unwrap();
+        assert_eq!(
+            (failed.key.as_str(), failed.metric.as_str()),
+            ("flaky", "errors")
+        );
+    }
+
+    #[test]
+    fn refusals_for_mode_and_missing_calibration() {
+        let base = run(10.0, vec![]);
+        let mut other = run(10.0, vec![]);
+        other.mode = Mode::Http;
+        let e = compare(&base, "base.json", &other, &Rules::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("different modes") && e.contains("base.json"),
+            "{e}"
+        );
+        let mut bare = run(10.0, vec![]);
+        bare.calibration = None;
+        let e = compare(&bare, "base.json", &base, &Rules::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("without calibration") && e.contains("base.json"),
+            "{e}"
+        );
+    }
+}

@@ -1,0 +1,104 @@
+//! Comparing a run with a baseline. Each mode has its own rules, in a file of
+//! its own; this module checks that the two runs can be compared at all and
+//! collects what every mode reports alike (missing and new rows, set-up
+//! differences).
+
+mod http;
+mod micro;
+
+use crate::comparison::{Comparison, EnvironmentDifference};
+use crate::error::Error;
+use crate::run::{Mode, Row, Run};
+use std::collections::BTreeSet;
+
+/// What a comparison is asked to use.
+#[derive(Debug, Clone, Default)]
+pub struct Rules {
+    /// Percent; `None` takes the mode's default.
+    pub threshold: Option<f64>,
+    /// Milliseconds (HTTP); `None` takes the default.
+    pub min_delta: Option<f64>,
+}
+
+/// The default threshold of a mode, in percent. The threshold a baseline was
+/// made with is never reused: the comparison's own options decide.
+pub fn default_threshold(mode: Mode) -> f64 {
+    match mode {
+        Mode::Micro => micro::DEFAULT_THRESHOLD,
+        Mode::Http => http::DEFAULT_THRESHOLD,
+    }
+}
+
+/// Compares `run` with `baseline` (named `baseline_name` in messages).
+pub fn compare(
+    baseline: &Run,
+    baseline_name: &str,
+    run: &Run,
+    rules: &Rules,
+) -> Result<Comparison, Error> {
+    if baseline.mode != run.mode {
+        return Err(Error::input(format!(
+            "{baseline_name}: runs of different modes cannot be compared (baseline {}, run {})",
+            baseline.mode.as_str(),
+            run.mode.as_str()
+        )));
+    }
+    let threshold = rules
+        .threshold
+        .unwrap_or_else(|| default_threshold(run.mode));
+    let mut comparison = Comparison {
+        baseline: baseline_name.to_string(),
+        method: String::new(),
+        threshold,
+        min_delta: None,
+        regressions: 0,
+        checks: Vec::new(),
+        missing: keys_only_in(&baseline.rows, &run.rows),
+        new: keys_only_in(&run.rows, &baseline.rows),
+        environment_differences: baseline
+            .environment
+            .differences(&run.environment)
+            .into_iter()
+            .map(|(field, baseline, current)| EnvironmentDifference {
+                field,
+                baseline,
+                current,
+            })
+            .collect(),
+        calibration: None,
+    };
+    match run.mode {
+        Mode::Micro => micro::compare(baseline, baseline_name, run, &mut comparison)?,
+        Mode::Http => http::compare(baseline, run, rules.min_delta, &mut comparison),
+    }
+    comparison.regressions = comparison.checks.iter().filter(|c| c.regressed).count();
+    Ok(comparison)
+}
+
+/// Rows measured in both runs, in the order of `run`.
+fn common_rows<'a>(baseline: &'a Run, run: &'a Run) -> impl Iterator<Item = (&'a Row, &'a Row)> {
+    run.rows.iter().filter_map(|now| {
+        baseline
+            .rows
+            .iter()
+            .find(|b| b.key == now.key)
+            .map(|b| (b, now))
+    })
+}
+
+fn keys_only_in(a: &[Row], b: &[Row]) -> Vec<String> {
+    let other: BTreeSet<&str> = b.iter().map(|r| r.key.as_str()).collect();
+    a.iter()
+        .filter(|r| !other.contains(r.key.as_str()))
+        .map(|r| r.key.clone())
+        .collect()
+}
+
+/// Change from `baseline` to `current` in percent.
+fn change_pct(baseline: f64, current: f64) -> f64 {
+    if baseline == 0.0 {
+        if current == 0.0 { 0.0 } else { f64::INFINITY }
+    } else {
+        (current / baseline - 1.0) * 100.0
+    }
+}

@@ -1,0 +1,73 @@
+//! The Comparison document: the verdict of one run against a baseline.
+//!
+//! The rules that produce it live in `compare/`, one file per mode; this is
+//! only the data, shared by every renderer.
+
+use serde::{Deserialize, Serialize};
+
+/// A run compared with a baseline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    /// The baseline file, as named.
+    pub baseline: String,
+    /// `normalized` (micro: medians divided by each run's calibration) or
+    /// `http` (absolute times with a minimum delta).
+    pub method: String,
+    /// Percent a figure may worsen before it counts as a regression.
+    pub threshold: f64,
+    /// HTTP: milliseconds a time must also grow by to count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_delta: Option<f64>,
+    /// How many checks regressed.
+    pub regressions: usize,
+    /// Every check made, regressed or not.
+    pub checks: Vec<Check>,
+    /// Rows of the baseline the run did not measure: listed, not counted.
+    pub missing: Vec<String>,
+    /// Rows the baseline does not have: listed, not counted.
+    pub new: Vec<String>,
+    /// Set-up differences that move numbers (rustc, profile, target, ...).
+    pub environment_differences: Vec<EnvironmentDifference>,
+    /// Micro: the two calibration medians and the speed factor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<CalibrationRatio>,
+}
+
+impl Comparison {
+    /// True when anything regressed.
+    pub fn failed(&self) -> bool {
+        self.regressions > 0
+    }
+}
+
+/// One figure of one row, baseline against now.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    pub key: String,
+    /// What was compared: `median/calib`, `errors`, `median`, `p95`, `rps`,
+    /// `error_rate`.
+    pub metric: String,
+    pub baseline: f64,
+    pub current: f64,
+    /// Change in percent (percentage points for rates); positive is worse
+    /// for times and errors, negative is worse for `rps`.
+    pub change_pct: f64,
+    pub regressed: bool,
+}
+
+/// A set-up field that differs between the baseline and the run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EnvironmentDifference {
+    pub field: String,
+    pub baseline: String,
+    pub current: String,
+}
+
+/// The calibration medians of both runs (ms) and how fast this machine is
+/// relative to the baseline's: baseline / current (0.5 = half as fast).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CalibrationRatio {
+    pub baseline: f64,
+    pub current: f64,
+    pub speed: f64,
+}

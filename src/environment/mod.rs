@@ -1,0 +1,172 @@
+//! The set-up a run was made on: toolchain, build profile, machine, load,
+//! commit and CI. Saved with every run so a comparison can say when the
+//! baseline was made on another set-up.
+
+mod git;
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+pub use git::commit_of;
+
+/// The set-up of one run.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Environment {
+    /// When the run was made, RFC 3339 in UTC.
+    pub date: String,
+    /// `rustc --version` of the toolchain that built the binary.
+    pub rustc: String,
+    /// Cargo profile (`release`, `debug`, ...) of the build.
+    pub profile: String,
+    pub opt_level: String,
+    pub debug_assertions: bool,
+    /// Target triple.
+    pub target: String,
+    pub os: String,
+    pub arch: String,
+    /// Host name.
+    pub machine: String,
+    /// Logical CPUs available to the process.
+    pub cpus: usize,
+    /// 1-, 5- and 15-minute load averages where the platform has them.
+    pub load: Option<[f64; 3]>,
+    pub git_commit: String,
+    /// `github-actions`, `ci` (any other CI) or empty.
+    pub ci: String,
+}
+
+impl Environment {
+    /// Reads the set-up of this process. `repo` is where to look for `.git`
+    /// (the directory and its parents).
+    pub fn current(repo: &Path, date: String) -> Environment {
+        let github_sha = std::env::var("GITHUB_SHA").ok();
+        Environment {
+            date,
+            rustc: env!("YARDSTICK_RUSTC_VERSION").to_string(),
+            profile: env!("YARDSTICK_BUILD_PROFILE").to_string(),
+            opt_level: env!("YARDSTICK_BUILD_OPT_LEVEL").to_string(),
+            debug_assertions: cfg!(debug_assertions),
+            target: env!("YARDSTICK_BUILD_TARGET").to_string(),
+            os: std::env::consts::OS.to_string(),
+            arch: std::env::consts::ARCH.to_string(),
+            machine: hostname(),
+            cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            load: load_average(),
+            git_commit: commit_of(repo).or(github_sha).unwrap_or_default(),
+            ci: ci_name(|k| std::env::var_os(k).is_some_and(|v| !v.is_empty())),
+        }
+    }
+
+    /// True when the build's times say little about a release build: debug
+    /// assertions on, or no optimisation.
+    pub fn is_debug_build(&self) -> bool {
+        self.debug_assertions || self.opt_level == "0"
+    }
+
+    /// The set-up fields that move numbers and differ between `self` (the
+    /// baseline) and `other`: (field, baseline, current).
+    pub fn differences(&self, other: &Environment) -> Vec<(String, String, String)> {
+        let mut out = Vec::new();
+        let mut differ = |field: &str, a: String, b: String| {
+            if a != b {
+                out.push((field.to_string(), a, b));
+            }
+        };
+        differ("rustc", rustc_minor(&self.rustc), rustc_minor(&other.rustc));
+        differ("profile", self.profile.clone(), other.profile.clone());
+        differ("opt-level", self.opt_level.clone(), other.opt_level.clone());
+        differ(
+            "debug assertions",
+            self.debug_assertions.to_string(),
+            other.debug_assertions.to_string(),
+        );
+        differ("target", self.target.clone(), other.target.clone());
+        out
+    }
+}
+
+/// "rustc 1.95.0 (59807616e 2026-04-14)" → "1.95": patch releases do not
+/// change code generation enough to mention.
+fn rustc_minor(version: &str) -> String {
+    let number = version.split_whitespace().nth(1).unwrap_or(version);
+    let mut parts = number.split('.');
+    match (parts.next(), parts.next()) {
+        (Some(major), Some(minor)) => format!("{major}.{minor}"),
+        _ => number.to_string(),
+    }
+}
+
+fn ci_name(is_set: impl Fn(&str) -> bool) -> String {
+    if is_set("GITHUB_ACTIONS") {
+        "github-actions".to_string()
+    } else if is_set("CI") {
+        "ci".to_string()
+    } else {
+        String::new()
+    }
+}
+
+fn hostname() -> String {
+    gethostname::gethostname().to_string_lossy().into_owned()
+}
+
+/// The load averages from `/proc/loadavg`; `None` where there is no such
+/// file (other platforms), since a missing figure beats a wrong one.
+fn load_average() -> Option<[f64; 3]> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    let mut fields = text.split_whitespace().map(|f| f.parse::<f64>().ok());
+    Some([fields.next()??, fields.next()??, fields.next()??])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rustc_minor_version() {
+        assert_eq!(rustc_minor("rustc 1.95.0 (59807616e 2026-04-14)"), "1.95");
+        assert_eq!(rustc_minor("rustc 1.94.1"), "1.94");
+        assert_eq!(rustc_minor(""), "");
+    }
+
+    #[test]
+    fn ci_detection() {
+        assert_eq!(
+            ci_name(|k| k == "GITHUB_ACTIONS" || k == "CI"),
+            "github-actions"
+        );
+        assert_eq!(ci_name(|k| k == "CI"), "ci");
+        assert_eq!(ci_name(|_| false), "");
+    }
+
+    #[test]
+    fn differences_name_what_moves_numbers() {
+        let base = Environment {
+            rustc: "rustc 1.94.0 (x)".into(),
+            profile: "release".into(),
+            opt_level: "3".into(),
+            ..Environment::default()
+        };
+        let mut now = base.clone();
+        now.rustc = "rustc 1.94.2 (y)".into();
+        assert!(base.differences(&now).is_empty());
+        now.rustc = "rustc 1.95.0 (z)".into();
+        now.machine = "elsewhere".into();
+        let d = base.differences(&now);
+        assert_eq!(
+            d,
+            vec![("rustc".to_string(), "1.94".to_string(), "1.95".to_string())]
+        );
+    }
+
+    #[test]
+    fn debug_build_detection() {
+        let mut e = Environment {
+            opt_level: "3".into(),
+            ..Environment::default()
+        };
+        assert!(!e.is_debug_build());
+        e.opt_level = "0".into();
+        assert!(e.is_debug_build());
+    }
+}

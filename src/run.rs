@@ -1,0 +1,214 @@
+//! The Run document: what one run measured, saved as JSON (format 1).
+//!
+//! Format 1 is a contract (see `schema/run-v1.json`): it grows only by
+//! adding optional fields, readers ignore fields they do not know, and the
+//! version changes only when the meaning of an existing field changes.
+
+use crate::comparison::Comparison;
+use crate::environment::Environment;
+use crate::stats::Summary;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The `tool` field of every document yardstick writes.
+pub const TOOL: &str = "yardstick";
+/// The format version this build reads and writes.
+pub const FORMAT: u32 = 1;
+
+/// The mode a run was made in. Runs compare only within one mode, since each
+/// mode has its own comparison rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Micro,
+    Http,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Micro => "micro",
+            Mode::Http => "http",
+        }
+    }
+}
+
+/// One saved run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    pub tool: String,
+    pub format: u32,
+    pub mode: Mode,
+    /// When the run started, RFC 3339 in UTC.
+    pub started: String,
+    /// The host name of the machine that made the run.
+    pub machine: String,
+    /// The run's options, as given (secrets hidden).
+    pub settings: BTreeMap<String, Value>,
+    pub environment: Environment,
+    /// Warnings that qualify every figure of the run (a debug build, load
+    /// drift, an injected slowdown).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+    pub rows: Vec<Row>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<CalibrationSummary>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<Comparison>,
+    /// HTTP mode with several servers: each later server against the first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<Vec<Pair>>,
+}
+
+/// The kind of thing a row measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RowKind {
+    Probe,
+    Page,
+}
+
+/// One measured thing: a probe in micro mode, a (server, page) in HTTP mode.
+/// Times are milliseconds (per iteration, or per request).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// Unique within the run; rows of two runs compare by key.
+    pub key: String,
+    pub kind: RowKind,
+    pub name: String,
+    /// Timed successful samples.
+    pub n: usize,
+    pub min: Option<f64>,
+    pub mean: Option<f64>,
+    pub median: Option<f64>,
+    pub p90: Option<f64>,
+    pub p95: Option<f64>,
+    pub p99: Option<f64>,
+    pub max: Option<f64>,
+    pub stddev: Option<f64>,
+    /// Raw per-iteration (or per-request) times in the order measured, so a
+    /// saved run can be analysed again.
+    #[serde(default)]
+    pub samples: Vec<f64>,
+    /// Iterations timed together in one sample (micro mode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<u64>,
+    /// Attempts: samples tried in micro mode, requests sent in HTTP mode.
+    pub requests: u64,
+    /// Failed attempts.
+    pub errors: u64,
+    /// Each distinct failure message and how often it occurred.
+    #[serde(default)]
+    pub error_messages: BTreeMap<String, u64>,
+    /// Operations per iteration (micro mode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ops: Option<u64>,
+    /// Micro: operations per second at the median. HTTP: successful requests
+    /// per second of wall time.
+    pub rps: Option<f64>,
+    /// Micro: the median divided by the run's calibration median ("x calib").
+    /// Informational: comparisons recompute it from `median` and the
+    /// calibration rather than trusting a stored value.
+    pub normalized: Option<f64>,
+    #[serde(default)]
+    pub note: String,
+    /// HTTP rows: the server's name or base URL, as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// HTTP rows: the page URL requested (credentials hidden).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// HTTP rows: median time to first byte.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttfb_median: Option<f64>,
+    /// HTTP rows: status code (or `failed`) and how often it was answered.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub status: BTreeMap<String, u64>,
+    /// HTTP rows: mean bytes per response as transferred.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<f64>,
+    /// HTTP rows: the cache header's answer (HIT, MISS, ...) and how often.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub cache: BTreeMap<String, u64>,
+    /// HTTP rows: the most frequent `Server` header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// HTTP rows: the tool that measured the row (`builtin`, `ab`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+}
+
+impl Row {
+    /// A row whose statistics are those of `samples` (none when empty).
+    pub fn with_samples(key: String, kind: RowKind, name: String, samples: Vec<f64>) -> Row {
+        let summary = Summary::of(&samples);
+        let pick = |f: fn(&Summary) -> f64| summary.as_ref().map(f);
+        Row {
+            key,
+            kind,
+            name,
+            n: summary.map_or(0, |s| s.n),
+            min: pick(|s| s.min),
+            mean: pick(|s| s.mean),
+            median: pick(|s| s.median),
+            p90: pick(|s| s.p90),
+            p95: pick(|s| s.p95),
+            p99: pick(|s| s.p99),
+            max: pick(|s| s.max),
+            stddev: pick(|s| s.stddev),
+            samples,
+            batch: None,
+            requests: 0,
+            errors: 0,
+            error_messages: BTreeMap::new(),
+            ops: None,
+            rps: None,
+            normalized: None,
+            note: String::new(),
+            target: None,
+            url: None,
+            ttfb_median: None,
+            status: BTreeMap::new(),
+            bytes: None,
+            cache: BTreeMap::new(),
+            server: None,
+            tool: None,
+        }
+    }
+}
+
+/// The calibration loop's figures for a run (milliseconds per loop).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CalibrationSummary {
+    pub n: usize,
+    pub min: f64,
+    pub mean: f64,
+    /// C: the median of every measured loop, before and after the probes.
+    pub median: f64,
+    pub p90: f64,
+    pub p95: f64,
+    pub p99: f64,
+    pub max: f64,
+    pub stddev: f64,
+    pub before_median: f64,
+    pub after_median: f64,
+    /// after / before − 1, in percent: how much the machine's speed moved
+    /// while the probes ran.
+    pub drift_pct: f64,
+    pub checksum: u64,
+}
+
+/// One server compared with the first, for one page (HTTP `--compare`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pair {
+    pub name: String,
+    pub base: String,
+    pub other: String,
+    pub base_median: Option<f64>,
+    pub other_median: Option<f64>,
+    pub median_ratio: Option<f64>,
+    pub base_rps: Option<f64>,
+    pub other_rps: Option<f64>,
+    pub rps_ratio: Option<f64>,
+}
