@@ -12,6 +12,7 @@ pub mod compare;
 pub mod comparison;
 pub mod environment;
 pub mod error;
+pub mod http;
 pub mod probe;
 pub mod run;
 pub mod stats;

@@ -1,0 +1,309 @@
+//! One request, timed on its connection: the time to the response head
+//! (TTFB) and to the body's last byte (total), the status, the bytes of the
+//! body as transferred (not decoded), the cache header's first word and the
+//! `Server` header. GET only; redirects are answers, never followed.
+
+use super::connect::{Conn, Connector, Sender};
+use super::failure::{self, Failure};
+use super::options::{Encoding, Options};
+use super::url::Url;
+use base64::Engine;
+use bytes::Bytes;
+use http::header::{ACCEPT_ENCODING, AUTHORIZATION, CONNECTION, COOKIE, HOST, SERVER, USER_AGENT};
+use http::{HeaderMap, HeaderName, HeaderValue, Request};
+use http_body_util::{BodyExt, Empty};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Waker};
+use std::time::{Duration, Instant};
+
+/// A response.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    /// Milliseconds from sending (or connecting, when a connection had to be
+    /// opened) to the body's last byte.
+    pub total: f64,
+    /// Milliseconds to the response head.
+    pub ttfb: f64,
+    pub status: u16,
+    pub bytes: u64,
+    /// The cache header's first word, upper-cased.
+    pub cache: Option<String>,
+    pub server: Option<String>,
+}
+
+/// What one request gave.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Answer(Answer),
+    Failed(Failure),
+}
+
+/// A connection slot: the connection a task keeps between requests.
+#[derive(Default)]
+pub struct Slot {
+    conn: Option<Conn>,
+    /// Connections this slot opened (the tests count them).
+    pub opened: u64,
+}
+
+/// Everything requests share within a run.
+pub struct Client {
+    pub connector: Connector,
+    keepalive: bool,
+    timeout: Duration,
+    headers: HeaderMap,
+    has_auth: bool,
+    cache_header: HeaderName,
+    /// `--cold`: a run-unique prefix and a counter for `_bench`.
+    cold: Option<(String, AtomicU64)>,
+}
+
+impl Client {
+    /// The client for a run; `connector` knows how to reach the servers.
+    pub fn new(o: &Options, connector: Connector) -> Result<Client, String> {
+        let mut headers = HeaderMap::new();
+        let agent = concat!("yardstick/", env!("CARGO_PKG_VERSION"));
+        headers.insert(USER_AGENT, HeaderValue::from_static(agent));
+        match o.encoding {
+            Encoding::Gzip => headers.insert(ACCEPT_ENCODING, HeaderValue::from_static("gzip")),
+            Encoding::Br => headers.insert(ACCEPT_ENCODING, HeaderValue::from_static("br")),
+            Encoding::None => None,
+        };
+        if let Some(auth) = &o.auth {
+            headers.insert(AUTHORIZATION, basic(auth)?);
+        }
+        if let Some(cookie) = &o.cookie {
+            let v =
+                HeaderValue::from_str(cookie).map_err(|_| "--cookie: not a valid header value")?;
+            headers.insert(COOKIE, v);
+        }
+        for (name, value) in &o.headers {
+            let name =
+                HeaderName::from_bytes(name.as_bytes()).map_err(|e| format!("--header: {e}"))?;
+            let value = HeaderValue::from_str(value).map_err(|e| format!("--header: {e}"))?;
+            headers.append(name, value);
+        }
+        let cache_header = HeaderName::from_bytes(o.cache_header.as_bytes())
+            .map_err(|e| format!("--cache-header: {e}"))?;
+        Ok(Client {
+            connector,
+            keepalive: o.keepalive,
+            timeout: o.timeout,
+            has_auth: headers.contains_key(AUTHORIZATION),
+            headers,
+            cache_header,
+            cold: o.cold.then(|| (run_unique(), AtomicU64::new(0))),
+        })
+    }
+
+    /// Sends one GET for `url` on the slot's connection, opening one when
+    /// the slot has none (or it closed). A failure drops the connection.
+    pub async fn fetch(&self, slot: &mut Slot, url: &Url) -> Outcome {
+        if slot.conn.as_mut().is_some_and(|c| !still_open(c)) {
+            slot.conn = None;
+        }
+        let start = Instant::now();
+        let result = tokio::time::timeout(self.timeout, self.attempt(slot, url, start)).await;
+        let outcome = match result {
+            Ok(Ok(answer)) => Outcome::Answer(answer),
+            Ok(Err(failure)) => Outcome::Failed(failure),
+            Err(_) => Outcome::Failed(Failure::new(format!(
+                "timeout after {} s",
+                self.timeout.as_secs_f64()
+            ))),
+        };
+        if !self.keepalive || matches!(outcome, Outcome::Failed(_)) {
+            slot.conn = None;
+        }
+        outcome
+    }
+
+    async fn attempt(&self, slot: &mut Slot, url: &Url, start: Instant) -> Result<Answer, Failure> {
+        let conn = match &mut slot.conn {
+            Some(conn) => conn,
+            empty => {
+                slot.opened += 1;
+                empty.insert(self.connector.open(url).await?)
+            }
+        };
+        let request = self.request(url, conn.is_http2())?;
+        let answer = exchange(conn, request, start, &self.cache_header).await;
+        if conn.closed {
+            slot.conn = None;
+        }
+        answer
+    }
+
+    fn request(&self, url: &Url, h2: bool) -> Result<Request<Empty<Bytes>>, Failure> {
+        let path = match &self.cold {
+            Some((prefix, counter)) => {
+                let n = counter.fetch_add(1, Ordering::Relaxed);
+                url.path_with_bench(&format!("{prefix}{n}"))
+            }
+            None => url.path.clone(),
+        };
+        let uri = if h2 {
+            format!("{}://{}{path}", url.scheme.as_str(), url.authority)
+        } else {
+            path
+        };
+        let mut request = Request::get(uri)
+            .body(Empty::new())
+            .map_err(|e| Failure::new(format!("cannot build the request: {e}")))?;
+        let headers = request.headers_mut();
+        headers.clone_from(&self.headers);
+        if !h2 {
+            let host = HeaderValue::from_str(&url.authority)
+                .map_err(|_| Failure::new("the host is not a valid header value"))?;
+            headers.insert(HOST, host);
+            if !self.keepalive {
+                headers.insert(CONNECTION, HeaderValue::from_static("close"));
+            }
+        }
+        if !self.has_auth {
+            if let Some(userinfo) = &url.userinfo {
+                headers.insert(AUTHORIZATION, basic(userinfo).map_err(Failure::new)?);
+            }
+        }
+        Ok(request)
+    }
+}
+
+/// `Authorization: Basic ...` for `user:password`, marked sensitive so it
+/// is never logged.
+fn basic(userinfo: &str) -> Result<HeaderValue, String> {
+    let encoded = base64::engine::general_purpose::STANDARD.encode(userinfo);
+    let mut value = HeaderValue::from_str(&format!("Basic {encoded}"))
+        .map_err(|_| "--auth: not a valid header value".to_string())?;
+    value.set_sensitive(true);
+    Ok(value)
+}
+
+/// A prefix no other run shares, so cold requests miss every cache even
+/// across runs.
+fn run_unique() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{:x}{:x}-", nanos & 0xffff_ffff_ffff, std::process::id())
+}
+
+/// Polls the connection's driver once without waiting: a connection the
+/// server closed while idle is found out before a request is timed on it.
+fn still_open(conn: &mut Conn) -> bool {
+    if conn.closed {
+        return false;
+    }
+    let mut cx = Context::from_waker(Waker::noop());
+    if conn.driver.as_mut().poll(&mut cx).is_ready() {
+        conn.closed = true;
+        return false;
+    }
+    match &conn.sender {
+        Sender::H1(s) => !s.is_closed(),
+        Sender::H2(s) => !s.is_closed(),
+    }
+}
+
+/// Sends `request` and reads the whole answer, driving the connection in
+/// the same task.
+async fn exchange(
+    conn: &mut Conn,
+    request: Request<Empty<Bytes>>,
+    start: Instant,
+    cache_header: &HeaderName,
+) -> Result<Answer, Failure> {
+    let Conn {
+        sender,
+        driver,
+        closed,
+    } = conn;
+    let work = async {
+        let response = match sender {
+            Sender::H1(s) => {
+                s.ready().await.map_err(|e| failure::of(&e))?;
+                s.send_request(request).await
+            }
+            Sender::H2(s) => {
+                s.ready().await.map_err(|e| failure::of(&e))?;
+                s.send_request(request).await
+            }
+        }
+        .map_err(|e| failure::of(&e))?;
+        let ttfb = start.elapsed();
+        let (parts, mut body) = response.into_parts();
+        let mut bytes = 0u64;
+        while let Some(frame) = body.frame().await {
+            let frame = frame.map_err(|e| failure::of(&e))?;
+            if let Some(data) = frame.data_ref() {
+                bytes += data.len() as u64;
+            }
+        }
+        let total = start.elapsed();
+        Ok(Answer {
+            total: millis(total),
+            ttfb: millis(ttfb),
+            status: parts.status.as_u16(),
+            bytes,
+            cache: first_word(parts.headers.get(cache_header)),
+            server: parts
+                .headers
+                .get(SERVER)
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_string()),
+        })
+    };
+    tokio::pin!(work);
+    let ended = tokio::select! {
+        biased;
+        answer = &mut work => return answer,
+        ended = driver => ended,
+    };
+    // The connection ended (a `Connection: close` answer, or an error):
+    // the answer may still be complete, so let the request finish on its
+    // own, and report the connection's error only if it did not.
+    *closed = true;
+    match work.await {
+        Ok(answer) => Ok(answer),
+        Err(failure) => Err(ended.err().map_or(failure, |e| failure::of(&e))),
+    }
+}
+
+fn millis(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// The first word of a cache header, upper-cased (`hit from edge` → `HIT`).
+pub fn first_word(value: Option<&HeaderValue>) -> Option<String> {
+    let text = String::from_utf8_lossy(value?.as_bytes()).to_string();
+    text.split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+        .find(|w| !w.is_empty())
+        .map(str::to_ascii_uppercase)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_answers_are_first_words_upper_cased() {
+        let v = |s: &'static str| HeaderValue::from_static(s);
+        assert_eq!(
+            first_word(Some(&v("hit from edge-1"))).as_deref(),
+            Some("HIT")
+        );
+        assert_eq!(first_word(Some(&v("  MISS, HIT"))).as_deref(), Some("MISS"));
+        assert_eq!(
+            first_word(Some(&v("bypass;ttl=0"))).as_deref(),
+            Some("BYPASS")
+        );
+        assert_eq!(first_word(Some(&v(" "))), None);
+        assert_eq!(first_word(None), None);
+    }
+
+    #[test]
+    fn basic_auth_is_encoded_and_sensitive() {
+        let v = basic("user:pass").unwrap();
+        assert_eq!(v.to_str().unwrap(), "Basic dXNlcjpwYXNz");
+        assert!(v.is_sensitive());
+    }
+}

@@ -1,0 +1,102 @@
+//! HTTP mode: pages timed as a visitor gets them, several servers measured
+//! back to back, warm or cold caches, and the same rows, formats and
+//! comparisons as every other mode.
+//!
+//! `options` reads the command line, `pages` and `plan` decide what is
+//! requested in which order, `safety` refuses what could harm a server that
+//! is not ours, `session` (over `client`, `connect` and `tls`) measures with
+//! the built-in client, `tools` hands pages to an installed load tool, and
+//! `measure` turns answers into rows.
+
+pub mod builtin;
+pub mod client;
+pub mod connect;
+pub mod failure;
+pub mod measure;
+pub mod options;
+pub mod pages;
+pub mod plan;
+pub mod safety;
+pub mod session;
+pub mod settings;
+pub mod tls;
+pub mod tools;
+pub mod url;
+
+// Until the report module takes it in, the HTTP table is reached from here.
+#[path = "../report/http_table.rs"]
+pub mod table;
+
+use crate::environment::Environment;
+use crate::error::Error;
+use crate::run::{FORMAT, Mode, Run, TOOL};
+use options::{Options, Tool};
+use plan::Plan;
+use std::path::Path;
+use std::time::SystemTime;
+
+/// `yardstick http ARGS`: measures, then reports, saves and compares like
+/// every mode; returns the exit code.
+pub fn main(args: Vec<String>) -> Result<i32, Error> {
+    let o = options::parse(args, std::env::var("YARDSTICK_AUTH").ok())?;
+    let run = measure(&o)?;
+    interim_finish(run, &o)
+}
+
+/// Measures what `o` asks for and returns the run, not yet compared or
+/// saved. Refusals (safety caps, bad pages, a missing tool) come before any
+/// connection is made.
+pub fn measure(o: &Options) -> Result<Run, Error> {
+    let mut page_list = o.urls.clone();
+    if let Some(file) = &o.urls_file {
+        page_list.extend(pages::from_file(file)?);
+    }
+    let plan = Plan::new(o, page_list)?;
+    safety::check(&plan, o)?;
+    if o.tool != Tool::Builtin {
+        tools::require(o.tool)?;
+    }
+    let started = humantime::format_rfc3339_seconds(SystemTime::now()).to_string();
+    let quiet = o.common.quiet;
+    let mut progress = |line: &str| {
+        if !quiet {
+            eprintln!("http: {line}");
+        }
+    };
+    let (rows, pairs) = match o.tool {
+        Tool::Builtin => builtin::run(&plan, o, &mut progress)?,
+        tool => tools::run(tool, &plan, o, &mut progress)?,
+    };
+    let environment = Environment::current(Path::new("."), started.clone());
+    let mut warnings = Vec::new();
+    if o.tool == Tool::Builtin && environment.is_debug_build() {
+        warnings.push("debug build: the client's own time is not representative".to_string());
+    }
+    Ok(Run {
+        tool: TOOL.to_string(),
+        format: FORMAT,
+        mode: Mode::Http,
+        started,
+        machine: environment.machine.clone(),
+        settings: settings::of(o, &plan),
+        environment,
+        warnings,
+        rows,
+        calibration: None,
+        comparison: None,
+        pairs: (!o.compare.is_empty()).then_some(pairs),
+    })
+}
+
+/// Prints and saves the run until the shared outcome stage takes over.
+fn interim_finish(run: Run, o: &Options) -> Result<i32, Error> {
+    use crate::cli::common::Format;
+    if let Some(path) = &o.common.save {
+        crate::store::save(path, &run)?;
+    }
+    match o.common.format {
+        Format::Table => print!("{}", table::render(&run)),
+        _ => println!("{}", crate::store::to_json(&run)),
+    }
+    Ok(0)
+}

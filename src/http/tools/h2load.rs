@@ -1,0 +1,150 @@
+//! h2load (nghttp2-client): HTTP/2 by default, `--h1` for HTTP/1.1. It
+//! reports the minimum, maximum, mean and deviation of request times, but
+//! no percentiles, so the row has no median from it. Its `failed` count
+//! includes error statuses; `errored` includes timeouts.
+
+use super::units::{after, count, millis};
+use super::{Summary, first_line};
+use crate::http::options::{Options, Protocol};
+
+/// The command line for `n` requests over `c` connections.
+pub fn args(url: &str, n: u64, c: u64, o: &Options, headers: &[String]) -> Vec<String> {
+    let mut a = vec![
+        "-n".to_string(),
+        n.to_string(),
+        "-c".to_string(),
+        c.to_string(),
+        "-T".to_string(),
+        o.timeout.as_secs().max(1).to_string(),
+    ];
+    let cleartext = url.starts_with("http://");
+    if o.protocol == Protocol::Http1 || (cleartext && o.protocol == Protocol::Negotiated) {
+        a.push("--h1".to_string());
+    }
+    for h in headers {
+        a.push("-H".to_string());
+        a.push(h.clone());
+    }
+    a.push(url.to_string());
+    a
+}
+
+/// Reads h2load's summary.
+pub fn parse(stdout: &str, stderr: &str) -> Result<Summary, String> {
+    let counts = after(stdout, "requests:").map(labelled).ok_or_else(|| {
+        format!(
+            "no summary in h2load's output ({})",
+            first_line(&format!("{stdout}\n{stderr}"))
+        )
+    })?;
+    let get = |k: &str| counts.iter().find(|(l, _)| l == k).map_or(0, |(_, n)| *n);
+    let statuses = after(stdout, "status codes:")
+        .map(labelled)
+        .unwrap_or_default();
+    let status = |k: &str| statuses.iter().find(|(l, _)| l == k).map_or(0, |(_, n)| *n);
+    let mut s = Summary {
+        requests: get("total"),
+        succeeded: get("succeeded"),
+        ..Summary::default()
+    };
+    let timeouts = get("timeout");
+    s.add_error("HTTP 4xx", status("4xx"));
+    s.add_error("HTTP 5xx", status("5xx"));
+    s.add_error("timeout", timeouts);
+    s.add_error("connection error", get("errored").saturating_sub(timeouts));
+    // Requests never started (a refused connection) are neither done nor
+    // errored in every version: count the rest of the total as failed.
+    let accounted = s.succeeded.saturating_add(s.errors);
+    s.add_error("not done", s.requests.saturating_sub(accounted));
+    for (key, n) in [
+        ("2xx", status("2xx")),
+        ("3xx", status("3xx")),
+        ("4xx", status("4xx")),
+        ("5xx", status("5xx")),
+    ] {
+        if n > 0 {
+            s.status.insert(key.to_string(), n);
+        }
+    }
+    let no_answer = s.requests.saturating_sub(
+        statuses
+            .iter()
+            .map(|(_, n)| *n)
+            .fold(0u64, u64::saturating_add),
+    );
+    if no_answer > 0 {
+        s.status.insert("failed".to_string(), no_answer);
+    }
+    let seconds = after(stdout, "finished in")
+        .and_then(|t| t.split(',').next())
+        .and_then(millis)
+        .map(|ms| ms / 1000.0);
+    s.rps = seconds.filter(|t| *t > 0.0).map(|t| s.succeeded as f64 / t);
+    let done = get("done");
+    s.bytes = after(stdout, "traffic:")
+        .and_then(data_bytes)
+        .filter(|_| done > 0)
+        .map(|b| b / done as f64);
+    if s.succeeded > 0 {
+        if let Some(t) = after(stdout, "time for request:") {
+            let w: Vec<Option<f64>> = t.split_whitespace().map(millis).collect();
+            let at = |i: usize| w.get(i).copied().flatten();
+            (s.min, s.max, s.mean, s.stddev) = (at(0), at(1), at(2), at(3));
+        }
+    }
+    Ok(s)
+}
+
+/// `400 total, 400 started, 400 done` → [(total, 400), ...].
+fn labelled(text: &str) -> Vec<(String, u64)> {
+    text.split(',')
+        .filter_map(|part| {
+            let mut w = part.split_whitespace();
+            let n = count(w.next()?)?;
+            Some((w.next()?.to_string(), n))
+        })
+        .collect()
+}
+
+/// `traffic: 483.98KB (495600) total, 73.44KB (75200) headers (space
+/// savings 0.00%), 390.63KB (400000) data` → 400000.
+fn data_bytes(text: &str) -> Option<f64> {
+    let part = text
+        .rsplit(", ")
+        .find(|p| p.trim_end().ends_with(" data"))?;
+    let open = part.find('(')?;
+    let close = part[open..].find(')')? + open;
+    count(&part[open + 1..close]).map(|n| n as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn data_bytes_are_exact() {
+        let t = "483.98KB (495600) total, 73.44KB (75200) headers (space savings 0.00%), 390.63KB (400000) data";
+        assert_eq!(data_bytes(t), Some(400000.0));
+        assert_eq!(data_bytes("0B (0) total"), None);
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics(out in "\\PC{0,300}", err in "\\PC{0,60}") {
+            let _ = parse(&out, &err);
+        }
+
+        #[test]
+        fn never_panics_on_summary_like_lines(lines in proptest::collection::vec(
+            prop_oneof![
+                "requests: [0-9]{0,22} total, [0-9]{0,3} started, [0-9]{0,22} done, [0-9]{0,22} succeeded, [0-9]{0,3} failed, [0-9]{0,22} errored, [0-9]{0,22} timeout",
+                "status codes: [0-9]{0,22} 2xx, [0-9]{0,22} 3xx, [0-9]{0,3} 4xx, [0-9]{0,22} 5xx",
+                "finished in [0-9.]{0,5}(us|ms|s)?, [0-9.]{0,5} req/s",
+                "traffic: [0-9.]{0,4}KB \\([0-9]{0,22}\\) total, [0-9.]{0,4}B \\(\\(?[0-9)]{0,4} data",
+                "time for request: [0-9.]{0,4}(us|ms|s) [0-9.]{0,4}(us|ms|s)?",
+            ], 0..8)) {
+            let _ = parse(&lines.join("\n"), "");
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! wrk, run for `--duration` seconds with `--latency` for its percentiles.
+//! It reports no minimum and no p95; its byte count includes the response
+//! headers. A late answer (past `--timeout`) is counted by wrk as a request
+//! and a timeout error with no time: here it is an error, not a success.
+
+use super::units::{after, bytes, count, millis};
+use super::{Summary, first_line};
+use crate::http::options::Options;
+
+/// The command line for `seconds` of load with `c` connections.
+pub fn args(url: &str, seconds: u64, c: u64, o: &Options, headers: &[String]) -> Vec<String> {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    let threads = c.clamp(1, cpus);
+    let mut a = vec![
+        "--latency".to_string(),
+        "-t".to_string(),
+        threads.to_string(),
+        "-c".to_string(),
+        c.to_string(),
+        "-d".to_string(),
+        format!("{seconds}s"),
+        "--timeout".to_string(),
+        format!("{}ms", o.timeout.as_millis().max(1)),
+    ];
+    for h in headers {
+        a.push("-H".to_string());
+        a.push(h.clone());
+    }
+    a.push(url.to_string());
+    a
+}
+
+/// Reads wrk's summary.
+pub fn parse(stdout: &str, stderr: &str) -> Result<Summary, String> {
+    let said = format!("{stdout}\n{stderr}");
+    if let Some(line) = said
+        .lines()
+        .find(|l| l.starts_with("unable to connect to "))
+    {
+        // wrk gives up at the first connection it cannot open.
+        let message = line
+            .trim_start_matches("unable to connect to ")
+            .split_once(' ')
+            .map_or("unable to connect", |(_, m)| m.trim());
+        let mut s = Summary::all_failed(1, message);
+        s.note = "wrk stopped: it could not connect".to_string();
+        return Ok(s);
+    }
+    let (answered, seconds, read) = totals(stdout)
+        .ok_or_else(|| format!("no summary in wrk's output ({})", first_line(&said)))?;
+    let non2xx = after(stdout, "Non-2xx or 3xx responses:")
+        .and_then(count)
+        .unwrap_or(0);
+    let socket = socket_errors(stdout);
+    let mut s = Summary {
+        requests: answered
+            .saturating_add(socket[0])
+            .saturating_add(socket[1])
+            .saturating_add(socket[2]),
+        ..Summary::default()
+    };
+    s.add_error("HTTP 4xx/5xx", non2xx);
+    s.add_error("connect error", socket[0]);
+    s.add_error("read error", socket[1]);
+    s.add_error("write error", socket[2]);
+    s.add_error("timeout", socket[3]);
+    s.succeeded = answered.saturating_sub(non2xx.saturating_add(socket[3]));
+    let failed = socket[0]
+        .saturating_add(socket[1])
+        .saturating_add(socket[2]);
+    let late = socket[3].min(answered.saturating_sub(non2xx));
+    for (key, n) in [
+        ("2xx/3xx", s.succeeded),
+        ("4xx/5xx", non2xx),
+        ("failed", failed.saturating_add(late)),
+    ] {
+        if n > 0 {
+            s.status.insert(key.to_string(), n);
+        }
+    }
+    s.rps = (seconds > 0.0).then(|| s.succeeded as f64 / seconds);
+    s.bytes = (answered > 0).then(|| read / answered as f64);
+    if s.succeeded > 0 {
+        if let Some(words) = after(stdout, "Latency") {
+            let w: Vec<&str> = words.split_whitespace().collect();
+            s.mean = w.first().and_then(|v| millis(v));
+            s.stddev = w.get(1).and_then(|v| millis(v));
+            s.max = w.get(2).and_then(|v| millis(v));
+        }
+        for line in stdout.lines() {
+            let mut words = line.split_whitespace();
+            let (Some(p), Some(v)) = (words.next(), words.next()) else {
+                continue;
+            };
+            let value = millis(v);
+            match p {
+                "50%" => s.median = value,
+                "90%" => s.p90 = value,
+                "99%" => s.p99 = value,
+                _ => {}
+            }
+        }
+    }
+    Ok(s)
+}
+
+/// `149156 requests in 2.10s, 176.24MB read` → (requests, seconds, bytes).
+fn totals(stdout: &str) -> Option<(u64, f64, f64)> {
+    stdout.lines().find_map(|line| {
+        let (n, rest) = line.trim().split_once(" requests in ")?;
+        let (time, rest) = rest.split_once(", ")?;
+        let read = rest.strip_suffix(" read")?;
+        Some((count(n)?, millis(time)? / 1000.0, bytes(read)?))
+    })
+}
+
+/// `Socket errors: connect 0, read 0, write 0, timeout 2` → the four counts.
+fn socket_errors(stdout: &str) -> [u64; 4] {
+    let mut out = [0; 4];
+    if let Some(text) = after(stdout, "Socket errors:") {
+        for part in text.split(',') {
+            let mut words = part.split_whitespace();
+            let (Some(kind), Some(n)) = (words.next(), words.next().and_then(count)) else {
+                continue;
+            };
+            let slot = match kind {
+                "connect" => 0,
+                "read" => 1,
+                "write" => 2,
+                "timeout" => 3,
+                _ => continue,
+            };
+            out[slot] = n;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn totals_in_every_unit() {
+        assert_eq!(
+            totals("  4 requests in 3.02s, 2.39KB read\n"),
+            Some((4, 3.02, 2.39 * 1024.0))
+        );
+        assert_eq!(
+            totals("  1258 requests in 2.04s, 3.94GB read"),
+            Some((1258, 2.04, 3.94 * 1024f64.powi(3)))
+        );
+        assert_eq!(totals("nothing"), None);
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics(out in "\\PC{0,300}", err in "\\PC{0,60}") {
+            let _ = parse(&out, &err);
+        }
+
+        #[test]
+        fn never_panics_on_summary_like_lines(lines in proptest::collection::vec(
+            prop_oneof![
+                "[0-9]{0,22} requests in [0-9.]{0,4}(us|ms|s|m|x), [0-9.]{0,5}(B|KB|MB|GB|XB) read",
+                "Socket errors: connect [0-9]{0,22}, read [0-9]{0,3}, write [0-9]{0,3}, timeout [0-9]{0,22}",
+                "Non-2xx or 3xx responses: [0-9]{0,22}",
+                "Latency [0-9.]{0,5}(us|ms|s) [0-9.]{0,4}ms",
+                "(50|90|99)% [0-9.]{0,5}(us|ms|s)?",
+                "unable to connect to [a-z:0-9]{0,10} ?[A-Za-z ]{0,12}",
+            ], 0..8)) {
+            let _ = parse(&lines.join("\n"), "");
+        }
+    }
+}
