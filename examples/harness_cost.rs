@@ -30,6 +30,7 @@ fn main() -> Result<(), String> {
         warmup: 3,
         repeat: 30,
         min_batch: None,
+        slowdown: None,
     };
 
     // Per measured iteration, with the batch the harness picks (as in a run).

@@ -14,6 +14,7 @@ pub mod compare;
 pub mod comparison;
 pub mod environment;
 pub mod error;
+pub mod inject;
 pub mod measure;
 pub mod micro;
 pub mod outcome;

@@ -23,6 +23,9 @@ pub struct Plan {
     pub repeat: usize,
     /// A fixed batch size; `None` lets the harness pick one per probe.
     pub min_batch: Option<u64>,
+    /// An injected slowdown in percent (see `inject`): each sample runs that
+    /// many more iterations but is still divided by the batch size.
+    pub slowdown: Option<f64>,
 }
 
 /// What measuring one probe gave.
@@ -103,14 +106,15 @@ pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 
 fn time(instance: &mut dyn Instance, plan: &Plan) -> (Vec<f64>, u64, u64) {
     let batch = plan.min_batch.unwrap_or_else(|| pick_batch(instance));
+    let iterations = crate::inject::iterations(batch, plan.slowdown);
     for _ in 0..plan.warmup {
-        instance.run(batch);
+        instance.run(iterations);
     }
     let mut samples = Vec::with_capacity(plan.repeat);
     let mut checksum = 0u64;
     for _ in 0..plan.repeat {
         let start = Instant::now();
-        let sum = instance.run(batch);
+        let sum = instance.run(iterations);
         let elapsed = start.elapsed();
         checksum = checksum.wrapping_add(sum);
         samples.push(elapsed.as_secs_f64() * 1e3 / batch as f64);
@@ -166,6 +170,7 @@ mod tests {
             warmup: 1,
             repeat: 5,
             min_batch: None,
+            slowdown: None,
         }
     }
 

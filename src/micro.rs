@@ -5,6 +5,7 @@ use crate::calibration::{self, Calibration};
 use crate::cli::micro::MicroOptions;
 use crate::environment::Environment;
 use crate::error::Error;
+use crate::inject::{self, Injection};
 use crate::measure::{self, Measurement, Plan};
 use crate::outcome::{self, Baseline};
 use crate::probe::{self, Probe};
@@ -32,9 +33,10 @@ pub fn main(options: &MicroOptions, default_baseline: Option<PathBuf>) -> Result
         return Ok(0);
     }
     let selected = select(&registered, options)?;
+    let injection = Injection::from_env()?;
     // A bad baseline must not cost a whole run: read it first.
     let baseline = Baseline::resolve(&options.common, default_baseline)?;
-    let run = measure_all(&selected, options);
+    let run = measure_all(&selected, options, &injection);
     outcome::finish(run, &options.common, baseline)
 }
 
@@ -69,12 +71,13 @@ fn select(
     Ok(selected)
 }
 
-fn measure_all(selected: &[&'static Probe], options: &MicroOptions) -> Run {
+fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &Injection) -> Run {
     let started = now();
     let plan = Plan {
         warmup: options.warmup,
         repeat: options.repeat,
         min_batch: options.min_batch,
+        slowdown: None,
     };
     let mut progress = Progress::new(selected.len() + 2, options.common.quiet);
     let calibration = Calibration::new();
@@ -97,7 +100,13 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions) -> Run {
         progress.start(p.name);
         let m = {
             let _guard = watchdog.watch(p.name);
-            measure::probe(p, &plan)
+            measure::probe(
+                p,
+                &Plan {
+                    slowdown: injection.percent(p.name),
+                    ..plan.clone()
+                },
+            )
         };
         if m.is_failure() {
             progress.say(&format!("probe {}: {}", p.name, m.note));
@@ -135,6 +144,13 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions) -> Run {
             c.drift_pct
         ));
     }
+    if !injection.is_empty() {
+        warnings.push(format!(
+            "slowdown injected ({}={}): these times are deliberately slower",
+            inject::VARIABLE,
+            injection.describe()
+        ));
+    }
     let environment = Environment::current(&repository_dir(), started.clone());
     if environment.is_debug_build() {
         warnings.insert(0, "debug build: times are not representative".to_string());
@@ -146,7 +162,7 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions) -> Run {
         mode: Mode::Micro,
         started,
         machine: environment.machine.clone(),
-        settings: settings(options),
+        settings: settings(options, injection),
         environment,
         warnings,
         rows: measured.into_iter().map(|(p, m)| row(p, m, c)).collect(),
@@ -203,8 +219,11 @@ fn summarise_calibration(
     })
 }
 
-fn settings(o: &MicroOptions) -> BTreeMap<String, Value> {
+fn settings(o: &MicroOptions, injection: &Injection) -> BTreeMap<String, Value> {
     let mut s = BTreeMap::new();
+    if !injection.is_empty() {
+        s.insert("inject".into(), json!(injection.describe()));
+    }
     s.insert("repeat".into(), json!(o.repeat));
     s.insert("warmup".into(), json!(o.warmup));
     s.insert("min_batch".into(), json!(o.min_batch));

@@ -143,3 +143,16 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::MicroOptions;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn parsing_never_panics(args in proptest::collection::vec("(--?[a-z-]{0,12}(=[^\u{0}]{0,8})?|[^\u{0}]{0,8})", 0..6)) {
+            let _ = MicroOptions::parse(args);
+        }
+    }
+}
