@@ -492,6 +492,34 @@ fn tests() -> Vec<Trial> {
             },
         ),
         Trial::test(
+            "an_injected_slowdown_is_recorded_and_a_bad_rule_refused",
+            || {
+                let ran = run(micro(&["--probe=fine_sum", "--json", "--min-batch=20"])
+                    .env("YARDSTICK_INJECT", "fine_sum:15"));
+                check(ran.code == 0, "exit 0", &ran)?;
+                let doc = json(&ran.stdout);
+                assert_valid_run(&doc);
+                check(
+                    doc["settings"]["inject"] == "fine_sum:15",
+                    "settings say so",
+                    &ran,
+                )?;
+                let warned = doc["warnings"].as_array().is_some_and(|w| {
+                    w.iter()
+                        .any(|x| x.as_str().is_some_and(|s| s.contains("slowdown injected")))
+                });
+                check(warned, "a warning says so", &ran)?;
+                check(doc["rows"][0]["batch"] == 20, "batch as given", &ran)?;
+                let ran = run(micro(&["--probe=fine_sum"]).env("YARDSTICK_INJECT", "fine_sum"));
+                check(
+                    ran.code == 2 && ran.stderr.contains("YARDSTICK_INJECT"),
+                    "refused",
+                    &ran,
+                )?;
+                Ok(())
+            },
+        ),
+        Trial::test(
             "bench_mode_uses_the_committed_baseline_unless_told_not_to",
             || {
                 let t = tempfile::tempdir()?;
