@@ -9,3 +9,4 @@ mod example;
 pub mod fixtures;
 pub mod host;
 pub mod settings;
+pub mod router;
