@@ -10,3 +10,4 @@ pub mod fixtures;
 pub mod host;
 pub mod settings;
 pub mod router;
+pub mod datatype;
