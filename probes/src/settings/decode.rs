@@ -69,7 +69,10 @@ pub(crate) fn declared_charset(bytes: &[u8]) -> Option<&str> {
 }
 
 fn memchr_newline(bytes: &[u8]) -> usize {
-    bytes.iter().position(|&b| b == b'\n').unwrap_or(bytes.len())
+    bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(bytes.len())
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -110,7 +113,10 @@ mod tests {
 
     #[test]
     fn charset_lines() {
-        assert_eq!(declared_charset(b"#?ini charset=\"utf-8\"?\n[A]"), Some("utf-8"));
+        assert_eq!(
+            declared_charset(b"#?ini charset=\"utf-8\"?\n[A]"),
+            Some("utf-8")
+        );
         assert_eq!(declared_charset(b"#?ini charset=utf-8?\n"), Some("utf-8"));
         assert_eq!(
             declared_charset(b"<?php /* #?ini charset=\"iso-8859-1\"?\n"),
@@ -136,7 +142,10 @@ mod tests {
             }
         );
         let text = err.to_string();
-        assert!(text.contains("site.ini") && text.contains("offset 9"), "{text}");
+        assert!(
+            text.contains("site.ini") && text.contains("offset 9"),
+            "{text}"
+        );
         // The offset counts from the file's first byte, byte-order mark included.
         let err = decode("x.ini", b"\xEF\xBB\xBF\xFF", None).unwrap_err();
         assert_eq!(

@@ -193,7 +193,13 @@ mod tests {
                 value: "  spaced \"quoted\" \\n  "
             }
         );
-        assert_eq!(classify("A="), Line::Scalar { name: "A", value: "" });
+        assert_eq!(
+            classify("A="),
+            Line::Scalar {
+                name: "A",
+                value: ""
+            }
+        );
         assert_eq!(
             classify("A=b=c"),
             Line::Scalar {
@@ -212,7 +218,10 @@ mod tests {
         assert_eq!(classify("   ## indented comment"), Line::Blank);
         assert_eq!(
             classify("A=x   ## cut"),
-            Line::Scalar { name: "A", value: "x" }
+            Line::Scalar {
+                name: "A",
+                value: "x"
+            }
         );
         // The last `##` cuts; earlier ones stay in the value.
         assert_eq!(
@@ -237,7 +246,10 @@ mod tests {
     #[test]
     fn group_headers() {
         assert_eq!(classify("[SiteSettings]"), Line::Group("SiteSettings"));
-        assert_eq!(classify("[ Site Settings ]  "), Line::Group("Site Settings"));
+        assert_eq!(
+            classify("[ Site Settings ]  "),
+            Line::Group("Site Settings")
+        );
         assert_eq!(classify("[a]b]"), Line::Group("a]b"));
         assert_eq!(classify("[ ]"), Line::Group(""));
         assert_eq!(classify("[]"), Line::Unknown);

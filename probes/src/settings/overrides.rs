@@ -126,14 +126,25 @@ mod tests {
     fn the_four_names_are_read_in_order() {
         let base = tempfile::tempdir().unwrap();
         let d = base.path();
-        write(d, "site.ini.php", "<?php /*\n[A]\nOrder[]=php\nS=php\n*/ ?>\n");
+        write(
+            d,
+            "site.ini.php",
+            "<?php /*\n[A]\nOrder[]=php\nS=php\n*/ ?>\n",
+        );
         write(d, "site.ini", "[A]\nOrder[]=ini\nS=ini\n");
-        write(d, "site.ini.append.php", "<?php /*\n[A]\nOrder[]=append.php\n*/ ?>\n");
+        write(
+            d,
+            "site.ini.append.php",
+            "<?php /*\n[A]\nOrder[]=append.php\n*/ ?>\n",
+        );
         write(d, "site.ini.append", "[A]\nOrder[]=append\nS=append\n");
         let s = load("site.ini", &[d]).unwrap();
         let order = s.variable("A", "Order").and_then(Value::as_array).unwrap();
         assert_eq!(order, ["php", "ini", "append.php", "append"]);
-        assert_eq!(s.variable("A", "S").and_then(Value::as_scalar), Some("append"));
+        assert_eq!(
+            s.variable("A", "S").and_then(Value::as_scalar),
+            Some("append")
+        );
         assert_eq!(s.files().len(), 4);
         assert!(s.warnings().is_empty());
     }
@@ -165,14 +176,30 @@ mod tests {
         );
         let s = load("site.ini", &dirs).unwrap();
         let v = |n| s.variable("S", n).cloned();
-        assert_eq!(v("Name").and_then(|v| v.as_scalar().map(String::from)).as_deref(), Some("override"));
-        assert_eq!(v("List").and_then(|v| v.as_array().map(<[String]>::to_vec)), Some(vec!["only".to_string()]));
+        assert_eq!(
+            v("Name")
+                .and_then(|v| v.as_scalar().map(String::from))
+                .as_deref(),
+            Some("override")
+        );
+        assert_eq!(
+            v("List").and_then(|v| v.as_array().map(<[String]>::to_vec)),
+            Some(vec!["only".to_string()])
+        );
         let map = v("Map").unwrap();
         assert_eq!(
-            map.as_hash().map(|m| m.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>()),
+            map.as_hash().map(|m| m
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()),
             Some(vec!["x=1".into(), "y=20".into(), "z=3".into()])
         );
-        assert_eq!(v("Keep").and_then(|v| v.as_scalar().map(String::from)).as_deref(), Some("yes"));
+        assert_eq!(
+            v("Keep")
+                .and_then(|v| v.as_scalar().map(String::from))
+                .as_deref(),
+            Some("yes")
+        );
         // Without the last directory, the chain stops at the site access.
         let s = load("site.ini", &dirs[..2]).unwrap();
         assert_eq!(
@@ -190,13 +217,19 @@ mod tests {
         write(root.path(), "bad.ini.append", b"[A]\nX=\xC3\x28\n");
         let err = load("bad.ini", &[root.path()]).unwrap_err();
         let text = err.to_string();
-        assert!(text.contains("bad.ini.append") && text.contains("offset 6"), "{text}");
+        assert!(
+            text.contains("bad.ini.append") && text.contains("offset 6"),
+            "{text}"
+        );
         fs::create_dir(root.path().join("dir.ini")).unwrap();
         let err = load("dir.ini", &[root.path()]).unwrap_err();
         assert!(matches!(err, SettingsError::Unreadable { .. }), "{err}");
         assert!(err.to_string().contains("dir.ini"));
         for bad in ["../site.ini", "/etc/site.ini", ".ini", "site.conf", ""] {
-            assert!(matches!(load(bad, &[root.path()]), Err(SettingsError::BadName { .. })));
+            assert!(matches!(
+                load(bad, &[root.path()]),
+                Err(SettingsError::BadName { .. })
+            ));
         }
     }
 
@@ -207,8 +240,16 @@ mod tests {
         let over = root.path().join("override");
         fs::create_dir_all(&base).unwrap();
         fs::create_dir_all(&over).unwrap();
-        write(&base, "site.ini", "[SiteSettings]\nSiteName=Base\nSiteList[]=a\n");
-        write(&over, "site.ini.append.php", "[SiteSettings]\nSiteName=Shop\n");
+        write(
+            &base,
+            "site.ini",
+            "[SiteSettings]\nSiteName=Base\nSiteList[]=a\n",
+        );
+        write(
+            &over,
+            "site.ini.append.php",
+            "[SiteSettings]\nSiteName=Shop\n",
+        );
         let site = SiteSettings::new(vec![base, over]);
         let source: &dyn SettingsSource = &site;
         assert_eq!(
@@ -221,7 +262,13 @@ mod tests {
         );
         assert_eq!(source.setting("site.ini", "SiteSettings", "Nope"), None);
         assert_eq!(source.setting("menu.ini", "SiteSettings", "SiteName"), None);
-        assert_eq!(source.setting("../site.ini", "SiteSettings", "SiteName"), None);
-        assert!(Arc::ptr_eq(&site.file("site.ini").unwrap(), &site.file("site.ini").unwrap()));
+        assert_eq!(
+            source.setting("../site.ini", "SiteSettings", "SiteName"),
+            None
+        );
+        assert!(Arc::ptr_eq(
+            &site.file("site.ini").unwrap(),
+            &site.file("site.ini").unwrap()
+        ));
     }
 }

@@ -209,7 +209,9 @@ mod tests {
     }
 
     fn array(s: &Settings, g: &str, n: &str) -> Option<Vec<String>> {
-        s.variable(g, n).and_then(Value::as_array).map(<[String]>::to_vec)
+        s.variable(g, n)
+            .and_then(Value::as_array)
+            .map(<[String]>::to_vec)
     }
 
     const TASTE: &str = "#?ini charset=\"utf-8\"?
@@ -263,7 +265,10 @@ LanguageSA[ger-DE]=ger
     #[test]
     fn append_empty_is_not_a_clear() {
         let s = Settings::parse_str("t.ini", "[G]\nL[]=a\nL[]=\nL[]=b\n");
-        assert_eq!(array(&s, "G", "L"), Some(vec!["a".into(), "".into(), "b".into()]));
+        assert_eq!(
+            array(&s, "G", "L"),
+            Some(vec!["a".into(), "".into(), "b".into()])
+        );
         let s = Settings::parse_str("t.ini", "[G]\nL[]=a\nL[]\nL[]=b\n");
         assert_eq!(array(&s, "G", "L"), Some(vec!["b".into()]));
     }
@@ -331,8 +336,11 @@ LanguageSA[ger-DE]=ger
 
     #[test]
     fn latin1_files_are_decoded() {
-        let s = Settings::parse("l.ini", b"#?ini charset=\"iso-8859-1\"?\n[A]\nX=K\xF8benhavn\n")
-            .unwrap();
+        let s = Settings::parse(
+            "l.ini",
+            b"#?ini charset=\"iso-8859-1\"?\n[A]\nX=K\xF8benhavn\n",
+        )
+        .unwrap();
         assert_eq!(s.charset(), Some("iso-8859-1"));
         assert_eq!(scalar(&s, "A", "X"), Some("København"));
     }

@@ -124,7 +124,8 @@ impl Group {
             Some(Value::Array(items)) => items.clear(),
             Some(other) => *other = Value::Array(Vec::new()),
             None => {
-                self.settings.insert(name.to_owned(), Value::Array(Vec::new()));
+                self.settings
+                    .insert(name.to_owned(), Value::Array(Vec::new()));
             }
         }
     }
@@ -168,7 +169,10 @@ mod tests {
         g.set_entry("A", "k", "v");
         assert_eq!(g.get("A").and_then(|v| v.entry("k")), Some("v"));
         g.append("A", "2");
-        assert_eq!(g.get("A").and_then(Value::as_array), Some(&["2".to_string()][..]));
+        assert_eq!(
+            g.get("A").and_then(Value::as_array),
+            Some(&["2".to_string()][..])
+        );
         g.set_scalar("A", "y");
         assert_eq!(g.get("A").and_then(Value::as_scalar), Some("y"));
         g.clear("A");

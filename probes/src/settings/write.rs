@@ -42,7 +42,10 @@ pub fn write(settings: &Settings) -> Result<String, WriteError> {
         // needs no header when it comes first and holds something.
         if !(group.is_empty() && index == 0 && !settings_of.is_empty()) {
             if group.trim() != group || has_line_break(group) {
-                return Err(fail(None, "group name has surrounding whitespace or a line break"));
+                return Err(fail(
+                    None,
+                    "group name has surrounding whitespace or a line break",
+                ));
             }
             if index > 0 {
                 out.push('\n');
@@ -55,7 +58,10 @@ pub fn write(settings: &Settings) -> Result<String, WriteError> {
         }
         for (name, value) in settings_of.iter() {
             if name.is_empty() || !name.bytes().all(is_name_byte) {
-                return Err(fail(Some(name), "setting name has characters outside A-Z a-z 0-9 _ * @ -"));
+                return Err(fail(
+                    Some(name),
+                    "setting name has characters outside A-Z a-z 0-9 _ * @ -",
+                ));
             }
             let mut emit = |line: &str| push_line(&mut out, line).map_err(|r| fail(Some(name), r));
             match value {
@@ -144,7 +150,10 @@ mod tests {
     #[test]
     fn values_with_double_hash_survive() {
         let (first, written, _) = roundtrip("[A]\nX=a##b## cut\nY=## x##\nZ=#\nW=a###\n");
-        assert_eq!(first.variable("A", "X").and_then(Value::as_scalar), Some("a##b"));
+        assert_eq!(
+            first.variable("A", "X").and_then(Value::as_scalar),
+            Some("a##b")
+        );
         assert!(written.contains("X=a##b##\n"), "{written}");
         assert!(written.contains("Z=#\n"), "{written}");
         assert!(written.contains("W=a#\n"), "{written}");
@@ -165,17 +174,47 @@ mod tests {
             write(&s).unwrap_err()
         };
         let scalar = |v: &str| Value::Scalar(v.to_string());
-        assert_eq!(refused("A", "X", scalar("a\nb")).reason, "value holds a line break");
+        assert_eq!(
+            refused("A", "X", scalar("a\nb")).reason,
+            "value holds a line break"
+        );
         assert!(refused("A", "X", scalar("a## ")).reason.contains("##"));
-        assert!(refused("A", "X.Y", scalar("1")).reason.contains("setting name"));
-        assert!(refused("A", "", scalar("1")).reason.contains("setting name"));
-        assert!(refused(" A", "X", scalar("1")).reason.contains("group name"));
-        assert!(refused("A\nB", "X", scalar("1")).reason.contains("group name"));
-        assert!(refused("A", "H", Value::Hash(OrderedMap::default())).reason.contains("empty hash"));
+        assert!(
+            refused("A", "X.Y", scalar("1"))
+                .reason
+                .contains("setting name")
+        );
+        assert!(
+            refused("A", "", scalar("1"))
+                .reason
+                .contains("setting name")
+        );
+        assert!(
+            refused(" A", "X", scalar("1"))
+                .reason
+                .contains("group name")
+        );
+        assert!(
+            refused("A\nB", "X", scalar("1"))
+                .reason
+                .contains("group name")
+        );
+        assert!(
+            refused("A", "H", Value::Hash(OrderedMap::default()))
+                .reason
+                .contains("empty hash")
+        );
         let mut map = OrderedMap::default();
         map.insert("a]b".to_string(), "v".to_string());
         let err = refused("A", "H", Value::Hash(map));
-        assert_eq!(err.to_string(), "cannot write [A] H: hash key is empty or holds `]`");
-        assert!(refused("A", "L", Value::Array(vec!["x\r".into()])).reason.contains("line break"));
+        assert_eq!(
+            err.to_string(),
+            "cannot write [A] H: hash key is empty or holds `]`"
+        );
+        assert!(
+            refused("A", "L", Value::Array(vec!["x\r".into()]))
+                .reason
+                .contains("line break")
+        );
     }
 }
