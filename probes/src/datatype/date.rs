@@ -36,8 +36,11 @@ pub fn validate_date(year: &str, month: &str, day: &str, required: bool) -> Verd
     if empty.iter().any(|&e| e) {
         return Verdict::invalid("The date is incomplete: year, month and day are all needed");
     }
-    let (Some(y), Some(m), Some(d)) = (parse_integer(year), parse_integer(month), parse_integer(day))
-    else {
+    let (Some(y), Some(m), Some(d)) = (
+        parse_integer(year),
+        parse_integer(month),
+        parse_integer(day),
+    ) else {
         return Verdict::invalid("The year, month and day must be whole numbers");
     };
     // Years the calendar software behind the site can represent.
@@ -79,17 +82,40 @@ mod tests {
             ("2026", "1", "0"),
             ("2026", "1", "-1"),
         ] {
-            assert_eq!(validate_date(y, m, d, true).message(), Some(DATE_INVALID), "{y}-{m}-{d}");
+            assert_eq!(
+                validate_date(y, m, d, true).message(),
+                Some(DATE_INVALID),
+                "{y}-{m}-{d}"
+            );
         }
     }
 
     #[test]
     fn incomplete_and_malformed_dates() {
-        assert_eq!(validate_date("", "", "", true).message(), Some(REQUIRED_EMPTY));
+        assert_eq!(
+            validate_date("", "", "", true).message(),
+            Some(REQUIRED_EMPTY)
+        );
         assert!(validate_date("", " ", "", false).is_valid());
-        assert!(validate_date("2026", "", "5", false).message().is_some_and(|m| m.contains("incomplete")));
-        assert!(validate_date("2026", "x", "5", true).message().is_some_and(|m| m.contains("whole numbers")));
-        assert!(validate_date("0", "1", "1", true).message().is_some_and(|m| m.contains("year")));
-        assert!(validate_date("10000", "1", "1", true).message().is_some_and(|m| m.contains("year")));
+        assert!(
+            validate_date("2026", "", "5", false)
+                .message()
+                .is_some_and(|m| m.contains("incomplete"))
+        );
+        assert!(
+            validate_date("2026", "x", "5", true)
+                .message()
+                .is_some_and(|m| m.contains("whole numbers"))
+        );
+        assert!(
+            validate_date("0", "1", "1", true)
+                .message()
+                .is_some_and(|m| m.contains("year"))
+        );
+        assert!(
+            validate_date("10000", "1", "1", true)
+                .message()
+                .is_some_and(|m| m.contains("year"))
+        );
     }
 }

@@ -161,7 +161,11 @@ mod tests {
             posted_field(OBJECT_BASE, "data_integer", 990001),
             "ContentObjectAttribute_data_integer_990001"
         );
-        let date = Attribute { id: 990005, required: true, datatype: Datatype::Date };
+        let date = Attribute {
+            id: 990005,
+            required: true,
+            datatype: Datatype::Date,
+        };
         assert_eq!(
             date.field_names(),
             [
@@ -191,17 +195,31 @@ mod tests {
     #[test]
     fn missing_fields_are_invalid_only_when_required() {
         let form = PostedForm::new();
-        assert_eq!(integer(3, true).validate(&form).message(), Some(REQUIRED_MISSING));
+        assert_eq!(
+            integer(3, true).validate(&form).message(),
+            Some(REQUIRED_MISSING)
+        );
         assert!(integer(3, false).validate(&form).is_valid());
         let mut form = PostedForm::new();
         form.insert("ContentObjectAttribute_date_year_5", "2026");
         form.insert("ContentObjectAttribute_date_month_5", "10");
-        let date = |required| Attribute { id: 5, required, datatype: Datatype::Date };
+        let date = |required| Attribute {
+            id: 5,
+            required,
+            datatype: Datatype::Date,
+        };
         assert_eq!(date(true).validate(&form).message(), Some(REQUIRED_MISSING));
         assert!(date(false).validate(&form).is_valid());
         form.insert("ContentObjectAttribute_date_day_5", "32");
-        assert_eq!(date(false).validate(&form).message(), Some("The date is not valid"));
-        let email = Attribute { id: 9, required: true, datatype: Datatype::Email };
+        assert_eq!(
+            date(false).validate(&form).message(),
+            Some("The date is not valid")
+        );
+        let email = Attribute {
+            id: 9,
+            required: true,
+            datatype: Datatype::Email,
+        };
         assert_eq!(email.validate(&form).message(), Some(REQUIRED_MISSING));
         form.insert("ContentObjectAttribute_data_text_9", "someone@example.com");
         assert!(email.validate(&form).is_valid());

@@ -115,11 +115,7 @@ impl FloatRules {
 /// Checks the min, max and default fields an administrator posts for an
 /// integer attribute: each empty (no bound) or an integer, min not above
 /// max, the default within them. Returns the rules when valid.
-pub fn validate_integer_class(
-    min: &str,
-    max: &str,
-    default: &str,
-) -> Result<IntegerRules, String> {
+pub fn validate_integer_class(min: &str, max: &str, default: &str) -> Result<IntegerRules, String> {
     let field = |text: &str, what: &str| -> Result<Option<i64>, String> {
         if text.trim().is_empty() {
             return Ok(None);
@@ -142,8 +138,7 @@ pub fn validate_integer_class(
         if rules.min.is_some_and(|lo| d < lo) || rules.max.is_some_and(|hi| d > hi) {
             return Err(format!(
                 "The default value must be within the limits: {}",
-                range_message(rules.min, rules.max)
-                    .trim_start_matches("The input must be ")
+                range_message(rules.min, rules.max).trim_start_matches("The input must be ")
             ));
         }
     }
@@ -163,7 +158,18 @@ mod tests {
         assert_eq!(parse_integer(" 42 "), Some(42));
         assert_eq!(parse_integer("-7"), Some(-7));
         assert_eq!(parse_integer("+7"), Some(7));
-        for bad in ["", "+", "-", "x1", "1x", "1 2", "1.0", "--1", "9223372036854775808", "٣"] {
+        for bad in [
+            "",
+            "+",
+            "-",
+            "x1",
+            "1x",
+            "1 2",
+            "1.0",
+            "--1",
+            "9223372036854775808",
+            "٣",
+        ] {
             assert_eq!(parse_integer(bad), None, "{bad}");
         }
         assert_eq!(parse_integer("-9223372036854775808"), Some(i64::MIN));
@@ -171,20 +177,45 @@ mod tests {
 
     #[test]
     fn integer_boundaries() {
-        let r = IntegerRules { min: Some(1), max: Some(1000), default: None };
+        let r = IntegerRules {
+            min: Some(1),
+            max: Some(1000),
+            default: None,
+        };
         assert!(r.validate("1", true).is_valid());
         assert!(r.validate("1000", true).is_valid());
-        assert_eq!(msg(r.validate("1001", true)), "The input must be between 1 and 1000");
-        assert_eq!(msg(r.validate("0", true)), "The input must be between 1 and 1000");
-        assert_eq!(msg(r.validate("x1", true)), "The input is not a valid integer");
+        assert_eq!(
+            msg(r.validate("1001", true)),
+            "The input must be between 1 and 1000"
+        );
+        assert_eq!(
+            msg(r.validate("0", true)),
+            "The input must be between 1 and 1000"
+        );
+        assert_eq!(
+            msg(r.validate("x1", true)),
+            "The input is not a valid integer"
+        );
         assert_eq!(msg(r.validate("", true)), "Required field is empty");
         assert_eq!(msg(r.validate("  ", true)), "Required field is empty");
         assert!(r.validate("", false).is_valid());
-        let lo = IntegerRules { min: Some(5), ..Default::default() };
-        assert_eq!(msg(lo.validate("4", false)), "The input must be greater than or equal to 5");
+        let lo = IntegerRules {
+            min: Some(5),
+            ..Default::default()
+        };
+        assert_eq!(
+            msg(lo.validate("4", false)),
+            "The input must be greater than or equal to 5"
+        );
         assert!(lo.validate("99999", false).is_valid());
-        let hi = IntegerRules { max: Some(-1), ..Default::default() };
-        assert_eq!(msg(hi.validate("0", false)), "The input must be less than or equal to -1");
+        let hi = IntegerRules {
+            max: Some(-1),
+            ..Default::default()
+        };
+        assert_eq!(
+            msg(hi.validate("0", false)),
+            "The input must be less than or equal to -1"
+        );
         assert!(IntegerRules::default().validate("-12", true).is_valid());
     }
 
@@ -196,20 +227,34 @@ mod tests {
         assert_eq!(parse_float("2.5E-1"), Some(0.25));
         assert_eq!(parse_float(".5"), Some(0.5));
         assert_eq!(parse_float("5."), Some(5.0));
-        for bad in ["", ".", "abc", "1e", "1e+", "1.2.3", "1,2,3", "inf", "NaN", "1e999", "1 e2", "0x10"] {
+        for bad in [
+            "", ".", "abc", "1e", "1e+", "1.2.3", "1,2,3", "inf", "NaN", "1e999", "1 e2", "0x10",
+        ] {
             assert_eq!(parse_float(bad), None, "{bad}");
         }
     }
 
     #[test]
     fn float_boundaries() {
-        let r = FloatRules { min: Some(0.5), max: Some(99.5) };
+        let r = FloatRules {
+            min: Some(0.5),
+            max: Some(99.5),
+        };
         assert!(r.validate("0.5", true).is_valid());
         assert!(r.validate("99,5", true).is_valid());
         assert!(r.validate("3.25", true).is_valid());
-        assert_eq!(msg(r.validate("99.6", true)), "The input must be between 0.5 and 99.5");
-        assert_eq!(msg(r.validate("0.49", true)), "The input must be between 0.5 and 99.5");
-        assert_eq!(msg(r.validate("abc", true)), "The input is not a valid decimal number");
+        assert_eq!(
+            msg(r.validate("99.6", true)),
+            "The input must be between 0.5 and 99.5"
+        );
+        assert_eq!(
+            msg(r.validate("0.49", true)),
+            "The input must be between 0.5 and 99.5"
+        );
+        assert_eq!(
+            msg(r.validate("abc", true)),
+            "The input is not a valid decimal number"
+        );
         assert_eq!(msg(r.validate("", true)), "Required field is empty");
         assert!(r.validate("", false).is_valid());
     }
@@ -218,7 +263,11 @@ mod tests {
     fn integer_class_settings() {
         assert_eq!(
             validate_integer_class("1", "100", "50"),
-            Ok(IntegerRules { min: Some(1), max: Some(100), default: Some(50) })
+            Ok(IntegerRules {
+                min: Some(1),
+                max: Some(100),
+                default: Some(50)
+            })
         );
         assert_eq!(
             validate_integer_class("", "", ""),

@@ -65,7 +65,10 @@ fn valid_local(local: &str) -> bool {
                 .bytes()
                 .all(|b| b != b'"' && b != b'\\' && (b == b' ' || b.is_ascii_graphic()));
     }
-    !local.is_empty() && local.split('.').all(|atom| !atom.is_empty() && atom.bytes().all(is_atext))
+    !local.is_empty()
+        && local
+            .split('.')
+            .all(|atom| !atom.is_empty() && atom.bytes().all(is_atext))
 }
 
 fn valid_domain(domain: &str) -> bool {
@@ -81,7 +84,9 @@ fn valid_domain(domain: &str) -> bool {
     };
     !hosts.is_empty()
         && hosts.iter().all(|l| {
-            !l.is_empty() && l.len() <= 63 && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            !l.is_empty()
+                && l.len() <= 63
+                && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
         })
         && !top.is_empty()
         && top.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-')
@@ -107,16 +112,27 @@ mod tests {
         assert!(r.validate("A short text line", true).is_valid());
         assert!(r.validate("exactly twenty chars", true).is_valid());
         assert_eq!(
-            r.validate("A text line that is far too long for it", true).message(),
+            r.validate("A text line that is far too long for it", true)
+                .message(),
             Some("The input text is too long. The maximum number of characters allowed is 20")
         );
         // 20 characters, 40 bytes.
         assert!(r.validate(&"é".repeat(20), true).is_valid());
         assert!(!r.validate(&"é".repeat(21), true).is_valid());
-        assert_eq!(r.validate("", true).message(), Some("Required field is empty"));
-        assert_eq!(r.validate("   ", true).message(), Some("Required field is empty"));
+        assert_eq!(
+            r.validate("", true).message(),
+            Some("Required field is empty")
+        );
+        assert_eq!(
+            r.validate("   ", true).message(),
+            Some("Required field is empty")
+        );
         assert!(r.validate("", false).is_valid());
-        assert!(TextLineRules::default().validate(&"x".repeat(5000), true).is_valid());
+        assert!(
+            TextLineRules::default()
+                .validate(&"x".repeat(5000), true)
+                .is_valid()
+        );
     }
 
     #[test]
@@ -151,15 +167,24 @@ mod tests {
         ] {
             assert!(!is_plausible_email(bad), "{bad}");
         }
-        assert!(!is_plausible_email(&format!("{}@example.com", "a".repeat(65))));
+        assert!(!is_plausible_email(&format!(
+            "{}@example.com",
+            "a".repeat(65)
+        )));
     }
 
     #[test]
     fn email_verdicts() {
         assert!(validate_email("someone@example.com", true).is_valid());
         assert!(validate_email(" someone@example.com ", true).is_valid());
-        assert_eq!(validate_email("not an address", true).message(), Some(EMAIL_INVALID));
-        assert_eq!(validate_email("", true).message(), Some("Required field is empty"));
+        assert_eq!(
+            validate_email("not an address", true).message(),
+            Some(EMAIL_INVALID)
+        );
+        assert_eq!(
+            validate_email("", true).message(),
+            Some("Required field is empty")
+        );
         assert!(validate_email("", false).is_valid());
     }
 }

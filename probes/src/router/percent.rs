@@ -51,7 +51,11 @@ pub(crate) fn decode(element: &str, start: usize) -> Result<Cow<'_, str>, UrlErr
     while i < bytes.len() {
         let b = bytes[i];
         if b == b'%' {
-            let pair = bytes.get(i + 1).copied().and_then(hex).zip(bytes.get(i + 2).copied().and_then(hex));
+            let pair = bytes
+                .get(i + 1)
+                .copied()
+                .and_then(hex)
+                .zip(bytes.get(i + 2).copied().and_then(hex));
             match pair {
                 Some((hi, lo)) => {
                     out.push(hi << 4 | lo);
@@ -87,7 +91,10 @@ mod tests {
         assert_eq!(decode("a%2", 10), Err(UrlError::BadEscape { offset: 11 }));
         assert_eq!(decode("%", 0), Err(UrlError::BadEscape { offset: 0 }));
         assert_eq!(decode("%zz", 4), Err(UrlError::BadEscape { offset: 4 }));
-        assert_eq!(decode("ok%20%g0", 0), Err(UrlError::BadEscape { offset: 5 }));
+        assert_eq!(
+            decode("ok%20%g0", 0),
+            Err(UrlError::BadEscape { offset: 5 })
+        );
         assert_eq!(decode("%C3", 7), Err(UrlError::NotUtf8 { offset: 7 }));
         assert_eq!(decode("%FF%FE", 0), Err(UrlError::NotUtf8 { offset: 0 }));
         assert!(

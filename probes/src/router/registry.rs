@@ -43,7 +43,9 @@ impl View {
 
     /// One named parameter's value.
     pub fn parameter<'u>(&'u self, uri: &'u Uri<'_>, name: &str) -> Option<&'u str> {
-        self.parameters(uri).find(|(n, _)| *n == name).map(|(_, v)| v)
+        self.parameters(uri)
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v)
     }
 }
 
@@ -65,9 +67,14 @@ impl Module {
 pub enum Route<'r> {
     /// The module `""`: the site's index page.
     Index,
-    View { module: &'r Module, view: &'r View },
+    View {
+        module: &'r Module,
+        view: &'r View,
+    },
     NoSuchModule,
-    NoSuchView { module: &'r Module },
+    NoSuchView {
+        module: &'r Module,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -114,7 +121,11 @@ impl Registry {
                 ),
                 View::new("search", &[], &[("offset", "Offset")]),
                 View::new("browse", &[], &[]),
-                View::new("history", &["ObjectID", "EditVersion"], &[("offset", "Offset")]),
+                View::new(
+                    "history",
+                    &["ObjectID", "EditVersion"],
+                    &[("offset", "Offset")],
+                ),
                 View::new(
                     "download",
                     &["ContentObjectID", "ContentObjectAttributeID", "version"],
@@ -184,13 +195,17 @@ mod tests {
         let r = Registry::kernel();
         let (route, uri) = route_of(&r, "content/view/full/2");
         assert_eq!(names(route), Some(("content", "view")));
-        let Route::View { view, .. } = route else { unreachable!() };
+        let Route::View { view, .. } = route else {
+            unreachable!()
+        };
         assert_eq!(
             view.parameters(&uri).collect::<Vec<_>>(),
             [("ViewMode", "full"), ("NodeID", "2")]
         );
         let (route, uri) = route_of(&r, "content/edit/57/3/eng-GB");
-        let Route::View { view, .. } = route else { unreachable!() };
+        let Route::View { view, .. } = route else {
+            unreachable!()
+        };
         assert_eq!(view.parameter(&uri, "EditLanguage"), Some("eng-GB"));
         assert_eq!(view.parameter(&uri, "FromLanguage"), None);
     }
@@ -198,8 +213,13 @@ mod tests {
     #[test]
     fn unordered_parameters_come_from_user_parameters() {
         let r = Registry::kernel();
-        let (route, uri) = route_of(&r, "/content/view/full/2/(year)/2026/(month)/10/(day)/5/(color)/red");
-        let Route::View { view, .. } = route else { unreachable!() };
+        let (route, uri) = route_of(
+            &r,
+            "/content/view/full/2/(year)/2026/(month)/10/(day)/5/(color)/red",
+        );
+        let Route::View { view, .. } = route else {
+            unreachable!()
+        };
         assert_eq!(
             view.parameters(&uri).collect::<Vec<_>>(),
             [
@@ -221,19 +241,32 @@ mod tests {
         let (route, uri) = route_of(&r, "layout/set/print/News/Article");
         assert_eq!(names(route), Some(("layout", "set")));
         assert_eq!(uri.ordered(), ["print", "News", "Article"]);
-        let Route::View { view, .. } = route else { unreachable!() };
+        let Route::View { view, .. } = route else {
+            unreachable!()
+        };
         assert_eq!(view.parameters(&uri).count(), 1);
         let (route, uri) = route_of(&r, "ezjscore/call/ezjsc::time");
-        let Route::View { view, .. } = route else { unreachable!() };
-        assert_eq!(view.parameter(&uri, "function_arguments"), Some("ezjsc::time"));
+        let Route::View { view, .. } = route else {
+            unreachable!()
+        };
+        assert_eq!(
+            view.parameter(&uri, "function_arguments"),
+            Some("ezjsc::time")
+        );
     }
 
     #[test]
     fn unknown_modules_and_views_are_not_found() {
         let r = Registry::kernel();
         assert_eq!(route_of(&r, "/").0, Route::Index);
-        assert_eq!(route_of(&r, "Products/Shoes/Running-shoe-42").0, Route::NoSuchModule);
-        assert!(matches!(route_of(&r, "user/nope").0, Route::NoSuchView { .. }));
+        assert_eq!(
+            route_of(&r, "Products/Shoes/Running-shoe-42").0,
+            Route::NoSuchModule
+        );
+        assert!(matches!(
+            route_of(&r, "user/nope").0,
+            Route::NoSuchView { .. }
+        ));
         assert!(matches!(route_of(&r, "user").0, Route::NoSuchView { .. }));
         assert_eq!(route_of(&r, "//content").0, Route::NoSuchModule);
         for v in ["login", "logout", "register"] {
@@ -250,6 +283,11 @@ mod tests {
             name: "layout".into(),
             views: vec![View::new("set", &["LayoutStyle", "Extra"], &[])],
         });
-        assert_eq!(r.module("layout").and_then(|m| m.view("set")).map(|v| v.params.len()), Some(2));
+        assert_eq!(
+            r.module("layout")
+                .and_then(|m| m.view("set"))
+                .map(|v| v.params.len()),
+            Some(2)
+        );
     }
 }

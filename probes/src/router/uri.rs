@@ -15,10 +15,7 @@ pub struct Uri<'a> {
 /// The identifier inside `(identifier)`, if the element is one.
 fn user_parameter_name(element: &str) -> Option<&str> {
     let name = element.strip_prefix('(')?.strip_suffix(')')?;
-    let valid = !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    let valid = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
     valid.then_some(name)
 }
 
@@ -160,9 +157,15 @@ mod tests {
         let (el, up) = parts("/content/view/full/144/(offset)/20/(sort)/name", true);
         assert_eq!(el, ["content", "view", "full", "144"]);
         assert_eq!(up, user(&[("offset", "20"), ("sort", "name")]));
-        let (el, up) = parts("/content/search/(SearchText)/benchmark/(SubTreeArray)/2", true);
+        let (el, up) = parts(
+            "/content/search/(SearchText)/benchmark/(SubTreeArray)/2",
+            true,
+        );
         assert_eq!(el, ["content", "search"]);
-        assert_eq!(up, user(&[("SearchText", "benchmark"), ("SubTreeArray", "2")]));
+        assert_eq!(
+            up,
+            user(&[("SearchText", "benchmark"), ("SubTreeArray", "2")])
+        );
     }
 
     #[test]
