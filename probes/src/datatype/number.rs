@@ -129,18 +129,18 @@ pub fn validate_integer_class(min: &str, max: &str, default: &str) -> Result<Int
         max: field(max, "maximum")?,
         default: field(default, "default")?,
     };
-    if let (Some(lo), Some(hi)) = (rules.min, rules.max) {
-        if lo > hi {
-            return Err("The minimum value must not be greater than the maximum value".into());
-        }
+    if let (Some(lo), Some(hi)) = (rules.min, rules.max)
+        && lo > hi
+    {
+        return Err("The minimum value must not be greater than the maximum value".into());
     }
-    if let Some(d) = rules.default {
-        if rules.min.is_some_and(|lo| d < lo) || rules.max.is_some_and(|hi| d > hi) {
-            return Err(format!(
-                "The default value must be within the limits: {}",
-                range_message(rules.min, rules.max).trim_start_matches("The input must be ")
-            ));
-        }
+    if let Some(d) = rules.default
+        && (rules.min.is_some_and(|lo| d < lo) || rules.max.is_some_and(|hi| d > hi))
+    {
+        return Err(format!(
+            "The default value must be within the limits: {}",
+            range_message(rules.min, rules.max).trim_start_matches("The input must be ")
+        ));
     }
     Ok(rules)
 }

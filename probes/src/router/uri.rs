@@ -43,16 +43,14 @@ impl<'a> Uri<'a> {
                 awaiting_value = false;
                 continue;
             }
-            if user_parameters {
-                if let Some(name) = user_parameter_name(&element) {
-                    let name = match element {
-                        Cow::Borrowed(e) => Cow::Borrowed(&e[1..e.len() - 1]),
-                        Cow::Owned(_) => Cow::Owned(name.to_string()),
-                    };
-                    current = Some(uri.set_user(name));
-                    awaiting_value = true;
-                    continue;
-                }
+            if user_parameters && let Some(name) = user_parameter_name(&element) {
+                let name = match element {
+                    Cow::Borrowed(e) => Cow::Borrowed(&e[1..e.len() - 1]),
+                    Cow::Owned(_) => Cow::Owned(name.to_string()),
+                };
+                current = Some(uri.set_user(name));
+                awaiting_value = true;
+                continue;
             }
             match current {
                 Some(i) => {

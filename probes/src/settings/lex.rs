@@ -44,10 +44,17 @@ pub(crate) fn is_name_byte(b: u8) -> bool {
 /// the whitespace before it. The last one, so that a value may itself hold
 /// `##` as long as its line ends with one more.
 pub(crate) fn cut_comment(line: &str) -> &str {
-    match line.rfind("##") {
-        Some(pos) => line[..pos].trim_end(),
-        None => line,
+    // A byte scan from the end: most lines have no `#` at all, and this
+    // avoids setting up a substring search for every line of a file.
+    let bytes = line.as_bytes();
+    let mut end = bytes.len();
+    while let Some(pos) = bytes[..end].iter().rposition(|&b| b == b'#') {
+        if pos > 0 && bytes[pos - 1] == b'#' {
+            return line[..pos - 1].trim_end();
+        }
+        end = pos;
     }
+    line
 }
 
 /// Classifies one line (without its line feed and carriage returns).
@@ -108,12 +115,12 @@ fn setting(line: &str) -> Line<'_> {
             Line::Unknown
         };
     }
-    if let Some(inner) = rest.strip_prefix('[') {
-        if let Some(close) = inner.find(']') {
-            let key = &inner[..close];
-            if let Some(value) = inner[close + 1..].strip_prefix('=') {
-                return Line::Entry { name, key, value };
-            }
+    if let Some(inner) = rest.strip_prefix('[')
+        && let Some(close) = inner.find(']')
+    {
+        let key = &inner[..close];
+        if let Some(value) = inner[close + 1..].strip_prefix('=') {
+            return Line::Entry { name, key, value };
         }
     }
     Line::Unknown
@@ -241,6 +248,16 @@ mod tests {
         );
         assert_eq!(classify("A[] ## cut"), Line::Clear { name: "A" });
         assert_eq!(classify("[Group] ## cut"), Line::Group("Group"));
+    }
+
+    #[test]
+    fn the_last_double_hash_is_found() {
+        use super::cut_comment;
+        assert_eq!(cut_comment("a###"), "a#");
+        assert_eq!(cut_comment("##"), "");
+        assert_eq!(cut_comment("a # b #"), "a # b #");
+        assert_eq!(cut_comment("a## b ##c# d"), "a## b");
+        assert_eq!(cut_comment("é##ü"), "é");
     }
 
     #[test]
