@@ -3,8 +3,10 @@
 //! A probe is a fixed amount of real work registered with [`probe!`]. A
 //! bench target with `harness = false` calls [`run_main`]; the harness times
 //! every probe, times a fixed calibration loop before and after, and reports
-//! each probe's median also divided by the calibration median, so that runs
-//! made on two machines compare.
+//! each probe's median also divided by the calibration median ("x calib"),
+//! so that runs made on two machines compare. Data flows one way: measure
+//! ([`measure`], [`micro`]) → summarise ([`stats`], [`run`]) → render
+//! ([`report`]) or compare ([`compare`]).
 
 pub mod calibration;
 pub mod cli;
@@ -13,30 +15,119 @@ pub mod comparison;
 pub mod environment;
 pub mod error;
 pub mod http;
+pub mod inject;
+pub mod measure;
+pub mod micro;
+pub mod outcome;
 pub mod probe;
+mod progress;
+pub mod report;
 pub mod run;
 pub mod stats;
 pub mod store;
 mod testmode;
+mod watchdog;
 
 #[doc(hidden)]
 pub use inventory;
 
 pub use probe::{Checksum, Probe};
 
+use cli::micro::MicroOptions;
+use error::Error;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+const USAGE: &str = "usage: yardstick <command> [OPTIONS]
+commands:
+  micro    measure the probes linked into this binary
+  compare  BASE RUN: compare two saved runs (exit 1 on a regression)
+  show     FILE: print a saved run
+  http     measure pages over HTTP";
+
 /// Entry point of a bench target (`harness = false`): measures under
-/// `cargo bench`, runs each probe once as a test under `cargo test`.
+/// `cargo bench` (which passes `--bench`), and runs each probe once as a
+/// test under `cargo test`. Returns the process exit code.
 pub fn run_main() -> i32 {
     let args: Vec<String> = std::env::args().collect();
-    if args.iter().any(|a| a == "--bench") {
-        eprintln!("error: micro mode is not built yet");
-        2
-    } else {
-        testmode::run(args)
+    if !args.iter().skip(1).any(|a| a == "--bench") {
+        return testmode::run(args);
+    }
+    let default_baseline = args
+        .first()
+        .map(|program| default_baseline(Path::new(program)));
+    report(
+        MicroOptions::parse(args.into_iter().skip(1))
+            .and_then(|o| micro::main(&o, default_baseline)),
+    )
+}
+
+/// Entry point of a yardstick binary: `micro`, `compare`, `show`, `http`.
+/// Returns the process exit code.
+pub fn main() -> i32 {
+    let mut args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    if args.is_empty() {
+        eprintln!("{USAGE}");
+        return 2;
+    }
+    let command = args.remove(0);
+    let result = match command.to_str() {
+        Some("micro") => MicroOptions::parse(args).and_then(|o| micro::main(&o, None)),
+        Some("compare") => cli::saved::compare(args),
+        Some("show") => cli::saved::show(args),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(0)
+        }
+        Some("-V" | "--version") => {
+            println!("yardstick {}", env!("CARGO_PKG_VERSION"));
+            Ok(0)
+        }
+        _ => Err(Error::usage(format!(
+            "unknown command `{}`\n{USAGE}",
+            command.to_string_lossy()
+        ))),
+    };
+    report(result)
+}
+
+fn report(result: Result<i32, Error>) -> i32 {
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("{e}");
+            e.exit_code()
+        }
     }
 }
 
-/// Entry point of a yardstick binary.
-pub fn main() -> i32 {
-    run_main()
+/// `baselines/<bench name>.json` beside the package: the bench binary is
+/// `<name>-<16 hex digits>`, and cargo runs it from the package's directory.
+fn default_baseline(program: &Path) -> PathBuf {
+    let stem = program
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("micro");
+    let name = match stem.rsplit_once('-') {
+        Some((name, hash)) if hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            name
+        }
+        _ => stem,
+    };
+    micro::repository_dir()
+        .join("baselines")
+        .join(format!("{name}.json"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_name_drops_cargo_hash() {
+        let p = default_baseline(Path::new("/t/release/deps/micro-0123456789abcdef"));
+        assert!(p.ends_with("baselines/micro.json"), "{}", p.display());
+        let p = default_baseline(Path::new("/bin/my-bench"));
+        assert!(p.ends_with("baselines/my-bench.json"), "{}", p.display());
+    }
 }

@@ -249,7 +249,11 @@ fn check_unique(sorted: &[&Probe]) -> Result<(), String> {
 
 /// Registers a probe. One call, in the file where the probe's work lives.
 ///
-/// ```ignore
+/// ```
+/// fn words(n: usize) -> Vec<String> {
+///     (0..n).rev().map(|i| format!("w{i:04}")).collect()
+/// }
+///
 /// yardstick::probe! {
 ///     name: words_sort,
 ///     ops: 1000,
@@ -260,6 +264,10 @@ fn check_unique(sorted: &[&Probe]) -> Result<(), String> {
 ///         if sorted.windows(2).all(|p| p[0] <= p[1]) { Ok(()) } else { Err("not sorted".into()) }
 ///     },
 /// }
+/// # fn main() {
+/// #     let p = yardstick::probe::registered().unwrap();
+/// #     assert!(p.iter().any(|p| p.name == "words_sort"));
+/// # }
 /// ```
 ///
 /// - `setup` runs once, untimed, and returns `Result<State, impl Display>`.

@@ -116,3 +116,30 @@ mod tests {
         assert_eq!(std::fs::read_dir(p.parent().unwrap()).unwrap().count(), 1);
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::parse;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn parse_never_panics_on_any_text(text in ".{0,400}") {
+            let _ = parse(&text);
+        }
+
+        #[test]
+        fn parse_never_panics_on_run_like_json(
+            format in 0u64..4,
+            mode in "(micro|http|other)",
+            median in proptest::num::f64::ANY,
+            n in 0usize..5,
+        ) {
+            let text = format!(
+                r#"{{"tool":"yardstick","format":{format},"mode":"{mode}","started":"","machine":"","settings":{{}},
+                "environment":{{}},"rows":[{{"key":"a","kind":"probe","name":"a","n":{n},"median":{median}}}]}}"#
+            );
+            let _ = parse(&text);
+        }
+    }
+}

@@ -5,6 +5,9 @@
 //! probes that time its hot paths. Each probe is registered with
 //! `yardstick::probe!` next to the work it times.
 
+pub mod datatype;
 mod example;
 pub mod fixtures;
 pub mod host;
+pub mod router;
+pub mod settings;

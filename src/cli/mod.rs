@@ -1,3 +1,6 @@
-//! Command-line parsing: the shared options and each mode's own.
+//! Command-line parsing: the shared options, each mode's own, and the
+//! commands over saved runs.
 
 pub mod common;
+pub mod micro;
+pub mod saved;

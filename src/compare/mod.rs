@@ -94,10 +94,12 @@ fn keys_only_in(a: &[Row], b: &[Row]) -> Vec<String> {
         .collect()
 }
 
-/// Change from `baseline` to `current` in percent.
+/// Change from `baseline` to `current` in percent. From a baseline of zero
+/// (a probe that never failed), the change is taken against one unit, so the
+/// figure stays finite and JSON can hold it.
 fn change_pct(baseline: f64, current: f64) -> f64 {
     if baseline == 0.0 {
-        if current == 0.0 { 0.0 } else { f64::INFINITY }
+        current * 100.0
     } else {
         (current / baseline - 1.0) * 100.0
     }

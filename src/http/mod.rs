@@ -23,12 +23,9 @@ pub mod tls;
 pub mod tools;
 pub mod url;
 
-// Until the report module takes it in, the HTTP table is reached from here.
-#[path = "../report/http_table.rs"]
-pub mod table;
-
 use crate::environment::Environment;
 use crate::error::Error;
+use crate::outcome::{self, Baseline};
 use crate::run::{FORMAT, Mode, Run, TOOL};
 use options::{Options, Tool};
 use plan::Plan;
@@ -39,8 +36,10 @@ use std::time::SystemTime;
 /// every mode; returns the exit code.
 pub fn main(args: Vec<String>) -> Result<i32, Error> {
     let o = options::parse(args, std::env::var("YARDSTICK_AUTH").ok())?;
+    // Read before measuring, so a bad baseline file costs no run.
+    let baseline = Baseline::resolve(&o.common, None)?;
     let run = measure(&o)?;
-    interim_finish(run, &o)
+    outcome::finish(run, &o.common, baseline)
 }
 
 /// Measures what `o` asks for and returns the run, not yet compared or
@@ -86,17 +85,4 @@ pub fn measure(o: &Options) -> Result<Run, Error> {
         comparison: None,
         pairs: (!o.compare.is_empty()).then_some(pairs),
     })
-}
-
-/// Prints and saves the run until the shared outcome stage takes over.
-fn interim_finish(run: Run, o: &Options) -> Result<i32, Error> {
-    use crate::cli::common::Format;
-    if let Some(path) = &o.common.save {
-        crate::store::save(path, &run)?;
-    }
-    match o.common.format {
-        Format::Table => print!("{}", table::render(&run)),
-        _ => println!("{}", crate::store::to_json(&run)),
-    }
-    Ok(0)
 }

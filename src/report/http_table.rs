@@ -3,7 +3,7 @@
 //! row per server and page, the failures by message, and with `--compare`
 //! an A/B table per page. Pure text, no trailing spaces.
 
-use self::layout::{Align, Table, ms, significant, thousands};
+use super::layout::{Align, Table, ms, significant, thousands};
 use crate::run::{Pair, Row, Run};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -207,101 +207,6 @@ pub fn ab_tables(pairs: &[Pair]) -> String {
 
 fn ratio(v: Option<f64>) -> String {
     v.map_or("-".to_string(), |r| format!("x{r:.2}"))
-}
-
-/// Layout helpers with the shape of the report module's, so this file can
-/// move onto that module's as is.
-mod layout {
-    #[derive(Clone, Copy, PartialEq, Eq)]
-    pub enum Align {
-        Left,
-        Right,
-    }
-
-    pub struct Table {
-        columns: Vec<(String, Align)>,
-        rows: Vec<Vec<String>>,
-    }
-
-    impl Table {
-        pub fn new(columns: &[(&str, Align)]) -> Table {
-            Table {
-                columns: columns.iter().map(|(h, a)| (h.to_string(), *a)).collect(),
-                rows: Vec::new(),
-            }
-        }
-
-        pub fn push(&mut self, row: Vec<String>) {
-            self.rows.push(row);
-        }
-
-        pub fn render(&self) -> String {
-            let mut widths: Vec<usize> = self
-                .columns
-                .iter()
-                .map(|(h, _)| h.chars().count())
-                .collect();
-            for row in &self.rows {
-                for (i, cell) in row.iter().enumerate().take(widths.len()) {
-                    widths[i] = widths[i].max(cell.chars().count());
-                }
-            }
-            let header: Vec<String> = self.columns.iter().map(|(h, _)| h.clone()).collect();
-            let mut out = String::new();
-            for row in std::iter::once(&header).chain(&self.rows) {
-                let mut line = String::new();
-                for (i, (_, align)) in self.columns.iter().enumerate() {
-                    let cell = row.get(i).map_or("", String::as_str);
-                    let pad = widths[i].saturating_sub(cell.chars().count());
-                    if i > 0 {
-                        line.push_str("  ");
-                    }
-                    if *align == Align::Right {
-                        line.extend(std::iter::repeat_n(' ', pad));
-                    }
-                    line.push_str(cell);
-                    if *align == Align::Left {
-                        line.extend(std::iter::repeat_n(' ', pad));
-                    }
-                }
-                out.push_str(line.trim_end());
-                out.push('\n');
-            }
-            out
-        }
-    }
-
-    pub fn ms(value: Option<f64>) -> String {
-        value.map_or("-".to_string(), |v| significant(v, 4))
-    }
-
-    pub fn significant(v: f64, digits: i32) -> String {
-        if !v.is_finite() {
-            return "-".to_string();
-        }
-        if v == 0.0 {
-            return "0".to_string();
-        }
-        let magnitude = v.abs().log10().floor() as i32;
-        let decimals = (digits - 1 - magnitude).clamp(0, 9) as usize;
-        format!("{v:.decimals$}")
-    }
-
-    pub fn thousands(v: f64) -> String {
-        if !v.is_finite() {
-            return "-".into();
-        }
-        let rounded = v.round() as i128;
-        let digits = rounded.unsigned_abs().to_string();
-        let mut out = String::new();
-        for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        if rounded < 0 { format!("-{out}") } else { out }
-    }
 }
 
 #[cfg(test)]

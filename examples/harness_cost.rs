@@ -1,0 +1,88 @@
+//! What the harness itself costs: time per measured iteration of an empty
+//! probe, time per sample, and the process's peak memory.
+//!
+//! `cargo run --release --example harness_cost`
+
+use std::time::Instant;
+use yardstick::measure::{self, Plan};
+use yardstick::probe::{self, Probe};
+use yardstick::stats::median;
+
+yardstick::probe! {
+    name: empty,
+    ops: 1,
+    note: "does nothing: what remains is the harness",
+    setup: || Ok::<_, String>(()),
+    run: |_: &()| (),
+    check: |_, _: &()| Ok(()),
+}
+
+fn empty_probe() -> Result<&'static Probe, String> {
+    probe::registered()?
+        .into_iter()
+        .find(|p| p.name == "empty")
+        .ok_or_else(|| "the empty probe is not registered".to_string())
+}
+
+fn main() -> Result<(), String> {
+    let empty = empty_probe()?;
+    let plan = Plan {
+        warmup: 3,
+        repeat: 30,
+        min_batch: None,
+        slowdown: None,
+    };
+
+    // Per measured iteration, with the batch the harness picks (as in a run).
+    let rounds: Vec<f64> = (0..9)
+        .map(|_| measure::probe(empty, &plan))
+        .filter_map(|m| median(&m.samples))
+        .collect();
+    let per_iteration_ns = median(&rounds).unwrap_or(f64::NAN) * 1e6;
+    let batch = measure::probe(empty, &plan).batch;
+
+    // Per sample with a batch of one: the clock reads and the dynamic call.
+    let single = Plan {
+        min_batch: Some(1),
+        repeat: 1000,
+        ..plan.clone()
+    };
+    let per_sample_ns = median(&measure::probe(empty, &single).samples).unwrap_or(f64::NAN) * 1e6;
+
+    // The calibration loop, for scale.
+    let calibration = yardstick::calibration::Calibration::new();
+    let (loops, _) = measure::repeated(3, 30, || calibration.run());
+    let loop_ms = median(&loops).unwrap_or(f64::NAN);
+
+    let start = Instant::now();
+    let whole = measure::probe(empty, &plan);
+    let wall = start.elapsed();
+
+    println!(
+        "harness overhead per measured iteration (empty probe, batch {batch}): {per_iteration_ns:.2} ns (target < 1000 ns)"
+    );
+    println!(
+        "harness overhead per sample (batch 1, clock reads and call):      {per_sample_ns:.1} ns"
+    );
+    println!(
+        "one empty probe measured (3 + 30 samples, batch picking):          {:.1} ms",
+        wall.as_secs_f64() * 1e3
+    );
+    println!("calibration loop median:                                          {loop_ms:.3} ms");
+    println!("empty probe samples: {}", whole.samples.len());
+    match peak_rss_kib() {
+        Some(kib) => println!(
+            "peak resident memory of this process (VmHWM):                    {:.1} MB",
+            kib as f64 / 1024.0
+        ),
+        None => println!("peak resident memory: not available on this platform"),
+    }
+    Ok(())
+}
+
+/// VmHWM from /proc/self/status (Linux).
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}

@@ -1,0 +1,158 @@
+//! Micro mode's options: libtest-style, so `cargo bench -- FILTER` and the
+//! flags cargo passes work as a Rust developer expects.
+
+use super::common::{self, Common, Flag};
+use crate::error::Error;
+use lexopt::Parser;
+use std::time::Duration;
+
+/// Everything `cargo bench` / `yardstick micro` accepts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MicroOptions {
+    pub common: Common,
+    pub repeat: usize,
+    pub warmup: usize,
+    /// `--probe=NAME`, repeatable: exactly these probes (an unknown name is a
+    /// usage error).
+    pub probes: Vec<String>,
+    /// Positional filters: probes whose name contains one (or equals one with
+    /// `--exact`).
+    pub filters: Vec<String>,
+    pub exact: bool,
+    pub list: bool,
+    pub min_batch: Option<u64>,
+    pub probe_timeout: Duration,
+}
+
+impl Default for MicroOptions {
+    fn default() -> Self {
+        MicroOptions {
+            common: Common::default(),
+            repeat: 30,
+            warmup: 3,
+            probes: Vec::new(),
+            filters: Vec::new(),
+            exact: false,
+            list: false,
+            min_batch: None,
+            probe_timeout: Duration::from_secs(120),
+        }
+    }
+}
+
+/// Flags of cargo and libtest that mean nothing to the harness.
+const IGNORED: &[&str] = &["bench", "nocapture", "show-output"];
+
+impl MicroOptions {
+    /// Parses the arguments after the program name (or after `micro`).
+    pub fn parse<I>(args: I) -> Result<MicroOptions, Error>
+    where
+        I: IntoIterator,
+        I::Item: Into<std::ffi::OsString>,
+    {
+        let mut o = MicroOptions::default();
+        let mut parser = Parser::from_args(args);
+        while let Some(arg) = parser.next()? {
+            let flag = Flag::from(arg);
+            if o.common.accept(&flag, &mut parser)? {
+                continue;
+            }
+            match &flag {
+                Flag::Long(name) => match name.as_str() {
+                    "repeat" => o.repeat = common::positive(&mut parser, "--repeat")? as usize,
+                    "warmup" => o.warmup = common::count(&mut parser, "--warmup")? as usize,
+                    "probe" => o.probes.push(common::string(&mut parser, "--probe")?),
+                    "exact" => o.exact = true,
+                    "list" => o.list = true,
+                    "min-batch" => {
+                        o.min_batch = Some(common::positive(&mut parser, "--min-batch")?)
+                    }
+                    "probe-timeout" => {
+                        let seconds = common::percent(&mut parser, "--probe-timeout")?;
+                        o.probe_timeout = Duration::from_secs_f64(seconds);
+                    }
+                    n if IGNORED.contains(&n) => {}
+                    _ => return Err(flag.unexpected()),
+                },
+                Flag::Value(v) => o.filters.push(v.to_string_lossy().into_owned()),
+                Flag::Short(_) => return Err(flag.unexpected()),
+            }
+        }
+        Ok(o)
+    }
+
+    /// True when `name` passes the positional filters.
+    pub fn matches(&self, name: &str) -> bool {
+        self.filters.is_empty()
+            || self.filters.iter().any(|f| {
+                if self.exact {
+                    name == f
+                } else {
+                    name.contains(f.as_str())
+                }
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_cargo_flags() {
+        let o = MicroOptions::parse(["--bench"]).unwrap();
+        assert_eq!((o.repeat, o.warmup), (30, 3));
+        assert_eq!(o.probe_timeout, Duration::from_secs(120));
+        assert!(o.matches("anything"));
+    }
+
+    #[test]
+    fn options_and_filters() {
+        let o = MicroOptions::parse([
+            "--bench",
+            "--repeat=5",
+            "--warmup",
+            "0",
+            "--probe=a",
+            "--probe",
+            "b",
+            "ini",
+            "--exact",
+            "--min-batch=20",
+            "--csv",
+        ])
+        .unwrap();
+        assert_eq!((o.repeat, o.warmup, o.min_batch), (5, 0, Some(20)));
+        assert_eq!(o.probes, ["a", "b"]);
+        assert!(o.exact && o.matches("ini") && !o.matches("ini_parse"));
+        let loose = MicroOptions::parse(["ini"]).unwrap();
+        assert!(loose.matches("ini_parse") && !loose.matches("uri_parse"));
+    }
+
+    #[test]
+    fn bad_options_are_named() {
+        for (args, needle) in [
+            (vec!["--repeat=0"], "--repeat"),
+            (vec!["--repeat=x"], "--repeat"),
+            (vec!["--frobnicate"], "--frobnicate"),
+            (vec!["-z"], "-z"),
+            (vec!["--probe-timeout=0"], "--probe-timeout"),
+        ] {
+            let e = MicroOptions::parse(args).unwrap_err().to_string();
+            assert!(e.contains(needle), "{e}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use super::MicroOptions;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn parsing_never_panics(args in proptest::collection::vec("(--?[a-z-]{0,12}(=[^\u{0}]{0,8})?|[^\u{0}]{0,8})", 0..6)) {
+            let _ = MicroOptions::parse(args);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! `yardstick show FILE` and `yardstick compare BASE RUN`: work on saved runs
+//! without measuring anything.
+
+use super::common::{Common, Flag, Format};
+use crate::compare::{self, Rules};
+use crate::error::Error;
+use crate::outcome::Baseline;
+use crate::report::{self, table, verdict};
+use crate::store;
+use lexopt::Parser;
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Shared options plus the positional file names.
+fn parse(
+    args: Vec<OsString>,
+    command: &str,
+    files: usize,
+) -> Result<(Common, Vec<PathBuf>), Error> {
+    let mut common = Common::default();
+    let mut paths = Vec::new();
+    let mut parser = Parser::from_args(args);
+    while let Some(arg) = parser.next()? {
+        let flag = Flag::from(arg);
+        if common.accept(&flag, &mut parser)? {
+            continue;
+        }
+        match flag {
+            Flag::Value(v) => paths.push(PathBuf::from(v)),
+            other => return Err(other.unexpected()),
+        }
+    }
+    if paths.len() != files {
+        let wanted = if files == 1 { "FILE" } else { "BASE RUN" };
+        return Err(Error::usage(format!(
+            "usage: yardstick {command} {wanted} [OPTIONS]"
+        )));
+    }
+    Ok((common, paths))
+}
+
+/// Prints a saved run in the chosen format.
+pub fn show(args: Vec<OsString>) -> Result<i32, Error> {
+    let (common, paths) = parse(args, "show", 1)?;
+    let run = store::load(&paths[0])?;
+    print(&report::renderer(common.format).run(&run));
+    Ok(0)
+}
+
+/// Compares two saved runs; exit 1 on a regression.
+pub fn compare(args: Vec<OsString>) -> Result<i32, Error> {
+    let (common, paths) = parse(args, "compare", 2)?;
+    let base = Baseline::load(&paths[0])?;
+    let run = Baseline::load(&paths[1])?;
+    let rules = Rules {
+        threshold: common.threshold,
+        min_delta: common.min_delta,
+    };
+    let c = compare::compare(&base.run, &base.name, &run.run, &rules)?;
+    let text = match common.format {
+        Format::Table => table::comparison_text(&c, common.all_checks),
+        other => report::renderer(other).comparison(&c),
+    };
+    print(&text);
+    let line = verdict::comparison_line(c.failed());
+    if common.format == Format::Table {
+        println!("{line}");
+    } else {
+        eprintln!("{line}");
+    }
+    if report::github::is_actions() {
+        for a in report::github::annotations(&c) {
+            eprintln!("{a}");
+        }
+    }
+    Ok(if c.failed() { 1 } else { 0 })
+}
+
+fn print(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}

@@ -1,0 +1,255 @@
+//! Timing: warm-up, batching, measured samples, catching panics, the timeout.
+//!
+//! A sample is one call of [`Instance::run`] with `batch` iterations, timed
+//! with a monotonic clock; every figure the harness reports is per iteration
+//! (the sample's time / `batch`). Batching makes a probe whose iteration
+//! takes microseconds measurable: the clock's resolution and the call's own
+//! cost shrink to nothing against a sample of about a millisecond.
+
+use crate::probe::{Instance, Probe};
+use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::{Duration, Instant};
+
+/// How long a sample should last at least when the harness picks the batch.
+pub const TARGET_SAMPLE: Duration = Duration::from_millis(1);
+/// The largest batch the harness picks by itself.
+const MAX_BATCH: u64 = 1 << 24;
+
+/// How to measure each probe.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub warmup: usize,
+    pub repeat: usize,
+    /// A fixed batch size; `None` lets the harness pick one per probe.
+    pub min_batch: Option<u64>,
+    /// An injected slowdown in percent (see `inject`): each sample runs that
+    /// many more iterations but is still divided by the batch size.
+    pub slowdown: Option<f64>,
+}
+
+/// What measuring one probe gave.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Measurement {
+    /// Milliseconds per iteration, one per measured sample, in order.
+    pub samples: Vec<f64>,
+    pub batch: u64,
+    /// Samples that failed (all of them when the probe failed).
+    pub errors: u64,
+    pub error_messages: BTreeMap<String, u64>,
+    pub note: String,
+    /// The folded checksum of every measured iteration's result.
+    pub checksum: u64,
+}
+
+impl Measurement {
+    fn failed(plan: &Plan, note: String, message: String) -> Measurement {
+        let errors = plan.repeat as u64;
+        Measurement {
+            samples: Vec::new(),
+            batch: 0,
+            errors,
+            error_messages: BTreeMap::from([(message, errors)]),
+            note,
+            checksum: 0,
+        }
+    }
+
+    /// True when the probe failed its check, its setup, or panicked.
+    pub fn is_failure(&self) -> bool {
+        self.samples.is_empty()
+    }
+}
+
+/// Prepares, verifies and times one probe. A probe that fails its setup or
+/// its check, or panics anywhere, gives a failed measurement (no samples,
+/// errors = repeat, note `failed: <message>`); it never stops the run.
+pub fn probe(probe: &Probe, plan: &Plan) -> Measurement {
+    let mut instance = match guarded(|| (probe.prepare)()) {
+        Ok(Ok(instance)) => instance,
+        Ok(Err(message)) | Err(message) => {
+            return Measurement::failed(plan, format!("failed: {message}"), message);
+        }
+    };
+    let note = guarded(|| instance.note()).unwrap_or_default();
+    match guarded(|| instance.verify()) {
+        Ok(Ok(())) => {}
+        Ok(Err(message)) | Err(message) => {
+            let message = format!("check failed: {message}");
+            return Measurement::failed(plan, format!("failed: {message}"), message);
+        }
+    }
+    match guarded(|| time(instance.as_mut(), plan)) {
+        Ok((samples, batch, checksum)) => Measurement {
+            samples,
+            batch,
+            errors: 0,
+            error_messages: BTreeMap::new(),
+            note,
+            checksum,
+        },
+        Err(message) => Measurement::failed(plan, format!("failed: {message}"), message),
+    }
+}
+
+/// Runs `f`, turning a panic into its message.
+pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+        let text = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown payload".to_string());
+        format!("panicked: {text}")
+    })
+}
+
+fn time(instance: &mut dyn Instance, plan: &Plan) -> (Vec<f64>, u64, u64) {
+    let batch = plan.min_batch.unwrap_or_else(|| pick_batch(instance));
+    let iterations = crate::inject::iterations(batch, plan.slowdown);
+    for _ in 0..plan.warmup {
+        instance.run(iterations);
+    }
+    let mut samples = Vec::with_capacity(plan.repeat);
+    let mut checksum = 0u64;
+    for _ in 0..plan.repeat {
+        let start = Instant::now();
+        let sum = instance.run(iterations);
+        let elapsed = start.elapsed();
+        checksum = checksum.wrapping_add(sum);
+        samples.push(elapsed.as_secs_f64() * 1e3 / batch as f64);
+    }
+    (samples, batch, checksum)
+}
+
+/// The smallest batch whose sample lasts at least [`TARGET_SAMPLE`], found by
+/// timing growing batches (the first runs double as extra warm-up).
+fn pick_batch(instance: &mut dyn Instance) -> u64 {
+    let mut batch = 1u64;
+    loop {
+        let start = Instant::now();
+        instance.run(batch);
+        let elapsed = start.elapsed();
+        if elapsed >= TARGET_SAMPLE || batch >= MAX_BATCH {
+            return batch;
+        }
+        let per_iteration = elapsed.as_secs_f64() / batch as f64;
+        let wanted = if per_iteration > 0.0 {
+            (TARGET_SAMPLE.as_secs_f64() * 1.2 / per_iteration).ceil() as u64
+        } else {
+            batch * 16
+        };
+        batch = wanted.clamp(batch * 2, batch * 16).min(MAX_BATCH);
+    }
+}
+
+/// Times a closure `warmup` times unmeasured then `repeat` times measured;
+/// milliseconds per call. Used for the calibration loop.
+pub fn repeated<T>(warmup: usize, repeat: usize, mut f: impl FnMut() -> T) -> (Vec<f64>, Vec<T>) {
+    for _ in 0..warmup {
+        std::hint::black_box(f());
+    }
+    let mut times = Vec::with_capacity(repeat);
+    let mut outputs = Vec::with_capacity(repeat);
+    for _ in 0..repeat {
+        let start = Instant::now();
+        let out = std::hint::black_box(f());
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+        outputs.push(out);
+    }
+    (times, outputs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe::{Note, prepare};
+
+    fn plan() -> Plan {
+        Plan {
+            warmup: 1,
+            repeat: 5,
+            min_batch: None,
+            slowdown: None,
+        }
+    }
+
+    fn fake(prepare: fn() -> Result<Box<dyn Instance>, String>) -> Probe {
+        Probe {
+            name: "fake",
+            ops: 1,
+            file: "x.rs",
+            line: 1,
+            prepare,
+        }
+    }
+
+    #[test]
+    fn short_iterations_are_batched_to_a_millisecond() {
+        let p = fake(|| {
+            prepare(
+                || Ok::<_, String>(()),
+                |_: &()| std::hint::black_box(3u64) + 1,
+                |_, v: &u64| if *v == 4 { Ok(()) } else { Err("bad".into()) },
+                Note::Fixed("tiny"),
+            )
+        });
+        let m = probe(&p, &plan());
+        assert_eq!(m.samples.len(), 5);
+        assert!(m.batch > 1, "batch {}", m.batch);
+        assert_eq!(m.errors, 0);
+        assert_eq!(m.note, "tiny");
+        assert_eq!(m.checksum, 4 * 5 * m.batch);
+    }
+
+    #[test]
+    fn a_fixed_batch_is_used_as_given() {
+        let p = fake(|| {
+            prepare(
+                || Ok::<_, String>(()),
+                |_: &()| 1u8,
+                |_, _: &u8| Ok(()),
+                Note::Fixed(""),
+            )
+        });
+        let m = probe(
+            &p,
+            &Plan {
+                min_batch: Some(7),
+                ..plan()
+            },
+        );
+        assert_eq!(m.batch, 7);
+    }
+
+    #[test]
+    fn failing_checks_and_panics_are_failures_not_timings() {
+        let bad_check = fake(|| {
+            prepare(
+                || Ok::<_, String>(()),
+                |_: &()| 1u8,
+                |_, _: &u8| Err("wrong total".into()),
+                Note::Fixed(""),
+            )
+        });
+        let m = probe(&bad_check, &plan());
+        assert!(m.is_failure());
+        assert_eq!(m.errors, 5);
+        assert_eq!(m.note, "failed: check failed: wrong total");
+
+        let panics = fake(|| {
+            prepare(
+                || Ok::<_, String>(()),
+                |_: &()| -> u8 { panic!("boom") },
+                |_, _: &u8| Ok(()),
+                Note::Fixed(""),
+            )
+        });
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let m = probe(&panics, &plan());
+        std::panic::set_hook(hook);
+        assert!(m.is_failure());
+        assert!(m.note.contains("panicked: boom"), "{}", m.note);
+    }
+}

@@ -1,0 +1,252 @@
+//! Micro mode: calibration, every selected probe, calibration again, and the
+//! Run document that records it.
+
+use crate::calibration::{self, Calibration};
+use crate::cli::micro::MicroOptions;
+use crate::environment::Environment;
+use crate::error::Error;
+use crate::inject::{self, Injection};
+use crate::measure::{self, Measurement, Plan};
+use crate::outcome::{self, Baseline};
+use crate::probe::{self, Probe};
+use crate::progress::Progress;
+use crate::run::{CalibrationSummary, FORMAT, Mode, Row, RowKind, Run, TOOL};
+use crate::stats::{self, Summary};
+use crate::watchdog::Watchdog;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Drift of the calibration loop (percent) above which the run warns that
+/// the machine's load changed while it ran.
+pub const DRIFT_WARNING_PCT: f64 = 10.0;
+
+/// Runs micro mode and returns the exit code. `default_baseline` is the
+/// bench target's `baselines/<name>.json`, used when it exists and neither
+/// `--baseline` nor `--no-baseline` was given.
+pub fn main(options: &MicroOptions, default_baseline: Option<PathBuf>) -> Result<i32, Error> {
+    let registered = probe::registered().map_err(Error::Usage)?;
+    if options.list {
+        for p in registered.iter().filter(|p| options.matches(p.name)) {
+            println!("{}: bench", p.name);
+        }
+        return Ok(0);
+    }
+    let selected = select(&registered, options)?;
+    let injection = Injection::from_env()?;
+    // A bad baseline must not cost a whole run: read it first.
+    let baseline = Baseline::resolve(&options.common, default_baseline)?;
+    let run = measure_all(&selected, options, &injection);
+    outcome::finish(run, &options.common, baseline)
+}
+
+/// The probes to run: `--probe` names (each must exist), then the filters.
+fn select(
+    registered: &[&'static Probe],
+    options: &MicroOptions,
+) -> Result<Vec<&'static Probe>, Error> {
+    for name in &options.probes {
+        if !registered.iter().any(|p| p.name == name) {
+            return Err(Error::usage(format!(
+                "--probe: unknown probe `{name}` (see --list)"
+            )));
+        }
+    }
+    let selected: Vec<_> = registered
+        .iter()
+        .copied()
+        .filter(|p| options.probes.is_empty() || options.probes.iter().any(|n| n == p.name))
+        .filter(|p| options.matches(p.name))
+        .collect();
+    if selected.is_empty() {
+        return Err(Error::usage(if registered.is_empty() {
+            "no probe is registered in this binary".to_string()
+        } else {
+            format!(
+                "no probe matches the filter `{}`",
+                options.filters.join(" ")
+            )
+        }));
+    }
+    Ok(selected)
+}
+
+fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &Injection) -> Run {
+    let started = now();
+    let plan = Plan {
+        warmup: options.warmup,
+        repeat: options.repeat,
+        min_batch: options.min_batch,
+        slowdown: None,
+    };
+    let mut progress = Progress::new(selected.len() + 2, options.common.quiet);
+    let calibration = Calibration::new();
+
+    progress.start("calibration loop (before)");
+    let (before, before_sums) =
+        measure::repeated(options.warmup, options.repeat, || calibration.run());
+    progress.advance();
+
+    let watchdog = Watchdog::start(options.probe_timeout, |message| {
+        eprintln!("error: {message}");
+        std::process::exit(2);
+    });
+    // Probes that panic are reported in their row; the default hook would
+    // also print each panic over the progress output.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut measured = Vec::with_capacity(selected.len());
+    for p in selected {
+        progress.start(p.name);
+        let m = {
+            let _guard = watchdog.watch(p.name);
+            measure::probe(
+                p,
+                &Plan {
+                    slowdown: injection.percent(p.name),
+                    ..plan.clone()
+                },
+            )
+        };
+        if m.is_failure() {
+            progress.say(&format!("probe {}: {}", p.name, m.note));
+        }
+        measured.push((*p, m));
+        progress.advance();
+    }
+    std::panic::set_hook(hook);
+    drop(watchdog);
+
+    progress.start("calibration loop (after)");
+    let (after, after_sums) = measure::repeated(0, options.repeat, || calibration.run());
+    progress.advance();
+    progress.finish();
+
+    let mut warnings = Vec::new();
+    let checksum = before_sums.first().copied().unwrap_or_default();
+    if before_sums
+        .iter()
+        .chain(&after_sums)
+        .any(|s| *s != calibration::EXPECTED_CHECKSUM)
+    {
+        warnings.push(format!(
+            "the calibration loop's checksum {checksum} is not the expected {}: its work changed",
+            calibration::EXPECTED_CHECKSUM
+        ));
+    }
+    let calibration = summarise_calibration(&before, &after, checksum);
+    if let Some(c) = calibration
+        .as_ref()
+        .filter(|c| c.drift_pct.abs() > DRIFT_WARNING_PCT)
+    {
+        warnings.push(format!(
+            "the calibration loop's speed moved by {:+.1} % during the run: the machine's load changed",
+            c.drift_pct
+        ));
+    }
+    if !injection.is_empty() {
+        warnings.push(format!(
+            "slowdown injected ({}={}): these times are deliberately slower",
+            inject::VARIABLE,
+            injection.describe()
+        ));
+    }
+    let environment = Environment::current(&repository_dir(), started.clone());
+    if environment.is_debug_build() {
+        warnings.insert(0, "debug build: times are not representative".to_string());
+    }
+    let c = calibration.as_ref().map(|c| c.median);
+    Run {
+        tool: TOOL.to_string(),
+        format: FORMAT,
+        mode: Mode::Micro,
+        started,
+        machine: environment.machine.clone(),
+        settings: settings(options, injection),
+        environment,
+        warnings,
+        rows: measured.into_iter().map(|(p, m)| row(p, m, c)).collect(),
+        calibration,
+        comparison: None,
+        pairs: None,
+    }
+}
+
+fn row(probe: &Probe, m: Measurement, calibration: Option<f64>) -> Row {
+    let mut row = Row::with_samples(
+        probe.name.to_string(),
+        RowKind::Probe,
+        probe.name.to_string(),
+        m.samples,
+    );
+    row.batch = (m.batch > 0).then_some(m.batch);
+    row.requests = row.n as u64 + m.errors;
+    row.errors = m.errors;
+    row.error_messages = m.error_messages;
+    row.ops = Some(probe.ops);
+    row.rps = row
+        .median
+        .filter(|md| *md > 0.0)
+        .map(|md| probe.ops as f64 * 1000.0 / md);
+    row.normalized = row.median.zip(calibration).map(|(md, c)| md / c);
+    row.note = m.note;
+    row
+}
+
+fn summarise_calibration(
+    before: &[f64],
+    after: &[f64],
+    checksum: u64,
+) -> Option<CalibrationSummary> {
+    let all: Vec<f64> = before.iter().chain(after).copied().collect();
+    let s = Summary::of(&all)?;
+    let before_median = stats::median(before)?;
+    let after_median = stats::median(after)?;
+    Some(CalibrationSummary {
+        n: s.n,
+        min: s.min,
+        mean: s.mean,
+        median: s.median,
+        p90: s.p90,
+        p95: s.p95,
+        p99: s.p99,
+        max: s.max,
+        stddev: s.stddev,
+        before_median,
+        after_median,
+        drift_pct: (after_median / before_median - 1.0) * 100.0,
+        checksum,
+    })
+}
+
+fn settings(o: &MicroOptions, injection: &Injection) -> BTreeMap<String, Value> {
+    let mut s = BTreeMap::new();
+    if !injection.is_empty() {
+        s.insert("inject".into(), json!(injection.describe()));
+    }
+    s.insert("repeat".into(), json!(o.repeat));
+    s.insert("warmup".into(), json!(o.warmup));
+    s.insert("min_batch".into(), json!(o.min_batch));
+    s.insert("probe_timeout".into(), json!(o.probe_timeout.as_secs_f64()));
+    s.insert("probes".into(), json!(o.probes));
+    s.insert("filters".into(), json!(o.filters));
+    s.insert("exact".into(), json!(o.exact));
+    if let Some(t) = o.common.threshold {
+        s.insert("threshold".into(), json!(t));
+    }
+    s
+}
+
+/// Where to look for `.git` and `baselines/`: the package cargo runs us for,
+/// else the working directory.
+pub fn repository_dir() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| Path::new(".").to_path_buf())
+}
+
+/// The current time, RFC 3339 in UTC, to the second.
+pub fn now() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}

@@ -1,0 +1,154 @@
+//! Aligned plain-text tables and the number formats every report shares.
+
+/// Column alignment.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Right,
+}
+
+/// A table of text cells, laid out with one space-padded column each and no
+/// trailing spaces (the last column is never padded).
+pub struct Table {
+    columns: Vec<(String, Align)>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    pub fn new(columns: &[(&str, Align)]) -> Table {
+        Table {
+            columns: columns.iter().map(|(h, a)| (h.to_string(), *a)).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, row: Vec<String>) {
+        self.rows.push(row);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    pub fn render(&self) -> String {
+        let mut widths: Vec<usize> = self
+            .columns
+            .iter()
+            .map(|(h, _)| h.chars().count())
+            .collect();
+        for row in &self.rows {
+            for (i, cell) in row.iter().enumerate().take(widths.len()) {
+                widths[i] = widths[i].max(cell.chars().count());
+            }
+        }
+        let header: Vec<String> = self.columns.iter().map(|(h, _)| h.clone()).collect();
+        let mut out = String::new();
+        for row in std::iter::once(&header).chain(&self.rows) {
+            let mut line = String::new();
+            for (i, (_, align)) in self.columns.iter().enumerate() {
+                let cell = row.get(i).map_or("", String::as_str);
+                let pad = widths[i].saturating_sub(cell.chars().count());
+                if i > 0 {
+                    line.push_str("  ");
+                }
+                match align {
+                    Align::Left => {
+                        line.push_str(cell);
+                        line.extend(std::iter::repeat_n(' ', pad));
+                    }
+                    Align::Right => {
+                        line.extend(std::iter::repeat_n(' ', pad));
+                        line.push_str(cell);
+                    }
+                }
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Milliseconds with four significant digits (`12.35`, `0.004521`).
+pub fn ms(value: Option<f64>) -> String {
+    match value {
+        Some(v) => significant(v, 4),
+        None => "-".to_string(),
+    }
+}
+
+/// A number with `digits` significant digits, never in exponent form.
+pub fn significant(v: f64, digits: i32) -> String {
+    if !v.is_finite() {
+        return if v.is_nan() {
+            "-".into()
+        } else if v > 0.0 {
+            "inf".into()
+        } else {
+            "-inf".into()
+        };
+    }
+    if v == 0.0 {
+        return "0".to_string();
+    }
+    let magnitude = v.abs().log10().floor() as i32;
+    let decimals = (digits - 1 - magnitude).clamp(0, 9) as usize;
+    format!("{v:.decimals$}")
+}
+
+/// A count with thousands separators: 12,345.
+pub fn thousands(v: f64) -> String {
+    if !v.is_finite() {
+        return "-".into();
+    }
+    let rounded = v.round() as i128;
+    let digits = rounded.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if rounded < 0 { format!("-{out}") } else { out }
+}
+
+/// A signed percentage with one decimal: `+12.3 %`.
+pub fn change(pct: f64) -> String {
+    if pct.is_infinite() {
+        "new".to_string()
+    } else {
+        format!("{pct:+.1} %")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_align_without_trailing_spaces() {
+        let mut t = Table::new(&[
+            ("name", Align::Left),
+            ("n", Align::Right),
+            ("note", Align::Left),
+        ]);
+        t.push(vec!["a".into(), "100".into(), "".into()]);
+        t.push(vec!["longer".into(), "5".into(), "x".into()]);
+        let text = t.render();
+        assert_eq!(text, "name      n  note\na       100\nlonger    5  x\n");
+        assert!(text.lines().all(|l| !l.ends_with(' ')));
+    }
+
+    #[test]
+    fn number_formats() {
+        assert_eq!(significant(12.3456, 4), "12.35");
+        assert_eq!(significant(0.0045213, 4), "0.004521");
+        assert_eq!(significant(12345.6, 4), "12346");
+        assert_eq!(ms(None), "-");
+        assert_eq!(thousands(1234567.4), "1,234,567");
+        assert_eq!(thousands(999.0), "999");
+        assert_eq!(change(41.04), "+41.0 %");
+        assert_eq!(change(-3.0), "-3.0 %");
+    }
+}

@@ -1,0 +1,67 @@
+//! Rendering runs and comparisons. One small file per output format behind
+//! one trait, so adding a format never touches the runner; plus the GitHub
+//! annotations and job summary, which CI reads beside the chosen format.
+
+mod csv;
+pub mod github;
+pub mod http_table;
+mod json;
+pub mod layout;
+pub mod markdown;
+pub mod table;
+pub mod verdict;
+
+use crate::cli::common::Format;
+use crate::comparison::Comparison;
+use crate::run::Run;
+
+/// An output format for stdout.
+pub trait Render {
+    /// A whole run (with its comparison, when it has one).
+    fn run(&self, run: &Run) -> String;
+    /// A comparison alone (`yardstick compare`).
+    fn comparison(&self, comparison: &Comparison) -> String;
+}
+
+/// The renderer of a format.
+pub fn renderer(format: Format) -> Box<dyn Render> {
+    match format {
+        Format::Table => Box::new(table::TableFormat),
+        Format::Json => Box::new(json::JsonFormat),
+        Format::Csv => Box::new(csv::CsvFormat),
+    }
+}
+
+/// The one-line description of a run's set-up, shared by the table and the
+/// job summary.
+pub fn header(run: &Run) -> String {
+    let e = &run.environment;
+    let mut parts = vec![
+        format!("yardstick {}", run.mode.as_str()),
+        e.date.replace('T', " ").replace('Z', " UTC"),
+        if e.rustc.is_empty() {
+            "rustc ?".to_string()
+        } else {
+            e.rustc.clone()
+        },
+        format!("{} (opt-level {})", e.profile, e.opt_level),
+        format!(
+            "debug assertions {}",
+            if e.debug_assertions { "on" } else { "off" }
+        ),
+        format!("{} CPUs", e.cpus),
+    ];
+    if let Some([a, b, c]) = e.load {
+        parts.push(format!("load {a:.2} {b:.2} {c:.2}"));
+    }
+    if !e.git_commit.is_empty() {
+        parts.push(format!(
+            "commit {}",
+            e.git_commit.get(..12).unwrap_or(&e.git_commit)
+        ));
+    }
+    if !e.ci.is_empty() {
+        parts.push(format!("ci {}", e.ci));
+    }
+    parts.join(" · ")
+}

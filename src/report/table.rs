@@ -1,0 +1,179 @@
+//! The aligned table a person reads in a terminal or a CI log.
+
+use super::layout::{Align, Table, change, ms, significant, thousands};
+use super::{Render, header};
+use crate::comparison::Comparison;
+use crate::run::{Mode, Run};
+
+pub struct TableFormat;
+
+impl Render for TableFormat {
+    fn run(&self, run: &Run) -> String {
+        let mut out = String::new();
+        out.push_str(&header(run));
+        out.push('\n');
+        for w in &run.warnings {
+            out.push_str(&format!("warning: {w}\n"));
+        }
+        if let Some(c) = &run.calibration {
+            out.push_str(&format!(
+                "calibration loop: median {} ms (n {}), before {} ms, after {} ms, drift {:+.1} %\n",
+                ms(Some(c.median)),
+                c.n,
+                ms(Some(c.before_median)),
+                ms(Some(c.after_median)),
+                c.drift_pct
+            ));
+        }
+        out.push('\n');
+        match run.mode {
+            Mode::Micro => out.push_str(&micro_rows(run)),
+            Mode::Http => out.push_str(&http_rows(run)),
+        }
+        if let Some(c) = &run.comparison {
+            out.push('\n');
+            out.push_str(&self.comparison(c));
+        }
+        out
+    }
+
+    fn comparison(&self, c: &Comparison) -> String {
+        comparison_text(c, false)
+    }
+}
+
+/// Micro rows: times in ms per iteration.
+pub fn micro_rows(run: &Run) -> String {
+    let mut t = Table::new(&[
+        ("probe", Align::Left),
+        ("n", Align::Right),
+        ("ops", Align::Right),
+        ("min", Align::Right),
+        ("median", Align::Right),
+        ("p90", Align::Right),
+        ("p99", Align::Right),
+        ("max", Align::Right),
+        ("sd", Align::Right),
+        ("ops/s", Align::Right),
+        ("x calib", Align::Right),
+        ("err", Align::Right),
+        ("note", Align::Left),
+    ]);
+    for r in &run.rows {
+        t.push(vec![
+            r.name.clone(),
+            r.n.to_string(),
+            r.ops.map(|o| o.to_string()).unwrap_or_default(),
+            ms(r.min),
+            ms(r.median),
+            ms(r.p90),
+            ms(r.p99),
+            ms(r.max),
+            ms(r.stddev),
+            r.rps.map(thousands).unwrap_or_else(|| "-".into()),
+            r.normalized
+                .map(|x| significant(x, 4))
+                .unwrap_or_else(|| "-".into()),
+            r.errors.to_string(),
+            r.note.clone(),
+        ]);
+    }
+    let mut out = "times in ms per iteration\n".to_string();
+    out.push_str(&t.render());
+    out
+}
+
+/// HTTP rows: times in ms per request.
+fn http_rows(run: &Run) -> String {
+    let mut t = Table::new(&[
+        ("target", Align::Left),
+        ("url", Align::Left),
+        ("n", Align::Right),
+        ("median", Align::Right),
+        ("p95", Align::Right),
+        ("req/s", Align::Right),
+        ("err", Align::Right),
+    ]);
+    for r in &run.rows {
+        t.push(vec![
+            r.target.clone().unwrap_or_default(),
+            r.url.clone().unwrap_or_default(),
+            r.n.to_string(),
+            ms(r.median),
+            ms(r.p95),
+            r.rps
+                .map(|x| significant(x, 4))
+                .unwrap_or_else(|| "-".into()),
+            r.errors.to_string(),
+        ]);
+    }
+    t.render()
+}
+
+/// The comparison as text: the figures that explain the verdict, then the
+/// checks (only the regressions unless `all`).
+pub fn comparison_text(c: &Comparison, all: bool) -> String {
+    let mut out = format!("baseline: {}\n", c.baseline);
+    out.push_str(&format!(
+        "{} regression{} at threshold {} %{}\n",
+        c.regressions,
+        if c.regressions == 1 { "" } else { "s" },
+        significant(c.threshold, 3),
+        c.min_delta
+            .map(|d| format!(" and {} ms", significant(d, 3)))
+            .unwrap_or_default()
+    ));
+    if let Some(cal) = &c.calibration {
+        out.push_str(&speed_line(cal.baseline, cal.current, cal.speed));
+        out.push('\n');
+    }
+    for d in &c.environment_differences {
+        out.push_str(&format!(
+            "note: the baseline was made with another set-up, {}: {} -> {}\n",
+            d.field, d.baseline, d.current
+        ));
+    }
+    let mut t = Table::new(&[
+        ("row", Align::Left),
+        ("metric", Align::Left),
+        ("baseline", Align::Right),
+        ("now", Align::Right),
+        ("change", Align::Right),
+        ("verdict", Align::Left),
+    ]);
+    for k in c.checks.iter().filter(|k| all || k.regressed) {
+        t.push(vec![
+            k.key.clone(),
+            k.metric.clone(),
+            significant(k.baseline, 4),
+            significant(k.current, 4),
+            change(k.change_pct),
+            if k.regressed {
+                "REGRESSED".into()
+            } else {
+                "ok".into()
+            },
+        ]);
+    }
+    if !t.is_empty() {
+        out.push_str(&t.render());
+    }
+    if !c.missing.is_empty() {
+        out.push_str(&format!("not measured: {}\n", c.missing.join(", ")));
+    }
+    if !c.new.is_empty() {
+        out.push_str(&format!("new: {}\n", c.new.join(", ")));
+    }
+    out
+}
+
+/// `calibration loop: baseline 9.36 ms, now 11.12 ms (this machine x0.84
+/// the speed of the baseline's)`.
+pub fn speed_line(baseline: f64, current: f64, speed: f64) -> String {
+    format!(
+        "calibration loop: baseline {} ms, now {} ms (this machine x{:.2} the speed of the baseline's)",
+        ms(Some(baseline)),
+        ms(Some(current)),
+        speed
+    )
+}

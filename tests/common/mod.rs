@@ -1,0 +1,55 @@
+//! Helpers shared by the integration tests: running binaries and checking
+//! every document they write against the published JSON Schema.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::borrow::BorrowMut;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// The root `yardstick` binary.
+pub fn yardstick() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_yardstick"))
+}
+
+/// What a finished command left behind.
+pub struct Ran {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub fn run(mut cmd: impl BorrowMut<Command>) -> Ran {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = cmd.borrow_mut().output().expect("the binary runs");
+    Ran {
+        code: status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    }
+}
+
+/// Panics with the schema's complaints unless `doc` is a valid run.
+pub fn assert_valid_run(doc: &Value) {
+    let errors = schema_errors(doc);
+    assert!(
+        errors.is_empty(),
+        "document does not match schema/run-v1.json: {errors:#?}"
+    );
+}
+
+/// What the published schema says is wrong with `doc`.
+pub fn schema_errors(doc: &Value) -> Vec<String> {
+    let schema_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/run-v1.json");
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(schema_path).expect("schema readable"))
+            .expect("schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("schema compiles");
+    validator
+        .iter_errors(doc)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect()
+}

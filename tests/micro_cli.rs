@@ -1,0 +1,569 @@
+//! End-to-end tests of micro mode, `show` and `compare`.
+//!
+//! This test binary is itself a yardstick binary: it registers a few probes
+//! (one fine, one with a failing check, one that panics, one that hangs) and,
+//! when started with `YARDSTICK_E2E_CHILD`, behaves exactly like a user's
+//! bench target (`bench`) or probe binary (`main`). The tests start it as a
+//! child process and read its exit code, stdout, stderr and files.
+
+mod common;
+
+use common::{Ran, assert_valid_run, run, schema_errors, yardstick};
+use libtest_mimic::{Arguments, Failed, Trial};
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+yardstick::probe! {
+    name: fine_sum,
+    ops: 100,
+    note: "100 numbers summed",
+    setup: || Ok::<_, String>((1..=100u64).collect::<Vec<_>>()),
+    run: |v: &Vec<u64>| v.iter().sum::<u64>(),
+    check: |_, total: &u64| if *total == 5050 { Ok(()) } else { Err(format!("sum {total}")) },
+}
+
+yardstick::probe! {
+    name: fine_words,
+    ops: 1,
+    note: |w: &Vec<String>| format!("{} words joined", w.len()),
+    setup: || Ok::<_, String>(vec!["a".to_string(), "b".to_string()]),
+    run: |w: &Vec<String>| w.join(" "),
+    check: |_, s: &String| if s == "a b" { Ok(()) } else { Err(s.clone()) },
+}
+
+yardstick::probe! {
+    name: broken_check,
+    ops: 1,
+    note: "a probe whose result is wrong",
+    setup: || Ok::<_, String>(2u64),
+    run: |x: &u64| x + 2,
+    check: |_, y: &u64| if *y == 5 { Ok(()) } else { Err(format!("2 + 2 gave {y}, expected 5")) },
+}
+
+yardstick::probe! {
+    name: panicking,
+    ops: 1,
+    note: "a probe that panics",
+    setup: || Ok::<_, String>(Vec::<u8>::new()),
+    run: |v: &Vec<u8>| -> u8 { v.first().copied().unwrap_or_else(|| panic!("no first element")) },
+    check: |_, _: &u8| Ok(()),
+}
+
+yardstick::probe! {
+    name: hanging,
+    ops: 1,
+    note: "a probe that never finishes in time",
+    setup: || Ok::<_, String>(()),
+    run: |_: &()| std::thread::sleep(std::time::Duration::from_secs(30)),
+    check: |_, _: &()| Ok(()),
+}
+
+const QUICK: &[&str] = &["--repeat=3", "--warmup=1", "-q"];
+
+/// This binary as a yardstick binary (`yardstick micro ...` style).
+fn child() -> Command {
+    let mut cmd = Command::new(std::env::current_exe().expect("own path"));
+    cmd.env("YARDSTICK_E2E_CHILD", "main");
+    cmd.env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_STEP_SUMMARY");
+    cmd
+}
+
+fn micro(args: &[&str]) -> Command {
+    let mut cmd = child();
+    cmd.arg("micro").args(QUICK).args(args);
+    cmd
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+fn check(cond: bool, what: &str, ran: &Ran) -> Result<(), Failed> {
+    if cond {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what}\nexit {}\nstdout:\n{}\nstderr:\n{}",
+            ran.code, ran.stdout, ran.stderr
+        )
+        .into())
+    }
+}
+
+/// A saved run of the two fine probes.
+fn saved_run(dir: &Path, name: &str) -> Result<Value, Failed> {
+    let path = dir.join(name);
+    let ran = run(micro(&[
+        "--probe=fine_sum",
+        "--probe=fine_words",
+        "--save",
+        path.to_str().unwrap_or(""),
+    ]));
+    check(ran.code == 0, "a fine run exits 0", &ran)?;
+    Ok(json(&std::fs::read_to_string(&path)?))
+}
+
+fn write_json(path: &Path, v: &Value) -> Result<(), Failed> {
+    std::fs::write(path, serde_json::to_string_pretty(v)?)?;
+    Ok(())
+}
+
+/// Scales one row's median in a saved run (as if that probe got slower).
+fn scale_median(doc: &mut Value, probe: &str, factor: f64) {
+    if let Some(rows) = doc["rows"].as_array_mut() {
+        for row in rows.iter_mut().filter(|r| r["name"] == probe) {
+            let m = row["median"].as_f64().unwrap_or(0.0);
+            row["median"] = Value::from(m * factor);
+        }
+    }
+}
+
+fn tests() -> Vec<Trial> {
+    vec![
+        Trial::test("the_schema_refuses_a_broken_document", || {
+            let t = tempfile::tempdir()?;
+            let good = saved_run(t.path(), "good.json")?;
+            let mut bad = good.clone();
+            bad["rows"][0]["kind"] = Value::from("bogus");
+            bad["environment"]["git_commit"] = Value::from("not a hash");
+            let errors = schema_errors(&bad);
+            if errors.len() == 2 {
+                Ok(())
+            } else {
+                Err(format!("{errors:#?}").into())
+            }
+        }),
+        Trial::test("list_names_every_probe", || {
+            let ran = run(child().args(["micro", "--list"]));
+            check(ran.code == 0, "exit 0", &ran)?;
+            for name in [
+                "fine_sum",
+                "fine_words",
+                "broken_check",
+                "panicking",
+                "hanging",
+            ] {
+                check(ran.stdout.contains(&format!("{name}: bench")), name, &ran)?;
+            }
+            Ok(())
+        }),
+        Trial::test("fine_run_prints_table_and_saves_valid_json", || {
+            let t = tempfile::tempdir()?;
+            let path = t.path().join("deep/dir/run.json");
+            let ran = run(micro(&[
+                "--probe=fine_sum",
+                "--probe=fine_words",
+                "--save",
+                path.to_str().unwrap_or(""),
+            ]));
+            check(ran.code == 0, "exit 0", &ran)?;
+            check(
+                ran.stdout.contains("calibration loop: median"),
+                "calibration line",
+                &ran,
+            )?;
+            check(
+                ran.stdout.contains("x calib") && ran.stdout.contains("fine_sum"),
+                "table",
+                &ran,
+            )?;
+            check(ran.stdout.contains("2 words joined"), "computed note", &ran)?;
+            check(
+                ran.stdout.lines().all(|l| !l.ends_with(' ')),
+                "no trailing spaces",
+                &ran,
+            )?;
+            check(ran.stderr.is_empty(), "-q keeps stderr empty", &ran)?;
+            let doc = json(&std::fs::read_to_string(&path)?);
+            assert_valid_run(&doc);
+            check(
+                doc["rows"].as_array().map_or(0, Vec::len) == 2,
+                "two rows",
+                &ran,
+            )?;
+            check(
+                doc["rows"][0]["samples"].as_array().map_or(0, Vec::len) == 3,
+                "raw samples kept",
+                &ran,
+            )?;
+            check(doc["calibration"]["n"] == 6, "calibration twice", &ran)?;
+            let shown = run(yardstick().arg("show").arg(&path));
+            check(
+                shown.code == 0 && shown.stdout.contains("fine_words"),
+                "show prints the run",
+                &shown,
+            )?;
+            let csv = run(yardstick().arg("show").arg(&path).arg("--csv"));
+            check(
+                csv.stdout.starts_with("key,kind,name,n,"),
+                "show --csv",
+                &csv,
+            )?;
+            Ok(())
+        }),
+        Trial::test("json_stdout_is_only_the_document", || {
+            let ran = run(micro(&["--probe=fine_sum", "--format=json"]));
+            check(ran.code == 0, "exit 0", &ran)?;
+            assert_valid_run(&json(&ran.stdout));
+            let ran = run(child().args(["micro", "--repeat=2", "--probe=fine_sum", "--csv"]));
+            check(
+                ran.stdout.lines().count() == 2,
+                "csv: header and one row",
+                &ran,
+            )?;
+            check(ran.stderr.contains("[1/3]"), "progress on stderr", &ran)?;
+            Ok(())
+        }),
+        Trial::test("failing_and_panicking_probes_fail_the_run", || {
+            let ran = run(micro(&[
+                "--probe=fine_sum",
+                "--probe=broken_check",
+                "--probe=panicking",
+                "--json",
+            ]));
+            check(ran.code == 1, "exit 1", &ran)?;
+            check(
+                ran.stderr
+                    .contains("FAIL: probe broken_check failed its check"),
+                "names the probe",
+                &ran,
+            )?;
+            check(
+                ran.stderr
+                    .contains("FAIL: probe panicking failed its check"),
+                "names the panic",
+                &ran,
+            )?;
+            let doc = json(&ran.stdout);
+            assert_valid_run(&doc);
+            let rows = doc["rows"].as_array().cloned().unwrap_or_default();
+            let row = |n: &str| {
+                rows.iter()
+                    .find(|r| r["name"] == n)
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            check(row("broken_check")["errors"] == 3, "err = repeat", &ran)?;
+            check(
+                row("broken_check")["note"]
+                    .as_str()
+                    .is_some_and(|n| n.starts_with("failed: check failed: 2 + 2 gave 4")),
+                "failure note",
+                &ran,
+            )?;
+            check(
+                row("panicking")["note"]
+                    .as_str()
+                    .is_some_and(|n| n.contains("panicked: no first element")),
+                "panic note",
+                &ran,
+            )?;
+            check(row("fine_sum")["n"] == 3, "other probes still run", &ran)?;
+            Ok(())
+        }),
+        Trial::test(
+            "a_probe_past_its_timeout_stops_the_run_and_saves_nothing",
+            || {
+                let t = tempfile::tempdir()?;
+                let path = t.path().join("run.json");
+                let ran = run(micro(&[
+                    "--probe=hanging",
+                    "--probe-timeout=0.3",
+                    "--save",
+                    path.to_str().unwrap_or(""),
+                ]));
+                check(ran.code == 2, "exit 2", &ran)?;
+                check(
+                    ran.stderr.contains("`hanging`") && ran.stderr.contains("--probe-timeout"),
+                    "names the probe",
+                    &ran,
+                )?;
+                check(!path.exists(), "nothing saved", &ran)?;
+                Ok(())
+            },
+        ),
+        Trial::test("usage_errors_exit_2_with_one_line", || {
+            for args in [
+                vec!["micro", "--probe=nope"],
+                vec!["micro", "--repeat=zero"],
+                vec!["micro", "--format=xml"],
+                vec!["micro", "no_such_filter"],
+                vec!["micro", "--baseline=/nonexistent/base.json"],
+                vec!["frobnicate"],
+            ] {
+                let ran = run(child().args(&args));
+                check(ran.code == 2, &format!("{args:?} exits 2"), &ran)?;
+                check(ran.stdout.is_empty(), "nothing on stdout", &ran)?;
+                check(
+                    ran.stderr.trim().lines().count() == 1 || args[0] == "frobnicate",
+                    "one line",
+                    &ran,
+                )?;
+            }
+            let ran = run(child().args(["micro", "--probe=nope"]));
+            check(
+                ran.stderr.contains("--probe") && ran.stderr.contains("nope"),
+                "names the option",
+                &ran,
+            )?;
+            Ok(())
+        }),
+        Trial::test(
+            "bad_baselines_exit_2_naming_the_file_and_save_nothing",
+            || {
+                let t = tempfile::tempdir()?;
+                let good = saved_run(t.path(), "good.json")?;
+                let cases: Vec<(&str, String, &str)> = vec![
+                    ("notjson.json", "{ nope".into(), "not JSON"),
+                    ("array.json", "[]".into(), "not a yardstick run"),
+                    (
+                        "v2.json",
+                        good.to_string()
+                            .replace("\"format\": 1", "\"format\": 2")
+                            .replace("\"format\":1", "\"format\":2"),
+                        "format",
+                    ),
+                    (
+                        "http.json",
+                        good.to_string()
+                            .replace("\"mode\":\"micro\"", "\"mode\":\"http\""),
+                        "different modes",
+                    ),
+                    (
+                        "nocal.json",
+                        {
+                            let mut v = good.clone();
+                            v.as_object_mut().map(|o| o.remove("calibration"));
+                            v.to_string()
+                        },
+                        "without calibration",
+                    ),
+                ];
+                for (name, text, needle) in cases {
+                    let base = t.path().join(name);
+                    std::fs::write(&base, text)?;
+                    let out = t.path().join(format!("out-{name}"));
+                    let ran = run(micro(&[
+                        "--probe=fine_sum",
+                        "--baseline",
+                        base.to_str().unwrap_or(""),
+                        "--save",
+                        out.to_str().unwrap_or(""),
+                    ]));
+                    check(ran.code == 2, &format!("{name}: exit 2"), &ran)?;
+                    check(
+                        ran.stderr.contains(name) && ran.stderr.contains(needle),
+                        &format!("{name}: says {needle}"),
+                        &ran,
+                    )?;
+                    check(!out.exists(), "nothing saved", &ran)?;
+                    let ran = run(yardstick()
+                        .arg("compare")
+                        .arg(&base)
+                        .arg(t.path().join("good.json")));
+                    check(
+                        ran.code == 2 && ran.stderr.contains(needle),
+                        &format!("compare {name}"),
+                        &ran,
+                    )?;
+                }
+                let ran = run(yardstick()
+                    .arg("compare")
+                    .arg(t.path().join("missing.json"))
+                    .arg(t.path().join("good.json")));
+                check(
+                    ran.code == 2 && ran.stderr.contains("missing.json"),
+                    "missing file",
+                    &ran,
+                )?;
+                Ok(())
+            },
+        ),
+        Trial::test("compare_exits_1_on_a_regression_and_0_otherwise", || {
+            let t = tempfile::tempdir()?;
+            let base = saved_run(t.path(), "base.json")?;
+            let base_path = t.path().join("base.json");
+            let mut slower = base.clone();
+            scale_median(&mut slower, "fine_sum", 1.5);
+            let slower_path = t.path().join("slower.json");
+            write_json(&slower_path, &slower)?;
+            let ran = run(yardstick().arg("compare").arg(&base_path).arg(&slower_path));
+            check(ran.code == 1, "exit 1", &ran)?;
+            check(
+                ran.stdout.contains("FAIL: slower than the baseline"),
+                "FAIL line",
+                &ran,
+            )?;
+            check(
+                ran.stdout.contains("REGRESSED") && ran.stdout.contains("+50.0 %"),
+                "the check",
+                &ran,
+            )?;
+            check(
+                ran.stdout.contains("this machine x1.00 the speed"),
+                "speed line",
+                &ran,
+            )?;
+            let ran = run(yardstick()
+                .arg("compare")
+                .arg(&base_path)
+                .arg(&slower_path)
+                .arg("--threshold=60"));
+            check(
+                ran.code == 0 && ran.stdout.contains("PASS: no regression"),
+                "above the threshold passes",
+                &ran,
+            )?;
+            let ran = run(yardstick()
+                .args(["compare", "--format=json"])
+                .arg(&base_path)
+                .arg(&slower_path));
+            let c = json(&ran.stdout);
+            check(
+                c["regressions"] == 1 && c["method"] == "normalized",
+                "comparison JSON",
+                &ran,
+            )?;
+            check(
+                c["calibration"]["speed"].as_f64().is_some(),
+                "calibration in JSON",
+                &ran,
+            )?;
+            let ran = run(yardstick()
+                .arg("compare")
+                .arg(&base_path)
+                .arg(&base_path)
+                .arg("--all-checks"));
+            check(
+                ran.code == 0 && ran.stdout.matches(" ok").count() >= 2,
+                "all checks listed",
+                &ran,
+            )?;
+            Ok(())
+        }),
+        Trial::test(
+            "github_annotations_keep_json_stdout_valid_and_write_the_summary",
+            || {
+                let t = tempfile::tempdir()?;
+                let mut base = saved_run(t.path(), "base.json")?;
+                // A baseline in which fine_sum was far faster: the new run regresses.
+                scale_median(&mut base, "fine_sum", 0.01);
+                let base_path = t.path().join("fast-base.json");
+                write_json(&base_path, &base)?;
+                let summary = t.path().join("summary.md");
+                let ran = run(micro(&[
+                    "--probe=fine_sum",
+                    "--probe=fine_words",
+                    "--json",
+                    "--baseline",
+                    base_path.to_str().unwrap_or(""),
+                ])
+                .env("GITHUB_ACTIONS", "true")
+                .env("GITHUB_STEP_SUMMARY", &summary));
+                check(ran.code == 1, "exit 1", &ran)?;
+                let doc = json(&ran.stdout);
+                assert_valid_run(&doc);
+                check(
+                    doc["comparison"]["regressions"] == 1,
+                    "comparison in the document",
+                    &ran,
+                )?;
+                check(
+                    ran.stderr.lines().any(|l| {
+                        l.starts_with("::warning title=Performance regression%3A fine_sum::")
+                    }),
+                    "annotation",
+                    &ran,
+                )?;
+                let md = std::fs::read_to_string(&summary)?;
+                check(
+                    md.contains("FAIL: slower than the baseline") && md.contains("| fine_sum |"),
+                    "summary",
+                    &ran,
+                )?;
+                check(
+                    md.contains("calibration loop: baseline"),
+                    "speed line in summary",
+                    &ran,
+                )?;
+                Ok(())
+            },
+        ),
+        Trial::test(
+            "an_injected_slowdown_is_recorded_and_a_bad_rule_refused",
+            || {
+                let ran = run(micro(&["--probe=fine_sum", "--json", "--min-batch=20"])
+                    .env("YARDSTICK_INJECT", "fine_sum:15"));
+                check(ran.code == 0, "exit 0", &ran)?;
+                let doc = json(&ran.stdout);
+                assert_valid_run(&doc);
+                check(
+                    doc["settings"]["inject"] == "fine_sum:15",
+                    "settings say so",
+                    &ran,
+                )?;
+                let warned = doc["warnings"].as_array().is_some_and(|w| {
+                    w.iter()
+                        .any(|x| x.as_str().is_some_and(|s| s.contains("slowdown injected")))
+                });
+                check(warned, "a warning says so", &ran)?;
+                check(doc["rows"][0]["batch"] == 20, "batch as given", &ran)?;
+                let ran = run(micro(&["--probe=fine_sum"]).env("YARDSTICK_INJECT", "fine_sum"));
+                check(
+                    ran.code == 2 && ran.stderr.contains("YARDSTICK_INJECT"),
+                    "refused",
+                    &ran,
+                )?;
+                Ok(())
+            },
+        ),
+        Trial::test(
+            "bench_mode_uses_the_committed_baseline_unless_told_not_to",
+            || {
+                let t = tempfile::tempdir()?;
+                let run_doc = saved_run(t.path(), "run.json")?;
+                let program = std::env::current_exe()?;
+                let stem = program.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+                let bench = stem.rsplit_once('-').map_or(stem, |(n, _)| n);
+                std::fs::create_dir_all(t.path().join("baselines"))?;
+                write_json(
+                    &t.path().join("baselines").join(format!("{bench}.json")),
+                    &run_doc,
+                )?;
+                let bench_cmd = |extra: &[&str]| {
+                    let mut cmd = child();
+                    cmd.env("YARDSTICK_E2E_CHILD", "bench")
+                        .env("CARGO_MANIFEST_DIR", t.path());
+                    cmd.args(["--bench", "--probe=fine_sum", "--probe=fine_words"])
+                        .args(QUICK)
+                        .args(extra);
+                    cmd
+                };
+                let ran = run(&mut bench_cmd(&[]));
+                check(
+                    ran.stdout.contains("baseline: ") && ran.stdout.contains("baselines"),
+                    "compared",
+                    &ran,
+                )?;
+                check(ran.code == 0 || ran.code == 1, "a verdict", &ran)?;
+                let ran = run(&mut bench_cmd(&["--no-baseline"]));
+                check(
+                    ran.code == 0 && !ran.stdout.contains("baseline: "),
+                    "--no-baseline",
+                    &ran,
+                )?;
+                Ok(())
+            },
+        ),
+    ]
+}
+
+fn main() {
+    match std::env::var("YARDSTICK_E2E_CHILD").as_deref() {
+        Ok("main") => std::process::exit(yardstick::main()),
+        Ok("bench") => std::process::exit(yardstick::run_main()),
+        _ => libtest_mimic::run(&Arguments::from_args(), tests()).exit(),
+    }
+}
