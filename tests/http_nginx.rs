@@ -1,0 +1,118 @@
+//! End to end against a real nginx on loopback, started by this test with
+//! its own configuration and port in a temporary folder. Without nginx the
+//! test says so and skips, unless `YARDSTICK_REQUIRE_NGINX=1` (set by CI,
+//! which installs nginx) makes that a failure.
+
+mod http_support;
+
+use http_support::options;
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use yardstick::http::measure;
+
+/// An nginx this test started; stopped (by its own process id) on drop.
+struct Nginx {
+    child: Child,
+    port: u16,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Nginx {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// nginx from `YARDSTICK_NGINX` when set, else from `PATH` or the usual
+/// sbin folders.
+fn nginx_binary() -> Option<PathBuf> {
+    if let Some(given) = std::env::var_os("YARDSTICK_NGINX") {
+        let given = PathBuf::from(given);
+        return given.is_file().then_some(given);
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain(["/usr/sbin".into(), "/usr/local/sbin".into(), "/usr/local/nginx/sbin".into()])
+        .map(|d| d.join("nginx"))
+        .find(|p| p.is_file())
+}
+
+fn start_nginx(binary: &Path) -> Nginx {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("html");
+    std::fs::create_dir_all(root.join("tmp")).unwrap();
+    std::fs::write(root.join("index.html"), "a".repeat(1000)).unwrap();
+    let text: String = (0..400).map(|i| format!("line {i} of a compressible page\n")).collect();
+    std::fs::write(root.join("text.txt"), &text).unwrap();
+    let port = http_support::closed_port();
+    let d = dir.path().display();
+    let config = format!(
+        "daemon off;\nmaster_process off;\nworker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log;\n\
+         events {{ worker_connections 64; }}\n\
+         http {{\n  access_log off;\n  client_body_temp_path {d}/tmp; proxy_temp_path {d}/tmp;\n  fastcgi_temp_path {d}/tmp; uwsgi_temp_path {d}/tmp; scgi_temp_path {d}/tmp;\n  \
+         gzip on; gzip_types text/plain; gzip_min_length 100;\n  \
+         server {{\n    listen 127.0.0.1:{port};\n    root {root};\n    add_header X-Cache HIT;\n  }}\n}}\n",
+        root = root.display()
+    );
+    let conf = dir.path().join("nginx.conf");
+    std::fs::write(&conf, config).unwrap();
+    let child = Command::new(binary)
+        .arg("-e")
+        .arg(dir.path().join("error.log"))
+        .arg("-p")
+        .arg(dir.path())
+        .arg("-c")
+        .arg(&conf)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start nginx");
+    let nginx = Nginx { child, port, _dir: dir };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "nginx did not start listening on {port}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    nginx
+}
+
+#[test]
+fn nginx_end_to_end() {
+    let Some(binary) = nginx_binary() else {
+        if std::env::var("YARDSTICK_REQUIRE_NGINX").is_ok_and(|v| v == "1") {
+            panic!("nginx is required here (YARDSTICK_REQUIRE_NGINX=1) but not installed");
+        }
+        println!("SKIPPED: nginx not installed");
+        eprintln!("SKIPPED: nginx not installed");
+        return;
+    };
+    let nginx = start_nginx(&binary);
+    let base = format!("http://127.0.0.1:{}", nginx.port);
+    let run = measure(&options(&[
+        &format!("--base={base}"),
+        "--url=/",
+        "--url=/missing",
+        "--url=/text.txt",
+        "--requests=30",
+        "--concurrency=4",
+    ]))
+    .unwrap();
+    assert_eq!(run.rows.len(), 3);
+    let (home, missing, text) = (&run.rows[0], &run.rows[1], &run.rows[2]);
+    assert_eq!((home.n, home.errors), (30, 0));
+    // 1,000 times `a`, gzipped on the way: bytes are counted as transferred.
+    assert!(home.bytes.unwrap() < 100.0, "{:?}", home.bytes);
+    assert!(home.server.as_deref().is_some_and(|s| s.starts_with("nginx")), "{:?}", home.server);
+    assert_eq!(home.cache.get("HIT"), Some(&30));
+    assert!(home.median.unwrap() > 0.0 && home.rps.unwrap() > 0.0);
+    assert_eq!((missing.n, missing.errors), (0, 30));
+    assert_eq!(missing.error_messages.get("HTTP 404"), Some(&30));
+    let size = std::fs::metadata(nginx._dir.path().join("html/text.txt")).unwrap().len() as f64;
+    assert!(text.bytes.unwrap() < size / 2.0, "{:?} of {size}", text.bytes);
+    let plain = measure(&options(&[&format!("--url={base}/text.txt"), "--requests=5", "--encoding=none"])).unwrap();
+    assert_eq!(plain.rows[0].bytes, Some(size));
+}
