@@ -35,7 +35,11 @@ fn nginx_binary() -> Option<PathBuf> {
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
-        .chain(["/usr/sbin".into(), "/usr/local/sbin".into(), "/usr/local/nginx/sbin".into()])
+        .chain([
+            "/usr/sbin".into(),
+            "/usr/local/sbin".into(),
+            "/usr/local/nginx/sbin".into(),
+        ])
         .map(|d| d.join("nginx"))
         .find(|p| p.is_file())
 }
@@ -45,7 +49,9 @@ fn start_nginx(binary: &Path) -> Nginx {
     let root = dir.path().join("html");
     std::fs::create_dir_all(root.join("tmp")).unwrap();
     std::fs::write(root.join("index.html"), "a".repeat(1000)).unwrap();
-    let text: String = (0..400).map(|i| format!("line {i} of a compressible page\n")).collect();
+    let text: String = (0..400)
+        .map(|i| format!("line {i} of a compressible page\n"))
+        .collect();
     std::fs::write(root.join("text.txt"), &text).unwrap();
     let port = http_support::closed_port();
     let d = dir.path().display();
@@ -71,10 +77,17 @@ fn start_nginx(binary: &Path) -> Nginx {
         .stderr(Stdio::null())
         .spawn()
         .expect("start nginx");
-    let nginx = Nginx { child, port, _dir: dir };
+    let nginx = Nginx {
+        child,
+        port,
+        _dir: dir,
+    };
     let deadline = Instant::now() + Duration::from_secs(10);
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "nginx did not start listening on {port}");
+        assert!(
+            Instant::now() < deadline,
+            "nginx did not start listening on {port}"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     nginx
@@ -106,13 +119,30 @@ fn nginx_end_to_end() {
     assert_eq!((home.n, home.errors), (30, 0));
     // 1,000 times `a`, gzipped on the way: bytes are counted as transferred.
     assert!(home.bytes.unwrap() < 100.0, "{:?}", home.bytes);
-    assert!(home.server.as_deref().is_some_and(|s| s.starts_with("nginx")), "{:?}", home.server);
+    assert!(
+        home.server
+            .as_deref()
+            .is_some_and(|s| s.starts_with("nginx")),
+        "{:?}",
+        home.server
+    );
     assert_eq!(home.cache.get("HIT"), Some(&30));
     assert!(home.median.unwrap() > 0.0 && home.rps.unwrap() > 0.0);
     assert_eq!((missing.n, missing.errors), (0, 30));
     assert_eq!(missing.error_messages.get("HTTP 404"), Some(&30));
-    let size = std::fs::metadata(nginx._dir.path().join("html/text.txt")).unwrap().len() as f64;
-    assert!(text.bytes.unwrap() < size / 2.0, "{:?} of {size}", text.bytes);
-    let plain = measure(&options(&[&format!("--url={base}/text.txt"), "--requests=5", "--encoding=none"])).unwrap();
+    let size = std::fs::metadata(nginx._dir.path().join("html/text.txt"))
+        .unwrap()
+        .len() as f64;
+    assert!(
+        text.bytes.unwrap() < size / 2.0,
+        "{:?} of {size}",
+        text.bytes
+    );
+    let plain = measure(&options(&[
+        &format!("--url={base}/text.txt"),
+        "--requests=5",
+        "--encoding=none",
+    ]))
+    .unwrap();
     assert_eq!(plain.rows[0].bytes, Some(size));
 }

@@ -5,7 +5,9 @@
 use yardstick::http::tools::{ab, h2load, oha, wrk};
 
 fn fixture(name: &str) -> String {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/http").join(name);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/http")
+        .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -15,7 +17,13 @@ fn close(a: Option<f64>, b: f64) -> bool {
 
 #[test]
 fn ab_success_with_its_percentile_file() {
-    let s = ab::parse(&fixture("ab-slow.txt"), "", &fixture("ab-slow-percentiles.csv"), 40).unwrap();
+    let s = ab::parse(
+        &fixture("ab-slow.txt"),
+        "",
+        &fixture("ab-slow-percentiles.csv"),
+        40,
+    )
+    .unwrap();
     assert_eq!((s.requests, s.succeeded, s.errors), (40, 40, 0));
     assert!(close(s.min, 12.469) && close(s.median, 12.811) && close(s.p90, 13.495));
     assert!(close(s.p95, 14.351) && close(s.max, 14.806));
@@ -65,7 +73,11 @@ fn ab_refused() {
 
 #[test]
 fn ab_garbage_is_an_error() {
-    assert!(ab::parse("hello", "ab: invalid URL", "", 1).unwrap_err().contains("ab: invalid URL"));
+    assert!(
+        ab::parse("hello", "ab: invalid URL", "", 1)
+            .unwrap_err()
+            .contains("ab: invalid URL")
+    );
 }
 
 #[test]
@@ -112,7 +124,9 @@ fn wrk_refused() {
 fn h2load_success() {
     let s = h2load::parse(&fixture("h2load-ok.txt"), "").unwrap();
     assert_eq!((s.requests, s.succeeded, s.errors), (400, 400, 0));
-    assert!(close(s.min, 0.038) && close(s.max, 4.27) && close(s.mean, 0.124) && close(s.stddev, 0.415));
+    assert!(
+        close(s.min, 0.038) && close(s.max, 4.27) && close(s.mean, 0.124) && close(s.stddev, 0.415)
+    );
     assert_eq!(s.median, None);
     assert!(close(s.rps, 400.0 / 0.01322));
     assert!(close(s.bytes, 1000.0));

@@ -210,7 +210,9 @@ mod tests {
 
     #[test]
     fn stray_percentiles_are_left_out() {
-        let t = percentile_file("Percentage served,Time in ms\n0,1.0\n50,2.0\n98,3.0\n99,0.2\n100,3.5\n");
+        let t = percentile_file(
+            "Percentage served,Time in ms\n0,1.0\n50,2.0\n98,3.0\n99,0.2\n100,3.5\n",
+        );
         assert_eq!(t.get(&98), Some(&3.0));
         assert_eq!(t.get(&99), None);
         assert_eq!(t.get(&100), Some(&3.5));
