@@ -2,7 +2,7 @@
 //! (apache2-utils), wrk, h2load (nghttp2-client, `--h1`) and oha against a
 //! local nginx and a local slow server on loopback, failures included.
 
-use yardstick::http::tools::{ab, h2load, oha, wrk};
+use yardstick::http::tools::{ab, h2load, wrk};
 
 fn fixture(name: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -160,10 +160,10 @@ impl Client {
                 headers.insert(CONNECTION, HeaderValue::from_static("close"));
             }
         }
-        if !self.has_auth {
-            if let Some(userinfo) = &url.userinfo {
-                headers.insert(AUTHORIZATION, basic(userinfo).map_err(Failure::new)?);
-            }
+        if !self.has_auth
+            && let Some(userinfo) = &url.userinfo
+        {
+            headers.insert(AUTHORIZATION, basic(userinfo).map_err(Failure::new)?);
         }
         Ok(request)
     }

@@ -38,10 +38,10 @@ pub fn of(e: &(dyn StdError + 'static)) -> Failure {
             return Failure(format!("TLS: {tls}"));
         }
         if let Some(io) = err.downcast_ref::<io::Error>() {
-            if let Some(inner) = io.get_ref() {
-                if let Some(tls) = inner.downcast_ref::<rustls::Error>() {
-                    return Failure(format!("TLS: {tls}"));
-                }
+            if let Some(inner) = io.get_ref()
+                && let Some(tls) = inner.downcast_ref::<rustls::Error>()
+            {
+                return Failure(format!("TLS: {tls}"));
             }
             if let Some(m) = io_kind(io.kind()) {
                 return Failure(m.to_string());

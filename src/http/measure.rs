@@ -201,8 +201,10 @@ mod tests {
 
     #[test]
     fn pairs_compare_later_servers_with_the_first() {
-        let mut o = Options::default();
-        o.compare = vec!["http://a".into(), "http://b".into(), "http://c".into()];
+        let o = Options {
+            compare: vec!["http://a".into(), "http://b".into(), "http://c".into()],
+            ..Options::default()
+        };
         let plan = Plan::new(&o, vec!["/".into(), "http://d/x".into()]).unwrap();
         let mk = |t: &str, med: f64, rps: f64| {
             let mut r = Row::with_samples(t.into(), RowKind::Page, "/".into(), vec![med]);

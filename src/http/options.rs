@@ -194,12 +194,11 @@ pub fn parse(args: Vec<String>, env_auth: Option<String>) -> Result<Options, Err
             _ => return Err(flag.unexpected()),
         }
     }
-    if o.auth.is_none() {
-        if let Some(value) = env_auth.filter(|v| !v.is_empty()) {
-            o.auth = Some(
-                auth(&value).map_err(|_| Error::usage("YARDSTICK_AUTH: expected user:password"))?,
-            );
-        }
+    if o.auth.is_none()
+        && let Some(value) = env_auth.filter(|v| !v.is_empty())
+    {
+        o.auth =
+            Some(auth(&value).map_err(|_| Error::usage("YARDSTICK_AUTH: expected user:password"))?);
     }
     if o.compare.len() == 1 {
         return Err(Error::usage(

@@ -118,10 +118,10 @@ impl Plan {
         };
         // Servers named by --compare stay distinct even if equal: comparing
         // a server with itself is a valid check of the method's noise.
-        if name.is_none() {
-            if let Some(i) = self.servers.iter().position(same) {
-                return i;
-            }
+        if name.is_none()
+            && let Some(i) = self.servers.iter().position(same)
+        {
+            return i;
         }
         self.servers.push(Server {
             name: name.unwrap_or_else(|| url.origin()),

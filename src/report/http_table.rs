@@ -44,24 +44,22 @@ pub fn header(run: &Run) -> String {
     } else {
         text("tool")
     };
-    match (num("requests"), num("warmup_effective")) {
-        (Some(r), Some(w)) if tool == "builtin" || tool != "wrk" => {
-            parts.push(format!("{r} requests + {w} warm-up each"))
-        }
-        _ => {}
+    // wrk runs for a duration, not a count of requests.
+    if let (Some(r), Some(w), false) = (num("requests"), num("warmup_effective"), tool == "wrk") {
+        parts.push(format!("{r} requests + {w} warm-up each"));
     }
-    if tool == "wrk" {
-        if let Some(d) = num("duration") {
-            parts.push(format!("{d} s each"));
-        }
+    if tool == "wrk"
+        && let Some(d) = num("duration")
+    {
+        parts.push(format!("{d} s each"));
     }
     if let Some(c) = num("concurrency") {
         parts.push(format!("concurrency {c}"));
     }
-    if tool == "builtin" {
-        if let Some(r) = num("rounds") {
-            parts.push(plural(r as usize, "round", "rounds"));
-        }
+    if tool == "builtin"
+        && let Some(r) = num("rounds")
+    {
+        parts.push(plural(r as usize, "round", "rounds"));
     }
     let cold = s.get("cold").and_then(Value::as_bool).unwrap_or(false);
     parts.push(if cold { "cold" } else { "warm" }.to_string());

@@ -85,12 +85,12 @@ pub fn parse(stdout: &str, stderr: &str) -> Result<Summary, String> {
         .and_then(data_bytes)
         .filter(|_| done > 0)
         .map(|b| b / done as f64);
-    if s.succeeded > 0 {
-        if let Some(t) = after(stdout, "time for request:") {
-            let w: Vec<Option<f64>> = t.split_whitespace().map(millis).collect();
-            let at = |i: usize| w.get(i).copied().flatten();
-            (s.min, s.max, s.mean, s.stddev) = (at(0), at(1), at(2), at(3));
-        }
+    if s.succeeded > 0
+        && let Some(t) = after(stdout, "time for request:")
+    {
+        let w: Vec<Option<f64>> = t.split_whitespace().map(millis).collect();
+        let at = |i: usize| w.get(i).copied().flatten();
+        (s.min, s.max, s.mean, s.stddev) = (at(0), at(1), at(2), at(3));
     }
     Ok(s)
 }
