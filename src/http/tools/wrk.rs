@@ -20,7 +20,8 @@ pub fn args(url: &str, seconds: u64, c: u64, o: &Options, headers: &[String]) ->
         "-d".to_string(),
         format!("{seconds}s"),
         "--timeout".to_string(),
-        format!("{}ms", o.timeout.as_millis().max(1)),
+        // wrk takes whole seconds (or m, h) only.
+        format!("{}s", o.timeout.as_secs().max(1)),
     ];
     for h in headers {
         a.push("-H".to_string());
@@ -152,6 +153,20 @@ mod tests {
             Some((1258, 2.04, 3.94 * 1024f64.powi(3)))
         );
         assert_eq!(totals("nothing"), None);
+    }
+
+    #[test]
+    fn timeouts_are_whole_seconds() {
+        let o = Options {
+            timeout: std::time::Duration::from_millis(1500),
+            ..Options::default()
+        };
+        let a = args("http://127.0.0.1:1/", 3, 4, &o, &["X-A: 1".to_string()]);
+        let at = a.iter().position(|w| w == "--timeout").unwrap();
+        assert_eq!(a[at + 1], "1s");
+        assert!(a.windows(2).any(|w| w == ["-d", "3s"]));
+        assert!(a.windows(2).any(|w| w == ["-H", "X-A: 1"]));
+        assert_eq!(a.last().map(String::as_str), Some("http://127.0.0.1:1/"));
     }
 
     proptest! {

@@ -1,0 +1,251 @@
+//! `yardstick http` as a whole: the saved document against the published
+//! schema, exit codes with a baseline, refusals, and the external tools
+//! driven against the in-process test server (loopback only).
+
+mod common;
+mod http_support;
+
+use http_support::{closed_port, start};
+use serde_json::Value;
+use std::path::Path;
+use yardstick::error::Error;
+
+/// Runs `yardstick http ARGS` in this process; the exit code it would end
+/// with (errors print their line and give 2).
+fn http(args: &[&str]) -> i32 {
+    let mut words: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    words.push("-q".to_string());
+    match yardstick::http::main(words) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("{e}");
+            e.exit_code()
+        }
+    }
+}
+
+fn http_err(args: &[&str]) -> Error {
+    let mut words: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    words.push("-q".to_string());
+    yardstick::http::main(words).unwrap_err()
+}
+
+fn load(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn saved_document_matches_the_schema_and_hides_secrets() {
+    let (a, b) = (start(), start());
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("run.json");
+    let code = http(&[
+        &format!("--compare={},{}", a.base(), b.base()),
+        "--url=/",
+        "--url=/missing",
+        "--requests=6",
+        "--concurrency=2",
+        "--auth=user:topsecret",
+        "--header=Cookie: also-secret",
+        "--format=json",
+        &format!("--save={}", save.display()),
+    ]);
+    assert_eq!(code, 0);
+    let doc = load(&save);
+    common::assert_valid_run(&doc);
+    assert_eq!(doc["mode"], "http");
+    assert_eq!(doc["rows"].as_array().unwrap().len(), 4);
+    let pairs = doc["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 2);
+    for field in [
+        "name",
+        "base",
+        "other",
+        "base_median",
+        "other_median",
+        "median_ratio",
+        "base_rps",
+        "other_rps",
+        "rps_ratio",
+    ] {
+        assert!(pairs[0].get(field).is_some(), "pairs lack {field}");
+    }
+    let text = std::fs::read_to_string(&save).unwrap();
+    assert!(
+        !text.contains("topsecret") && !text.contains("also-secret"),
+        "{text}"
+    );
+    assert_eq!(doc["settings"]["concurrency"], 2);
+}
+
+/// A baseline made by measuring `/slow` once and scaling its times.
+fn baseline_scaled(
+    server: &http_support::TestServer,
+    factor: f64,
+    dir: &Path,
+) -> std::path::PathBuf {
+    let path = dir.join(format!("base-{factor}.json"));
+    let o = yardstick::http::options::parse(
+        vec![
+            format!("--url={}", server.url("/slow")),
+            "--requests=4".into(),
+            "--concurrency=2".into(),
+            "-q".into(),
+        ],
+        None,
+    )
+    .unwrap();
+    let mut run = yardstick::http::measure(&o).unwrap();
+    for row in &mut run.rows {
+        for v in [&mut row.median, &mut row.p95] {
+            *v = v.map(|x| x * factor);
+        }
+    }
+    yardstick::store::save(&path, &run).unwrap();
+    path
+}
+
+#[test]
+fn a_slower_page_than_the_baseline_exits_1_and_a_faster_one_0() {
+    let s = start();
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("--url={}", s.url("/slow"));
+    let faster = baseline_scaled(&s, 0.25, dir.path());
+    let code = http(&[
+        &url,
+        "--requests=4",
+        "--concurrency=2",
+        &format!("--baseline={}", faster.display()),
+    ]);
+    assert_eq!(code, 1, "20 ms now against 5 ms in the baseline");
+    let slower = baseline_scaled(&s, 3.0, dir.path());
+    let code = http(&[
+        &url,
+        "--requests=4",
+        "--concurrency=2",
+        &format!("--baseline={}", slower.display()),
+    ]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn a_bad_baseline_is_refused_before_any_request() {
+    let s = start();
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{not json").unwrap();
+    let e = http_err(&[
+        &format!("--url={}", s.url("/")),
+        &format!("--baseline={}", bad.display()),
+    ]);
+    assert_eq!(e.exit_code(), 2);
+    assert!(e.to_string().contains("bad.json"), "{e}");
+    assert_eq!(s.seen.requests(), 0);
+}
+
+#[test]
+fn the_ab_table_informs_and_does_not_fail_the_run() {
+    let a = start();
+    let dead = format!("http://127.0.0.1:{}", closed_port());
+    let code = http(&[
+        &format!("--compare={},{dead}", a.base()),
+        "--requests=4",
+        "--concurrency=2",
+    ]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn refusals_and_usage_errors_exit_2() {
+    let e = http_err(&["--url=http://example.invalid/", "--concurrency=64"]);
+    assert_eq!(e.exit_code(), 2);
+    assert!(e.to_string().starts_with("REFUSED: "), "{e}");
+    let e = http_err(&["--url=/relative"]);
+    assert!(matches!(e, Error::Usage(_)), "{e}");
+    let e = http_err(&["--urls-file=/nonexistent/pages.txt"]);
+    assert!(e.to_string().contains("/nonexistent/pages.txt"), "{e}");
+}
+
+#[test]
+fn pages_come_from_a_file() {
+    let s = start();
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("pages.txt");
+    std::fs::write(&list, "# the home page\n/\n\n/missing\n").unwrap();
+    let save = dir.path().join("run.json");
+    let code = http(&[
+        &format!("--base={}", s.base()),
+        &format!("--urls-file={}", list.display()),
+        "--requests=2",
+        &format!("--save={}", save.display()),
+    ]);
+    assert_eq!(code, 0);
+    let doc = load(&save);
+    let names: Vec<&str> = doc["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["/", "/missing"]);
+}
+
+/// Runs an installed load tool against the test server; says so and skips
+/// when the tool is missing.
+fn with_tool(tool: &str, extra: &[&str], check: impl FnOnce(&Value)) {
+    if yardstick::http::tools::installed(tool).is_none() {
+        println!("SKIPPED: {tool} not installed");
+        return;
+    }
+    let s = start();
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("run.json");
+    let mut args = vec![
+        format!("--url={}", s.url("/")),
+        format!("--tool={tool}"),
+        "--concurrency=2".into(),
+        format!("--save={}", save.display()),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert_eq!(http(&words), 0);
+    let doc = load(&save);
+    common::assert_valid_run(&doc);
+    assert_eq!(doc["rows"][0]["tool"], tool);
+    assert!(s.seen.requests() > 0);
+    check(&doc["rows"][0]);
+}
+
+#[test]
+fn ab_measures_the_page() {
+    with_tool("ab", &["--requests=20"], |row| {
+        assert_eq!(row["n"], 20);
+        assert_eq!(row["errors"], 0);
+        assert_eq!(row["bytes"], 1000.0);
+        assert!(row["median"].as_f64().is_some());
+    });
+}
+
+#[test]
+fn h2load_measures_the_page() {
+    with_tool("h2load", &["--requests=20"], |row| {
+        assert_eq!(row["n"], 20);
+        assert!(row["mean"].as_f64().is_some() && row["median"].is_null());
+    });
+}
+
+#[test]
+fn wrk_measures_the_page() {
+    with_tool("wrk", &["--duration=1"], |row| {
+        assert!(row["n"].as_u64().unwrap() > 0);
+        assert!(row["median"].as_f64().is_some() && row["min"].is_null());
+    });
+}
+
+#[test]
+fn oha_measures_the_page() {
+    with_tool("oha", &["--requests=20"], |row| {
+        assert_eq!(row["n"], 20);
+        assert!(row["median"].as_f64().is_some());
+    });
+}
