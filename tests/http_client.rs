@@ -294,6 +294,29 @@ fn http_1_1_can_be_asked_for_over_tls() {
 }
 
 #[test]
+fn http_2_can_be_required_over_tls() {
+    let s = start_tls();
+    let run = measure(&options(&[
+        &format!("--url={}", s.url("/")),
+        "--requests=3",
+        "--concurrency=2",
+        "--insecure",
+        "--http=2",
+    ]))
+    .unwrap();
+    assert_eq!(only_row(&run).n, 3);
+    assert!(
+        s.seen
+            .versions
+            .lock()
+            .unwrap()
+            .iter()
+            .all(|v| v == "HTTP/2.0")
+    );
+    assert_eq!(s.seen.connections(), 2);
+}
+
+#[test]
 fn resolve_reaches_a_name_at_a_loopback_address() {
     let s = start();
     let port = s.addr.port();

@@ -16,6 +16,8 @@ use yardstick::http::measure;
 struct Nginx {
     child: Child,
     port: u16,
+    /// Cleartext HTTP/2 only (prior knowledge).
+    h2c_port: u16,
     _dir: tempfile::TempDir,
 }
 
@@ -54,13 +56,15 @@ fn start_nginx(binary: &Path) -> Nginx {
         .collect();
     std::fs::write(root.join("text.txt"), &text).unwrap();
     let port = http_support::closed_port();
+    let h2c_port = http_support::closed_port();
     let d = dir.path().display();
     let config = format!(
         "daemon off;\nmaster_process off;\nworker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log;\n\
          events {{ worker_connections 64; }}\n\
          http {{\n  access_log off;\n  client_body_temp_path {d}/tmp; proxy_temp_path {d}/tmp;\n  fastcgi_temp_path {d}/tmp; uwsgi_temp_path {d}/tmp; scgi_temp_path {d}/tmp;\n  \
          gzip on; gzip_types text/plain; gzip_min_length 100;\n  \
-         server {{\n    listen 127.0.0.1:{port};\n    root {root};\n    add_header X-Cache HIT;\n  }}\n}}\n",
+         server {{\n    listen 127.0.0.1:{port};\n    root {root};\n    add_header X-Cache HIT;\n  }}\n  \
+         server {{\n    listen 127.0.0.1:{h2c_port} http2;\n    root {root};\n  }}\n}}\n",
         root = root.display()
     );
     let conf = dir.path().join("nginx.conf");
@@ -80,15 +84,18 @@ fn start_nginx(binary: &Path) -> Nginx {
     let nginx = Nginx {
         child,
         port,
+        h2c_port,
         _dir: dir,
     };
     let deadline = Instant::now() + Duration::from_secs(10);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "nginx did not start listening on {port}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
+    for p in [port, h2c_port] {
+        while TcpStream::connect(("127.0.0.1", p)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "nginx did not start listening on {p}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
     nginx
 }
@@ -145,4 +152,13 @@ fn nginx_end_to_end() {
     ]))
     .unwrap();
     assert_eq!(plain.rows[0].bytes, Some(size));
+    // Cleartext HTTP/2 by prior knowledge.
+    let h2c = format!("--url=http://127.0.0.1:{}/", nginx.h2c_port);
+    let run = measure(&options(&[&h2c, "--requests=5", "--http=2"])).unwrap();
+    assert_eq!(
+        (run.rows[0].n, run.rows[0].errors),
+        (5, 0),
+        "{:?}",
+        run.rows[0].error_messages
+    );
 }
