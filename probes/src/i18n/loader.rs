@@ -213,7 +213,7 @@ impl<'a> Loader<'a> {
             let at = self.reader.buffer_position() as usize;
             let event = match self.reader.read_event() {
                 Ok(event) => event,
-                Err(e) => return Err(self.xml_error(e)),
+                Err(e) => return Err(self.xml_error(e, at)),
             };
             match event {
                 Event::Start(e) => self.start(&e, at, false)?,
@@ -245,9 +245,19 @@ impl<'a> Loader<'a> {
 
     /// Maps a parser error, calling the end of input inside markup a
     /// truncation when the document had begun.
-    fn xml_error(&mut self, e: XmlError) -> LoadError {
-        let at = self.reader.error_position() as usize;
+    /// `event_start` is where the failing event began.
+    fn xml_error(&mut self, e: XmlError, event_start: usize) -> LoadError {
+        let mut at = self.reader.error_position() as usize;
         let kind = match e {
+            XmlError::Encoding(e) => {
+                // The parser does not place these; the first invalid byte
+                // is at or after the event's start.
+                let rest = self.bytes.get(event_start..).unwrap_or_default();
+                if let Err(invalid) = std::str::from_utf8(rest) {
+                    at = event_start + invalid.valid_up_to();
+                }
+                ErrorKind::NotXml(e.to_string())
+            }
             XmlError::IllFormed(IllFormedError::MissingEndTag(open)) => ErrorKind::Truncated(open),
             XmlError::Syntax(
                 SyntaxError::UnclosedTag
@@ -281,7 +291,7 @@ impl<'a> Loader<'a> {
             }
             self.catalogue.stats.skipped_elements += 1;
             if !empty && let Err(err) = self.reader.read_to_end(e.name()) {
-                return Err(self.xml_error(err));
+                return Err(self.xml_error(err, at));
             }
             return Ok(());
         };
@@ -649,6 +659,14 @@ impl<'a> Loader<'a> {
 
     fn stray_text(&mut self, text: &str, at: usize) -> LoadError {
         let shown: String = text.chars().take(40).collect();
+        // Point at the text itself, not the line break before it.
+        let at = at + self
+            .bytes
+            .get(at..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count();
         let kind = if self.root_done {
             ErrorKind::AfterRoot
         } else if self.stack.is_empty() {
@@ -703,3 +721,6 @@ fn parse_line(value: &str) -> Option<LocationLine> {
         value.parse::<u32>().ok().map(LocationLine::Absolute)
     }
 }
+
+#[cfg(test)]
+mod tests;
