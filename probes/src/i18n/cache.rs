@@ -320,8 +320,8 @@ fn read_payload(file: &str, input: &mut In<'_>) -> Result<Catalogue, String> {
     if input.at != input.bytes.len() {
         return Err("trailing bytes".into());
     }
-    check_references(&c)?;
     c.set_languages(language, source_language);
+    check_references(&c)?;
     c.reindex();
     Ok(c)
 }
@@ -439,3 +439,6 @@ impl<'a> In<'a> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -179,7 +179,10 @@ impl Catalogue {
             text,
             ..
         } = self;
-        let slice = |span: Span| &text[span.start as usize..(span.start + span.len) as usize];
+        let slice = |span: Span| {
+            let start = span.start as usize;
+            text.get(start..start + span.len as usize).unwrap_or_default()
+        };
         let same_key = |&i: &u32| {
             let other = &messages[i as usize];
             hashes[i as usize] == hash
@@ -441,7 +444,10 @@ impl<'a> MessageRef<'a> {
     }
     pub fn forms(&self) -> impl Iterator<Item = &'a str> + use<'a> {
         let catalogue = self.catalogue;
-        catalogue.forms[self.message.forms.range()]
+        catalogue
+            .forms
+            .get(self.message.forms.range())
+            .unwrap_or_default()
             .iter()
             .map(move |&s| catalogue.str(s))
     }
@@ -451,7 +457,10 @@ impl<'a> MessageRef<'a> {
     /// The source files and lines the message was extracted from.
     pub fn locations(&self) -> impl Iterator<Item = (&'a str, LocationLine)> + use<'a> {
         let catalogue = self.catalogue;
-        catalogue.locations[self.message.locations.range()]
+        catalogue
+            .locations
+            .get(self.message.locations.range())
+            .unwrap_or_default()
             .iter()
             .map(move |l| (catalogue.str(l.file), l.line))
     }
@@ -483,3 +492,6 @@ impl std::fmt::Debug for MessageRef<'_> {
             .finish()
     }
 }
+
+#[cfg(test)]
+mod tests;
