@@ -146,6 +146,14 @@ impl Catalogue {
         }
     }
 
+    /// Room for `messages` messages in the index and its hashes.
+    pub(super) fn reserve_index(&mut self, messages: usize) {
+        let hashes = &self.hashes;
+        self.index
+            .reserve(messages, |&i| hashes.get(i as usize).copied().unwrap_or(0));
+        self.hashes.reserve(messages);
+    }
+
     /// Sets the language spans once the root's attributes are in the arena.
     pub(super) fn set_languages(&mut self, language: Span, source_language: Span) {
         self.language = language;
@@ -181,7 +189,8 @@ impl Catalogue {
         } = self;
         let slice = |span: Span| {
             let start = span.start as usize;
-            text.get(start..start + span.len as usize).unwrap_or_default()
+            text.get(start..start + span.len as usize)
+                .unwrap_or_default()
         };
         let same_key = |&i: &u32| {
             let other = &messages[i as usize];
@@ -297,7 +306,13 @@ impl Catalogue {
     }
 
     /// The translated (or source) text with `%1`/`%name` arguments replaced.
-    pub fn tr_args(&self, context: &str, source: &str, comment: &str, args: &[(&str, &str)]) -> String {
+    pub fn tr_args(
+        &self,
+        context: &str,
+        source: &str,
+        comment: &str,
+        args: &[(&str, &str)],
+    ) -> String {
         substitute(self.tr(context, source, comment), args)
     }
 

@@ -21,6 +21,7 @@
 //! A later message with the key of an earlier one replaces it and is
 //! counted and reported as a warning.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use quick_xml::Reader;
@@ -180,6 +181,12 @@ struct Loader<'a> {
 impl<'a> Loader<'a> {
     fn new(file: &'a str, bytes: &'a [u8]) -> Loader<'a> {
         let mut catalogue = Catalogue::with_capacity(file, bytes.len() / 2 + 16);
+        // Typical catalogues spend some 250 bytes per message; growing the
+        // tables from empty costs copies and page faults on every load.
+        let messages = bytes.len() / 256;
+        catalogue.messages.reserve(messages);
+        catalogue.locations.reserve(messages);
+        catalogue.reserve_index(messages);
         catalogue.text.push_str(DEFAULT_CONTEXT);
         let default_context = Span {
             start: 0,
@@ -219,8 +226,10 @@ impl<'a> Loader<'a> {
                 Event::Start(e) => self.start(&e, at, false)?,
                 Event::Empty(e) => self.start(&e, at, true)?,
                 Event::End(_) => self.end(at)?,
-                Event::Text(t) => self.text(&t.xml10_content(), at)?,
-                Event::CData(c) => self.text(&c.xml10_content(), at)?,
+                // Line ends are normalised only in text that is kept: most
+                // text events are indentation between tags.
+                Event::Text(t) => self.text(&t, at, || t.xml10_content())?,
+                Event::CData(c) => self.text(&c, at, || c.xml10_content())?,
                 Event::GeneralRef(r) => self.reference(&r, at)?,
                 Event::Decl(_) | Event::PI(_) | Event::Comment(_) | Event::DocType(_) => {}
                 Event::Eof => return self.finish(at),
@@ -363,8 +372,67 @@ impl<'a> Loader<'a> {
         Ok(())
     }
 
-    /// Calls `f` with the value of attribute `key` of `e`, entities
-    /// resolved; `None` when the attribute is absent.
+    /// Calls `f` with the name and value (entities resolved) of each
+    /// attribute of `e` named in `keys`, in one pass over the attributes.
+    fn each_attribute(
+        &mut self,
+        e: &BytesStart<'a>,
+        at: usize,
+        keys: &[&str],
+        mut f: impl FnMut(&mut Self, &str, &str) -> Result<(), LoadError>,
+    ) -> Result<(), LoadError> {
+        if e.attributes_raw().bytes().all(|b| b.is_ascii_whitespace()) {
+            return Ok(());
+        }
+        // quick-xml's duplicate check allocates per element; names are
+        // compared here instead, in a small array for the usual few.
+        let mut seen: [&str; 8] = [""; 8];
+        for (count, attr) in e.attributes().with_checks(false).enumerate() {
+            let attr = attr.map_err(|err| self.error(at, ErrorKind::NotXml(err.to_string())))?;
+            let key = attr.key.0;
+            if count == seen.len() {
+                return self.each_attribute_checked(e, at, keys, f);
+            }
+            if seen[..count].contains(&key) {
+                let kind = ErrorKind::NotXml(format!("attribute `{key}` is repeated"));
+                return Err(self.error(at, kind));
+            }
+            seen[count] = key;
+            if keys.contains(&key) {
+                let value = attr
+                    .normalized_value(XmlVersion::Implicit1_0)
+                    .map_err(|err| self.error(at, ErrorKind::NotXml(err.to_string())))?;
+                f(self, key, &value)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// [`each_attribute`](Self::each_attribute) for tags with many
+    /// attributes, where the parser's own duplicate check pays off.
+    #[cold]
+    fn each_attribute_checked(
+        &mut self,
+        e: &BytesStart<'a>,
+        at: usize,
+        keys: &[&str],
+        mut f: impl FnMut(&mut Self, &str, &str) -> Result<(), LoadError>,
+    ) -> Result<(), LoadError> {
+        for attr in e.attributes() {
+            let attr = attr.map_err(|err| self.error(at, ErrorKind::NotXml(err.to_string())))?;
+            let key = attr.key.as_ref();
+            if keys.contains(&key) {
+                let value = attr
+                    .normalized_value(XmlVersion::Implicit1_0)
+                    .map_err(|err| self.error(at, ErrorKind::NotXml(err.to_string())))?;
+                f(self, key, &value)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Calls `f` with the value of attribute `key` of `e`; `None` when the
+    /// attribute is absent.
     fn attribute<R>(
         &mut self,
         e: &BytesStart<'a>,
@@ -372,16 +440,15 @@ impl<'a> Loader<'a> {
         at: usize,
         f: impl FnOnce(&mut Self, &str) -> R,
     ) -> Result<Option<R>, LoadError> {
-        for attr in e.attributes() {
-            let attr = attr.map_err(|err| self.error(at, ErrorKind::NotXml(err.to_string())))?;
-            if attr.key.as_ref() == key {
-                let value = attr
-                    .normalized_value(XmlVersion::Implicit1_0)
-                    .map_err(|err| self.error(at, ErrorKind::NotXml(err.to_string())))?;
-                return Ok(Some(f(self, &value)));
+        let mut f = Some(f);
+        let mut result = None;
+        self.each_attribute(e, at, &[key], |this, _, value| {
+            if let Some(f) = f.take() {
+                result = Some(f(this, value));
             }
-        }
-        Ok(None)
+            Ok(())
+        })?;
+        Ok(result)
     }
 
     fn bad_attribute(&mut self, at: usize, elem: Elem, attribute: &str, value: &str) -> LoadError {
@@ -482,19 +549,33 @@ impl<'a> Loader<'a> {
     }
 
     fn location(&mut self, e: &BytesStart<'a>, at: usize) -> Result<(), LoadError> {
-        let file = self
-            .attribute(e, "filename", at, |this, name| {
-                let start = this.catalogue.text.len();
-                this.catalogue.text.push_str(name);
-                span_from(start, this.catalogue.text.len())
-            })?
-            .unwrap_or_default();
-        let line = self.attribute(e, "line", at, |this, value| {
-            parse_line(value).ok_or_else(|| this.bad_attribute(at, Elem::Location, "line", value))
+        let mut file = Span::default();
+        let mut line = LocationLine::None;
+        self.each_attribute(e, at, &["filename", "line"], |this, key, value| {
+            if key == "filename" {
+                file = this.location_file(value);
+            } else {
+                line = parse_line(value)
+                    .ok_or_else(|| this.bad_attribute(at, Elem::Location, "line", value))?;
+            }
+            Ok(())
         })?;
-        let line = line.transpose()?.unwrap_or(LocationLine::None);
         self.catalogue.locations.push(Location { file, line });
         Ok(())
+    }
+
+    /// The arena span of a location's file name; consecutive locations
+    /// mostly name one file, which is then stored once.
+    fn location_file(&mut self, name: &str) -> Span {
+        let c = &mut self.catalogue;
+        if let Some(last) = c.locations.last()
+            && c.str(last.file) == name
+        {
+            return last.file;
+        }
+        let start = c.text.len();
+        c.text.push_str(name);
+        span_from(start, c.text.len())
     }
 
     fn byte(&mut self, e: &BytesStart<'a>, at: usize) -> Result<(), LoadError> {
@@ -637,15 +718,24 @@ impl<'a> Loader<'a> {
 
     /// Character data: part of the open string, or whitespace between
     /// elements; anything else is misplaced.
-    fn text(&mut self, text: &str, at: usize) -> Result<(), LoadError> {
+    fn text<'t>(
+        &mut self,
+        text: &str,
+        at: usize,
+        normalised: impl FnOnce() -> Cow<'t, str>,
+    ) -> Result<(), LoadError> {
         if self.collecting() {
-            self.catalogue.text.push_str(text);
+            if text.bytes().any(|b| b == b'\r') {
+                self.catalogue.text.push_str(&normalised());
+            } else {
+                self.catalogue.text.push_str(text);
+            }
+            return Ok(());
+        }
+        if text.bytes().all(|b| b.is_ascii_whitespace()) {
             return Ok(());
         }
         let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace());
-        if trimmed.is_empty() {
-            return Ok(());
-        }
         Err(self.stray_text(trimmed, at))
     }
 
@@ -660,13 +750,14 @@ impl<'a> Loader<'a> {
     fn stray_text(&mut self, text: &str, at: usize) -> LoadError {
         let shown: String = text.chars().take(40).collect();
         // Point at the text itself, not the line break before it.
-        let at = at + self
-            .bytes
-            .get(at..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|b| b.is_ascii_whitespace())
-            .count();
+        let at = at
+            + self
+                .bytes
+                .get(at..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
         let kind = if self.root_done {
             ErrorKind::AfterRoot
         } else if self.stack.is_empty() {

@@ -37,7 +37,7 @@ fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -140,7 +140,9 @@ fn look_up_all(s: &LookupState) -> Tally {
     };
     for _ in 0..ROUNDS {
         for (i, key) in s.keys.iter().enumerate() {
-            let found = s.catalogue.translate(&key.context, &key.source, &key.comment);
+            let found = s
+                .catalogue
+                .translate(&key.context, &key.source, &key.comment);
             if found == Some(key.expected.as_str()) {
                 tally.right += 1;
             } else if tally.first_wrong.is_none() {
@@ -216,6 +218,12 @@ mod tests {
         assert_eq!(got, [("o", "O"), ("a", "A2")]);
         let state = LookupState { catalogue, keys };
         let tally = look_up_all(&state);
-        assert_eq!(tally, Tally { right: 2 * ROUNDS, first_wrong: None });
+        assert_eq!(
+            tally,
+            Tally {
+                right: 2 * ROUNDS,
+                first_wrong: None
+            }
+        );
     }
 }

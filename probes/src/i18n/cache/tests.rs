@@ -33,8 +33,20 @@ fn assert_same(a: &Catalogue, b: &Catalogue) {
     assert_eq!(a.stats, b.stats);
     assert_eq!(a.warnings, b.warnings);
     assert_eq!(
-        (a.version(), a.language(), a.source_language(), a.plural_rule(), a.len()),
-        (b.version(), b.language(), b.source_language(), b.plural_rule(), b.len())
+        (
+            a.version(),
+            a.language(),
+            a.source_language(),
+            a.plural_rule(),
+            a.len()
+        ),
+        (
+            b.version(),
+            b.language(),
+            b.source_language(),
+            b.plural_rule(),
+            b.len()
+        )
     );
 }
 
@@ -45,7 +57,10 @@ fn a_cache_reads_back_as_the_catalogue_it_was_made_from() {
     let read = decode("t.ts", &encode(&loaded, &print), &print).unwrap();
     assert_same(&loaded, &read);
     assert_eq!(read.translate("c", "Open", "Verb"), Some("Aufmachen"));
-    assert_eq!(read.translate_count("c", "%n file(s)", "", 2), Some("%n Dateien"));
+    assert_eq!(
+        read.translate_count("c", "%n file(s)", "", 2),
+        Some("%n Dateien")
+    );
     assert_eq!(read.translate("", "x", ""), Some("X"));
     let shadowed: Vec<_> = read.messages().map(|m| m.is_shadowed()).collect();
     assert_eq!(shadowed, [true, false, false, false, false]);
@@ -84,7 +99,13 @@ fn load_cached_builds_then_hits_then_notices_a_changed_source() {
     std::fs::write(&source, SOURCE.replace("Aufmachen", "Öffne")).unwrap();
     let (third, outcome) = load_cached(&source, &cache).unwrap();
     assert!(
-        matches!(&outcome, CacheOutcome::Rebuilt { reason: RebuildReason::Stale, write_error: None }),
+        matches!(
+            &outcome,
+            CacheOutcome::Rebuilt {
+                reason: RebuildReason::Stale,
+                write_error: None
+            }
+        ),
         "{outcome:?}"
     );
     assert_eq!(third.translate("c", "Open", "Verb"), Some("Öffne"));
@@ -119,11 +140,15 @@ fn reason(outcome: &CacheOutcome) -> &RebuildReason {
 #[test]
 fn a_corrupt_cache_is_rebuilt_and_rewritten() {
     let fresh = load_bytes("t.ts", SOURCE.as_bytes()).unwrap();
-    let damages: [(&str, Box<dyn FnOnce(&mut Vec<u8>)>); 5] = [
-        ("flipped payload byte", Box::new(|b| {
-            let last = b.len() - 1;
-            b[last] ^= 0x40;
-        })),
+    type Damage = Box<dyn FnOnce(&mut Vec<u8>)>;
+    let damages: [(&str, Damage); 5] = [
+        (
+            "flipped payload byte",
+            Box::new(|b| {
+                let last = b.len() - 1;
+                b[last] ^= 0x40;
+            }),
+        ),
         ("cut short", Box::new(|b| b.truncate(b.len() / 2))),
         ("empty", Box::new(|b| b.clear())),
         ("foreign file", Box::new(|b| *b = b"<TS/>".repeat(30))),
@@ -131,10 +156,16 @@ fn a_corrupt_cache_is_rebuilt_and_rewritten() {
     ];
     for (what, damage) in damages {
         let (catalogue, outcome, rewritten) = outcome_after(damage);
-        assert!(matches!(reason(&outcome), RebuildReason::Corrupt(_)), "{what}: {outcome:?}");
+        assert!(
+            matches!(reason(&outcome), RebuildReason::Corrupt(_)),
+            "{what}: {outcome:?}"
+        );
         assert_same(&fresh, &catalogue);
         let print = fingerprint(SOURCE.as_bytes());
-        assert!(decode("t.ts", &rewritten, &print).is_ok(), "{what}: not rewritten");
+        assert!(
+            decode("t.ts", &rewritten, &print).is_ok(),
+            "{what}: not rewritten"
+        );
     }
 }
 
@@ -170,7 +201,9 @@ fn a_broken_source_is_a_load_error_even_with_a_cache() {
     std::fs::write(&source, "<TS><context><message/></context></TS>").unwrap();
     let e = load_cached(&source, &cache).err().unwrap();
     assert_eq!(e.kind, ErrorKind::MessageWithoutSource);
-    let e = load_cached(&dir.path().join("none.ts"), &cache).err().unwrap();
+    let e = load_cached(&dir.path().join("none.ts"), &cache)
+        .err()
+        .unwrap();
     assert!(matches!(e.kind, ErrorKind::Io(_)));
 }
 
@@ -196,11 +229,17 @@ fn inconsistent_payloads_are_refused() {
     // A span past the text: the first span's length.
     let mut bad = payload.clone();
     bad[4..8].copy_from_slice(&u32::MAX.to_le_bytes());
-    assert!(matches!(decode("t.ts", &sealed(&bad, &print), &print), Err(RebuildReason::Corrupt(_))));
+    assert!(matches!(
+        decode("t.ts", &sealed(&bad, &print), &print),
+        Err(RebuildReason::Corrupt(_))
+    ));
     // Trailing bytes.
     let mut bad = payload.clone();
     bad.push(0);
-    assert!(matches!(decode("t.ts", &sealed(&bad, &print), &print), Err(RebuildReason::Corrupt(_))));
+    assert!(matches!(
+        decode("t.ts", &sealed(&bad, &print), &print),
+        Err(RebuildReason::Corrupt(_))
+    ));
     // The same payload, sealed properly, is accepted.
     assert!(decode("t.ts", &sealed(&payload, &print), &print).is_ok());
 }

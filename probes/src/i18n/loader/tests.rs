@@ -16,7 +16,7 @@ fn ok(text: &str) -> Catalogue {
 
 /// The error of loading `text`, with its line and column.
 fn err(text: &str) -> (ErrorKind, u32, u32) {
-    let e = load(text).err().expect("loading should fail");
+    let e = load(text).expect_err("loading should fail");
     assert_eq!(e.file, "t.ts");
     let p = e.position.expect("a position");
     (e.kind, p.line, p.column)
@@ -61,7 +61,10 @@ fn a_catalogue_loads_with_every_part_of_a_message() {
         (c.version(), c.language(), c.source_language()),
         ("2.0", "de_DE", "en")
     );
-    assert_eq!(c.contexts().collect::<Vec<_>>(), ["design/standard/content/search"]);
+    assert_eq!(
+        c.contexts().collect::<Vec<_>>(),
+        ["design/standard/content/search"]
+    );
     let m: Vec<_> = c.messages().collect();
     assert_eq!(m.len(), 3);
     assert_eq!(m[0].context(), "design/standard/content/search");
@@ -79,9 +82,15 @@ fn a_catalogue_loads_with_every_part_of_a_message() {
     assert_eq!(m[1].translation(), "");
     assert_eq!(m[1].kind(), TranslationKind::Unfinished);
     assert!(m[2].is_numerus());
-    assert_eq!(m[2].forms().collect::<Vec<_>>(), ["%n Element", "%n Elemente"]);
+    assert_eq!(
+        m[2].forms().collect::<Vec<_>>(),
+        ["%n Element", "%n Elemente"]
+    );
     let s = c.stats();
-    assert_eq!((s.contexts, s.messages, s.unfinished, s.empty, s.numerus), (1, 3, 1, 1, 1));
+    assert_eq!(
+        (s.contexts, s.messages, s.unfinished, s.empty, s.numerus),
+        (1, 3, 1, 1, 1)
+    );
     assert_eq!((s.obsolete, s.vanished, s.duplicates), (0, 0, 0));
     assert_eq!(c.len(), 3);
 }
@@ -89,7 +98,10 @@ fn a_catalogue_loads_with_every_part_of_a_message() {
 #[test]
 fn root_attributes_are_optional() {
     let c = ok("<TS><context><name>x</name></context></TS>");
-    assert_eq!((c.version(), c.language(), c.source_language()), ("", "", ""));
+    assert_eq!(
+        (c.version(), c.language(), c.source_language()),
+        ("", "", "")
+    );
     assert_eq!(c.stats().contexts, 1);
     assert!(ok("<TS/>").is_empty());
 }
@@ -117,9 +129,11 @@ fn line_ends_are_normalised_and_whitespace_kept() {
 
 #[test]
 fn an_empty_or_missing_context_name_means_default() {
-    let c = ok("<TS><context><name></name><message><source>a</source><translation>A</translation></message></context>\
+    let c = ok(
+        "<TS><context><name></name><message><source>a</source><translation>A</translation></message></context>\
                 <context><message><source>b</source><translation>B</translation></message></context>\
-                <context><name/></context></TS>");
+                <context><name/></context></TS>",
+    );
     assert_eq!(c.contexts().collect::<Vec<_>>(), ["default"; 3]);
     let contexts: Vec<_> = c.messages().map(|m| m.context()).collect();
     assert_eq!(contexts, ["default", "default"]);
@@ -140,7 +154,10 @@ fn translation_types_are_loaded_and_counted() {
     use TranslationKind::*;
     assert_eq!(kinds, [Unfinished, Obsolete, Vanished, Finished, Finished]);
     let s = c.stats();
-    assert_eq!((s.unfinished, s.obsolete, s.vanished, s.empty), (1, 1, 1, 2));
+    assert_eq!(
+        (s.unfinished, s.obsolete, s.vanished, s.empty),
+        (1, 1, 1, 2)
+    );
     assert_eq!(c.translate("c", "o", ""), Some("O"));
     assert_eq!(c.translate("c", "u", ""), Some("U"));
     assert_eq!(c.translate("c", "e", ""), None);
@@ -168,12 +185,18 @@ fn a_later_duplicate_replaces_the_earlier_and_is_reported() {
     let c = ok(&text);
     assert_eq!(c.translate("c", "a", ""), Some("second"));
     assert_eq!(c.translate("c", "a", "k"), Some("other key"));
-    assert_eq!((c.stats().duplicates, c.stats().messages, c.len()), (1, 3, 2));
+    assert_eq!(
+        (c.stats().duplicates, c.stats().messages, c.len()),
+        (1, 3, 2)
+    );
     let shadowed: Vec<_> = c.messages().map(|m| m.is_shadowed()).collect();
     assert_eq!(shadowed, [true, false, false]);
     let w = &c.warnings()[0];
     assert_eq!((w.position.line, w.position.column), (6, 1));
-    assert!(w.message.contains("duplicate") && w.message.contains("\"a\""), "{w}");
+    assert!(
+        w.message.contains("duplicate") && w.message.contains("\"a\""),
+        "{w}"
+    );
 }
 
 #[test]
@@ -196,10 +219,12 @@ fn locations_may_be_absolute_relative_or_bare() {
 
 #[test]
 fn elements_outside_the_format_are_skipped_with_their_content() {
-    let c = ok("<TS><dependencies><dependency catalog=\"qt\"/></dependencies>\
+    let c = ok(
+        "<TS><dependencies><dependency catalog=\"qt\"/></dependencies>\
                 <context><name>c</name><extra-note>x<message/></extra-note>\
                 <message><source>s</source><oldsource>old</oldsource><extra-po-flags>f</extra-po-flags>\
-                <translation>T</translation><userdata/></message></context></TS>");
+                <translation>T</translation><userdata/></message></context></TS>",
+    );
     assert_eq!(c.stats().skipped_elements, 5);
     assert_eq!(c.translate("c", "s", ""), Some("T"));
     assert_eq!(c.stats().messages, 1);
@@ -207,8 +232,10 @@ fn elements_outside_the_format_are_skipped_with_their_content() {
 
 #[test]
 fn comments_and_processing_instructions_are_ignored() {
-    let c = ok("<?xml version=\"1.0\"?><!-- head --><TS><?pi x?><context><!-- c --><name>c<!-- in -->d</name>\
-                <message><source>s</source><translation>T<!-- mid -->U</translation></message></context></TS><!-- tail -->");
+    let c = ok(
+        "<?xml version=\"1.0\"?><!-- head --><TS><?pi x?><context><!-- c --><name>c<!-- in -->d</name>\
+                <message><source>s</source><translation>T<!-- mid -->U</translation></message></context></TS><!-- tail -->",
+    );
     assert_eq!(c.translate("cd", "s", ""), Some("TU"));
 }
 
@@ -220,7 +247,10 @@ fn not_xml_is_an_error_at_its_start() {
     let (kind, _, _) = err("");
     assert_eq!(kind, ErrorKind::NotXml("the file is empty".into()));
     let (kind, line, _) = err("\n\n  \n");
-    assert_eq!((kind, line), (ErrorKind::NotXml("the file is empty".into()), 4));
+    assert_eq!(
+        (kind, line),
+        (ErrorKind::NotXml("the file is empty".into()), 4)
+    );
     let (kind, line, col) = err("<?xml version=\"1.0\"?>\n<!-- only a comment -->\n");
     assert_eq!(kind, ErrorKind::NotXml("no root element".into()));
     assert_eq!((line, col), (3, 1));
@@ -232,7 +262,13 @@ fn invalid_utf8_is_an_error_at_its_place() {
     bytes.extend_from_slice(b"\xff\xfe</translation></message></context></TS>");
     let e = load_bytes("t.ts", &bytes).err().unwrap();
     assert!(matches!(e.kind, ErrorKind::NotXml(_)), "{e}");
-    assert_eq!(e.position, Some(Position { line: 4, column: 15 }));
+    assert_eq!(
+        e.position,
+        Some(Position {
+            line: 4,
+            column: 15
+        })
+    );
 }
 
 #[test]
@@ -279,7 +315,10 @@ fn misplaced_elements_name_element_and_parent() {
         element: e.into(),
         parent: p.into(),
     };
-    assert_eq!(err("<TS>\n<message/></TS>"), (misplaced("message", "TS"), 2, 1));
+    assert_eq!(
+        err("<TS>\n<message/></TS>"),
+        (misplaced("message", "TS"), 2, 1)
+    );
     assert_eq!(
         err(&in_ts("<source>a</source>")),
         (misplaced("source", "context"), 4, 1)
@@ -289,18 +328,24 @@ fn misplaced_elements_name_element_and_parent() {
         (misplaced("b", "source"), 4, 19)
     );
     assert_eq!(
-        err(&in_ts("<message><source>a</source><translation><numerusform>x</numerusform></translation></message>")),
+        err(&in_ts(
+            "<message><source>a</source><translation><numerusform>x</numerusform></translation></message>"
+        )),
         (misplaced("numerusform", "translation"), 4, 41)
     );
     assert_eq!(
-        err(&in_ts("<message numerus=\"yes\"><source>a</source><translation><byte value=\"x9\"/></translation></message>")),
+        err(&in_ts(
+            "<message numerus=\"yes\"><source>a</source><translation><byte value=\"x9\"/></translation></message>"
+        )),
         (misplaced("byte", "translation"), 4, 55)
     );
     assert_eq!(
         err(&in_ts("<message><source>a</source></message><context/>")),
         (misplaced("context", "context"), 4, 38)
     );
-    let (kind, line, _) = err(&in_ts("<message><source>a</source></message><name>late</name>"));
+    let (kind, line, _) = err(&in_ts(
+        "<message><source>a</source></message><name>late</name>",
+    ));
     assert!(matches!(kind, ErrorKind::Misplaced { .. }), "{kind:?}");
     assert_eq!(line, 4);
 }
@@ -309,18 +354,27 @@ fn misplaced_elements_name_element_and_parent() {
 fn repeated_elements_are_errors() {
     let rep = |e: &str| ErrorKind::Repeated(e.into());
     assert_eq!(
-        err(&in_ts("<message><source>a</source><source>b</source></message>")),
+        err(&in_ts(
+            "<message><source>a</source><source>b</source></message>"
+        )),
         (rep("source"), 4, 28)
     );
     assert_eq!(
-        err(&in_ts("<message><source>a</source><translation/><translation/></message>")),
+        err(&in_ts(
+            "<message><source>a</source><translation/><translation/></message>"
+        )),
         (rep("translation"), 4, 42)
     );
     assert_eq!(
-        err(&in_ts("<message><source>a</source><comment/><comment/></message>")),
+        err(&in_ts(
+            "<message><source>a</source><comment/><comment/></message>"
+        )),
         (rep("comment"), 4, 38)
     );
-    assert_eq!(err("<TS><context><name>a</name><name>b</name></context></TS>"), (rep("name"), 1, 28));
+    assert_eq!(
+        err("<TS><context><name>a</name><name>b</name></context></TS>"),
+        (rep("name"), 1, 28)
+    );
 }
 
 #[test]
@@ -348,15 +402,21 @@ fn bad_attribute_values_are_named() {
         value: v.into(),
     };
     assert_eq!(
-        err(&in_ts("<message><source>a</source><translation type=\"done\">T</translation></message>")),
+        err(&in_ts(
+            "<message><source>a</source><translation type=\"done\">T</translation></message>"
+        )),
         (bad("translation", "type", "done"), 4, 28)
     );
     assert_eq!(
-        err(&in_ts("<message><location line=\"twelve\"/><source>a</source></message>")),
+        err(&in_ts(
+            "<message><location line=\"twelve\"/><source>a</source></message>"
+        )),
         (bad("location", "line", "twelve"), 4, 10)
     );
     for value in ["xZZ", "", "x0", "xD800", "x110000", "-1"] {
-        let text = in_ts(&format!("<message><source>a<byte value=\"{value}\"/></source></message>"));
+        let text = in_ts(&format!(
+            "<message><source>a<byte value=\"{value}\"/></source></message>"
+        ));
         assert_eq!(err(&text), (bad("byte", "value", value), 4, 19), "{value}");
     }
     let text = in_ts("<message><source>a<byte/></source></message>");
@@ -391,10 +451,16 @@ fn files_are_read_and_unreadable_ones_named() {
     let missing = dir.path().join("missing.ts");
     let e = load_file(&missing).err().unwrap();
     assert!(matches!(e.kind, ErrorKind::Io(_)) && e.position.is_none());
-    assert!(e.to_string().starts_with(&missing.display().to_string()), "{e}");
+    assert!(
+        e.to_string().starts_with(&missing.display().to_string()),
+        "{e}"
+    );
     std::fs::write(&path, "<TS>\n<context>\n<message/>").unwrap();
     let e = load_file(&path).err().unwrap();
-    assert_eq!(e.to_string(), format!("{}:3:1: <message> without <source>", path.display()));
+    assert_eq!(
+        e.to_string(),
+        format!("{}:3:1: <message> without <source>", path.display())
+    );
 }
 
 proptest! {
@@ -427,4 +493,27 @@ proptest! {
         let text: String = parts.concat();
         let _ = load(&text);
     }
+}
+
+#[test]
+fn repeated_attributes_are_not_xml() {
+    let (kind, line, col) = err(&in_ts(
+        "<message><location line=\"1\" line=\"2\"/><source>a</source></message>",
+    ));
+    assert_eq!(
+        kind,
+        ErrorKind::NotXml("attribute `line` is repeated".into())
+    );
+    assert_eq!((line, col), (4, 10));
+    // Past the small array, the parser's own check takes over.
+    let many: String = (0..9).map(|i| format!(" a{i}=\"{i}\"")).collect();
+    let (kind, _, _) = err(&in_ts(&format!(
+        "<message><location{many} a3=\"x\"/><source>a</source></message>"
+    )));
+    assert!(matches!(kind, ErrorKind::NotXml(_)), "{kind:?}");
+    let c = ok(&in_ts(&format!(
+        "<message><location{many} line=\"4\"/><source>a</source></message>"
+    )));
+    let m = c.messages().next().unwrap();
+    assert_eq!(m.locations().next(), Some(("", LocationLine::Absolute(4))));
 }
