@@ -29,9 +29,8 @@ use quick_xml::XmlVersion;
 use quick_xml::errors::{Error as XmlError, IllFormedError, SyntaxError};
 use quick_xml::events::{BytesRef, BytesStart, Event};
 
-use super::catalogue::{
-    Catalogue, DEFAULT_CONTEXT, Location, LocationLine, Message, Run, Span, TranslationKind,
-};
+use self::elements::Elem;
+use super::catalogue::{Catalogue, DEFAULT_CONTEXT, Message, Run, Span, TranslationKind};
 use super::error::{ErrorKind, LineCounter, LoadError, Position, Warning};
 
 /// Reads and loads the catalogue at `path`.
@@ -59,87 +58,6 @@ pub fn load_bytes(file: &str, bytes: &[u8]) -> Result<Catalogue, LoadError> {
     let mut loader = Loader::new(file, bytes);
     loader.run()?;
     Ok(loader.catalogue)
-}
-
-/// The format's elements.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Elem {
-    Ts,
-    Context,
-    Name,
-    Message,
-    Location,
-    Source,
-    Comment,
-    TranslatorComment,
-    ExtraComment,
-    Translation,
-    NumerusForm,
-    Byte,
-}
-
-impl Elem {
-    fn from_name(name: &str) -> Option<Elem> {
-        Some(match name {
-            "TS" => Elem::Ts,
-            "context" => Elem::Context,
-            "name" => Elem::Name,
-            "message" => Elem::Message,
-            "location" => Elem::Location,
-            "source" => Elem::Source,
-            "comment" => Elem::Comment,
-            "translatorcomment" => Elem::TranslatorComment,
-            "extracomment" => Elem::ExtraComment,
-            "translation" => Elem::Translation,
-            "numerusform" => Elem::NumerusForm,
-            "byte" => Elem::Byte,
-            _ => return None,
-        })
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Elem::Ts => "TS",
-            Elem::Context => "context",
-            Elem::Name => "name",
-            Elem::Message => "message",
-            Elem::Location => "location",
-            Elem::Source => "source",
-            Elem::Comment => "comment",
-            Elem::TranslatorComment => "translatorcomment",
-            Elem::ExtraComment => "extracomment",
-            Elem::Translation => "translation",
-            Elem::NumerusForm => "numerusform",
-            Elem::Byte => "byte",
-        }
-    }
-
-    /// Whether `child` may stand directly inside `self`.
-    fn allows(self, child: Elem) -> bool {
-        use Elem::*;
-        match self {
-            Ts => child == Context,
-            Context => matches!(child, Name | Message),
-            Message => matches!(
-                child,
-                Location | Source | Comment | TranslatorComment | ExtraComment | Translation
-            ),
-            Translation => matches!(child, NumerusForm | Byte),
-            Name | Source | Comment | TranslatorComment | ExtraComment | NumerusForm => {
-                child == Byte
-            }
-            Location | Byte => false,
-        }
-    }
-
-    /// Whether the element's character data is a string of the catalogue.
-    fn holds_text(self) -> bool {
-        use Elem::*;
-        matches!(
-            self,
-            Name | Source | Comment | TranslatorComment | ExtraComment | Translation | NumerusForm
-        )
-    }
 }
 
 /// The `context` being read.
@@ -372,98 +290,6 @@ impl<'a> Loader<'a> {
         Ok(())
     }
 
-    /// Calls `f` with the name and value (entities resolved) of each
-    /// attribute of `e` named in `keys`, in one pass over the attributes.
-    fn each_attribute(
-        &mut self,
-        e: &BytesStart<'a>,
-        at: usize,
-        keys: &[&str],
-        mut f: impl FnMut(&mut Self, &str, &str) -> Result<(), LoadError>,
-    ) -> Result<(), LoadError> {
-        if e.attributes_raw().bytes().all(|b| b.is_ascii_whitespace()) {
-            return Ok(());
-        }
-        // quick-xml's duplicate check allocates per element; names are
-        // compared here instead, in a small array for the usual few.
-        let mut seen: [&str; 8] = [""; 8];
-        for (count, attr) in e.attributes().with_checks(false).enumerate() {
-            let attr = attr.map_err(|err| self.error(at, ErrorKind::NotXml(err.to_string())))?;
-            let key = attr.key.0;
-            if count == seen.len() {
-                return self.each_attribute_checked(e, at, keys, f);
-            }
-            if seen[..count].contains(&key) {
-                let kind = ErrorKind::NotXml(format!("attribute `{key}` is repeated"));
-                return Err(self.error(at, kind));
-            }
-            seen[count] = key;
-            if keys.contains(&key) {
-                let value = attr
-                    .normalized_value(XmlVersion::Implicit1_0)
-                    .map_err(|err| self.error(at, ErrorKind::NotXml(err.to_string())))?;
-                f(self, key, &value)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// [`each_attribute`](Self::each_attribute) for tags with many
-    /// attributes, where the parser's own duplicate check pays off.
-    #[cold]
-    fn each_attribute_checked(
-        &mut self,
-        e: &BytesStart<'a>,
-        at: usize,
-        keys: &[&str],
-        mut f: impl FnMut(&mut Self, &str, &str) -> Result<(), LoadError>,
-    ) -> Result<(), LoadError> {
-        for attr in e.attributes() {
-            let attr = attr.map_err(|err| self.error(at, ErrorKind::NotXml(err.to_string())))?;
-            let key = attr.key.as_ref();
-            if keys.contains(&key) {
-                let value = attr
-                    .normalized_value(XmlVersion::Implicit1_0)
-                    .map_err(|err| self.error(at, ErrorKind::NotXml(err.to_string())))?;
-                f(self, key, &value)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Calls `f` with the value of attribute `key` of `e`; `None` when the
-    /// attribute is absent.
-    fn attribute<R>(
-        &mut self,
-        e: &BytesStart<'a>,
-        key: &str,
-        at: usize,
-        f: impl FnOnce(&mut Self, &str) -> R,
-    ) -> Result<Option<R>, LoadError> {
-        let mut f = Some(f);
-        let mut result = None;
-        self.each_attribute(e, at, &[key], |this, _, value| {
-            if let Some(f) = f.take() {
-                result = Some(f(this, value));
-            }
-            Ok(())
-        })?;
-        Ok(result)
-    }
-
-    fn bad_attribute(&mut self, at: usize, elem: Elem, attribute: &str, value: &str) -> LoadError {
-        let kind = ErrorKind::BadAttribute {
-            element: elem.name().to_string(),
-            attribute: attribute.to_string(),
-            value: value.to_string(),
-        };
-        self.error(at, kind)
-    }
-
-    fn repeated(&mut self, at: usize, elem: Elem) -> LoadError {
-        self.error(at, ErrorKind::Repeated(elem.name().to_string()))
-    }
-
     /// The work at an element's start tag.
     fn open(&mut self, elem: Elem, e: &BytesStart<'a>, at: usize) -> Result<(), LoadError> {
         if elem.holds_text() {
@@ -546,53 +372,6 @@ impl<'a> Loader<'a> {
             Elem::Translation => message.translation,
             _ => None,
         }
-    }
-
-    fn location(&mut self, e: &BytesStart<'a>, at: usize) -> Result<(), LoadError> {
-        let mut file = Span::default();
-        let mut line = LocationLine::None;
-        self.each_attribute(e, at, &["filename", "line"], |this, key, value| {
-            if key == "filename" {
-                file = this.location_file(value);
-            } else {
-                line = parse_line(value)
-                    .ok_or_else(|| this.bad_attribute(at, Elem::Location, "line", value))?;
-            }
-            Ok(())
-        })?;
-        self.catalogue.locations.push(Location { file, line });
-        Ok(())
-    }
-
-    /// The arena span of a location's file name; consecutive locations
-    /// mostly name one file, which is then stored once.
-    fn location_file(&mut self, name: &str) -> Span {
-        let c = &mut self.catalogue;
-        if let Some(last) = c.locations.last()
-            && c.str(last.file) == name
-        {
-            return last.file;
-        }
-        let start = c.text.len();
-        c.text.push_str(name);
-        span_from(start, c.text.len())
-    }
-
-    fn byte(&mut self, e: &BytesStart<'a>, at: usize) -> Result<(), LoadError> {
-        let pushed = self.attribute(e, "value", at, |this, value| {
-            let code = match value.strip_prefix('x') {
-                Some(hex) => u32::from_str_radix(hex, 16).ok(),
-                None => value.parse::<u32>().ok(),
-            };
-            match code.and_then(char::from_u32) {
-                Some(c) if c != '\0' => {
-                    this.catalogue.text.push(c);
-                    Ok(())
-                }
-                _ => Err(this.bad_attribute(at, Elem::Byte, "value", value)),
-            }
-        })?;
-        pushed.unwrap_or_else(|| Err(self.bad_attribute(at, Elem::Byte, "value", "")))
     }
 
     /// The work at an element's end.
@@ -803,15 +582,8 @@ fn span_from(start: usize, end: usize) -> Span {
     }
 }
 
-/// `12` is an absolute line; `+3` or `-2` is relative to the previous one.
-fn parse_line(value: &str) -> Option<LocationLine> {
-    let value = value.trim();
-    if value.starts_with(['+', '-']) {
-        value.parse::<i32>().ok().map(LocationLine::Relative)
-    } else {
-        value.parse::<u32>().ok().map(LocationLine::Absolute)
-    }
-}
+mod attributes;
+mod elements;
 
 #[cfg(test)]
 mod tests;
