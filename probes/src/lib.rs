@@ -9,5 +9,6 @@ pub mod datatype;
 mod example;
 pub mod fixtures;
 pub mod host;
+pub mod i18n;
 pub mod router;
 pub mod settings;
