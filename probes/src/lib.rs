@@ -8,3 +8,4 @@
 mod example;
 pub mod fixtures;
 pub mod host;
+pub mod template;
