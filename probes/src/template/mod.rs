@@ -18,12 +18,14 @@ pub mod lexer;
 mod lower_expr;
 pub mod ops;
 pub mod parser;
-mod probes;
+pub mod probes;
 pub mod program;
 pub mod render;
 pub mod scope;
 pub mod value;
 
+#[cfg(test)]
+mod golden_tests;
 #[cfg(test)]
 mod tests;
 

@@ -307,19 +307,19 @@ impl<'e> Renderer<'e> {
                     vars,
                     default_only,
                 } => {
-                    let values: Vec<Value> = vars
-                        .iter()
-                        .map(|(_, e)| eval(&self.scope, &env, e).into_owned())
-                        .collect();
+                    // Values are computed in order inside the block's
+                    // namespace, so later ones may use earlier ones
+                    // (`{let count=... half=div($:count, 2)}`).
                     if let Some(ns) = ns {
                         self.scope.push_ns(ns);
                     }
                     let cur = self.scope.current();
                     let mut slots = Vec::with_capacity(vars.len());
-                    for ((name, _), value) in vars.iter().zip(values) {
+                    for (name, e) in vars {
                         if *default_only && self.scope.lookup_in(cur, name).is_some() {
                             continue;
                         }
+                        let value = eval(&self.scope, &env, e).into_owned();
                         slots.push(self.scope.define(cur, name, value));
                     }
                     lets.push(LetFrame {

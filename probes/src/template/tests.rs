@@ -15,7 +15,9 @@ fn engine() -> Engine {
 
 fn render_with(src: &str, vars: Vars) -> String {
     let program = compile("t.tpl", src).unwrap_or_else(|e| panic!("{e}"));
-    engine().render(&program, &vars).unwrap_or_else(|e| panic!("{e}"))
+    engine()
+        .render(&program, &vars)
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn render(src: &str) -> String {
@@ -41,7 +43,10 @@ mod tags {
     fn output_and_attribute_chains() {
         let node = hash(&[(
             "object",
-            hash(&[("data_map", hash(&[("title", hash(&[("content", Value::str("T"))]))]))]),
+            hash(&[(
+                "data_map",
+                hash(&[("title", hash(&[("content", Value::str("T"))]))]),
+            )]),
         )]);
         let vars = Vars::new()
             .set("node", node)
@@ -77,7 +82,10 @@ mod tags {
         }
         let vars = Vars::new().set("node", Value::Object(Arc::new(Node)));
         assert_eq!(
-            render_with("{$node.name}/{$node.depth}/{$node.none}/{$node}/{$node|count}", vars),
+            render_with(
+                "{$node.name}/{$node.depth}/{$node.none}/{$node}/{$node|count}",
+                vars
+            ),
             "Home/1//node#2/2"
         );
     }
@@ -85,7 +93,9 @@ mod tags {
     #[test]
     fn def_set_undef() {
         assert_eq!(
-            render("{def $a=1 $b=array(1,2)}{$a}{count($b)}{set $a=sum($a, 1)}{$a}{undef $a}[{$a}]{$b.1}"),
+            render(
+                "{def $a=1 $b=array(1,2)}{$a}{count($b)}{set $a=sum($a, 1)}{$a}{undef $a}[{$a}]{$b.1}"
+            ),
             "122[]2"
         );
         assert_eq!(render("{def $a=1}{def $b=2}{undef}[{$a}{$b}]"), "[]");
@@ -99,9 +109,15 @@ mod tags {
     fn if_elseif_else() {
         let t = "{if $n|eq(1)}one{elseif $n|gt(5)}big{else}other{/if}";
         let r = |n: i64| render_with(t, Vars::new().set("n", n));
-        assert_eq!((r(1), r(9), r(3)), ("one".into(), "big".into(), "other".into()));
+        assert_eq!(
+            (r(1), r(9), r(3)),
+            ("one".into(), "big".into(), "other".into())
+        );
         // constant conditions are decided at compile time
-        assert_eq!(render("{if true()}a{else}b{/if}{if 0}c{elseif 1}d{/if}"), "ad");
+        assert_eq!(
+            render("{if true()}a{else}b{/if}{if 0}c{elseif 1}d{/if}"),
+            "ad"
+        );
         let err = compile("t.tpl", "{if 1}{else}{elseif 2}{/if}").unwrap_err();
         assert_eq!((err.line, err.column), (1, 13));
     }
@@ -110,10 +126,18 @@ mod tags {
     fn switch_and_case() {
         let t = "{switch match=$x}\n{case match=1}one{/case}\n{case in=array(2,3)}few{/case}\n{case}many{/case}\n{/switch}";
         let r = |x: i64| render_with(t, Vars::new().set("x", x));
-        assert_eq!((r(1), r(3), r(7)), ("one".into(), "few".into(), "many".into()));
-        assert_eq!(render("{switch match=2}{case match=1}a{/case}{/switch}"), "");
         assert_eq!(
-            render("{switch name=Sw match='b'}{case match='b'}{$Sw:match}!{/case}{/switch}[{$Sw:match}]"),
+            (r(1), r(3), r(7)),
+            ("one".into(), "few".into(), "many".into())
+        );
+        assert_eq!(
+            render("{switch match=2}{case match=1}a{/case}{/switch}"),
+            ""
+        );
+        assert_eq!(
+            render(
+                "{switch name=Sw match='b'}{case match='b'}{$Sw:match}!{/case}{/switch}[{$Sw:match}]"
+            ),
             "b![]"
         );
     }
@@ -122,7 +146,10 @@ mod tags {
     fn foreach_with_parameters_and_delimiter() {
         let vars = || Vars::new().set("l", ints(&[1, 2, 3, 4, 5]));
         assert_eq!(
-            render_with("{foreach $l as $i}{$i}{delimiter},{/delimiter}{/foreach}", vars()),
+            render_with(
+                "{foreach $l as $i}{$i}{delimiter},{/delimiter}{/foreach}",
+                vars()
+            ),
             "1,2,3,4,5"
         );
         assert_eq!(
@@ -139,15 +166,24 @@ mod tags {
         );
         let h = hash(&[("a", Value::Int(1)), ("b", Value::Int(2))]);
         assert_eq!(
-            render_with("{foreach $h as $k => $v}{$k}:{$v} {/foreach}[{$k}]", Vars::new().set("h", h)),
+            render_with(
+                "{foreach $h as $k => $v}{$k}:{$v} {/foreach}[{$k}]",
+                Vars::new().set("h", h)
+            ),
             "a:1 b:2 []"
         );
         // the loop variable shadows an outer one only inside the loop
         assert_eq!(
-            render_with("{def $i='x'}{foreach $l as $i max=1}{$i}{/foreach}{$i}", vars()),
+            render_with(
+                "{def $i='x'}{foreach $l as $i max=1}{$i}{/foreach}{$i}",
+                vars()
+            ),
             "1x"
         );
-        assert_eq!(render("{foreach 'text' as $c}{$c}{/foreach}|{foreach $none as $c}x{/foreach}"), "|");
+        assert_eq!(
+            render("{foreach 'text' as $c}{$c}{/foreach}|{foreach $none as $c}x{/foreach}"),
+            "|"
+        );
     }
 
     #[test]
@@ -161,7 +197,10 @@ mod tags {
             "13"
         );
         assert_eq!(
-            render_with("{foreach $l as $i}{if $i|eq(1)}{skip}{/if}{$i}{/foreach}", vars()),
+            render_with(
+                "{foreach $l as $i}{if $i|eq(1)}{skip}{/if}{$i}{/foreach}",
+                vars()
+            ),
             "234"
         );
         let p = compile("t.tpl", "{break}").unwrap();
@@ -170,12 +209,27 @@ mod tags {
 
     #[test]
     fn while_do_for() {
-        assert_eq!(render("{def $i=0}{while $i|lt(3)}{$i}{set $i=inc($i)}{/while}"), "012");
-        assert_eq!(render("{def $i=5}{do}{$i}{set $i=inc($i)}{/do while=$i|lt(3)}"), "5");
-        assert_eq!(render("{def $i=0}{do}{$i}{set $i=inc($i)}{/do while=$i|lt(3)}"), "012");
-        assert_eq!(render("{for 1 to 3 as $i}{$i}{delimiter}-{/delimiter}{/for}"), "1-2-3");
+        assert_eq!(
+            render("{def $i=0}{while $i|lt(3)}{$i}{set $i=inc($i)}{/while}"),
+            "012"
+        );
+        assert_eq!(
+            render("{def $i=5}{do}{$i}{set $i=inc($i)}{/do while=$i|lt(3)}"),
+            "5"
+        );
+        assert_eq!(
+            render("{def $i=0}{do}{$i}{set $i=inc($i)}{/do while=$i|lt(3)}"),
+            "012"
+        );
+        assert_eq!(
+            render("{for 1 to 3 as $i}{$i}{delimiter}-{/delimiter}{/for}"),
+            "1-2-3"
+        );
         assert_eq!(render("{for 3 to 1 as $i}{$i}{/for}"), "321");
-        assert_eq!(render("{def $i=0}{while true()}{set $i=inc($i)}{if $i|gt(2)}{break}{/if}{/while}{$i}"), "3");
+        assert_eq!(
+            render("{def $i=0}{while true()}{set $i=inc($i)}{if $i|gt(2)}{break}{/if}{/while}{$i}"),
+            "3"
+        );
     }
 
     #[test]
@@ -202,15 +256,24 @@ mod tags {
             "0:1:0:10/10 1:2:1:20/20 2:3:2:30/30 "
         );
         assert_eq!(
-            render_with("{section loop=$l}{$:item}{$item}{delimiter}|{/delimiter}{/section}", vars()),
+            render_with(
+                "{section loop=$l}{$:item}{$item}{delimiter}|{/delimiter}{/section}",
+                vars()
+            ),
             "1010|2020|3030"
         );
         assert_eq!(
-            render_with("{section loop=$none name=S}x{section-else}empty{/section}", vars()),
+            render_with(
+                "{section loop=$none name=S}x{section-else}empty{/section}",
+                vars()
+            ),
             "empty"
         );
         assert_eq!(
-            render_with("{section loop=$l name=S sequence=array('odd','even')}{$S:sequence} {/section}", vars()),
+            render_with(
+                "{section loop=$l name=S sequence=array('odd','even')}{$S:sequence} {/section}",
+                vars()
+            ),
             "odd even odd "
         );
         assert_eq!(render("{section loop=3 name=N}{$N:item}{/section}"), "123");
@@ -245,27 +308,33 @@ mod tags {
         assert_eq!(render_with(t, Vars::new().set("on", true)), "yes");
         assert_eq!(render_with(t, Vars::new().set("on", false)), "no");
         assert_eq!(
-            render_with("{section show=$on loop=$l name=S max=2}{$S:item}{section-else}off{/section}", vars().set("on", false)),
+            render_with(
+                "{section show=$on loop=$l name=S max=2}{$S:item}{section-else}off{/section}",
+                vars().set("on", false)
+            ),
             "off"
         );
         assert_eq!(
-            render_with("{section show=$on loop=$l name=S max=2}{$S:item}{section-else}off{/section}", vars().set("on", true)),
+            render_with(
+                "{section show=$on loop=$l name=S max=2}{$S:item}{section-else}off{/section}",
+                vars().set("on", true)
+            ),
             "12"
         );
     }
 
     #[test]
     fn let_and_default_namespaces() {
-        assert_eq!(
-            render("{let a=1 b=sum(1,1)}{$a}{$b}{/let}[{$a}]"),
-            "12[]"
-        );
+        assert_eq!(render("{let a=1 b=sum(1,1)}{$a}{$b}{/let}[{$a}]"), "12[]");
         assert_eq!(
             render("{let name=N a=1}{$N:a}{$:a}{$a}{/let}[{$N:a}]"),
             "111[]"
         );
         assert_eq!(
-            render_with("{default a=1 b=2}{$a}{$b}{/default}", Vars::new().set("a", 9)),
+            render_with(
+                "{default a=1 b=2}{$a}{$b}{/default}",
+                Vars::new().set("a", 9)
+            ),
             "92"
         );
         assert_eq!(render("{default name=D x=3}{$D:x}{/default}"), "3");
@@ -274,10 +343,16 @@ mod tags {
     #[test]
     fn cache_block_renders_its_body() {
         assert_eq!(
-            render("{cache-block keys=array($a, 'x') expiry=3600 ignore_content_expiry}body{$n}{/cache-block}"),
+            render(
+                "{cache-block keys=array($a, 'x') expiry=3600 ignore_content_expiry}body{$n}{/cache-block}"
+            ),
             "body"
         );
-        let p = compile("t.tpl", "{cache-block subtree_expiry='/' weird=1}x{/cache-block}").unwrap();
+        let p = compile(
+            "t.tpl",
+            "{cache-block subtree_expiry='/' weird=1}x{/cache-block}",
+        )
+        .unwrap();
         assert_eq!(p.warnings.len(), 1);
         assert!(p.warnings[0].message.contains("`weird`"));
     }
@@ -299,8 +374,16 @@ mod tags {
         std::fs::create_dir_all(standard.join("parts")).unwrap();
         std::fs::write(site.join("parts/a.tpl"), "site-a[{$v}]").unwrap();
         std::fs::write(standard.join("parts/a.tpl"), "standard-a").unwrap();
-        std::fs::write(standard.join("parts/b.tpl"), "b:{$:v}{$Inc:v}{$outer}{def $local=1}").unwrap();
-        std::fs::write(standard.join("parts/self.tpl"), "{include uri='design:parts/self.tpl'}").unwrap();
+        std::fs::write(
+            standard.join("parts/b.tpl"),
+            "b:{$:v}{$Inc:v}{$outer}{def $local=1}",
+        )
+        .unwrap();
+        std::fs::write(
+            standard.join("parts/self.tpl"),
+            "{include uri='design:parts/self.tpl'}",
+        )
+        .unwrap();
         let e = Engine::new(vec![site, standard]);
         let p = compile(
             "t.tpl",
@@ -315,7 +398,12 @@ mod tags {
         let up = compile("t.tpl", "{include uri='design:../site/parts/a.tpl'}").unwrap();
         assert!(e.render(&up, &Vars::new()).is_err());
         let cycle = compile("t.tpl", "{include uri='design:parts/self.tpl'}").unwrap();
-        assert!(e.render(&cycle, &Vars::new()).unwrap_err().message.contains("nested too deeply"));
+        assert!(
+            e.render(&cycle, &Vars::new())
+                .unwrap_err()
+                .message
+                .contains("nested too deeply")
+        );
     }
 
     #[test]
@@ -325,13 +413,32 @@ mod tags {
             "a{ext_block x=1}in{/ext_block}b{ext_fn $y /}c{ext_single}d{$x|ext_op|wash}e{ext_call(1)}f",
         )
         .unwrap();
-        let msgs: Vec<String> = p.warnings.iter().map(|w| format!("{}:{} {}", w.line, w.column, w.message)).collect();
+        let msgs: Vec<String> = p
+            .warnings
+            .iter()
+            .map(|w| format!("{}:{} {}", w.line, w.column, w.message))
+            .collect();
         assert_eq!(msgs.len(), 5, "{msgs:?}");
-        assert!(msgs[0].starts_with("1:2 unknown function tag {ext_block}"), "{msgs:?}");
-        assert!(msgs[1].starts_with("1:32 unknown function tag {ext_fn}"), "{msgs:?}");
-        assert!(msgs[2].starts_with("1:46 unknown function tag {ext_single}"), "{msgs:?}");
-        assert!(msgs[3].starts_with("1:63 unknown operator `ext_op`"), "{msgs:?}");
-        assert!(msgs[4].starts_with("1:77 unknown operator `ext_call`"), "{msgs:?}");
+        assert!(
+            msgs[0].starts_with("1:2 unknown function tag {ext_block}"),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs[1].starts_with("1:32 unknown function tag {ext_fn}"),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs[2].starts_with("1:46 unknown function tag {ext_single}"),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs[3].starts_with("1:63 unknown operator `ext_op`"),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs[4].starts_with("1:77 unknown operator `ext_call`"),
+            "{msgs:?}"
+        );
         let out = engine().render(&p, &Vars::new().set("x", "v")).unwrap();
         assert_eq!(out, "ainbcdef");
     }
@@ -343,7 +450,10 @@ mod tags {
             render_with("{$t|wash}|{$t|wash('xhtml')}|{$t|wash(javascript)}", vars()),
             "&lt;a href=&#039;x&#039;&gt;&amp;&quot;&lt;/a&gt;|&lt;a href=&#039;x&#039;&gt;&amp;&quot;&lt;/a&gt;|<a href=\\'x\\'>&\\\"<\\/a>"
         );
-        assert_eq!(render_with("{$t|upcase|wash}", vars()), "&lt;A HREF=&#039;X&#039;&gt;&amp;&quot;&lt;/A&gt;");
+        assert_eq!(
+            render_with("{$t|upcase|wash}", vars()),
+            "&lt;A HREF=&#039;X&#039;&gt;&amp;&quot;&lt;/A&gt;"
+        );
     }
 }
 
@@ -376,7 +486,10 @@ mod whitespace {
 
     #[test]
     fn indentation_before_tags_is_kept() {
-        assert_eq!(render("<p>\n  {if 1}\n  x\n  {/if}\n</p>"), "<p>\n    x\n  </p>");
+        assert_eq!(
+            render("<p>\n  {if 1}\n  x\n  {/if}\n</p>"),
+            "<p>\n    x\n  </p>"
+        );
         assert_eq!(render("\t{def $a=1}\t\n"), "\t\t\n");
     }
 
@@ -388,14 +501,20 @@ mod whitespace {
 
     #[test]
     fn output_tags_and_braces_keep_their_newlines() {
-        assert_eq!(render_with("a\n{$x}\nb", Vars::new().set("x", 1)), "a\n1\nb");
+        assert_eq!(
+            render_with("a\n{$x}\nb", Vars::new().set("x", 1)),
+            "a\n1\nb"
+        );
         assert_eq!(render("a\n{ldelim}\n{rdelim}\nb"), "a\n{\n}\nb");
     }
 
     #[test]
     fn comments_and_literal_markers_trim_too() {
         assert_eq!(render("a\n{* note *}\nb"), "ab");
-        assert_eq!(render("<script>\n{literal}\nvar a = {b: 1};\n{/literal}\n</script>"), "<script>var a = {b: 1};</script>");
+        assert_eq!(
+            render("<script>\n{literal}\nvar a = {b: 1};\n{/literal}\n</script>"),
+            "<script>var a = {b: 1};</script>"
+        );
     }
 
     #[test]
@@ -427,7 +546,10 @@ mod errors {
     fn mismatched_close_tag() {
         let (l, c, m, _) = err("{if 1}\n{section loop=$a}\n{/if}");
         assert_eq!((l, c), (3, 1));
-        assert_eq!(m, "mismatched close tag {/if}: {section} opened at 2:1 is still open");
+        assert_eq!(
+            m,
+            "mismatched close tag {/if}: {section} opened at 2:1 is still open"
+        );
     }
 
     #[test]
@@ -465,18 +587,43 @@ mod errors {
     #[test]
     fn bad_expressions() {
         let cases = [
-            ("{$a|}", 1, 5, "expected an operator name after `|`, found the end of the tag"),
+            (
+                "{$a|}",
+                1,
+                5,
+                "expected an operator name after `|`, found the end of the tag",
+            ),
             ("{$a b}", 1, 5, "unexpected `b` after the expression"),
             ("{concat(1 2)}", 1, 11, "expected `,` or `)`, found `2`"),
             ("{concat(1, 2}", 1, 8, "unclosed `(`: no `)` follows"),
             ("{$a[1}", 1, 6, "expected `]`, found the end of the tag"),
             ("{if}", 1, 4, "expected a condition"),
-            ("{def $a=}", 1, 9, "expected an expression, found the end of the tag"),
+            (
+                "{def $a=}",
+                1,
+                9,
+                "expected an expression, found the end of the tag",
+            ),
             ("{foreach $l $i}", 1, 13, "expected `as`, found `$`"),
             ("{for 1 as $i}", 1, 8, "expected `to`, found `a`"),
-            ("{section loop=$a name=}", 1, 23, "expected an expression, found the end of the tag"),
-            ("{}", 1, 1, "empty tag `{}`: write `{ldelim}` for a literal brace"),
-            ("{$}", 1, 3, "expected a variable name, found the end of the tag"),
+            (
+                "{section loop=$a name=}",
+                1,
+                23,
+                "expected an expression, found the end of the tag",
+            ),
+            (
+                "{}",
+                1,
+                1,
+                "empty tag `{}`: write `{ldelim}` for a literal brace",
+            ),
+            (
+                "{$}",
+                1,
+                3,
+                "expected a variable name, found the end of the tag",
+            ),
             ("{1.2.3}", 1, 5, "unexpected `.` after the expression"),
         ];
         for (src, line, col, msg) in cases {
