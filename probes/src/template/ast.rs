@@ -34,8 +34,8 @@ pub enum Node {
     /// `{ldelim}` / `{rdelim}`.
     Brace(char),
     /// `{expr}`.
-    Output(Expr),
-    Tag(Tag),
+    Output(Box<Expr>),
+    Tag(Box<Tag>),
 }
 
 /// A function tag, with its body when it is a block.

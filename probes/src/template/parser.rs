@@ -96,7 +96,7 @@ fn build(src: &str, lines: &LineIndex, tokens: &[Token]) -> Result<Vec<Node>, Le
                 let mut c = Cursor::new(src, expr);
                 let e = c.expr()?;
                 c.expect_end("the expression")?;
-                nodes.push(Node::Output(e));
+                nodes.push(Node::Output(Box::new(e)));
             }
             Token::Open {
                 name,
@@ -135,12 +135,12 @@ fn build(src: &str, lines: &LineIndex, tokens: &[Token]) -> Result<Vec<Node>, Le
                     });
                 } else if is_block {
                     // `{if $x /}`: a block written without a body.
-                    nodes.push(Node::Tag(Tag {
+                    nodes.push(Node::Tag(Box::new(Tag {
                         body: Some(Vec::new()),
                         ..tag
-                    }));
+                    })));
                 } else {
-                    nodes.push(Node::Tag(tag));
+                    nodes.push(Node::Tag(Box::new(tag)));
                 }
             }
             Token::Close { name, args, tag } => {
@@ -164,21 +164,21 @@ fn build(src: &str, lines: &LineIndex, tokens: &[Token]) -> Result<Vec<Node>, Le
                         ),
                     );
                 }
-                if !open.tag.known {
-                    if let Some(n) = unknown_open.get_mut(name_text) {
-                        *n = n.saturating_sub(1);
-                    }
+                if !open.tag.known
+                    && let Some(n) = unknown_open.get_mut(name_text)
+                {
+                    *n = n.saturating_sub(1);
                 }
                 let close_args = if open.tag.known {
                     Cursor::new(src, args).params()?
                 } else {
                     Vec::new()
                 };
-                let node = Node::Tag(Tag {
+                let node = Node::Tag(Box::new(Tag {
                     body: Some(open.nodes),
                     close_args,
                     ..open.tag
-                });
+                }));
                 match stack.last_mut() {
                     Some(parent) => parent.nodes.push(node),
                     None => top.push(node),

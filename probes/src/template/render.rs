@@ -281,10 +281,8 @@ impl<'e> Renderer<'e> {
                 }
                 Inst::Filter { include, cond } => {
                     let hit = eval(&self.scope, &env, cond).truthy();
-                    if let Some(state) = loops.last_mut() {
-                        if hit {
-                            state.excluded = !include;
-                        }
+                    if hit && let Some(state) = loops.last_mut() {
+                        state.excluded = !include;
                     }
                 }
                 Inst::Show { next } => {
@@ -523,8 +521,8 @@ impl<'e> Renderer<'e> {
             values[3] = Some(Value::Int(index as i64 + 1));
             values[4] = state.sequence.as_ref().map(|s| s[index % s.len()].clone());
         }
-        for i in 0..5 {
-            let (Some(name), Some(value)) = (&state.names[i], values[i].take()) else {
+        for (i, value) in values.iter_mut().enumerate() {
+            let (Some(name), Some(value)) = (&state.names[i], value.take()) else {
                 continue;
             };
             let updated = match state.slots[i] {

@@ -128,10 +128,10 @@ impl Scope {
             Kind::Relative => {
                 let mut base = self.current();
                 loop {
-                    if let Some(ns) = self.descend(base, &var.ns) {
-                        if let Some(i) = self.find(ns, &var.name) {
-                            return Some(i);
-                        }
+                    if let Some(ns) = self.descend(base, &var.ns)
+                        && let Some(i) = self.find(ns, &var.name)
+                    {
+                        return Some(i);
                     }
                     if base == ROOT {
                         return None;

@@ -340,10 +340,10 @@ pub fn parse_num(s: &str) -> Option<Num> {
     {
         return None;
     }
-    if !digits.contains('.') {
-        if let Ok(i) = t.parse::<i64>() {
-            return Some(Num::Int(i));
-        }
+    if !digits.contains('.')
+        && let Ok(i) = t.parse::<i64>()
+    {
+        return Some(Num::Int(i));
     }
     t.parse::<f64>().ok().map(Num::Float)
 }

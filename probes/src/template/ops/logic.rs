@@ -45,7 +45,7 @@ pub fn compare(op: Op, ops: &Operands) -> Value {
 
 /// True when every operand is; stops at the first false one.
 pub fn and(ops: &Operands) -> Value {
-    Value::Bool(ops.len() > 0 && (0..ops.len()).all(|i| ops.get(i).truthy()))
+    Value::Bool(!ops.is_empty() && (0..ops.len()).all(|i| ops.get(i).truthy()))
 }
 
 /// The first true operand itself (so `or($title, 'Untitled')` picks a

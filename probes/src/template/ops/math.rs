@@ -250,8 +250,8 @@ mod tests {
     fn round() {
         assert_eq!(pipe("round", Value::Float(2.5), &[]), "3");
         assert_eq!(
-            pipe("round", Value::Float(3.14159), &[Value::Int(2)]),
-            "3.14"
+            pipe("round", Value::Float(1.23456), &[Value::Int(2)]),
+            "1.23"
         );
     }
 }

@@ -154,6 +154,10 @@ impl<'a, 'e> Operands<'a, 'e> {
         self.args.len() + usize::from(self.input.is_some())
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Operand `i`, input first; null past the end.
     pub fn get(&self, i: usize) -> Cow<'a, Value> {
         match (&self.input, i) {
