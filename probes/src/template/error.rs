@@ -129,9 +129,15 @@ impl fmt::Display for TemplateError {
         }
         write!(
             f,
-            "{}:{}:{}: {}\n{}",
-            self.file, self.line, self.column, self.message, self.excerpt
-        )
+            "{}:{}:{}: {}",
+            self.file, self.line, self.column, self.message
+        )?;
+        // Render errors come from compiled programs, which keep positions
+        // but not the source text, so they have no excerpt.
+        if !self.excerpt.is_empty() {
+            write!(f, "\n{}", self.excerpt)?;
+        }
+        Ok(())
     }
 }
 
