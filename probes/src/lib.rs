@@ -12,3 +12,4 @@ pub mod host;
 pub mod i18n;
 pub mod router;
 pub mod settings;
+pub mod template;
