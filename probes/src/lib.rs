@@ -6,7 +6,6 @@
 //! `yardstick::probe!` next to the work it times.
 
 pub mod datatype;
-mod example;
 pub mod fixtures;
 pub mod host;
 pub mod i18n;
