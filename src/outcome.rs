@@ -36,8 +36,14 @@ impl Baseline {
     }
 
     pub fn load(path: &Path) -> Result<Baseline, Error> {
-        let run = store::load(path)?;
-        let name = path.display().to_string();
+        // Shown relative to the working directory when it is inside it, as
+        // the user would have typed it.
+        let shown = std::env::current_dir()
+            .ok()
+            .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+            .unwrap_or_else(|| path.to_path_buf());
+        let run = store::load(&shown)?;
+        let name = shown.display().to_string();
         if run.mode == Mode::Micro && run.calibration.is_none() {
             return Err(Error::input(format!(
                 "{name}: a micro run without calibration cannot be compared"

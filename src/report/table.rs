@@ -118,9 +118,9 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
         "{} regression{} at threshold {} %{}\n",
         c.regressions,
         if c.regressions == 1 { "" } else { "s" },
-        significant(c.threshold, 3),
+        c.threshold,
         c.min_delta
-            .map(|d| format!(" and {} ms", significant(d, 3)))
+            .map(|d| format!(" and {d} ms"))
             .unwrap_or_default()
     ));
     if let Some(cal) = &c.calibration {
