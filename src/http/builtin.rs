@@ -32,7 +32,10 @@ pub fn run(
     };
     let client = Arc::new(Client::new(o, connector).map_err(Error::Usage)?);
     let runtime = runtime(plan.concurrency)?;
-    let (results, _opened) = runtime.block_on(session::run(plan, client, progress));
+    let (results, opened) = runtime.block_on(session::run(plan, client, &mut *progress));
+    for (server, n) in plan.servers.iter().zip(&opened) {
+        progress(&format!("{}: {n} connections opened", server.name));
+    }
     let rows: Vec<Row> = plan
         .jobs
         .iter()

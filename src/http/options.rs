@@ -175,7 +175,7 @@ pub fn parse(args: Vec<String>, env_auth: Option<String>) -> Result<Options, Err
             "compare" => o.compare = list(&non_empty(p, &option)?, &option)?,
             "requests" | "runs" => o.requests = positive(p, &option)?,
             "warmup" => o.warmup = count(p, &option)?,
-            "concurrency" => o.concurrency = positive(p, &option)?,
+            "concurrency" => o.concurrency = concurrency(p, &option)?,
             "rounds" => o.rounds = positive(p, &option)?,
             "cold" => o.cold = true,
             "cache-header" => o.cache_header = header_name(&non_empty(p, &option)?, &option)?,
@@ -219,6 +219,18 @@ fn non_empty(p: &mut Parser, option: &str) -> Result<String, Error> {
         return Err(Error::usage(format!("{option}: the value is empty")));
     }
     Ok(v.trim().to_string())
+}
+
+/// Most requests at a time one run may hold open: one task and socket each.
+pub const MAX_CONCURRENCY: u64 = 10_000;
+
+fn concurrency(p: &mut Parser, option: &str) -> Result<u64, Error> {
+    match positive(p, option)? {
+        n if n > MAX_CONCURRENCY => Err(Error::usage(format!(
+            "{option}: at most {MAX_CONCURRENCY} at a time"
+        ))),
+        n => Ok(n),
+    }
 }
 
 /// A duration in seconds, above 0 (fractions allowed: `0.5`).
@@ -393,6 +405,7 @@ mod tests {
     fn bad_values_name_the_option() {
         for (a, want) in [
             ("--requests=0", "--requests"),
+            ("--concurrency=10001", "--concurrency"),
             ("--timeout=0", "--timeout"),
             ("--timeout=1e30", "--timeout"),
             ("--http=3", "--http"),

@@ -154,7 +154,8 @@ impl Plan {
     /// every server its share of a page back to back, in server order on
     /// even rounds and reversed on odd ones.
     pub fn rounds(&self) -> Vec<Vec<Batch>> {
-        (0..self.rounds)
+        // Rounds past the number of requests would be empty.
+        (0..self.rounds.min(self.requests))
             .map(|round| {
                 let share =
                     self.requests / self.rounds + u64::from(round < self.requests % self.rounds);
@@ -304,6 +305,16 @@ mod tests {
                 .sum();
             assert_eq!(total, 7);
         }
+        let huge = plan(
+            |o| {
+                o.requests = 3;
+                o.rounds = u64::MAX;
+                o.base = Some("http://a".into())
+            },
+            &[],
+        )
+        .unwrap();
+        assert_eq!(huge.rounds().len(), 3);
         let few = plan(
             |o| {
                 o.requests = 1;
