@@ -119,10 +119,13 @@ fn is_executable(p: &Path) -> bool {
 
 /// Refuses a tool that is not installed, naming it.
 pub fn require(tool: Tool) -> Result<PathBuf, Error> {
-    installed(tool.as_str()).ok_or_else(|| {
+    require_program(tool.as_str())
+}
+
+fn require_program(name: &str) -> Result<PathBuf, Error> {
+    installed(name).ok_or_else(|| {
         Error::Refused(format!(
-            "--tool={0}: {0} is not installed (not found on PATH)",
-            tool.as_str()
+            "--tool={name}: {name} is not installed (not found on PATH)"
         ))
     })
 }
@@ -308,6 +311,12 @@ mod tests {
         // No real tool is named like this, so the lookup must fail.
         assert!(installed("yardstick-no-such-tool").is_none());
         assert!(installed("sh").is_some());
+        let e = require_program("yardstick-no-such-tool").unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert_eq!(
+            e.to_string(),
+            "REFUSED: --tool=yardstick-no-such-tool: yardstick-no-such-tool is not installed (not found on PATH)"
+        );
     }
 
     #[test]
