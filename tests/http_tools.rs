@@ -2,7 +2,7 @@
 //! (apache2-utils), wrk, h2load (nghttp2-client, `--h1`) and oha against a
 //! local nginx and a local slow server on loopback, failures included.
 
-use yardstick::http::tools::{ab, h2load, wrk};
+use yardstick::http::tools::{ab, h2load, oha, wrk};
 
 fn fixture(name: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -156,4 +156,53 @@ fn h2load_failed_errored_and_timeouts() {
     assert_eq!((s.requests, s.succeeded, s.errors), (8, 6, 2));
     assert_eq!(s.error_messages.get("timeout"), Some(&2));
     assert!(close(s.min, 1500.0));
+}
+
+#[test]
+fn oha_success_in_seconds() {
+    let s = oha::parse(&fixture("oha-ok.json"), 200).unwrap();
+    assert_eq!((s.requests, s.succeeded, s.errors), (200, 200, 0));
+    assert!(close(s.min, 0.033158) && close(s.max, 2.569482) && close(s.mean, 0.130838));
+    assert!(
+        close(s.median, 0.063849)
+            && close(s.p90, 0.146417)
+            && close(s.p95, 0.51901)
+            && close(s.p99, 2.562507)
+    );
+    assert!(s.ttfb_median.is_some_and(|t| t > 0.0 && t <= 0.063849));
+    assert!(close(s.rps, 200.0 / 0.015918725));
+    assert!(close(s.bytes, 31.0));
+    assert_eq!(s.status.get("200"), Some(&200));
+    assert!(s.note.is_empty());
+}
+
+#[test]
+fn oha_error_answers_get_no_time() {
+    let s = oha::parse(&fixture("oha-non2xx.json"), 50).unwrap();
+    assert_eq!((s.requests, s.succeeded, s.errors), (50, 0, 50));
+    assert_eq!(s.error_messages.get("HTTP 404"), Some(&50));
+    assert_eq!((s.median, s.min), (None, None));
+    assert_eq!(s.rps, Some(0.0));
+}
+
+#[test]
+fn oha_refused_and_timeouts() {
+    let s = oha::parse(&fixture("oha-refused.json"), 50).unwrap();
+    assert_eq!((s.requests, s.succeeded, s.errors), (50, 0, 50));
+    assert_eq!(s.error_messages.get("Connection refused"), Some(&50));
+    assert_eq!(s.status.get("failed"), Some(&50));
+    assert_eq!(s.bytes, None);
+    let s = oha::parse(&fixture("oha-timeout.json"), 6).unwrap();
+    assert_eq!((s.requests, s.errors), (6, 6));
+    assert_eq!(s.error_messages.get("timeout"), Some(&6));
+}
+
+#[test]
+fn oha_garbage_is_an_error() {
+    assert!(oha::parse("Error: bad URL", 1).is_err());
+    assert!(
+        oha::parse("{\"no\": 1}", 1)
+            .unwrap_err()
+            .contains("summary")
+    );
 }

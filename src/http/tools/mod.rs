@@ -40,6 +40,7 @@ pub struct Summary {
     pub p99: Option<f64>,
     pub max: Option<f64>,
     pub stddev: Option<f64>,
+    pub ttfb_median: Option<f64>,
     /// Successful requests per second.
     pub rps: Option<f64>,
     /// Mean bytes per answer, as the tool counts them.
@@ -81,6 +82,7 @@ impl Summary {
         row.p99 = self.p99;
         row.max = self.max;
         row.stddev = self.stddev;
+        row.ttfb_median = self.ttfb_median;
         row.requests = self.requests;
         row.errors = self.errors;
         row.error_messages = self.error_messages;

@@ -2,7 +2,8 @@
 //! every answer as a success and times it, whatever its status; here an
 //! answer of 400 or more is an error, so a row whose answers were all
 //! errors gets no times, and a mixed row says in its note that oha's times
-//! include the error answers. oha's times are in seconds.
+//! include the error answers. oha's times are in seconds; its time to the
+//! first byte gives the row's TTFB median.
 
 use super::Summary;
 use crate::http::options::{Options, Protocol};
@@ -68,7 +69,7 @@ pub fn parse(stdout: &str, requested: u64) -> Result<Summary, String> {
         for (message, n) in errors {
             let n = n.as_u64().unwrap_or(0);
             failed = failed.saturating_add(n);
-            s.add_error(message, n);
+            s.add_error(&without_os_code(message), n);
         }
     }
     if failed > 0 {
@@ -93,6 +94,8 @@ pub fn parse(stdout: &str, requested: u64) -> Result<Summary, String> {
         let p = doc.get("latencyPercentiles");
         let at = |k: &str| ms(p.and_then(|p| p.get(k)));
         (s.median, s.p90, s.p95, s.p99) = (at("p50"), at("p90"), at("p95"), at("p99"));
+        let first_byte = doc.get("firstBytePercentiles");
+        s.ttfb_median = ms(first_byte.and_then(|p| p.get("p50")));
         if error_answers > 0 {
             s.note = "oha's times include its error answers".to_string();
         }
@@ -100,10 +103,28 @@ pub fn parse(stdout: &str, requested: u64) -> Result<Summary, String> {
     Ok(s)
 }
 
+/// `Connection refused (os error 111)` → `Connection refused`, so the
+/// message reads like the built-in client's.
+fn without_os_code(message: &str) -> String {
+    match message.rfind(" (os error ") {
+        Some(i) if message.ends_with(')') => message[..i].to_string(),
+        _ => message.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn os_codes_are_dropped() {
+        assert_eq!(
+            without_os_code("Connection refused (os error 111)"),
+            "Connection refused"
+        );
+        assert_eq!(without_os_code("timeout"), "timeout");
+    }
 
     proptest! {
         #[test]
