@@ -25,6 +25,8 @@ struct Nginx {
     _dir: tempfile::TempDir,
 }
 
+// nginx runs as one process (`master_process off`), so stopping the child
+// we started stops all of it: no orphaned worker keeps the port.
 impl Drop for Nginx {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -51,7 +53,7 @@ fn start_nginx(binary: &Path) -> Result<Nginx, String> {
         .map_err(|e| e.to_string())?
         .port();
     let config = format!(
-        "daemon off;\nworker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log;\n\
+        "daemon off;\nmaster_process off;\nworker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log;\n\
          events {{ worker_connections 256; }}\n\
          http {{\n  access_log off;\n  client_body_temp_path {d}/tmp; proxy_temp_path {d}/tmp;\n  \
          fastcgi_temp_path {d}/tmp; uwsgi_temp_path {d}/tmp; scgi_temp_path {d}/tmp;\n  \

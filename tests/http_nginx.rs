@@ -21,6 +21,8 @@ struct Nginx {
     _dir: tempfile::TempDir,
 }
 
+// nginx runs as one process (`master_process off`), so stopping the child
+// we started stops all of it: no orphaned worker keeps the port.
 impl Drop for Nginx {
     fn drop(&mut self) {
         let _ = self.child.kill();

@@ -12,6 +12,7 @@ use bytes::Bytes;
 use http::header::{ACCEPT_ENCODING, AUTHORIZATION, CONNECTION, COOKIE, HOST, SERVER, USER_AGENT};
 use http::{HeaderMap, HeaderName, HeaderValue, Request};
 use http_body_util::{BodyExt, Empty};
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Waker};
 use std::time::{Duration, Instant};
@@ -42,6 +43,10 @@ pub enum Outcome {
 #[derive(Default)]
 pub struct Slot {
     conn: Option<Conn>,
+    /// The request timeout, kept from one request to the next: moving a
+    /// timer's deadline later costs nothing, while a new timer per request
+    /// takes the runtime's timer lock twice.
+    timer: Option<Pin<Box<tokio::time::Sleep>>>,
     /// Connections this slot opened (the tests count them).
     pub opened: u64,
 }
@@ -103,15 +108,26 @@ impl Client {
             slot.conn = None;
         }
         let start = Instant::now();
-        let result = tokio::time::timeout(self.timeout, self.attempt(slot, url, start)).await;
-        let outcome = match result {
-            Ok(Ok(answer)) => Outcome::Answer(answer),
-            Ok(Err(failure)) => Outcome::Failed(failure),
-            Err(_) => Outcome::Failed(Failure::new(format!(
+        let deadline = tokio::time::Instant::from_std(start) + self.timeout;
+        let mut timer = match slot.timer.take() {
+            Some(mut t) => {
+                t.as_mut().reset(deadline);
+                t
+            }
+            None => Box::pin(tokio::time::sleep_until(deadline)),
+        };
+        let outcome = tokio::select! {
+            biased;
+            result = self.attempt(slot, url, start) => match result {
+                Ok(answer) => Outcome::Answer(answer),
+                Err(failure) => Outcome::Failed(failure),
+            },
+            () = timer.as_mut() => Outcome::Failed(Failure::new(format!(
                 "timeout after {} s",
                 self.timeout.as_secs_f64()
             ))),
         };
+        slot.timer = Some(timer);
         if !self.keepalive || matches!(outcome, Outcome::Failed(_)) {
             slot.conn = None;
         }
@@ -123,7 +139,9 @@ impl Client {
             Some(conn) => conn,
             empty => {
                 slot.opened += 1;
-                empty.insert(self.connector.open(url).await?)
+                // Boxed: connecting is rare, and its large future would
+                // otherwise be moved on every request.
+                empty.insert(Box::pin(self.connector.open(url)).await?)
             }
         };
         let request = self.request(url, conn.is_http2())?;
