@@ -10,27 +10,47 @@
 
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use yardstick::http::tools::wrk;
 use yardstick::http::{measure, options};
 use yardstick::stats::median;
 
-const ROUNDS: usize = 5;
-const WRK_SECONDS: u64 = 2;
+const ROUNDS: usize = 15;
+const WRK_SECONDS: u64 = 1;
 
+/// nginx as operators run it: a daemon (its own session, so the kernel's
+/// per-session CPU sharing does not put it in the client's group) with a
+/// master and one worker, stopped with `nginx -s stop`.
 struct Nginx {
-    child: Child,
+    binary: PathBuf,
+    conf: PathBuf,
     port: u16,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
-// nginx runs as one process (`master_process off`), so stopping the child
-// we started stops all of it: no orphaned worker keeps the port.
+impl Nginx {
+    fn signal(&self, signal: &str) -> bool {
+        Command::new(&self.binary)
+            .arg("-p")
+            .arg(self.dir.path())
+            .arg("-c")
+            .arg(&self.conf)
+            .args(["-s", signal])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+}
+
 impl Drop for Nginx {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.signal("stop");
+        // Wait (bounded) until the port is released.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while TcpStream::connect(("127.0.0.1", self.port)).is_ok() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 }
 
@@ -53,7 +73,7 @@ fn start_nginx(binary: &Path) -> Result<Nginx, String> {
         .map_err(|e| e.to_string())?
         .port();
     let config = format!(
-        "daemon off;\nmaster_process off;\nworker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log;\n\
+        "daemon on;\nworker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log;\n\
          events {{ worker_connections 256; }}\n\
          http {{\n  access_log off;\n  client_body_temp_path {d}/tmp; proxy_temp_path {d}/tmp;\n  \
          fastcgi_temp_path {d}/tmp; uwsgi_temp_path {d}/tmp; scgi_temp_path {d}/tmp;\n  \
@@ -62,7 +82,8 @@ fn start_nginx(binary: &Path) -> Result<Nginx, String> {
     );
     let conf = dir.path().join("nginx.conf");
     std::fs::write(&conf, config).map_err(|e| e.to_string())?;
-    let child = Command::new(binary)
+    // With `daemon on` this returns once nginx has forked into the background.
+    let started = Command::new(binary)
         .arg("-e")
         .arg(dir.path().join("error.log"))
         .arg("-p")
@@ -72,12 +93,16 @@ fn start_nginx(binary: &Path) -> Result<Nginx, String> {
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .spawn()
+        .status()
         .map_err(|e| format!("cannot start nginx: {e}"))?;
+    if !started.success() {
+        return Err(format!("nginx did not start ({started})"));
+    }
     let nginx = Nginx {
-        child,
+        binary: binary.to_path_buf(),
+        conf,
         port,
-        _dir: dir,
+        dir,
     };
     let deadline = Instant::now() + Duration::from_secs(10);
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
@@ -178,8 +203,16 @@ fn main() -> Result<(), String> {
     let (om, wm, orps, wrps) = (m(&our_median), m(&wrk_median), m(&our_rps), m(&wrk_rps));
     let latency_ratio = om / wm;
     let rps_ratio = orps / wrps;
+    // Each round pairs two measurements of the same minute; the median of
+    // those ratios is shown too, as it resists the machine's load swings.
+    let paired = |a: &[f64], b: &[f64]| m(&a.iter().zip(b).map(|(x, y)| x / y).collect::<Vec<_>>());
     println!(
         "loopback nginx static page (1,000 bytes), {ROUNDS} interleaved rounds, medians of rounds"
+    );
+    println!(
+        "median of per-round ratios: latency {:.3}, req/s {:.3}",
+        paired(&our_median, &wrk_median),
+        paired(&our_rps, &wrk_rps)
     );
     println!(
         "concurrency 4:  median ours {om:.4} ms, wrk 50% {wm:.4} ms, ratio {latency_ratio:.3} (target 0.85..1.15): {}",
