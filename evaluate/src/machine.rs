@@ -99,6 +99,21 @@ pub fn cpu_list(text: &str) -> Option<BTreeSet<usize>> {
     Some(set)
 }
 
+/// The 1-minute load average, from `/proc/loadavg`: how busy the machine
+/// was, whatever the harness itself started.
+pub fn load_average() -> Option<f64> {
+    parse_load(&std::fs::read_to_string("/proc/loadavg").ok()?)
+}
+
+/// The first field of `/proc/loadavg`'s text.
+pub fn parse_load(text: &str) -> Option<f64> {
+    text.split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+        .filter(|l: &f64| l.is_finite() && *l >= 0.0)
+}
+
 /// Pins the calling process (and the children it starts later) to `cpu`.
 pub fn pin(cpu: usize) -> Result<(), Error> {
     let mut set = CpuSet::new();
@@ -144,6 +159,14 @@ mod tests {
     }
 
     #[test]
+    fn load_averages_parse() {
+        assert_eq!(parse_load("7.21 7.12 6.24 3/512 12345\n"), Some(7.21));
+        assert_eq!(parse_load(""), None);
+        assert_eq!(parse_load("x 1 2"), None);
+        assert_eq!(parse_load("-1 1 2"), None);
+    }
+
+    #[test]
     fn lscpu_fields() {
         let text = "Architecture:   x86_64\nThread(s) per core:  2\nModel name:  Some CPU @ 2.1GHz\nFlags:\n";
         assert_eq!(
@@ -169,7 +192,7 @@ mod tests {
 
 #[cfg(test)]
 mod properties {
-    use super::{cpu_list, lscpu_field};
+    use super::{cpu_list, lscpu_field, parse_load};
     use proptest::prelude::*;
 
     proptest! {
@@ -177,6 +200,7 @@ mod properties {
         fn parsers_never_panic(text in ".{0,80}") {
             let _ = cpu_list(&text);
             let _ = lscpu_field(&text, "Model name");
+            let _ = parse_load(&text);
         }
     }
 }

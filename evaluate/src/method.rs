@@ -27,18 +27,24 @@ pub struct Trial {
     pub seconds: f64,
     /// The calibration loop's drift during the run, percent.
     pub drift_pct: Option<f64>,
+    /// The machine's 1-minute load average just before the trial.
+    #[serde(default)]
+    pub load_before: Option<f64>,
     pub outcomes: Vec<ProbeOutcome>,
 }
 
 impl Method {
     /// Makes one trial with `slowdown` percent injected into every probe.
     pub fn trial(self, ctx: &Context<'_>, slowdown: Option<f64>) -> Result<Trial, Error> {
-        match self {
+        let load_before = crate::machine::load_average();
+        let mut trial = match self {
             Method::StoredBaseline => {
                 let (run, elapsed) = ctx.bench.run(slowdown)?;
-                judge(ctx, &run, slowdown, elapsed.as_secs_f64())
+                judge(ctx, &run, slowdown, elapsed.as_secs_f64())?
             }
-        }
+        };
+        trial.load_before = load_before;
+        Ok(trial)
     }
 }
 
@@ -59,6 +65,7 @@ fn judge(
         slowdown,
         seconds,
         drift_pct: run.calibration.as_ref().map(|c| c.drift_pct),
+        load_before: None,
         outcomes: verdict::outcomes(ctx.baseline, run, &comparison),
     })
 }

@@ -12,16 +12,17 @@ pub const USAGE: &str = "usage: evaluate [OPTIONS]
 Measures how often yardstick's verdict flags identical code (A/A) and how
 often it catches a slowdown injected into every probe, under load.
 
-  --quick              a few runs of each, to check the harness works
+  --quick              a few runs of each, sampled more briefly (--repeat=2
+                       --warmup=0), to check that the harness works
   --out DIR            results folder (default results/<date>/ in the workspace)
   --runs N             A/A runs per condition and method (default 300, quick 5)
-  --power-runs N       runs per slowdown, condition and method (default 60, quick 2)
+  --power-runs N       runs per slowdown, condition and method (default 50, quick 2)
   --slowdowns LIST     injected slowdowns in percent (default 5,10,15,25,40)
   --conditions LIST    quiet,cpu,memory,bursty (default all)
   --methods LIST       stored-baseline (default all)
   --threshold PCT      the verdict's threshold (default 15)
   --repeat N --warmup N --min-batch K
-                       how each bench run samples (default 3, 1, 20)
+                       how each bench run samples (default 3, 1, 20; quick 2, 0, 20)
   --memory-mib N       the memory hog's buffer (default 256)
   --burst MIN,MAX      the bursty hog's on/off periods in seconds (default 0.2,5; quick 0.2,2)
   --seed N             run order and bursty pattern (default 1)
@@ -56,6 +57,8 @@ struct Given {
     runs: Option<usize>,
     power_runs: Option<usize>,
     burst: Option<(f64, f64)>,
+    repeat: Option<u32>,
+    warmup: Option<u32>,
 }
 
 impl Options {
@@ -68,7 +71,7 @@ impl Options {
             quick: false,
             out: None,
             aa_runs: 300,
-            power_runs: 60,
+            power_runs: 50,
             slowdowns: vec![5.0, 10.0, 15.0, 25.0, 40.0],
             conditions: Condition::ALL.to_vec(),
             methods: Method::ALL.to_vec(),
@@ -119,8 +122,8 @@ impl Options {
                 Arg::Long("threshold") => {
                     o.threshold = positive(&value(&mut p, "--threshold")?, "--threshold")?
                 }
-                Arg::Long("repeat") => o.sampling.repeat = number(&mut p, "--repeat", 1)? as u32,
-                Arg::Long("warmup") => o.sampling.warmup = number(&mut p, "--warmup", 0)? as u32,
+                Arg::Long("repeat") => given.repeat = Some(number(&mut p, "--repeat", 1)? as u32),
+                Arg::Long("warmup") => given.warmup = Some(number(&mut p, "--warmup", 0)? as u32),
                 Arg::Long("min-batch") => {
                     o.sampling.min_batch = number(&mut p, "--min-batch", 1)? as u32
                 }
@@ -133,14 +136,15 @@ impl Options {
                 other => return Err(usage(other.unexpected())),
             }
         }
-        let (runs, power_runs, burst) = if o.quick {
-            (5, 2, (0.2, 2.0))
-        } else {
-            (o.aa_runs, o.power_runs, o.burst)
-        };
-        o.aa_runs = given.runs.unwrap_or(runs);
-        o.power_runs = given.power_runs.unwrap_or(power_runs);
-        o.burst = given.burst.unwrap_or(burst);
+        if o.quick {
+            (o.aa_runs, o.power_runs, o.burst) = (5, 2, (0.2, 2.0));
+            (o.sampling.repeat, o.sampling.warmup) = (2, 0);
+        }
+        o.aa_runs = given.runs.unwrap_or(o.aa_runs);
+        o.power_runs = given.power_runs.unwrap_or(o.power_runs);
+        o.burst = given.burst.unwrap_or(o.burst);
+        o.sampling.repeat = given.repeat.unwrap_or(o.sampling.repeat);
+        o.sampling.warmup = given.warmup.unwrap_or(o.sampling.warmup);
         Ok(o)
     }
 }
@@ -209,7 +213,7 @@ mod tests {
     #[test]
     fn defaults_are_the_full_evaluation() {
         let o = Options::parse(Vec::<String>::new()).unwrap();
-        assert_eq!((o.aa_runs, o.power_runs), (300, 60));
+        assert_eq!((o.aa_runs, o.power_runs), (300, 50));
         assert_eq!(o.conditions, Condition::ALL);
         assert_eq!(o.slowdowns, [5.0, 10.0, 15.0, 25.0, 40.0]);
         assert_eq!(o.threshold, 15.0);
@@ -224,6 +228,9 @@ mod tests {
     fn quick_changes_defaults_but_not_explicit_options() {
         let o = Options::parse(["--runs=7", "--quick"]).unwrap();
         assert_eq!((o.aa_runs, o.power_runs, o.burst), (7, 2, (0.2, 2.0)));
+        assert_eq!((o.sampling.repeat, o.sampling.warmup), (2, 0));
+        let o = Options::parse(["--warmup=2", "--quick", "--repeat=4"]).unwrap();
+        assert_eq!((o.sampling.repeat, o.sampling.warmup), (4, 2));
         let o = Options::parse([
             "--quick",
             "--conditions=quiet,cpu",

@@ -41,6 +41,16 @@ fn p95(s: &Option<Spread>) -> String {
     s.map_or("n/a".to_string(), |s| format!("{:.2}", s.p95))
 }
 
+/// The load the block ran under, as a sentence.
+fn load(b: &Block) -> String {
+    match (b.mean_load, b.max_load) {
+        (Some(mean), Some(max)) => format!(
+            "1-minute load average before the runs: mean {mean:.2}, highest {max:.2} (the harness's own bench adds about 1, a hog another 1)."
+        ),
+        _ => "Load average unknown.".to_string(),
+    }
+}
+
 fn block_name(b: &Block) -> String {
     format!("{} / {}", b.condition.as_str(), b.method.as_str())
 }
@@ -84,10 +94,11 @@ fn headline(s: &mut String, r: &Results) {
     let _ = writeln!(
         s,
         "Suite false alarms: share of A/A runs in which any probe was flagged, with its 95 % Clopper-Pearson interval. \
-         Power: share of (probe, run) pairs flagged with the slowdown injected into every probe.\n"
+         Power: share of (probe, run) pairs flagged with the slowdown injected into every probe. \
+         Mean load: the 1-minute load average before each run, averaged.\n"
     );
-    let mut head = "| condition | method | A/A runs | suite false alarms |".to_string();
-    let mut rule = "|---|---|---:|---|".to_string();
+    let mut head = "| condition | method | mean load | A/A runs | suite false alarms |".to_string();
+    let mut rule = "|---|---|---:|---:|---|".to_string();
     for pct in &r.plan.slowdowns {
         let _ = write!(head, " power at {pct} % |");
         rule.push_str("---|");
@@ -96,9 +107,10 @@ fn headline(s: &mut String, r: &Results) {
     for b in &r.blocks {
         let _ = write!(
             s,
-            "| {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} |",
             b.condition.as_str(),
             b.method.as_str(),
+            b.mean_load.map_or("n/a".to_string(), |l| format!("{l:.2}")),
             b.aa.runs,
             rate(&b.aa.suite)
         );
@@ -137,11 +149,11 @@ fn spreads(s: &mut String, r: &Results) {
 fn per_probe(s: &mut String, b: &Block) {
     let _ = writeln!(s, "## {}\n", block_name(b));
     if let Some(secs) = b.mean_run_seconds {
-        let _ = writeln!(s, "Mean bench run: {secs:.2} s.\n");
+        let _ = writeln!(s, "Mean bench run: {secs:.2} s. {}\n", load(b));
     }
     let _ = writeln!(
         s,
-        "| probe | A/A false alarms | normalised p95 % | raw p95 % | raw |Δ| p50 / p95 / p99 / max ms |\n|---|---|---:|---:|---|"
+        "| probe | A/A false alarms | normalised p95 % | raw p95 % | raw change in ms, absolute: p50 / p95 / p99 / max |\n|---|---|---:|---:|---|"
     );
     for p in &b.aa.probes {
         let ms = p.raw_ms.map_or("n/a".to_string(), |m| {
@@ -353,7 +365,9 @@ pub(crate) mod tests {
         assert!(text.contains("**Not headline figures:** 2 A/A runs"));
         // One run of two flagged a probe: 50 %.
         assert!(
-            text.contains("| quiet | stored-baseline | 2 | 50.00 % [1.26, 98.74] | 1/2 (50 %) |"),
+            text.contains(
+                "| quiet | stored-baseline | 1.67 | 2 | 50.00 % [1.26, 98.74] | 1/2 (50 %) |"
+            ),
             "{text}"
         );
         assert!(text.contains("| cpu | stored-baseline | normalised | 1.50 | 3.70 | "));
@@ -363,6 +377,15 @@ pub(crate) mod tests {
         assert!(text.contains("![power.svg](power.svg)"));
         assert!(text.contains("SMT siblings: no: they are separate cores"));
         assert!(text.contains("3 measured samples after 1 warm-up"));
+        assert!(text.contains("load average before the runs: mean 1.67, highest 3.00"));
+        // No stray pipe splits a table row.
+        for line in text.lines().filter(|l| l.starts_with("| probe |")) {
+            assert_eq!(
+                line.matches('|').count(),
+                line.matches(" | ").count() + 2,
+                "{line}"
+            );
+        }
         assert!(text.contains("Condition `cpu`"));
         assert!(text.contains("Method `stored-baseline`"));
     }

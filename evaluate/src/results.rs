@@ -62,6 +62,10 @@ pub struct Block {
     pub power: Vec<Power>,
     /// Mean wall time of one bench run, seconds.
     pub mean_run_seconds: Option<f64>,
+    /// Mean and highest 1-minute load average before the trials: a
+    /// "quiet" block measured on a busy machine is not quiet.
+    pub mean_load: Option<f64>,
+    pub max_load: Option<f64>,
 }
 
 /// A/A: identical code, so every flag is a false alarm.
@@ -181,13 +185,16 @@ pub fn summarise(
         })
         .collect();
     let seconds: Vec<f64> = trials.iter().map(|t| t.seconds).collect();
+    let loads: Vec<f64> = trials.iter().filter_map(|t| t.load_before).collect();
+    let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
     Block {
         condition,
         method,
         aa: aa_summary,
         power,
-        mean_run_seconds: (!seconds.is_empty())
-            .then(|| seconds.iter().sum::<f64>() / seconds.len() as f64),
+        mean_run_seconds: mean(&seconds),
+        mean_load: mean(&loads),
+        max_load: loads.iter().copied().reduce(f64::max),
     }
 }
 
@@ -201,6 +208,7 @@ pub(crate) mod tests {
             slowdown,
             seconds: 2.0,
             drift_pct: Some(0.5),
+            load_before: Some(if slowdown.is_some() { 3.0 } else { 1.0 }),
             outcomes: outcomes
                 .iter()
                 .map(|(p, v, change)| ProbeOutcome {
@@ -259,5 +267,6 @@ pub(crate) mod tests {
         assert_eq!(b.power[1].pooled.rate, None);
         assert_eq!(b.power[1].weakest, None);
         assert_eq!(b.mean_run_seconds, Some(2.0));
+        assert_eq!((b.mean_load, b.max_load), (Some(10.0 / 6.0), Some(3.0)));
     }
 }
