@@ -15,6 +15,7 @@ pub mod comparison;
 pub mod environment;
 pub mod error;
 pub mod inject;
+pub mod instructions;
 pub mod measure;
 pub mod micro;
 pub mod outcome;
@@ -57,7 +58,7 @@ pub fn run_main() -> i32 {
         .map(|program| default_baseline(Path::new(program)));
     report(
         MicroOptions::parse(args.into_iter().skip(1))
-            .and_then(|o| micro::main(&o, default_baseline)),
+            .and_then(|o| micro::main(&o, default_baseline, &["--bench"])),
     )
 }
 
@@ -71,7 +72,7 @@ pub fn main() -> i32 {
     }
     let command = args.remove(0);
     let result = match command.to_str() {
-        Some("micro") => MicroOptions::parse(args).and_then(|o| micro::main(&o, None)),
+        Some("micro") => MicroOptions::parse(args).and_then(|o| micro::main(&o, None, &["micro"])),
         Some("compare") => cli::saved::compare(args),
         Some("show") => cli::saved::show(args),
         Some("-h" | "--help" | "help") => {

@@ -6,7 +6,7 @@ use crate::cli::common::{Common, Format};
 use crate::compare::{self, Rules};
 use crate::error::Error;
 use crate::report::{self, github, markdown, verdict};
-use crate::run::{Mode, Run};
+use crate::run::{Metric, Mode, Run};
 use crate::store;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -44,7 +44,7 @@ impl Baseline {
             .unwrap_or_else(|| path.to_path_buf());
         let run = store::load(&shown)?;
         let name = shown.display().to_string();
-        if run.mode == Mode::Micro && run.calibration.is_none() {
+        if run.mode == Mode::Micro && run.metric == Metric::Time && run.calibration.is_none() {
             return Err(Error::input(format!(
                 "{name}: a micro run without calibration cannot be compared"
             )));

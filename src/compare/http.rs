@@ -119,6 +119,7 @@ mod tests {
             calibration: None,
             comparison: None,
             pairs: None,
+            metric: Default::default(),
         }
     }
 

@@ -3,7 +3,7 @@
 use super::layout::{Align, Table, change, ms, significant, thousands};
 use super::{Render, header};
 use crate::comparison::Comparison;
-use crate::run::{Mode, Run};
+use crate::run::{Metric, Mode, Run};
 
 pub struct TableFormat;
 
@@ -42,8 +42,42 @@ impl Render for TableFormat {
     }
 }
 
+/// Micro rows of a run of instruction counts.
+fn instruction_rows(run: &Run) -> String {
+    let mut t = Table::new(&[
+        ("probe", Align::Left),
+        ("ops", Align::Right),
+        ("batch", Align::Right),
+        ("instructions/iter", Align::Right),
+        ("per op", Align::Right),
+        ("err", Align::Right),
+        ("note", Align::Left),
+    ]);
+    for r in &run.rows {
+        let per_op = r
+            .instructions
+            .zip(r.ops.filter(|o| *o > 0))
+            .map(|(i, o)| i / o as f64);
+        t.push(vec![
+            r.name.clone(),
+            r.ops.map(|o| o.to_string()).unwrap_or_default(),
+            r.batch.map(|b| b.to_string()).unwrap_or_default(),
+            r.instructions.map(thousands).unwrap_or_else(|| "-".into()),
+            per_op.map(thousands).unwrap_or_else(|| "-".into()),
+            r.errors.to_string(),
+            r.note.clone(),
+        ]);
+    }
+    let mut out = "instructions counted by callgrind in the measured iterations\n".to_string();
+    out.push_str(&t.render());
+    out
+}
+
 /// Micro rows: times in ms per iteration.
 pub fn micro_rows(run: &Run) -> String {
+    if run.metric == Metric::Instructions {
+        return instruction_rows(run);
+    }
     let mut t = Table::new(&[
         ("probe", Align::Left),
         ("n", Align::Right),
