@@ -76,7 +76,11 @@ pub fn finish(mut run: Run, common: &Common, baseline: Option<Baseline>) -> Resu
     }
     let document = common.format != Format::Table;
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(report::renderer(common.format).run(&run).as_bytes());
+    let _ = stdout.write_all(
+        report::renderer(common.format, common.all_checks)
+            .run(&run)
+            .as_bytes(),
+    );
     let _ = stdout.flush();
     drop(stdout);
     announce(&run, document);

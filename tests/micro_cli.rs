@@ -603,6 +603,49 @@ fn tests() -> Vec<Trial> {
                 Ok(())
             },
         ),
+        Trial::test("compare_builds_flags_a_slowdown_in_the_new_build", || {
+            let me = std::env::current_exe()?;
+            let ran = run(yardstick()
+                .arg("compare-builds")
+                .arg(&me)
+                .arg(&me)
+                .args([
+                    "--rounds=8",
+                    "--repeat=3",
+                    "--probe=fine_sum",
+                    "--min-batch=200",
+                    "--seed=1",
+                    "--json",
+                    "-q",
+                ])
+                .arg("--env-new=YARDSTICK_INJECT=fine_sum:100")
+                .env("YARDSTICK_E2E_CHILD", "bench"));
+            check(ran.code == 1, "exit 1", &ran)?;
+            let doc = json(&ran.stdout);
+            assert_valid_run(&doc);
+            let c = &doc["comparison"];
+            check(
+                c["method"] == "paired" && c["regressions"] == 1,
+                "a paired regression",
+                &ran,
+            )?;
+            check(
+                c["checks"][0]["p_value"].as_f64().is_some_and(|p| p < 0.01),
+                "significant",
+                &ran,
+            )?;
+            check(doc["settings"]["seed"] == 1, "the seed is recorded", &ran)?;
+            let ran = run(yardstick()
+                .arg("compare-builds")
+                .arg(&me)
+                .arg("/nonexistent/new-bench"));
+            check(
+                ran.code == 2 && ran.stderr.contains("/nonexistent/new-bench"),
+                "missing binary",
+                &ran,
+            )?;
+            Ok(())
+        }),
         Trial::test(
             "bench_mode_uses_the_committed_baseline_unless_told_not_to",
             || {

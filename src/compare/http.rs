@@ -78,6 +78,8 @@ fn check(
         current,
         change_pct,
         regressed,
+        p_value: None,
+        inconclusive: false,
     }
 }
 

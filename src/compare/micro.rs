@@ -51,6 +51,8 @@ fn errors(baseline: &Run, run: &Run, out: &mut Comparison) {
                 current: now.errors as f64,
                 change_pct: change_pct(base.errors as f64, now.errors as f64),
                 regressed: true,
+                p_value: None,
+                inconclusive: false,
             });
         }
     }
@@ -68,6 +70,8 @@ fn instruction_counts(baseline: &Run, run: &Run, out: &mut Comparison) {
                 current: n,
                 change_pct: change,
                 regressed: change > out.threshold,
+                p_value: None,
+                inconclusive: false,
             });
         }
     }
@@ -103,6 +107,8 @@ fn normalized_medians(
                 current: n,
                 change_pct: change,
                 regressed: change > out.threshold,
+                p_value: None,
+                inconclusive: false,
             });
         }
     }

@@ -5,7 +5,9 @@ use super::{Render, header};
 use crate::comparison::Comparison;
 use crate::run::{Metric, Mode, Run};
 
-pub struct TableFormat;
+pub struct TableFormat {
+    pub all_checks: bool,
+}
 
 impl Render for TableFormat {
     fn run(&self, run: &Run) -> String {
@@ -38,7 +40,7 @@ impl Render for TableFormat {
     }
 
     fn comparison(&self, c: &Comparison) -> String {
-        comparison_text(c, false)
+        comparison_text(c, self.all_checks)
     }
 }
 
@@ -167,27 +169,45 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
             d.field, d.baseline, d.current
         ));
     }
-    let mut t = Table::new(&[
+    let paired = c.checks.iter().any(|k| k.p_value.is_some());
+    let mut columns = vec![
         ("row", Align::Left),
         ("metric", Align::Left),
         ("baseline", Align::Right),
         ("now", Align::Right),
         ("change", Align::Right),
-        ("verdict", Align::Left),
-    ]);
-    for k in c.checks.iter().filter(|k| all || k.regressed) {
-        t.push(vec![
+    ];
+    if paired {
+        columns.push(("p", Align::Right));
+    }
+    columns.push(("verdict", Align::Left));
+    let mut t = Table::new(&columns);
+    for k in c
+        .checks
+        .iter()
+        .filter(|k| all || k.regressed || k.inconclusive)
+    {
+        let mut cells = vec![
             k.key.clone(),
             k.metric.clone(),
             significant(k.baseline, 4),
             significant(k.current, 4),
             change(k.change_pct),
+        ];
+        if paired {
+            cells.push(k.p_value.map(|p| format!("{p:.4}")).unwrap_or_default());
+        }
+        cells.push(
             if k.regressed {
-                "REGRESSED".into()
+                "REGRESSED"
+            } else if k.inconclusive {
+                "inconclusive"
             } else {
-                "ok".into()
-            },
-        ]);
+                "ok"
+            }
+            .to_string(),
+        );
+        t.push(cells);
     }
     if !t.is_empty() {
         out.push_str(&t.render());
