@@ -124,7 +124,7 @@ mod tests {
         ])
         .unwrap();
         assert_eq!((o.old, o.new), (PathBuf::from("old"), PathBuf::from("new")));
-        assert_eq!((o.rounds, o.repeat, o.seed), (6, 5, Some(7)));
+        assert_eq!((o.rounds, o.repeat, o.seed), (7, 5, Some(7)));
         assert_eq!(
             o.env_new,
             vec![("YARDSTICK_INJECT".to_string(), "*:5".to_string())]
