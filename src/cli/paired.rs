@@ -117,7 +117,7 @@ mod tests {
         let o = parse(&[
             "old",
             "new",
-            "--rounds=6",
+            "--rounds=7",
             "--env-new=YARDSTICK_INJECT=*:5",
             "--seed=7",
             "--json",
