@@ -108,19 +108,30 @@ fn time(instance: &mut dyn Instance, plan: &Plan) -> (Vec<f64>, u64, u64) {
     let batch = plan.min_batch.unwrap_or_else(|| pick_batch(instance));
     let iterations = crate::inject::iterations(batch, plan.slowdown);
     for _ in 0..plan.warmup {
-        instance.run(iterations);
+        measured_section(instance, iterations);
     }
     let mut samples = Vec::with_capacity(plan.repeat);
     let mut checksum = 0u64;
     for _ in 0..plan.repeat {
         let start = Instant::now();
-        let sum = instance.run(iterations);
+        let sum = measured_section(instance, iterations);
         let elapsed = start.elapsed();
         checksum = checksum.wrapping_add(sum);
         samples.push(elapsed.as_secs_f64() * 1e3 / batch as f64);
     }
     (samples, batch, checksum)
 }
+
+/// Every warm-up and measured sample runs through this one function, under
+/// a fixed symbol name, so that `--metric=instructions` can tell callgrind to
+/// count inside it alone (`--toggle-collect=yardstick_measured_section`).
+#[inline(never)]
+#[unsafe(no_mangle)]
+pub fn yardstick_measured_section(instance: &mut dyn Instance, iterations: u64) -> u64 {
+    instance.run(iterations)
+}
+
+use yardstick_measured_section as measured_section;
 
 /// The smallest batch whose sample lasts at least [`TARGET_SAMPLE`], found by
 /// timing growing batches (the first runs double as extra warm-up).

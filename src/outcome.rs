@@ -6,7 +6,7 @@ use crate::cli::common::{Common, Format};
 use crate::compare::{self, Rules};
 use crate::error::Error;
 use crate::report::{self, github, markdown, verdict};
-use crate::run::{Mode, Run};
+use crate::run::{Metric, Mode, Run};
 use crate::store;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -36,9 +36,15 @@ impl Baseline {
     }
 
     pub fn load(path: &Path) -> Result<Baseline, Error> {
-        let run = store::load(path)?;
-        let name = path.display().to_string();
-        if run.mode == Mode::Micro && run.calibration.is_none() {
+        // Shown relative to the working directory when it is inside it, as
+        // the user would have typed it.
+        let shown = std::env::current_dir()
+            .ok()
+            .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+            .unwrap_or_else(|| path.to_path_buf());
+        let run = store::load(&shown)?;
+        let name = shown.display().to_string();
+        if run.mode == Mode::Micro && run.metric == Metric::Time && run.calibration.is_none() {
             return Err(Error::input(format!(
                 "{name}: a micro run without calibration cannot be compared"
             )));
@@ -70,7 +76,11 @@ pub fn finish(mut run: Run, common: &Common, baseline: Option<Baseline>) -> Resu
     }
     let document = common.format != Format::Table;
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(report::renderer(common.format).run(&run).as_bytes());
+    let _ = stdout.write_all(
+        report::renderer(common.format, common.all_checks)
+            .run(&run)
+            .as_bytes(),
+    );
     let _ = stdout.flush();
     drop(stdout);
     announce(&run, document);

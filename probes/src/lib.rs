@@ -6,9 +6,9 @@
 //! `yardstick::probe!` next to the work it times.
 
 pub mod datatype;
-mod example;
 pub mod fixtures;
 pub mod host;
 pub mod i18n;
 pub mod router;
 pub mod settings;
+pub mod template;

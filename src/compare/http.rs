@@ -78,6 +78,8 @@ fn check(
         current,
         change_pct,
         regressed,
+        p_value: None,
+        inconclusive: false,
     }
 }
 
@@ -119,6 +121,7 @@ mod tests {
             calibration: None,
             comparison: None,
             pairs: None,
+            metric: Default::default(),
         }
     }
 

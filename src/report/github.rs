@@ -65,6 +65,8 @@ mod tests {
                     current: 1.5,
                     change_pct: 50.0,
                     regressed: true,
+                    p_value: None,
+                    inconclusive: false,
                 },
                 Check {
                     key: "ok".into(),
@@ -73,6 +75,8 @@ mod tests {
                     current: 1.0,
                     change_pct: 0.0,
                     regressed: false,
+                    p_value: None,
+                    inconclusive: false,
                 },
             ],
             missing: vec![],

@@ -31,9 +31,7 @@ pub fn summary(run: &Run) -> String {
 fn comparison(c: &Comparison) -> String {
     let mut out = format!(
         "Baseline `{}`: {} regression(s) at threshold {} %.\n\n",
-        c.baseline,
-        c.regressions,
-        significant(c.threshold, 3)
+        c.baseline, c.regressions, c.threshold
     );
     if let Some(cal) = &c.calibration {
         out.push_str(&format!(

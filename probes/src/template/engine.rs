@@ -1,0 +1,175 @@
+//! The engine: where templates are found (the design search path), what
+//! operators may reach (site, locale, translator, settings), the optional
+//! compiled-template cache, and the entry points to load and render.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use super::cache::CompiledCache;
+use super::compile::compile;
+use super::error::TemplateError;
+use super::ops::{Env, Locale, Site};
+use super::program::{Program, Sym};
+use super::render::Renderer;
+use super::scope::ROOT;
+use super::value::Value;
+use crate::host::{SettingsSource, Translator};
+
+/// Budgets that stop a runaway template instead of hanging the process.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Loop iterations (and backward jumps) per render.
+    pub max_steps: u64,
+    /// Nested includes.
+    pub max_include_depth: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_steps: 1_000_000,
+            max_include_depth: 32,
+        }
+    }
+}
+
+/// The variables a render starts with, in the global namespace.
+#[derive(Clone, Debug, Default)]
+pub struct Vars {
+    entries: Vec<(Sym, Value)>,
+}
+
+impl Vars {
+    pub fn new() -> Self {
+        Vars::default()
+    }
+
+    pub fn set(mut self, name: &str, value: impl Into<Value>) -> Self {
+        self.entries.push((Sym::new(name), value.into()));
+        self
+    }
+}
+
+pub struct Engine {
+    designs: Vec<PathBuf>,
+    pub site: Site,
+    pub locale: Locale,
+    pub limits: Limits,
+    translator: Option<Arc<dyn Translator + Send + Sync>>,
+    settings: Option<Arc<dyn SettingsSource + Send + Sync>>,
+    cache: Option<CompiledCache>,
+    /// Programs loaded through [`Engine::load`], by URI.
+    loaded: Mutex<HashMap<String, Arc<Program>>>,
+}
+
+impl Engine {
+    /// An engine looking up `design:` URIs in `designs`, first match wins.
+    pub fn new(designs: Vec<PathBuf>) -> Engine {
+        Engine {
+            designs,
+            site: Site::default(),
+            locale: Locale::default(),
+            limits: Limits::default(),
+            translator: None,
+            settings: None,
+            cache: None,
+            loaded: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn with_translator(mut self, t: Arc<dyn Translator + Send + Sync>) -> Self {
+        self.translator = Some(t);
+        self
+    }
+
+    pub fn with_settings(mut self, s: Arc<dyn SettingsSource + Send + Sync>) -> Self {
+        self.settings = Some(s);
+        self
+    }
+
+    /// Keeps compiled templates in `dir` between runs.
+    pub fn with_cache(mut self, dir: PathBuf) -> Self {
+        self.cache = Some(CompiledCache::new(dir));
+        self
+    }
+
+    pub fn designs(&self) -> &[PathBuf] {
+        &self.designs
+    }
+
+    pub(crate) fn env(&self) -> Env<'_> {
+        Env {
+            translator: self.translator.as_deref().map(|t| t as &dyn Translator),
+            settings: self.settings.as_deref().map(|s| s as &dyn SettingsSource),
+            site: &self.site,
+            locale: &self.locale,
+            designs: &self.designs,
+        }
+    }
+
+    /// The file a URI names: `design:path` is looked up along the design
+    /// search path; anything else is a file path. Paths climbing out with
+    /// `..` are refused.
+    pub fn resolve(&self, uri: &str) -> Option<PathBuf> {
+        match uri.strip_prefix("design:") {
+            Some(rel) => {
+                let rel = Path::new(rel);
+                if rel
+                    .components()
+                    .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+                {
+                    return None;
+                }
+                self.designs
+                    .iter()
+                    .map(|d| d.join(rel))
+                    .find(|p| p.is_file())
+            }
+            None => {
+                let p = PathBuf::from(uri.strip_prefix("file:").unwrap_or(uri));
+                p.is_file().then_some(p)
+            }
+        }
+    }
+
+    /// Loads and compiles the template `uri` names, once per engine; with a
+    /// cache configured, a fresh compiled copy on disk is used instead of
+    /// compiling.
+    pub fn load(&self, uri: &str) -> Result<Arc<Program>, TemplateError> {
+        if let Some(p) = self.loaded.lock().ok().and_then(|m| m.get(uri).cloned()) {
+            return Ok(p);
+        }
+        let path = self.resolve(uri).ok_or_else(|| {
+            TemplateError::file(uri, "template not found in the design search path".into())
+        })?;
+        let name = path.display().to_string();
+        let source = std::fs::read_to_string(&path)
+            .map_err(|e| TemplateError::file(&name, format!("cannot read: {e}")))?;
+        let program = match &self.cache {
+            Some(cache) => cache.load_or_compile(&name, &source)?.0,
+            None => compile(&name, &source)?,
+        };
+        let program = Arc::new(program);
+        if let Ok(mut m) = self.loaded.lock() {
+            m.insert(uri.to_string(), Arc::clone(&program));
+        }
+        Ok(program)
+    }
+
+    /// Renders a compiled program with `vars`.
+    pub fn render(&self, program: &Program, vars: &Vars) -> Result<String, TemplateError> {
+        let mut r = Renderer::new(self, 8 * 1024);
+        for (name, value) in &vars.entries {
+            r.scope_mut().define(ROOT, name, value.clone());
+        }
+        r.run(program)?;
+        Ok(r.finish())
+    }
+
+    /// Loads `uri` and renders it.
+    pub fn render_uri(&self, uri: &str, vars: &Vars) -> Result<String, TemplateError> {
+        let program = self.load(uri)?;
+        self.render(&program, vars)
+    }
+}

@@ -1,0 +1,299 @@
+//! Text operators, and the escaping behind `wash`. Lengths and positions
+//! count characters, not bytes, so that shortening a title never cuts a
+//! multi-byte letter in half.
+
+use super::{Op, Operands, Unary};
+use crate::template::value::Value;
+
+/// Appends `s` HTML-escaped: `& < > " '`, the set PHP escapes with
+/// quotes enabled, so output is safe in text and in quoted attributes.
+pub fn escape_html_into(s: &str, out: &mut String) {
+    let bytes = s.as_bytes();
+    let mut run = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let rep = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#039;",
+            _ => continue,
+        };
+        out.push_str(&s[run..i]);
+        out.push_str(rep);
+        run = i + 1;
+    }
+    out.push_str(&s[run..]);
+}
+
+/// Appends `s` escaped for a JavaScript string literal in either quote
+/// style, with `</` broken up so the text cannot close a script element.
+pub fn escape_js_into(s: &str, out: &mut String) {
+    let mut prev = '\0';
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '/' if prev == '<' => out.push_str("\\/"),
+            c => out.push(c),
+        }
+        prev = c;
+    }
+}
+
+/// `wash(type)`: `xhtml` (the default), `javascript`, or `email`, which
+/// also hides the `@` from address harvesters.
+pub fn wash(subject: &Value, kind: &str) -> String {
+    let text = subject.to_text();
+    let mut out = String::with_capacity(text.len() + 8);
+    match kind {
+        "javascript" => escape_js_into(&text, &mut out),
+        "email" => {
+            escape_html_into(&text, &mut out);
+            out = out.replace('@', " [at] ");
+        }
+        _ => escape_html_into(&text, &mut out),
+    }
+    out
+}
+
+pub fn concat(ops: &Operands) -> Value {
+    let mut out = String::new();
+    for v in ops.all() {
+        v.write_text(&mut out);
+    }
+    Value::from(out)
+}
+
+pub fn unary(op: Op, u: Unary) -> Value {
+    let subject = &*u.subject;
+    match op {
+        Op::Wash => Value::from(wash(subject, &u.text_param(0, "xhtml"))),
+        Op::Implode => {
+            let sep = u.text_param(0, "");
+            let mut out = String::new();
+            let mut push = |i: usize, v: &Value| {
+                if i > 0 {
+                    out.push_str(&sep);
+                }
+                v.write_text(&mut out);
+            };
+            match subject {
+                Value::Array(items) => items.iter().enumerate().for_each(|(i, v)| push(i, v)),
+                Value::Hash(map) => map.iter().enumerate().for_each(|(i, (_, v))| push(i, v)),
+                other => push(0, other),
+            }
+            Value::from(out)
+        }
+        Op::Explode => {
+            let text = subject.to_text();
+            let sep = u.text_param(0, "");
+            let parts: Vec<Value> = if sep.is_empty() {
+                text.chars().map(|c| Value::from(c.to_string())).collect()
+            } else {
+                text.split(sep.as_str()).map(Value::from).collect()
+            };
+            Value::from(parts)
+        }
+        Op::Upcase => Value::from(subject.to_text().to_uppercase()),
+        Op::Downcase => Value::from(subject.to_text().to_lowercase()),
+        Op::Upfirst => {
+            let text = subject.to_text();
+            let mut chars = text.chars();
+            match chars.next() {
+                Some(first) => Value::from(first.to_uppercase().chain(chars).collect::<String>()),
+                None => Value::str(""),
+            }
+        }
+        Op::Shorten => {
+            let len = u.param(0).map_or(80, |v| v.to_int()).max(0) as usize;
+            let seq = u.text_param(1, "...");
+            let side = u.text_param(2, "right");
+            Value::from(shorten(&subject.to_text(), len, &seq, &side))
+        }
+        Op::Nl2br => {
+            let text = subject.to_text();
+            let mut out = String::with_capacity(text.len());
+            for (i, line) in text.split('\n').enumerate() {
+                if i > 0 {
+                    let cr = out.ends_with('\r');
+                    if cr {
+                        out.pop();
+                    }
+                    out.push_str(if cr { "<br />\r\n" } else { "<br />\n" });
+                }
+                out.push_str(line);
+            }
+            Value::from(out)
+        }
+        Op::Trim => {
+            let text = subject.to_text();
+            let trimmed = match u.param(0) {
+                Some(chars) if !chars.is_null() => {
+                    let set: Vec<char> = chars.to_text().chars().collect();
+                    text.trim_matches(|c| set.contains(&c)).to_string()
+                }
+                _ => text.trim().to_string(),
+            };
+            Value::from(trimmed)
+        }
+        Op::BeginsWith => {
+            let needle = u.text_param(0, "");
+            Value::Bool(subject.to_text().starts_with(needle.as_str()))
+        }
+        _ => {
+            let needle = u.text_param(0, "");
+            Value::Bool(subject.to_text().ends_with(needle.as_str()))
+        }
+    }
+}
+
+/// Cuts `text` to at most `len` characters, `seq` included, keeping the
+/// start (`right`), the end (`left`) or both ends (`middle`).
+fn shorten(text: &str, len: usize, seq: &str, side: &str) -> String {
+    let count = text.chars().count();
+    if count <= len {
+        return text.to_string();
+    }
+    let keep = len.saturating_sub(seq.chars().count());
+    match side {
+        "left" => {
+            let tail: String = text.chars().skip(count - keep).collect();
+            format!("{seq}{tail}")
+        }
+        "middle" => {
+            let head = keep.div_ceil(2);
+            let tail = keep - head;
+            let first: String = text.chars().take(head).collect();
+            let last: String = text.chars().skip(count - tail).collect();
+            format!("{first}{seq}{last}")
+        }
+        _ => {
+            let mut out: String = text.chars().take(keep).collect();
+            out.push_str(seq);
+            out
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::template::ops::testing::{arr, call, pipe, s};
+    use crate::template::value::Value;
+
+    #[test]
+    fn wash() {
+        assert_eq!(
+            pipe("wash", s(r#"<a href="x">Tom & Jerry's</a>"#), &[]),
+            "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#039;s&lt;/a&gt;"
+        );
+        assert_eq!(pipe("wash", s("<b>"), &[s("xhtml")]), "&lt;b&gt;");
+        assert_eq!(
+            pipe("wash", s("it's \"q\"\n</script>\\"), &[s("javascript")]),
+            "it\\'s \\\"q\\\"\\n<\\/script>\\\\"
+        );
+        assert_eq!(pipe("wash", s("a@b.c"), &[s("email")]), "a [at] b.c");
+        assert_eq!(pipe("wash", Value::Int(5), &[]), "5");
+    }
+
+    #[test]
+    fn concat() {
+        assert_eq!(
+            call("concat", &[s("/a/"), Value::Int(2), Value::Null, s("/b")]),
+            s("/a/2/b")
+        );
+        assert_eq!(pipe("concat", s("x"), &[s("y")]), "xy");
+    }
+
+    #[test]
+    fn implode() {
+        assert_eq!(
+            pipe("implode", arr(&[s("a"), Value::Int(1)]), &[s(", ")]),
+            "a, 1"
+        );
+        assert_eq!(pipe("implode", s("solo"), &[s(",")]), "solo");
+    }
+
+    #[test]
+    fn explode() {
+        let v = call("explode", &[s("a,b,,c"), s(",")]);
+        assert_eq!(v, arr(&[s("a"), s("b"), s(""), s("c")]));
+        assert_eq!(call("explode", &[s("ab"), s("")]), arr(&[s("a"), s("b")]));
+    }
+
+    #[test]
+    fn upcase() {
+        assert_eq!(pipe("upcase", s("ça va"), &[]), "ÇA VA");
+    }
+
+    #[test]
+    fn downcase() {
+        assert_eq!(pipe("downcase", s("ÀB"), &[]), "àb");
+    }
+
+    #[test]
+    fn upfirst() {
+        assert_eq!(pipe("upfirst", s("élan vital"), &[]), "Élan vital");
+        assert_eq!(pipe("upfirst", s(""), &[]), "");
+    }
+
+    #[test]
+    fn shorten() {
+        let long = s("Benchmark item number 12 with a longer name");
+        assert_eq!(
+            pipe("shorten", long.clone(), &[Value::Int(30)]),
+            "Benchmark item number 12 wi..."
+        );
+        assert_eq!(pipe("shorten", s("short"), &[Value::Int(30)]), "short");
+        assert_eq!(
+            pipe(
+                "shorten",
+                s("abcdefghij"),
+                &[Value::Int(6), s("~"), s("left")]
+            ),
+            "~fghij"
+        );
+        assert_eq!(
+            pipe(
+                "shorten",
+                s("abcdefghij"),
+                &[Value::Int(6), s("~"), s("middle")]
+            ),
+            "abc~ij"
+        );
+        assert_eq!(
+            pipe("shorten", s("ééééé"), &[Value::Int(4), s("…")]),
+            "ééé…"
+        );
+        assert_eq!(pipe("shorten", s("abc"), &[Value::Int(-5)]), "...");
+    }
+
+    #[test]
+    fn nl2br() {
+        assert_eq!(pipe("nl2br", s("a\nb\r\nc"), &[]), "a<br />\nb<br />\r\nc");
+    }
+
+    #[test]
+    fn trim() {
+        assert_eq!(pipe("trim", s("  a b \n"), &[]), "a b");
+        assert_eq!(pipe("trim", s("--a--"), &[s("-")]), "a");
+    }
+
+    #[test]
+    fn begins_with() {
+        assert_eq!(
+            pipe("begins_with", s("/content/view"), &[s("/content")]),
+            "1"
+        );
+        assert_eq!(pipe("begins_with", s("/user"), &[s("/content")]), "");
+    }
+
+    #[test]
+    fn ends_with() {
+        assert_eq!(pipe("ends_with", s("file.tpl"), &[s(".tpl")]), "1");
+        assert_eq!(pipe("ends_with", s("file.tpl"), &[s(".ini")]), "");
+    }
+}
