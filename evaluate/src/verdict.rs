@@ -12,8 +12,8 @@ use yardstick::run::Run;
 pub enum Verdict {
     Pass,
     Regressed,
-    /// No verdict could be given (the probe was not measured, or a method
-    /// that can abstain did). Counts as no alarm in A/A and as a miss in
+    /// No verdict could be given: the probe was not measured, or the
+    /// comparison called its change inconclusive. Counts as no alarm in A/A and as a miss in
     /// power: abstaining must not make a method look better on either.
     Inconclusive,
 }
@@ -52,6 +52,8 @@ pub fn outcomes(baseline: &Run, run: &Run, comparison: &Comparison) -> Vec<Probe
                 Verdict::Inconclusive
             } else if checks().any(|c| c.regressed) {
                 Verdict::Regressed
+            } else if checks().any(|c| c.inconclusive) {
+                Verdict::Inconclusive
             } else {
                 Verdict::Pass
             };
@@ -77,13 +79,14 @@ pub(crate) mod tests {
     use super::*;
     use yardstick::compare::{Rules, compare};
     use yardstick::environment::Environment;
-    use yardstick::run::{CalibrationSummary, FORMAT, Mode, Row, RowKind, TOOL};
+    use yardstick::run::{CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, TOOL};
 
     pub fn micro_run(calibration: f64, rows: &[(&str, f64)]) -> Run {
         Run {
             tool: TOOL.into(),
             format: FORMAT,
             mode: Mode::Micro,
+            metric: Metric::Time,
             started: String::new(),
             machine: String::new(),
             settings: Default::default(),
@@ -147,6 +150,27 @@ pub(crate) mod tests {
         assert_eq!(o[1].verdict, Verdict::Inconclusive);
         assert!(!o[1].verdict.flagged());
         assert_eq!(o[1].raw_pct, None);
+    }
+
+    #[test]
+    fn an_inconclusive_check_is_an_inconclusive_verdict() {
+        let base = micro_run(10.0, &[("a", 1.0), ("b", 1.0)]);
+        let now = micro_run(10.0, &[("a", 1.3), ("b", 1.3)]);
+        let rules = Rules {
+            threshold: Some(15.0),
+            min_delta: None,
+        };
+        let mut c = compare(&base, "base", &now, &rules).unwrap();
+        // As a method that can abstain marks it: above the threshold, but
+        // not significant.
+        for check in c.checks.iter_mut().filter(|k| k.key == "b") {
+            check.regressed = false;
+            check.inconclusive = true;
+        }
+        let o = outcomes(&base, &now, &c);
+        assert_eq!(o[0].verdict, Verdict::Regressed);
+        assert_eq!(o[1].verdict, Verdict::Inconclusive);
+        assert!((o[1].judged_pct.unwrap() - 30.0).abs() < 1e-9);
     }
 
     #[test]
