@@ -62,6 +62,10 @@ pub struct Check {
     /// disagree too much for a verdict. Never counted as a regression.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub inconclusive: bool,
+    /// Micro runs against a baseline: the change found when a flagged probe
+    /// was measured again, interleaved with the calibration loop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirmation_pct: Option<f64>,
 }
 
 /// A set-up field that differs between the baseline and the run.

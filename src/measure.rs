@@ -92,6 +92,42 @@ pub fn probe(probe: &Probe, plan: &Plan) -> Measurement {
     }
 }
 
+/// Measures `probe` again in `rounds` rounds, each one calibration loop and
+/// then one sample of `batch` iterations, and returns each round's ratio of
+/// per-iteration time to the loop's time. Taking the two back to back puts
+/// both under the same load, which a calibration before and after a whole
+/// run cannot do.
+pub fn interleaved(
+    probe: &Probe,
+    plan: &Plan,
+    batch: u64,
+    rounds: usize,
+    calibration: impl Fn() -> u64,
+) -> Result<Vec<f64>, String> {
+    let mut instance = match guarded(|| (probe.prepare)()) {
+        Ok(Ok(instance)) => instance,
+        Ok(Err(message)) | Err(message) => return Err(message),
+    };
+    let iterations = crate::inject::iterations(batch, plan.slowdown);
+    guarded(|| {
+        for _ in 0..plan.warmup {
+            std::hint::black_box(calibration());
+            measured_section(instance.as_mut(), iterations);
+        }
+        let mut ratios = Vec::with_capacity(rounds);
+        for _ in 0..rounds {
+            let start = Instant::now();
+            std::hint::black_box(calibration());
+            let loop_time = start.elapsed().as_secs_f64();
+            let start = Instant::now();
+            measured_section(instance.as_mut(), iterations);
+            let sample = start.elapsed().as_secs_f64() / batch as f64;
+            ratios.push(sample / loop_time);
+        }
+        ratios
+    })
+}
+
 /// Runs `f`, turning a panic into its message.
 pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {

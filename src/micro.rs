@@ -47,7 +47,84 @@ pub fn main(
         Metric::Time => measure_all(&selected, options, &injection),
         Metric::Instructions => count_all(&selected, options, &injection, invocation)?,
     };
-    outcome::finish(run, &options.common, baseline)
+    let mut run = outcome::compare_with(run, &options.common, baseline.as_ref())?;
+    if options.confirm && run.metric == Metric::Time {
+        confirm(&mut run, &selected, options, &injection);
+    }
+    outcome::deliver(run, &options.common)
+}
+
+/// The fewest rounds a confirmation takes: its median must not hinge on one
+/// preempted sample.
+const CONFIRMATION_ROUNDS: usize = 15;
+
+/// Measures every probe the comparison flagged once more, interleaved with
+/// the calibration loop. A slowdown that does not show again was the
+/// machine's, not the code's: the probe is then inconclusive (a warning),
+/// neither a silent pass nor a false failure.
+fn confirm(
+    run: &mut Run,
+    selected: &[&'static Probe],
+    options: &MicroOptions,
+    injection: &Injection,
+) {
+    let Some(comparison) = run.comparison.as_mut() else {
+        return;
+    };
+    let calibration = Calibration::new();
+    let threshold = comparison.threshold;
+    let mut notes = Vec::new();
+    for check in comparison
+        .checks
+        .iter_mut()
+        .filter(|c| c.regressed && c.metric == "median/calib")
+    {
+        let Some(probe) = selected.iter().find(|p| p.name == check.key) else {
+            continue;
+        };
+        let Some(batch) = run
+            .rows
+            .iter()
+            .find(|r| r.key == check.key)
+            .and_then(|r| r.batch)
+        else {
+            continue;
+        };
+        if !options.common.quiet {
+            eprintln!(
+                "confirming {}: {:+.1} % against the baseline",
+                check.key, check.change_pct
+            );
+        }
+        let plan = Plan {
+            warmup: 1,
+            repeat: options.repeat,
+            min_batch: Some(batch),
+            slowdown: injection.percent(probe.name),
+        };
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let rounds = options.repeat.max(CONFIRMATION_ROUNDS);
+        let ratios = measure::interleaved(probe, &plan, batch, rounds, || calibration.run());
+        std::panic::set_hook(hook);
+        let Some(again) = ratios.ok().and_then(|r| stats::median(&r)) else {
+            continue;
+        };
+        let change = (again / check.baseline - 1.0) * 100.0;
+        check.confirmation_pct = Some(change);
+        if change <= threshold {
+            check.regressed = false;
+            check.inconclusive = true;
+            notes.push(format!(
+                "inconclusive: {} measured {:+.1} % against the baseline, but {:+.1} % when measured again \
+                 interleaved with the calibration loop: the machine's load moved during the run",
+                check.key, check.change_pct, change
+            ));
+        }
+    }
+    comparison.regressions = comparison.checks.iter().filter(|c| c.regressed).count();
+    run.warnings.extend(notes);
+    run.settings.insert("confirm".into(), json!(true));
 }
 
 /// The probes to run: `--probe` names (each must exist), then the filters.

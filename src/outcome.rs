@@ -55,8 +55,18 @@ impl Baseline {
 
 /// Compares (when there is a baseline), saves, prints and annotates `run`;
 /// returns the exit code: 1 on a regression or a failed probe, else 0.
-pub fn finish(mut run: Run, common: &Common, baseline: Option<Baseline>) -> Result<i32, Error> {
-    if let Some(b) = &baseline {
+pub fn finish(run: Run, common: &Common, baseline: Option<Baseline>) -> Result<i32, Error> {
+    let run = compare_with(run, common, baseline.as_ref())?;
+    deliver(run, common)
+}
+
+/// Attaches the comparison with `baseline`, when there is one.
+pub fn compare_with(
+    mut run: Run,
+    common: &Common,
+    baseline: Option<&Baseline>,
+) -> Result<Run, Error> {
+    if let Some(b) = baseline {
         if b.run.mode != run.mode {
             return Err(Error::input(format!(
                 "{}: runs of different modes cannot be compared (baseline {}, run {})",
@@ -71,6 +81,12 @@ pub fn finish(mut run: Run, common: &Common, baseline: Option<Baseline>) -> Resu
         };
         run.comparison = Some(compare::compare(&b.run, &b.name, &run, &rules)?);
     }
+    Ok(run)
+}
+
+/// Saves, prints and annotates a finished run; returns the exit code: 1 on a
+/// regression or a failed probe, else 0.
+pub fn deliver(run: Run, common: &Common) -> Result<i32, Error> {
     if let Some(path) = &common.save {
         store::save(path, &run)?;
     }

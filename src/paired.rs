@@ -226,6 +226,7 @@ fn compare(
                 regressed: true,
                 p_value: None,
                 inconclusive: false,
+                confirmation_pct: None,
             });
         }
         if let Some(check) = paired_check(key, &o.rounds, &n.rounds, threshold) {
@@ -277,6 +278,7 @@ fn paired_check(key: &str, old: &[f64], new: &[f64], threshold: f64) -> Option<C
         regressed: above && p < ALPHA,
         p_value: Some(p),
         inconclusive: above && p >= ALPHA,
+        confirmation_pct: None,
     })
 }
 

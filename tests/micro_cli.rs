@@ -59,6 +59,26 @@ yardstick::probe! {
     check: |_, _: &()| Ok(()),
 }
 
+/// Setups of `slow_at_first` so far in this process.
+static SETUPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+yardstick::probe! {
+    name: slow_at_first,
+    ops: 1,
+    note: "slow in the first instance a process sets up, unless told otherwise",
+    setup: || Ok::<_, String>(
+        SETUPS.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0
+            && std::env::var_os("SLOW_AT_FIRST_NEVER").is_none()
+    ),
+    run: |slow: &bool| {
+        if *slow {
+            std::thread::sleep(std::time::Duration::from_micros(300));
+        }
+        (0..std::hint::black_box(200u64)).sum::<u64>()
+    },
+    check: |_, total: &u64| if *total == 19900 { Ok(()) } else { Err(format!("sum {total}")) },
+}
+
 const QUICK: &[&str] = &["--repeat=3", "--warmup=1", "-q"];
 
 /// This binary as a yardstick binary (`yardstick micro ...` style).
@@ -464,6 +484,12 @@ fn tests() -> Vec<Trial> {
                 check(ran.code == 1, "exit 1", &ran)?;
                 let doc = json(&ran.stdout);
                 assert_valid_run(&doc);
+                let confirmed = doc["comparison"]["checks"][0]["confirmation_pct"].as_f64();
+                check(
+                    confirmed.is_some_and(|x| x > 40.0),
+                    "the regression was confirmed",
+                    &ran,
+                )?;
                 check(
                     doc["comparison"]["regressions"] == 1,
                     "comparison in the document",
@@ -646,6 +672,63 @@ fn tests() -> Vec<Trial> {
             )?;
             Ok(())
         }),
+        Trial::test(
+            "a_slowdown_that_does_not_show_again_is_inconclusive",
+            || {
+                let t = tempfile::tempdir()?;
+                let base = t.path().join("base.json");
+                let ran = run(micro(&[
+                    "--probe=slow_at_first",
+                    "--save",
+                    base.to_str().unwrap_or(""),
+                ])
+                .env("SLOW_AT_FIRST_NEVER", "1"));
+                check(ran.code == 0, "baseline made", &ran)?;
+                let args = [
+                    "--probe=slow_at_first",
+                    "--threshold=200",
+                    "--json",
+                    "--baseline",
+                    base.to_str().unwrap_or(""),
+                ];
+                let ran = run(micro(&args));
+                check(ran.code == 0, "inconclusive is exit 0", &ran)?;
+                let doc = json(&ran.stdout);
+                assert_valid_run(&doc);
+                let c = &doc["comparison"]["checks"][0];
+                check(
+                    c["inconclusive"] == true && c["regressed"] == false,
+                    "inconclusive",
+                    &ran,
+                )?;
+                check(
+                    c["change_pct"].as_f64().is_some_and(|x| x > 200.0),
+                    "first measurement flagged",
+                    &ran,
+                )?;
+                check(
+                    c["confirmation_pct"].as_f64().is_some_and(|x| x < 200.0),
+                    "not confirmed",
+                    &ran,
+                )?;
+                let warned = doc["warnings"].as_array().is_some_and(|w| {
+                    w.iter().any(|x| {
+                        x.as_str()
+                            .is_some_and(|s| s.starts_with("inconclusive: slow_at_first"))
+                    })
+                });
+                check(warned, "a warning says so", &ran)?;
+                let mut without = args.to_vec();
+                without.push("--no-confirm");
+                let ran = run(micro(&without));
+                check(
+                    ran.code == 1,
+                    "without confirmation the spike fails the run",
+                    &ran,
+                )?;
+                Ok(())
+            },
+        ),
         Trial::test(
             "bench_mode_uses_the_committed_baseline_unless_told_not_to",
             || {

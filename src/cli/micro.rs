@@ -29,6 +29,9 @@ pub struct MicroOptions {
     /// are never compared by normalised medians, such as the child copies
     /// that count instructions).
     pub calibrate: bool,
+    /// Re-measure flagged probes interleaved with the calibration loop
+    /// before the verdict (off with `--no-confirm`).
+    pub confirm: bool,
 }
 
 impl Default for MicroOptions {
@@ -45,6 +48,7 @@ impl Default for MicroOptions {
             probe_timeout: Duration::from_secs(120),
             metric: Metric::Time,
             calibrate: true,
+            confirm: true,
         }
     }
 }
@@ -73,6 +77,7 @@ impl MicroOptions {
                     "probe" => o.probes.push(common::string(&mut parser, "--probe")?),
                     "exact" => o.exact = true,
                     "no-calibration" => o.calibrate = false,
+                    "no-confirm" => o.confirm = false,
                     "list" => o.list = true,
                     "metric" => {
                         o.metric = match common::string(&mut parser, "--metric")?.as_str() {

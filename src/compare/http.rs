@@ -80,6 +80,7 @@ fn check(
         regressed,
         p_value: None,
         inconclusive: false,
+        confirmation_pct: None,
     }
 }
 

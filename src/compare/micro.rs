@@ -53,6 +53,7 @@ fn errors(baseline: &Run, run: &Run, out: &mut Comparison) {
                 regressed: true,
                 p_value: None,
                 inconclusive: false,
+                confirmation_pct: None,
             });
         }
     }
@@ -72,6 +73,7 @@ fn instruction_counts(baseline: &Run, run: &Run, out: &mut Comparison) {
                 regressed: change > out.threshold,
                 p_value: None,
                 inconclusive: false,
+                confirmation_pct: None,
             });
         }
     }
@@ -109,6 +111,7 @@ fn normalized_medians(
                 regressed: change > out.threshold,
                 p_value: None,
                 inconclusive: false,
+                confirmation_pct: None,
             });
         }
     }

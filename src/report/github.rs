@@ -67,6 +67,7 @@ mod tests {
                     regressed: true,
                     p_value: None,
                     inconclusive: false,
+                    confirmation_pct: None,
                 },
                 Check {
                     key: "ok".into(),
@@ -77,6 +78,7 @@ mod tests {
                     regressed: false,
                     p_value: None,
                     inconclusive: false,
+                    confirmation_pct: None,
                 },
             ],
             missing: vec![],
