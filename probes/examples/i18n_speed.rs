@@ -6,6 +6,12 @@
 //!
 //! Rounds are interleaved so that both sides see the same machine state;
 //! the figures are medians.
+//!
+//! `i18n_speed --only scan|load [rounds]` runs one side alone (once by
+//! default), for profilers and for an instruction count that a busy machine
+//! cannot skew:
+//! `valgrind --tool=callgrind --toggle-collect='*bare_scan*' ... --only scan`
+//! against `--toggle-collect='*load_bytes*' ... --only load`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -77,6 +83,11 @@ fn lookup_ns(
     )
 }
 
+fn usage(why: &str) -> ! {
+    eprintln!("{why}\nusage: i18n_speed [--only scan|load [rounds]]");
+    std::process::exit(2)
+}
+
 fn main() {
     let path = probes::fixtures::path(FIXTURE);
     let bytes = match std::fs::read(&path) {
@@ -86,6 +97,29 @@ fn main() {
             std::process::exit(1);
         }
     };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        [] => {}
+        ["--only", side] | ["--only", side, _] => {
+            let rounds = match args.get(2).map(|n| n.parse::<usize>()) {
+                None => 1,
+                Some(Ok(n)) => n,
+                Some(Err(e)) => usage(&format!("rounds: {e}")),
+            };
+            for _ in 0..rounds {
+                match side {
+                    "scan" => println!("{} events", bare_scan(&bytes)),
+                    "load" => match load_bytes("kernel_de.ts", &bytes) {
+                        Ok(c) => println!("{} messages", c.stats().messages),
+                        Err(e) => usage(&e.to_string()),
+                    },
+                    other => usage(&format!("no side {other}")),
+                }
+            }
+            return;
+        }
+        _ => usage("unknown arguments"),
+    }
     let catalogue = match load_bytes("kernel_de.ts", &bytes) {
         Ok(c) => c,
         Err(e) => {
