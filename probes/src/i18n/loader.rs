@@ -136,21 +136,21 @@ impl<'a> Loader<'a> {
     fn run(&mut self) -> Result<(), LoadError> {
         loop {
             let at = self.reader.buffer_position() as usize;
-            let event = match self.reader.read_event() {
-                Ok(event) => event,
-                Err(e) => return Err(self.xml_error(e, at)),
-            };
-            match event {
-                Event::Start(e) => self.start(&e, at, false)?,
-                Event::Empty(e) => self.start(&e, at, true)?,
-                Event::End(_) => self.end(at)?,
+            // The arms borrow the event where the parser left it: moving it
+            // out first copies it with wider loads than the parser's stores,
+            // which stalls on every event.
+            match self.reader.read_event() {
+                Ok(Event::Start(ref e)) => self.start(e, at, false)?,
+                Ok(Event::Empty(ref e)) => self.start(e, at, true)?,
+                Ok(Event::End(_)) => self.end(at)?,
                 // Line ends are normalised only in text that is kept: most
                 // text events are indentation between tags.
-                Event::Text(t) => self.text(&t, at, || t.xml10_content())?,
-                Event::CData(c) => self.text(&c, at, || c.xml10_content())?,
-                Event::GeneralRef(r) => self.reference(&r, at)?,
-                Event::Decl(_) | Event::PI(_) | Event::Comment(_) | Event::DocType(_) => {}
-                Event::Eof => return self.finish(at),
+                Ok(Event::Text(ref t)) => self.text(t, at, || t.xml10_content())?,
+                Ok(Event::CData(ref c)) => self.text(c, at, || c.xml10_content())?,
+                Ok(Event::GeneralRef(ref r)) => self.reference(r, at)?,
+                Ok(Event::Decl(_) | Event::PI(_) | Event::Comment(_) | Event::DocType(_)) => {}
+                Ok(Event::Eof) => return self.finish(at),
+                Err(e) => return Err(self.xml_error(e, at)),
             }
         }
     }
@@ -503,15 +503,21 @@ impl<'a> Loader<'a> {
         at: usize,
         normalised: impl FnOnce() -> Cow<'t, str>,
     ) -> Result<(), LoadError> {
+        // Both scans run to the end without branching per byte, so that
+        // they vectorise; the strings are short and an early exit would
+        // cost more in mispredictions than it saves.
         if self.collecting() {
-            if text.bytes().any(|b| b == b'\r') {
+            if text.bytes().fold(false, |cr, b| cr | (b == b'\r')) {
                 self.catalogue.text.push_str(&normalised());
             } else {
                 self.catalogue.text.push_str(text);
             }
             return Ok(());
         }
-        if text.bytes().all(|b| b.is_ascii_whitespace()) {
+        if text
+            .bytes()
+            .fold(true, |blank, b| blank & b.is_ascii_whitespace())
+        {
             return Ok(());
         }
         let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace());

@@ -218,6 +218,30 @@ fn locations_may_be_absolute_relative_or_bare() {
 }
 
 #[test]
+fn attributes_read_alike_however_they_are_written() {
+    let plain = "<location filename=\"a\tb&lt;.tpl\" line=\"7\"/>";
+    let spaced = "<location  filename = 'a\tb&lt;.tpl'\nline= \"7\" />";
+    for location in [plain, spaced] {
+        let c = ok(&in_ts(&format!(
+            "<message>{location}<source>s</source></message>"
+        )));
+        let m = c.messages().next().unwrap();
+        let got: Vec<_> = m.locations().collect();
+        assert_eq!(got, [("a b<.tpl", LocationLine::Absolute(7))], "{location}");
+    }
+    for (location, column) in [
+        ("<location line=\"1\" line=\"2\"/>", 10),
+        ("<location line = \"1\" line=\"2\"/>", 10),
+    ] {
+        let (kind, line, col) = err(&in_ts(&format!(
+            "<message>{location}<source>a</source></message>"
+        )));
+        let repeated = ErrorKind::NotXml("attribute `line` is repeated".into());
+        assert_eq!((kind, line, col), (repeated, 4, column), "{location}");
+    }
+}
+
+#[test]
 fn elements_outside_the_format_are_skipped_with_their_content() {
     let c = ok(
         "<TS><dependencies><dependency catalog=\"qt\"/></dependencies>\
