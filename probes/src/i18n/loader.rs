@@ -94,6 +94,10 @@ struct Loader<'a> {
     /// Arena offset where the open text element's string began.
     text_start: usize,
     default_context: Span,
+    /// Whether the file holds a carriage return anywhere. Most files hold
+    /// none, and then no text needs its line ends normalised: one search
+    /// of the whole file instead of one per string.
+    has_cr: bool,
 }
 
 impl<'a> Loader<'a> {
@@ -122,6 +126,7 @@ impl<'a> Loader<'a> {
             message: None,
             text_start: 0,
             default_context,
+            has_cr: memchr::memchr(b'\r', bytes).is_some(),
         }
     }
 
@@ -504,9 +509,11 @@ impl<'a> Loader<'a> {
         normalised: impl FnOnce() -> Cow<'t, str>,
     ) -> Result<(), LoadError> {
         if self.collecting() {
-            // The parser's normalisation finds a `\r` with a vectorised
-            // search and borrows the text when there is none.
-            self.catalogue.text.push_str(&normalised());
+            if self.has_cr {
+                self.catalogue.text.push_str(&normalised());
+            } else {
+                self.catalogue.text.push_str(text);
+            }
             return Ok(());
         }
         if is_blank(text.as_bytes()) {

@@ -125,6 +125,14 @@ fn line_ends_are_normalised_and_whitespace_kept() {
     let m = c.messages().next().unwrap();
     assert_eq!(m.source(), "two\nlines\nhere");
     assert_eq!(m.translation(), "  padded  ");
+    let c = ok(&in_ts(
+        "<message><source><![CDATA[a\r\nb]]></source><comment>c&#13;d</comment></message>",
+    ));
+    let m = c.messages().next().unwrap();
+    assert_eq!((m.source(), m.comment()), ("a\nb", "c\rd"));
+    // A reference to a carriage return is kept, in a file with no other.
+    let c = ok(&in_ts("<message><source>a&#13;\nb</source></message>"));
+    assert_eq!(c.messages().next().unwrap().source(), "a\r\nb");
 }
 
 #[test]
