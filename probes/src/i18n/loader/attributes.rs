@@ -42,14 +42,7 @@ impl<'a> Loader<'a> {
                 continue;
             }
             if needs_normalising(value) {
-                // Built by hand: `Attribute::from` escapes the value.
-                let raw = Attribute {
-                    key: QName(key),
-                    value: Cow::Borrowed(value),
-                };
-                let value = raw
-                    .normalized_value(XmlVersion::Implicit1_0)
-                    .map_err(|err| self.error(at, ErrorKind::NotXml(err.to_string())))?;
+                let value = self.normalise(key, value, at)?;
                 f(self, key, &value)?;
             } else {
                 f(self, key, value)?;
@@ -170,10 +163,63 @@ impl<'a> Loader<'a> {
     }
 
     pub(super) fn location(&mut self, e: &BytesStart<'a>, at: usize) -> Result<(), LoadError> {
+        let mut plain = [("", ""); PLAIN_MAX];
+        let location = match plain_attributes(e.attributes_raw(), &mut plain) {
+            Some(count) => self.plain_location(&plain[..count], at)?,
+            None => self.parsed_location(e, at)?,
+        };
+        self.catalogue.locations.push(location);
+        Ok(())
+    }
+
+    /// A location from plainly written attributes, the usual case: the
+    /// same checks as [`each_attribute`](Self::each_attribute), with no
+    /// normalisation of a line of plain digits and no closure between the
+    /// attribute and the location, so the location stays in registers.
+    #[inline]
+    fn plain_location(
+        &mut self,
+        attributes: &[(&str, &str)],
+        at: usize,
+    ) -> Result<Location, LoadError> {
+        let mut location = Location {
+            file: Span::default(),
+            line: LocationLine::None,
+        };
+        for (i, &(key, value)) in attributes.iter().enumerate() {
+            if attributes[..i].iter().any(|&(seen, _)| seen == key) {
+                return Err(self.repeated_attribute(at, key));
+            }
+            match key {
+                "filename" if needs_normalising(value) => {
+                    let value = self.normalise(key, value, at)?;
+                    location.file = self.location_file(&value);
+                }
+                "filename" => location.file = self.location_file(value),
+                "line" => {
+                    location.line = match plain_line(value) {
+                        Some(line) => line,
+                        None => {
+                            let value = self.normalise(key, value, at)?;
+                            parse_line(&value).ok_or_else(|| {
+                                self.bad_attribute(at, Elem::Location, "line", &value)
+                            })?
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(location)
+    }
+
+    /// A location from attributes that only the parser's iterator reads.
+    #[cold]
+    fn parsed_location(&mut self, e: &BytesStart<'a>, at: usize) -> Result<Location, LoadError> {
         let mut file = Span::default();
         let mut line = LocationLine::None;
         let wanted = |key: &str| matches!(key, "filename" | "line");
-        self.each_attribute(e, at, wanted, |this, key, value| {
+        self.each_attribute_parsed(e, at, wanted, |this, key, value| {
             if key == "filename" {
                 file = this.location_file(value);
             } else {
@@ -182,8 +228,23 @@ impl<'a> Loader<'a> {
             }
             Ok(())
         })?;
-        self.catalogue.locations.push(Location { file, line });
-        Ok(())
+        Ok(Location { file, line })
+    }
+
+    /// `value` after XML 1.0 attribute-value normalisation.
+    fn normalise<'v>(
+        &mut self,
+        key: &'v str,
+        value: &'v str,
+        at: usize,
+    ) -> Result<Cow<'v, str>, LoadError> {
+        // Built by hand: `Attribute::from` escapes the value.
+        let raw = Attribute {
+            key: QName(key),
+            value: Cow::Borrowed(value),
+        };
+        raw.normalized_value(XmlVersion::Implicit1_0)
+            .map_err(|err| self.error(at, ErrorKind::NotXml(err.to_string())))
     }
 
     /// The arena span of a location's file name; consecutive locations
@@ -288,45 +349,34 @@ static BYTE_CLASS: [u8; 256] = {
     table
 };
 
-/// Whether XML 1.0 attribute-value normalisation could change `value`: it
-/// holds a reference or a whitespace character other than space. Tested
-/// eight bytes at a time; control bytes that normalisation leaves alone
-/// (never valid in XML anyway) also answer true, which only costs the
-/// parser's own check.
+/// Whether XML 1.0 attribute-value normalisation would change `value`: it
+/// holds a reference or a whitespace character other than space. Checked
+/// without early exit so that the loop vectorises.
+#[inline]
 fn needs_normalising(value: &str) -> bool {
-    const ONES: u64 = u64::from_ne_bytes([1; 8]);
-    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
-    const AMP: u64 = u64::from_ne_bytes([b'&'; 8]);
-    // Bytes below 0x0E: tab, line feed and carriage return among them.
-    let flagged = |word: u64| {
-        let amp = word ^ AMP;
-        (amp.wrapping_sub(ONES) & !amp | word.wrapping_sub(ONES * 0x0E) & !word) & HIGH
-    };
-    let bytes = value.as_bytes();
-    let word = |chunk: &[u8]| chunk.try_into().map_or(0, u64::from_ne_bytes);
-    if bytes.len() < 8 {
-        return bytes
-            .iter()
-            .any(|&b| matches!(b, b'&' | b'\t' | b'\n' | b'\r'));
-    }
-    let mut chunks = bytes.chunks_exact(8);
-    let mut found = chunks
-        .by_ref()
-        .fold(0, |found, chunk| found | flagged(word(chunk)));
-    // The last eight bytes, overlapping the chunks, cover the remainder.
-    found |= flagged(word(&bytes[bytes.len() - 8..]));
-    found != 0
+    value.bytes().fold(false, |found, b| {
+        found | matches!(b, b'&' | b'\t' | b'\n' | b'\r')
+    })
 }
 
-/// `12` is an absolute line; `+3` or `-2` is relative to the previous one.
-fn parse_line(value: &str) -> Option<LocationLine> {
-    // Plain digits, as tools write absolute lines, need no trimming, sign
-    // or overflow handling (nine digits stay below `u32::MAX`).
+/// An absolute line written as plain digits, as tools write them: no
+/// normalisation, trimming, sign or overflow (nine digits stay below
+/// `u32::MAX`) to care about. `None` for anything else.
+#[inline]
+fn plain_line(value: &str) -> Option<LocationLine> {
     if (1..=9).contains(&value.len()) && value.bytes().all(|b| b.is_ascii_digit()) {
         let line = value
             .bytes()
             .fold(0u32, |n, b| n * 10 + u32::from(b - b'0'));
         return Some(LocationLine::Absolute(line));
+    }
+    None
+}
+
+/// `12` is an absolute line; `+3` or `-2` is relative to the previous one.
+fn parse_line(value: &str) -> Option<LocationLine> {
+    if let Some(line) = plain_line(value) {
+        return Some(line);
     }
     let value = value.trim();
     if value.starts_with(['+', '-']) {
@@ -412,7 +462,7 @@ mod tests {
             ("&a long file name", true),
             ("a long file\tname", true),
             ("a long file name 12345678\n", true),
-            ("a long file name\u{1}", true),
+            ("a long file name\u{1}", false),
             ("ein längerer Dateiname ü", false),
         ] {
             assert_eq!(needs_normalising(value), needs, "{value:?}");
