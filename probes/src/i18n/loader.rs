@@ -322,7 +322,10 @@ impl<'a> Loader<'a> {
                 }
             }
             Elem::Message => {
-                let numerus = self.attribute(e, "numerus", at, |_, v| v == "yes")? == Some(true);
+                // Most tags have no attributes; the check spares the call
+                // and the reload of its wide result.
+                let numerus = !e.attributes_raw().is_empty()
+                    && self.attribute(e, "numerus", at, |_, v| v == "yes")? == Some(true);
                 if let Some(context) = self.context.as_mut() {
                     context.had_message = true;
                     context.name.get_or_insert(self.default_context);
@@ -350,13 +353,11 @@ impl<'a> Loader<'a> {
                 if self.message_field(elem).is_some() {
                     return Err(self.repeated(at, elem));
                 }
-                let kind = self.attribute(e, "type", at, |this, value| match value {
-                    "unfinished" => Ok(TranslationKind::Unfinished),
-                    "obsolete" => Ok(TranslationKind::Obsolete),
-                    "vanished" => Ok(TranslationKind::Vanished),
-                    other => Err(this.bad_attribute(at, elem, "type", other)),
-                })?;
-                let kind = kind.transpose()?.unwrap_or(TranslationKind::Finished);
+                let kind = if e.attributes_raw().is_empty() {
+                    TranslationKind::Finished
+                } else {
+                    self.translation_kind(e, at)?
+                };
                 if let Some(message) = self.message.as_mut() {
                     message.kind = kind;
                 }
@@ -365,6 +366,22 @@ impl<'a> Loader<'a> {
             Elem::Ts | Elem::NumerusForm => {}
         }
         Ok(())
+    }
+
+    /// The `type` of a `translation` (finished when absent).
+    #[inline(never)]
+    fn translation_kind(
+        &mut self,
+        e: &BytesStart<'a>,
+        at: usize,
+    ) -> Result<TranslationKind, LoadError> {
+        let kind = self.attribute(e, "type", at, |this, value| match value {
+            "unfinished" => Ok(TranslationKind::Unfinished),
+            "obsolete" => Ok(TranslationKind::Obsolete),
+            "vanished" => Ok(TranslationKind::Vanished),
+            other => Err(this.bad_attribute(at, Elem::Translation, "type", other)),
+        })?;
+        Ok(kind.transpose()?.unwrap_or(TranslationKind::Finished))
     }
 
     fn message_field(&mut self, elem: Elem) -> Option<Span> {

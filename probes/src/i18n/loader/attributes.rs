@@ -164,28 +164,21 @@ impl<'a> Loader<'a> {
 
     pub(super) fn location(&mut self, e: &BytesStart<'a>, at: usize) -> Result<(), LoadError> {
         let mut plain = [("", ""); PLAIN_MAX];
-        let location = match plain_attributes(e.attributes_raw(), &mut plain) {
-            Some(count) => self.plain_location(&plain[..count], at)?,
-            None => self.parsed_location(e, at)?,
-        };
-        self.catalogue.locations.push(location);
-        Ok(())
+        match plain_attributes(e.attributes_raw(), &mut plain) {
+            Some(count) => self.plain_location(&plain[..count], at),
+            None => self.parsed_location(e, at),
+        }
     }
 
     /// A location from plainly written attributes, the usual case: the
     /// same checks as [`each_attribute`](Self::each_attribute), with no
-    /// normalisation of a line of plain digits and no closure between the
-    /// attribute and the location, so the location stays in registers.
+    /// normalisation of a line of plain digits and no closure or returned
+    /// value between the attributes and the table: parts written to memory
+    /// in halves and read back whole stall the processor.
     #[inline]
-    fn plain_location(
-        &mut self,
-        attributes: &[(&str, &str)],
-        at: usize,
-    ) -> Result<Location, LoadError> {
-        let mut location = Location {
-            file: Span::default(),
-            line: LocationLine::None,
-        };
+    fn plain_location(&mut self, attributes: &[(&str, &str)], at: usize) -> Result<(), LoadError> {
+        let mut file = Span::default();
+        let mut line = LocationLine::None;
         for (i, &(key, value)) in attributes.iter().enumerate() {
             if attributes[..i].iter().any(|&(seen, _)| seen == key) {
                 return Err(self.repeated_attribute(at, key));
@@ -193,11 +186,11 @@ impl<'a> Loader<'a> {
             match key {
                 "filename" if needs_normalising(value) => {
                     let value = self.normalise(key, value, at)?;
-                    location.file = self.location_file(&value);
+                    file = self.location_file(&value);
                 }
-                "filename" => location.file = self.location_file(value),
+                "filename" => file = self.location_file(value),
                 "line" => {
-                    location.line = match plain_line(value) {
+                    line = match plain_line(value) {
                         Some(line) => line,
                         None => {
                             let value = self.normalise(key, value, at)?;
@@ -210,12 +203,13 @@ impl<'a> Loader<'a> {
                 _ => {}
             }
         }
-        Ok(location)
+        self.catalogue.locations.push(Location { file, line });
+        Ok(())
     }
 
     /// A location from attributes that only the parser's iterator reads.
     #[cold]
-    fn parsed_location(&mut self, e: &BytesStart<'a>, at: usize) -> Result<Location, LoadError> {
+    fn parsed_location(&mut self, e: &BytesStart<'a>, at: usize) -> Result<(), LoadError> {
         let mut file = Span::default();
         let mut line = LocationLine::None;
         let wanted = |key: &str| matches!(key, "filename" | "line");
@@ -228,7 +222,8 @@ impl<'a> Loader<'a> {
             }
             Ok(())
         })?;
-        Ok(Location { file, line })
+        self.catalogue.locations.push(Location { file, line });
+        Ok(())
     }
 
     /// `value` after XML 1.0 attribute-value normalisation.
