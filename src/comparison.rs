@@ -10,8 +10,10 @@ use serde::{Deserialize, Serialize};
 pub struct Comparison {
     /// The baseline file, as named.
     pub baseline: String,
-    /// `normalized` (micro: medians divided by each run's calibration) or
-    /// `http` (absolute times with a minimum delta).
+    /// `normalized` (micro: medians divided by each run's calibration),
+    /// `instructions` (micro: instruction counts), `paired` (two builds
+    /// measured in alternating rounds) or `http` (absolute times with a
+    /// minimum delta).
     pub method: String,
     /// Percent a figure may worsen before it counts as a regression.
     pub threshold: f64,
@@ -53,6 +55,17 @@ pub struct Check {
     /// for times and errors, negative is worse for `rps`.
     pub change_pct: f64,
     pub regressed: bool,
+    /// Paired comparisons: the one-sided p-value that the row got slower.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p_value: Option<f64>,
+    /// Paired comparisons: slower by more than the threshold, but the rounds
+    /// disagree too much for a verdict. Never counted as a regression.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub inconclusive: bool,
+    /// Micro runs against a baseline: the change found when a flagged probe
+    /// was measured again, interleaved with the calibration loop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirmation_pct: Option<f64>,
 }
 
 /// A set-up field that differs between the baseline and the run.

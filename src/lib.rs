@@ -16,9 +16,11 @@ pub mod environment;
 pub mod error;
 pub mod http;
 pub mod inject;
+pub mod instructions;
 pub mod measure;
 pub mod micro;
 pub mod outcome;
+pub mod paired;
 pub mod probe;
 mod progress;
 pub mod report;
@@ -42,6 +44,8 @@ const USAGE: &str = "usage: yardstick <command> [OPTIONS]
 commands:
   micro    measure the probes linked into this binary
   compare  BASE RUN: compare two saved runs (exit 1 on a regression)
+  compare-builds OLD NEW: measure two bench binaries in alternating rounds
+           and test the new one for a regression (exit 1)
   show     FILE: print a saved run
   http     measure pages over HTTP";
 
@@ -58,7 +62,7 @@ pub fn run_main() -> i32 {
         .map(|program| default_baseline(Path::new(program)));
     report(
         MicroOptions::parse(args.into_iter().skip(1))
-            .and_then(|o| micro::main(&o, default_baseline)),
+            .and_then(|o| micro::main(&o, default_baseline, &["--bench"])),
     )
 }
 
@@ -72,8 +76,17 @@ pub fn main() -> i32 {
     }
     let command = args.remove(0);
     let result = match command.to_str() {
-        Some("micro") => MicroOptions::parse(args).and_then(|o| micro::main(&o, None)),
+        Some("micro") => MicroOptions::parse(args).and_then(|o| micro::main(&o, None, &["micro"])),
+        // A bench binary is told to measure with `--bench`; a yardstick
+        // binary that links probes takes the same call, so either can be
+        // one side of `compare-builds`.
+        Some("--bench") => {
+            MicroOptions::parse(args).and_then(|o| micro::main(&o, None, &["--bench"]))
+        }
         Some("compare") => cli::saved::compare(args),
+        Some("compare-builds") => {
+            cli::paired::PairedOptions::parse(args).and_then(|o| paired::main(&o))
+        }
         Some("show") => cli::saved::show(args),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

@@ -92,6 +92,42 @@ pub fn probe(probe: &Probe, plan: &Plan) -> Measurement {
     }
 }
 
+/// Measures `probe` again in `rounds` rounds, each one calibration loop and
+/// then one sample of `batch` iterations, and returns each round's ratio of
+/// per-iteration time to the loop's time. Taking the two back to back puts
+/// both under the same load, which a calibration before and after a whole
+/// run cannot do.
+pub fn interleaved(
+    probe: &Probe,
+    plan: &Plan,
+    batch: u64,
+    rounds: usize,
+    calibration: impl Fn() -> u64,
+) -> Result<Vec<f64>, String> {
+    let mut instance = match guarded(|| (probe.prepare)()) {
+        Ok(Ok(instance)) => instance,
+        Ok(Err(message)) | Err(message) => return Err(message),
+    };
+    let iterations = crate::inject::iterations(batch, plan.slowdown);
+    guarded(|| {
+        for _ in 0..plan.warmup {
+            std::hint::black_box(calibration());
+            measured_section(instance.as_mut(), iterations);
+        }
+        let mut ratios = Vec::with_capacity(rounds);
+        for _ in 0..rounds {
+            let start = Instant::now();
+            std::hint::black_box(calibration());
+            let loop_time = start.elapsed().as_secs_f64();
+            let start = Instant::now();
+            measured_section(instance.as_mut(), iterations);
+            let sample = start.elapsed().as_secs_f64() / batch as f64;
+            ratios.push(sample / loop_time);
+        }
+        ratios
+    })
+}
+
 /// Runs `f`, turning a panic into its message.
 pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
@@ -108,19 +144,30 @@ fn time(instance: &mut dyn Instance, plan: &Plan) -> (Vec<f64>, u64, u64) {
     let batch = plan.min_batch.unwrap_or_else(|| pick_batch(instance));
     let iterations = crate::inject::iterations(batch, plan.slowdown);
     for _ in 0..plan.warmup {
-        instance.run(iterations);
+        measured_section(instance, iterations);
     }
     let mut samples = Vec::with_capacity(plan.repeat);
     let mut checksum = 0u64;
     for _ in 0..plan.repeat {
         let start = Instant::now();
-        let sum = instance.run(iterations);
+        let sum = measured_section(instance, iterations);
         let elapsed = start.elapsed();
         checksum = checksum.wrapping_add(sum);
         samples.push(elapsed.as_secs_f64() * 1e3 / batch as f64);
     }
     (samples, batch, checksum)
 }
+
+/// Every warm-up and measured sample runs through this one function, under
+/// a fixed symbol name, so that `--metric=instructions` can tell callgrind to
+/// count inside it alone (`--toggle-collect=yardstick_measured_section`).
+#[inline(never)]
+#[unsafe(no_mangle)]
+pub fn yardstick_measured_section(instance: &mut dyn Instance, iterations: u64) -> u64 {
+    instance.run(iterations)
+}
+
+use yardstick_measured_section as measured_section;
 
 /// The smallest batch whose sample lasts at least [`TARGET_SAMPLE`], found by
 /// timing growing batches (the first runs double as extra warm-up).

@@ -6,11 +6,12 @@ use crate::cli::micro::MicroOptions;
 use crate::environment::Environment;
 use crate::error::Error;
 use crate::inject::{self, Injection};
+use crate::instructions;
 use crate::measure::{self, Measurement, Plan};
 use crate::outcome::{self, Baseline};
 use crate::probe::{self, Probe};
 use crate::progress::Progress;
-use crate::run::{CalibrationSummary, FORMAT, Mode, Row, RowKind, Run, TOOL};
+use crate::run::{CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, Run, TOOL};
 use crate::stats::{self, Summary};
 use crate::watchdog::Watchdog;
 use serde_json::{Value, json};
@@ -23,8 +24,14 @@ pub const DRIFT_WARNING_PCT: f64 = 10.0;
 
 /// Runs micro mode and returns the exit code. `default_baseline` is the
 /// bench target's `baselines/<name>.json`, used when it exists and neither
-/// `--baseline` nor `--no-baseline` was given.
-pub fn main(options: &MicroOptions, default_baseline: Option<PathBuf>) -> Result<i32, Error> {
+/// `--baseline` nor `--no-baseline` was given. `invocation` is how this
+/// binary is told to measure (`--bench` or `micro`), for the child copies
+/// that count instructions.
+pub fn main(
+    options: &MicroOptions,
+    default_baseline: Option<PathBuf>,
+    invocation: &[&str],
+) -> Result<i32, Error> {
     let registered = probe::registered().map_err(Error::Usage)?;
     if options.list {
         for p in registered.iter().filter(|p| options.matches(p.name)) {
@@ -36,8 +43,88 @@ pub fn main(options: &MicroOptions, default_baseline: Option<PathBuf>) -> Result
     let injection = Injection::from_env()?;
     // A bad baseline must not cost a whole run: read it first.
     let baseline = Baseline::resolve(&options.common, default_baseline)?;
-    let run = measure_all(&selected, options, &injection);
-    outcome::finish(run, &options.common, baseline)
+    let run = match options.metric {
+        Metric::Time => measure_all(&selected, options, &injection),
+        Metric::Instructions => count_all(&selected, options, &injection, invocation)?,
+    };
+    let mut run = outcome::compare_with(run, &options.common, baseline.as_ref())?;
+    if options.confirm && run.metric == Metric::Time {
+        confirm(&mut run, &selected, options, &injection);
+    }
+    outcome::deliver(run, &options.common)
+}
+
+/// The fewest rounds a confirmation takes: its median must not hinge on one
+/// preempted sample.
+const CONFIRMATION_ROUNDS: usize = 15;
+
+/// Measures every probe the comparison flagged once more, interleaved with
+/// the calibration loop. A slowdown that does not show again was the
+/// machine's, not the code's: the probe is then inconclusive (a warning),
+/// neither a silent pass nor a false failure.
+fn confirm(
+    run: &mut Run,
+    selected: &[&'static Probe],
+    options: &MicroOptions,
+    injection: &Injection,
+) {
+    let Some(comparison) = run.comparison.as_mut() else {
+        return;
+    };
+    let calibration = Calibration::new();
+    let threshold = comparison.threshold;
+    let mut notes = Vec::new();
+    for check in comparison
+        .checks
+        .iter_mut()
+        .filter(|c| c.regressed && c.metric == "median/calib")
+    {
+        let Some(probe) = selected.iter().find(|p| p.name == check.key) else {
+            continue;
+        };
+        let Some(batch) = run
+            .rows
+            .iter()
+            .find(|r| r.key == check.key)
+            .and_then(|r| r.batch)
+        else {
+            continue;
+        };
+        if !options.common.quiet {
+            eprintln!(
+                "confirming {}: {:+.1} % against the baseline",
+                check.key, check.change_pct
+            );
+        }
+        let plan = Plan {
+            warmup: 1,
+            repeat: options.repeat,
+            min_batch: Some(batch),
+            slowdown: injection.percent(probe.name),
+        };
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let rounds = options.repeat.max(CONFIRMATION_ROUNDS);
+        let ratios = measure::interleaved(probe, &plan, batch, rounds, || calibration.run());
+        std::panic::set_hook(hook);
+        let Some(again) = ratios.ok().and_then(|r| stats::median(&r)) else {
+            continue;
+        };
+        let change = (again / check.baseline - 1.0) * 100.0;
+        check.confirmation_pct = Some(change);
+        if change <= threshold {
+            check.regressed = false;
+            check.inconclusive = true;
+            notes.push(format!(
+                "inconclusive: {} measured {:+.1} % against the baseline, but {:+.1} % when measured again \
+                 interleaved with the calibration loop: the machine's load moved during the run",
+                check.key, check.change_pct, change
+            ));
+        }
+    }
+    comparison.regressions = comparison.checks.iter().filter(|c| c.regressed).count();
+    run.warnings.extend(notes);
+    run.settings.insert("confirm".into(), json!(true));
 }
 
 /// The probes to run: `--probe` names (each must exist), then the filters.
@@ -83,8 +170,14 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
     let calibration = Calibration::new();
 
     progress.start("calibration loop (before)");
-    let (before, before_sums) =
-        measure::repeated(options.warmup, options.repeat, || calibration.run());
+    // Without calibration (`--no-calibration`) the loop runs zero times and
+    // the run has no calibration block.
+    let loops = if options.calibrate { options.repeat } else { 0 };
+    let (before, before_sums) = measure::repeated(
+        if options.calibrate { options.warmup } else { 0 },
+        loops,
+        || calibration.run(),
+    );
     progress.advance();
 
     let watchdog = Watchdog::start(options.probe_timeout, |message| {
@@ -118,7 +211,7 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
     drop(watchdog);
 
     progress.start("calibration loop (after)");
-    let (after, after_sums) = measure::repeated(0, options.repeat, || calibration.run());
+    let (after, after_sums) = measure::repeated(0, loops, || calibration.run());
     progress.advance();
     progress.finish();
 
@@ -169,7 +262,83 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
         calibration,
         comparison: None,
         pairs: None,
+        metric: Default::default(),
     }
+}
+
+/// `--metric=instructions`: every probe counted under callgrind, one child
+/// process each.
+fn count_all(
+    selected: &[&'static Probe],
+    options: &MicroOptions,
+    injection: &Injection,
+    invocation: &[&str],
+) -> Result<Run, Error> {
+    instructions::require_valgrind()?;
+    let started = now();
+    let workdir = tempfile::tempdir()
+        .map_err(|e| Error::Refused(format!("cannot create a temporary folder: {e}")))?;
+    let invocation: Vec<String> = invocation.iter().map(|s| s.to_string()).collect();
+    let batch = options.min_batch.unwrap_or(instructions::DEFAULT_BATCH);
+    let mut progress = Progress::new(selected.len(), options.common.quiet);
+    let mut rows = Vec::with_capacity(selected.len());
+    for p in selected {
+        progress.start(&format!("{} (under callgrind)", p.name));
+        let mut row = Row::with_samples(
+            p.name.to_string(),
+            RowKind::Probe,
+            p.name.to_string(),
+            Vec::new(),
+        );
+        row.ops = Some(p.ops);
+        row.batch = Some(batch);
+        row.requests = 1;
+        match instructions::count(p, &invocation, batch, workdir.path())? {
+            Ok((count, note)) => {
+                row.instructions = Some(count);
+                row.note = note;
+            }
+            Err(message) => {
+                progress.say(&format!("probe {}: failed: {message}", p.name));
+                row.errors = 1;
+                row.error_messages.insert(message.clone(), 1);
+                row.note = format!("failed: {message}");
+            }
+        }
+        rows.push(row);
+        progress.advance();
+    }
+    progress.finish();
+    let environment = Environment::current(&repository_dir(), started.clone());
+    let mut warnings = Vec::new();
+    if environment.is_debug_build() {
+        warnings.push("debug build: counts are not representative".to_string());
+    }
+    if !injection.is_empty() {
+        warnings.push(format!(
+            "slowdown injected ({}={}): these counts are deliberately higher",
+            inject::VARIABLE,
+            injection.describe()
+        ));
+    }
+    let mut settings = settings(options, injection);
+    settings.insert("metric".into(), json!("instructions"));
+    settings.insert("min_batch".into(), json!(batch));
+    Ok(Run {
+        tool: TOOL.to_string(),
+        format: FORMAT,
+        mode: Mode::Micro,
+        started,
+        machine: environment.machine.clone(),
+        settings,
+        environment,
+        warnings,
+        rows,
+        calibration: None,
+        comparison: None,
+        pairs: None,
+        metric: Metric::Instructions,
+    })
 }
 
 fn row(probe: &Probe, m: Measurement, calibration: Option<f64>) -> Row {

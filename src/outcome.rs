@@ -6,7 +6,7 @@ use crate::cli::common::{Common, Format};
 use crate::compare::{self, Rules};
 use crate::error::Error;
 use crate::report::{self, github, markdown, verdict};
-use crate::run::{Mode, Run};
+use crate::run::{Metric, Mode, Run};
 use crate::store;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -44,7 +44,7 @@ impl Baseline {
             .unwrap_or_else(|| path.to_path_buf());
         let run = store::load(&shown)?;
         let name = shown.display().to_string();
-        if run.mode == Mode::Micro && run.calibration.is_none() {
+        if run.mode == Mode::Micro && run.metric == Metric::Time && run.calibration.is_none() {
             return Err(Error::input(format!(
                 "{name}: a micro run without calibration cannot be compared"
             )));
@@ -55,8 +55,18 @@ impl Baseline {
 
 /// Compares (when there is a baseline), saves, prints and annotates `run`;
 /// returns the exit code: 1 on a regression or a failed probe, else 0.
-pub fn finish(mut run: Run, common: &Common, baseline: Option<Baseline>) -> Result<i32, Error> {
-    if let Some(b) = &baseline {
+pub fn finish(run: Run, common: &Common, baseline: Option<Baseline>) -> Result<i32, Error> {
+    let run = compare_with(run, common, baseline.as_ref())?;
+    deliver(run, common)
+}
+
+/// Attaches the comparison with `baseline`, when there is one.
+pub fn compare_with(
+    mut run: Run,
+    common: &Common,
+    baseline: Option<&Baseline>,
+) -> Result<Run, Error> {
+    if let Some(b) = baseline {
         if b.run.mode != run.mode {
             return Err(Error::input(format!(
                 "{}: runs of different modes cannot be compared (baseline {}, run {})",
@@ -71,12 +81,22 @@ pub fn finish(mut run: Run, common: &Common, baseline: Option<Baseline>) -> Resu
         };
         run.comparison = Some(compare::compare(&b.run, &b.name, &run, &rules)?);
     }
+    Ok(run)
+}
+
+/// Saves, prints and annotates a finished run; returns the exit code: 1 on a
+/// regression or a failed probe, else 0.
+pub fn deliver(run: Run, common: &Common) -> Result<i32, Error> {
     if let Some(path) = &common.save {
         store::save(path, &run)?;
     }
     let document = common.format != Format::Table;
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(report::renderer(common.format).run(&run).as_bytes());
+    let _ = stdout.write_all(
+        report::renderer(common.format, common.all_checks)
+            .run(&run)
+            .as_bytes(),
+    );
     let _ = stdout.flush();
     drop(stdout);
     announce(&run, document);

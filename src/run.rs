@@ -59,6 +59,35 @@ pub struct Run {
     /// HTTP mode with several servers: each later server against the first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pairs: Option<Vec<Pair>>,
+    /// What the rows measured: wall time (the default, left out) or
+    /// instruction counts (`--metric=instructions`).
+    #[serde(default, skip_serializing_if = "Metric::is_time")]
+    pub metric: Metric,
+}
+
+/// The figure a micro run compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Metric {
+    /// Wall time, normalised by the calibration loop.
+    #[default]
+    Time,
+    /// Instructions per iteration counted by callgrind: repeatable whatever
+    /// else the machine does, so small changes can be trusted.
+    Instructions,
+}
+
+impl Metric {
+    pub fn is_time(&self) -> bool {
+        *self == Metric::Time
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Metric::Time => "time",
+            Metric::Instructions => "instructions",
+        }
+    }
 }
 
 /// The kind of thing a row measured.
@@ -113,6 +142,9 @@ pub struct Row {
     pub normalized: Option<f64>,
     #[serde(default)]
     pub note: String,
+    /// Instructions per iteration (`--metric=instructions`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<f64>,
     /// HTTP rows: the server's name or base URL, as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
@@ -166,6 +198,7 @@ impl Row {
             rps: None,
             normalized: None,
             note: String::new(),
+            instructions: None,
             target: None,
             url: None,
             ttfb_median: None,

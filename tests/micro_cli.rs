@@ -59,6 +59,26 @@ yardstick::probe! {
     check: |_, _: &()| Ok(()),
 }
 
+/// Setups of `slow_at_first` so far in this process.
+static SETUPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+yardstick::probe! {
+    name: slow_at_first,
+    ops: 1,
+    note: "slow in the first instance a process sets up, unless told otherwise",
+    setup: || Ok::<_, String>(
+        SETUPS.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0
+            && std::env::var_os("SLOW_AT_FIRST_NEVER").is_none()
+    ),
+    run: |slow: &bool| {
+        if *slow {
+            std::thread::sleep(std::time::Duration::from_micros(300));
+        }
+        (0..std::hint::black_box(200u64)).sum::<u64>()
+    },
+    check: |_, total: &u64| if *total == 19900 { Ok(()) } else { Err(format!("sum {total}")) },
+}
+
 const QUICK: &[&str] = &["--repeat=3", "--warmup=1", "-q"];
 
 /// This binary as a yardstick binary (`yardstick micro ...` style).
@@ -455,7 +475,6 @@ fn tests() -> Vec<Trial> {
                 let summary = t.path().join("summary.md");
                 let ran = run(micro(&[
                     "--probe=fine_sum",
-                    "--probe=fine_words",
                     "--json",
                     "--baseline",
                     base_path.to_str().unwrap_or(""),
@@ -465,6 +484,12 @@ fn tests() -> Vec<Trial> {
                 check(ran.code == 1, "exit 1", &ran)?;
                 let doc = json(&ran.stdout);
                 assert_valid_run(&doc);
+                let confirmed = doc["comparison"]["checks"][0]["confirmation_pct"].as_f64();
+                check(
+                    confirmed.is_some_and(|x| x > 40.0),
+                    "the regression was confirmed",
+                    &ran,
+                )?;
                 check(
                     doc["comparison"]["regressions"] == 1,
                     "comparison in the document",
@@ -514,6 +539,191 @@ fn tests() -> Vec<Trial> {
                 check(
                     ran.code == 2 && ran.stderr.contains("YARDSTICK_INJECT"),
                     "refused",
+                    &ran,
+                )?;
+                Ok(())
+            },
+        ),
+        Trial::test(
+            "instruction_counts_repeat_exactly_and_catch_a_two_percent_slowdown",
+            || {
+                if Command::new("valgrind").arg("--version").output().is_err() {
+                    // .ci/run installs valgrind; elsewhere say so rather than pass quietly.
+                    eprintln!("SKIPPED: valgrind is not installed");
+                    return Ok(());
+                }
+                let t = tempfile::tempdir()?;
+                let counted = |name: &str, inject: &str| -> Result<(Ran, Value), Failed> {
+                    let path = t.path().join(name);
+                    let mut cmd = micro(&[
+                        "--metric=instructions",
+                        "--probe=fine_sum",
+                        "--min-batch=50",
+                        "--save",
+                        path.to_str().unwrap_or(""),
+                    ]);
+                    if !inject.is_empty() {
+                        cmd.env("YARDSTICK_INJECT", inject);
+                    }
+                    let ran = run(cmd);
+                    let doc = if path.exists() {
+                        json(&std::fs::read_to_string(&path)?)
+                    } else {
+                        Value::Null
+                    };
+                    Ok((ran, doc))
+                };
+                let (ran, a) = counted("a.json", "")?;
+                check(ran.code == 0, "exit 0", &ran)?;
+                assert_valid_run(&a);
+                check(
+                    a["metric"] == "instructions" && a.get("calibration").is_none(),
+                    "a run of counts",
+                    &ran,
+                )?;
+                let (_, b) = counted("b.json", "")?;
+                let count = |d: &Value| d["rows"][0]["instructions"].as_f64().unwrap_or(0.0);
+                check(count(&a) > 1000.0, "counted something", &ran)?;
+                let spread = (count(&b) / count(&a) - 1.0).abs();
+                check(
+                    spread < 0.001,
+                    &format!("counts repeat within 0.1 % (spread {spread})"),
+                    &ran,
+                )?;
+                let (_, slow) = counted("slow.json", "fine_sum:2")?;
+                let ratio = count(&slow) / count(&a);
+                check(
+                    (1.015..1.025).contains(&ratio),
+                    &format!("2 % injected shows as 2 % ({ratio})"),
+                    &ran,
+                )?;
+                let ran = run(yardstick()
+                    .arg("compare")
+                    .arg(t.path().join("a.json"))
+                    .arg(t.path().join("slow.json")));
+                check(
+                    ran.code == 1 && ran.stdout.contains("instructions"),
+                    "a 2 % slowdown fails at 1 %",
+                    &ran,
+                )?;
+                let ran = run(yardstick()
+                    .arg("compare")
+                    .arg(t.path().join("a.json"))
+                    .arg(t.path().join("b.json")));
+                check(ran.code == 0, "identical counts pass", &ran)?;
+                Ok(())
+            },
+        ),
+        Trial::test(
+            "instruction_counts_without_valgrind_are_refused_naming_it",
+            || {
+                let empty = tempfile::tempdir()?;
+                let ran =
+                    run(micro(&["--metric=instructions", "--probe=fine_sum"])
+                        .env("PATH", empty.path()));
+                check(
+                    ran.code == 2 && ran.stderr.contains("valgrind"),
+                    "refused",
+                    &ran,
+                )?;
+                Ok(())
+            },
+        ),
+        Trial::test("compare_builds_flags_a_slowdown_in_the_new_build", || {
+            let me = std::env::current_exe()?;
+            let ran = run(yardstick()
+                .arg("compare-builds")
+                .arg(&me)
+                .arg(&me)
+                .args([
+                    "--rounds=8",
+                    "--repeat=3",
+                    "--probe=fine_sum",
+                    "--min-batch=200",
+                    "--seed=1",
+                    "--json",
+                    "-q",
+                ])
+                .arg("--env-new=YARDSTICK_INJECT=fine_sum:100")
+                .env("YARDSTICK_E2E_CHILD", "bench"));
+            check(ran.code == 1, "exit 1", &ran)?;
+            let doc = json(&ran.stdout);
+            assert_valid_run(&doc);
+            let c = &doc["comparison"];
+            check(
+                c["method"] == "paired" && c["regressions"] == 1,
+                "a paired regression",
+                &ran,
+            )?;
+            check(
+                c["checks"][0]["p_value"].as_f64().is_some_and(|p| p < 0.01),
+                "significant",
+                &ran,
+            )?;
+            check(doc["settings"]["seed"] == 1, "the seed is recorded", &ran)?;
+            let ran = run(yardstick()
+                .arg("compare-builds")
+                .arg(&me)
+                .arg("/nonexistent/new-bench"));
+            check(
+                ran.code == 2 && ran.stderr.contains("/nonexistent/new-bench"),
+                "missing binary",
+                &ran,
+            )?;
+            Ok(())
+        }),
+        Trial::test(
+            "a_slowdown_that_does_not_show_again_is_inconclusive",
+            || {
+                let t = tempfile::tempdir()?;
+                let base = t.path().join("base.json");
+                let ran = run(micro(&[
+                    "--probe=slow_at_first",
+                    "--save",
+                    base.to_str().unwrap_or(""),
+                ])
+                .env("SLOW_AT_FIRST_NEVER", "1"));
+                check(ran.code == 0, "baseline made", &ran)?;
+                let args = [
+                    "--probe=slow_at_first",
+                    "--threshold=200",
+                    "--json",
+                    "--baseline",
+                    base.to_str().unwrap_or(""),
+                ];
+                let ran = run(micro(&args));
+                check(ran.code == 0, "inconclusive is exit 0", &ran)?;
+                let doc = json(&ran.stdout);
+                assert_valid_run(&doc);
+                let c = &doc["comparison"]["checks"][0];
+                check(
+                    c["inconclusive"] == true && c["regressed"] == false,
+                    "inconclusive",
+                    &ran,
+                )?;
+                check(
+                    c["change_pct"].as_f64().is_some_and(|x| x > 200.0),
+                    "first measurement flagged",
+                    &ran,
+                )?;
+                check(
+                    c["confirmation_pct"].as_f64().is_some_and(|x| x < 200.0),
+                    "not confirmed",
+                    &ran,
+                )?;
+                let warned = doc["warnings"].as_array().is_some_and(|w| {
+                    w.iter().any(|x| {
+                        x.as_str()
+                            .is_some_and(|s| s.starts_with("inconclusive: slow_at_first"))
+                    })
+                });
+                check(warned, "a warning says so", &ran)?;
+                let mut without = args.to_vec();
+                without.push("--no-confirm");
+                let ran = run(micro(&without));
+                check(
+                    ran.code == 1,
+                    "without confirmation the spike fails the run",
                     &ran,
                 )?;
                 Ok(())

@@ -3,6 +3,7 @@
 
 use super::common::{self, Common, Flag};
 use crate::error::Error;
+use crate::run::Metric;
 use lexopt::Parser;
 use std::time::Duration;
 
@@ -22,6 +23,15 @@ pub struct MicroOptions {
     pub list: bool,
     pub min_batch: Option<u64>,
     pub probe_timeout: Duration,
+    /// What to measure: wall time (default) or instruction counts.
+    pub metric: Metric,
+    /// Time the calibration loop (off with `--no-calibration`, for runs that
+    /// are never compared by normalised medians, such as the child copies
+    /// that count instructions).
+    pub calibrate: bool,
+    /// Re-measure flagged probes interleaved with the calibration loop
+    /// before the verdict (off with `--no-confirm`).
+    pub confirm: bool,
 }
 
 impl Default for MicroOptions {
@@ -36,6 +46,9 @@ impl Default for MicroOptions {
             list: false,
             min_batch: None,
             probe_timeout: Duration::from_secs(120),
+            metric: Metric::Time,
+            calibrate: true,
+            confirm: true,
         }
     }
 }
@@ -63,7 +76,20 @@ impl MicroOptions {
                     "warmup" => o.warmup = common::count(&mut parser, "--warmup")? as usize,
                     "probe" => o.probes.push(common::string(&mut parser, "--probe")?),
                     "exact" => o.exact = true,
+                    "no-calibration" => o.calibrate = false,
+                    "no-confirm" => o.confirm = false,
                     "list" => o.list = true,
+                    "metric" => {
+                        o.metric = match common::string(&mut parser, "--metric")?.as_str() {
+                            "time" => Metric::Time,
+                            "instructions" => Metric::Instructions,
+                            other => {
+                                return Err(Error::usage(format!(
+                                    "--metric: unknown metric `{other}` (time or instructions)"
+                                )));
+                            }
+                        }
+                    }
                     "min-batch" => {
                         o.min_batch = Some(common::positive(&mut parser, "--min-batch")?)
                     }
@@ -137,6 +163,7 @@ mod tests {
             (vec!["--frobnicate"], "--frobnicate"),
             (vec!["-z"], "-z"),
             (vec!["--probe-timeout=0"], "--probe-timeout"),
+            (vec!["--metric=cycles"], "--metric"),
         ] {
             let e = MicroOptions::parse(args).unwrap_err().to_string();
             assert!(e.contains(needle), "{e}");

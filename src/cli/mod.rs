@@ -3,4 +3,5 @@
 
 pub mod common;
 pub mod micro;
+pub mod paired;
 pub mod saved;

@@ -44,7 +44,7 @@ fn parse(
 pub fn show(args: Vec<OsString>) -> Result<i32, Error> {
     let (common, paths) = parse(args, "show", 1)?;
     let run = store::load(&paths[0])?;
-    print(&report::renderer(common.format).run(&run));
+    print(&report::renderer(common.format, common.all_checks).run(&run));
     Ok(0)
 }
 
@@ -60,7 +60,7 @@ pub fn compare(args: Vec<OsString>) -> Result<i32, Error> {
     let c = compare::compare(&base.run, &base.name, &run.run, &rules)?;
     let text = match common.format {
         Format::Table => table::comparison_text(&c, common.all_checks),
-        other => report::renderer(other).comparison(&c),
+        other => report::renderer(other, common.all_checks).comparison(&c),
     };
     print(&text);
     let line = verdict::comparison_line(c.failed());

@@ -78,6 +78,9 @@ fn check(
         current,
         change_pct,
         regressed,
+        p_value: None,
+        inconclusive: false,
+        confirmation_pct: None,
     }
 }
 
@@ -119,6 +122,7 @@ mod tests {
             calibration: None,
             comparison: None,
             pairs: None,
+            metric: Default::default(),
         }
     }
 

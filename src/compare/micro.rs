@@ -1,18 +1,85 @@
-//! Micro mode's rules: normalised medians.
+//! Micro mode's rules: normalised medians, or instruction counts.
 //!
 //! Each probe's median is divided by its own run's calibration median, so a
 //! machine that is twice as slow at everything shows no change; only a probe
-//! that got slower relative to the calibration loop regresses.
+//! that got slower relative to the calibration loop regresses. Runs of
+//! instruction counts compare the counts themselves, which need no
+//! calibration and allow a far smaller threshold.
 
 use super::{change_pct, common_rows};
 use crate::comparison::{CalibrationRatio, Check, Comparison};
 use crate::error::Error;
-use crate::run::{Row, Run};
+use crate::run::{Metric, Row, Run};
 
 /// Percent a probe's normalised median may grow before it regresses.
 pub const DEFAULT_THRESHOLD: f64 = 40.0;
+/// Percent a probe's instruction count may grow before it regresses.
+pub const DEFAULT_INSTRUCTIONS_THRESHOLD: f64 = 1.0;
 
 pub(super) fn compare(
+    baseline: &Run,
+    baseline_name: &str,
+    run: &Run,
+    out: &mut Comparison,
+) -> Result<(), Error> {
+    if baseline.metric != run.metric {
+        return Err(Error::input(format!(
+            "{baseline_name}: a run of {} compares only with another (the run has {})",
+            baseline.metric.as_str(),
+            run.metric.as_str()
+        )));
+    }
+    errors(baseline, run, out);
+    match run.metric {
+        Metric::Time => normalized_medians(baseline, baseline_name, run, out),
+        Metric::Instructions => {
+            instruction_counts(baseline, run, out);
+            Ok(())
+        }
+    }
+}
+
+/// A probe that failed more often than in the baseline regresses, whatever
+/// its figures.
+fn errors(baseline: &Run, run: &Run, out: &mut Comparison) {
+    for (base, now) in common_rows(baseline, run) {
+        if now.errors > base.errors {
+            out.checks.push(Check {
+                key: now.key.clone(),
+                metric: "errors".to_string(),
+                baseline: base.errors as f64,
+                current: now.errors as f64,
+                change_pct: change_pct(base.errors as f64, now.errors as f64),
+                regressed: true,
+                p_value: None,
+                inconclusive: false,
+                confirmation_pct: None,
+            });
+        }
+    }
+}
+
+fn instruction_counts(baseline: &Run, run: &Run, out: &mut Comparison) {
+    out.method = "instructions".to_string();
+    for (base, now) in common_rows(baseline, run) {
+        if let (Some(b), Some(n)) = (base.instructions, now.instructions) {
+            let change = change_pct(b, n);
+            out.checks.push(Check {
+                key: now.key.clone(),
+                metric: "instructions".to_string(),
+                baseline: b,
+                current: n,
+                change_pct: change,
+                regressed: change > out.threshold,
+                p_value: None,
+                inconclusive: false,
+                confirmation_pct: None,
+            });
+        }
+    }
+}
+
+fn normalized_medians(
     baseline: &Run,
     baseline_name: &str,
     run: &Run,
@@ -33,16 +100,6 @@ pub(super) fn compare(
         speed: base_c / now_c,
     });
     for (base, now) in common_rows(baseline, run) {
-        if now.errors > base.errors {
-            out.checks.push(Check {
-                key: now.key.clone(),
-                metric: "errors".to_string(),
-                baseline: base.errors as f64,
-                current: now.errors as f64,
-                change_pct: change_pct(base.errors as f64, now.errors as f64),
-                regressed: true,
-            });
-        }
         if let (Some(b), Some(n)) = (normalized(base, base_c), normalized(now, now_c)) {
             let change = change_pct(b, n);
             out.checks.push(Check {
@@ -52,6 +109,9 @@ pub(super) fn compare(
                 current: n,
                 change_pct: change,
                 regressed: change > out.threshold,
+                p_value: None,
+                inconclusive: false,
+                confirmation_pct: None,
             });
         }
     }
@@ -119,6 +179,7 @@ mod tests {
             calibration: Some(calibration(c)),
             comparison: None,
             pairs: None,
+            metric: Default::default(),
         }
     }
 
@@ -190,6 +251,38 @@ mod tests {
             (failed.key.as_str(), failed.metric.as_str()),
             ("flaky", "errors")
         );
+    }
+
+    fn counted(rows: &[(&str, f64)]) -> Run {
+        let mut r = run(1.0, Vec::new());
+        r.calibration = None;
+        r.metric = crate::run::Metric::Instructions;
+        for (name, count) in rows {
+            let mut row =
+                Row::with_samples((*name).into(), RowKind::Probe, (*name).into(), Vec::new());
+            row.instructions = Some(*count);
+            r.rows.push(row);
+        }
+        r
+    }
+
+    #[test]
+    fn instruction_counts_compare_at_one_percent_without_calibration() {
+        let base = counted(&[("a", 1000.0), ("b", 1000.0)]);
+        let now = counted(&[("a", 1009.0), ("b", 1011.0)]);
+        let c = compare(&base, "b", &now, &Rules::default()).unwrap();
+        assert_eq!((c.method.as_str(), c.threshold), ("instructions", 1.0));
+        assert_eq!(c.regressions, 1);
+        assert!(
+            c.checks
+                .iter()
+                .any(|k| k.key == "b" && k.regressed && k.metric == "instructions")
+        );
+        assert!(c.calibration.is_none());
+        let e = compare(&base, "base.json", &run(1.0, vec![]), &Rules::default())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("instructions compares only with another"), "{e}");
     }
 
     #[test]

@@ -8,7 +8,7 @@ mod micro;
 
 use crate::comparison::{Comparison, EnvironmentDifference};
 use crate::error::Error;
-use crate::run::{Mode, Row, Run};
+use crate::run::{Metric, Mode, Row, Run};
 use std::collections::BTreeSet;
 
 /// What a comparison is asked to use.
@@ -20,12 +20,14 @@ pub struct Rules {
     pub min_delta: Option<f64>,
 }
 
-/// The default threshold of a mode, in percent. The threshold a baseline was
-/// made with is never reused: the comparison's own options decide.
-pub fn default_threshold(mode: Mode) -> f64 {
-    match mode {
-        Mode::Micro => micro::DEFAULT_THRESHOLD,
-        Mode::Http => http::DEFAULT_THRESHOLD,
+/// The default threshold of a run's mode and metric, in percent. The
+/// threshold a baseline was made with is never reused: the comparison's own
+/// options decide.
+pub fn default_threshold(run: &Run) -> f64 {
+    match (run.mode, run.metric) {
+        (Mode::Micro, Metric::Time) => micro::DEFAULT_THRESHOLD,
+        (Mode::Micro, Metric::Instructions) => micro::DEFAULT_INSTRUCTIONS_THRESHOLD,
+        (Mode::Http, _) => http::DEFAULT_THRESHOLD,
     }
 }
 
@@ -43,9 +45,7 @@ pub fn compare(
             run.mode.as_str()
         )));
     }
-    let threshold = rules
-        .threshold
-        .unwrap_or_else(|| default_threshold(run.mode));
+    let threshold = rules.threshold.unwrap_or_else(|| default_threshold(run));
     let mut comparison = Comparison {
         baseline: baseline_name.to_string(),
         method: String::new(),

@@ -23,10 +23,11 @@ pub trait Render {
     fn comparison(&self, comparison: &Comparison) -> String;
 }
 
-/// The renderer of a format.
-pub fn renderer(format: Format) -> Box<dyn Render> {
+/// The renderer of a format. `all_checks`: list every check of a
+/// comparison in the table, not only the regressions.
+pub fn renderer(format: Format, all_checks: bool) -> Box<dyn Render> {
     match format {
-        Format::Table => Box::new(table::TableFormat),
+        Format::Table => Box::new(table::TableFormat { all_checks }),
         Format::Json => Box::new(json::JsonFormat),
         Format::Csv => Box::new(csv::CsvFormat),
     }

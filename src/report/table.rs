@@ -3,9 +3,11 @@
 use super::layout::{Align, Table, change, ms, significant, thousands};
 use super::{Render, header};
 use crate::comparison::Comparison;
-use crate::run::{Mode, Run};
+use crate::run::{Metric, Mode, Run};
 
-pub struct TableFormat;
+pub struct TableFormat {
+    pub all_checks: bool,
+}
 
 impl Render for TableFormat {
     fn run(&self, run: &Run) -> String {
@@ -38,12 +40,46 @@ impl Render for TableFormat {
     }
 
     fn comparison(&self, c: &Comparison) -> String {
-        comparison_text(c, false)
+        comparison_text(c, self.all_checks)
     }
+}
+
+/// Micro rows of a run of instruction counts.
+fn instruction_rows(run: &Run) -> String {
+    let mut t = Table::new(&[
+        ("probe", Align::Left),
+        ("ops", Align::Right),
+        ("batch", Align::Right),
+        ("instructions/iter", Align::Right),
+        ("per op", Align::Right),
+        ("err", Align::Right),
+        ("note", Align::Left),
+    ]);
+    for r in &run.rows {
+        let per_op = r
+            .instructions
+            .zip(r.ops.filter(|o| *o > 0))
+            .map(|(i, o)| i / o as f64);
+        t.push(vec![
+            r.name.clone(),
+            r.ops.map(|o| o.to_string()).unwrap_or_default(),
+            r.batch.map(|b| b.to_string()).unwrap_or_default(),
+            r.instructions.map(thousands).unwrap_or_else(|| "-".into()),
+            per_op.map(thousands).unwrap_or_else(|| "-".into()),
+            r.errors.to_string(),
+            r.note.clone(),
+        ]);
+    }
+    let mut out = "instructions counted by callgrind in the measured iterations\n".to_string();
+    out.push_str(&t.render());
+    out
 }
 
 /// Micro rows: times in ms per iteration.
 pub fn micro_rows(run: &Run) -> String {
+    if run.metric == Metric::Instructions {
+        return instruction_rows(run);
+    }
     let mut t = Table::new(&[
         ("probe", Align::Left),
         ("n", Align::Right),
@@ -133,27 +169,45 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
             d.field, d.baseline, d.current
         ));
     }
-    let mut t = Table::new(&[
+    let paired = c.checks.iter().any(|k| k.p_value.is_some());
+    let mut columns = vec![
         ("row", Align::Left),
         ("metric", Align::Left),
         ("baseline", Align::Right),
         ("now", Align::Right),
         ("change", Align::Right),
-        ("verdict", Align::Left),
-    ]);
-    for k in c.checks.iter().filter(|k| all || k.regressed) {
-        t.push(vec![
+    ];
+    if paired {
+        columns.push(("p", Align::Right));
+    }
+    columns.push(("verdict", Align::Left));
+    let mut t = Table::new(&columns);
+    for k in c
+        .checks
+        .iter()
+        .filter(|k| all || k.regressed || k.inconclusive)
+    {
+        let mut cells = vec![
             k.key.clone(),
             k.metric.clone(),
             significant(k.baseline, 4),
             significant(k.current, 4),
             change(k.change_pct),
+        ];
+        if paired {
+            cells.push(k.p_value.map(|p| format!("{p:.4}")).unwrap_or_default());
+        }
+        cells.push(
             if k.regressed {
-                "REGRESSED".into()
+                "REGRESSED"
+            } else if k.inconclusive {
+                "inconclusive"
             } else {
-                "ok".into()
-            },
-        ]);
+                "ok"
+            }
+            .to_string(),
+        );
+        t.push(cells);
     }
     if !t.is_empty() {
         out.push_str(&t.render());

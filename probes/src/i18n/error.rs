@@ -123,11 +123,11 @@ impl LineCounter {
         // Counting and searching whole slices vectorises; a byte loop that
         // tracks the line start does not.
         let skipped = &text[self.offset..offset];
-        let newlines = count_newlines(skipped);
+        let newlines = memchr::memchr_iter(b'\n', skipped).count();
         self.line = self
             .line
             .saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
-        if let Some(last) = skipped.iter().rposition(|&b| b == b'\n') {
+        if let Some(last) = memchr::memrchr(b'\n', skipped) {
             self.line_start = self.offset + last + 1;
         }
         self.offset = offset;
@@ -141,19 +141,6 @@ impl LineCounter {
             column: u32::try_from(column).unwrap_or(u32::MAX).saturating_add(1),
         }
     }
-}
-
-/// Newlines in `bytes`, counted in byte-wide lanes: a plain filter-count
-/// keeps 64-bit counters and runs several times slower.
-fn count_newlines(bytes: &[u8]) -> usize {
-    bytes
-        .chunks(255)
-        .map(|chunk| {
-            chunk
-                .iter()
-                .fold(0u8, |n, &b| n.wrapping_add(u8::from(b == b'\n'))) as usize
-        })
-        .sum()
 }
 
 /// Something worth a translator's attention that does not stop loading.

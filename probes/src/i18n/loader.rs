@@ -94,6 +94,10 @@ struct Loader<'a> {
     /// Arena offset where the open text element's string began.
     text_start: usize,
     default_context: Span,
+    /// Whether the file holds a carriage return anywhere. Most files hold
+    /// none, and then no text needs its line ends normalised: one search
+    /// of the whole file instead of one per string.
+    has_cr: bool,
 }
 
 impl<'a> Loader<'a> {
@@ -122,6 +126,7 @@ impl<'a> Loader<'a> {
             message: None,
             text_start: 0,
             default_context,
+            has_cr: memchr::memchr(b'\r', bytes).is_some(),
         }
     }
 
@@ -136,21 +141,21 @@ impl<'a> Loader<'a> {
     fn run(&mut self) -> Result<(), LoadError> {
         loop {
             let at = self.reader.buffer_position() as usize;
-            let event = match self.reader.read_event() {
-                Ok(event) => event,
-                Err(e) => return Err(self.xml_error(e, at)),
-            };
-            match event {
-                Event::Start(e) => self.start(&e, at, false)?,
-                Event::Empty(e) => self.start(&e, at, true)?,
-                Event::End(_) => self.end(at)?,
+            // The arms borrow the event where the parser left it: moving it
+            // out first copies it with wider loads than the parser's stores,
+            // which stalls on every event.
+            match self.reader.read_event() {
+                Ok(Event::Start(ref e)) => self.start(e, at, false)?,
+                Ok(Event::Empty(ref e)) => self.start(e, at, true)?,
+                Ok(Event::End(_)) => self.end(at)?,
                 // Line ends are normalised only in text that is kept: most
                 // text events are indentation between tags.
-                Event::Text(t) => self.text(&t, at, || t.xml10_content())?,
-                Event::CData(c) => self.text(&c, at, || c.xml10_content())?,
-                Event::GeneralRef(r) => self.reference(&r, at)?,
-                Event::Decl(_) | Event::PI(_) | Event::Comment(_) | Event::DocType(_) => {}
-                Event::Eof => return self.finish(at),
+                Ok(Event::Text(ref t)) => self.text(t, at, || t.xml10_content())?,
+                Ok(Event::CData(ref c)) => self.text(c, at, || c.xml10_content())?,
+                Ok(Event::GeneralRef(ref r)) => self.reference(r, at)?,
+                Ok(Event::Decl(_) | Event::PI(_) | Event::Comment(_) | Event::DocType(_)) => {}
+                Ok(Event::Eof) => return self.finish(at),
+                Err(e) => return Err(self.xml_error(e, at)),
             }
         }
     }
@@ -317,7 +322,10 @@ impl<'a> Loader<'a> {
                 }
             }
             Elem::Message => {
-                let numerus = self.attribute(e, "numerus", at, |_, v| v == "yes")? == Some(true);
+                // Most tags have no attributes; the check spares the call
+                // and the reload of its wide result.
+                let numerus = !e.attributes_raw().is_empty()
+                    && self.attribute(e, "numerus", at, |_, v| v == "yes")? == Some(true);
                 if let Some(context) = self.context.as_mut() {
                     context.had_message = true;
                     context.name.get_or_insert(self.default_context);
@@ -345,13 +353,11 @@ impl<'a> Loader<'a> {
                 if self.message_field(elem).is_some() {
                     return Err(self.repeated(at, elem));
                 }
-                let kind = self.attribute(e, "type", at, |this, value| match value {
-                    "unfinished" => Ok(TranslationKind::Unfinished),
-                    "obsolete" => Ok(TranslationKind::Obsolete),
-                    "vanished" => Ok(TranslationKind::Vanished),
-                    other => Err(this.bad_attribute(at, elem, "type", other)),
-                })?;
-                let kind = kind.transpose()?.unwrap_or(TranslationKind::Finished);
+                let kind = if e.attributes_raw().is_empty() {
+                    TranslationKind::Finished
+                } else {
+                    self.translation_kind(e, at)?
+                };
                 if let Some(message) = self.message.as_mut() {
                     message.kind = kind;
                 }
@@ -360,6 +366,22 @@ impl<'a> Loader<'a> {
             Elem::Ts | Elem::NumerusForm => {}
         }
         Ok(())
+    }
+
+    /// The `type` of a `translation` (finished when absent).
+    #[inline(never)]
+    fn translation_kind(
+        &mut self,
+        e: &BytesStart<'a>,
+        at: usize,
+    ) -> Result<TranslationKind, LoadError> {
+        let kind = self.attribute(e, "type", at, |this, value| match value {
+            "unfinished" => Ok(TranslationKind::Unfinished),
+            "obsolete" => Ok(TranslationKind::Obsolete),
+            "vanished" => Ok(TranslationKind::Vanished),
+            other => Err(this.bad_attribute(at, Elem::Translation, "type", other)),
+        })?;
+        Ok(kind.transpose()?.unwrap_or(TranslationKind::Finished))
     }
 
     fn message_field(&mut self, elem: Elem) -> Option<Span> {
@@ -504,14 +526,14 @@ impl<'a> Loader<'a> {
         normalised: impl FnOnce() -> Cow<'t, str>,
     ) -> Result<(), LoadError> {
         if self.collecting() {
-            if text.bytes().any(|b| b == b'\r') {
+            if self.has_cr {
                 self.catalogue.text.push_str(&normalised());
             } else {
                 self.catalogue.text.push_str(text);
             }
             return Ok(());
         }
-        if text.bytes().all(|b| b.is_ascii_whitespace()) {
+        if is_blank(text.as_bytes()) {
             return Ok(());
         }
         let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace());
@@ -572,6 +594,18 @@ impl<'a> Loader<'a> {
             Err(self.stray_text(&shown, at))
         }
     }
+}
+
+/// Whether `text` is whitespace only. Text between elements is nearly
+/// always indentation, a line feed and spaces, which is compared eight
+/// bytes at a time before the general check.
+fn is_blank(text: &[u8]) -> bool {
+    let spaces = text.strip_prefix(b"\n").unwrap_or(text);
+    let mut chunks = spaces.chunks_exact(8);
+    if chunks.all(|chunk| chunk == b"        ") && chunks.remainder().iter().all(|&b| b == b' ') {
+        return true;
+    }
+    text.iter().all(u8::is_ascii_whitespace)
 }
 
 fn span_from(start: usize, end: usize) -> Span {

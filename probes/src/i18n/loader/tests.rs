@@ -125,6 +125,14 @@ fn line_ends_are_normalised_and_whitespace_kept() {
     let m = c.messages().next().unwrap();
     assert_eq!(m.source(), "two\nlines\nhere");
     assert_eq!(m.translation(), "  padded  ");
+    let c = ok(&in_ts(
+        "<message><source><![CDATA[a\r\nb]]></source><comment>c&#13;d</comment></message>",
+    ));
+    let m = c.messages().next().unwrap();
+    assert_eq!((m.source(), m.comment()), ("a\nb", "c\rd"));
+    // A reference to a carriage return is kept, in a file with no other.
+    let c = ok(&in_ts("<message><source>a&#13;\nb</source></message>"));
+    assert_eq!(c.messages().next().unwrap().source(), "a\r\nb");
 }
 
 #[test]
@@ -215,6 +223,30 @@ fn locations_may_be_absolute_relative_or_bare() {
             ("b&c.tpl", LocationLine::None),
         ]
     );
+}
+
+#[test]
+fn attributes_read_alike_however_they_are_written() {
+    let plain = "<location filename=\"a\tb&lt;.tpl\" line=\"7\"/>";
+    let spaced = "<location  filename = 'a\tb&lt;.tpl'\nline= \"7\" />";
+    for location in [plain, spaced] {
+        let c = ok(&in_ts(&format!(
+            "<message>{location}<source>s</source></message>"
+        )));
+        let m = c.messages().next().unwrap();
+        let got: Vec<_> = m.locations().collect();
+        assert_eq!(got, [("a b<.tpl", LocationLine::Absolute(7))], "{location}");
+    }
+    for (location, column) in [
+        ("<location line=\"1\" line=\"2\"/>", 10),
+        ("<location line = \"1\" line=\"2\"/>", 10),
+    ] {
+        let (kind, line, col) = err(&in_ts(&format!(
+            "<message>{location}<source>a</source></message>"
+        )));
+        let repeated = ErrorKind::NotXml("attribute `line` is repeated".into());
+        assert_eq!((kind, line, col), (repeated, 4, column), "{location}");
+    }
 }
 
 #[test]

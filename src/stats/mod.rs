@@ -2,6 +2,8 @@
 //! measures, this module summarises, so every figure can be tested with
 //! known values.
 
+pub mod signed_rank;
+
 use serde::{Deserialize, Serialize};
 
 /// The summary of one set of samples (milliseconds per iteration, or per

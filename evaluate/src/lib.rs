@@ -1,0 +1,98 @@
+//! The verdict-quality evaluation of yardstick: how often its verdict
+//! flags identical code (false alarms) and how often it catches a known,
+//! injected slowdown (power), under a quiet machine and under load.
+//!
+//! Data flows one way: a [`plan`] of runs → [`bench`] runs judged by a
+//! [`plan::Method`] ([`method`], [`verdict`]) while a [`hog`] loads the other
+//! CPU → [`results`] summarised with [`stats`] → [`report`] and [`plots`].
+//! The verdicts always come from yardstick's own comparison; the harness
+//! only counts them.
+
+pub mod bench;
+pub mod evaluate;
+pub mod hog;
+pub mod machine;
+pub mod method;
+pub mod options;
+pub mod plan;
+pub mod plots;
+pub mod report;
+pub mod results;
+pub mod stats;
+pub mod svg;
+pub mod verdict;
+
+use std::fmt;
+
+/// An error that stops the evaluation, as one line naming what failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error(pub String);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Entry point of the `evaluate` binary; returns the exit code.
+pub fn main(args: Vec<String>) -> i32 {
+    let result = match args.get(1).map(String::as_str) {
+        Some(hog::SUBCOMMAND) => hog::main(&args[2..]).map(|()| 0),
+        _ => options::Options::parse(args.iter().skip(1)).and_then(|o| {
+            if o.help {
+                println!("{}", options::USAGE);
+                return Ok(0);
+            }
+            let out = evaluate::run(&o, command_line(&args))?;
+            println!("{}", out.join("report.md").display());
+            Ok(0)
+        }),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("evaluate: error: {e}");
+            2
+        }
+    }
+}
+
+/// The command as it can be typed again: arguments with characters a shell
+/// would interpret are single-quoted.
+pub fn command_line(args: &[String]) -> String {
+    let mut parts = vec!["cargo run --release -p evaluate".to_string()];
+    if args.len() > 1 {
+        parts.push("--".to_string());
+    }
+    for a in args.iter().skip(1) {
+        let plain = !a.is_empty()
+            && a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_=.,/:+@%".contains(c));
+        parts.push(if plain {
+            a.clone()
+        } else {
+            format!("'{}'", a.replace('\'', r"'\''"))
+        });
+    }
+    parts.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_can_be_typed_again() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            command_line(&args(&["evaluate", "--quick", "--out", "my dir", "it's"])),
+            r"cargo run --release -p evaluate -- --quick --out 'my dir' 'it'\''s'"
+        );
+        assert_eq!(
+            command_line(&args(&["evaluate"])),
+            "cargo run --release -p evaluate"
+        );
+    }
+}

@@ -1,0 +1,146 @@
+//! `yardstick compare-builds OLD NEW`: options of the paired comparison.
+
+use super::common::{self, Common, Flag};
+use crate::error::Error;
+use lexopt::Parser;
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// With fewer rounds even a slowdown in every round cannot reach p < 0.01
+/// (the exact test's smallest p-value is 2^-rounds).
+pub const MIN_ROUNDS: usize = 7;
+
+/// Everything `compare-builds` accepts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairedOptions {
+    pub common: Common,
+    /// The two bench binaries (built from the old and the new code).
+    pub old: PathBuf,
+    pub new: PathBuf,
+    /// Rounds; each runs both builds once, in a random order.
+    pub rounds: usize,
+    /// Measured samples per probe per build per round.
+    pub repeat: usize,
+    pub warmup: usize,
+    pub min_batch: Option<u64>,
+    pub probes: Vec<String>,
+    /// Extra environment for one side (`--env-old=K=V`, `--env-new=K=V`).
+    pub env_old: Vec<(String, String)>,
+    pub env_new: Vec<(String, String)>,
+    /// Seed of the round order; random when not given.
+    pub seed: Option<u64>,
+}
+
+impl PairedOptions {
+    pub fn parse(args: Vec<OsString>) -> Result<PairedOptions, Error> {
+        let mut o = PairedOptions {
+            common: Common::default(),
+            old: PathBuf::new(),
+            new: PathBuf::new(),
+            rounds: 12,
+            repeat: 5,
+            warmup: 1,
+            min_batch: None,
+            probes: Vec::new(),
+            env_old: Vec::new(),
+            env_new: Vec::new(),
+            seed: None,
+        };
+        let mut binaries = Vec::new();
+        let mut parser = Parser::from_args(args);
+        while let Some(arg) = parser.next()? {
+            let flag = Flag::from(arg);
+            if o.common.accept(&flag, &mut parser)? {
+                continue;
+            }
+            match &flag {
+                Flag::Long(name) => match name.as_str() {
+                    "rounds" => o.rounds = common::positive(&mut parser, "--rounds")? as usize,
+                    "repeat" => o.repeat = common::positive(&mut parser, "--repeat")? as usize,
+                    "warmup" => o.warmup = common::count(&mut parser, "--warmup")? as usize,
+                    "min-batch" => {
+                        o.min_batch = Some(common::positive(&mut parser, "--min-batch")?)
+                    }
+                    "probe" => o.probes.push(common::string(&mut parser, "--probe")?),
+                    "seed" => o.seed = Some(common::count(&mut parser, "--seed")?),
+                    "env-old" => o.env_old.push(assignment(
+                        &common::string(&mut parser, "--env-old")?,
+                        "--env-old",
+                    )?),
+                    "env-new" => o.env_new.push(assignment(
+                        &common::string(&mut parser, "--env-new")?,
+                        "--env-new",
+                    )?),
+                    _ => return Err(flag.unexpected()),
+                },
+                Flag::Value(v) => binaries.push(PathBuf::from(v)),
+                Flag::Short(_) => return Err(flag.unexpected()),
+            }
+        }
+        if o.rounds < MIN_ROUNDS {
+            return Err(Error::usage(format!(
+                "--rounds: at least {MIN_ROUNDS} rounds are needed for a verdict at p < 0.01"
+            )));
+        }
+        match <[PathBuf; 2]>::try_from(binaries) {
+            Ok([old, new]) => {
+                o.old = old;
+                o.new = new;
+                Ok(o)
+            }
+            Err(_) => Err(Error::usage(
+                "usage: yardstick compare-builds OLD NEW [OPTIONS] (two bench binaries)",
+            )),
+        }
+    }
+}
+
+fn assignment(text: &str, option: &str) -> Result<(String, String), Error> {
+    match text.split_once('=') {
+        Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
+        _ => Err(Error::usage(format!(
+            "{option}: `{text}` is not NAME=VALUE"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<PairedOptions, Error> {
+        PairedOptions::parse(args.iter().map(OsString::from).collect())
+    }
+
+    #[test]
+    fn binaries_and_options() {
+        let o = parse(&[
+            "old",
+            "new",
+            "--rounds=7",
+            "--env-new=YARDSTICK_INJECT=*:5",
+            "--seed=7",
+            "--json",
+        ])
+        .unwrap();
+        assert_eq!((o.old, o.new), (PathBuf::from("old"), PathBuf::from("new")));
+        assert_eq!((o.rounds, o.repeat, o.seed), (7, 5, Some(7)));
+        assert_eq!(
+            o.env_new,
+            vec![("YARDSTICK_INJECT".to_string(), "*:5".to_string())]
+        );
+    }
+
+    #[test]
+    fn refusals_name_the_option() {
+        for (args, needle) in [
+            (vec!["one"], "compare-builds OLD NEW"),
+            (vec!["a", "b", "c"], "compare-builds OLD NEW"),
+            (vec!["a", "b", "--rounds=6"], "--rounds"),
+            (vec!["a", "b", "--env-new=NOVALUE"], "--env-new"),
+        ] {
+            let e = parse(&args).unwrap_err().to_string();
+            assert!(e.contains(needle), "{e}");
+        }
+    }
+}
