@@ -84,5 +84,6 @@ pub fn measure(o: &Options) -> Result<Run, Error> {
         calibration: None,
         comparison: None,
         pairs: (!o.compare.is_empty()).then_some(pairs),
+        metric: Default::default(),
     })
 }

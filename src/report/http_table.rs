@@ -241,6 +241,7 @@ mod tests {
             calibration: None,
             comparison: None,
             pairs,
+            metric: Default::default(),
         }
     }
 
