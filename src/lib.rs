@@ -84,6 +84,7 @@ pub fn main() -> i32 {
             MicroOptions::parse(args).and_then(|o| micro::main(&o, None, &["--bench"]))
         }
         Some("compare") => cli::saved::compare(args),
+        Some("http") => utf8(args).and_then(http::main),
         Some("compare-builds") => {
             cli::paired::PairedOptions::parse(args).and_then(|o| paired::main(&o))
         }
@@ -102,6 +103,20 @@ pub fn main() -> i32 {
         ))),
     };
     report(result)
+}
+
+/// The arguments as text; HTTP mode's options are URLs, headers and names.
+fn utf8(args: Vec<OsString>) -> Result<Vec<String>, Error> {
+    args.into_iter()
+        .map(|a| {
+            a.into_string().map_err(|a| {
+                Error::usage(format!(
+                    "argument `{}` is not valid UTF-8",
+                    a.to_string_lossy()
+                ))
+            })
+        })
+        .collect()
 }
 
 fn report(result: Result<i32, Error>) -> i32 {

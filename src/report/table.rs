@@ -30,7 +30,7 @@ impl Render for TableFormat {
         out.push('\n');
         match run.mode {
             Mode::Micro => out.push_str(&micro_rows(run)),
-            Mode::Http => out.push_str(&http_rows(run)),
+            Mode::Http => out.push_str(&super::http_table::render(run)),
         }
         if let Some(c) = &run.comparison {
             out.push('\n');
@@ -117,33 +117,6 @@ pub fn micro_rows(run: &Run) -> String {
     let mut out = "times in ms per iteration\n".to_string();
     out.push_str(&t.render());
     out
-}
-
-/// HTTP rows: times in ms per request.
-fn http_rows(run: &Run) -> String {
-    let mut t = Table::new(&[
-        ("target", Align::Left),
-        ("url", Align::Left),
-        ("n", Align::Right),
-        ("median", Align::Right),
-        ("p95", Align::Right),
-        ("req/s", Align::Right),
-        ("err", Align::Right),
-    ]);
-    for r in &run.rows {
-        t.push(vec![
-            r.target.clone().unwrap_or_default(),
-            r.url.clone().unwrap_or_default(),
-            r.n.to_string(),
-            ms(r.median),
-            ms(r.p95),
-            r.rps
-                .map(|x| significant(x, 4))
-                .unwrap_or_else(|| "-".into()),
-            r.errors.to_string(),
-        ]);
-    }
-    t.render()
 }
 
 /// The comparison as text: the figures that explain the verdict, then the
