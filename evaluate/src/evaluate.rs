@@ -51,9 +51,12 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
         names(&plan.conditions(), |c| c.as_str()),
         out.display()
     );
+    // Runs start in the workspace: a path given relative to where the
+    // evaluation started must not change meaning there.
+    let absolute = |p: &PathBuf| std::path::absolute(p).unwrap_or_else(|_| p.clone());
     let built = match &options.bench_bin {
         Some(b) => bench::Built {
-            bench: b.clone(),
+            bench: absolute(b),
             yardstick: None,
         },
         None => {
@@ -61,7 +64,11 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
             bench::build(&cargo, &workspace, &options.bench)?
         }
     };
-    let yardstick_bin = options.yardstick_bin.clone().or(built.yardstick);
+    let yardstick_bin = options
+        .yardstick_bin
+        .as_ref()
+        .map(absolute)
+        .or(built.yardstick);
     if methods.contains(&Method::Paired) && yardstick_bin.is_none() {
         return Err(Error(
             "the paired method needs the `yardstick` command: give --yardstick-bin with --bench-bin"

@@ -185,9 +185,13 @@ fn targets(s: &mut String, r: &Results) {
             ),
             None => ("not measured".to_string(), String::new()),
         };
+        let few = match (t.goal, v.measured) {
+            (targets::Goal::FalseAlarms { .. }, Some(m)) if m.trials < HEADLINE_RUNS as u64 => " †",
+            _ => "",
+        };
         let met = match v.met {
-            Some(true) => "yes".to_string(),
-            Some(false) => format!("no, by {:.2} points", v.gap_points),
+            Some(true) => format!("yes{few}"),
+            Some(false) => format!("no, by {:.2} points{few}", v.gap_points),
             None => String::new(),
         };
         let _ = writeln!(
@@ -578,10 +582,12 @@ pub(crate) mod tests {
         assert!(text.contains("| quiet | stored-baseline | 3 | 0.1 min | 0.1 min |"));
         // The targets: measured where a block exists, else said so.
         assert!(text.contains(
-            "| stored-baseline | quiet | suite false alarms ≤ 1 % | 1/2 (50.00 %) | [1.26, 98.74] | no, by 49.00 points |"
+            "| stored-baseline | quiet | suite false alarms ≤ 1 % | 1/2 (50.00 %) | [1.26, 98.74] | no, by 49.00 points † |"
         ), "{text}");
         assert!(text.contains("| confirmed | quiet | suite false alarms ≤ 1 % | not measured |"));
-        assert!(text.contains("| stored-baseline | cpu | power ≥ 95 % at 25 % | 1/2 (50.00 %) |"));
+        assert!(text.contains(
+            "| stored-baseline | cpu | power ≥ 95 % at 25 % | 1/2 (50.00 %) | [1.26, 98.74] | no, by 45.00 points |"
+        ));
         // No stray pipe splits a table row.
         for line in text.lines().filter(|l| l.starts_with("| probe |")) {
             assert_eq!(
@@ -600,6 +606,7 @@ pub(crate) mod tests {
         let mut r = sample_results();
         for b in &mut r.blocks {
             b.aa.runs = HEADLINE_RUNS;
+            b.aa.suite = Rate::new(1, HEADLINE_RUNS as u64);
         }
         let text = render(&r, &[]);
         assert!(!text.contains("Not headline"));

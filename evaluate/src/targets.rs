@@ -106,6 +106,10 @@ impl Target {
             Goal::FalseAlarms { at_most } => {
                 format!("suite false alarms ≤ {} %", at_most * 100.0)
             }
+            Goal::Power {
+                slowdown,
+                at_least: 1.0,
+            } => format!("every probe run caught at {slowdown} %"),
             Goal::Power { slowdown, at_least } => {
                 format!("power ≥ {} % at {slowdown} %", at_least * 100.0)
             }
@@ -228,6 +232,10 @@ mod tests {
         }
         let zero = t.iter().find(|x| x.method == Method::Instructions).unwrap();
         assert_eq!(zero.describe(), "no suite false alarm");
+        assert_eq!(
+            t.last().unwrap().describe(),
+            "every probe run caught at 2 %"
+        );
         assert_eq!(t[1].describe(), "power ≥ 95 % at 25 %");
     }
 }
