@@ -26,6 +26,8 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
     let clock = Instant::now();
     let started = yardstick::micro::now();
     let plan = Plan::new(options.cells(), options.seed);
+    plan.check_batches(options.sampling.min_batch, options.count_batch)
+        .map_err(Error)?;
     let methods = plan.methods();
     if methods.contains(&Method::Instructions) {
         // Refused before anything is built or measured.
@@ -170,6 +172,9 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
         );
     }
 
+    if options.estimate_only {
+        return Ok(out);
+    }
     let exe = std::env::current_exe()
         .map_err(|e| Error(format!("cannot find the evaluate binary itself: {e}")))?;
     let total = plan.runs();

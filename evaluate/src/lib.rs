@@ -49,7 +49,9 @@ pub fn main(args: Vec<String>) -> i32 {
                 return Ok(0);
             }
             let out = evaluate::run(&o, command_line(&args))?;
-            println!("{}", out.join("report.md").display());
+            if !o.estimate_only {
+                println!("{}", out.join("report.md").display());
+            }
             Ok(0)
         }),
     };

@@ -15,8 +15,11 @@ way of judging (method). Without options, the full evaluation: about 85
 minutes on a quiet 2-core machine (the estimate is printed at the start).
 
   --quick              every method and condition briefly (timed runs
-                       --repeat=2 --warmup=0, three probes counted): checks
-                       that the harness works; the figures mean nothing
+                       --repeat=2 --warmup=0 --min-batch=10, three probes
+                       counted): checks that the harness works; the figures
+                       mean nothing
+  --estimate-only      make the baselines and time one trial of each method,
+                       print the expected duration of each job, and stop
   --methods LIST       stored-baseline,confirmed,paired,instructions (default all)
   --conditions LIST    quiet,cpu,memory,bursty (default: each method's own,
                        see CONTRIBUTING.md); a condition a method has no
@@ -28,8 +31,9 @@ minutes on a quiet 2-core machine (the estimate is printed at the start).
   --out DIR            results folder (default results/<date>/ in the workspace)
   --threshold PCT      the stored-baseline and confirmed threshold (default 15)
   --repeat N --warmup N --min-batch K
-                       how each timed run samples (default 3, 1, 20; quick 2, 0, 20);
-                       the paired comparison uses the same batch
+                       how each timed run samples (default 3, 1, 20; quick 2, 0, 10);
+                       the paired comparison uses the same batch, which must
+                       make each slowdown a whole number of iterations
   --paired-rounds N --paired-repeat N --paired-warmup N
                        how each paired comparison samples (default 8, 1, 0;
                        quick 7, 1, 0)
@@ -57,6 +61,7 @@ pub enum CountProbes {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     pub quick: bool,
+    pub estimate_only: bool,
     pub out: Option<PathBuf>,
     pub methods: Vec<Method>,
     /// `--conditions`, when given.
@@ -83,6 +88,7 @@ pub struct Options {
 #[derive(Default)]
 struct Given {
     burst: Option<(f64, f64)>,
+    min_batch: Option<u32>,
     repeat: Option<u32>,
     warmup: Option<u32>,
     rounds: Option<u32>,
@@ -97,6 +103,7 @@ impl Options {
     {
         let mut o = Options {
             quick: false,
+            estimate_only: false,
             out: None,
             methods: Method::ALL.to_vec(),
             conditions: None,
@@ -130,6 +137,7 @@ impl Options {
         while let Some(arg) = p.next().map_err(usage)? {
             match arg {
                 Arg::Long("quick") => o.quick = true,
+                Arg::Long("estimate-only") => o.estimate_only = true,
                 Arg::Short('h') | Arg::Long("help") => o.help = true,
                 Arg::Long("out") => o.out = Some(value(&mut p, "--out")?.into()),
                 Arg::Long("runs") => o.aa_runs = Some(number(&mut p, "--runs", 1)?),
@@ -163,7 +171,7 @@ impl Options {
                 Arg::Long("repeat") => given.repeat = Some(number(&mut p, "--repeat", 1)? as u32),
                 Arg::Long("warmup") => given.warmup = Some(number(&mut p, "--warmup", 0)? as u32),
                 Arg::Long("min-batch") => {
-                    o.sampling.min_batch = number(&mut p, "--min-batch", 1)? as u32
+                    given.min_batch = Some(number(&mut p, "--min-batch", 1)? as u32)
                 }
                 Arg::Long("paired-rounds") => {
                     given.rounds = Some(number(&mut p, "--paired-rounds", 7)? as u32)
@@ -196,12 +204,16 @@ impl Options {
         if o.quick {
             o.burst = (0.2, 2.0);
             (o.sampling.repeat, o.sampling.warmup) = (2, 0);
+            // Quick slowdowns are 10 and 40 %: one and four iterations of
+            // ten, in half the time of a batch of twenty.
+            o.sampling.min_batch = 10;
             o.paired.rounds = 7;
             o.count_probes = CountProbes::Fastest(3);
         }
         o.burst = given.burst.unwrap_or(o.burst);
         o.sampling.repeat = given.repeat.unwrap_or(o.sampling.repeat);
         o.sampling.warmup = given.warmup.unwrap_or(o.sampling.warmup);
+        o.sampling.min_batch = given.min_batch.unwrap_or(o.sampling.min_batch);
         o.paired.rounds = given.rounds.unwrap_or(o.paired.rounds);
         o.count_probes = given.count_probes.unwrap_or(o.count_probes);
         Ok(o)
@@ -356,8 +368,12 @@ mod tests {
     fn quick_changes_defaults_but_not_explicit_options() {
         let o = Options::parse(["--runs=7", "--quick"]).unwrap();
         assert_eq!(o.burst, (0.2, 2.0));
-        assert_eq!((o.sampling.repeat, o.sampling.warmup), (2, 0));
+        assert_eq!(
+            (o.sampling.repeat, o.sampling.warmup, o.sampling.min_batch),
+            (2, 0, 10)
+        );
         assert_eq!(o.paired.rounds, 7);
+        assert!(!o.estimate_only);
         assert_eq!(o.count_probes, CountProbes::Fastest(3));
         let cells = o.cells();
         assert!(cells.iter().all(|c| c.aa_runs == 7));
@@ -370,9 +386,12 @@ mod tests {
             "--repeat=4",
             "--paired-rounds=9",
             "--count-probes=all",
+            "--min-batch=20",
+            "--estimate-only",
         ])
         .unwrap();
         assert_eq!((o.sampling.repeat, o.sampling.warmup), (4, 2));
+        assert!(o.estimate_only && o.sampling.min_batch == 20);
         assert_eq!((o.paired.rounds, &o.count_probes), (9, &CountProbes::All));
         let o = Options::parse([
             "--quick",

@@ -294,6 +294,30 @@ impl Plan {
         jobs
     }
 
+    /// Refuses a slowdown that is not a whole number of extra iterations
+    /// of its method's batch (`timed` for timed runs and paired
+    /// comparisons, `counted` for instruction counts): the injection would
+    /// round it to another slowdown than the one reported.
+    pub fn check_batches(&self, timed: u32, counted: u32) -> Result<(), String> {
+        for cell in &self.cells {
+            let (batch, option) = match cell.method {
+                Method::Instructions => (counted, "--count-batch"),
+                _ => (timed, "--min-batch"),
+            };
+            for pct in &cell.slowdowns {
+                let extra = f64::from(batch) * pct / 100.0;
+                if (extra - extra.round()).abs() > 1e-6 {
+                    return Err(format!(
+                        "{pct} % of {batch} iterations ({option}) is not a whole number of iterations, \
+                         so the {} method would not be slowed by {pct} %",
+                        cell.method.as_str()
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Bench runs (paired: comparisons) the evaluation makes after its
     /// baselines, shared runs counted once.
     pub fn runs(&self) -> usize {
@@ -416,6 +440,21 @@ mod tests {
             Method::ALL
                 .iter()
                 .all(|m| quick.iter().any(|c| c.method == *m))
+        );
+    }
+
+    #[test]
+    fn slowdowns_must_be_whole_iterations_of_their_batch() {
+        let mut counted = cell(Condition::Quiet, Method::Instructions, 1);
+        counted.slowdowns = vec![2.0];
+        let plan = Plan::new(vec![cell(Condition::Quiet, Method::Paired, 1), counted], 1);
+        assert_eq!(plan.check_batches(20, 50), Ok(()));
+        let e = plan.check_batches(10, 50).unwrap_err();
+        assert!(e.contains("5 % of 10 iterations (--min-batch)"), "{e}");
+        let e = plan.check_batches(20, 20).unwrap_err();
+        assert!(
+            e.contains("--count-batch") && e.contains("instructions"),
+            "{e}"
         );
     }
 
