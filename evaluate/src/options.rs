@@ -11,7 +11,7 @@ use std::path::PathBuf;
 pub const USAGE: &str = "usage: evaluate [OPTIONS]
 Measures how often yardstick's verdict flags identical code (A/A) and how
 often it catches a slowdown injected into every probe, under load, for each
-way of judging (method). Without options, the full evaluation: about 85
+way of judging (method). Without options, the full evaluation: about 80
 minutes on a quiet 2-core machine (the estimate is printed at the start).
 
   --quick              every method and condition briefly (timed runs
