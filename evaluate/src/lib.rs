@@ -20,6 +20,7 @@ pub mod plan;
 pub mod plots;
 pub mod report;
 pub mod results;
+pub mod runner;
 pub mod stats;
 pub mod svg;
 pub mod targets;
