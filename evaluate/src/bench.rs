@@ -1,6 +1,7 @@
-//! The bench binary under evaluation: built once by cargo, then run as a
-//! plain process many times, so cargo's own start-up and file locking never
-//! fall inside a measurement.
+//! The processes an evaluation starts: the bench binary (built once by
+//! cargo, then run as a plain process many times, so cargo's own start-up
+//! and file locking never fall inside a measurement) and yardstick's own
+//! command for the paired comparison.
 
 use crate::Error;
 use serde::{Deserialize, Serialize};
@@ -11,8 +12,8 @@ use std::time::{Duration, Instant};
 use yardstick::inject;
 use yardstick::run::Run;
 
-/// How every run of the bench binary measures: the same for the baseline
-/// and every compared run, so that only the conditions differ.
+/// How every timed run of the bench binary measures: the same for the
+/// baseline and every compared run, so that only the conditions differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sampling {
     pub repeat: u32,
@@ -20,6 +21,89 @@ pub struct Sampling {
     /// A fixed batch: with 20 iterations a sample, every slowdown of the
     /// evaluation (5 % steps) is a whole number of extra iterations.
     pub min_batch: u32,
+}
+
+/// How the paired comparison measures. One round runs the bench twice
+/// (old and new), so a round costs two bench processes; the rounds must
+/// be at least the 7 that `compare-builds` needs for p < 0.01.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairedSampling {
+    pub rounds: u32,
+    pub repeat: u32,
+    pub warmup: u32,
+}
+
+/// How the instruction-count runs measure.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CountSampling {
+    /// Iterations counted per probe: 2 % of it must be a whole number.
+    pub batch: u32,
+    /// Only these probes (all when empty): `--quick` leaves out the slow
+    /// ones, which take most of a minute each under callgrind.
+    pub probes: Vec<String>,
+}
+
+/// One process to start: a program, its arguments and the slowdown set in
+/// its environment (none: the variable is removed).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Invocation {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    pub inject: Option<f64>,
+}
+
+impl Invocation {
+    /// The command line as a reader would type it.
+    pub fn command_line(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(pct) = self.inject {
+            parts.push(format!("{}='*:{}'", inject::VARIABLE, pct));
+        }
+        parts.push(crate::shell_word(&self.program.display().to_string()));
+        parts.extend(self.args.iter().map(|a| crate::shell_word(a)));
+        parts.join(" ")
+    }
+
+    /// Runs the process in `dir` and reads the run it prints as JSON,
+    /// with its wall time. Exit code 1 (a regression or a failed probe)
+    /// still gives a run; anything else that is not a run is an error.
+    pub fn run(&self, dir: &Path) -> Result<(Run, Duration), Error> {
+        let mut command = Command::new(&self.program);
+        command
+            .args(&self.args)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            // A run made inside CI must not annotate the job or write its
+            // summary: only the harness's report speaks.
+            .env_remove("GITHUB_ACTIONS")
+            .env_remove("GITHUB_STEP_SUMMARY")
+            .env_remove(inject::VARIABLE);
+        if let Some(pct) = self.inject {
+            command.env(inject::VARIABLE, format!("*:{pct}"));
+        }
+        let shown = self.program.display();
+        let started = Instant::now();
+        let output = command
+            .output()
+            .map_err(|e| Error(format!("{shown}: cannot start: {e}")))?;
+        let elapsed = started.elapsed();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if !matches!(output.status.code(), Some(0 | 1)) {
+            return Err(Error(format!(
+                "{shown}: {}: {}",
+                output.status,
+                stderr.trim()
+            )));
+        }
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let run = yardstick::store::parse(&stdout).map_err(|m| {
+            Error(format!(
+                "{shown}: its output is not a run: {m} ({})",
+                stderr.trim()
+            ))
+        })?;
+        Ok((run, elapsed))
+    }
 }
 
 /// A bench binary and how to run it.
@@ -33,78 +117,117 @@ pub struct Bench {
 }
 
 impl Bench {
-    /// The arguments of every run: no baseline (the harness compares), no
-    /// progress, the run as JSON on stdout.
-    pub fn args(&self) -> Vec<String> {
+    fn timed(&self, judge: Vec<String>, slowdown: Option<f64>) -> Invocation {
         let s = self.sampling;
-        vec![
-            "--bench".into(),
-            "--no-baseline".into(),
-            "-q".into(),
-            "--json".into(),
+        let mut args = vec!["--bench".to_string(), "-q".into(), "--json".into()];
+        args.extend(judge);
+        args.extend([
             format!("--repeat={}", s.repeat),
             format!("--warmup={}", s.warmup),
             format!("--min-batch={}", s.min_batch),
-        ]
+        ]);
+        Invocation {
+            program: self.binary.clone(),
+            args,
+            inject: slowdown,
+        }
     }
 
-    /// The command line of one run, as a reader would type it.
-    pub fn command_line(&self, slowdown: Option<f64>) -> String {
-        let mut parts = Vec::new();
-        if let Some(pct) = slowdown {
-            parts.push(format!("{}='*:{}'", inject::VARIABLE, pct));
-        }
-        parts.push(self.binary.display().to_string());
-        parts.extend(self.args());
-        parts.join(" ")
+    /// A run the harness compares itself (no baseline in the bench, so
+    /// nothing is re-measured).
+    pub fn stored(&self, slowdown: Option<f64>) -> Invocation {
+        self.timed(vec!["--no-baseline".into()], slowdown)
     }
 
-    /// Runs the bench once (`slowdown` percent injected into every probe)
-    /// and returns the run and its wall time. A probe that fails still gives
-    /// a run (exit code 1); anything else that is not a run is an error.
-    pub fn run(&self, slowdown: Option<f64>) -> Result<(Run, Duration), Error> {
-        let mut command = Command::new(&self.binary);
-        command
-            .args(self.args())
-            .current_dir(&self.dir)
-            .stdin(Stdio::null())
-            // A run made inside CI must not annotate the job or write its
-            // summary: only the harness's report speaks.
-            .env_remove("GITHUB_ACTIONS")
-            .env_remove("GITHUB_STEP_SUMMARY")
-            .env_remove(inject::VARIABLE);
+    /// A run that compares itself with `baseline` at `threshold` percent
+    /// and confirms what it flags.
+    pub fn confirmed(&self, baseline: &Path, threshold: f64, slowdown: Option<f64>) -> Invocation {
+        self.timed(
+            vec![
+                format!("--baseline={}", baseline.display()),
+                format!("--threshold={threshold}"),
+            ],
+            slowdown,
+        )
+    }
+
+    /// An instruction-count run, compared with `baseline` when given
+    /// (yardstick's default threshold for counts).
+    pub fn instructions(
+        &self,
+        counts: &CountSampling,
+        baseline: Option<&Path>,
+        slowdown: Option<f64>,
+    ) -> Invocation {
+        let mut args = vec![
+            "--bench".to_string(),
+            "-q".into(),
+            "--json".into(),
+            "--metric=instructions".into(),
+            format!("--min-batch={}", counts.batch),
+        ];
+        args.push(match baseline {
+            Some(b) => format!("--baseline={}", b.display()),
+            None => "--no-baseline".into(),
+        });
+        args.extend(counts.probes.iter().map(|p| format!("--probe={p}")));
+        Invocation {
+            program: self.binary.clone(),
+            args,
+            inject: slowdown,
+        }
+    }
+
+    /// `yardstick compare-builds BIN BIN`: the slowdown goes to the new
+    /// side only, through `--env-new`; the batch is the timed runs' batch,
+    /// so that the slowdown is resolved the same way.
+    pub fn paired(
+        &self,
+        yardstick: &Path,
+        p: PairedSampling,
+        seed: u64,
+        slowdown: Option<f64>,
+    ) -> Invocation {
+        let bin = self.binary.display().to_string();
+        let mut args = vec![
+            "compare-builds".to_string(),
+            bin.clone(),
+            bin,
+            format!("--rounds={}", p.rounds),
+            format!("--repeat={}", p.repeat),
+            format!("--warmup={}", p.warmup),
+            format!("--min-batch={}", self.sampling.min_batch),
+            format!("--seed={seed}"),
+            "-q".into(),
+            "--json".into(),
+        ];
         if let Some(pct) = slowdown {
-            command.env(inject::VARIABLE, format!("*:{pct}"));
+            args.push(format!("--env-new={}=*:{pct}", inject::VARIABLE));
         }
-        let started = Instant::now();
-        let output = command
-            .output()
-            .map_err(|e| Error(format!("{}: cannot start: {e}", self.binary.display())))?;
-        let elapsed = started.elapsed();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        if !matches!(output.status.code(), Some(0 | 1)) {
-            return Err(Error(format!(
-                "{}: {}: {}",
-                self.binary.display(),
-                output.status,
-                stderr.trim()
-            )));
+        Invocation {
+            program: yardstick.to_path_buf(),
+            args,
+            inject: None,
         }
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        let run = yardstick::store::parse(&stdout).map_err(|m| {
-            Error(format!(
-                "{}: its output is not a run: {m} ({})",
-                self.binary.display(),
-                stderr.trim()
-            ))
-        })?;
-        Ok((run, elapsed))
+    }
+
+    pub fn run(&self, invocation: &Invocation) -> Result<(Run, Duration), Error> {
+        invocation.run(&self.dir)
     }
 }
 
+/// What cargo built: the bench target's executable and the workspace's
+/// `yardstick` command, which cargo builds for every bench target of the
+/// root package.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Built {
+    pub bench: PathBuf,
+    pub yardstick: Option<PathBuf>,
+}
+
 /// Builds the bench target `bench` of the workspace at `workspace` in the
-/// bench profile and returns its executable.
-pub fn build(cargo: &OsString, workspace: &Path, bench: &str) -> Result<PathBuf, Error> {
+/// bench profile (with the `yardstick` binary beside it) and returns both.
+pub fn build(cargo: &OsString, workspace: &Path, bench: &str) -> Result<Built, Error> {
     let output = Command::new(cargo)
         .args([
             "bench",
@@ -124,16 +247,22 @@ pub fn build(cargo: &OsString, workspace: &Path, bench: &str) -> Result<PathBuf,
             output.status
         )));
     }
-    executable(&String::from_utf8_lossy(&output.stdout), bench).ok_or_else(|| {
+    let messages = String::from_utf8_lossy(&output.stdout);
+    let bench_exe = executable(&messages, bench, "bench").ok_or_else(|| {
         Error(format!(
             "cargo bench --bench {bench} --no-run named no executable for the bench target"
         ))
+    })?;
+    Ok(Built {
+        bench: bench_exe,
+        yardstick: executable(&messages, "yardstick", "bin"),
     })
 }
 
-/// The executable of bench target `name` among cargo's JSON messages (one
-/// object a line; other lines and objects are skipped).
-pub fn executable(messages: &str, name: &str) -> Option<PathBuf> {
+/// The executable of target `name` of `kind` (`bench`, `bin`) among
+/// cargo's JSON messages (one object a line; other lines and objects are
+/// skipped).
+pub fn executable(messages: &str, name: &str, kind: &str) -> Option<PathBuf> {
     messages
         .lines()
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
@@ -141,7 +270,7 @@ pub fn executable(messages: &str, name: &str) -> Option<PathBuf> {
         .filter(|m| {
             m["target"]["kind"]
                 .as_array()
-                .is_some_and(|k| k.iter().any(|k| k == "bench"))
+                .is_some_and(|k| k.iter().any(|k| k == kind))
         })
         .filter_map(|m| m["executable"].as_str().map(PathBuf::from))
         .next_back()
@@ -151,23 +280,8 @@ pub fn executable(messages: &str, name: &str) -> Option<PathBuf> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_bench_executable_is_found_among_messages() {
-        let messages = r#"not json
-{"reason":"compiler-artifact","target":{"name":"yardstick","kind":["bin"]},"executable":"/t/release/yardstick"}
-{"reason":"compiler-artifact","target":{"name":"micro","kind":["bench"]},"executable":"/t/release/deps/micro-0123"}
-{"reason":"build-finished","success":true}"#;
-        assert_eq!(
-            executable(messages, "micro"),
-            Some(PathBuf::from("/t/release/deps/micro-0123"))
-        );
-        assert_eq!(executable(messages, "yardstick"), None);
-        assert_eq!(executable("", "micro"), None);
-    }
-
-    #[test]
-    fn the_command_line_says_what_was_injected() {
-        let b = Bench {
+    fn bench() -> Bench {
+        Bench {
             binary: "/b/micro".into(),
             dir: ".".into(),
             sampling: Sampling {
@@ -175,26 +289,73 @@ mod tests {
                 warmup: 1,
                 min_batch: 20,
             },
+        }
+    }
+
+    #[test]
+    fn executables_are_found_among_messages() {
+        let messages = r#"not json
+{"reason":"compiler-artifact","target":{"name":"yardstick","kind":["lib"]},"executable":null}
+{"reason":"compiler-artifact","target":{"name":"yardstick","kind":["bin"]},"executable":"/t/release/yardstick"}
+{"reason":"compiler-artifact","target":{"name":"micro","kind":["bench"]},"executable":"/t/release/deps/micro-0123"}
+{"reason":"build-finished","success":true}"#;
+        assert_eq!(
+            executable(messages, "micro", "bench"),
+            Some(PathBuf::from("/t/release/deps/micro-0123"))
+        );
+        assert_eq!(
+            executable(messages, "yardstick", "bin"),
+            Some(PathBuf::from("/t/release/yardstick"))
+        );
+        assert_eq!(executable(messages, "yardstick", "bench"), None);
+        assert_eq!(executable("", "micro", "bench"), None);
+    }
+
+    #[test]
+    fn command_lines_say_what_was_injected_and_judged() {
+        let b = bench();
+        assert_eq!(
+            b.stored(Some(15.0)).command_line(),
+            "YARDSTICK_INJECT='*:15' /b/micro --bench -q --json --no-baseline --repeat=3 --warmup=1 --min-batch=20"
+        );
+        assert!(!b.stored(None).command_line().contains("INJECT"));
+        assert_eq!(
+            b.confirmed(Path::new("/r/baseline.json"), 15.0, None)
+                .command_line(),
+            "/b/micro --bench -q --json --baseline=/r/baseline.json --threshold=15 --repeat=3 --warmup=1 --min-batch=20"
+        );
+        let counts = CountSampling {
+            batch: 50,
+            probes: vec!["a".into(), "b".into()],
         };
         assert_eq!(
-            b.command_line(Some(15.0)),
-            "YARDSTICK_INJECT='*:15' /b/micro --bench --no-baseline -q --json --repeat=3 --warmup=1 --min-batch=20"
+            b.instructions(&counts, Some(Path::new("/r/c.json")), Some(2.0))
+                .command_line(),
+            "YARDSTICK_INJECT='*:2' /b/micro --bench -q --json --metric=instructions --min-batch=50 --baseline=/r/c.json --probe=a --probe=b"
         );
-        assert!(!b.command_line(None).contains("INJECT"));
+        let p = PairedSampling {
+            rounds: 8,
+            repeat: 1,
+            warmup: 0,
+        };
+        let paired = b.paired(Path::new("/t/yardstick"), p, 9, Some(5.0));
+        assert_eq!(paired.inject, None);
+        assert_eq!(
+            paired.command_line(),
+            "/t/yardstick compare-builds /b/micro /b/micro --rounds=8 --repeat=1 --warmup=0 --min-batch=20 --seed=9 -q --json '--env-new=YARDSTICK_INJECT=*:5'"
+        );
+        assert!(
+            !b.paired(Path::new("/t/yardstick"), p, 9, None)
+                .command_line()
+                .contains("INJECT")
+        );
     }
 
     #[test]
     fn a_missing_binary_is_named() {
-        let b = Bench {
-            binary: "/nonexistent/micro".into(),
-            dir: ".".into(),
-            sampling: Sampling {
-                repeat: 1,
-                warmup: 0,
-                min_batch: 1,
-            },
-        };
-        let e = b.run(None).unwrap_err().to_string();
+        let mut b = bench();
+        b.binary = "/nonexistent/micro".into();
+        let e = b.run(&b.stored(None)).unwrap_err().to_string();
         assert!(
             e.contains("/nonexistent/micro") && e.contains("cannot start"),
             "{e}"
@@ -210,7 +371,7 @@ mod properties {
     proptest! {
         #[test]
         fn message_parsing_never_panics(text in ".{0,300}") {
-            let _ = executable(&text, "micro");
+            let _ = executable(&text, "micro", "bench");
         }
     }
 }

@@ -1,34 +1,42 @@
-//! The evaluation from start to end: build, baseline, every condition with
-//! its hog, every method's trials, then the results folder.
+//! The evaluation from start to end: build, baselines, a timed pilot of
+//! each method (the estimate), every condition with its hog, every job's
+//! trials, then the results folder.
 
 use crate::Error;
-use crate::bench::{self, Bench};
+use crate::bench::{self, Bench, CountSampling, Invocation};
+use crate::estimate::{self, HOG_START, Timings};
 use crate::hog::{Hog, HogSpec};
 use crate::machine::{self, BENCH_CPU, HOG_CPU, Machine};
-use crate::method::Context;
-use crate::options::Options;
-use crate::plan::Plan;
-use crate::results::{Record, Results, Setup, summarise};
+use crate::method::{Context, Procedure, Saved, Trial};
+use crate::options::{CountProbes, Options};
+use crate::plan::{Job, Method, Plan};
+use crate::results::{JobTime, MethodCommand, Record, Results, Setup, summarise};
+use crate::runner::{Progress, trials};
 use crate::{plots, report};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// Time allowed for starting and settling one hog in the estimate.
-const HOG_START: Duration = Duration::from_secs(1);
+/// The time the whole evaluation should fit in.
+const BUDGET: Duration = Duration::from_secs(90 * 60);
 
 /// Runs the evaluation `options` ask for; returns the results folder.
 pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
     let clock = Instant::now();
     let started = yardstick::micro::now();
-    let plan = Plan {
-        conditions: options.conditions.clone(),
-        methods: options.methods.clone(),
-        aa_runs: options.aa_runs,
-        power_runs: options.power_runs,
-        slowdowns: options.slowdowns.clone(),
-        seed: options.seed,
-    };
+    let plan = Plan::new(options.cells(), options.seed);
+    plan.check_batches(options.sampling.min_batch, options.count_batch)
+        .map_err(Error)?;
+    let methods = plan.methods();
+    if methods.contains(&Method::Instructions) {
+        // Refused before anything is built or measured.
+        yardstick::instructions::require_valgrind().map_err(|e| {
+            Error(format!(
+                "the instructions method: {e}; install valgrind, or leave the method out \
+                 (--methods=stored-baseline,confirmed,paired)"
+            ))
+        })?;
+    }
     let workspace = options.workspace.clone().unwrap_or_else(default_workspace);
     check_cpus(&plan)?;
     let out = match &options.out {
@@ -38,24 +46,38 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
     std::fs::create_dir_all(&out)
         .map_err(|e| Error(format!("{}: cannot create: {e}", out.display())))?;
     eprintln!(
-        "evaluate: {} bench runs after a baseline ({} conditions x {} methods x ({} A/A + {} x {} slowdowns)); results in {}",
+        "evaluate: {} runs after the baselines, methods {}, conditions {}; results in {}",
         plan.runs(),
-        plan.conditions.len(),
-        plan.methods.len(),
-        plan.aa_runs,
-        plan.power_runs,
-        plan.slowdowns.len(),
+        names(&methods, Method::as_str),
+        names(&plan.conditions(), |c| c.as_str()),
         out.display()
     );
-    let binary = match &options.bench_bin {
-        Some(b) => b.clone(),
+    // Runs start in the workspace: a path given relative to where the
+    // evaluation started must not change meaning there.
+    let absolute = |p: &PathBuf| std::path::absolute(p).unwrap_or_else(|_| p.clone());
+    let built = match &options.bench_bin {
+        Some(b) => bench::Built {
+            bench: absolute(b),
+            yardstick: None,
+        },
         None => {
             let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
             bench::build(&cargo, &workspace, &options.bench)?
         }
     };
+    let yardstick_bin = options
+        .yardstick_bin
+        .as_ref()
+        .map(absolute)
+        .or(built.yardstick);
+    if methods.contains(&Method::Paired) && yardstick_bin.is_none() {
+        return Err(Error(
+            "the paired method needs the `yardstick` command: give --yardstick-bin with --bench-bin"
+                .to_string(),
+        ));
+    }
     let bench = Bench {
-        binary,
+        binary: built.bench,
         dir: workspace,
         sampling: options.sampling,
     };
@@ -65,37 +87,101 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
     machine::pin(BENCH_CPU)?;
 
     // The first run pays for cold caches and page faults; it is not kept.
-    bench.run(None)?;
-    let (baseline, baseline_time) = bench.run(None)?;
+    bench.run(&bench.stored(None))?;
+    let (baseline, baseline_time) = bench.run(&bench.stored(None))?;
     let baseline_path = out.join("baseline.json");
     yardstick::store::save(&baseline_path, &baseline).map_err(|e| Error(e.to_string()))?;
     let probes: Vec<String> = baseline.rows.iter().map(|r| r.key.clone()).collect();
-    let estimate = plan.estimate(baseline_time, HOG_START) + clock.elapsed();
-    eprintln!(
-        "evaluate: one run takes {:.2} s; expected duration {:.1} min",
-        baseline_time.as_secs_f64(),
-        estimate.as_secs_f64() / 60.0
-    );
-    if estimate > Duration::from_secs(90 * 60) {
+    let counts = CountSampling {
+        batch: options.count_batch,
+        probes: count_probes(&options.count_probes, &baseline),
+    };
+    let count_path = out.join("baseline-instructions.json");
+    let count_baseline = if methods.contains(&Method::Instructions) {
+        eprintln!("evaluate: counting the instructions baseline under callgrind");
+        let (run, took) = bench.run(&bench.instructions(&counts, None, None))?;
+        yardstick::store::save(&count_path, &run).map_err(|e| Error(e.to_string()))?;
+        Some((run, took))
+    } else {
+        None
+    };
+    let ctx = Context {
+        bench: &bench,
+        baseline: Saved {
+            run: &baseline,
+            path: &baseline_path,
+        },
+        threshold: options.threshold,
+        yardstick: yardstick_bin.as_deref(),
+        paired: options.paired,
+        counts: &counts,
+        count_baseline: count_baseline.as_ref().map(|(run, _)| Saved {
+            run,
+            path: &count_path,
+        }),
+    };
+
+    let timings = pilots(&ctx, &plan, baseline_time, count_baseline.as_ref())?;
+    let jobs = plan.jobs();
+    // The CPUs allowed before this thread was pinned.
+    let two_cpus = machine.cpus.contains(&HOG_CPU);
+    let workers = |job: &Job| {
+        if job.condition.hog().is_none() && two_cpus {
+            2
+        } else {
+            1
+        }
+    };
+    let estimates: Vec<f64> = jobs
+        .iter()
+        .map(|j| estimate::job_seconds(j, &timings, options.threshold, workers(j)))
+        .collect();
+    let hogs = plan
+        .conditions()
+        .iter()
+        .filter(|c| c.hog().is_some())
+        .count() as u32;
+    let estimate =
+        clock.elapsed() + HOG_START * hogs + Duration::from_secs_f64(estimates.iter().sum::<f64>());
+    for (job, secs) in jobs.iter().zip(&estimates) {
         eprintln!(
-            "evaluate: warning: that is more than 90 minutes; fewer --runs or --power-runs would fit"
+            "evaluate: estimate: {} / {}: {} A/A + {} x {} slowdowns = {} runs, {}",
+            job.condition.as_str(),
+            job.name(),
+            job.aa_runs,
+            job.power_runs,
+            job.slowdowns.len(),
+            job.runs(),
+            estimate::human(*secs)
+        );
+    }
+    eprintln!(
+        "evaluate: expected duration {} in all (a timed run {:.2} s, confirmed above the threshold {}, paired {}, counted {}; runs under a hog take longer)",
+        estimate::human(estimate.as_secs_f64()),
+        timings.stored,
+        timings
+            .confirmed_flagged
+            .map_or("-".into(), estimate::human),
+        timings.paired.map_or("-".into(), estimate::human),
+        timings.instructions.map_or("-".into(), estimate::human),
+    );
+    if estimate > BUDGET {
+        eprintln!(
+            "evaluate: warning: that is more than 90 minutes; run fewer --methods or --conditions, or fewer --runs or --power-runs"
         );
     }
 
+    if options.estimate_only {
+        return Ok(out);
+    }
     let exe = std::env::current_exe()
         .map_err(|e| Error(format!("cannot find the evaluate binary itself: {e}")))?;
-    let baseline_name = baseline_path.display().to_string();
-    let ctx = Context {
-        bench: &bench,
-        baseline: &baseline,
-        baseline_name: &baseline_name,
-        threshold: options.threshold,
-    };
     let total = plan.runs();
-    let mut done = 0usize;
+    let progress = Progress::new(total, clock);
     let mut records = Vec::with_capacity(total);
     let mut blocks = Vec::new();
-    for (c_index, condition) in plan.conditions.iter().enumerate() {
+    let mut job_times = Vec::new();
+    for condition in plan.conditions() {
         let hog = match condition.hog() {
             Some(kind) => Some(Hog::start(
                 &exe,
@@ -110,39 +196,67 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
             )?),
             None => None,
         };
-        for (m_index, method) in plan.methods.iter().enumerate() {
-            let mut trials = Vec::new();
-            for slot in plan.slots(c_index * plan.methods.len() + m_index) {
-                trials.push(method.trial(&ctx, slot.slowdown)?);
-                done += 1;
-                if done.is_multiple_of(25) || done == total {
-                    let elapsed = clock.elapsed().as_secs_f64();
-                    eprintln!(
-                        "evaluate: {done}/{total} runs ({} / {}), {:.1} min elapsed",
-                        condition.as_str(),
-                        method.as_str(),
-                        elapsed / 60.0
-                    );
-                }
+        for (index, job) in jobs.iter().enumerate() {
+            if job.condition != condition {
+                continue;
             }
-            blocks.push(summarise(
-                *condition,
-                *method,
-                &trials,
-                &probes,
-                &plan.slowdowns,
-            ));
-            records.extend(trials.into_iter().map(|trial| Record {
-                condition: *condition,
-                method: *method,
-                trial,
-            }));
+            let job_clock = Instant::now();
+            let procedure = Procedure::of(&job.methods)?;
+            let slots = job.slots(plan.seed, index);
+            let mut seeds = fastrand::Rng::with_seed(plan.seed ^ ((index as u64) << 40));
+            let seeds: Vec<u64> = slots.iter().map(|_| seeds.u64(..)).collect();
+            let label = format!("{} / {}", condition.as_str(), job.name());
+            let on_cpus: &[usize] = if procedure == Procedure::Instructions && workers(job) == 2 {
+                &[BENCH_CPU, HOG_CPU]
+            } else {
+                &[BENCH_CPU]
+            };
+            let made = trials(&ctx, procedure, &slots, &seeds, on_cpus, &progress, &label)?;
+            for method in &job.methods {
+                let mine: Vec<Trial> = made
+                    .iter()
+                    .flatten()
+                    .filter(|(m, _)| m == method)
+                    .map(|(_, t)| t.clone())
+                    .collect();
+                let keys = match (method, &ctx.count_baseline) {
+                    (Method::Instructions, Some(saved)) => {
+                        saved.run.rows.iter().map(|r| r.key.clone()).collect()
+                    }
+                    _ => probes.clone(),
+                };
+                blocks.push(summarise(condition, *method, &mine, &keys, &job.slowdowns));
+                records.extend(mine.into_iter().map(|trial| Record {
+                    condition,
+                    method: *method,
+                    trial,
+                }));
+            }
+            job_times.push(JobTime {
+                condition,
+                methods: job.name(),
+                runs: job.runs(),
+                estimate_seconds: estimates[index],
+                seconds: job_clock.elapsed().as_secs_f64(),
+            });
         }
         if let Some(h) = hog {
             h.stop()?;
         }
     }
+    blocks.sort_by_key(|b| (b.condition, b.method));
 
+    let commands = methods
+        .iter()
+        .filter_map(|m| {
+            let p = Procedure::of(&[*m]).ok()?;
+            let inv: Invocation = p.invocation(&ctx, None, plan.seed).ok()?;
+            Some(MethodCommand {
+                method: *m,
+                command: inv.command_line(),
+            })
+        })
+        .collect();
     let results = Results {
         command,
         started,
@@ -152,9 +266,21 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
         setup: Setup {
             sampling: options.sampling,
             threshold: options.threshold,
-            bench_command: bench.command_line(None),
+            paired: options.paired,
+            counts: counts.clone(),
+            commands,
             baseline: "baseline.json".to_string(),
             baseline_seconds: baseline_time.as_secs_f64(),
+            count_baseline: count_baseline
+                .as_ref()
+                .map(|_| "baseline-instructions.json".to_string()),
+            count_baseline_seconds: count_baseline.as_ref().map(|(_, t)| t.as_secs_f64()),
+            count_workers: jobs
+                .iter()
+                .filter(|j| j.methods == [Method::Instructions])
+                .map(workers)
+                .max()
+                .unwrap_or(1),
             bench_cpu: BENCH_CPU,
             hog_cpu: HOG_CPU,
             memory_mib: options.memory_mib,
@@ -163,11 +289,79 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
         },
         plan,
         probes,
+        jobs: job_times,
         blocks,
         trials: records,
     };
     write(&out, &results)?;
     Ok(out)
+}
+
+fn names<T: Copy>(items: &[T], name: fn(T) -> &'static str) -> String {
+    items.iter().map(|x| name(*x)).collect::<Vec<_>>().join(",")
+}
+
+/// The probes to count, as `--probe` names (empty: all of them).
+pub fn count_probes(choice: &CountProbes, baseline: &yardstick::run::Run) -> Vec<String> {
+    match choice {
+        CountProbes::All => Vec::new(),
+        CountProbes::Named(names) => names.clone(),
+        CountProbes::Fastest(n) => {
+            let mut rows: Vec<(&str, f64)> = baseline
+                .rows
+                .iter()
+                .map(|r| (r.key.as_str(), r.median.unwrap_or(f64::INFINITY)))
+                .collect();
+            rows.sort_by(|a, b| a.1.total_cmp(&b.1));
+            let fastest: Vec<&str> = rows.iter().take(*n).map(|r| r.0).collect();
+            // In the baseline's order, as a run lists them.
+            baseline
+                .rows
+                .iter()
+                .filter(|r| fastest.contains(&r.key.as_str()))
+                .map(|r| r.key.clone())
+                .collect()
+        }
+    }
+}
+
+/// Times one trial of each method that is not timed yet, before the long
+/// part: the estimate rests on them, and a method that cannot work fails
+/// here rather than an hour in. Their verdicts are not kept.
+fn pilots(
+    ctx: &Context<'_>,
+    plan: &Plan,
+    stored: Duration,
+    counted: Option<&(yardstick::run::Run, Duration)>,
+) -> Result<Timings, Error> {
+    let methods = plan.methods();
+    let mut t = Timings {
+        stored: stored.as_secs_f64(),
+        instructions: counted.map(|(_, d)| d.as_secs_f64()),
+        ..Timings::default()
+    };
+    let highest = plan
+        .cells
+        .iter()
+        .filter(|c| c.method == Method::Confirmed && c.power_runs > 0)
+        .flat_map(|c| c.slowdowns.iter().copied())
+        .fold(None, |a: Option<f64>, s| Some(a.map_or(s, |a| a.max(s))));
+    let timed = |p: Procedure, slowdown| -> Result<f64, Error> {
+        let clock = Instant::now();
+        p.trial(ctx, slowdown, plan.seed)?;
+        Ok(clock.elapsed().as_secs_f64())
+    };
+    if methods.contains(&Method::Confirmed)
+        && let Some(s) = highest.filter(|s| *s > ctx.threshold)
+    {
+        eprintln!("evaluate: timing a confirmed run at {s} %");
+        t.confirmed_flagged = Some(timed(Procedure::Confirmed { also_stored: false }, Some(s))?);
+    }
+    if methods.contains(&Method::Paired) {
+        eprintln!("evaluate: timing a paired comparison");
+        t.paired = Some(timed(Procedure::Paired, None)?);
+    }
+    Ok(t)
 }
 
 /// Writes `results.json`, the plots and `report.md` into `out`.
@@ -190,7 +384,7 @@ pub fn write(out: &Path, results: &Results) -> Result<(), Error> {
 fn check_cpus(plan: &Plan) -> Result<(), Error> {
     let cpus = machine::allowed_cpus()?;
     let mut needed = vec![BENCH_CPU];
-    if plan.conditions.iter().any(|c| c.hog().is_some()) {
+    if plan.conditions().iter().any(|c| c.hog().is_some()) {
         needed.push(HOG_CPU);
     }
     match needed.iter().find(|c| !cpus.contains(c)) {
@@ -257,6 +451,24 @@ mod tests {
         ] {
             assert!(t.path().join(svg).exists(), "{svg}");
         }
+    }
+
+    #[test]
+    fn the_fastest_probes_are_counted_in_the_baseline_s_order() {
+        let baseline = crate::verdict::tests::micro_run(
+            1.0,
+            &[("slow", 9.0), ("a", 0.2), ("mid", 1.0), ("b", 0.1)],
+        );
+        assert_eq!(
+            count_probes(&CountProbes::Fastest(2), &baseline),
+            ["a", "b"]
+        );
+        assert_eq!(count_probes(&CountProbes::Fastest(9), &baseline).len(), 4);
+        assert!(count_probes(&CountProbes::All, &baseline).is_empty());
+        assert_eq!(
+            count_probes(&CountProbes::Named(vec!["x".into()]), &baseline),
+            ["x"]
+        );
     }
 
     #[test]

@@ -2,13 +2,15 @@
 //! flags identical code (false alarms) and how often it catches a known,
 //! injected slowdown (power), under a quiet machine and under load.
 //!
-//! Data flows one way: a [`plan`] of runs → [`bench`] runs judged by a
-//! [`plan::Method`] ([`method`], [`verdict`]) while a [`hog`] loads the other
-//! CPU → [`results`] summarised with [`stats`] → [`report`] and [`plots`].
+//! Data flows one way: a [`plan`] of runs → [`bench`] processes judged by
+//! each [`plan::Method`] ([`method`], [`verdict`]) while a [`hog`] loads the
+//! other CPU → [`results`] summarised with [`stats`] → [`report`] (held
+//! against the project's [`targets`]) and [`plots`].
 //! The verdicts always come from yardstick's own comparison; the harness
 //! only counts them.
 
 pub mod bench;
+pub mod estimate;
 pub mod evaluate;
 pub mod hog;
 pub mod machine;
@@ -18,8 +20,10 @@ pub mod plan;
 pub mod plots;
 pub mod report;
 pub mod results;
+pub mod runner;
 pub mod stats;
 pub mod svg;
+pub mod targets;
 pub mod verdict;
 
 use std::fmt;
@@ -46,7 +50,9 @@ pub fn main(args: Vec<String>) -> i32 {
                 return Ok(0);
             }
             let out = evaluate::run(&o, command_line(&args))?;
-            println!("{}", out.join("report.md").display());
+            if !o.estimate_only {
+                println!("{}", out.join("report.md").display());
+            }
             Ok(0)
         }),
     };
@@ -66,17 +72,22 @@ pub fn command_line(args: &[String]) -> String {
     if args.len() > 1 {
         parts.push("--".to_string());
     }
-    for a in args.iter().skip(1) {
-        let plain = !a.is_empty()
-            && a.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_=.,/:+@%".contains(c));
-        parts.push(if plain {
-            a.clone()
-        } else {
-            format!("'{}'", a.replace('\'', r"'\''"))
-        });
-    }
+    parts.extend(args.iter().skip(1).map(|a| shell_word(a)));
     parts.join(" ")
+}
+
+/// `word` as a shell reads it back: single-quoted when it holds anything a
+/// shell would interpret.
+pub fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=.,/:+@%".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
 }
 
 #[cfg(test)]

@@ -1,73 +1,223 @@
-//! Making one trial with a method: run what the method runs, let yardstick
-//! judge it, and keep each probe's verdict and change.
+//! Making one trial with a method: start what the method starts, let
+//! yardstick judge it, and keep each probe's verdict and change.
+//!
+//! The harness judges nothing itself. The stored baseline is judged by
+//! yardstick's `compare` (the library function the command uses); every
+//! other method by the comparison the started process printed: the bench
+//! given `--baseline` (confirmed, instruction counts) or `yardstick
+//! compare-builds` (paired).
 
 use crate::Error;
-use crate::bench::Bench;
+use crate::bench::{Bench, CountSampling, Invocation, PairedSampling};
 use crate::plan::Method;
 use crate::verdict::{self, ProbeOutcome};
 use serde::{Deserialize, Serialize};
+use std::path::Path;
 use yardstick::compare::{Rules, compare};
+use yardstick::comparison::Comparison;
 use yardstick::run::Run;
+
+/// A saved baseline: the run and the file it was saved to.
+#[derive(Clone, Copy)]
+pub struct Saved<'a> {
+    pub run: &'a Run,
+    pub path: &'a Path,
+}
 
 /// What every trial of an evaluation shares.
 pub struct Context<'a> {
     pub bench: &'a Bench,
-    /// The baseline saved under quiet conditions at the start.
-    pub baseline: &'a Run,
-    pub baseline_name: &'a str,
-    /// Percent, handed to yardstick's comparison.
+    /// The timed baseline saved under quiet conditions at the start.
+    pub baseline: Saved<'a>,
+    /// Percent, for the stored-baseline and confirmed verdicts.
     pub threshold: f64,
+    /// The `yardstick` command, for the paired method.
+    pub yardstick: Option<&'a Path>,
+    pub paired: PairedSampling,
+    pub counts: &'a CountSampling,
+    /// The instruction counts saved at the start, for that method.
+    pub count_baseline: Option<Saved<'a>>,
 }
 
 /// One trial: the verdict on every probe, and how the run went.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Trial {
     pub slowdown: Option<f64>,
-    /// Wall time of the bench process, seconds.
+    /// Wall time of the process, seconds (shared runs: of the whole run,
+    /// confirmation included).
     pub seconds: f64,
     /// The calibration loop's drift during the run, percent.
     pub drift_pct: Option<f64>,
     /// The machine's 1-minute load average just before the trial.
     #[serde(default)]
     pub load_before: Option<f64>,
+    /// The threshold the verdict was given with, percent.
+    #[serde(default)]
+    pub threshold: Option<f64>,
     pub outcomes: Vec<ProbeOutcome>,
 }
 
-impl Method {
-    /// Makes one trial with `slowdown` percent injected into every probe.
-    pub fn trial(self, ctx: &Context<'_>, slowdown: Option<f64>) -> Result<Trial, Error> {
-        let load_before = crate::machine::load_average();
-        let mut trial = match self {
-            Method::StoredBaseline => {
-                let (run, elapsed) = ctx.bench.run(slowdown)?;
-                judge(ctx, &run, slowdown, elapsed.as_secs_f64())?
+/// How the runs of a job are made and judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Procedure {
+    Stored,
+    /// `also_stored`: the same run gives the stored-baseline verdict too.
+    Confirmed {
+        also_stored: bool,
+    },
+    Paired,
+    Instructions,
+}
+
+impl Procedure {
+    /// The procedure that makes the trials of `methods` (one method, or
+    /// the stored baseline and confirmed sharing runs).
+    pub fn of(methods: &[Method]) -> Result<Procedure, Error> {
+        match methods {
+            [Method::StoredBaseline] => Ok(Procedure::Stored),
+            [Method::Confirmed] => Ok(Procedure::Confirmed { also_stored: false }),
+            [Method::StoredBaseline, Method::Confirmed] => {
+                Ok(Procedure::Confirmed { also_stored: true })
             }
+            [Method::Paired] => Ok(Procedure::Paired),
+            [Method::Instructions] => Ok(Procedure::Instructions),
+            other => Err(Error(format!("no procedure runs {other:?} together"))),
+        }
+    }
+
+    /// The process one trial starts; `seed` orders a paired trial's rounds.
+    pub fn invocation(
+        self,
+        ctx: &Context<'_>,
+        slowdown: Option<f64>,
+        seed: u64,
+    ) -> Result<Invocation, Error> {
+        Ok(match self {
+            Procedure::Stored => ctx.bench.stored(slowdown),
+            Procedure::Confirmed { .. } => {
+                ctx.bench
+                    .confirmed(ctx.baseline.path, ctx.threshold, slowdown)
+            }
+            Procedure::Paired => {
+                let yardstick = ctx.yardstick.ok_or_else(|| {
+                    Error(
+                        "the paired method needs the `yardstick` command, and the build named none \
+                         (give --yardstick-bin)"
+                            .to_string(),
+                    )
+                })?;
+                ctx.bench.paired(yardstick, ctx.paired, seed, slowdown)
+            }
+            Procedure::Instructions => {
+                let saved = count_baseline(ctx)?;
+                ctx.bench
+                    .instructions(ctx.counts, Some(saved.path), slowdown)
+            }
+        })
+    }
+
+    /// Judges what one trial's process printed: one trial per method.
+    pub fn judge(
+        self,
+        ctx: &Context<'_>,
+        run: &Run,
+        slowdown: Option<f64>,
+        seconds: f64,
+    ) -> Result<Vec<(Method, Trial)>, Error> {
+        let trial = |outcomes, threshold| Trial {
+            slowdown,
+            seconds,
+            drift_pct: run.calibration.as_ref().map(|c| c.drift_pct),
+            load_before: None,
+            threshold: Some(threshold),
+            outcomes,
         };
-        trial.load_before = load_before;
-        Ok(trial)
+        let own = |what: &str| {
+            run.comparison.as_ref().ok_or_else(|| {
+                Error(format!(
+                    "the {what} run printed no comparison, though it was given a baseline"
+                ))
+            })
+        };
+        let base = ctx.baseline.run;
+        Ok(match self {
+            Procedure::Stored => {
+                let c = stored(ctx, run)?;
+                vec![(
+                    Method::StoredBaseline,
+                    trial(verdict::outcomes(base, run, &c), c.threshold),
+                )]
+            }
+            Procedure::Confirmed { also_stored } => {
+                let mine = own("confirmed")?;
+                let mut out = Vec::new();
+                if also_stored {
+                    let c = stored(ctx, run)?;
+                    out.push((
+                        Method::StoredBaseline,
+                        trial(verdict::outcomes(base, run, &c), c.threshold),
+                    ));
+                }
+                out.push((
+                    Method::Confirmed,
+                    trial(verdict::outcomes(base, run, mine), mine.threshold),
+                ));
+                out
+            }
+            Procedure::Paired => {
+                let mine = own("paired")?;
+                let probes: Vec<String> = base.rows.iter().map(|r| r.key.clone()).collect();
+                vec![(
+                    Method::Paired,
+                    trial(verdict::paired_outcomes(&probes, run), mine.threshold),
+                )]
+            }
+            Procedure::Instructions => {
+                let mine = own("instruction-count")?;
+                let saved = count_baseline(ctx)?;
+                vec![(
+                    Method::Instructions,
+                    trial(verdict::outcomes(saved.run, run, mine), mine.threshold),
+                )]
+            }
+        })
+    }
+
+    /// Makes one trial: starts the process and judges it.
+    pub fn trial(
+        self,
+        ctx: &Context<'_>,
+        slowdown: Option<f64>,
+        seed: u64,
+    ) -> Result<Vec<(Method, Trial)>, Error> {
+        let load_before = crate::machine::load_average();
+        let invocation = self.invocation(ctx, slowdown, seed)?;
+        let (run, elapsed) = ctx.bench.run(&invocation)?;
+        let mut trials = self.judge(ctx, &run, slowdown, elapsed.as_secs_f64())?;
+        for (_, t) in &mut trials {
+            t.load_before = load_before;
+        }
+        Ok(trials)
     }
 }
 
-/// Judges `run` against the context's baseline with yardstick's rules.
-fn judge(
-    ctx: &Context<'_>,
-    run: &Run,
-    slowdown: Option<f64>,
-    seconds: f64,
-) -> Result<Trial, Error> {
+fn count_baseline<'a>(ctx: &Context<'a>) -> Result<Saved<'a>, Error> {
+    ctx.count_baseline.ok_or_else(|| {
+        Error("the instructions method has no counts baseline to compare with".to_string())
+    })
+}
+
+/// The stored-baseline verdict: the run's rows against the timed baseline
+/// with yardstick's rules. A comparison the bench made itself is ignored:
+/// its rows were measured before it confirmed anything.
+fn stored(ctx: &Context<'_>, run: &Run) -> Result<Comparison, Error> {
     let rules = Rules {
         threshold: Some(ctx.threshold),
         min_delta: None,
     };
-    let comparison = compare(ctx.baseline, ctx.baseline_name, run, &rules)
-        .map_err(|e| Error(format!("comparing a run with the baseline: {e}")))?;
-    Ok(Trial {
-        slowdown,
-        seconds,
-        drift_pct: run.calibration.as_ref().map(|c| c.drift_pct),
-        load_before: None,
-        outcomes: verdict::outcomes(ctx.baseline, run, &comparison),
-    })
+    let name = ctx.baseline.path.display().to_string();
+    compare(ctx.baseline.run, &name, run, &rules)
+        .map_err(|e| Error(format!("comparing a run with the baseline: {e}")))
 }
 
 #[cfg(test)]
@@ -77,29 +227,136 @@ mod tests {
     use crate::verdict::Verdict;
     use crate::verdict::tests::micro_run;
 
-    #[test]
-    fn judging_uses_the_threshold_given() {
-        let bench = Bench {
-            binary: "/unused".into(),
+    fn bench() -> Bench {
+        Bench {
+            binary: "/b/micro".into(),
             dir: ".".into(),
             sampling: Sampling {
                 repeat: 1,
                 warmup: 0,
                 min_batch: 20,
             },
+        }
+    }
+
+    const PAIRED: PairedSampling = PairedSampling {
+        rounds: 8,
+        repeat: 1,
+        warmup: 0,
+    };
+
+    fn with<T>(baseline: &Run, threshold: f64, f: impl FnOnce(&Context<'_>) -> T) -> T {
+        let bench = bench();
+        let counts = CountSampling {
+            batch: 50,
+            probes: Vec::new(),
         };
+        let ctx = Context {
+            bench: &bench,
+            baseline: Saved {
+                run: baseline,
+                path: Path::new("/r/baseline.json"),
+            },
+            threshold,
+            yardstick: None,
+            paired: PAIRED,
+            counts: &counts,
+            count_baseline: None,
+        };
+        f(&ctx)
+    }
+
+    #[test]
+    fn methods_map_to_procedures() {
+        use Method::*;
+        assert_eq!(Procedure::of(&[StoredBaseline]).unwrap(), Procedure::Stored);
+        assert_eq!(
+            Procedure::of(&[StoredBaseline, Confirmed]).unwrap(),
+            Procedure::Confirmed { also_stored: true }
+        );
+        assert_eq!(Procedure::of(&[Paired]).unwrap(), Procedure::Paired);
+        assert!(Procedure::of(&[Paired, Instructions]).is_err());
+        assert!(Procedure::of(&[]).is_err());
+    }
+
+    #[test]
+    fn the_stored_verdict_uses_the_threshold_given() {
         let baseline = micro_run(10.0, &[("a", 1.0)]);
         let run = micro_run(10.0, &[("a", 1.2)]);
         let at = |threshold| {
-            let ctx = Context {
-                bench: &bench,
-                baseline: &baseline,
-                baseline_name: "baseline.json",
-                threshold,
-            };
-            judge(&ctx, &run, Some(20.0), 1.5).unwrap().outcomes[0].verdict
+            with(&baseline, threshold, |ctx| {
+                let t = Procedure::Stored.judge(ctx, &run, Some(20.0), 1.5).unwrap();
+                assert_eq!(t[0].1.threshold, Some(threshold));
+                t[0].1.outcomes[0].verdict
+            })
         };
         assert_eq!(at(15.0), Verdict::Regressed);
         assert_eq!(at(25.0), Verdict::Pass);
+    }
+
+    #[test]
+    fn a_shared_run_gives_both_verdicts_from_their_own_judges() {
+        let baseline = micro_run(10.0, &[("a", 1.0), ("b", 1.0)]);
+        let mut run = micro_run(10.0, &[("a", 1.3), ("b", 1.3)]);
+        // The bench flagged both, then did not confirm b.
+        let mut own = compare(&baseline, "b.json", &run, &Rules::default()).unwrap();
+        own.threshold = 15.0;
+        for c in &mut own.checks {
+            c.regressed = c.key == "a";
+            c.inconclusive = c.key == "b";
+        }
+        run.comparison = Some(own);
+        with(&baseline, 15.0, |ctx| {
+            let proc = Procedure::Confirmed { also_stored: true };
+            let trials = proc.judge(ctx, &run, Some(25.0), 3.0).unwrap();
+            let verdicts: Vec<(Method, Vec<Verdict>)> = trials
+                .iter()
+                .map(|(m, t)| (*m, t.outcomes.iter().map(|o| o.verdict).collect()))
+                .collect();
+            assert_eq!(
+                verdicts,
+                [
+                    (
+                        Method::StoredBaseline,
+                        vec![Verdict::Regressed, Verdict::Regressed]
+                    ),
+                    (
+                        Method::Confirmed,
+                        vec![Verdict::Regressed, Verdict::Inconclusive]
+                    ),
+                ]
+            );
+            // A confirmed run that compared nothing is an error, not a pass.
+            let mut bare = run.clone();
+            bare.comparison = None;
+            let e = proc.judge(ctx, &bare, None, 1.0).unwrap_err().to_string();
+            assert!(e.contains("no comparison"), "{e}");
+        });
+    }
+
+    #[test]
+    fn methods_that_need_more_say_so() {
+        let baseline = micro_run(10.0, &[("a", 1.0)]);
+        with(&baseline, 15.0, |ctx| {
+            let e = Procedure::Paired
+                .invocation(ctx, None, 1)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("--yardstick-bin"), "{e}");
+            let e = Procedure::Instructions
+                .invocation(ctx, None, 1)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("counts baseline"), "{e}");
+            let inv = Procedure::Confirmed { also_stored: false }
+                .invocation(ctx, Some(40.0), 1)
+                .unwrap();
+            assert!(
+                inv.args
+                    .contains(&"--baseline=/r/baseline.json".to_string())
+            );
+            assert!(inv.args.contains(&"--threshold=15".to_string()));
+            assert_eq!(inv.inject, Some(40.0));
+        });
     }
 }

@@ -2,51 +2,84 @@
 //! an explicit option wins whatever its position.
 
 use crate::Error;
-use crate::bench::Sampling;
-use crate::plan::{Condition, Method, parse_list};
+use crate::bench::{PairedSampling, Sampling};
+use crate::plan::{Cell, Condition, Method, parse_list};
 use lexopt::{Arg, Parser, ValueExt};
 use std::ffi::OsString;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "usage: evaluate [OPTIONS]
 Measures how often yardstick's verdict flags identical code (A/A) and how
-often it catches a slowdown injected into every probe, under load.
+often it catches a slowdown injected into every probe, under load, for each
+way of judging (method). Without options, the full evaluation: about 80
+minutes on a quiet 2-core machine (the estimate is printed at the start).
 
-  --quick              a few runs of each, sampled more briefly (--repeat=2
-                       --warmup=0), to check that the harness works
+  --quick              every method and condition briefly (timed runs
+                       --repeat=2 --warmup=0 --min-batch=10, three probes
+                       counted): checks that the harness works; the figures
+                       mean nothing
+  --estimate-only      make the baselines and time one trial of each method,
+                       print the expected duration of each job, and stop
+  --methods LIST       stored-baseline,confirmed,paired,instructions (default all)
+  --conditions LIST    quiet,cpu,memory,bursty (default: each method's own,
+                       see CONTRIBUTING.md); a condition a method has no
+                       default for takes the counts of its first one
+  --runs N             A/A runs of every method and condition (default: each
+                       method's own: 300 for the headline figures)
+  --power-runs N       runs per slowdown of every method and condition
+  --slowdowns LIST     injected slowdowns in percent, for every method
   --out DIR            results folder (default results/<date>/ in the workspace)
-  --runs N             A/A runs per condition and method (default 300, quick 5)
-  --power-runs N       runs per slowdown, condition and method (default 50, quick 2)
-  --slowdowns LIST     injected slowdowns in percent (default 5,10,15,25,40)
-  --conditions LIST    quiet,cpu,memory,bursty (default all)
-  --methods LIST       stored-baseline (default all)
-  --threshold PCT      the verdict's threshold (default 15)
+  --threshold PCT      the stored-baseline and confirmed threshold (default 15)
   --repeat N --warmup N --min-batch K
-                       how each bench run samples (default 3, 1, 20; quick 2, 0, 20)
+                       how each timed run samples (default 3, 1, 20; quick 2, 0, 10);
+                       the paired comparison uses the same batch, which must
+                       make each slowdown a whole number of iterations
+  --paired-rounds N --paired-repeat N --paired-warmup N
+                       how each paired comparison samples (default 8, 1, 0;
+                       quick 7, 1, 0)
+  --count-batch K      iterations counted per probe (default 50: 2 % is one)
+  --count-probes LIST  probes to count (default all; quick: the three fastest)
   --memory-mib N       the memory hog's buffer (default 256)
   --burst MIN,MAX      the bursty hog's on/off periods in seconds (default 0.2,5; quick 0.2,2)
-  --seed N             run order and bursty pattern (default 1)
+  --seed N             run order, paired rounds and bursty pattern (default 1)
   --bench NAME         bench target to build (default micro)
   --bench-bin PATH     use this bench executable instead of building one
+  --yardstick-bin PATH use this `yardstick` command instead of the one built
   --workspace DIR      the workspace to build in and run from";
+
+/// Which probes the instruction-count runs count.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CountProbes {
+    All,
+    /// The `n` probes with the smallest timed median: callgrind runs
+    /// about 50 times slower than the probe, so the slow ones dominate.
+    Fastest(usize),
+    Named(Vec<String>),
+}
 
 /// Everything the evaluation is asked to do.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     pub quick: bool,
+    pub estimate_only: bool,
     pub out: Option<PathBuf>,
-    pub aa_runs: usize,
-    pub power_runs: usize,
-    pub slowdowns: Vec<f64>,
-    pub conditions: Vec<Condition>,
     pub methods: Vec<Method>,
+    /// `--conditions`, when given.
+    pub conditions: Option<Vec<Condition>>,
+    pub aa_runs: Option<usize>,
+    pub power_runs: Option<usize>,
+    pub slowdowns: Option<Vec<f64>>,
     pub threshold: f64,
     pub sampling: Sampling,
+    pub paired: PairedSampling,
+    pub count_batch: u32,
+    pub count_probes: CountProbes,
     pub memory_mib: usize,
     pub burst: (f64, f64),
     pub seed: u64,
     pub bench: String,
     pub bench_bin: Option<PathBuf>,
+    pub yardstick_bin: Option<PathBuf>,
     pub workspace: Option<PathBuf>,
     pub help: bool,
 }
@@ -54,11 +87,12 @@ pub struct Options {
 /// Options given explicitly; the rest come from the defaults of the mode.
 #[derive(Default)]
 struct Given {
-    runs: Option<usize>,
-    power_runs: Option<usize>,
     burst: Option<(f64, f64)>,
+    min_batch: Option<u32>,
     repeat: Option<u32>,
     warmup: Option<u32>,
+    rounds: Option<u32>,
+    count_probes: Option<CountProbes>,
 }
 
 impl Options {
@@ -69,23 +103,32 @@ impl Options {
     {
         let mut o = Options {
             quick: false,
+            estimate_only: false,
             out: None,
-            aa_runs: 300,
-            power_runs: 50,
-            slowdowns: vec![5.0, 10.0, 15.0, 25.0, 40.0],
-            conditions: Condition::ALL.to_vec(),
             methods: Method::ALL.to_vec(),
+            conditions: None,
+            aa_runs: None,
+            power_runs: None,
+            slowdowns: None,
             threshold: 15.0,
             sampling: Sampling {
                 repeat: 3,
                 warmup: 1,
                 min_batch: 20,
             },
+            paired: PairedSampling {
+                rounds: 8,
+                repeat: 1,
+                warmup: 0,
+            },
+            count_batch: 50,
+            count_probes: CountProbes::All,
             memory_mib: 256,
             burst: (0.2, 5.0),
             seed: 1,
             bench: "micro".to_string(),
             bench_bin: None,
+            yardstick_bin: None,
             workspace: None,
             help: false,
         };
@@ -94,21 +137,24 @@ impl Options {
         while let Some(arg) = p.next().map_err(usage)? {
             match arg {
                 Arg::Long("quick") => o.quick = true,
+                Arg::Long("estimate-only") => o.estimate_only = true,
                 Arg::Short('h') | Arg::Long("help") => o.help = true,
                 Arg::Long("out") => o.out = Some(value(&mut p, "--out")?.into()),
-                Arg::Long("runs") => given.runs = Some(number(&mut p, "--runs", 1)?),
-                Arg::Long("power-runs") => {
-                    given.power_runs = Some(number(&mut p, "--power-runs", 0)?)
+                Arg::Long("runs") => o.aa_runs = Some(number(&mut p, "--runs", 1)?),
+                Arg::Long("power-runs") => o.power_runs = Some(number(&mut p, "--power-runs", 0)?),
+                Arg::Long("slowdowns") => {
+                    o.slowdowns = Some(slowdowns(&value(&mut p, "--slowdowns")?)?)
                 }
-                Arg::Long("slowdowns") => o.slowdowns = slowdowns(&value(&mut p, "--slowdowns")?)?,
                 Arg::Long("conditions") => {
-                    o.conditions = parse_list(
-                        &value(&mut p, "--conditions")?,
-                        &Condition::ALL,
-                        Condition::as_str,
-                        "--conditions",
+                    o.conditions = Some(
+                        parse_list(
+                            &value(&mut p, "--conditions")?,
+                            &Condition::ALL,
+                            Condition::as_str,
+                            "--conditions",
+                        )
+                        .map_err(Error)?,
                     )
-                    .map_err(Error)?
                 }
                 Arg::Long("methods") => {
                     o.methods = parse_list(
@@ -125,27 +171,104 @@ impl Options {
                 Arg::Long("repeat") => given.repeat = Some(number(&mut p, "--repeat", 1)? as u32),
                 Arg::Long("warmup") => given.warmup = Some(number(&mut p, "--warmup", 0)? as u32),
                 Arg::Long("min-batch") => {
-                    o.sampling.min_batch = number(&mut p, "--min-batch", 1)? as u32
+                    given.min_batch = Some(number(&mut p, "--min-batch", 1)? as u32)
+                }
+                Arg::Long("paired-rounds") => {
+                    given.rounds = Some(number(&mut p, "--paired-rounds", 7)? as u32)
+                }
+                Arg::Long("paired-repeat") => {
+                    o.paired.repeat = number(&mut p, "--paired-repeat", 1)? as u32
+                }
+                Arg::Long("paired-warmup") => {
+                    o.paired.warmup = number(&mut p, "--paired-warmup", 0)? as u32
+                }
+                Arg::Long("count-batch") => {
+                    o.count_batch = number(&mut p, "--count-batch", 1)? as u32
+                }
+                Arg::Long("count-probes") => {
+                    let text = value(&mut p, "--count-probes")?;
+                    given.count_probes = Some(count_probes(&text)?);
                 }
                 Arg::Long("memory-mib") => o.memory_mib = number(&mut p, "--memory-mib", 1)?,
                 Arg::Long("burst") => given.burst = Some(burst(&value(&mut p, "--burst")?)?),
                 Arg::Long("seed") => o.seed = number(&mut p, "--seed", 0)? as u64,
                 Arg::Long("bench") => o.bench = value(&mut p, "--bench")?,
                 Arg::Long("bench-bin") => o.bench_bin = Some(value(&mut p, "--bench-bin")?.into()),
+                Arg::Long("yardstick-bin") => {
+                    o.yardstick_bin = Some(value(&mut p, "--yardstick-bin")?.into())
+                }
                 Arg::Long("workspace") => o.workspace = Some(value(&mut p, "--workspace")?.into()),
                 other => return Err(usage(other.unexpected())),
             }
         }
         if o.quick {
-            (o.aa_runs, o.power_runs, o.burst) = (5, 2, (0.2, 2.0));
+            o.burst = (0.2, 2.0);
             (o.sampling.repeat, o.sampling.warmup) = (2, 0);
+            // Quick slowdowns are 10 and 40 %: one and four iterations of
+            // ten, in half the time of a batch of twenty.
+            o.sampling.min_batch = 10;
+            o.paired.rounds = 7;
+            o.count_probes = CountProbes::Fastest(3);
         }
-        o.aa_runs = given.runs.unwrap_or(o.aa_runs);
-        o.power_runs = given.power_runs.unwrap_or(o.power_runs);
         o.burst = given.burst.unwrap_or(o.burst);
         o.sampling.repeat = given.repeat.unwrap_or(o.sampling.repeat);
         o.sampling.warmup = given.warmup.unwrap_or(o.sampling.warmup);
+        o.sampling.min_batch = given.min_batch.unwrap_or(o.sampling.min_batch);
+        o.paired.rounds = given.rounds.unwrap_or(o.paired.rounds);
+        o.count_probes = given.count_probes.unwrap_or(o.count_probes);
         Ok(o)
+    }
+
+    /// The runs to make: each method's own cells (quick or full), under
+    /// `--conditions` when given, with `--runs`, `--power-runs` and
+    /// `--slowdowns` applied to all.
+    pub fn cells(&self) -> Vec<Cell> {
+        let mut out = Vec::new();
+        for method in &self.methods {
+            let own = if self.quick {
+                method.quick_cells()
+            } else {
+                method.default_cells()
+            };
+            let chosen: Vec<Cell> = match &self.conditions {
+                None => own,
+                Some(conditions) => conditions
+                    .iter()
+                    .filter_map(|c| {
+                        own.iter()
+                            .find(|x| x.condition == *c)
+                            .or_else(|| own.first())
+                            .map(|x| Cell {
+                                condition: *c,
+                                ..x.clone()
+                            })
+                    })
+                    .collect(),
+            };
+            for mut cell in chosen {
+                cell.aa_runs = self.aa_runs.unwrap_or(cell.aa_runs);
+                cell.power_runs = self.power_runs.unwrap_or(cell.power_runs);
+                if let Some(s) = &self.slowdowns {
+                    cell.slowdowns = s.clone();
+                }
+                out.push(cell);
+            }
+        }
+        out
+    }
+}
+
+fn count_probes(text: &str) -> Result<CountProbes, Error> {
+    let names: Vec<String> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(String::from)
+        .collect();
+    match names.as_slice() {
+        [] => Err(Error("--count-probes: nothing selected".to_string())),
+        [all] if all == "all" => Ok(CountProbes::All),
+        _ => Ok(CountProbes::Named(names)),
     }
 }
 
@@ -210,42 +333,91 @@ fn burst(text: &str) -> Result<(f64, f64), Error> {
 mod tests {
     use super::*;
 
+    fn find(cells: &[Cell], m: Method, c: Condition) -> Option<&Cell> {
+        cells.iter().find(|x| x.method == m && x.condition == c)
+    }
+
     #[test]
     fn defaults_are_the_full_evaluation() {
         let o = Options::parse(Vec::<String>::new()).unwrap();
-        assert_eq!((o.aa_runs, o.power_runs), (300, 50));
-        assert_eq!(o.conditions, Condition::ALL);
-        assert_eq!(o.slowdowns, [5.0, 10.0, 15.0, 25.0, 40.0]);
+        assert_eq!(o.methods, Method::ALL);
         assert_eq!(o.threshold, 15.0);
         assert_eq!(o.burst, (0.2, 5.0));
         assert_eq!(
             (o.sampling.repeat, o.sampling.warmup, o.sampling.min_batch),
             (3, 1, 20)
         );
+        assert_eq!(
+            (o.paired.rounds, o.paired.repeat, o.paired.warmup),
+            (8, 1, 0)
+        );
+        assert_eq!((o.count_batch, &o.count_probes), (50, &CountProbes::All));
+        let cells = o.cells();
+        let stored = find(&cells, Method::StoredBaseline, Condition::Cpu).unwrap();
+        assert_eq!((stored.aa_runs, stored.power_runs), (300, 10));
+        assert_eq!(stored.slowdowns, [5.0, 10.0, 15.0, 25.0, 40.0]);
+        assert!(find(&cells, Method::StoredBaseline, Condition::Memory).is_none());
+        let counts = find(&cells, Method::Instructions, Condition::Quiet).unwrap();
+        assert_eq!(
+            (counts.aa_runs, counts.slowdowns.as_slice()),
+            (20, &[2.0][..])
+        );
     }
 
     #[test]
     fn quick_changes_defaults_but_not_explicit_options() {
         let o = Options::parse(["--runs=7", "--quick"]).unwrap();
-        assert_eq!((o.aa_runs, o.power_runs, o.burst), (7, 2, (0.2, 2.0)));
-        assert_eq!((o.sampling.repeat, o.sampling.warmup), (2, 0));
-        let o = Options::parse(["--warmup=2", "--quick", "--repeat=4"]).unwrap();
+        assert_eq!(o.burst, (0.2, 2.0));
+        assert_eq!(
+            (o.sampling.repeat, o.sampling.warmup, o.sampling.min_batch),
+            (2, 0, 10)
+        );
+        assert_eq!(o.paired.rounds, 7);
+        assert!(!o.estimate_only);
+        assert_eq!(o.count_probes, CountProbes::Fastest(3));
+        let cells = o.cells();
+        assert!(cells.iter().all(|c| c.aa_runs == 7));
+        for m in Method::ALL {
+            assert!(cells.iter().any(|c| c.method == m), "{m:?}");
+        }
+        let o = Options::parse([
+            "--warmup=2",
+            "--quick",
+            "--repeat=4",
+            "--paired-rounds=9",
+            "--count-probes=all",
+            "--min-batch=20",
+            "--estimate-only",
+        ])
+        .unwrap();
         assert_eq!((o.sampling.repeat, o.sampling.warmup), (4, 2));
+        assert!(o.estimate_only && o.sampling.min_batch == 20);
+        assert_eq!((o.paired.rounds, &o.count_probes), (9, &CountProbes::All));
         let o = Options::parse([
             "--quick",
-            "--conditions=quiet,cpu",
+            "--methods=paired,stored-baseline",
+            "--conditions=quiet,memory",
             "--power-runs",
             "0",
             "--slowdowns=40,5",
             "--burst=1,3",
+            "--count-probes=a,b",
             "--out",
             "x",
         ])
         .unwrap();
-        assert_eq!(o.conditions, [Condition::Quiet, Condition::Cpu]);
-        assert_eq!((o.aa_runs, o.power_runs, o.burst), (5, 0, (1.0, 3.0)));
-        assert_eq!(o.slowdowns, [5.0, 40.0]);
+        assert_eq!(o.burst, (1.0, 3.0));
         assert_eq!(o.out, Some(PathBuf::from("x")));
+        assert_eq!(
+            o.count_probes,
+            CountProbes::Named(vec!["a".into(), "b".into()])
+        );
+        let cells = o.cells();
+        assert_eq!(cells.len(), 4);
+        // Paired has no quick cell under memory: it takes its first one's.
+        let memory = find(&cells, Method::Paired, Condition::Memory).unwrap();
+        assert_eq!((memory.aa_runs, memory.power_runs), (2, 0));
+        assert!(cells.iter().all(|c| c.slowdowns == [5.0, 40.0]));
     }
 
     #[test]
@@ -258,7 +430,9 @@ mod tests {
             (vec!["--burst=3,1"], "--burst"),
             (vec!["--burst=3"], "--burst"),
             (vec!["--conditions=gpu"], "--conditions"),
-            (vec!["--methods=paired"], "--methods"),
+            (vec!["--methods=cycles"], "--methods"),
+            (vec!["--paired-rounds=6"], "--paired-rounds"),
+            (vec!["--count-probes=,"], "--count-probes"),
             (vec!["--frobnicate"], "--frobnicate"),
             (vec!["stray"], "stray"),
             (vec!["--out"], "--out"),

@@ -1,12 +1,11 @@
-//! What an evaluation measures: which conditions, which methods, how many
-//! runs of each, in which order, and how long that should take.
+//! What an evaluation measures: which methods under which conditions, how
+//! many runs of each, in which order, and which runs several methods share.
 
 use crate::hog::HogKind;
 use serde::{Deserialize, Serialize};
-use std::time::Duration;
 
 /// The load the machine is under while the benchmark runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Condition {
     Quiet,
@@ -52,24 +51,38 @@ impl Condition {
     }
 }
 
-/// How a verdict is reached. Each method is evaluated under every
-/// condition with the same runs and rates, so methods compare directly;
-/// a new way of judging (paired builds, instruction counts, ...) is a new
-/// variant here and in `method.rs`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// How a verdict is reached. Every method's trials are judged by
+/// yardstick itself (its library or its own command's comparison) and
+/// summarised with the same rates, so methods compare directly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Method {
     /// One run compared with a baseline saved earlier under quiet
     /// conditions, as a committed baseline is in CI.
     StoredBaseline,
+    /// The same, but the bench compares itself and re-measures what it
+    /// flags before the verdict.
+    Confirmed,
+    /// The same binary as old and new build of `yardstick compare-builds`.
+    Paired,
+    /// Instruction counts under callgrind against a saved counts baseline.
+    Instructions,
 }
 
 impl Method {
-    pub const ALL: [Method; 1] = [Method::StoredBaseline];
+    pub const ALL: [Method; 4] = [
+        Method::StoredBaseline,
+        Method::Confirmed,
+        Method::Paired,
+        Method::Instructions,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Method::StoredBaseline => "stored-baseline",
+            Method::Confirmed => "confirmed",
+            Method::Paired => "paired",
+            Method::Instructions => "instructions",
         }
     }
 
@@ -77,8 +90,76 @@ impl Method {
         match self {
             Method::StoredBaseline => {
                 "one run compared with a baseline saved under quiet conditions \
-                 (normalised medians, yardstick's micro rules)"
+                 (normalised medians, judged by yardstick's `compare`)"
             }
+            Method::Confirmed => {
+                "the bench run given the saved baseline (`--baseline`), so that it compares \
+                 itself and re-measures each flagged probe interleaved with the calibration \
+                 loop; its own JSON comparison is the verdict (a probe not confirmed is \
+                 inconclusive)"
+            }
+            Method::Paired => {
+                "`yardstick compare-builds BIN BIN`: the same bench binary as old and new build \
+                 (power: `--env-new=YARDSTICK_INJECT=*:X`), rounds in random order, exact \
+                 signed-rank test, yardstick's default paired threshold"
+            }
+            Method::Instructions => {
+                "`--metric=instructions` runs (callgrind counts of the measured iterations) \
+                 against a counts baseline saved at the start, yardstick's default instruction \
+                 threshold"
+            }
+        }
+    }
+
+    /// The runs a full evaluation makes with this method, chosen so that
+    /// every method together fits in about 90 minutes on a 2-core machine
+    /// while the figures the project's targets name get 300 A/A runs: the
+    /// stored baseline (with and without confirmation) quiet and under a
+    /// CPU hog, and the paired comparison quiet. The rest is smaller or
+    /// left to an explicit `--conditions`.
+    pub fn default_cells(self) -> Vec<Cell> {
+        let cell = |condition, aa_runs, power_runs, slowdowns: &[f64]| Cell {
+            condition,
+            method: self,
+            aa_runs,
+            power_runs,
+            slowdowns: slowdowns.to_vec(),
+        };
+        const TIME: [f64; 5] = [5.0, 10.0, 15.0, 25.0, 40.0];
+        match self {
+            Method::StoredBaseline | Method::Confirmed => vec![
+                cell(Condition::Quiet, 300, 10, &TIME),
+                cell(Condition::Cpu, 300, 10, &TIME),
+            ],
+            Method::Paired => vec![
+                cell(Condition::Quiet, 300, 12, &[5.0, 10.0]),
+                cell(Condition::Cpu, 20, 12, &[5.0, 10.0]),
+            ],
+            // Counts do not move with the load, so neither a hog nor many
+            // runs add evidence: the A/A runs show that they are the same
+            // every time, the power runs that 2 % more work is seen.
+            Method::Instructions => vec![cell(Condition::Quiet, 20, 10, &[2.0])],
+        }
+    }
+
+    /// The runs `--quick` makes: a few of each, enough to go through every
+    /// code path (the confirmation runs at 40 %, the one at 10 % mostly
+    /// not), not enough to mean anything.
+    pub fn quick_cells(self) -> Vec<Cell> {
+        let cell = |condition, aa_runs, power_runs, slowdowns: &[f64]| Cell {
+            condition,
+            method: self,
+            aa_runs,
+            power_runs,
+            slowdowns: slowdowns.to_vec(),
+        };
+        match self {
+            Method::StoredBaseline | Method::Confirmed => Condition::ALL
+                .iter()
+                .map(|c| cell(*c, 3, 1, &[10.0, 40.0]))
+                .collect(),
+            Method::Paired => vec![cell(Condition::Quiet, 2, 1, &[10.0])],
+            Method::Instructions => vec![cell(Condition::Quiet, 2, 1, &[2.0])],
         }
     }
 }
@@ -112,18 +193,37 @@ pub fn parse_list<T: Copy + PartialEq>(
     Ok(out)
 }
 
+/// The runs of one method under one condition.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cell {
+    pub condition: Condition,
+    pub method: Method,
+    pub aa_runs: usize,
+    /// Runs per slowdown.
+    pub power_runs: usize,
+    /// Injected slowdowns, percent, ascending.
+    pub slowdowns: Vec<f64>,
+}
+
+impl Cell {
+    pub fn runs(&self) -> usize {
+        self.aa_runs + self.power_runs * self.slowdowns.len()
+    }
+
+    fn same_runs(&self, other: &Cell) -> bool {
+        self.condition == other.condition
+            && self.aa_runs == other.aa_runs
+            && self.power_runs == other.power_runs
+            && self.slowdowns == other.slowdowns
+    }
+}
+
 /// The counts of an evaluation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
-    pub conditions: Vec<Condition>,
-    pub methods: Vec<Method>,
-    /// A/A runs per condition and method.
-    pub aa_runs: usize,
-    /// Runs per slowdown, condition and method.
-    pub power_runs: usize,
-    /// Injected slowdowns, percent.
-    pub slowdowns: Vec<f64>,
-    /// Seed of the run order and of the bursty hog.
+    /// Ordered by condition, then method.
+    pub cells: Vec<Cell>,
+    /// Seed of the run order, of the paired rounds and of the bursty hog.
     pub seed: u64,
 }
 
@@ -133,11 +233,116 @@ pub struct Slot {
     pub slowdown: Option<f64>,
 }
 
+/// Runs made once and judged by one or more methods: a stored-baseline
+/// and a confirmed cell with the same counts share their bench runs (the
+/// run measures first and confirms after, so its rows are exactly what a
+/// run without a baseline would have measured).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    pub condition: Condition,
+    pub methods: Vec<Method>,
+    pub aa_runs: usize,
+    pub power_runs: usize,
+    pub slowdowns: Vec<f64>,
+}
+
 impl Plan {
-    /// The runs of one condition and method, A/A and every slowdown mixed
-    /// in a seeded random order: a drift of the machine over the block then
-    /// spreads over all rates instead of biasing whichever came last.
-    pub fn slots(&self, block: usize) -> Vec<Slot> {
+    /// Sorts the cells by condition and method, so each hog starts once.
+    pub fn new(mut cells: Vec<Cell>, seed: u64) -> Plan {
+        cells.sort_by_key(|c| (c.condition, c.method));
+        Plan { cells, seed }
+    }
+
+    pub fn methods(&self) -> Vec<Method> {
+        let mut m: Vec<Method> = self.cells.iter().map(|c| c.method).collect();
+        m.sort();
+        m.dedup();
+        m
+    }
+
+    pub fn conditions(&self) -> Vec<Condition> {
+        let mut c: Vec<Condition> = self.cells.iter().map(|c| c.condition).collect();
+        c.dedup();
+        c
+    }
+
+    /// The cells as jobs, in the cells' order.
+    pub fn jobs(&self) -> Vec<Job> {
+        let mut jobs: Vec<Job> = Vec::new();
+        for cell in &self.cells {
+            let shared = cell.method == Method::Confirmed
+                && self
+                    .cells
+                    .iter()
+                    .any(|other| other.method == Method::StoredBaseline && other.same_runs(cell));
+            if shared
+                && let Some(job) = jobs.iter_mut().find(|j| {
+                    j.condition == cell.condition && j.methods == [Method::StoredBaseline]
+                })
+            {
+                job.methods.push(Method::Confirmed);
+                continue;
+            }
+            jobs.push(Job {
+                condition: cell.condition,
+                methods: vec![cell.method],
+                aa_runs: cell.aa_runs,
+                power_runs: cell.power_runs,
+                slowdowns: cell.slowdowns.clone(),
+            });
+        }
+        jobs
+    }
+
+    /// Refuses a slowdown that is not a whole number of extra iterations
+    /// of its method's batch (`timed` for timed runs and paired
+    /// comparisons, `counted` for instruction counts): the injection would
+    /// round it to another slowdown than the one reported.
+    pub fn check_batches(&self, timed: u32, counted: u32) -> Result<(), String> {
+        for cell in &self.cells {
+            let (batch, option) = match cell.method {
+                Method::Instructions => (counted, "--count-batch"),
+                _ => (timed, "--min-batch"),
+            };
+            for pct in &cell.slowdowns {
+                let extra = f64::from(batch) * pct / 100.0;
+                if (extra - extra.round()).abs() > 1e-6 {
+                    return Err(format!(
+                        "{pct} % of {batch} iterations ({option}) is not a whole number of iterations, \
+                         so the {} method would not be slowed by {pct} %",
+                        cell.method.as_str()
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Bench runs (paired: comparisons) the evaluation makes after its
+    /// baselines, shared runs counted once.
+    pub fn runs(&self) -> usize {
+        self.jobs().iter().map(Job::runs).sum()
+    }
+}
+
+impl Job {
+    pub fn runs(&self) -> usize {
+        self.aa_runs + self.power_runs * self.slowdowns.len()
+    }
+
+    /// The methods as one name, `stored-baseline+confirmed` when shared.
+    pub fn name(&self) -> String {
+        self.methods
+            .iter()
+            .map(|m| m.as_str())
+            .collect::<Vec<_>>()
+            .join("+")
+    }
+
+    /// The job's runs, A/A and every slowdown mixed in a seeded random
+    /// order: a drift of the machine over the block then spreads over all
+    /// rates instead of biasing whichever came last.
+    pub fn slots(&self, seed: u64, index: usize) -> Vec<Slot> {
         let mut slots: Vec<Slot> = std::iter::repeat_n(Slot { slowdown: None }, self.aa_runs)
             .chain(self.slowdowns.iter().flat_map(|&pct| {
                 std::iter::repeat_n(
@@ -148,23 +353,9 @@ impl Plan {
                 )
             }))
             .collect();
-        fastrand::Rng::with_seed(self.seed ^ (block as u64).wrapping_mul(0x9e37_79b9))
+        fastrand::Rng::with_seed(seed ^ (index as u64).wrapping_mul(0x9e37_79b9))
             .shuffle(&mut slots);
         slots
-    }
-
-    /// Bench runs the evaluation makes after the baseline.
-    pub fn runs(&self) -> usize {
-        self.conditions.len()
-            * self.methods.len()
-            * (self.aa_runs + self.power_runs * self.slowdowns.len())
-    }
-
-    /// Expected wall time: every run at `per_run`, plus `per_hog` for each
-    /// hog started.
-    pub fn estimate(&self, per_run: Duration, per_hog: Duration) -> Duration {
-        let hogs = self.conditions.iter().filter(|c| c.hog().is_some()).count();
-        per_run * self.runs() as u32 + per_hog * hogs as u32
     }
 }
 
@@ -172,33 +363,99 @@ impl Plan {
 mod tests {
     use super::*;
 
-    fn plan() -> Plan {
-        Plan {
-            conditions: vec![Condition::Quiet, Condition::Cpu],
-            methods: vec![Method::StoredBaseline],
-            aa_runs: 10,
+    fn cell(condition: Condition, method: Method, aa_runs: usize) -> Cell {
+        Cell {
+            condition,
+            method,
+            aa_runs,
             power_runs: 3,
             slowdowns: vec![5.0, 40.0],
-            seed: 1,
         }
     }
 
     #[test]
     fn slots_hold_every_run_in_a_seeded_order() {
-        let p = plan();
-        let s = p.slots(0);
+        let plan = Plan::new(vec![cell(Condition::Quiet, Method::Paired, 10)], 1);
+        let job = &plan.jobs()[0];
+        let s = job.slots(1, 0);
         assert_eq!(s.len(), 16);
         assert_eq!(s.iter().filter(|x| x.slowdown.is_none()).count(), 10);
         assert_eq!(s.iter().filter(|x| x.slowdown == Some(40.0)).count(), 3);
-        assert_eq!(s, p.slots(0));
-        assert_ne!(s, p.slots(1));
-        assert_eq!(p.runs(), 32);
+        assert_eq!(s, job.slots(1, 0));
+        assert_ne!(s, job.slots(1, 1));
+        assert_eq!(plan.runs(), 16);
     }
 
     #[test]
-    fn estimate_counts_runs_and_hogs() {
-        let e = plan().estimate(Duration::from_secs(2), Duration::from_secs(1));
-        assert_eq!(e, Duration::from_secs(32 * 2 + 1));
+    fn stored_and_confirmed_share_runs_only_when_their_counts_agree() {
+        let plan = Plan::new(
+            vec![
+                cell(Condition::Cpu, Method::Confirmed, 10),
+                cell(Condition::Quiet, Method::Confirmed, 10),
+                cell(Condition::Cpu, Method::StoredBaseline, 10),
+                cell(Condition::Quiet, Method::StoredBaseline, 5),
+                cell(Condition::Quiet, Method::Paired, 5),
+            ],
+            1,
+        );
+        let jobs: Vec<(Condition, String)> = plan
+            .jobs()
+            .iter()
+            .map(|j| (j.condition, j.name()))
+            .collect();
+        assert_eq!(
+            jobs,
+            [
+                (Condition::Quiet, "stored-baseline".to_string()),
+                (Condition::Quiet, "confirmed".to_string()),
+                (Condition::Quiet, "paired".to_string()),
+                (Condition::Cpu, "stored-baseline+confirmed".to_string()),
+            ]
+        );
+        // Shared runs are made once.
+        assert_eq!(plan.runs(), 11 + 16 + 11 + 16);
+        assert_eq!(plan.conditions(), [Condition::Quiet, Condition::Cpu]);
+        assert_eq!(plan.methods(), Method::ALL[..3]);
+    }
+
+    #[test]
+    fn the_default_gives_the_headline_cells_300_aa_runs() {
+        let cells: Vec<Cell> = Method::ALL.iter().flat_map(|m| m.default_cells()).collect();
+        let aa = |m, c| {
+            cells
+                .iter()
+                .find(|x| x.method == m && x.condition == c)
+                .map(|x| x.aa_runs)
+        };
+        for m in [Method::StoredBaseline, Method::Confirmed] {
+            assert_eq!(aa(m, Condition::Quiet), Some(300));
+            assert_eq!(aa(m, Condition::Cpu), Some(300));
+        }
+        assert_eq!(aa(Method::Paired, Condition::Quiet), Some(300));
+        let plan = Plan::new(cells, 1);
+        // Stored and confirmed runs are shared in both conditions.
+        assert_eq!(plan.jobs().len(), 5);
+        let quick: Vec<Cell> = Method::ALL.iter().flat_map(|m| m.quick_cells()).collect();
+        assert!(
+            Method::ALL
+                .iter()
+                .all(|m| quick.iter().any(|c| c.method == *m))
+        );
+    }
+
+    #[test]
+    fn slowdowns_must_be_whole_iterations_of_their_batch() {
+        let mut counted = cell(Condition::Quiet, Method::Instructions, 1);
+        counted.slowdowns = vec![2.0];
+        let plan = Plan::new(vec![cell(Condition::Quiet, Method::Paired, 1), counted], 1);
+        assert_eq!(plan.check_batches(20, 50), Ok(()));
+        let e = plan.check_batches(10, 50).unwrap_err();
+        assert!(e.contains("5 % of 10 iterations (--min-batch)"), "{e}");
+        let e = plan.check_batches(20, 20).unwrap_err();
+        assert!(
+            e.contains("--count-batch") && e.contains("instructions"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -213,8 +470,14 @@ mod tests {
             assert!(e.starts_with("--conditions"), "{e}");
         }
         assert_eq!(
-            parse_list("stored-baseline", &Method::ALL, Method::as_str, "--methods").unwrap(),
-            [Method::StoredBaseline]
+            parse_list(
+                "paired,confirmed",
+                &Method::ALL,
+                Method::as_str,
+                "--methods"
+            )
+            .unwrap(),
+            [Method::Paired, Method::Confirmed]
         );
     }
 }

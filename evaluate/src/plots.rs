@@ -18,7 +18,7 @@ pub fn all(results: &Results) -> Vec<(String, String)> {
                 block.condition.as_str(),
                 block.method.as_str()
             ),
-            power_per_probe(block, results.setup.threshold).render(),
+            power_per_probe(block, block.threshold.unwrap_or(results.setup.threshold)).render(),
         ));
     }
     out
@@ -33,13 +33,27 @@ fn label(block: &Block, multiple_methods: bool) -> String {
 }
 
 fn multiple_methods(results: &Results) -> bool {
-    results.plan.methods.len() > 1
+    results.plan.methods().len() > 1
+}
+
+/// Every threshold a block was judged with, as marks on a chart.
+fn threshold_marks(results: &Results) -> Vec<(f64, String)> {
+    let mut all: Vec<f64> = results.blocks.iter().filter_map(|b| b.threshold).collect();
+    if all.is_empty() {
+        all.push(results.setup.threshold);
+    }
+    all.sort_by(f64::total_cmp);
+    all.dedup();
+    all.into_iter()
+        .map(|t| (t, format!("threshold {t} %")))
+        .collect()
 }
 
 /// The empirical distribution of |change| in A/A runs, per block: solid for
 /// the judged (normalised) figure, dashed for the raw median.
 pub fn aa_change(results: &Results) -> Chart {
-    let threshold = results.setup.threshold;
+    let marks = threshold_marks(results);
+    let threshold = marks.iter().map(|m| m.0).fold(0.0, f64::max);
     let mut series = Vec::new();
     let mut p99_max: f64 = 0.0;
     for (i, block) in results.blocks.iter().enumerate() {
@@ -51,11 +65,7 @@ pub fn aa_change(results: &Results) -> Chart {
             .filter(|r| r.trial.slowdown.is_none())
             .collect();
         for (pick, kind, dashed) in [
-            (
-                judged as fn(&ProbeOutcome) -> Option<f64>,
-                "normalised",
-                false,
-            ),
+            (judged as fn(&ProbeOutcome) -> Option<f64>, "judged", false),
             (raw, "raw ms", true),
         ] {
             let values: Vec<f64> = trials
@@ -83,7 +93,7 @@ pub fn aa_change(results: &Results) -> Chart {
         x_range: (0.0, x_max),
         y_range: (0.0, 1.0),
         series,
-        marks: vec![(threshold, format!("threshold {threshold} %"))],
+        marks,
     }
 }
 
@@ -132,10 +142,17 @@ pub fn power(results: &Results) -> Chart {
             steps: false,
         })
         .collect();
+    let mut slowdowns: Vec<f64> = results
+        .blocks
+        .iter()
+        .flat_map(|b| b.power.iter().map(|p| p.slowdown))
+        .collect();
+    slowdowns.sort_by(f64::total_cmp);
+    slowdowns.dedup();
     power_chart(
         "Power: share of probe runs flagged".to_string(),
-        results.setup.threshold,
-        &results.plan.slowdowns,
+        threshold_marks(results),
+        &slowdowns,
         series,
     )
 }
@@ -175,14 +192,23 @@ pub fn power_per_probe(block: &Block, threshold: f64) -> Chart {
             block.condition.as_str(),
             block.method.as_str()
         ),
-        threshold,
+        vec![(threshold, format!("threshold {threshold} %"))],
         &slowdowns,
         series,
     )
 }
 
-fn power_chart(title: String, threshold: f64, slowdowns: &[f64], series: Vec<Series>) -> Chart {
-    let x_max = slowdowns.iter().copied().fold(threshold, f64::max);
+fn power_chart(
+    title: String,
+    marks: Vec<(f64, String)>,
+    slowdowns: &[f64],
+    series: Vec<Series>,
+) -> Chart {
+    let x_max = slowdowns
+        .iter()
+        .copied()
+        .chain(marks.iter().map(|m| m.0))
+        .fold(1.0, f64::max);
     Chart {
         title,
         x_label: "injected slowdown %".to_string(),
@@ -190,7 +216,7 @@ fn power_chart(title: String, threshold: f64, slowdowns: &[f64], series: Vec<Ser
         x_range: (0.0, (x_max * 1.1).ceil()),
         y_range: (0.0, 1.0),
         series,
-        marks: vec![(threshold, format!("threshold {threshold} %"))],
+        marks,
     }
 }
 
@@ -219,17 +245,20 @@ mod tests {
                 "aa-change.svg",
                 "power.svg",
                 "power-quiet-stored-baseline.svg",
+                "power-quiet-paired.svg",
                 "power-cpu-stored-baseline.svg"
             ]
         );
         let aa = aa_change(&results);
-        // Two conditions, each normalised and raw.
-        assert_eq!(aa.series.len(), 4);
-        assert_eq!(aa.series[0].label, "quiet, normalised");
+        // Three blocks, each judged and raw, marked at both thresholds.
+        assert_eq!(aa.series.len(), 6);
+        assert_eq!(aa.series[0].label, "quiet stored-baseline, judged");
         assert_eq!(aa.series[0].points.last(), Some(&(4.0, 1.0)));
+        assert_eq!(aa.marks.len(), 2);
         let p = power(&results);
-        assert_eq!(p.series.len(), 2);
+        assert_eq!(p.series.len(), 3);
         assert_eq!(p.series[0].points, [(25.0, 0.5)]);
+        assert_eq!(power_per_probe(&results.blocks[1], 3.0).marks[0].0, 3.0);
         assert!(files.iter().all(|(_, svg)| svg.contains("</svg>")));
     }
 }

@@ -2,8 +2,10 @@
 //! distrust the check), then the spreads, the per-probe figures, the plots,
 //! and how the figures were made.
 
+use crate::plan::Method;
 use crate::results::{Block, Results};
 use crate::stats::{Rate, Spread};
+use crate::targets;
 use std::fmt::Write;
 
 /// Fewer A/A runs than this cannot bound a false-alarm rate near 1 %.
@@ -55,6 +57,36 @@ fn block_name(b: &Block) -> String {
     format!("{} / {}", b.condition.as_str(), b.method.as_str())
 }
 
+/// What the method's verdict judges: the "judged" figure of the spreads.
+pub fn judged_figure(m: Method) -> &'static str {
+    match m {
+        Method::StoredBaseline | Method::Confirmed => "normalised median",
+        Method::Paired => "median paired ratio",
+        Method::Instructions => "instruction count",
+    }
+}
+
+/// `†` after a count too small for a headline figure.
+fn runs_cell(runs: usize) -> String {
+    if runs < HEADLINE_RUNS {
+        format!("{runs} †")
+    } else {
+        runs.to_string()
+    }
+}
+
+/// Every slowdown any block measured, ascending.
+fn slowdowns(r: &Results) -> Vec<f64> {
+    let mut all: Vec<f64> = r
+        .blocks
+        .iter()
+        .flat_map(|b| b.power.iter().map(|p| p.slowdown))
+        .collect();
+    all.sort_by(f64::total_cmp);
+    all.dedup();
+    all
+}
+
 /// Renders the whole report.
 pub fn render(r: &Results, plots: &[String]) -> String {
     let mut s = String::new();
@@ -62,19 +94,18 @@ pub fn render(r: &Results, plots: &[String]) -> String {
     let _ = writeln!(s, "Command:\n\n```\n{}\n```\n", r.command);
     let _ = writeln!(
         s,
-        "Took {:.1} min (expected {:.1} min at the start). Threshold {} %, yardstick's own comparison rules.\n",
+        "Took {:.1} min (expected {:.1} min at the start). Every verdict is yardstick's own; the harness only counts them.\n",
         r.seconds / 60.0,
         r.estimate_seconds / 60.0,
-        r.setup.threshold
     );
-    if r.plan.aa_runs < HEADLINE_RUNS {
+    if r.blocks.iter().any(|b| b.aa.runs < HEADLINE_RUNS) {
         let _ = writeln!(
             s,
-            "**Not headline figures:** {} A/A runs per condition, fewer than {HEADLINE_RUNS}; the intervals below are correspondingly wide.\n",
-            r.plan.aa_runs
+            "**Not headline figures** where marked †: fewer than {HEADLINE_RUNS} A/A runs, so the intervals are correspondingly wide (0 alarms in n runs still allows up to 1 - 0.025^(1/n): 16.8 % at 20, 1.2 % at 300).\n"
         );
     }
     headline(&mut s, r);
+    targets(&mut s, r);
     spreads(&mut s, r);
     for b in &r.blocks {
         per_probe(&mut s, b);
@@ -85,6 +116,7 @@ pub fn render(r: &Results, plots: &[String]) -> String {
             let _ = writeln!(s, "![{p}]({p})\n");
         }
     }
+    timing(&mut s, r);
     setup(&mut s, r);
     s
 }
@@ -94,12 +126,14 @@ fn headline(s: &mut String, r: &Results) {
     let _ = writeln!(
         s,
         "Suite false alarms: share of A/A runs in which any probe was flagged, with its 95 % Clopper-Pearson interval. \
-         Power: share of (probe, run) pairs flagged with the slowdown injected into every probe. \
+         Power: share of (probe, run) pairs flagged with the slowdown injected into every probe (an inconclusive verdict is a miss). \
          Mean load: the 1-minute load average before each run, averaged.\n"
     );
-    let mut head = "| condition | method | mean load | A/A runs | suite false alarms |".to_string();
-    let mut rule = "|---|---|---:|---:|---|".to_string();
-    for pct in &r.plan.slowdowns {
+    let all = slowdowns(r);
+    let mut head = "| condition | method | threshold | mean load | A/A runs | suite false alarms |"
+        .to_string();
+    let mut rule = "|---|---|---:|---:|---:|---|".to_string();
+    for pct in &all {
         let _ = write!(head, " power at {pct} % |");
         rule.push_str("---|");
     }
@@ -107,33 +141,85 @@ fn headline(s: &mut String, r: &Results) {
     for b in &r.blocks {
         let _ = write!(
             s,
-            "| {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} |",
             b.condition.as_str(),
             b.method.as_str(),
+            b.threshold.map_or("n/a".to_string(), |t| format!("{t} %")),
             b.mean_load.map_or("n/a".to_string(), |l| format!("{l:.2}")),
-            b.aa.runs,
+            runs_cell(b.aa.runs),
             rate(&b.aa.suite)
         );
-        for p in &b.power {
-            let _ = write!(s, " {} |", share(&p.pooled));
+        for pct in &all {
+            let cell = b
+                .power
+                .iter()
+                .find(|p| p.slowdown == *pct)
+                .map_or("–".to_string(), |p| share(&p.pooled));
+            let _ = write!(s, " {cell} |");
         }
         s.push('\n');
     }
     s.push('\n');
 }
 
-fn spreads(s: &mut String, r: &Results) {
-    let _ = writeln!(s, "## A/A |change| against the baseline (percent)\n");
+fn targets(s: &mut String, r: &Results) {
+    let _ = writeln!(s, "## Against the targets\n");
     let _ = writeln!(
         s,
-        "Every probe of every A/A run. *raw*: the median in milliseconds; *normalised*: the median divided by the run's calibration median (the figure the verdict judges).\n"
+        "| method | condition | target | measured | 95 % interval | met |\n|---|---|---|---|---|---|"
+    );
+    for v in targets::check_all(r) {
+        let t = v.target;
+        let (measured, interval) = match v.measured {
+            Some(m) => (
+                format!(
+                    "{}/{} ({:.2} %)",
+                    m.events,
+                    m.trials,
+                    m.rate.unwrap_or(0.0) * 100.0
+                ),
+                match (m.low, m.high) {
+                    (Some(lo), Some(hi)) => format!("[{:.2}, {:.2}]", lo * 100.0, hi * 100.0),
+                    _ => "n/a".to_string(),
+                },
+            ),
+            None => ("not measured".to_string(), String::new()),
+        };
+        let few = match (t.goal, v.measured) {
+            (targets::Goal::FalseAlarms { .. }, Some(m)) if m.trials < HEADLINE_RUNS as u64 => " †",
+            _ => "",
+        };
+        let met = match v.met {
+            Some(true) => format!("yes{few}"),
+            Some(false) => format!("no, by {:.2} points{few}", v.gap_points),
+            None => String::new(),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {measured} | {interval} | {met} |",
+            t.method.as_str(),
+            t.condition.as_str(),
+            t.describe()
+        );
+    }
+    s.push('\n');
+}
+
+fn spreads(s: &mut String, r: &Results) {
+    let _ = writeln!(s, "## A/A |change| (percent)\n");
+    let _ = writeln!(
+        s,
+        "Every probe of every A/A run. *raw*: the median in milliseconds (paired: the new build's median of its round medians against the old build's). \
+         *judged*: the figure the verdict judges: the median divided by the run's calibration median (stored-baseline, confirmed), \
+         the median of the per-round new/old ratios (paired), the instruction count (instructions).\n"
     );
     let _ = writeln!(
         s,
         "| condition | method | figure | p50 | p95 | p99 | max |\n|---|---|---|---:|---:|---:|---:|"
     );
     for b in &r.blocks {
-        for (name, spread) in [("raw", &b.aa.raw), ("normalised", &b.aa.judged)] {
+        let judged = format!("judged ({})", judged_figure(b.method));
+        for (name, spread) in [("raw", &b.aa.raw), (judged.as_str(), &b.aa.judged)] {
             let _ = writeln!(
                 s,
                 "| {} | {} | {name} | {} |",
@@ -149,11 +235,11 @@ fn spreads(s: &mut String, r: &Results) {
 fn per_probe(s: &mut String, b: &Block) {
     let _ = writeln!(s, "## {}\n", block_name(b));
     if let Some(secs) = b.mean_run_seconds {
-        let _ = writeln!(s, "Mean bench run: {secs:.2} s. {}\n", load(b));
+        let _ = writeln!(s, "Mean trial: {secs:.2} s. {}\n", load(b));
     }
     let _ = writeln!(
         s,
-        "| probe | A/A false alarms | normalised p95 % | raw p95 % | raw change in ms, absolute: p50 / p95 / p99 / max |\n|---|---|---:|---:|---|"
+        "| probe | A/A false alarms | judged p95 % | raw p95 % | raw change in ms, absolute: p50 / p95 / p99 / max |\n|---|---|---:|---:|---|"
     );
     for p in &b.aa.probes {
         let ms = p.raw_ms.map_or("n/a".to_string(), |m| {
@@ -195,6 +281,28 @@ fn per_probe(s: &mut String, b: &Block) {
     s.push('\n');
 }
 
+fn timing(s: &mut String, r: &Results) {
+    if r.jobs.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "## Time per job\n\nA job is the runs of one method under one condition; stored-baseline and confirmed share theirs when their counts agree.\n\n| condition | methods | runs | expected | took |\n|---|---|---:|---:|---:|"
+    );
+    for j in &r.jobs {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {:.1} min | {:.1} min |",
+            j.condition.as_str(),
+            j.methods,
+            j.runs,
+            j.estimate_seconds / 60.0,
+            j.seconds / 60.0
+        );
+    }
+    s.push('\n');
+}
+
 fn setup(s: &mut String, r: &Results) {
     let m = &r.machine;
     let u = &r.setup;
@@ -224,36 +332,79 @@ fn setup(s: &mut String, r: &Results) {
         u.bench_cpu,
         m.bench_cpu_siblings.as_deref().unwrap_or("unknown")
     );
-    let _ = writeln!(s, "- One bench run (A/A): `{}`", u.bench_command);
+    for c in &u.commands {
+        let _ = writeln!(
+            s,
+            "- One A/A trial of `{}`: `{}`",
+            c.method.as_str(),
+            c.command
+        );
+    }
     let _ = writeln!(
         s,
-        "- Power runs set `YARDSTICK_INJECT='*:X'`: every sample of every probe runs round({} x (1 + X/100)) iterations and is still divided by {}.",
-        u.sampling.min_batch, u.sampling.min_batch
+        "- Power trials set `YARDSTICK_INJECT='*:X'` (paired: on the new side only, `--env-new`): every sample of every probe runs round(k x (1 + X/100)) iterations and is still divided by the batch k ({} for timed runs and the paired comparison, {} for counts).",
+        u.sampling.min_batch, u.counts.batch
     );
     let _ = writeln!(
         s,
-        "- Repeats: {} measured samples after {} warm-up per probe, batch fixed at {} iterations for the baseline and every run.",
-        u.sampling.repeat, u.sampling.warmup, u.sampling.min_batch
+        "- Timed runs: {} measured samples after {} warm-up per probe, batch fixed at {} iterations for the baseline and every run. Stored-baseline and confirmed threshold {} %.",
+        u.sampling.repeat, u.sampling.warmup, u.sampling.min_batch, u.threshold
     );
     let _ = writeln!(
         s,
-        "- Baseline: `{}`, one run made under quiet conditions at the start ({:.2} s).",
+        "- Baseline: `{}`, one timed run made under quiet conditions at the start ({:.2} s), after one run that was not kept.",
         u.baseline, u.baseline_seconds
     );
+    let methods = r.plan.methods();
+    if methods.contains(&Method::StoredBaseline) && methods.contains(&Method::Confirmed) {
+        let _ = writeln!(
+            s,
+            "- Where stored-baseline and confirmed have the same counts they share each run: the bench is given the baseline, measures, compares itself and confirms (the confirmed verdict); its rows, measured before any confirmation, are judged again by yardstick's `compare` alone (the stored-baseline verdict). The two rates therefore differ only by what confirmation changed."
+        );
+    }
+    if methods.contains(&Method::Paired) {
+        let _ = writeln!(
+            s,
+            "- Paired: {} rounds, each running the bench twice (old and new, in random order) with {} measured sample(s) after {} warm-up per probe and no calibration; each trial has its own seed for the round order.",
+            u.paired.rounds, u.paired.repeat, u.paired.warmup
+        );
+    }
+    if let Some(name) = &u.count_baseline {
+        let _ = writeln!(
+            s,
+            "- Instructions: counts baseline `{name}` made at the start ({:.1} s); {} iterations counted per probe{}; up to {} trials at once where no hog runs (counts do not depend on the load). \
+             Counts are deterministic, so few runs are made: the A/A |change| shows the determinism directly, while the Clopper-Pearson interval of a rate over so few runs stays wide (0 of 20 allows up to 16.8 %).",
+            u.count_baseline_seconds.unwrap_or(0.0),
+            u.counts.batch,
+            if u.counts.probes.is_empty() {
+                " (every probe)".to_string()
+            } else {
+                format!(" (only {})", u.counts.probes.join(", "))
+            },
+            u.count_workers
+        );
+    }
     let _ = writeln!(
         s,
-        "- Runs per condition and method: {} A/A, {} per slowdown ({}), in a seeded random order (seed {}).",
-        r.plan.aa_runs,
-        r.plan.power_runs,
-        r.plan
-            .slowdowns
-            .iter()
-            .map(|p| format!("{p} %"))
-            .collect::<Vec<_>>()
-            .join(", "),
+        "- Runs of each job in a seeded random order (seed {}); per method and condition:",
         r.plan.seed
     );
-    for c in &r.plan.conditions {
+    for c in &r.plan.cells {
+        let _ = writeln!(
+            s,
+            "  - {} / {}: {} A/A, {} per slowdown ({})",
+            c.condition.as_str(),
+            c.method.as_str(),
+            c.aa_runs,
+            c.power_runs,
+            c.slowdowns
+                .iter()
+                .map(|p| format!("{p} %"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    for c in r.plan.conditions() {
         let _ = writeln!(s, "- Condition `{}`: {}.", c.as_str(), c.describe());
     }
     let _ = writeln!(
@@ -261,7 +412,7 @@ fn setup(s: &mut String, r: &Results) {
         "- Memory hog buffer {} MiB; bursty hog periods {}-{} s on and off.",
         u.memory_mib, u.burst_min, u.burst_max
     );
-    for meth in &r.plan.methods {
+    for meth in &methods {
         let _ = writeln!(s, "- Method `{}`: {}.", meth.as_str(), meth.describe());
     }
     let _ = writeln!(
@@ -273,40 +424,53 @@ fn setup(s: &mut String, r: &Results) {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::bench::Sampling;
+    use crate::bench::{CountSampling, PairedSampling, Sampling};
     use crate::machine::Machine;
-    use crate::plan::{Condition, Method, Plan};
-    use crate::results::{Record, Setup, summarise, tests::trial};
+    use crate::plan::{Cell, Condition, Method, Plan};
+    use crate::results::{JobTime, MethodCommand, Record, Setup, summarise, tests::trial};
     use crate::verdict::Verdict::*;
 
+    /// Stored baseline quiet and under a CPU hog, paired quiet.
     pub fn sample_results() -> Results {
         let probes = vec!["a".to_string(), "b".to_string()];
-        let plan = Plan {
-            conditions: vec![Condition::Quiet, Condition::Cpu],
-            methods: vec![Method::StoredBaseline],
+        let cell = |condition, method| Cell {
+            condition,
+            method,
             aa_runs: 2,
             power_runs: 1,
             slowdowns: vec![25.0],
-            seed: 3,
         };
+        let plan = Plan::new(
+            vec![
+                cell(Condition::Quiet, Method::StoredBaseline),
+                cell(Condition::Cpu, Method::StoredBaseline),
+                cell(Condition::Quiet, Method::Paired),
+            ],
+            3,
+        );
         let mut records = Vec::new();
         let mut blocks = Vec::new();
-        for c in &plan.conditions {
-            let trials = vec![
+        for c in &plan.cells {
+            let mut trials = vec![
                 trial(None, &[("a", Pass, 1.0), ("b", Pass, -2.0)]),
                 trial(None, &[("a", Regressed, 4.0), ("b", Pass, 0.5)]),
                 trial(Some(25.0), &[("a", Regressed, 24.0), ("b", Pass, 12.0)]),
             ];
+            if c.method == Method::Paired {
+                for t in &mut trials {
+                    t.threshold = Some(3.0);
+                }
+            }
             blocks.push(summarise(
-                *c,
-                Method::StoredBaseline,
+                c.condition,
+                c.method,
                 &trials,
                 &probes,
-                &plan.slowdowns,
+                &c.slowdowns,
             ));
             records.extend(trials.into_iter().map(|t| Record {
-                condition: *c,
-                method: Method::StoredBaseline,
+                condition: c.condition,
+                method: c.method,
                 trial: t,
             }));
         }
@@ -332,15 +496,43 @@ pub(crate) mod tests {
                     min_batch: 20,
                 },
                 threshold: 15.0,
-                bench_command: "/b/micro --bench".into(),
+                paired: PairedSampling {
+                    rounds: 8,
+                    repeat: 1,
+                    warmup: 0,
+                },
+                counts: CountSampling {
+                    batch: 50,
+                    probes: Vec::new(),
+                },
+                commands: vec![
+                    MethodCommand {
+                        method: Method::StoredBaseline,
+                        command: "/b/micro --bench --no-baseline".into(),
+                    },
+                    MethodCommand {
+                        method: Method::Paired,
+                        command: "/t/yardstick compare-builds /b/micro /b/micro".into(),
+                    },
+                ],
                 baseline: "baseline.json".into(),
                 baseline_seconds: 1.8,
+                count_baseline: None,
+                count_baseline_seconds: None,
+                count_workers: 1,
                 bench_cpu: 0,
                 hog_cpu: 1,
                 memory_mib: 256,
                 burst_min: 0.2,
                 burst_max: 5.0,
             },
+            jobs: vec![JobTime {
+                condition: Condition::Quiet,
+                methods: "stored-baseline".into(),
+                runs: 3,
+                estimate_seconds: 6.0,
+                seconds: 6.6,
+            }],
             plan,
             probes,
             blocks,
@@ -362,15 +554,22 @@ pub(crate) mod tests {
         let text = render(&r, &["power.svg".to_string()]);
         assert!(text.starts_with("# Verdict quality, 2030-01-02T03:04:05Z"));
         assert!(text.contains("evaluate --quick"));
-        assert!(text.contains("**Not headline figures:** 2 A/A runs"));
+        assert!(text.contains("**Not headline figures** where marked †"));
         // One run of two flagged a probe: 50 %.
         assert!(
             text.contains(
-                "| quiet | stored-baseline | 1.67 | 2 | 50.00 % [1.26, 98.74] | 1/2 (50 %) |"
+                "| quiet | stored-baseline | 15 % | 1.67 | 2 † | 50.00 % [1.26, 98.74] | 1/2 (50 %) |"
             ),
             "{text}"
         );
-        assert!(text.contains("| cpu | stored-baseline | normalised | 1.50 | 3.70 | "));
+        assert!(
+            text.contains("| quiet | paired | 3 % | 1.67 | 2 † |"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| cpu | stored-baseline | judged (normalised median) | 1.50 | 3.70 | ")
+        );
+        assert!(text.contains("| quiet | paired | judged (median paired ratio) |"));
         assert!(text.contains("| a | 50.00 % [1.26, 98.74] |"));
         assert!(text.contains("Power per probe:\n\n| probe | 25 % |"));
         assert!(text.contains("| b | 0/1 (0 %) |"));
@@ -378,6 +577,17 @@ pub(crate) mod tests {
         assert!(text.contains("SMT siblings: no: they are separate cores"));
         assert!(text.contains("3 measured samples after 1 warm-up"));
         assert!(text.contains("load average before the runs: mean 1.67, highest 3.00"));
+        assert!(text.contains("One A/A trial of `paired`: `/t/yardstick compare-builds"));
+        assert!(text.contains("Paired: 8 rounds"));
+        assert!(text.contains("| quiet | stored-baseline | 3 | 0.1 min | 0.1 min |"));
+        // The targets: measured where a block exists, else said so.
+        assert!(text.contains(
+            "| stored-baseline | quiet | suite false alarms ≤ 1 % | 1/2 (50.00 %) | [1.26, 98.74] | no, by 49.00 points † |"
+        ), "{text}");
+        assert!(text.contains("| confirmed | quiet | suite false alarms ≤ 1 % | not measured |"));
+        assert!(text.contains(
+            "| stored-baseline | cpu | power ≥ 95 % at 25 % | 1/2 (50.00 %) | [1.26, 98.74] | no, by 45.00 points |"
+        ));
         // No stray pipe splits a table row.
         for line in text.lines().filter(|l| l.starts_with("| probe |")) {
             assert_eq!(
@@ -388,12 +598,18 @@ pub(crate) mod tests {
         }
         assert!(text.contains("Condition `cpu`"));
         assert!(text.contains("Method `stored-baseline`"));
+        assert!(text.contains("  - quiet / paired: 2 A/A, 1 per slowdown (25 %)"));
     }
 
     #[test]
     fn enough_runs_drop_the_caveat() {
         let mut r = sample_results();
-        r.plan.aa_runs = HEADLINE_RUNS;
-        assert!(!render(&r, &[]).contains("Not headline"));
+        for b in &mut r.blocks {
+            b.aa.runs = HEADLINE_RUNS;
+            b.aa.suite = Rate::new(1, HEADLINE_RUNS as u64);
+        }
+        let text = render(&r, &[]);
+        assert!(!text.contains("Not headline"));
+        assert!(!text.contains('†'));
     }
 }

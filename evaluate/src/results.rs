@@ -1,7 +1,7 @@
 //! The results document (`results.json`): every trial as measured, and
 //! the rates and spreads summarised from them per condition and method.
 
-use crate::bench::Sampling;
+use crate::bench::{CountSampling, PairedSampling, Sampling};
 use crate::machine::Machine;
 use crate::method::Trial;
 use crate::plan::{Condition, Method, Plan};
@@ -22,6 +22,9 @@ pub struct Results {
     pub plan: Plan,
     /// The probes of the baseline, in its order.
     pub probes: Vec<String>,
+    /// Each job's runs, expected and taken time.
+    #[serde(default)]
+    pub jobs: Vec<JobTime>,
     pub blocks: Vec<Block>,
     pub trials: Vec<Record>,
 }
@@ -30,18 +33,44 @@ pub struct Results {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Setup {
     pub sampling: Sampling,
+    /// The stored-baseline and confirmed threshold, percent.
     pub threshold: f64,
-    /// One bench run, as a reader would type it (A/A; power runs add the
-    /// injection variable).
-    pub bench_command: String,
-    /// The baseline run, saved beside the report.
+    pub paired: PairedSampling,
+    pub counts: CountSampling,
+    /// One A/A trial of each method, as a reader would type it (power
+    /// trials add the injection).
+    pub commands: Vec<MethodCommand>,
+    /// The timed baseline run, saved beside the report.
     pub baseline: String,
     pub baseline_seconds: f64,
+    /// The instruction counts baseline, when that method ran.
+    pub count_baseline: Option<String>,
+    pub count_baseline_seconds: Option<f64>,
+    /// Instruction-count trials run at once where no hog runs (counts do
+    /// not depend on the load, so each runs on its own CPU).
+    pub count_workers: usize,
     pub bench_cpu: usize,
     pub hog_cpu: usize,
     pub memory_mib: usize,
     pub burst_min: f64,
     pub burst_max: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MethodCommand {
+    pub method: Method,
+    pub command: String,
+}
+
+/// One job (runs shared by its methods) under one condition.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobTime {
+    pub condition: Condition,
+    /// `stored-baseline+confirmed` when shared.
+    pub methods: String,
+    pub runs: usize,
+    pub estimate_seconds: f64,
+    pub seconds: f64,
 }
 
 /// One trial with the condition and method it was made under.
@@ -58,6 +87,9 @@ pub struct Record {
 pub struct Block {
     pub condition: Condition,
     pub method: Method,
+    /// The threshold the verdicts were given with, percent.
+    #[serde(default)]
+    pub threshold: Option<f64>,
     pub aa: Aa,
     pub power: Vec<Power>,
     /// Mean wall time of one bench run, seconds.
@@ -76,7 +108,8 @@ pub struct Aa {
     pub suite: Rate,
     /// |change| of the median in ms, percent, over every probe and run.
     pub raw: Option<Spread>,
-    /// |change| of the judged figure (normalised), percent.
+    /// |change| of the figure the verdict judged (normalised median,
+    /// paired ratio or instruction count), percent.
     pub judged: Option<Spread>,
     pub probes: Vec<ProbeAa>,
 }
@@ -190,6 +223,7 @@ pub fn summarise(
     Block {
         condition,
         method,
+        threshold: trials.iter().find_map(|t| t.threshold),
         aa: aa_summary,
         power,
         mean_run_seconds: mean(&seconds),
@@ -209,6 +243,7 @@ pub(crate) mod tests {
             seconds: 2.0,
             drift_pct: Some(0.5),
             load_before: Some(if slowdown.is_some() { 3.0 } else { 1.0 }),
+            threshold: Some(15.0),
             outcomes: outcomes
                 .iter()
                 .map(|(p, v, change)| ProbeOutcome {
@@ -267,6 +302,7 @@ pub(crate) mod tests {
         assert_eq!(b.power[1].pooled.rate, None);
         assert_eq!(b.power[1].weakest, None);
         assert_eq!(b.mean_run_seconds, Some(2.0));
+        assert_eq!(b.threshold, Some(15.0));
         assert_eq!((b.mean_load, b.max_load), (Some(10.0 / 6.0), Some(3.0)));
     }
 }

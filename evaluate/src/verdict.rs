@@ -40,38 +40,80 @@ pub struct ProbeOutcome {
     pub judged_pct: Option<f64>,
 }
 
-/// The outcome of every probe of `baseline`, in the baseline's order.
+/// The outcome of every probe of `baseline`, in the baseline's order:
+/// stored-baseline, confirmed and instruction-count trials.
 pub fn outcomes(baseline: &Run, run: &Run, comparison: &Comparison) -> Vec<ProbeOutcome> {
     baseline
         .rows
         .iter()
         .map(|base| {
             let now = run.rows.iter().find(|r| r.key == base.key);
-            let checks = || comparison.checks.iter().filter(|c| c.key == base.key);
-            let verdict = if now.is_none() {
-                Verdict::Inconclusive
-            } else if checks().any(|c| c.regressed) {
-                Verdict::Regressed
-            } else if checks().any(|c| c.inconclusive) {
-                Verdict::Inconclusive
-            } else {
-                Verdict::Pass
-            };
             let medians = now
                 .and_then(|n| n.median)
                 .zip(base.median)
                 .filter(|(n, b)| n.is_finite() && b.is_finite() && *b > 0.0);
-            ProbeOutcome {
-                probe: base.key.clone(),
-                verdict,
-                raw_pct: medians.map(|(n, b)| (n / b - 1.0) * 100.0),
-                raw_ms: medians.map(|(n, b)| n - b),
-                judged_pct: checks()
-                    .find(|c| c.metric != "errors")
-                    .map(|c| c.change_pct),
-            }
+            outcome(&base.key, now.is_some(), comparison, medians)
         })
         .collect()
+}
+
+/// The outcome of each of `probes` in a paired comparison (`run` is what
+/// `compare-builds` printed). Its reference is the old build's rounds, not
+/// a stored run: the raw change is that of the median of the per-round
+/// medians, the judged change that of the median per-round ratio.
+pub fn paired_outcomes(probes: &[String], run: &Run) -> Vec<ProbeOutcome> {
+    probes
+        .iter()
+        .map(|key| match &run.comparison {
+            Some(c) => {
+                let check = c
+                    .checks
+                    .iter()
+                    .find(|k| &k.key == key && k.metric != "errors");
+                let medians = check
+                    .map(|k| (k.current, k.baseline))
+                    .filter(|(n, b)| n.is_finite() && b.is_finite() && *b > 0.0);
+                let measured = run.rows.iter().any(|r| &r.key == key) && check.is_some();
+                outcome(key, measured, c, medians)
+            }
+            None => ProbeOutcome {
+                probe: key.clone(),
+                verdict: Verdict::Inconclusive,
+                raw_pct: None,
+                raw_ms: None,
+                judged_pct: None,
+            },
+        })
+        .collect()
+}
+
+/// One probe's outcome from the comparison's checks; `medians` are the
+/// (now, before) medians in milliseconds when both are known.
+fn outcome(
+    key: &str,
+    measured: bool,
+    comparison: &Comparison,
+    medians: Option<(f64, f64)>,
+) -> ProbeOutcome {
+    let checks = || comparison.checks.iter().filter(|c| c.key == key);
+    let verdict = if !measured {
+        Verdict::Inconclusive
+    } else if checks().any(|c| c.regressed) {
+        Verdict::Regressed
+    } else if checks().any(|c| c.inconclusive) {
+        Verdict::Inconclusive
+    } else {
+        Verdict::Pass
+    };
+    ProbeOutcome {
+        probe: key.to_string(),
+        verdict,
+        raw_pct: medians.map(|(n, b)| (n / b - 1.0) * 100.0),
+        raw_ms: medians.map(|(n, b)| n - b),
+        judged_pct: checks()
+            .find(|c| c.metric != "errors")
+            .map(|c| c.change_pct),
+    }
 }
 
 #[cfg(test)]
@@ -171,6 +213,53 @@ pub(crate) mod tests {
         assert_eq!(o[0].verdict, Verdict::Regressed);
         assert_eq!(o[1].verdict, Verdict::Inconclusive);
         assert!((o[1].judged_pct.unwrap() - 30.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn paired_verdicts_come_from_the_run_s_own_comparison() {
+        use yardstick::comparison::Check;
+        let mut run = micro_run(1.0, &[("a", 1.0), ("b", 1.0), ("c", 1.0)]);
+        run.calibration = None;
+        let check = |key: &str, change: f64, regressed, inconclusive| Check {
+            key: key.into(),
+            metric: "paired median ratio".into(),
+            baseline: 2.0,
+            current: 2.0 * (1.0 + change / 100.0),
+            change_pct: change,
+            regressed,
+            p_value: Some(0.5),
+            inconclusive,
+            confirmation_pct: None,
+        };
+        let probes: Vec<String> = ["a", "b", "c", "gone"].map(String::from).to_vec();
+        assert!(
+            paired_outcomes(&probes, &run)
+                .iter()
+                .all(|o| o.verdict == Verdict::Inconclusive)
+        );
+        let base = micro_run(1.0, &[("a", 1.0)]);
+        let mut c = compare(&base, "old", &base, &Rules::default()).unwrap();
+        c.checks = vec![
+            check("a", 6.0, true, false),
+            check("b", 4.0, false, true),
+            check("c", -1.0, false, false),
+        ];
+        run.comparison = Some(c);
+        let o = paired_outcomes(&probes, &run);
+        let verdicts: Vec<_> = o.iter().map(|x| x.verdict).collect();
+        assert_eq!(
+            verdicts,
+            [
+                Verdict::Regressed,
+                Verdict::Inconclusive,
+                Verdict::Pass,
+                Verdict::Inconclusive
+            ]
+        );
+        assert!((o[0].raw_pct.unwrap() - 6.0).abs() < 1e-9);
+        assert!((o[0].raw_ms.unwrap() - 0.12).abs() < 1e-9);
+        assert_eq!(o[2].judged_pct, Some(-1.0));
+        assert_eq!(o[3].raw_pct, None);
     }
 
     #[test]

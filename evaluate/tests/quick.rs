@@ -2,8 +2,9 @@
 //! binary that is this test binary itself.
 //!
 //! Started with `EVALUATE_E2E_BENCH` set, this binary is a yardstick bench
-//! target with two small probes (what `evaluate` runs as `--bench-bin`);
-//! otherwise it is the test driver. With `EVALUATE_E2E_FAIL_AFTER=FILE:N`
+//! target with two small probes (what `evaluate` runs as `--bench-bin`), or,
+//! given `compare-builds` first, the `yardstick` command (`--yardstick-bin`)
+//! that compares two copies of that bench; otherwise it is the test driver. With `EVALUATE_E2E_FAIL_AFTER=FILE:N`
 //! the bench fails from its N-th run on, to check that an evaluation that
 //! stops on an error leaves no hog behind.
 
@@ -34,6 +35,9 @@ const FAIL_AFTER: &str = "EVALUATE_E2E_FAIL_AFTER";
 
 fn main() {
     if std::env::var_os(BENCH).is_some() {
+        if std::env::args().nth(1).as_deref() == Some("compare-builds") {
+            std::process::exit(yardstick::main());
+        }
         if let Some(code) = fail_after() {
             std::process::exit(code);
         }
@@ -71,7 +75,14 @@ fn two_cpus() -> bool {
     })
 }
 
-fn evaluate(out: &Path, conditions: &str, extra: &[(&str, String)]) -> Command {
+fn valgrind() -> bool {
+    Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn evaluate(out: &Path, conditions: &str, methods: &str, extra: &[(&str, String)]) -> Command {
     let me = std::env::current_exe().expect("the test binary has a path");
     let mut c = Command::new(env!("CARGO_BIN_EXE_evaluate"));
     c.args(["--quick", "--runs=3", "--power-runs=1", "--slowdowns=10,40"])
@@ -82,7 +93,12 @@ fn evaluate(out: &Path, conditions: &str, extra: &[(&str, String)]) -> Command {
             "--memory-mib=16",
         ])
         .arg(format!("--conditions={conditions}"))
+        .arg(format!("--methods={methods}"))
+        // One probe counted: valgrind's start-up is most of a count.
+        .arg("--count-probes=tiny_sum")
         .arg("--bench-bin")
+        .arg(&me)
+        .arg("--yardstick-bin")
         .arg(&me)
         .arg("--workspace")
         .arg(env!("CARGO_MANIFEST_DIR"))
@@ -118,56 +134,125 @@ fn quick_evaluation() -> Result<(), Failed> {
     let t = tempfile::tempdir()?;
     let out = t.path().join("results");
     let conditions = if two_cpus() { "quiet,cpu" } else { "quiet" };
-    let blocks = conditions.split(',').count();
-    let child = evaluate(&out, conditions, &[]).spawn()?;
+    let counted = valgrind();
+    let methods = if counted {
+        "stored-baseline,confirmed,paired,instructions"
+    } else {
+        eprintln!(
+            "quick_evaluation: valgrind is not installed: the instructions method is skipped"
+        );
+        "stored-baseline,confirmed,paired"
+    };
+    let blocks = conditions.split(',').count() * methods.split(',').count();
+    let child = evaluate(&out, conditions, methods, &[]).spawn()?;
     let pid = child.id();
     let output = child.wait_with_output()?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
     if !output.status.success() {
-        return Err(format!(
-            "evaluate failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        )
-        .into());
+        return Err(format!("evaluate failed: {stderr}").into());
     }
     if !hogs_of(pid).is_empty() {
         return Err("a hog outlived the evaluation".into());
     }
-    let report = std::fs::read_to_string(out.join("report.md"))?;
     for needle in [
+        "estimate: quiet / stored-baseline+confirmed",
+        "timing a paired comparison",
+    ] {
+        if !stderr.contains(needle) {
+            return Err(format!("evaluate's output lacks `{needle}`:\n{stderr}").into());
+        }
+    }
+    let report = std::fs::read_to_string(out.join("report.md"))?;
+    let mut needles = vec![
         "--quick",
-        "| quiet | stored-baseline |",
-        "| 3 | ",
+        "| quiet | stored-baseline | 15 % |",
+        "| quiet | confirmed | 15 % |",
+        "| quiet | paired | 3 % |",
+        "| 3 † | ",
         "| tiny_sum |",
         "power at 40 %",
         "Not headline figures",
         "SMT siblings",
-    ] {
+        "## Against the targets",
+        "compare-builds",
+    ];
+    if counted {
+        needles.extend([
+            "| quiet | instructions | 1 % |",
+            "--metric=instructions --min-batch=50 --baseline=",
+            "--probe=tiny_sum",
+        ]);
+    }
+    for needle in needles {
         if !report.contains(needle) {
             return Err(format!("report.md lacks `{needle}`:\n{report}").into());
         }
     }
     let results: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("results.json"))?)?;
-    let trials = results["trials"].as_array().map_or(0, Vec::len);
-    if trials != blocks * (3 + 2) {
-        return Err(format!("{trials} trials recorded, expected {}", blocks * 5).into());
+    let trials = results["trials"].as_array().cloned().unwrap_or_default();
+    if trials.len() != blocks * (3 + 2) {
+        return Err(format!("{} trials recorded, expected {}", trials.len(), blocks * 5).into());
     }
     if results["blocks"].as_array().map_or(0, Vec::len) != blocks {
-        return Err("one block per condition expected".into());
+        return Err(format!("one block per condition and method expected ({blocks})").into());
+    }
+    // Every method judged every probe of every trial: each outcome has the
+    // change its comparison computed.
+    for t in &trials {
+        let outcomes = t["outcomes"].as_array().cloned().unwrap_or_default();
+        let probes = if t["method"] == "instructions" { 1 } else { 2 };
+        if outcomes.len() != probes || outcomes.iter().any(|o| o["judged_pct"].is_null()) {
+            return Err(format!("a trial without a judged change: {t}").into());
+        }
     }
     let baseline = yardstick::store::load(&out.join("baseline.json")).map_err(|e| e.to_string())?;
     let keys: Vec<&str> = baseline.rows.iter().map(|r| r.key.as_str()).collect();
     if keys != ["tiny_sort", "tiny_sum"] {
         return Err(format!("baseline rows {keys:?}").into());
     }
+    if counted {
+        counts_are_exact(&out, &results)?;
+    }
     for svg in [
         "aa-change.svg",
         "power.svg",
         "power-quiet-stored-baseline.svg",
+        "power-quiet-confirmed.svg",
+        "power-quiet-paired.svg",
     ] {
         if !std::fs::read_to_string(out.join(svg))?.contains("</svg>") {
             return Err(format!("{svg} is not a finished SVG").into());
         }
+    }
+    Ok(())
+}
+
+/// Instruction counts do not move between identical runs, and 40 % more
+/// iterations is far above their 1 % threshold: no false alarm, every
+/// probe caught.
+fn counts_are_exact(out: &Path, results: &serde_json::Value) -> Result<(), Failed> {
+    let counts = yardstick::store::load(&out.join("baseline-instructions.json"))
+        .map_err(|e| e.to_string())?;
+    if counts.rows.iter().any(|r| r.instructions.is_none()) {
+        return Err("the counts baseline has a probe without a count".into());
+    }
+    let block = results["blocks"]
+        .as_array()
+        .and_then(|b| {
+            b.iter()
+                .find(|b| b["method"] == "instructions" && b["condition"] == "quiet")
+        })
+        .ok_or("no quiet instructions block")?;
+    if block["aa"]["suite"]["events"] != 0 {
+        return Err(format!("identical counts raised an alarm: {}", block["aa"]).into());
+    }
+    let at_40 = block["power"]
+        .as_array()
+        .and_then(|p| p.iter().find(|p| p["slowdown"] == 40.0))
+        .ok_or("no power at 40 %")?;
+    if at_40["pooled"]["rate"] != 1.0 {
+        return Err(format!("40 % more work was missed: {at_40}").into());
     }
     Ok(())
 }
@@ -181,7 +266,13 @@ fn error_leaves_no_hog() -> Result<(), Failed> {
     // Runs 1 and 2 are the discarded run and the baseline; run 4 fails
     // while the CPU hog runs.
     let fail = format!("{}:4", counter.display());
-    let child = evaluate(&t.path().join("results"), "cpu", &[(FAIL_AFTER, fail)]).spawn()?;
+    let child = evaluate(
+        &t.path().join("results"),
+        "cpu",
+        "stored-baseline",
+        &[(FAIL_AFTER, fail)],
+    )
+    .spawn()?;
     let pid = child.id();
     let output = child.wait_with_output()?;
     let stderr = String::from_utf8_lossy(&output.stderr);
