@@ -5,8 +5,8 @@
 //! 1 % can be trusted where wall time needs 15 %. Each probe runs in a child
 //! copy of this binary under callgrind, which counts only inside
 //! [`yardstick_measured_section`](crate::measure::yardstick_measured_section)
-//! (set-up, the check and the calibration loop are left out), for one sample
-//! of a fixed batch of iterations.
+//! (set-up, the check, one warm-up sample and the calibration loop are left
+//! out), for one sample of a fixed batch of iterations.
 
 use crate::error::Error;
 use crate::probe::Probe;

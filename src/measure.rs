@@ -144,7 +144,9 @@ fn time(instance: &mut dyn Instance, plan: &Plan) -> (Vec<f64>, u64, u64) {
     let batch = plan.min_batch.unwrap_or_else(|| pick_batch(instance));
     let iterations = crate::inject::iterations(batch, plan.slowdown);
     for _ in 0..plan.warmup {
-        measured_section(instance, iterations);
+        // Not through the counted section: warm-up is what instruction
+        // counts must leave out (first-use costs, lazy set-up).
+        instance.run(iterations);
     }
     let mut samples = Vec::with_capacity(plan.repeat);
     let mut checksum = 0u64;
@@ -158,7 +160,7 @@ fn time(instance: &mut dyn Instance, plan: &Plan) -> (Vec<f64>, u64, u64) {
     (samples, batch, checksum)
 }
 
-/// Every warm-up and measured sample runs through this one function, under
+/// Every measured sample runs through this one function, under
 /// a fixed symbol name, so that `--metric=instructions` can tell callgrind to
 /// count inside it alone (`--toggle-collect=yardstick_measured_section`).
 #[inline(never)]
