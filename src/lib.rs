@@ -98,7 +98,7 @@ pub fn main() -> i32 {
             Ok(0)
         }
         _ => Err(Error::usage(format!(
-            "unknown command `{}`\n{USAGE}",
+            "unknown command `{}` (see yardstick --help)",
             command.to_string_lossy()
         ))),
     };

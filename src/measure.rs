@@ -108,6 +108,12 @@ pub fn interleaved(
         Ok(Ok(instance)) => instance,
         Ok(Err(message)) | Err(message) => return Err(message),
     };
+    // A fresh instance is verified like the first: a wrong result is never
+    // timed.
+    match guarded(|| instance.verify()) {
+        Ok(Ok(())) => {}
+        Ok(Err(message)) | Err(message) => return Err(format!("check failed: {message}")),
+    }
     let iterations = crate::inject::iterations(batch, plan.slowdown);
     guarded(|| {
         for _ in 0..plan.warmup {

@@ -43,6 +43,15 @@ pub fn main(
     let injection = Injection::from_env()?;
     // A bad baseline must not cost a whole run: read it first.
     let baseline = Baseline::resolve(&options.common, default_baseline)?;
+    if let Some(b) = baseline
+        .as_ref()
+        .filter(|_| !options.calibrate && options.metric == Metric::Time)
+    {
+        return Err(Error::usage(format!(
+            "--no-calibration: a run without calibration cannot be compared with {} (add --no-baseline)",
+            b.name
+        )));
+    }
     let run = match options.metric {
         Metric::Time => measure_all(&selected, options, &injection),
         Metric::Instructions => count_all(&selected, options, &injection, invocation)?,
@@ -52,6 +61,13 @@ pub fn main(
         confirm(&mut run, &selected, options, &injection);
     }
     outcome::deliver(run, &options.common)
+}
+
+/// What the watchdog does when a probe runs past `--probe-timeout`: exit 2
+/// with its message, before anything is saved.
+fn stop_on_timeout(message: &str) {
+    eprintln!("error: {message}");
+    std::process::exit(2);
 }
 
 /// The fewest rounds a confirmation takes: its median must not hinge on one
@@ -72,6 +88,7 @@ fn confirm(
         return;
     };
     let calibration = Calibration::new();
+    let watchdog = Watchdog::start(options.probe_timeout, stop_on_timeout);
     let threshold = comparison.threshold;
     let mut notes = Vec::new();
     for check in comparison
@@ -105,10 +122,22 @@ fn confirm(
         let hook = std::panic::take_hook();
         std::panic::set_hook(Box::new(|_| {}));
         let rounds = options.repeat.max(CONFIRMATION_ROUNDS);
-        let ratios = measure::interleaved(probe, &plan, batch, rounds, || calibration.run());
+        let ratios = {
+            let _guard = watchdog.watch(probe.name);
+            measure::interleaved(probe, &plan, batch, rounds, || calibration.run())
+        };
         std::panic::set_hook(hook);
-        let Some(again) = ratios.ok().and_then(|r| stats::median(&r)) else {
-            continue;
+        // A confirmation that cannot be made leaves the regression standing.
+        let again = match ratios.map(|r| stats::median(&r)) {
+            Ok(Some(again)) => again,
+            Ok(None) => continue,
+            Err(message) => {
+                notes.push(format!(
+                    "{}: could not be measured again ({message}); the regression stands",
+                    check.key
+                ));
+                continue;
+            }
         };
         let change = (again / check.baseline - 1.0) * 100.0;
         check.confirmation_pct = Some(change);
@@ -180,10 +209,7 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
     );
     progress.advance();
 
-    let watchdog = Watchdog::start(options.probe_timeout, |message| {
-        eprintln!("error: {message}");
-        std::process::exit(2);
-    });
+    let watchdog = Watchdog::start(options.probe_timeout, stop_on_timeout);
     // Probes that panic are reported in their row; the default hook would
     // also print each panic over the progress output.
     let hook = std::panic::take_hook();

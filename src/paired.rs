@@ -37,10 +37,12 @@ enum Side {
     New,
 }
 
-/// Per probe and side: the median of each round, and every sample.
+/// Per probe and side: the median of each round it was measured in (keyed
+/// by round, so a round one side failed pairs with nothing), and every
+/// sample.
 #[derive(Default)]
 struct Series {
-    rounds: Vec<f64>,
+    rounds: BTreeMap<usize, f64>,
     samples: Vec<f64>,
     errors: u64,
     batch: Option<u64>,
@@ -79,7 +81,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
             for row in run.rows {
                 let s = into.entry(row.key.clone()).or_default();
                 if let Some(m) = row.median {
-                    s.rounds.push(m);
+                    s.rounds.insert(round, m);
                 }
                 s.samples.extend(row.samples);
                 s.errors += row.errors;
@@ -160,7 +162,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
         pairs: None,
         metric: Default::default(),
     };
-    outcome::finish(run, &o.common, None)
+    outcome::deliver(run, &o.common)
 }
 
 /// Runs one build once: every selected probe, no calibration (both builds
@@ -255,15 +257,22 @@ fn compare(
     }
 }
 
-/// The verdict on one probe from its per-round medians (rounds pair up in
-/// order).
-fn paired_check(key: &str, old: &[f64], new: &[f64], threshold: f64) -> Option<Check> {
+/// The verdict on one probe from its per-round medians: only rounds in
+/// which both builds measured it pair up.
+fn paired_check(
+    key: &str,
+    old: &BTreeMap<usize, f64>,
+    new: &BTreeMap<usize, f64>,
+    threshold: f64,
+) -> Option<Check> {
     let ratios: Vec<f64> = old
         .iter()
-        .zip(new)
+        .filter_map(|(round, o)| new.get(round).map(|n| (o, n)))
         .filter(|(o, n)| **o > 0.0 && n.is_finite())
         .map(|(o, n)| n / o)
         .collect();
+    let old: Vec<f64> = old.values().copied().collect();
+    let new: Vec<f64> = new.values().copied().collect();
     let ratio = median(&ratios)?;
     let logs: Vec<f64> = ratios.iter().map(|r| r.ln()).collect();
     let p = signed_rank::p_greater(&logs).unwrap_or(1.0);
@@ -272,8 +281,8 @@ fn paired_check(key: &str, old: &[f64], new: &[f64], threshold: f64) -> Option<C
     Some(Check {
         key: key.to_string(),
         metric: "paired median ratio".into(),
-        baseline: median(old)?,
-        current: median(new)?,
+        baseline: median(&old)?,
+        current: median(&new)?,
         change_pct: change,
         regressed: above && p < ALPHA,
         p_value: Some(p),
@@ -286,11 +295,15 @@ fn paired_check(key: &str, old: &[f64], new: &[f64], threshold: f64) -> Option<C
 mod tests {
     use super::*;
 
+    fn rounds(values: &[f64]) -> BTreeMap<usize, f64> {
+        values.iter().copied().enumerate().collect()
+    }
+
     #[test]
     fn a_consistent_slowdown_above_the_threshold_regresses() {
         let old = [1.0, 1.02, 0.99, 1.01, 1.0, 0.98, 1.01, 1.0, 1.02, 0.99];
         let new: Vec<f64> = old.iter().map(|x| x * 1.05).collect();
-        let c = paired_check("p", &old, &new, 3.0).unwrap();
+        let c = paired_check("p", &rounds(&old), &rounds(&new), 3.0).unwrap();
         assert!(c.regressed && !c.inconclusive, "{c:?}");
         assert!((c.change_pct - 5.0).abs() < 1e-9);
         assert_eq!(c.p_value, Some(1.0 / 1024.0));
@@ -300,12 +313,12 @@ mod tests {
     fn a_slowdown_below_the_threshold_passes_and_noise_is_inconclusive() {
         let old = [1.0; 10];
         let small: Vec<f64> = old.iter().map(|x| x * 1.02).collect();
-        let c = paired_check("p", &old, &small, 3.0).unwrap();
+        let c = paired_check("p", &rounds(&old), &rounds(&small), 3.0).unwrap();
         assert!(!c.regressed && !c.inconclusive);
         // Half the rounds 30 % slower, half 20 % faster: a large median
         // change the rounds do not agree on.
         let noisy = [1.3, 0.8, 1.3, 0.8, 1.3, 0.8, 1.3, 0.8, 1.3, 1.3];
-        let c = paired_check("p", &old, &noisy, 3.0).unwrap();
+        let c = paired_check("p", &rounds(&old), &rounds(&noisy), 3.0).unwrap();
         assert!(!c.regressed && c.inconclusive, "{c:?}");
     }
 
@@ -313,8 +326,17 @@ mod tests {
     fn faster_is_never_a_regression() {
         let old = [1.0; 8];
         let new = [0.5; 8];
-        let c = paired_check("p", &old, &new, 3.0).unwrap();
+        let c = paired_check("p", &rounds(&old), &rounds(&new), 3.0).unwrap();
         assert!(!c.regressed && !c.inconclusive);
-        assert!(paired_check("p", &[], &[], 3.0).is_none());
+        assert!(paired_check("p", &BTreeMap::new(), &BTreeMap::new(), 3.0).is_none());
+    }
+
+    #[test]
+    fn only_rounds_both_builds_measured_pair_up() {
+        // The old build failed round 2: rounds 3.. must not shift onto 2.
+        let old: BTreeMap<usize, f64> = [(0, 1.0), (1, 1.0), (3, 2.0), (4, 2.0)].into();
+        let new: BTreeMap<usize, f64> = [(0, 1.0), (1, 1.0), (2, 9.0), (3, 2.0), (4, 2.0)].into();
+        let c = paired_check("p", &old, &new, 3.0).unwrap();
+        assert_eq!(c.change_pct, 0.0);
     }
 }

@@ -53,9 +53,10 @@ fn time<T>(f: impl FnOnce() -> T) -> Duration {
     elapsed
 }
 
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort_unstable();
-    samples[samples.len() / 2]
+/// The type-7 median of yardstick's statistics (zero for no value).
+fn median(samples: Vec<Duration>) -> Duration {
+    let seconds: Vec<f64> = samples.iter().map(Duration::as_secs_f64).collect();
+    Duration::from_secs_f64(yardstick::stats::median(&seconds).unwrap_or(0.0))
 }
 
 fn mb_per_s(bytes: usize, d: Duration) -> f64 {

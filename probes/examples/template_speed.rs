@@ -110,9 +110,10 @@ fn without_whitespace(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
+/// The type-7 median of yardstick's statistics (zero for no value).
+fn median(v: Vec<Duration>) -> Duration {
+    let seconds: Vec<f64> = v.iter().map(Duration::as_secs_f64).collect();
+    Duration::from_secs_f64(yardstick::stats::median(&seconds).unwrap_or(0.0))
 }
 
 /// Times `batch` calls of `f`, returning the time per call.

@@ -136,6 +136,29 @@ pub fn positive(parser: &mut Parser, option: &str) -> Result<u64, Error> {
     }
 }
 
+/// A whole number between `min` and `max`: counts that size buffers or
+/// loops get an upper bound, so a typo is a usage error, not an exhausted
+/// machine.
+pub fn bounded(parser: &mut Parser, option: &str, min: u64, max: u64) -> Result<u64, Error> {
+    match count(parser, option)? {
+        n if n < min => Err(Error::usage(format!("{option}: must be at least {min}"))),
+        n if n > max => Err(Error::usage(format!("{option}: must be at most {max}"))),
+        n => Ok(n),
+    }
+}
+
+/// A duration in seconds, above 0 and at most a day (fractions allowed:
+/// `0.5`).
+pub fn seconds(parser: &mut Parser, option: &str) -> Result<std::time::Duration, Error> {
+    let v = non_negative(parser, option)?;
+    match std::time::Duration::try_from_secs_f64(v) {
+        Ok(d) if !d.is_zero() && v <= 86_400.0 => Ok(d),
+        _ => Err(Error::usage(format!(
+            "{option}: must be above 0 and at most a day, in seconds"
+        ))),
+    }
+}
+
 /// A finite number ≥ 0.
 pub fn non_negative(parser: &mut Parser, option: &str) -> Result<f64, Error> {
     let text = string(parser, option)?;

@@ -53,6 +53,10 @@ impl Default for MicroOptions {
     }
 }
 
+/// The most samples `--repeat` or `--warmup` asks for: far beyond any useful
+/// run, well below what would exhaust memory.
+pub const MAX_SAMPLES: u64 = 1_000_000;
+
 /// Flags of cargo and libtest that mean nothing to the harness.
 const IGNORED: &[&str] = &["bench", "nocapture", "show-output"];
 
@@ -72,8 +76,14 @@ impl MicroOptions {
             }
             match &flag {
                 Flag::Long(name) => match name.as_str() {
-                    "repeat" => o.repeat = common::positive(&mut parser, "--repeat")? as usize,
-                    "warmup" => o.warmup = common::count(&mut parser, "--warmup")? as usize,
+                    "repeat" => {
+                        o.repeat =
+                            common::bounded(&mut parser, "--repeat", 1, MAX_SAMPLES)? as usize
+                    }
+                    "warmup" => {
+                        o.warmup =
+                            common::bounded(&mut parser, "--warmup", 0, MAX_SAMPLES)? as usize
+                    }
                     "probe" => o.probes.push(common::string(&mut parser, "--probe")?),
                     "exact" => o.exact = true,
                     "no-calibration" => o.calibrate = false,
@@ -94,8 +104,7 @@ impl MicroOptions {
                         o.min_batch = Some(common::positive(&mut parser, "--min-batch")?)
                     }
                     "probe-timeout" => {
-                        let seconds = common::percent(&mut parser, "--probe-timeout")?;
-                        o.probe_timeout = Duration::from_secs_f64(seconds);
+                        o.probe_timeout = common::seconds(&mut parser, "--probe-timeout")?
                     }
                     n if IGNORED.contains(&n) => {}
                     _ => return Err(flag.unexpected()),
@@ -163,6 +172,10 @@ mod tests {
             (vec!["--frobnicate"], "--frobnicate"),
             (vec!["-z"], "-z"),
             (vec!["--probe-timeout=0"], "--probe-timeout"),
+            (vec!["--probe-timeout=1e30"], "--probe-timeout"),
+            (vec!["--probe-timeout=1e19"], "--probe-timeout"),
+            (vec!["--repeat=99999999999999999"], "--repeat"),
+            (vec!["--warmup=2000000"], "--warmup"),
             (vec!["--metric=cycles"], "--metric"),
         ] {
             let e = MicroOptions::parse(args).unwrap_err().to_string();

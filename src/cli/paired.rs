@@ -1,6 +1,7 @@
 //! `yardstick compare-builds OLD NEW`: options of the paired comparison.
 
 use super::common::{self, Common, Flag};
+use super::micro::MAX_SAMPLES;
 use crate::error::Error;
 use lexopt::Parser;
 use std::ffi::OsString;
@@ -9,6 +10,9 @@ use std::path::PathBuf;
 /// With fewer rounds even a slowdown in every round cannot reach p < 0.01
 /// (the exact test's smallest p-value is 2^-rounds).
 pub const MIN_ROUNDS: usize = 7;
+
+/// The most rounds `--rounds` asks for: each starts two processes.
+pub const MAX_ROUNDS: u64 = 10_000;
 
 /// Everything `compare-builds` accepts.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,9 +59,17 @@ impl PairedOptions {
             }
             match &flag {
                 Flag::Long(name) => match name.as_str() {
-                    "rounds" => o.rounds = common::positive(&mut parser, "--rounds")? as usize,
-                    "repeat" => o.repeat = common::positive(&mut parser, "--repeat")? as usize,
-                    "warmup" => o.warmup = common::count(&mut parser, "--warmup")? as usize,
+                    "rounds" => {
+                        o.rounds = common::bounded(&mut parser, "--rounds", 1, MAX_ROUNDS)? as usize
+                    }
+                    "repeat" => {
+                        o.repeat =
+                            common::bounded(&mut parser, "--repeat", 1, MAX_SAMPLES)? as usize
+                    }
+                    "warmup" => {
+                        o.warmup =
+                            common::bounded(&mut parser, "--warmup", 0, MAX_SAMPLES)? as usize
+                    }
                     "min-batch" => {
                         o.min_batch = Some(common::positive(&mut parser, "--min-batch")?)
                     }
@@ -76,6 +88,11 @@ impl PairedOptions {
                 Flag::Value(v) => binaries.push(PathBuf::from(v)),
                 Flag::Short(_) => return Err(flag.unexpected()),
             }
+        }
+        if o.common.baseline.is_some() || o.common.no_baseline {
+            return Err(Error::usage(
+                "yardstick compare-builds does not take --baseline or --no-baseline: OLD is the baseline",
+            ));
         }
         if o.rounds < MIN_ROUNDS {
             return Err(Error::usage(format!(
@@ -138,6 +155,7 @@ mod tests {
             (vec!["a", "b", "c"], "compare-builds OLD NEW"),
             (vec!["a", "b", "--rounds=6"], "--rounds"),
             (vec!["a", "b", "--env-new=NOVALUE"], "--env-new"),
+            (vec!["a", "b", "--rounds=99999999"], "--rounds"),
         ] {
             let e = parse(&args).unwrap_err().to_string();
             assert!(e.contains(needle), "{e}");

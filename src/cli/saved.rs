@@ -31,6 +31,26 @@ fn parse(
             other => return Err(other.unexpected()),
         }
     }
+    // Shared options that mean nothing here are refused, not ignored.
+    let refused = [
+        (common.save.is_some(), "--save"),
+        (common.baseline.is_some(), "--baseline"),
+        (common.no_baseline, "--no-baseline"),
+        (
+            command == "show" && common.threshold.is_some(),
+            "--threshold",
+        ),
+        (
+            command == "show" && common.min_delta.is_some(),
+            "--min-delta",
+        ),
+        (command == "show" && common.all_checks, "--all-checks"),
+    ];
+    if let Some((_, option)) = refused.iter().find(|(given, _)| *given) {
+        return Err(Error::usage(format!(
+            "yardstick {command} does not take {option}"
+        )));
+    }
     if paths.len() != files {
         let wanted = if files == 1 { "FILE" } else { "BASE RUN" };
         return Err(Error::usage(format!(
@@ -63,18 +83,31 @@ pub fn compare(args: Vec<OsString>) -> Result<i32, Error> {
         other => report::renderer(other, common.all_checks).comparison(&c),
     };
     print(&text);
-    let line = verdict::comparison_line(c.failed());
-    if common.format == Format::Table {
-        println!("{line}");
-    } else {
-        eprintln!("{line}");
+    // A probe that failed in the run fails the comparison too, whatever the
+    // baseline says: a broken probe never passes.
+    let failed = verdict::failed_probes(&run.run);
+    let mut lines: Vec<String> = failed
+        .iter()
+        .map(|name| format!("FAIL: probe {name} failed its check"))
+        .collect();
+    lines.push(verdict::comparison_line(c.failed()).to_string());
+    for line in lines {
+        if common.format == Format::Table {
+            println!("{line}");
+        } else {
+            eprintln!("{line}");
+        }
     }
     if report::github::is_actions() {
         for a in report::github::annotations(&c) {
             eprintln!("{a}");
         }
     }
-    Ok(if c.failed() { 1 } else { 0 })
+    Ok(if c.failed() || !failed.is_empty() {
+        1
+    } else {
+        0
+    })
 }
 
 fn print(text: &str) {

@@ -2,7 +2,7 @@
 //! The shared ones (format, save, baseline, threshold, ...) go through
 //! [`Common::accept`] so every mode reads them alike.
 
-use crate::cli::common::{Common, Flag, count, non_negative, path, positive, string};
+use crate::cli::common::{Common, Flag, count, path, positive, seconds, string};
 use crate::error::Error;
 use lexopt::Parser;
 use std::net::IpAddr;
@@ -230,17 +230,6 @@ fn concurrency(p: &mut Parser, option: &str) -> Result<u64, Error> {
             "{option}: at most {MAX_CONCURRENCY} at a time"
         ))),
         n => Ok(n),
-    }
-}
-
-/// A duration in seconds, above 0 (fractions allowed: `0.5`).
-fn seconds(p: &mut Parser, option: &str) -> Result<Duration, Error> {
-    let v = non_negative(p, option)?;
-    match Duration::try_from_secs_f64(v) {
-        Ok(d) if !d.is_zero() && v <= 86_400.0 => Ok(d),
-        _ => Err(Error::usage(format!(
-            "{option}: must be above 0 and at most a day, in seconds"
-        ))),
     }
 }
 

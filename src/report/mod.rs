@@ -55,12 +55,11 @@ pub fn header(run: &Run) -> String {
     if let Some([a, b, c]) = e.load {
         parts.push(format!("load {a:.2} {b:.2} {c:.2}"));
     }
-    if !e.git_commit.is_empty() {
-        parts.push(format!(
-            "commit {}",
-            e.git_commit.get(..12).unwrap_or(&e.git_commit)
-        ));
-    }
+    parts.push(match e.git_commit.get(..12) {
+        _ if e.git_commit.is_empty() => "commit -".to_string(),
+        Some(short) => format!("commit {short}"),
+        None => format!("commit {}", e.git_commit),
+    });
     if !e.ci.is_empty() {
         parts.push(format!("ci {}", e.ci));
     }
