@@ -6,6 +6,7 @@
 //! `concurrency` requests are in flight until the batch ends.
 
 use super::client::{Client, Outcome, Slot};
+use super::failure::Failure;
 use super::plan::Plan;
 use super::url::Url;
 use std::sync::Arc;
@@ -117,9 +118,16 @@ async fn batch(
                 pool.push(slot);
                 finished.extend(outcomes);
             }
-            // A task that panicked loses its slot; the next batch runs
-            // with one connection fewer rather than not at all.
-            Err(_) => pool.push(Slot::default()),
+            // A task that panicked loses its slot and what it measured; it
+            // counts as a failed request so the row shows it, and the next
+            // batch starts the slot afresh.
+            Err(_) => {
+                pool.push(Slot::default());
+                finished.push((
+                    Instant::now(),
+                    Outcome::Failed(Failure::new("client task panicked")),
+                ));
+            }
         }
     }
     let wall = start.elapsed();
