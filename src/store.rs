@@ -48,19 +48,24 @@ pub fn to_json(run: &Run) -> String {
 /// temporary file in the same directory, then a rename.
 pub fn write_atomic(path: &Path, contents: &str) -> Result<(), Error> {
     let shown = path.display();
+    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| Error::input(format!("{shown}: cannot create directory: {e}")))?;
+    }
+    replace_file(path, contents.as_bytes()).map_err(|e| Error::input(format!("{shown}: cannot save: {e}")))
+}
+
+/// Replaces `path` whole with `bytes`: written to a temporary file beside it
+/// and renamed over it, so a reader (or a crash) never sees half a file. For
+/// anything the project saves, runs and caches alike.
+pub fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::input(format!("{shown}: cannot create directory: {e}")))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .map_err(|e| Error::input(format!("{shown}: cannot create a temporary file: {e}")))?;
-    tmp.write_all(contents.as_bytes())
-        .and_then(|()| tmp.flush())
-        .map_err(|e| Error::input(format!("{shown}: cannot write: {e}")))?;
-    tmp.persist(path)
-        .map_err(|e| Error::input(format!("{shown}: cannot save: {}", e.error)))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.flush()?;
+    tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
 

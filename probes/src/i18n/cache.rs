@@ -10,7 +10,6 @@
 //! Layout, little-endian: magic, version (u32), source SHA-256,
 //! payload length (u64), SHA-256 of (source SHA-256 ‖ payload), payload.
 
-use std::io::Write;
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
@@ -83,14 +82,7 @@ pub fn load_cached(source: &Path, cache: &Path) -> Result<(Catalogue, CacheOutco
 
 /// Replaces the cache file whole, so a crash never leaves half a cache.
 fn write(cache: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match cache.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut temp = tempfile::NamedTempFile::new_in(dir)?;
-    temp.write_all(bytes)?;
-    temp.persist(cache).map_err(|e| e.error)?;
-    Ok(())
+    yardstick::store::replace_file(cache, bytes)
 }
 
 /// The cache bytes of `catalogue`, loaded from a source with SHA-256

@@ -81,11 +81,7 @@ impl CompiledCache {
         bytes.extend_from_slice(&Sha256::digest(&payload));
         bytes.extend_from_slice(&payload);
         let path = self.entry_path(key);
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        fs::write(&tmp, &bytes)?;
-        fs::rename(&tmp, &path).inspect_err(|_| {
-            let _ = fs::remove_file(&tmp);
-        })
+        yardstick::store::replace_file(&path, &bytes)
     }
 
     /// The cached program when valid; otherwise compiles `source` and
