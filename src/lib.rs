@@ -142,7 +142,7 @@ fn default_baseline(program: &Path) -> PathBuf {
         }
         _ => stem,
     };
-    micro::repository_dir()
+    environment::repository_dir()
         .join("baselines")
         .join(format!("{name}.json"))
 }

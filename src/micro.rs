@@ -3,7 +3,7 @@
 
 use crate::calibration::{self, Calibration};
 use crate::cli::micro::MicroOptions;
-use crate::environment::Environment;
+use crate::environment::{Environment, now, repository_dir};
 use crate::error::Error;
 use crate::inject::{self, Injection};
 use crate::instructions;
@@ -16,7 +16,7 @@ use crate::stats::{self, Summary};
 use crate::watchdog::Watchdog;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Drift of the calibration loop (percent) above which the run warns that
 /// the machine's load changed while it ran.
@@ -430,18 +430,4 @@ fn settings(o: &MicroOptions, injection: &Injection) -> BTreeMap<String, Value> 
         s.insert("threshold".into(), json!(t));
     }
     s
-}
-
-/// Where to look for `.git` and `baselines/`: the package cargo runs us for,
-/// else the working directory.
-pub fn repository_dir() -> PathBuf {
-    std::env::var_os("CARGO_MANIFEST_DIR")
-        .map(PathBuf::from)
-        .or_else(|| std::env::current_dir().ok())
-        .unwrap_or_else(|| Path::new(".").to_path_buf())
-}
-
-/// The current time, RFC 3339 in UTC, to the second.
-pub fn now() -> String {
-    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }

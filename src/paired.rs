@@ -1,4 +1,5 @@
-//! Paired comparison of two builds in one job (`yardstick compare-builds`).
+//! Paired comparison of two builds in one job (`yardstick compare-builds`):
+//! running them. The rules that judge the rounds are in `compare::paired`.
 //!
 //! Stored baselines compare runs made at different times, often on different
 //! machines, so their threshold must cover everything that moves between
@@ -11,40 +12,31 @@
 //! but not significant, it is inconclusive: a warning, never a failure.
 
 use crate::cli::paired::PairedOptions;
-use crate::comparison::{Check, Comparison};
-use crate::environment::Environment;
+use crate::compare::{self, paired::Side};
+use crate::environment::{Environment, now, repository_dir};
 use crate::error::Error;
-use crate::micro::{now, repository_dir};
 use crate::outcome;
 use crate::progress::Progress;
 use crate::run::{FORMAT, Mode, Row, RowKind, Run, TOOL};
-use crate::stats::{median, signed_rank};
 use crate::store;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-/// Percent the median ratio may exceed 1 before a probe can regress.
-pub const DEFAULT_THRESHOLD: f64 = 3.0;
-/// The one-sided significance level of the signed-rank test.
-pub const ALPHA: f64 = 0.01;
-
 /// Which build a measurement belongs to.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Side {
+enum Build {
     Old,
     New,
 }
 
-/// Per probe and side: the median of each round it was measured in (keyed
-/// by round, so a round one side failed pairs with nothing), and every
-/// sample.
+/// Per probe and build: what the paired rules judge (per-round medians and
+/// failures), and every sample for the saved run.
 #[derive(Default)]
 struct Series {
-    rounds: BTreeMap<usize, f64>,
+    side: Side,
     samples: Vec<f64>,
-    errors: u64,
     batch: Option<u64>,
     note: String,
     ops: Option<u64>,
@@ -67,24 +59,24 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
     let mut progress = Progress::new(o.rounds * 2, o.common.quiet);
     for round in 1..=o.rounds {
         let order = if rng.bool() {
-            [Side::Old, Side::New]
+            [Build::Old, Build::New]
         } else {
-            [Side::New, Side::Old]
+            [Build::New, Build::Old]
         };
         for side in order {
             let (path, env, into) = match side {
-                Side::Old => (&o.old, &o.env_old, &mut old),
-                Side::New => (&o.new, &o.env_new, &mut new),
+                Build::Old => (&o.old, &o.env_old, &mut old),
+                Build::New => (&o.new, &o.env_new, &mut new),
             };
             progress.start(&format!("round {round}: {}", path.display()));
             let run = measure(path, env, o)?;
             for row in run.rows {
                 let s = into.entry(row.key.clone()).or_default();
                 if let Some(m) = row.median {
-                    s.rounds.insert(round, m);
+                    s.side.rounds.insert(round, m);
                 }
                 s.samples.extend(row.samples);
-                s.errors += row.errors;
+                s.side.errors += row.errors;
                 s.batch = row.batch.or(s.batch);
                 s.ops = row.ops.or(s.ops);
                 s.note = row.note;
@@ -94,8 +86,22 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
     }
     progress.finish();
 
-    let threshold = o.common.threshold.unwrap_or(DEFAULT_THRESHOLD);
-    let comparison = compare(&old, &new, threshold, &o.old.display().to_string());
+    let threshold = o
+        .common
+        .threshold
+        .unwrap_or(compare::paired::DEFAULT_THRESHOLD);
+    let sides = |series: &BTreeMap<String, Series>| -> BTreeMap<String, Side> {
+        series
+            .iter()
+            .map(|(k, s)| (k.clone(), s.side.clone()))
+            .collect()
+    };
+    let comparison = compare::paired::compare(
+        &sides(&old),
+        &sides(&new),
+        threshold,
+        &o.old.display().to_string(),
+    );
     let environment = Environment::current(&repository_dir(), started.clone());
     let mut warnings: Vec<String> = comparison
         .checks
@@ -118,8 +124,8 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
         .map(|(key, s)| {
             let mut row = Row::with_samples(key.clone(), RowKind::Probe, key, s.samples);
             row.batch = s.batch;
-            row.requests = row.n as u64 + s.errors;
-            row.errors = s.errors;
+            row.requests = row.n as u64 + s.side.errors;
+            row.errors = s.side.errors;
             row.ops = s.ops;
             row.rps = row
                 .median
@@ -206,137 +212,4 @@ fn measure(path: &Path, env: &[(String, String)], o: &PairedOptions) -> Result<R
             path.display()
         ))
     })
-}
-
-/// The checks of every probe both builds measured.
-fn compare(
-    old: &BTreeMap<String, Series>,
-    new: &BTreeMap<String, Series>,
-    threshold: f64,
-    baseline: &str,
-) -> Comparison {
-    let mut checks = Vec::new();
-    for (key, n) in new {
-        let Some(o) = old.get(key) else { continue };
-        if n.errors > o.errors {
-            checks.push(Check {
-                key: key.clone(),
-                metric: "errors".into(),
-                baseline: o.errors as f64,
-                current: n.errors as f64,
-                change_pct: (n.errors - o.errors) as f64 * 100.0 / o.errors.max(1) as f64,
-                regressed: true,
-                p_value: None,
-                inconclusive: false,
-                confirmation_pct: None,
-            });
-        }
-        if let Some(check) = paired_check(key, &o.rounds, &n.rounds, threshold) {
-            checks.push(check);
-        }
-    }
-    Comparison {
-        baseline: baseline.to_string(),
-        method: "paired".to_string(),
-        threshold,
-        min_delta: None,
-        regressions: checks.iter().filter(|c| c.regressed).count(),
-        missing: old
-            .keys()
-            .filter(|k| !new.contains_key(*k))
-            .cloned()
-            .collect(),
-        new: new
-            .keys()
-            .filter(|k| !old.contains_key(*k))
-            .cloned()
-            .collect(),
-        checks,
-        environment_differences: Vec::new(),
-        calibration: None,
-    }
-}
-
-/// The verdict on one probe from its per-round medians: only rounds in
-/// which both builds measured it pair up.
-fn paired_check(
-    key: &str,
-    old: &BTreeMap<usize, f64>,
-    new: &BTreeMap<usize, f64>,
-    threshold: f64,
-) -> Option<Check> {
-    let ratios: Vec<f64> = old
-        .iter()
-        .filter_map(|(round, o)| new.get(round).map(|n| (o, n)))
-        .filter(|(o, n)| **o > 0.0 && n.is_finite())
-        .map(|(o, n)| n / o)
-        .collect();
-    let old: Vec<f64> = old.values().copied().collect();
-    let new: Vec<f64> = new.values().copied().collect();
-    let ratio = median(&ratios)?;
-    let logs: Vec<f64> = ratios.iter().map(|r| r.ln()).collect();
-    let p = signed_rank::p_greater(&logs).unwrap_or(1.0);
-    let change = (ratio - 1.0) * 100.0;
-    let above = change > threshold;
-    Some(Check {
-        key: key.to_string(),
-        metric: "paired median ratio".into(),
-        baseline: median(&old)?,
-        current: median(&new)?,
-        change_pct: change,
-        regressed: above && p < ALPHA,
-        p_value: Some(p),
-        inconclusive: above && p >= ALPHA,
-        confirmation_pct: None,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn rounds(values: &[f64]) -> BTreeMap<usize, f64> {
-        values.iter().copied().enumerate().collect()
-    }
-
-    #[test]
-    fn a_consistent_slowdown_above_the_threshold_regresses() {
-        let old = [1.0, 1.02, 0.99, 1.01, 1.0, 0.98, 1.01, 1.0, 1.02, 0.99];
-        let new: Vec<f64> = old.iter().map(|x| x * 1.05).collect();
-        let c = paired_check("p", &rounds(&old), &rounds(&new), 3.0).unwrap();
-        assert!(c.regressed && !c.inconclusive, "{c:?}");
-        assert!((c.change_pct - 5.0).abs() < 1e-9);
-        assert_eq!(c.p_value, Some(1.0 / 1024.0));
-    }
-
-    #[test]
-    fn a_slowdown_below_the_threshold_passes_and_noise_is_inconclusive() {
-        let old = [1.0; 10];
-        let small: Vec<f64> = old.iter().map(|x| x * 1.02).collect();
-        let c = paired_check("p", &rounds(&old), &rounds(&small), 3.0).unwrap();
-        assert!(!c.regressed && !c.inconclusive);
-        // Half the rounds 30 % slower, half 20 % faster: a large median
-        // change the rounds do not agree on.
-        let noisy = [1.3, 0.8, 1.3, 0.8, 1.3, 0.8, 1.3, 0.8, 1.3, 1.3];
-        let c = paired_check("p", &rounds(&old), &rounds(&noisy), 3.0).unwrap();
-        assert!(!c.regressed && c.inconclusive, "{c:?}");
-    }
-
-    #[test]
-    fn faster_is_never_a_regression() {
-        let old = [1.0; 8];
-        let new = [0.5; 8];
-        let c = paired_check("p", &rounds(&old), &rounds(&new), 3.0).unwrap();
-        assert!(!c.regressed && !c.inconclusive);
-        assert!(paired_check("p", &BTreeMap::new(), &BTreeMap::new(), 3.0).is_none());
-    }
-
-    #[test]
-    fn only_rounds_both_builds_measured_pair_up() {
-        // The old build failed round 2: rounds 3.. must not shift onto 2.
-        let old: BTreeMap<usize, f64> = [(0, 1.0), (1, 1.0), (3, 2.0), (4, 2.0)].into();
-        let new: BTreeMap<usize, f64> = [(0, 1.0), (1, 1.0), (2, 9.0), (3, 2.0), (4, 2.0)].into();
-        let c = paired_check("p", &old, &new, 3.0).unwrap();
-        assert_eq!(c.change_pct, 0.0);
-    }
 }

@@ -49,9 +49,11 @@ pub fn to_json(run: &Run) -> String {
 pub fn write_atomic(path: &Path, contents: &str) -> Result<(), Error> {
     let shown = path.display();
     if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| Error::input(format!("{shown}: cannot create directory: {e}")))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::input(format!("{shown}: cannot create directory: {e}")))?;
     }
-    replace_file(path, contents.as_bytes()).map_err(|e| Error::input(format!("{shown}: cannot save: {e}")))
+    replace_file(path, contents.as_bytes())
+        .map_err(|e| Error::input(format!("{shown}: cannot save: {e}")))
 }
 
 /// Replaces `path` whole with `bytes`: written to a temporary file beside it

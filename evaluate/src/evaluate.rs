@@ -23,7 +23,7 @@ const BUDGET: Duration = Duration::from_secs(90 * 60);
 /// Runs the evaluation `options` ask for; returns the results folder.
 pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
     let clock = Instant::now();
-    let started = yardstick::micro::now();
+    let started = yardstick::environment::now();
     let plan = Plan::new(options.cells(), options.seed);
     plan.check_batches(options.sampling.min_batch, options.count_batch)
         .map_err(Error)?;

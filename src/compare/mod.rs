@@ -5,6 +5,7 @@
 
 mod http;
 mod micro;
+pub mod paired;
 
 use crate::comparison::{Comparison, EnvironmentDifference};
 use crate::error::Error;

@@ -5,7 +5,7 @@
 mod git;
 
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use git::commit_of;
 
@@ -83,6 +83,20 @@ impl Environment {
         differ("target", self.target.clone(), other.target.clone());
         out
     }
+}
+
+/// Where to look for `.git` and `baselines/`: the package cargo runs us for,
+/// else the working directory.
+pub fn repository_dir() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| Path::new(".").to_path_buf())
+}
+
+/// The current time, RFC 3339 in UTC, to the second.
+pub fn now() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 
 /// "rustc 1.95.0 (59807616e 2026-04-14)" → "1.95": patch releases do not

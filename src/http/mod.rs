@@ -30,7 +30,6 @@ use crate::run::{FORMAT, Mode, Run, TOOL};
 use options::{Options, Tool};
 use plan::Plan;
 use std::path::Path;
-use std::time::SystemTime;
 
 /// `yardstick http ARGS`: measures, then reports, saves and compares like
 /// every mode; returns the exit code.
@@ -55,7 +54,7 @@ pub fn measure(o: &Options) -> Result<Run, Error> {
     if o.tool != Tool::Builtin {
         tools::require(o.tool)?;
     }
-    let started = humantime::format_rfc3339_seconds(SystemTime::now()).to_string();
+    let started = crate::environment::now();
     let quiet = o.common.quiet;
     let mut progress = |line: &str| {
         if !quiet {

@@ -1,0 +1,157 @@
+//! Paired rules: two builds measured in alternating rounds on one machine.
+//!
+//! Each round gives one new/old ratio per probe, and the rounds, not the
+//! samples, are the evidence: a probe regresses when the median ratio
+//! exceeds the threshold *and* an exact one-sided Wilcoxon signed-rank test
+//! on the log ratios gives p < [`ALPHA`]; above the threshold without
+//! significance it is inconclusive (a warning, never a failure).
+
+use crate::comparison::{Check, Comparison};
+use crate::stats::{median, signed_rank};
+use std::collections::BTreeMap;
+
+/// Percent the median ratio may exceed 1 before a probe can regress.
+pub const DEFAULT_THRESHOLD: f64 = 3.0;
+/// The one-sided significance level of the signed-rank test.
+pub const ALPHA: f64 = 0.01;
+
+/// What one build gave for one probe: its median in each round it measured
+/// the probe (keyed by round), and how many samples failed.
+#[derive(Debug, Clone, Default)]
+pub struct Side {
+    pub rounds: BTreeMap<usize, f64>,
+    pub errors: u64,
+}
+
+/// The checks of every probe both builds measured.
+pub fn compare(
+    old: &BTreeMap<String, Side>,
+    new: &BTreeMap<String, Side>,
+    threshold: f64,
+    baseline: &str,
+) -> Comparison {
+    let mut checks = Vec::new();
+    for (key, n) in new {
+        let Some(o) = old.get(key) else { continue };
+        if n.errors > o.errors {
+            checks.push(Check {
+                key: key.clone(),
+                metric: "errors".into(),
+                baseline: o.errors as f64,
+                current: n.errors as f64,
+                change_pct: (n.errors - o.errors) as f64 * 100.0 / o.errors.max(1) as f64,
+                regressed: true,
+                p_value: None,
+                inconclusive: false,
+                confirmation_pct: None,
+            });
+        }
+        if let Some(check) = paired_check(key, &o.rounds, &n.rounds, threshold) {
+            checks.push(check);
+        }
+    }
+    Comparison {
+        baseline: baseline.to_string(),
+        method: "paired".to_string(),
+        threshold,
+        min_delta: None,
+        regressions: checks.iter().filter(|c| c.regressed).count(),
+        missing: old
+            .keys()
+            .filter(|k| !new.contains_key(*k))
+            .cloned()
+            .collect(),
+        new: new
+            .keys()
+            .filter(|k| !old.contains_key(*k))
+            .cloned()
+            .collect(),
+        checks,
+        environment_differences: Vec::new(),
+        calibration: None,
+    }
+}
+
+/// The verdict on one probe from its per-round medians: only rounds in
+/// which both builds measured it pair up.
+fn paired_check(
+    key: &str,
+    old: &BTreeMap<usize, f64>,
+    new: &BTreeMap<usize, f64>,
+    threshold: f64,
+) -> Option<Check> {
+    let ratios: Vec<f64> = old
+        .iter()
+        .filter_map(|(round, o)| new.get(round).map(|n| (o, n)))
+        .filter(|(o, n)| **o > 0.0 && n.is_finite())
+        .map(|(o, n)| n / o)
+        .collect();
+    let old: Vec<f64> = old.values().copied().collect();
+    let new: Vec<f64> = new.values().copied().collect();
+    let ratio = median(&ratios)?;
+    let logs: Vec<f64> = ratios.iter().map(|r| r.ln()).collect();
+    let p = signed_rank::p_greater(&logs).unwrap_or(1.0);
+    let change = (ratio - 1.0) * 100.0;
+    let above = change > threshold;
+    Some(Check {
+        key: key.to_string(),
+        metric: "paired median ratio".into(),
+        baseline: median(&old)?,
+        current: median(&new)?,
+        change_pct: change,
+        regressed: above && p < ALPHA,
+        p_value: Some(p),
+        inconclusive: above && p >= ALPHA,
+        confirmation_pct: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rounds(values: &[f64]) -> BTreeMap<usize, f64> {
+        values.iter().copied().enumerate().collect()
+    }
+
+    #[test]
+    fn a_consistent_slowdown_above_the_threshold_regresses() {
+        let old = [1.0, 1.02, 0.99, 1.01, 1.0, 0.98, 1.01, 1.0, 1.02, 0.99];
+        let new: Vec<f64> = old.iter().map(|x| x * 1.05).collect();
+        let c = paired_check("p", &rounds(&old), &rounds(&new), 3.0).unwrap();
+        assert!(c.regressed && !c.inconclusive, "{c:?}");
+        assert!((c.change_pct - 5.0).abs() < 1e-9);
+        assert_eq!(c.p_value, Some(1.0 / 1024.0));
+    }
+
+    #[test]
+    fn a_slowdown_below_the_threshold_passes_and_noise_is_inconclusive() {
+        let old = [1.0; 10];
+        let small: Vec<f64> = old.iter().map(|x| x * 1.02).collect();
+        let c = paired_check("p", &rounds(&old), &rounds(&small), 3.0).unwrap();
+        assert!(!c.regressed && !c.inconclusive);
+        // Half the rounds 30 % slower, half 20 % faster: a large median
+        // change the rounds do not agree on.
+        let noisy = [1.3, 0.8, 1.3, 0.8, 1.3, 0.8, 1.3, 0.8, 1.3, 1.3];
+        let c = paired_check("p", &rounds(&old), &rounds(&noisy), 3.0).unwrap();
+        assert!(!c.regressed && c.inconclusive, "{c:?}");
+    }
+
+    #[test]
+    fn faster_is_never_a_regression() {
+        let old = [1.0; 8];
+        let new = [0.5; 8];
+        let c = paired_check("p", &rounds(&old), &rounds(&new), 3.0).unwrap();
+        assert!(!c.regressed && !c.inconclusive);
+        assert!(paired_check("p", &BTreeMap::new(), &BTreeMap::new(), 3.0).is_none());
+    }
+
+    #[test]
+    fn only_rounds_both_builds_measured_pair_up() {
+        // The old build failed round 2: rounds 3.. must not shift onto 2.
+        let old: BTreeMap<usize, f64> = [(0, 1.0), (1, 1.0), (3, 2.0), (4, 2.0)].into();
+        let new: BTreeMap<usize, f64> = [(0, 1.0), (1, 1.0), (2, 9.0), (3, 2.0), (4, 2.0)].into();
+        let c = paired_check("p", &old, &new, 3.0).unwrap();
+        assert_eq!(c.change_pct, 0.0);
+    }
+}
