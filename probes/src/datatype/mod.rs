@@ -1,9 +1,11 @@
 //! Form datatype validation: whether what an editor posted for one content
 //! attribute may be stored.
 //!
-//! Every check answers with a [`Verdict`]; an invalid one always carries a
-//! message naming the rule that failed, because the edit form shows it next
-//! to the field and "invalid" alone leaves the editor guessing.
+//! Every check answers with a [`Verdict`], and every verdict carries a
+//! message ([`Verdict::text`]): an invalid one names the rule that failed,
+//! because the edit form shows it next to the field and "invalid" alone
+//! leaves the editor guessing; a valid one says so in the same words the
+//! form would show.
 //!
 //! - [`number`]: integer and float inputs, integer class settings.
 //! - [`text`]: text lines and e-mail addresses.
@@ -34,6 +36,14 @@ impl Verdict {
         matches!(self, Verdict::Valid)
     }
 
+    /// The message the form shows for this verdict, valid or not.
+    pub fn text(&self) -> &str {
+        match self {
+            Verdict::Valid => VALID,
+            Verdict::Invalid(message) => message,
+        }
+    }
+
     /// The message of an invalid verdict.
     pub fn message(&self) -> Option<&str> {
         match self {
@@ -50,11 +60,14 @@ impl Verdict {
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Verdict::Valid => f.write_str("valid"),
+            Verdict::Valid => f.write_str(VALID),
             Verdict::Invalid(message) => write!(f, "invalid: {message}"),
         }
     }
 }
+
+/// The message of a valid verdict.
+pub const VALID: &str = "Input accepted";
 
 /// The message for a required input left empty.
 pub const REQUIRED_EMPTY: &str = "Required field is empty";
@@ -67,5 +80,21 @@ pub(crate) fn empty_input(required: bool) -> Verdict {
         Verdict::invalid(REQUIRED_EMPTY)
     } else {
         Verdict::Valid
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_verdict_carries_a_message() {
+        assert_eq!(Verdict::Valid.text(), VALID);
+        assert_eq!(
+            Verdict::invalid("Required field is empty").text(),
+            "Required field is empty"
+        );
+        assert_eq!(Verdict::Valid.to_string(), VALID);
+        assert_eq!(Verdict::invalid("x").to_string(), "invalid: x");
     }
 }
