@@ -68,6 +68,30 @@ pub struct Check {
     pub confirmation_pct: Option<f64>,
 }
 
+impl Check {
+    /// A check with no paired or confirmation figures.
+    pub fn new(
+        key: &str,
+        metric: &str,
+        baseline: f64,
+        current: f64,
+        change_pct: f64,
+        regressed: bool,
+    ) -> Check {
+        Check {
+            key: key.to_string(),
+            metric: metric.to_string(),
+            baseline,
+            current,
+            change_pct,
+            regressed,
+            p_value: None,
+            inconclusive: false,
+            confirmation_pct: None,
+        }
+    }
+}
+
 /// A set-up field that differs between the baseline and the run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnvironmentDifference {

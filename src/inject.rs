@@ -62,6 +62,17 @@ impl Injection {
             .map(|(_, p)| *p)
     }
 
+    /// The warning a run made with the knob carries, so nobody mistakes its
+    /// figures for real ones.
+    pub fn warning(&self) -> Option<String> {
+        (!self.is_empty()).then(|| {
+            format!(
+                "slowdown injected ({VARIABLE}={}): these figures are deliberately worse",
+                self.describe()
+            )
+        })
+    }
+
     /// The rules as written back, for the run's settings and header.
     pub fn describe(&self) -> String {
         self.rules

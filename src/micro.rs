@@ -5,7 +5,7 @@ use crate::calibration::{self, Calibration};
 use crate::cli::micro::MicroOptions;
 use crate::environment::{Environment, now, repository_dir};
 use crate::error::Error;
-use crate::inject::{self, Injection};
+use crate::inject::Injection;
 use crate::instructions;
 use crate::measure::{self, Measurement, Plan};
 use crate::outcome::{self, Baseline};
@@ -263,13 +263,7 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
             c.drift_pct
         ));
     }
-    if !injection.is_empty() {
-        warnings.push(format!(
-            "slowdown injected ({}={}): these times are deliberately slower",
-            inject::VARIABLE,
-            injection.describe()
-        ));
-    }
+    warnings.extend(injection.warning());
     let environment = Environment::current(&repository_dir(), started.clone());
     if environment.is_debug_build() {
         warnings.insert(0, "debug build: times are not representative".to_string());
@@ -340,13 +334,7 @@ fn count_all(
     if environment.is_debug_build() {
         warnings.push("debug build: counts are not representative".to_string());
     }
-    if !injection.is_empty() {
-        warnings.push(format!(
-            "slowdown injected ({}={}): these counts are deliberately higher",
-            inject::VARIABLE,
-            injection.describe()
-        ));
-    }
+    warnings.extend(injection.warning());
     let mut settings = settings(options, injection);
     settings.insert("metric".into(), json!("instructions"));
     settings.insert("min_batch".into(), json!(batch));

@@ -71,17 +71,7 @@ fn check(
     change_pct: f64,
     regressed: bool,
 ) -> Check {
-    Check {
-        key: row.key.clone(),
-        metric: metric.to_string(),
-        baseline,
-        current,
-        change_pct,
-        regressed,
-        p_value: None,
-        inconclusive: false,
-        confirmation_pct: None,
-    }
+    Check::new(&row.key, metric, baseline, current, change_pct, regressed)
 }
 
 /// Failed requests in percent of all requests.

@@ -6,7 +6,7 @@
 //! instruction counts compare the counts themselves, which need no
 //! calibration and allow a far smaller threshold.
 
-use super::{change_pct, common_rows};
+use super::{change_pct, common_rows, more_failures};
 use crate::comparison::{CalibrationRatio, Check, Comparison};
 use crate::error::Error;
 use crate::run::{Metric, Row, Run};
@@ -43,19 +43,8 @@ pub(super) fn compare(
 /// its figures.
 fn errors(baseline: &Run, run: &Run, out: &mut Comparison) {
     for (base, now) in common_rows(baseline, run) {
-        if now.errors > base.errors {
-            out.checks.push(Check {
-                key: now.key.clone(),
-                metric: "errors".to_string(),
-                baseline: base.errors as f64,
-                current: now.errors as f64,
-                change_pct: change_pct(base.errors as f64, now.errors as f64),
-                regressed: true,
-                p_value: None,
-                inconclusive: false,
-                confirmation_pct: None,
-            });
-        }
+        out.checks
+            .extend(more_failures(&now.key, base.errors, now.errors));
     }
 }
 
@@ -64,17 +53,14 @@ fn instruction_counts(baseline: &Run, run: &Run, out: &mut Comparison) {
     for (base, now) in common_rows(baseline, run) {
         if let (Some(b), Some(n)) = (base.instructions, now.instructions) {
             let change = change_pct(b, n);
-            out.checks.push(Check {
-                key: now.key.clone(),
-                metric: "instructions".to_string(),
-                baseline: b,
-                current: n,
-                change_pct: change,
-                regressed: change > out.threshold,
-                p_value: None,
-                inconclusive: false,
-                confirmation_pct: None,
-            });
+            out.checks.push(Check::new(
+                &now.key,
+                "instructions",
+                b,
+                n,
+                change,
+                change > out.threshold,
+            ));
         }
     }
 }
@@ -102,17 +88,14 @@ fn normalized_medians(
     for (base, now) in common_rows(baseline, run) {
         if let (Some(b), Some(n)) = (normalized(base, base_c), normalized(now, now_c)) {
             let change = change_pct(b, n);
-            out.checks.push(Check {
-                key: now.key.clone(),
-                metric: "median/calib".to_string(),
-                baseline: b,
-                current: n,
-                change_pct: change,
-                regressed: change > out.threshold,
-                p_value: None,
-                inconclusive: false,
-                confirmation_pct: None,
-            });
+            out.checks.push(Check::new(
+                &now.key,
+                "median/calib",
+                b,
+                n,
+                change,
+                change > out.threshold,
+            ));
         }
     }
     Ok(())

@@ -7,7 +7,7 @@ mod http;
 mod micro;
 pub mod paired;
 
-use crate::comparison::{Comparison, EnvironmentDifference};
+use crate::comparison::{Check, Comparison, EnvironmentDifference};
 use crate::error::Error;
 use crate::run::{Metric, Mode, Row, Run};
 use std::collections::BTreeSet;
@@ -93,6 +93,15 @@ fn keys_only_in(a: &[Row], b: &[Row]) -> Vec<String> {
         .filter(|r| !other.contains(r.key.as_str()))
         .map(|r| r.key.clone())
         .collect()
+}
+
+/// The rule every mode shares: a row that failed more often than in the
+/// baseline regresses, whatever its figures.
+fn more_failures(key: &str, baseline: u64, current: u64) -> Option<Check> {
+    (current > baseline).then(|| {
+        let (b, n) = (baseline as f64, current as f64);
+        Check::new(key, "errors", b, n, change_pct(b, n), true)
+    })
 }
 
 /// Change from `baseline` to `current` in percent. From a baseline of zero

@@ -33,19 +33,7 @@ pub fn compare(
     let mut checks = Vec::new();
     for (key, n) in new {
         let Some(o) = old.get(key) else { continue };
-        if n.errors > o.errors {
-            checks.push(Check {
-                key: key.clone(),
-                metric: "errors".into(),
-                baseline: o.errors as f64,
-                current: n.errors as f64,
-                change_pct: (n.errors - o.errors) as f64 * 100.0 / o.errors.max(1) as f64,
-                regressed: true,
-                p_value: None,
-                inconclusive: false,
-                confirmation_pct: None,
-            });
-        }
+        checks.extend(super::more_failures(key, o.errors, n.errors));
         if let Some(check) = paired_check(key, &o.rounds, &n.rounds, threshold) {
             checks.push(check);
         }
@@ -94,15 +82,16 @@ fn paired_check(
     let change = (ratio - 1.0) * 100.0;
     let above = change > threshold;
     Some(Check {
-        key: key.to_string(),
-        metric: "paired median ratio".into(),
-        baseline: median(&old)?,
-        current: median(&new)?,
-        change_pct: change,
-        regressed: above && p < ALPHA,
         p_value: Some(p),
         inconclusive: above && p >= ALPHA,
-        confirmation_pct: None,
+        ..Check::new(
+            key,
+            "paired median ratio",
+            median(&old)?,
+            median(&new)?,
+            change,
+            above && p < ALPHA,
+        )
     })
 }
 
