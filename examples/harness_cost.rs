@@ -4,7 +4,7 @@
 //! `cargo run --release --example harness_cost`
 
 use std::time::Instant;
-use yardstick::measure::{self, Plan};
+use yardstick::measure;
 use yardstick::probe::{self, Probe};
 use yardstick::stats::median;
 
@@ -24,38 +24,56 @@ fn empty_probe() -> Result<&'static Probe, String> {
         .ok_or_else(|| "the empty probe is not registered".to_string())
 }
 
+/// `repeat` samples of `batch` iterations after `warmup` untimed ones, in
+/// milliseconds per iteration: the harness's own sampling path.
+fn samples(
+    empty: &Probe,
+    batch: Option<u64>,
+    warmup: usize,
+    repeat: usize,
+) -> Result<(Vec<f64>, u64), String> {
+    let mut ready = measure::ready(empty)?;
+    let instance = ready.instance.as_mut();
+    let batch = batch.unwrap_or_else(|| measure::pick_batch(instance));
+    for _ in 0..warmup {
+        measure::sample(instance, batch, batch);
+    }
+    let samples = (0..repeat)
+        .map(|_| measure::sample(instance, batch, batch).0)
+        .collect();
+    Ok((samples, batch))
+}
+
 fn main() -> Result<(), String> {
     let empty = empty_probe()?;
-    let plan = Plan {
-        warmup: 3,
-        repeat: 30,
-        min_batch: None,
-        slowdown: None,
-    };
 
     // Per measured iteration, with the batch the harness picks (as in a run).
-    let rounds: Vec<f64> = (0..9)
-        .map(|_| measure::probe(empty, &plan))
-        .filter_map(|m| median(&m.samples))
-        .collect();
+    let mut rounds = Vec::new();
+    let mut batch = 0;
+    for _ in 0..9 {
+        let (s, b) = samples(empty, None, 3, 30)?;
+        rounds.extend(median(&s));
+        batch = b;
+    }
     let per_iteration_ns = median(&rounds).unwrap_or(f64::NAN) * 1e6;
-    let batch = measure::probe(empty, &plan).batch;
 
     // Per sample with a batch of one: the clock reads and the dynamic call.
-    let single = Plan {
-        min_batch: Some(1),
-        repeat: 1000,
-        ..plan.clone()
-    };
-    let per_sample_ns = median(&measure::probe(empty, &single).samples).unwrap_or(f64::NAN) * 1e6;
+    let per_sample_ns = median(&samples(empty, Some(1), 3, 1000)?.0).unwrap_or(f64::NAN) * 1e6;
 
     // The calibration loop, for scale.
     let calibration = yardstick::calibration::Calibration::new();
-    let (loops, _) = measure::repeated(3, 30, || calibration.run());
+    let loops: Vec<f64> = (0..33)
+        .map(|_| {
+            let start = Instant::now();
+            std::hint::black_box(calibration.run());
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .skip(3)
+        .collect();
     let loop_ms = median(&loops).unwrap_or(f64::NAN);
 
     let start = Instant::now();
-    let whole = measure::probe(empty, &plan);
+    let (whole, _) = samples(empty, None, 3, 30)?;
     let wall = start.elapsed();
 
     println!(
@@ -69,7 +87,7 @@ fn main() -> Result<(), String> {
         wall.as_secs_f64() * 1e3
     );
     println!("calibration loop median:                                          {loop_ms:.3} ms");
-    println!("empty probe samples: {}", whole.samples.len());
+    println!("empty probe samples: {}", whole.len());
     match peak_rss_kib() {
         Some(kib) => println!(
             "peak resident memory of this process (VmHWM):                    {:.1} MB",

@@ -24,11 +24,13 @@ pub mod paired;
 pub mod probe;
 mod progress;
 pub mod report;
+pub mod rounds;
 pub mod run;
 pub mod stats;
 pub mod store;
 mod testmode;
 mod watchdog;
+pub mod worker;
 
 #[doc(hidden)]
 pub use inventory;

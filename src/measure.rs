@@ -43,8 +43,9 @@ pub struct Measurement {
 }
 
 impl Measurement {
-    fn failed(plan: &Plan, note: String, message: String) -> Measurement {
-        let errors = plan.repeat as u64;
+    /// A probe that could not be measured: no samples, every one an error.
+    pub fn failed(repeat: usize, note: String, message: String) -> Measurement {
+        let errors = repeat as u64;
         Measurement {
             samples: Vec::new(),
             batch: 0,
@@ -61,34 +62,24 @@ impl Measurement {
     }
 }
 
-/// Prepares, verifies and times one probe. A probe that fails its setup or
-/// its check, or panics anywhere, gives a failed measurement (no samples,
-/// errors = repeat, note `failed: <message>`); it never stops the run.
-pub fn probe(probe: &Probe, plan: &Plan) -> Measurement {
+/// A probe set up and verified: ready to be timed.
+pub struct Ready {
+    pub instance: Box<dyn Instance>,
+    pub note: String,
+}
+
+/// Sets up a probe and runs its check once; the error is why it cannot be
+/// timed. A wrong result is never timed: timing a wrong answer measures
+/// nothing.
+pub fn ready(probe: &Probe) -> Result<Ready, String> {
     let mut instance = match guarded(|| (probe.prepare)()) {
         Ok(Ok(instance)) => instance,
-        Ok(Err(message)) | Err(message) => {
-            return Measurement::failed(plan, format!("failed: {message}"), message);
-        }
+        Ok(Err(message)) | Err(message) => return Err(message),
     };
     let note = guarded(|| instance.note()).unwrap_or_default();
     match guarded(|| instance.verify()) {
-        Ok(Ok(())) => {}
-        Ok(Err(message)) | Err(message) => {
-            let message = format!("check failed: {message}");
-            return Measurement::failed(plan, format!("failed: {message}"), message);
-        }
-    }
-    match guarded(|| time(instance.as_mut(), plan)) {
-        Ok((samples, batch, checksum)) => Measurement {
-            samples,
-            batch,
-            errors: 0,
-            error_messages: BTreeMap::new(),
-            note,
-            checksum,
-        },
-        Err(message) => Measurement::failed(plan, format!("failed: {message}"), message),
+        Ok(Ok(())) => Ok(Ready { instance, note }),
+        Ok(Err(message)) | Err(message) => Err(format!("check failed: {message}")),
     }
 }
 
@@ -104,16 +95,9 @@ pub fn interleaved(
     rounds: usize,
     calibration: impl Fn() -> u64,
 ) -> Result<Vec<f64>, String> {
-    let mut instance = match guarded(|| (probe.prepare)()) {
-        Ok(Ok(instance)) => instance,
-        Ok(Err(message)) | Err(message) => return Err(message),
-    };
     // A fresh instance is verified like the first: a wrong result is never
     // timed.
-    match guarded(|| instance.verify()) {
-        Ok(Ok(())) => {}
-        Ok(Err(message)) | Err(message) => return Err(format!("check failed: {message}")),
-    }
+    let mut instance = ready(probe)?.instance;
     let iterations = crate::inject::iterations(batch, plan.slowdown);
     guarded(|| {
         for _ in 0..plan.warmup {
@@ -146,24 +130,14 @@ pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     })
 }
 
-fn time(instance: &mut dyn Instance, plan: &Plan) -> (Vec<f64>, u64, u64) {
-    let batch = plan.min_batch.unwrap_or_else(|| pick_batch(instance));
-    let iterations = crate::inject::iterations(batch, plan.slowdown);
-    for _ in 0..plan.warmup {
-        // Not through the counted section: warm-up is what instruction
-        // counts must leave out (first-use costs, lazy set-up).
-        instance.run(iterations);
-    }
-    let mut samples = Vec::with_capacity(plan.repeat);
-    let mut checksum = 0u64;
-    for _ in 0..plan.repeat {
-        let start = Instant::now();
-        let sum = measured_section(instance, iterations);
-        let elapsed = start.elapsed();
-        checksum = checksum.wrapping_add(sum);
-        samples.push(elapsed.as_secs_f64() * 1e3 / batch as f64);
-    }
-    (samples, batch, checksum)
+/// Times one sample of `iterations` iterations (the batch, or more with an
+/// injected slowdown) and returns milliseconds per iteration of the batch
+/// and the sample's checksum.
+pub fn sample(instance: &mut dyn Instance, batch: u64, iterations: u64) -> (f64, u64) {
+    let start = Instant::now();
+    let sum = measured_section(instance, iterations);
+    let elapsed = start.elapsed();
+    (elapsed.as_secs_f64() * 1e3 / batch as f64, sum)
 }
 
 /// Every measured sample runs through this one function, under
@@ -179,7 +153,7 @@ use yardstick_measured_section as measured_section;
 
 /// The smallest batch whose sample lasts at least [`TARGET_SAMPLE`], found by
 /// timing growing batches (the first runs double as extra warm-up).
-fn pick_batch(instance: &mut dyn Instance) -> u64 {
+pub fn pick_batch(instance: &mut dyn Instance) -> u64 {
     let mut batch = 1u64;
     loop {
         let start = Instant::now();
@@ -198,36 +172,10 @@ fn pick_batch(instance: &mut dyn Instance) -> u64 {
     }
 }
 
-/// Times a closure `warmup` times unmeasured then `repeat` times measured;
-/// milliseconds per call. Used for the calibration loop.
-pub fn repeated<T>(warmup: usize, repeat: usize, mut f: impl FnMut() -> T) -> (Vec<f64>, Vec<T>) {
-    for _ in 0..warmup {
-        std::hint::black_box(f());
-    }
-    let mut times = Vec::with_capacity(repeat);
-    let mut outputs = Vec::with_capacity(repeat);
-    for _ in 0..repeat {
-        let start = Instant::now();
-        let out = std::hint::black_box(f());
-        times.push(start.elapsed().as_secs_f64() * 1e3);
-        outputs.push(out);
-    }
-    (times, outputs)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::probe::{Note, prepare};
-
-    fn plan() -> Plan {
-        Plan {
-            warmup: 1,
-            repeat: 5,
-            min_batch: None,
-            slowdown: None,
-        }
-    }
 
     fn fake(prepare: fn() -> Result<Box<dyn Instance>, String>) -> Probe {
         Probe {
@@ -249,36 +197,19 @@ mod tests {
                 Note::Fixed("tiny"),
             )
         });
-        let m = probe(&p, &plan());
-        assert_eq!(m.samples.len(), 5);
-        assert!(m.batch > 1, "batch {}", m.batch);
-        assert_eq!(m.errors, 0);
-        assert_eq!(m.note, "tiny");
-        assert_eq!(m.checksum, 4 * 5 * m.batch);
+        let Ok(mut ready) = ready(&p) else {
+            panic!("the probe is fine")
+        };
+        assert_eq!(ready.note, "tiny");
+        let batch = pick_batch(ready.instance.as_mut());
+        assert!(batch > 1, "batch {batch}");
+        let (ms, sum) = sample(ready.instance.as_mut(), batch, batch);
+        assert_eq!(sum, 4 * batch);
+        assert!(ms > 0.0);
     }
 
     #[test]
-    fn a_fixed_batch_is_used_as_given() {
-        let p = fake(|| {
-            prepare(
-                || Ok::<_, String>(()),
-                |_: &()| 1u8,
-                |_, _: &u8| Ok(()),
-                Note::Fixed(""),
-            )
-        });
-        let m = probe(
-            &p,
-            &Plan {
-                min_batch: Some(7),
-                ..plan()
-            },
-        );
-        assert_eq!(m.batch, 7);
-    }
-
-    #[test]
-    fn failing_checks_and_panics_are_failures_not_timings() {
+    fn failing_checks_and_panics_are_not_ready() {
         let bad_check = fake(|| {
             prepare(
                 || Ok::<_, String>(()),
@@ -287,10 +218,10 @@ mod tests {
                 Note::Fixed(""),
             )
         });
-        let m = probe(&bad_check, &plan());
-        assert!(m.is_failure());
-        assert_eq!(m.errors, 5);
-        assert_eq!(m.note, "failed: check failed: wrong total");
+        assert_eq!(
+            ready(&bad_check).err().as_deref(),
+            Some("check failed: wrong total")
+        );
 
         let panics = fake(|| {
             prepare(
@@ -302,9 +233,8 @@ mod tests {
         });
         let hook = std::panic::take_hook();
         std::panic::set_hook(Box::new(|_| {}));
-        let m = probe(&panics, &plan());
+        let message = ready(&panics).err().unwrap_or_default();
         std::panic::set_hook(hook);
-        assert!(m.is_failure());
-        assert!(m.note.contains("panicked: boom"), "{}", m.note);
+        assert!(message.contains("panicked: boom"), "{message}");
     }
 }

@@ -11,9 +11,11 @@ use crate::measure::{self, Measurement, Plan};
 use crate::outcome::{self, Baseline};
 use crate::probe::{self, Probe};
 use crate::progress::Progress;
+use crate::rounds;
 use crate::run::{CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, Run, TOOL};
 use crate::stats::{self, Summary};
 use crate::watchdog::Watchdog;
+use crate::worker;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -41,6 +43,16 @@ pub fn main(
     }
     let selected = select(&registered, options)?;
     let injection = Injection::from_env()?;
+    if options.worker {
+        let stdin = std::io::stdin();
+        return worker::serve(
+            &selected,
+            &injection,
+            options.min_batch,
+            stdin.lock(),
+            std::io::stdout().lock(),
+        );
+    }
     // A bad baseline must not cost a whole run: read it first.
     let baseline = Baseline::resolve(&options.common, default_baseline)?;
     if let Some(b) = baseline
@@ -195,57 +207,30 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
         min_batch: options.min_batch,
         slowdown: None,
     };
-    let mut progress = Progress::new(selected.len() + 2, options.common.quiet);
+    let mut progress = Progress::new(rounds::steps(selected.len(), &plan), options.common.quiet);
     let calibration = Calibration::new();
-
-    progress.start("calibration loop (before)");
-    // Without calibration (`--no-calibration`) the loop runs zero times and
-    // the run has no calibration block.
-    let loops = if options.calibrate { options.repeat } else { 0 };
-    let (before, before_sums) = measure::repeated(
-        if options.calibrate { options.warmup } else { 0 },
-        loops,
-        || calibration.run(),
-    );
-    progress.advance();
-
     let watchdog = Watchdog::start(options.probe_timeout, stop_on_timeout);
     // Probes that panic are reported in their row; the default hook would
     // also print each panic over the progress output.
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    let mut measured = Vec::with_capacity(selected.len());
-    for p in selected {
-        progress.start(p.name);
-        let m = {
-            let _guard = watchdog.watch(p.name);
-            measure::probe(
-                p,
-                &Plan {
-                    slowdown: injection.percent(p.name),
-                    ..plan.clone()
-                },
-            )
-        };
-        if m.is_failure() {
-            progress.say(&format!("probe {}: {}", p.name, m.note));
-        }
-        measured.push((*p, m));
-        progress.advance();
-    }
+    let measured = rounds::measure(
+        selected,
+        &plan,
+        injection,
+        options.calibrate.then_some(&calibration),
+        &watchdog,
+        &mut progress,
+    );
     std::panic::set_hook(hook);
     drop(watchdog);
-
-    progress.start("calibration loop (after)");
-    let (after, after_sums) = measure::repeated(0, loops, || calibration.run());
-    progress.advance();
     progress.finish();
 
     let mut warnings = Vec::new();
-    let checksum = before_sums.first().copied().unwrap_or_default();
-    if before_sums
+    let checksum = measured.checksums.first().copied().unwrap_or_default();
+    if measured
+        .checksums
         .iter()
-        .chain(&after_sums)
         .any(|s| *s != calibration::EXPECTED_CHECKSUM)
     {
         warnings.push(format!(
@@ -253,7 +238,14 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
             calibration::EXPECTED_CHECKSUM
         ));
     }
-    let calibration = summarise_calibration(&before, &after, checksum);
+    // Drift: the loops of the first half of the rounds against the second's
+    // (one loop is both).
+    let loops = &measured.calibration;
+    let (before, after) = match loops.len() {
+        0 | 1 => (&loops[..], &loops[..]),
+        n => loops.split_at(n / 2),
+    };
+    let calibration = summarise_calibration(before, after, checksum);
     if let Some(c) = calibration
         .as_ref()
         .filter(|c| c.drift_pct.abs() > DRIFT_WARNING_PCT)
@@ -268,7 +260,6 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
     if environment.is_debug_build() {
         warnings.insert(0, "debug build: times are not representative".to_string());
     }
-    let c = calibration.as_ref().map(|c| c.median);
     Run {
         tool: TOOL.to_string(),
         format: FORMAT,
@@ -278,7 +269,11 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
         settings: settings(options, injection),
         environment,
         warnings,
-        rows: measured.into_iter().map(|(p, m)| row(p, m, c)).collect(),
+        rows: selected
+            .iter()
+            .zip(measured.probes)
+            .map(|(p, t)| row(p, t.measurement, stats::median(&t.ratios)))
+            .collect(),
         calibration,
         comparison: None,
         pairs: None,
@@ -355,7 +350,9 @@ fn count_all(
     })
 }
 
-fn row(probe: &Probe, m: Measurement, calibration: Option<f64>) -> Row {
+/// `normalized` is the median of the probe's per-round ratios to the
+/// calibration loop, when the run has calibration.
+fn row(probe: &Probe, m: Measurement, normalized: Option<f64>) -> Row {
     let mut row = Row::with_samples(
         probe.name.to_string(),
         RowKind::Probe,
@@ -371,7 +368,7 @@ fn row(probe: &Probe, m: Measurement, calibration: Option<f64>) -> Row {
         .median
         .filter(|md| *md > 0.0)
         .map(|md| probe.ops as f64 * 1000.0 / md);
-    row.normalized = row.median.zip(calibration).map(|(md, c)| md / c);
+    row.normalized = normalized;
     row.note = m.note;
     row
 }

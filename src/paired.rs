@@ -3,10 +3,12 @@
 //!
 //! Stored baselines compare runs made at different times, often on different
 //! machines, so their threshold must cover everything that moves between
-//! runs. Running the old and the new build alternately on the same machine,
-//! in the same minute, cancels most of that: each round measures both builds
-//! back to back in a random order, the round's ratio new/old is one piece of
-//! evidence, and the rounds are tested for a shift (exact Wilcoxon
+//! runs. Running the old and the new build alternately on the same machine
+//! cancels most of that, and the closer the two samples the more: both
+//! builds run as workers (see `worker`), and in each round every probe is
+//! timed once on each build, back to back in a random order, probes in a
+//! shuffled order. The round's ratio new/old is one piece of evidence, and
+//! the rounds are tested for a shift (exact Wilcoxon
 //! signed-rank on the log ratios). A probe regresses when the median ratio
 //! exceeds the threshold *and* the shift is significant; above the threshold
 //! but not significant, it is inconclusive: a warning, never a failure.
@@ -18,11 +20,11 @@ use crate::error::Error;
 use crate::outcome;
 use crate::progress::Progress;
 use crate::run::{FORMAT, Mode, Row, RowKind, Run, TOOL};
-use crate::store;
+use crate::stats::median;
+use crate::worker::{Offer, Spawn, Worker};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
 /// Which build a measurement belongs to.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -31,7 +33,7 @@ enum Build {
     New,
 }
 
-/// Per probe and build: what the paired rules judge (per-round medians and
+/// Per probe and build: what the paired rules judge (per-round figures and
 /// failures), and every sample for the saved run.
 #[derive(Default)]
 struct Series {
@@ -40,6 +42,27 @@ struct Series {
     batch: Option<u64>,
     note: String,
     ops: Option<u64>,
+    messages: BTreeMap<String, u64>,
+    /// Set once the probe failed on this build: it is not asked again.
+    failed: bool,
+}
+
+impl Series {
+    fn offered(offer: &Offer) -> Series {
+        Series {
+            batch: offer.batch,
+            note: offer.error.clone().unwrap_or_else(|| offer.note.clone()),
+            ops: Some(offer.ops),
+            failed: offer.error.is_some(),
+            ..Series::default()
+        }
+    }
+
+    fn fail(&mut self, message: String, count: u64) {
+        self.failed = true;
+        self.side.errors += count;
+        *self.messages.entry(message).or_default() += count;
+    }
 }
 
 pub fn main(o: &PairedOptions) -> Result<i32, Error> {
@@ -54,37 +77,96 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
     let seed = o.seed.unwrap_or_else(|| fastrand::u64(..));
     let mut rng = fastrand::Rng::with_seed(seed);
     let started = now();
-    let mut old: BTreeMap<String, Series> = BTreeMap::new();
-    let mut new: BTreeMap<String, Series> = BTreeMap::new();
-    let mut progress = Progress::new(o.rounds * 2, o.common.quiet);
-    for round in 1..=o.rounds {
-        let order = if rng.bool() {
-            [Build::Old, Build::New]
-        } else {
-            [Build::New, Build::Old]
-        };
-        for side in order {
-            let (path, env, into) = match side {
-                Build::Old => (&o.old, &o.env_old, &mut old),
-                Build::New => (&o.new, &o.env_new, &mut new),
-            };
-            progress.start(&format!("round {round}: {}", path.display()));
-            let run = measure(path, env, o)?;
-            for row in run.rows {
-                let s = into.entry(row.key.clone()).or_default();
-                if let Some(m) = row.median {
-                    s.side.rounds.insert(round, m);
-                }
-                s.samples.extend(row.samples);
-                s.side.errors += row.errors;
-                s.batch = row.batch.or(s.batch);
-                s.ops = row.ops.or(s.ops);
-                s.note = row.note;
-            }
-            progress.advance();
+    // Before pinning: the machine's CPUs, not the one the workers get.
+    let environment = Environment::current(&repository_dir(), started.clone());
+    let cpu = pin(o.cpu)?;
+    let spawn = |path: &Path, env: &[(String, String)]| {
+        Worker::spawn(&Spawn {
+            path,
+            env,
+            probes: &o.probes,
+            min_batch: o.min_batch,
+            timeout: o.probe_timeout,
+        })
+    };
+    let (mut old_worker, old_offers) = spawn(&o.old, &o.env_old)?;
+    let (mut new_worker, new_offers) = spawn(&o.new, &o.env_new)?;
+    let series = |offers: &[Offer]| -> BTreeMap<String, Series> {
+        offers
+            .iter()
+            .map(|offer| (offer.name.clone(), Series::offered(offer)))
+            .collect()
+    };
+    let mut old = series(&old_offers.probes);
+    let mut new = series(&new_offers.probes);
+    // Both builds time the same work per sample: the larger of their batches.
+    let mut live: Vec<(String, u64)> = old
+        .iter()
+        .filter_map(|(name, o_series)| {
+            let n_series = new.get(name)?;
+            Some((name.clone(), o_series.batch?.max(n_series.batch?)))
+        })
+        .collect();
+    let per_side = (o.rounds * o.repeat) as u64;
+    for s in old.values_mut().chain(new.values_mut()) {
+        if s.failed {
+            let message = s.note.trim_start_matches("failed: ").to_string();
+            s.fail(message, per_side);
         }
     }
+
+    let mut progress = Progress::new(live.len() + o.rounds, o.common.quiet);
+    for (name, batch) in &live {
+        progress.start(&format!("warm-up: {name}"));
+        for (worker, into) in [(&mut old_worker, &mut old), (&mut new_worker, &mut new)] {
+            if let (Err(message), Some(s)) =
+                (worker.warm(name, *batch, o.warmup)?, into.get_mut(name))
+            {
+                s.fail(message, per_side);
+            }
+        }
+        progress.advance();
+    }
+    for round in 1..=o.rounds {
+        progress.start(&format!("round {round} of {}", o.rounds));
+        rng.shuffle(&mut live);
+        for (name, batch) in &live {
+            let order = if rng.bool() {
+                [Build::Old, Build::New]
+            } else {
+                [Build::New, Build::Old]
+            };
+            let mut figures = [Vec::new(), Vec::new()];
+            for _ in 0..o.repeat {
+                for side in order {
+                    let (worker, into) = match side {
+                        Build::Old => (&mut old_worker, &mut old),
+                        Build::New => (&mut new_worker, &mut new),
+                    };
+                    let Some(s) = into.get_mut(name).filter(|s| !s.failed) else {
+                        continue;
+                    };
+                    match worker.time(name, *batch)? {
+                        Ok(ms) => {
+                            s.samples.push(ms);
+                            figures[side as usize].push(ms);
+                        }
+                        Err(message) => s.fail(message, 1),
+                    }
+                }
+            }
+            for (side, into) in [(Build::Old, &mut old), (Build::New, &mut new)] {
+                if let (Some(m), Some(s)) = (median(&figures[side as usize]), into.get_mut(name)) {
+                    s.side.rounds.insert(round, m);
+                    s.batch = Some(*batch);
+                }
+            }
+        }
+        progress.advance();
+    }
     progress.finish();
+    drop(old_worker);
+    drop(new_worker);
 
     let threshold = o
         .common
@@ -102,7 +184,6 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
         threshold,
         &o.old.display().to_string(),
     );
-    let environment = Environment::current(&repository_dir(), started.clone());
     let mut warnings: Vec<String> = comparison
         .checks
         .iter()
@@ -126,6 +207,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
             row.batch = s.batch;
             row.requests = row.n as u64 + s.side.errors;
             row.errors = s.side.errors;
+            row.error_messages = s.messages;
             row.ops = s.ops;
             row.rps = row
                 .median
@@ -145,6 +227,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
     settings.insert("min_batch".into(), json!(o.min_batch));
     settings.insert("probes".into(), json!(o.probes));
     settings.insert("seed".into(), json!(seed));
+    settings.insert("cpu".into(), json!(cpu));
     settings.insert("threshold".into(), json!(threshold));
     let env_names = |env: &[(String, String)]| {
         env.iter()
@@ -171,45 +254,26 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
     outcome::deliver(run, &o.common)
 }
 
-/// Runs one build once: every selected probe, no calibration (both builds
-/// share the minute), JSON on stdout.
-fn measure(path: &Path, env: &[(String, String)], o: &PairedOptions) -> Result<Run, Error> {
-    let mut cmd = Command::new(path);
-    cmd.args([
-        "--bench",
-        "--no-baseline",
-        "--no-calibration",
-        "-q",
-        "--format=json",
-    ])
-    .arg(format!("--repeat={}", o.repeat))
-    .arg(format!("--warmup={}", o.warmup))
-    .env_remove("GITHUB_ACTIONS")
-    .env_remove("GITHUB_STEP_SUMMARY");
-    if let Some(k) = o.min_batch {
-        cmd.arg(format!("--min-batch={k}"));
-    }
-    for p in &o.probes {
-        cmd.arg(format!("--probe={p}"));
-    }
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let output = cmd
-        .output()
-        .map_err(|e| Error::input(format!("{}: cannot run: {e}", path.display())))?;
-    store::parse(&String::from_utf8_lossy(&output.stdout)).map_err(|e| {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let last = stderr
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("")
-            .trim()
-            .to_string();
-        Error::input(format!(
-            "{}: gave no run ({e}); it said: {last}",
-            path.display()
-        ))
-    })
+/// Puts this process, and so both workers it starts, on one CPU. Two CPUs of
+/// a shared machine are not equally fast from one second to the next; two
+/// builds on different CPUs would differ by that, not by their code.
+/// Returns the CPU, or `None` where the system does not allow pinning.
+fn pin(wanted: Option<usize>) -> Result<Option<usize>, Error> {
+    let available = core_affinity::get_core_ids().unwrap_or_default();
+    let chosen = match wanted {
+        Some(n) => match available.iter().find(|c| c.id == n) {
+            Some(core) => Some(*core),
+            None => {
+                let list: Vec<String> = available.iter().map(|c| c.id.to_string()).collect();
+                return Err(Error::usage(format!(
+                    "--cpu: CPU {n} is not available to this process (available: {})",
+                    list.join(", ")
+                )));
+            }
+        },
+        None => available.last().copied(),
+    };
+    Ok(chosen
+        .filter(|core| core_affinity::set_for_current(*core))
+        .map(|core| core.id))
 }

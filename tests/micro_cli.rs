@@ -666,6 +666,20 @@ fn tests() -> Vec<Trial> {
                 "missing binary",
                 &ran,
             )?;
+            // A program that is not a bench binary answers no greeting.
+            let ran = run(yardstick()
+                .arg("compare-builds")
+                .arg(&me)
+                .arg("/bin/echo")
+                .arg("--probe=fine_sum")
+                .env("YARDSTICK_E2E_CHILD", "bench"));
+            check(
+                ran.code == 2
+                    && ran.stderr.contains("/bin/echo: gave no worker greeting")
+                    && ran.stderr.lines().count() == 1,
+                "not a worker: one line naming it",
+                &ran,
+            )?;
             Ok(())
         }),
         Trial::test(

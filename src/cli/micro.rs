@@ -32,6 +32,9 @@ pub struct MicroOptions {
     /// Re-measure flagged probes interleaved with the calibration loop
     /// before the verdict (off with `--no-confirm`).
     pub confirm: bool,
+    /// Serve single samples to `compare-builds` over stdin and stdout
+    /// (`--worker`; see `worker`).
+    pub worker: bool,
 }
 
 impl Default for MicroOptions {
@@ -49,6 +52,7 @@ impl Default for MicroOptions {
             metric: Metric::Time,
             calibrate: true,
             confirm: true,
+            worker: false,
         }
     }
 }
@@ -89,6 +93,7 @@ impl MicroOptions {
                     "no-calibration" => o.calibrate = false,
                     "no-confirm" => o.confirm = false,
                     "list" => o.list = true,
+                    "worker" => o.worker = true,
                     "metric" => {
                         o.metric = match common::string(&mut parser, "--metric")?.as_str() {
                             "time" => Metric::Time,

@@ -6,13 +6,14 @@ use crate::error::Error;
 use lexopt::Parser;
 use std::ffi::OsString;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// With fewer rounds even a slowdown in every round cannot reach p < 0.01
 /// (the exact test's smallest p-value is 2^-rounds).
 pub const MIN_ROUNDS: usize = 7;
 
-/// The most rounds `--rounds` asks for: each starts two processes.
-pub const MAX_ROUNDS: u64 = 10_000;
+/// The most rounds `--rounds` asks for: far beyond any useful comparison.
+pub const MAX_ROUNDS: u64 = 100_000;
 
 /// Everything `compare-builds` accepts.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,10 +22,13 @@ pub struct PairedOptions {
     /// The two bench binaries (built from the old and the new code).
     pub old: PathBuf,
     pub new: PathBuf,
-    /// Rounds; each runs both builds once, in a random order.
+    /// Rounds; in each, every probe is timed once on each build, the two
+    /// samples back to back in a random order.
     pub rounds: usize,
-    /// Measured samples per probe per build per round.
+    /// Samples per probe per build per round (the round's figure is their
+    /// median).
     pub repeat: usize,
+    /// Untimed samples per probe per build before the first round.
     pub warmup: usize,
     pub min_batch: Option<u64>,
     pub probes: Vec<String>,
@@ -33,6 +37,11 @@ pub struct PairedOptions {
     pub env_new: Vec<(String, String)>,
     /// Seed of the round order; random when not given.
     pub seed: Option<u64>,
+    /// How long a worker may take to answer (set-up, or one sample).
+    pub probe_timeout: Duration,
+    /// The CPU both workers run on (`--cpu=N`); by default the last one this
+    /// process may use.
+    pub cpu: Option<usize>,
 }
 
 impl PairedOptions {
@@ -41,14 +50,16 @@ impl PairedOptions {
             common: Common::default(),
             old: PathBuf::new(),
             new: PathBuf::new(),
-            rounds: 12,
-            repeat: 5,
-            warmup: 1,
+            rounds: 30,
+            repeat: 1,
+            warmup: 3,
             min_batch: None,
             probes: Vec::new(),
             env_old: Vec::new(),
             env_new: Vec::new(),
             seed: None,
+            probe_timeout: Duration::from_secs(120),
+            cpu: None,
         };
         let mut binaries = Vec::new();
         let mut parser = Parser::from_args(args);
@@ -79,6 +90,12 @@ impl PairedOptions {
                         &common::string(&mut parser, "--env-old")?,
                         "--env-old",
                     )?),
+                    "cpu" => {
+                        o.cpu = Some(common::bounded(&mut parser, "--cpu", 0, 1 << 16)? as usize)
+                    }
+                    "probe-timeout" => {
+                        o.probe_timeout = common::seconds(&mut parser, "--probe-timeout")?
+                    }
                     "env-new" => o.env_new.push(assignment(
                         &common::string(&mut parser, "--env-new")?,
                         "--env-new",
@@ -137,11 +154,13 @@ mod tests {
             "--rounds=7",
             "--env-new=YARDSTICK_INJECT=*:5",
             "--seed=7",
+            "--probe-timeout=9",
             "--json",
         ])
         .unwrap();
+        assert_eq!(o.probe_timeout, Duration::from_secs(9));
         assert_eq!((o.old, o.new), (PathBuf::from("old"), PathBuf::from("new")));
-        assert_eq!((o.rounds, o.repeat, o.seed), (7, 5, Some(7)));
+        assert_eq!((o.rounds, o.repeat, o.warmup, o.seed), (7, 1, 3, Some(7)));
         assert_eq!(
             o.env_new,
             vec![("YARDSTICK_INJECT".to_string(), "*:5".to_string())]
@@ -156,6 +175,7 @@ mod tests {
             (vec!["a", "b", "--rounds=6"], "--rounds"),
             (vec!["a", "b", "--env-new=NOVALUE"], "--env-new"),
             (vec!["a", "b", "--rounds=99999999"], "--rounds"),
+            (vec!["a", "b", "--probe-timeout=0"], "--probe-timeout"),
         ] {
             let e = parse(&args).unwrap_err().to_string();
             assert!(e.contains(needle), "{e}");

@@ -1,0 +1,302 @@
+//! Round-robin measurement with the calibration loop interleaved: the way a
+//! micro run times its probes.
+//!
+//! The speed a shared machine gives a process moves by tens of percent over
+//! seconds. Timing each probe's samples in one block and the calibration
+//! loop once before and once after puts every probe in a different spell
+//! and the calibration in yet others, so "x calib" divides by the wrong
+//! speed. Here every round takes one sample of every probe, each right
+//! after one calibration loop; the probe's normalised figure is the median
+//! of its per-round ratios (sample / loop), and a spell that slows one round
+//! moves one ratio of each probe, not all of one probe's samples.
+
+use crate::calibration::Calibration;
+use crate::inject::{self, Injection};
+use crate::measure::{self, Measurement, Plan, guarded};
+use crate::probe::{Instance, Probe};
+use crate::progress::Progress;
+use crate::watchdog::Watchdog;
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// What one probe gave.
+pub struct Timed {
+    pub measurement: Measurement,
+    /// Per round: the sample's time per iteration divided by the time of the
+    /// calibration loop just before it (empty without calibration).
+    pub ratios: Vec<f64>,
+}
+
+/// What a whole run of rounds gave.
+pub struct Rounds {
+    /// In the order of the probes given.
+    pub probes: Vec<Timed>,
+    /// Milliseconds per calibration loop, in the order they ran.
+    pub calibration: Vec<f64>,
+    /// Each loop's checksum.
+    pub checksums: Vec<u64>,
+}
+
+/// A probe being measured.
+struct Live {
+    instance: Box<dyn Instance>,
+    note: String,
+    batch: u64,
+    iterations: u64,
+    samples: Vec<f64>,
+    ratios: Vec<f64>,
+    checksum: u64,
+}
+
+/// Measures `selected` in `plan.repeat` rounds after `plan.warmup` untimed
+/// ones, with one calibration loop before each probe sample when
+/// `calibration` is given. A probe that fails its set-up or check, or
+/// panics, gets a failed measurement and leaves the rounds; the others go
+/// on.
+pub fn measure(
+    selected: &[&'static Probe],
+    plan: &Plan,
+    injection: &Injection,
+    calibration: Option<&Calibration>,
+    watchdog: &Watchdog,
+    progress: &mut Progress,
+) -> Rounds {
+    let mut slots: Vec<Result<Live, Measurement>> = Vec::with_capacity(selected.len());
+    for p in selected {
+        progress.start(&format!("set-up: {}", p.name));
+        let _guard = watchdog.watch(p.name);
+        let slot = measure::ready(p).and_then(|ready| {
+            let mut instance = ready.instance;
+            let batch = match plan.min_batch {
+                Some(b) => b,
+                None => guarded(|| measure::pick_batch(instance.as_mut()))?,
+            };
+            Ok(Live {
+                instance,
+                note: ready.note,
+                batch,
+                iterations: inject::iterations(batch, injection.percent(p.name)),
+                samples: Vec::with_capacity(plan.repeat),
+                ratios: Vec::with_capacity(plan.repeat),
+                checksum: 0,
+            })
+        });
+        slots.push(slot.map_err(|message| failed(plan, message)));
+        if let Err(m) = &slots[slots.len() - 1] {
+            progress.say(&format!("probe {}: {}", p.name, m.note));
+        }
+        progress.advance();
+    }
+
+    let mut loops = Vec::new();
+    let mut checksums = Vec::new();
+    for round in 0..plan.warmup + plan.repeat {
+        let measured = round >= plan.warmup;
+        if measured {
+            progress.start(&format!(
+                "round {} of {}",
+                round - plan.warmup + 1,
+                plan.repeat
+            ));
+        } else {
+            progress.start("warm-up");
+        }
+        for (p, slot) in selected.iter().zip(slots.iter_mut()) {
+            let Ok(live) = slot else { continue };
+            let loop_ms = calibration.map(|c| {
+                let start = Instant::now();
+                let sum = std::hint::black_box(c.run());
+                let ms = start.elapsed().as_secs_f64() * 1e3;
+                if measured {
+                    loops.push(ms);
+                    checksums.push(sum);
+                }
+                ms
+            });
+            let _guard = watchdog.watch(p.name);
+            let sample = guarded(|| {
+                if measured {
+                    Some(measure::sample(
+                        live.instance.as_mut(),
+                        live.batch,
+                        live.iterations,
+                    ))
+                } else {
+                    // Not through the counted section: warm-up is what
+                    // instruction counts must leave out.
+                    std::hint::black_box(live.instance.run(live.iterations));
+                    None
+                }
+            });
+            match sample {
+                Ok(Some((ms, sum))) => {
+                    live.samples.push(ms);
+                    live.checksum = live.checksum.wrapping_add(sum);
+                    if let Some(c) = loop_ms.filter(|c| *c > 0.0) {
+                        live.ratios.push(ms / c);
+                    }
+                }
+                Ok(None) => {}
+                Err(message) => {
+                    let m = failed(plan, message);
+                    progress.say(&format!("probe {}: {}", p.name, m.note));
+                    *slot = Err(m);
+                }
+            }
+        }
+        if measured {
+            progress.advance();
+        }
+    }
+
+    let probes = slots
+        .into_iter()
+        .map(|slot| match slot {
+            Ok(live) => Timed {
+                measurement: Measurement {
+                    samples: live.samples,
+                    batch: live.batch,
+                    errors: 0,
+                    error_messages: BTreeMap::new(),
+                    note: live.note,
+                    checksum: live.checksum,
+                },
+                ratios: live.ratios,
+            },
+            Err(measurement) => Timed {
+                measurement,
+                ratios: Vec::new(),
+            },
+        })
+        .collect();
+    Rounds {
+        probes,
+        calibration: loops,
+        checksums,
+    }
+}
+
+/// How many progress steps [`measure`] takes.
+pub fn steps(selected: usize, plan: &Plan) -> usize {
+    selected + plan.repeat
+}
+
+fn failed(plan: &Plan, message: String) -> Measurement {
+    Measurement::failed(plan.repeat, format!("failed: {message}"), message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe::{Note, prepare};
+    use std::time::Duration;
+
+    fn fake(name: &'static str, prepare: fn() -> Result<Box<dyn Instance>, String>) -> Probe {
+        Probe {
+            name,
+            ops: 1,
+            file: "x.rs",
+            line: 1,
+            prepare,
+        }
+    }
+
+    fn run(selected: &[&'static Probe], calibrate: bool) -> Rounds {
+        let plan = Plan {
+            warmup: 1,
+            repeat: 4,
+            min_batch: Some(3),
+            slowdown: None,
+        };
+        let calibration = Calibration::new();
+        let watchdog = Watchdog::start(Duration::from_secs(60), |_| {});
+        let mut progress = Progress::new(steps(selected.len(), &plan), true);
+        measure(
+            selected,
+            &plan,
+            &Injection::default(),
+            calibrate.then_some(&calibration),
+            &watchdog,
+            &mut progress,
+        )
+    }
+
+    fn adds() -> Result<Box<dyn Instance>, String> {
+        prepare(
+            || Ok::<_, String>(()),
+            |_: &()| std::hint::black_box(2u64) + 2,
+            |_, v: &u64| if *v == 4 { Ok(()) } else { Err("bad".into()) },
+            Note::Fixed("adds"),
+        )
+    }
+
+    fn panics_when_timed() -> Result<Box<dyn Instance>, String> {
+        // The check passes; the second call (the warm-up) panics.
+        prepare(
+            || Ok::<_, String>(std::cell::Cell::new(0)),
+            |c: &std::cell::Cell<u32>| {
+                c.set(c.get() + 1);
+                assert!(c.get() < 2, "boom");
+                1u8
+            },
+            |_, _: &u8| Ok(()),
+            Note::Fixed(""),
+        )
+    }
+
+    static ADDS: Probe = Probe {
+        name: "adds",
+        ops: 1,
+        file: "x.rs",
+        line: 1,
+        prepare: adds,
+    };
+
+    #[test]
+    fn every_round_times_every_probe_after_a_calibration_loop() {
+        let r = run(&[&ADDS], true);
+        let t = &r.probes[0];
+        assert_eq!(t.measurement.samples.len(), 4);
+        assert_eq!(t.ratios.len(), 4);
+        assert_eq!(r.calibration.len(), 4);
+        assert!(
+            r.checksums
+                .iter()
+                .all(|s| *s == crate::calibration::EXPECTED_CHECKSUM)
+        );
+        // 4 measured samples of 3 iterations, each giving 4.
+        assert_eq!(t.measurement.checksum, 4 * 3 * 4);
+        assert_eq!(t.measurement.batch, 3);
+        for ((sample, ratio), c) in t
+            .measurement
+            .samples
+            .iter()
+            .zip(&t.ratios)
+            .zip(&r.calibration)
+        {
+            assert!((sample / c - ratio).abs() <= 1e-12 * ratio.abs().max(1.0));
+        }
+    }
+
+    #[test]
+    fn without_calibration_there_are_no_ratios() {
+        let r = run(&[&ADDS], false);
+        assert_eq!(r.probes[0].measurement.samples.len(), 4);
+        assert!(r.probes[0].ratios.is_empty() && r.calibration.is_empty());
+    }
+
+    #[test]
+    fn a_probe_that_panics_fails_alone() {
+        static PANICS: std::sync::LazyLock<Probe> =
+            std::sync::LazyLock::new(|| fake("panics", panics_when_timed));
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let r = run(&[&*PANICS, &ADDS], true);
+        std::panic::set_hook(hook);
+        let failed = &r.probes[0].measurement;
+        assert!(failed.is_failure());
+        assert_eq!(failed.errors, 4);
+        assert!(failed.note.contains("boom"), "{}", failed.note);
+        assert_eq!(r.probes[1].measurement.samples.len(), 4);
+    }
+}
