@@ -23,8 +23,8 @@ pub struct Sampling {
     pub min_batch: u32,
 }
 
-/// How the paired comparison measures. One round runs the bench twice
-/// (old and new), so a round costs two bench processes; the rounds must
+/// How the paired comparison measures. One round times one sample of every
+/// probe on each build (two worker processes serve them); the rounds must
 /// be at least the 7 that `compare-builds` needs for p < 0.01.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PairedSampling {

@@ -35,8 +35,8 @@ minutes on a quiet 2-core machine (the estimate is printed at the start).
                        the paired comparison uses the same batch, which must
                        make each slowdown a whole number of iterations
   --paired-rounds N --paired-repeat N --paired-warmup N
-                       how each paired comparison samples (default 8, 1, 0;
-                       quick 7, 1, 0)
+                       how each paired comparison samples (default 15, 1, 1;
+                       quick 7, 1, 1)
   --count-batch K      iterations counted per probe (default 50: 2 % is one)
   --count-probes LIST  probes to count (default all; quick: the three fastest)
   --memory-mib N       the memory hog's buffer (default 256)
@@ -117,9 +117,9 @@ impl Options {
                 min_batch: 20,
             },
             paired: PairedSampling {
-                rounds: 8,
+                rounds: 15,
                 repeat: 1,
-                warmup: 0,
+                warmup: 1,
             },
             count_batch: 50,
             count_probes: CountProbes::All,
@@ -349,7 +349,7 @@ mod tests {
         );
         assert_eq!(
             (o.paired.rounds, o.paired.repeat, o.paired.warmup),
-            (8, 1, 0)
+            (15, 1, 1)
         );
         assert_eq!((o.count_batch, &o.count_probes), (50, &CountProbes::All));
         let cells = o.cells();
