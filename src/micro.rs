@@ -256,6 +256,7 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
         ));
     }
     warnings.extend(injection.warning());
+    let c = calibration.as_ref().map(|c| c.median);
     let environment = Environment::current(&repository_dir(), started.clone());
     if environment.is_debug_build() {
         warnings.insert(0, "debug build: times are not representative".to_string());
@@ -272,7 +273,7 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
         rows: selected
             .iter()
             .zip(measured.probes)
-            .map(|(p, t)| row(p, t.measurement, stats::median(&t.ratios)))
+            .map(|(p, t)| row(p, t.measurement, t.loops, c))
             .collect(),
         calibration,
         comparison: None,
@@ -350,9 +351,9 @@ fn count_all(
     })
 }
 
-/// `normalized` is the median of the probe's per-round ratios to the
-/// calibration loop, when the run has calibration.
-fn row(probe: &Probe, m: Measurement, normalized: Option<f64>) -> Row {
+/// `loops` are the calibration loops timed before each sample, `calibration`
+/// the run's calibration median (none without calibration).
+fn row(probe: &Probe, m: Measurement, loops: Vec<f64>, calibration: Option<f64>) -> Row {
     let mut row = Row::with_samples(
         probe.name.to_string(),
         RowKind::Probe,
@@ -368,7 +369,8 @@ fn row(probe: &Probe, m: Measurement, normalized: Option<f64>) -> Row {
         .median
         .filter(|md| *md > 0.0)
         .map(|md| probe.ops as f64 * 1000.0 / md);
-    row.normalized = normalized;
+    row.calibration_samples = loops;
+    row.normalized = calibration.and_then(|c| row.normalized_median(c));
     row.note = m.note;
     row
 }

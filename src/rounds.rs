@@ -6,9 +6,10 @@
 //! loop once before and once after puts every probe in a different spell
 //! and the calibration in yet others, so "x calib" divides by the wrong
 //! speed. Here every round takes one sample of every probe, each right
-//! after one calibration loop; the probe's normalised figure is the median
-//! of its per-round ratios (sample / loop), and a spell that slows one round
-//! moves one ratio of each probe, not all of one probe's samples.
+//! after one calibration loop, and both times are kept; the probe's
+//! normalised figure is the median of its per-round ratios (sample / loop,
+//! see `Row::normalized_median`), and a spell that slows one round moves one
+//! ratio of each probe, not all of one probe's samples.
 
 use crate::calibration::Calibration;
 use crate::inject::{self, Injection};
@@ -22,9 +23,9 @@ use std::time::Instant;
 /// What one probe gave.
 pub struct Timed {
     pub measurement: Measurement,
-    /// Per round: the sample's time per iteration divided by the time of the
-    /// calibration loop just before it (empty without calibration).
-    pub ratios: Vec<f64>,
+    /// Per sample: milliseconds of the calibration loop just before it
+    /// (empty without calibration).
+    pub loops: Vec<f64>,
 }
 
 /// What a whole run of rounds gave.
@@ -44,7 +45,7 @@ struct Live {
     batch: u64,
     iterations: u64,
     samples: Vec<f64>,
-    ratios: Vec<f64>,
+    loops: Vec<f64>,
     checksum: u64,
 }
 
@@ -77,7 +78,7 @@ pub fn measure(
                 batch,
                 iterations: inject::iterations(batch, injection.percent(p.name)),
                 samples: Vec::with_capacity(plan.repeat),
-                ratios: Vec::with_capacity(plan.repeat),
+                loops: Vec::with_capacity(plan.repeat),
                 checksum: 0,
             })
         });
@@ -132,9 +133,7 @@ pub fn measure(
                 Ok(Some((ms, sum))) => {
                     live.samples.push(ms);
                     live.checksum = live.checksum.wrapping_add(sum);
-                    if let Some(c) = loop_ms.filter(|c| *c > 0.0) {
-                        live.ratios.push(ms / c);
-                    }
+                    live.loops.extend(loop_ms);
                 }
                 Ok(None) => {}
                 Err(message) => {
@@ -161,11 +160,11 @@ pub fn measure(
                     note: live.note,
                     checksum: live.checksum,
                 },
-                ratios: live.ratios,
+                loops: live.loops,
             },
             Err(measurement) => Timed {
                 measurement,
-                ratios: Vec::new(),
+                loops: Vec::new(),
             },
         })
         .collect();
@@ -257,7 +256,7 @@ mod tests {
         let r = run(&[&ADDS], true);
         let t = &r.probes[0];
         assert_eq!(t.measurement.samples.len(), 4);
-        assert_eq!(t.ratios.len(), 4);
+        assert_eq!(t.loops, r.calibration);
         assert_eq!(r.calibration.len(), 4);
         assert!(
             r.checksums
@@ -267,22 +266,13 @@ mod tests {
         // 4 measured samples of 3 iterations, each giving 4.
         assert_eq!(t.measurement.checksum, 4 * 3 * 4);
         assert_eq!(t.measurement.batch, 3);
-        for ((sample, ratio), c) in t
-            .measurement
-            .samples
-            .iter()
-            .zip(&t.ratios)
-            .zip(&r.calibration)
-        {
-            assert!((sample / c - ratio).abs() <= 1e-12 * ratio.abs().max(1.0));
-        }
     }
 
     #[test]
     fn without_calibration_there_are_no_ratios() {
         let r = run(&[&ADDS], false);
         assert_eq!(r.probes[0].measurement.samples.len(), 4);
-        assert!(r.probes[0].ratios.is_empty() && r.calibration.is_empty());
+        assert!(r.probes[0].loops.is_empty() && r.calibration.is_empty());
     }
 
     #[test]

@@ -136,10 +136,14 @@ pub struct Row {
     /// Micro: operations per second at the median. HTTP: successful requests
     /// per second of wall time.
     pub rps: Option<f64>,
-    /// Micro: the median divided by the run's calibration median ("x calib").
-    /// Informational: comparisons recompute it from `median` and the
-    /// calibration rather than trusting a stored value.
+    /// Micro: the normalised figure ("x calib", see
+    /// [`Row::normalized_median`]). Informational: comparisons recompute it
+    /// from the samples rather than trusting a stored value.
     pub normalized: Option<f64>,
+    /// Micro: the time in milliseconds of the calibration loop run just
+    /// before each sample, in the order of `samples`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calibration_samples: Vec<f64>,
     #[serde(default)]
     pub note: String,
     /// Instructions per iteration (`--metric=instructions`).
@@ -197,6 +201,7 @@ impl Row {
             ops: None,
             rps: None,
             normalized: None,
+            calibration_samples: Vec::new(),
             note: String::new(),
             instructions: None,
             target: None,
@@ -209,6 +214,29 @@ impl Row {
             tool: None,
         }
     }
+
+    /// The probe's time relative to the calibration loop. With a loop
+    /// timed just before each sample, the median of the per-sample ratios:
+    /// each ratio divides by the speed of the same moment. Without (runs
+    /// made before interleaving, or pairs that do not line up), the median
+    /// over the run's calibration median `calibration`.
+    pub fn normalized_median(&self, calibration: f64) -> Option<f64> {
+        if !self.calibration_samples.is_empty()
+            && self.calibration_samples.len() == self.samples.len()
+        {
+            let ratios: Vec<f64> = self
+                .samples
+                .iter()
+                .zip(&self.calibration_samples)
+                .filter(|(s, c)| s.is_finite() && c.is_finite() && **c > 0.0)
+                .map(|(s, c)| s / c)
+                .collect();
+            return crate::stats::median(&ratios);
+        }
+        self.median
+            .filter(|m| m.is_finite() && calibration.is_finite() && calibration > 0.0)
+            .map(|m| m / calibration)
+    }
 }
 
 /// The calibration loop's figures for a run (milliseconds per loop).
@@ -217,13 +245,14 @@ pub struct CalibrationSummary {
     pub n: usize,
     pub min: f64,
     pub mean: f64,
-    /// C: the median of every measured loop, before and after the probes.
+    /// C: the median of every measured loop (one before each probe sample).
     pub median: f64,
     pub p90: f64,
     pub p95: f64,
     pub p99: f64,
     pub max: f64,
     pub stddev: f64,
+    /// The median loop of the first half of the rounds, and of the second.
     pub before_median: f64,
     pub after_median: f64,
     /// after / before − 1, in percent: how much the machine's speed moved
@@ -244,4 +273,35 @@ pub struct Pair {
     pub base_rps: Option<f64>,
     pub other_rps: Option<f64>,
     pub rps_ratio: Option<f64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(samples: &[f64], loops: &[f64]) -> Row {
+        let mut r = Row::with_samples("p".into(), RowKind::Probe, "p".into(), samples.to_vec());
+        r.calibration_samples = loops.to_vec();
+        r
+    }
+
+    #[test]
+    fn interleaved_loops_give_the_median_of_the_ratios() {
+        // The machine halves its speed for the last two samples: the ratios
+        // stay 0.1 while the plain median moves.
+        let r = row(&[1.0, 1.0, 1.0, 2.0, 2.0], &[10.0, 10.0, 10.0, 20.0, 20.0]);
+        assert_eq!(r.normalized_median(12.0), Some(0.1));
+    }
+
+    #[test]
+    fn without_paired_loops_the_run_median_divides() {
+        assert_eq!(row(&[1.0, 2.0, 3.0], &[]).normalized_median(4.0), Some(0.5));
+        // Pairs that do not line up are not trusted either.
+        assert_eq!(
+            row(&[1.0, 2.0, 3.0], &[1.0]).normalized_median(4.0),
+            Some(0.5)
+        );
+        assert_eq!(row(&[], &[]).normalized_median(4.0), None);
+        assert_eq!(row(&[1.0], &[]).normalized_median(0.0), None);
+    }
 }

@@ -131,11 +131,18 @@ fn write_json(path: &Path, v: &Value) -> Result<(), Failed> {
 }
 
 /// Scales one row's median in a saved run (as if that probe got slower).
-fn scale_median(doc: &mut Value, probe: &str, factor: f64) {
+/// Makes a saved probe `factor` times slower: its median and every sample
+/// (comparisons recompute the normalised figure from the samples).
+fn scale_times(doc: &mut Value, probe: &str, factor: f64) {
     if let Some(rows) = doc["rows"].as_array_mut() {
         for row in rows.iter_mut().filter(|r| r["name"] == probe) {
             let m = row["median"].as_f64().unwrap_or(0.0);
             row["median"] = Value::from(m * factor);
+            if let Some(samples) = row["samples"].as_array_mut() {
+                for s in samples.iter_mut() {
+                    *s = Value::from(s.as_f64().unwrap_or(0.0) * factor);
+                }
+            }
         }
     }
 }
@@ -402,7 +409,7 @@ fn tests() -> Vec<Trial> {
             let base = saved_run(t.path(), "base.json")?;
             let base_path = t.path().join("base.json");
             let mut slower = base.clone();
-            scale_median(&mut slower, "fine_sum", 1.5);
+            scale_times(&mut slower, "fine_sum", 1.5);
             let slower_path = t.path().join("slower.json");
             write_json(&slower_path, &slower)?;
             let ran = run(yardstick().arg("compare").arg(&base_path).arg(&slower_path));
@@ -465,7 +472,7 @@ fn tests() -> Vec<Trial> {
                 let t = tempfile::tempdir()?;
                 let mut base = saved_run(t.path(), "base.json")?;
                 // A baseline in which fine_sum was far faster: the new run regresses.
-                scale_median(&mut base, "fine_sum", 0.01);
+                scale_times(&mut base, "fine_sum", 0.01);
                 let base_path = t.path().join("fast-base.json");
                 write_json(&base_path, &base)?;
                 let summary = t.path().join("summary.md");

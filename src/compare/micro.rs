@@ -1,8 +1,10 @@
 //! Micro mode's rules: normalised medians, or instruction counts.
 //!
-//! Each probe's median is divided by its own run's calibration median, so a
-//! machine that is twice as slow at everything shows no change; only a probe
-//! that got slower relative to the calibration loop regresses. Runs of
+//! Each probe's time is divided by the calibration loop's time of the same
+//! run (sample by sample where the run interleaved them, see
+//! [`Row::normalized_median`]), so a machine that is twice as slow at
+//! everything shows no change; only a probe that got slower relative to the
+//! calibration loop regresses. Runs of
 //! instruction counts compare the counts themselves, which need no
 //! calibration and allow a far smaller threshold.
 
@@ -109,12 +111,10 @@ fn calibration_median(run: &Run) -> Option<f64> {
         .filter(|m| m.is_finite() && *m > 0.0)
 }
 
-/// The row's median over the calibration median, recomputed: a stored
+/// The row's normalised figure, recomputed from its samples: a stored
 /// `normalized` field may be stale or edited, so it is never trusted.
 fn normalized(row: &Row, calibration: f64) -> Option<f64> {
-    row.median
-        .filter(|m| m.is_finite())
-        .map(|m| m / calibration)
+    row.normalized_median(calibration)
 }
 
 #[cfg(test)]
