@@ -1,6 +1,7 @@
-//! The calibration loop: fixed, deterministic, pure-CPU work timed before and
-//! after the probes. Dividing a probe's median by the loop's median gives a
-//! figure ("x calib") that compares across machines of different speed.
+//! The calibration loop: fixed, deterministic, pure-CPU work timed just
+//! before every probe sample (see `rounds`). Dividing a sample by the loop
+//! gives a figure ("x calib") that compares across machines of different
+//! speed, and across moments of different load on one machine.
 //!
 //! The work mixes what real code does (integer arithmetic, allocation,
 //! sorting, string building, a regex, hashing, a hash map) so that a machine

@@ -2,11 +2,11 @@
 //!
 //! A probe is a fixed amount of real work registered with [`probe!`]. A
 //! bench target with `harness = false` calls [`run_main`]; the harness times
-//! every probe, times a fixed calibration loop before and after, and reports
-//! each probe's median also divided by the calibration median ("x calib"),
-//! so that runs made on two machines compare. Data flows one way: measure
-//! ([`measure`], [`micro`]) → summarise ([`stats`], [`run`]) → render
-//! ([`report`]) or compare ([`compare`]).
+//! every probe in rounds, times a fixed calibration loop just before every
+//! sample, and reports each probe's time also relative to that loop
+//! ("x calib"), so that runs made on two machines compare. Data flows one
+//! way: measure ([`rounds`], [`measure`], [`micro`]) → summarise
+//! ([`stats`], [`run`]) → render ([`report`]) or compare ([`compare`]).
 
 pub mod calibration;
 pub mod cli;

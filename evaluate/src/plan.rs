@@ -90,7 +90,7 @@ impl Method {
         match self {
             Method::StoredBaseline => {
                 "one run compared with a baseline saved under quiet conditions \
-                 (normalised medians, judged by yardstick's `compare`)"
+                 (normalised figures, judged by yardstick's `compare`)"
             }
             Method::Confirmed => {
                 "the bench run given the saved baseline (`--baseline`), so that it compares \

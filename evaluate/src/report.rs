@@ -210,7 +210,7 @@ fn spreads(s: &mut String, r: &Results) {
     let _ = writeln!(
         s,
         "Every probe of every A/A run. *raw*: the median in milliseconds (paired: the new build's median of its round medians against the old build's). \
-         *judged*: the figure the verdict judges: the median divided by the run's calibration median (stored-baseline, confirmed), \
+         *judged*: the figure the verdict judges: the median of the per-sample ratios to the calibration loop timed just before each sample (stored-baseline, confirmed), \
          the median of the per-round new/old ratios (paired), the instruction count (instructions).\n"
     );
     let _ = writeln!(

@@ -13,8 +13,11 @@ use crate::comparison::{CalibrationRatio, Check, Comparison};
 use crate::error::Error;
 use crate::run::{Metric, Row, Run};
 
-/// Percent a probe's normalised median may grow before it regresses.
-pub const DEFAULT_THRESHOLD: f64 = 40.0;
+/// Percent a probe's normalised figure may grow before it regresses. The
+/// evaluation harness chose it: on a contended 2-core VM, 1 of 300 A/A runs
+/// of the suite went past 30 % while 98 % of 40 % slowdowns did (README,
+/// "What the check catches").
+pub const DEFAULT_THRESHOLD: f64 = 30.0;
 /// Percent a probe's instruction count may grow before it regresses.
 pub const DEFAULT_INSTRUCTIONS_THRESHOLD: f64 = 1.0;
 
@@ -179,7 +182,7 @@ mod tests {
         let now = run(20.0, vec![row("a", 4.0, 0), row("b", 10.0, 0)]);
         let c = compare(&base, "base.json", &now, &Rules::default()).unwrap();
         assert_eq!(c.regressions, 0);
-        assert_eq!(c.threshold, 40.0);
+        assert_eq!(c.threshold, super::DEFAULT_THRESHOLD);
         let cal = c.calibration.unwrap();
         assert_eq!(cal.speed, 0.5);
         assert!(c.checks.iter().all(|k| k.change_pct.abs() < 1e-9));
@@ -196,6 +199,30 @@ mod tests {
         assert!(!a.regressed && b.regressed);
         assert_eq!(c.regressions, 1);
         assert!((b.change_pct - 41.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn interleaved_pairs_cancel_a_slowdown_during_the_run() {
+        // The baseline ran at one speed; the run became twice as slow for
+        // its last two samples, and the loops before them show it.
+        let mut base = Row::with_samples("a".into(), RowKind::Probe, "a".into(), vec![1.0; 5]);
+        base.calibration_samples = vec![10.0; 5];
+        let mut now = Row::with_samples(
+            "a".into(),
+            RowKind::Probe,
+            "a".into(),
+            vec![1.0, 1.0, 2.0, 2.0, 2.0],
+        );
+        now.calibration_samples = vec![10.0, 10.0, 20.0, 20.0, 20.0];
+        let c = compare(
+            &run(10.0, vec![base]),
+            "b",
+            &run(14.0, vec![now]),
+            &at(15.0),
+        )
+        .unwrap();
+        assert_eq!(c.regressions, 0);
+        assert!(c.checks[0].change_pct.abs() < 1e-9);
     }
 
     #[test]
