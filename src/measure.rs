@@ -1,4 +1,6 @@
-//! Timing: warm-up, batching, measured samples, catching panics, the timeout.
+//! The pieces of timing one probe: getting it ready (set-up and check),
+//! picking its batch, timing one sample, catching panics. `rounds` puts them
+//! together for a run, `worker` for `compare-builds`.
 //!
 //! A sample is one call of [`Instance::run`] with `batch` iterations, timed
 //! with a monotonic clock; every figure the harness reports is per iteration
@@ -16,16 +18,13 @@ pub const TARGET_SAMPLE: Duration = Duration::from_millis(1);
 /// The largest batch the harness picks by itself.
 const MAX_BATCH: u64 = 1 << 24;
 
-/// How to measure each probe.
+/// How to measure the probes of a run (see `rounds`).
 #[derive(Debug, Clone)]
 pub struct Plan {
     pub warmup: usize,
     pub repeat: usize,
     /// A fixed batch size; `None` lets the harness pick one per probe.
     pub min_batch: Option<u64>,
-    /// An injected slowdown in percent (see `inject`): each sample runs that
-    /// many more iterations but is still divided by the batch size.
-    pub slowdown: Option<f64>,
 }
 
 /// What measuring one probe gave.
@@ -81,41 +80,6 @@ pub fn ready(probe: &Probe) -> Result<Ready, String> {
         Ok(Ok(())) => Ok(Ready { instance, note }),
         Ok(Err(message)) | Err(message) => Err(format!("check failed: {message}")),
     }
-}
-
-/// Measures `probe` again in `rounds` rounds, each one calibration loop and
-/// then one sample of `batch` iterations, and returns each round's ratio of
-/// per-iteration time to the loop's time. Taking the two back to back puts
-/// both under the same load, which a calibration before and after a whole
-/// run cannot do.
-pub fn interleaved(
-    probe: &Probe,
-    plan: &Plan,
-    batch: u64,
-    rounds: usize,
-    calibration: impl Fn() -> u64,
-) -> Result<Vec<f64>, String> {
-    // A fresh instance is verified like the first: a wrong result is never
-    // timed.
-    let mut instance = ready(probe)?.instance;
-    let iterations = crate::inject::iterations(batch, plan.slowdown);
-    guarded(|| {
-        for _ in 0..plan.warmup {
-            std::hint::black_box(calibration());
-            measured_section(instance.as_mut(), iterations);
-        }
-        let mut ratios = Vec::with_capacity(rounds);
-        for _ in 0..rounds {
-            let start = Instant::now();
-            std::hint::black_box(calibration());
-            let loop_time = start.elapsed().as_secs_f64();
-            let start = Instant::now();
-            measured_section(instance.as_mut(), iterations);
-            let sample = start.elapsed().as_secs_f64() / batch as f64;
-            ratios.push(sample / loop_time);
-        }
-        ratios
-    })
 }
 
 /// Runs `f`, turning a panic into its message.

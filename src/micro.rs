@@ -7,7 +7,7 @@ use crate::environment::{Environment, now, repository_dir};
 use crate::error::Error;
 use crate::inject::Injection;
 use crate::instructions;
-use crate::measure::{self, Measurement, Plan};
+use crate::measure::{Measurement, Plan};
 use crate::outcome::{self, Baseline};
 use crate::probe::{self, Probe};
 use crate::progress::Progress;
@@ -127,29 +127,33 @@ fn confirm(
         }
         let plan = Plan {
             warmup: 1,
-            repeat: options.repeat,
+            repeat: options.repeat.max(CONFIRMATION_ROUNDS),
             min_batch: Some(batch),
-            slowdown: injection.percent(probe.name),
         };
         let hook = std::panic::take_hook();
         std::panic::set_hook(Box::new(|_| {}));
-        let rounds = options.repeat.max(CONFIRMATION_ROUNDS);
-        let ratios = {
-            let _guard = watchdog.watch(probe.name);
-            measure::interleaved(probe, &plan, batch, rounds, || calibration.run())
-        };
+        let measured = rounds::measure(
+            &[*probe],
+            &plan,
+            injection,
+            Some(&calibration),
+            &watchdog,
+            &mut Progress::new(0, true),
+        );
         std::panic::set_hook(hook);
+        let Some(timed) = measured.probes.first() else {
+            continue;
+        };
         // A confirmation that cannot be made leaves the regression standing.
-        let again = match ratios.map(|r| stats::median(&r)) {
-            Ok(Some(again)) => again,
-            Ok(None) => continue,
-            Err(message) => {
-                notes.push(format!(
-                    "{}: could not be measured again ({message}); the regression stands",
-                    check.key
-                ));
-                continue;
-            }
+        if let Some(message) = timed.measurement.error_messages.keys().next() {
+            notes.push(format!(
+                "{}: could not be measured again ({message}); the regression stands",
+                check.key
+            ));
+            continue;
+        }
+        let Some(again) = stats::median_of_ratios(&timed.measurement.samples, &timed.loops) else {
+            continue;
         };
         let change = (again / check.baseline - 1.0) * 100.0;
         check.confirmation_pct = Some(change);
@@ -205,7 +209,6 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
         warmup: options.warmup,
         repeat: options.repeat,
         min_batch: options.min_batch,
-        slowdown: None,
     };
     let mut progress = Progress::new(rounds::steps(selected.len(), &plan), options.common.quiet);
     let calibration = Calibration::new();

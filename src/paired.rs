@@ -21,7 +21,7 @@ use crate::outcome;
 use crate::progress::Progress;
 use crate::run::{FORMAT, Mode, Row, RowKind, Run, TOOL};
 use crate::stats::median;
-use crate::worker::{Offer, Spawn, Worker};
+use crate::worker::{Greeting, Offer, Spawn, Worker};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -48,17 +48,25 @@ struct Series {
 }
 
 impl Series {
-    fn offered(offer: &Offer) -> Series {
-        Series {
-            batch: offer.batch,
-            note: offer.error.clone().unwrap_or_else(|| offer.note.clone()),
+    /// A probe as a worker offered it; one it cannot time has failed every
+    /// one of its `samples`.
+    fn offered(offer: &Offer, samples: u64) -> Series {
+        let mut s = Series {
+            note: offer.note.clone(),
             ops: Some(offer.ops),
-            failed: offer.error.is_some(),
             ..Series::default()
+        };
+        if let Some(message) = &offer.error {
+            s.fail(message.clone(), samples);
         }
+        s
     }
 
+    /// Counts `count` failed samples; the first failure names the row.
     fn fail(&mut self, message: String, count: u64) {
+        if !self.failed {
+            self.note = format!("failed: {message}");
+        }
         self.failed = true;
         self.side.errors += count;
         *self.messages.entry(message).or_default() += count;
@@ -91,27 +99,33 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
     };
     let (mut old_worker, old_offers) = spawn(&o.old, &o.env_old)?;
     let (mut new_worker, new_offers) = spawn(&o.new, &o.env_new)?;
+    let per_side = (o.rounds * o.repeat) as u64;
     let series = |offers: &[Offer]| -> BTreeMap<String, Series> {
         offers
             .iter()
-            .map(|offer| (offer.name.clone(), Series::offered(offer)))
+            .map(|offer| (offer.name.clone(), Series::offered(offer, per_side)))
             .collect()
     };
     let mut old = series(&old_offers.probes);
     let mut new = series(&new_offers.probes);
     // Both builds time the same work per sample: the larger of their batches.
+    let batch = |offers: &Greeting, name: &str| {
+        offers
+            .probes
+            .iter()
+            .find(|offer| offer.name == name)
+            .and_then(|offer| offer.batch)
+    };
     let mut live: Vec<(String, u64)> = old
-        .iter()
-        .filter_map(|(name, o_series)| {
-            let n_series = new.get(name)?;
-            Some((name.clone(), o_series.batch?.max(n_series.batch?)))
+        .keys()
+        .filter_map(|name| {
+            let b = batch(&old_offers, name)?.max(batch(&new_offers, name)?);
+            Some((name.clone(), b))
         })
         .collect();
-    let per_side = (o.rounds * o.repeat) as u64;
-    for s in old.values_mut().chain(new.values_mut()) {
-        if s.failed {
-            let message = s.note.trim_start_matches("failed: ").to_string();
-            s.fail(message, per_side);
+    for (name, b) in &live {
+        for s in [old.get_mut(name), new.get_mut(name)].into_iter().flatten() {
+            s.batch = Some(*b);
         }
     }
 
@@ -158,7 +172,6 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
             for (side, into) in [(Build::Old, &mut old), (Build::New, &mut new)] {
                 if let (Some(m), Some(s)) = (median(&figures[side as usize]), into.get_mut(name)) {
                     s.side.rounds.insert(round, m);
-                    s.batch = Some(*batch);
                 }
             }
         }

@@ -82,10 +82,11 @@ pub fn measure(
                 checksum: 0,
             })
         });
-        slots.push(slot.map_err(|message| failed(plan, message)));
-        if let Err(m) = &slots[slots.len() - 1] {
+        let slot = slot.map_err(|message| failed(plan, message));
+        if let Err(m) = &slot {
             progress.say(&format!("probe {}: {}", p.name, m.note));
         }
+        slots.push(slot);
         progress.advance();
     }
 
@@ -205,7 +206,6 @@ mod tests {
             warmup: 1,
             repeat: 4,
             min_batch: Some(3),
-            slowdown: None,
         };
         let calibration = Calibration::new();
         let watchdog = Watchdog::start(Duration::from_secs(60), |_| {});

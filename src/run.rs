@@ -224,14 +224,7 @@ impl Row {
         if !self.calibration_samples.is_empty()
             && self.calibration_samples.len() == self.samples.len()
         {
-            let ratios: Vec<f64> = self
-                .samples
-                .iter()
-                .zip(&self.calibration_samples)
-                .filter(|(s, c)| s.is_finite() && c.is_finite() && **c > 0.0)
-                .map(|(s, c)| s / c)
-                .collect();
-            return crate::stats::median(&ratios);
+            return crate::stats::median_of_ratios(&self.samples, &self.calibration_samples);
         }
         self.median
             .filter(|m| m.is_finite() && calibration.is_finite() && calibration > 0.0)

@@ -48,7 +48,7 @@ pub struct Offer {
     /// The batch the worker would pick (a sample of about a millisecond);
     /// absent when the probe failed.
     pub batch: Option<u64>,
-    /// Why the probe cannot be timed (`failed: ...`), if it cannot.
+    /// Why the probe cannot be timed, if it cannot.
     pub error: Option<String>,
 }
 
@@ -73,7 +73,7 @@ pub fn serve(
             Ok(instance) => match guarded(|| measure::pick_batch(instance.as_mut())) {
                 Ok(b) => Some(b),
                 Err(message) => {
-                    slot = Err(format!("failed: {message}"));
+                    slot = Err(message);
                     None
                 }
             },
@@ -106,7 +106,7 @@ pub fn serve(
 fn prepare(probe: &Probe) -> (Slot, String) {
     match measure::ready(probe) {
         Ok(ready) => (Ok(ready.instance), ready.note),
-        Err(message) => (Err(format!("failed: {message}")), String::new()),
+        Err(message) => (Err(message), String::new()),
     }
 }
 
@@ -146,7 +146,6 @@ fn answer(line: &str, slots: &mut BTreeMap<&str, Slot>, injection: &Injection) -
         Ok(Some(ms)) => format!("{ms:e}"),
         Err(message) => {
             // A probe that panicked mid-run may hold broken state.
-            let message = format!("failed: {message}");
             *slot = Err(message.clone());
             format!("error {message}")
         }
@@ -400,10 +399,7 @@ mod tests {
             ("counting", 3, Some(20), &None)
         );
         assert_eq!(greeting.probes[1].batch, None);
-        assert_eq!(
-            greeting.probes[1].error.as_deref(),
-            Some("failed: no input")
-        );
+        assert_eq!(greeting.probes[1].error.as_deref(), Some("no input"));
     }
 
     #[test]
@@ -426,7 +422,7 @@ mod tests {
             .parse()
             .unwrap_or_else(|e| panic!("{e}: {}", lines[2]));
         assert!(ms >= 0.0);
-        assert_eq!(lines[3], "error failed: no input");
+        assert_eq!(lines[3], "error no input");
         assert_eq!(lines[4], "error no probe `nothing` here");
         assert!(lines[5].starts_with("error bad numbers"), "{}", lines[5]);
         assert!(

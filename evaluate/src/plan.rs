@@ -111,6 +111,22 @@ impl Method {
         }
     }
 
+    fn cell(
+        self,
+        condition: Condition,
+        aa_runs: usize,
+        power_runs: usize,
+        slowdowns: &[f64],
+    ) -> Cell {
+        Cell {
+            condition,
+            method: self,
+            aa_runs,
+            power_runs,
+            slowdowns: slowdowns.to_vec(),
+        }
+    }
+
     /// The runs a full evaluation makes with this method, chosen so that
     /// every method together fits in about 90 minutes on a 2-core machine
     /// while the figures the project's targets name get 300 A/A runs: the
@@ -118,12 +134,8 @@ impl Method {
     /// CPU hog, and the paired comparison quiet. The rest is smaller or
     /// left to an explicit `--conditions`.
     pub fn default_cells(self) -> Vec<Cell> {
-        let cell = |condition, aa_runs, power_runs, slowdowns: &[f64]| Cell {
-            condition,
-            method: self,
-            aa_runs,
-            power_runs,
-            slowdowns: slowdowns.to_vec(),
+        let cell = |condition, aa_runs, power_runs, slowdowns: &[f64]| {
+            self.cell(condition, aa_runs, power_runs, slowdowns)
         };
         const TIME: [f64; 5] = [5.0, 10.0, 15.0, 25.0, 40.0];
         match self {
@@ -146,12 +158,8 @@ impl Method {
     /// code path (the confirmation runs at 40 %, the one at 10 % mostly
     /// not), not enough to mean anything.
     pub fn quick_cells(self) -> Vec<Cell> {
-        let cell = |condition, aa_runs, power_runs, slowdowns: &[f64]| Cell {
-            condition,
-            method: self,
-            aa_runs,
-            power_runs,
-            slowdowns: slowdowns.to_vec(),
+        let cell = |condition, aa_runs, power_runs, slowdowns: &[f64]| {
+            self.cell(condition, aa_runs, power_runs, slowdowns)
         };
         match self {
             Method::StoredBaseline | Method::Confirmed => Condition::ALL

@@ -78,9 +78,30 @@ pub fn median(samples: &[f64]) -> Option<f64> {
     percentile(samples, 50.0)
 }
 
+/// Median of `numerators[i] / denominators[i]` over the pairs where both are
+/// finite and the denominator is positive; `None` when no pair is.
+pub fn median_of_ratios(numerators: &[f64], denominators: &[f64]) -> Option<f64> {
+    let ratios: Vec<f64> = numerators
+        .iter()
+        .zip(denominators)
+        .filter(|(n, d)| n.is_finite() && d.is_finite() && **d > 0.0)
+        .map(|(n, d)| n / d)
+        .collect();
+    median(&ratios)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn median_of_ratios_skips_pairs_it_cannot_divide() {
+        assert_eq!(
+            median_of_ratios(&[1.0, 4.0, 9.0, 5.0, f64::NAN], &[1.0, 2.0, 3.0, 0.0, 1.0]),
+            Some(2.0)
+        );
+        assert_eq!(median_of_ratios(&[1.0], &[0.0]), None);
+    }
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-9 * b.abs().max(1.0)
