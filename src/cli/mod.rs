@@ -2,6 +2,7 @@
 //! commands over saved runs.
 
 pub mod common;
+pub mod learn;
 pub mod micro;
 pub mod paired;
 pub mod saved;

@@ -57,6 +57,7 @@ pub fn compare(
         checks,
         environment_differences: Vec::new(),
         calibration: None,
+        notes: Vec::new(),
     }
 }
 
