@@ -33,9 +33,6 @@ pub struct Comparison {
     /// Micro: the two calibration medians and the speed factor.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calibration: Option<CalibrationRatio>,
-    /// What qualifies a check: a learned normaliser that was set aside, say.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
 }
 
 impl Comparison {
@@ -69,11 +66,6 @@ pub struct Check {
     /// was measured again, interleaved with the calibration loop.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confirmation_pct: Option<f64>,
-    /// The row's own threshold, percent, when it is not the comparison's:
-    /// a baseline learned from several runs gives a quiet probe a tighter
-    /// one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub threshold: Option<f64>,
 }
 
 impl Check {
@@ -96,7 +88,6 @@ impl Check {
             p_value: None,
             inconclusive: false,
             confirmation_pct: None,
-            threshold: None,
         }
     }
 }

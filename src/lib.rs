@@ -17,10 +17,8 @@ pub mod error;
 pub mod http;
 pub mod inject;
 pub mod instructions;
-pub mod learn;
 pub mod measure;
 pub mod micro;
-pub mod normalizer;
 pub mod outcome;
 pub mod paired;
 pub mod probe;
@@ -51,9 +49,6 @@ commands:
   compare-builds OLD NEW: measure two bench binaries in alternating rounds
            and test the new one for a regression (exit 1)
   show     FILE: print a saved run
-  baseline RUN RUN RUN... --output=FILE [--threshold=PCT]: learn a baseline
-           from several runs of one build (each probe's divisor and
-           threshold from its own A/A noise)
   http     measure pages over HTTP";
 
 /// Entry point of a bench target (`harness = false`): measures under
@@ -96,9 +91,6 @@ pub fn main() -> i32 {
             cli::paired::PairedOptions::parse(args).and_then(|o| paired::main(&o))
         }
         Some("show") => cli::saved::show(args),
-        Some("baseline") => {
-            cli::learn::LearnOptions::parse(args).and_then(|o| cli::learn::main(&o))
-        }
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(0)

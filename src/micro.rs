@@ -8,12 +8,12 @@ use crate::error::Error;
 use crate::inject::Injection;
 use crate::instructions;
 use crate::measure::{Measurement, Plan};
-use crate::normalizer::Normalizer;
 use crate::outcome::{self, Baseline};
 use crate::probe::{self, Probe};
 use crate::progress::Progress;
 use crate::rounds;
 use crate::run::{CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, Run, TOOL};
+use crate::stats::{self, Summary};
 use crate::watchdog::Watchdog;
 use crate::worker;
 use serde_json::{Value, json};
@@ -106,11 +106,8 @@ fn confirm(
     for check in comparison
         .checks
         .iter_mut()
-        .filter(|c| c.regressed && c.metric.starts_with("median/"))
+        .filter(|c| c.regressed && c.metric == "median/calib")
     {
-        let Some(normalizer) = check_normalizer(&check.metric) else {
-            continue;
-        };
         let Some(probe) = selected.iter().find(|p| p.name == check.key) else {
             continue;
         };
@@ -155,24 +152,17 @@ fn confirm(
             ));
             continue;
         }
-        let again = row(
-            probe,
-            timed.measurement.clone(),
-            timed.loops.clone(),
-            &timed.kernels,
-            None,
-        );
-        let Some(again) = normalizer.figure(&again, f64::NAN) else {
+        let Some(again) = stats::median_of_ratios(&timed.measurement.samples, &timed.loops) else {
             continue;
         };
         let change = (again / check.baseline - 1.0) * 100.0;
         check.confirmation_pct = Some(change);
-        if change <= check.threshold.unwrap_or(threshold) {
+        if change <= threshold {
             check.regressed = false;
             check.inconclusive = true;
             notes.push(format!(
                 "inconclusive: {} measured {:+.1} % against the baseline, but {:+.1} % when measured again \
-                 interleaved with the calibration: the machine's load moved during the run",
+                 interleaved with the calibration loop: the machine's load moved during the run",
                 check.key, check.change_pct, change
             ));
         }
@@ -251,11 +241,6 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
             calibration::EXPECTED_CHECKSUM
         ));
     }
-    for (kernel, sum) in &measured.faulty_kernels {
-        warnings.push(format!(
-            "the `{kernel}` calibration kernel's checksum {sum} is not the pinned one: its work changed"
-        ));
-    }
     // Drift: the loops of the first half of the rounds against the second's
     // (one loop is both).
     let loops = &measured.calibration;
@@ -263,7 +248,7 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
         0 | 1 => (&loops[..], &loops[..]),
         n => loops.split_at(n / 2),
     };
-    let calibration = CalibrationSummary::of(before, after, checksum);
+    let calibration = summarise_calibration(before, after, checksum);
     if let Some(c) = calibration
         .as_ref()
         .filter(|c| c.drift_pct.abs() > DRIFT_WARNING_PCT)
@@ -291,7 +276,7 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
         rows: selected
             .iter()
             .zip(measured.probes)
-            .map(|(p, t)| row(p, t.measurement, t.loops, &t.kernels, c))
+            .map(|(p, t)| row(p, t.measurement, t.loops, c))
             .collect(),
         calibration,
         comparison: None,
@@ -369,23 +354,9 @@ fn count_all(
     })
 }
 
-/// The normaliser a check's metric (`median/NAME`) names.
-fn check_normalizer(metric: &str) -> Option<Normalizer> {
-    metric
-        .strip_prefix("median/")
-        .and_then(Normalizer::from_name)
-}
-
-/// `loops` are the calibration loops timed before each sample, `kernels`
-/// the narrow kernels' times, `calibration` the run's calibration median
-/// (none without calibration).
-fn row(
-    probe: &Probe,
-    m: Measurement,
-    loops: Vec<f64>,
-    kernels: &BTreeMap<&'static str, Vec<f64>>,
-    calibration: Option<f64>,
-) -> Row {
+/// `loops` are the calibration loops timed before each sample, `calibration`
+/// the run's calibration median (none without calibration).
+fn row(probe: &Probe, m: Measurement, loops: Vec<f64>, calibration: Option<f64>) -> Row {
     let mut row = Row::with_samples(
         probe.name.to_string(),
         RowKind::Probe,
@@ -402,13 +373,35 @@ fn row(
         .filter(|md| *md > 0.0)
         .map(|md| probe.ops as f64 * 1000.0 / md);
     row.calibration_samples = loops;
-    row.kernel_samples = kernels
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect();
     row.normalized = calibration.and_then(|c| row.normalized_median(c));
     row.note = m.note;
     row
+}
+
+fn summarise_calibration(
+    before: &[f64],
+    after: &[f64],
+    checksum: u64,
+) -> Option<CalibrationSummary> {
+    let all: Vec<f64> = before.iter().chain(after).copied().collect();
+    let s = Summary::of(&all)?;
+    let before_median = stats::median(before)?;
+    let after_median = stats::median(after)?;
+    Some(CalibrationSummary {
+        n: s.n,
+        min: s.min,
+        mean: s.mean,
+        median: s.median,
+        p90: s.p90,
+        p95: s.p95,
+        p99: s.p99,
+        max: s.max,
+        stddev: s.stddev,
+        before_median,
+        after_median,
+        drift_pct: (after_median / before_median - 1.0) * 100.0,
+        checksum,
+    })
 }
 
 fn settings(o: &MicroOptions, injection: &Injection) -> BTreeMap<String, Value> {

@@ -10,12 +10,8 @@
 //! normalised figure is the median of its per-round ratios (sample / loop,
 //! see `Row::normalized_median`), and a spell that slows one round moves one
 //! ratio of each probe, not all of one probe's samples.
-//!
-//! The narrow kernels (`calibration::Kernel`) are timed there too, just
-//! before the loop, so that a baseline can learn which of them moves with
-//! each probe.
 
-use crate::calibration::{Calibration, Kernel};
+use crate::calibration::Calibration;
 use crate::inject::{self, Injection};
 use crate::measure::{self, Measurement, Plan, guarded};
 use crate::probe::{Instance, Probe};
@@ -30,9 +26,6 @@ pub struct Timed {
     /// Per sample: milliseconds of the calibration loop just before it
     /// (empty without calibration).
     pub loops: Vec<f64>,
-    /// Per kernel, per sample: milliseconds of the kernel timed just before
-    /// the loop (empty without calibration).
-    pub kernels: BTreeMap<&'static str, Vec<f64>>,
 }
 
 /// What a whole run of rounds gave.
@@ -43,8 +36,6 @@ pub struct Rounds {
     pub calibration: Vec<f64>,
     /// Each loop's checksum.
     pub checksums: Vec<u64>,
-    /// Kernels that gave a checksum other than their pinned one, with it.
-    pub faulty_kernels: BTreeMap<&'static str, u64>,
 }
 
 /// A probe being measured.
@@ -55,7 +46,6 @@ struct Live {
     iterations: u64,
     samples: Vec<f64>,
     loops: Vec<f64>,
-    kernels: BTreeMap<&'static str, Vec<f64>>,
     checksum: u64,
 }
 
@@ -89,7 +79,6 @@ pub fn measure(
                 iterations: inject::iterations(batch, injection.percent(p.name)),
                 samples: Vec::with_capacity(plan.repeat),
                 loops: Vec::with_capacity(plan.repeat),
-                kernels: BTreeMap::new(),
                 checksum: 0,
             })
         });
@@ -103,7 +92,6 @@ pub fn measure(
 
     let mut loops = Vec::new();
     let mut checksums = Vec::new();
-    let mut faulty_kernels = BTreeMap::new();
     for round in 0..plan.warmup + plan.repeat {
         let measured = round >= plan.warmup;
         if measured {
@@ -117,22 +105,6 @@ pub fn measure(
         }
         for (p, slot) in selected.iter().zip(slots.iter_mut()) {
             let Ok(live) = slot else { continue };
-            let kernel_ms: Vec<(Kernel, f64)> = calibration
-                .map(|c| {
-                    Kernel::ALL
-                        .into_iter()
-                        .map(|k| {
-                            let start = Instant::now();
-                            let sum = std::hint::black_box(c.kernels().run(k));
-                            let ms = start.elapsed().as_secs_f64() * 1e3;
-                            if sum != k.expected() {
-                                faulty_kernels.insert(k.name(), sum);
-                            }
-                            (k, ms)
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
             let loop_ms = calibration.map(|c| {
                 let start = Instant::now();
                 let sum = std::hint::black_box(c.run());
@@ -163,9 +135,6 @@ pub fn measure(
                     live.samples.push(ms);
                     live.checksum = live.checksum.wrapping_add(sum);
                     live.loops.extend(loop_ms);
-                    for (k, ms) in &kernel_ms {
-                        live.kernels.entry(k.name()).or_default().push(*ms);
-                    }
                 }
                 Ok(None) => {}
                 Err(message) => {
@@ -193,12 +162,10 @@ pub fn measure(
                     checksum: live.checksum,
                 },
                 loops: live.loops,
-                kernels: live.kernels,
             },
             Err(measurement) => Timed {
                 measurement,
                 loops: Vec::new(),
-                kernels: BTreeMap::new(),
             },
         })
         .collect();
@@ -206,7 +173,6 @@ pub fn measure(
         probes,
         calibration: loops,
         checksums,
-        faulty_kernels,
     }
 }
 
@@ -292,10 +258,6 @@ mod tests {
         assert_eq!(t.measurement.samples.len(), 4);
         assert_eq!(t.loops, r.calibration);
         assert_eq!(r.calibration.len(), 4);
-        for k in Kernel::ALL {
-            assert_eq!(t.kernels[k.name()].len(), 4, "{}", k.name());
-        }
-        assert!(r.faulty_kernels.is_empty());
         assert!(
             r.checksums
                 .iter()
@@ -311,7 +273,6 @@ mod tests {
         let r = run(&[&ADDS], false);
         assert_eq!(r.probes[0].measurement.samples.len(), 4);
         assert!(r.probes[0].loops.is_empty() && r.calibration.is_empty());
-        assert!(r.probes[0].kernels.is_empty());
     }
 
     #[test]

@@ -144,19 +144,6 @@ pub struct Row {
     /// before each sample, in the order of `samples`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub calibration_samples: Vec<f64>,
-    /// Micro: per narrow kernel (`alu`, `branchy`, `memory`, `alloc`), its
-    /// time in milliseconds just before each sample, in the order of
-    /// `samples`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub kernel_samples: BTreeMap<String, Vec<f64>>,
-    /// Baselines learned from several runs (`yardstick baseline`): what
-    /// this probe's time is divided by (`calib` or a kernel's name).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub normalizer: Option<String>,
-    /// Baselines learned from several runs: the percent this probe may
-    /// grow, from its own A/A noise (never above the threshold in force).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub threshold: Option<f64>,
     #[serde(default)]
     pub note: String,
     /// Instructions per iteration (`--metric=instructions`).
@@ -215,9 +202,6 @@ impl Row {
             rps: None,
             normalized: None,
             calibration_samples: Vec::new(),
-            kernel_samples: BTreeMap::new(),
-            normalizer: None,
-            threshold: None,
             note: String::new(),
             instructions: None,
             target: None,
@@ -268,32 +252,6 @@ pub struct CalibrationSummary {
     /// while the probes ran.
     pub drift_pct: f64,
     pub checksum: u64,
-}
-
-impl CalibrationSummary {
-    /// The figures of the loops timed in the first half of the rounds
-    /// (`before`) and the second (`after`); none without loops.
-    pub fn of(before: &[f64], after: &[f64], checksum: u64) -> Option<CalibrationSummary> {
-        let all: Vec<f64> = before.iter().chain(after).copied().collect();
-        let s = Summary::of(&all)?;
-        let before_median = crate::stats::median(before)?;
-        let after_median = crate::stats::median(after)?;
-        Some(CalibrationSummary {
-            n: s.n,
-            min: s.min,
-            mean: s.mean,
-            median: s.median,
-            p90: s.p90,
-            p95: s.p95,
-            p99: s.p99,
-            max: s.max,
-            stddev: s.stddev,
-            before_median,
-            after_median,
-            drift_pct: (after_median / before_median - 1.0) * 100.0,
-            checksum,
-        })
-    }
 }
 
 /// One server compared with the first, for one page (HTTP `--compare`).

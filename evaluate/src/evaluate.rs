@@ -10,7 +10,7 @@ use crate::machine::{self, BENCH_CPU, HOG_CPU, Machine};
 use crate::method::{Context, Procedure, Saved, Trial};
 use crate::options::{CountProbes, Options};
 use crate::plan::{Job, Method, Plan};
-use crate::results::{JobTime, LearnedProbe, MethodCommand, Record, Results, Setup, summarise};
+use crate::results::{JobTime, MethodCommand, Record, Results, Setup, summarise};
 use crate::runner::{Progress, trials};
 use crate::{plots, report};
 use std::ffi::OsString;
@@ -88,28 +88,9 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
 
     // The first run pays for cold caches and page faults; it is not kept.
     bench.run(&bench.stored(None))?;
-    eprintln!("evaluate: {} quiet baseline runs", options.baseline_runs);
-    let mut quiet = Vec::with_capacity(options.baseline_runs);
-    for i in 0..options.baseline_runs {
-        let (run, took) = bench.run(&bench.stored(None))?;
-        quiet.push((format!("baseline run {}", i + 1), run, took));
-    }
-    let (_, baseline, baseline_time) = quiet[0].clone();
+    let (baseline, baseline_time) = bench.run(&bench.stored(None))?;
     let baseline_path = out.join("baseline.json");
     yardstick::store::save(&baseline_path, &baseline).map_err(|e| Error(e.to_string()))?;
-    let learned_path = out.join("baseline-learned.json");
-    let learned = if methods.contains(&Method::LearnedBaseline) {
-        let runs: Vec<(String, yardstick::run::Run)> = quiet
-            .iter()
-            .map(|(n, r, _)| (n.clone(), r.clone()))
-            .collect();
-        let learned = yardstick::learn::learn(&runs, options.threshold)
-            .map_err(|e| Error(format!("learning the baseline: {e}")))?;
-        yardstick::store::save(&learned_path, &learned.run).map_err(|e| Error(e.to_string()))?;
-        Some(learned)
-    } else {
-        None
-    };
     let probes: Vec<String> = baseline.rows.iter().map(|r| r.key.clone()).collect();
     let counts = CountSampling {
         batch: options.count_batch,
@@ -130,10 +111,6 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
             run: &baseline,
             path: &baseline_path,
         },
-        learned: learned.as_ref().map(|l| Saved {
-            run: &l.run,
-            path: &learned_path,
-        }),
         threshold: options.threshold,
         yardstick: yardstick_bin.as_deref(),
         paired: options.paired,
@@ -294,28 +271,6 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
             commands,
             baseline: "baseline.json".to_string(),
             baseline_seconds: baseline_time.as_secs_f64(),
-            baseline_runs: options.baseline_runs,
-            learned_baseline: learned
-                .as_ref()
-                .map(|_| "baseline-learned.json".to_string()),
-            learned: learned
-                .as_ref()
-                .map(|l| {
-                    l.choices
-                        .iter()
-                        .map(|c| LearnedProbe {
-                            probe: c.key.clone(),
-                            divisor: c.normalizer.name().to_string(),
-                            threshold: c.threshold,
-                            fences: c
-                                .fences
-                                .iter()
-                                .map(|(n, f)| (n.name().to_string(), *f))
-                                .collect(),
-                        })
-                        .collect()
-                })
-                .unwrap_or_default(),
             count_baseline: count_baseline
                 .as_ref()
                 .map(|_| "baseline-instructions.json".to_string()),
@@ -400,7 +355,7 @@ fn pilots(
         && let Some(s) = highest.filter(|s| *s > ctx.threshold)
     {
         eprintln!("evaluate: timing a confirmed run at {s} %");
-        t.confirmed_flagged = Some(timed(Procedure::timed(Method::Confirmed)?, Some(s))?);
+        t.confirmed_flagged = Some(timed(Procedure::Confirmed { also_stored: false }, Some(s))?);
     }
     if methods.contains(&Method::Paired) {
         eprintln!("evaluate: timing a paired comparison");

@@ -29,9 +29,6 @@ pub struct Context<'a> {
     pub bench: &'a Bench,
     /// The timed baseline saved under quiet conditions at the start.
     pub baseline: Saved<'a>,
-    /// The baseline learned from several quiet runs at the start (the
-    /// first of them is `baseline`), when the learned method is evaluated.
-    pub learned: Option<Saved<'a>>,
     /// Percent, for the stored-baseline and confirmed verdicts.
     pub threshold: f64,
     /// The `yardstick` command, for the paired method.
@@ -63,11 +60,10 @@ pub struct Trial {
 /// How the runs of a job are made and judged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Procedure {
-    /// A timed run judged by each method named true.
-    Timed {
-        stored: bool,
-        learned: bool,
-        confirmed: bool,
+    Stored,
+    /// `also_stored`: the same run gives the stored-baseline verdict too.
+    Confirmed {
+        also_stored: bool,
     },
     Paired,
     Instructions,
@@ -75,33 +71,18 @@ pub enum Procedure {
 
 impl Procedure {
     /// The procedure that makes the trials of `methods` (one method, or
-    /// the timed methods sharing runs).
+    /// the stored baseline and confirmed sharing runs).
     pub fn of(methods: &[Method]) -> Result<Procedure, Error> {
         match methods {
+            [Method::StoredBaseline] => Ok(Procedure::Stored),
+            [Method::Confirmed] => Ok(Procedure::Confirmed { also_stored: false }),
+            [Method::StoredBaseline, Method::Confirmed] => {
+                Ok(Procedure::Confirmed { also_stored: true })
+            }
             [Method::Paired] => Ok(Procedure::Paired),
             [Method::Instructions] => Ok(Procedure::Instructions),
-            timed
-                if !timed.is_empty()
-                    && timed.iter().all(|m| {
-                        matches!(
-                            m,
-                            Method::StoredBaseline | Method::LearnedBaseline | Method::Confirmed
-                        )
-                    }) =>
-            {
-                Ok(Procedure::Timed {
-                    stored: timed.contains(&Method::StoredBaseline),
-                    learned: timed.contains(&Method::LearnedBaseline),
-                    confirmed: timed.contains(&Method::Confirmed),
-                })
-            }
             other => Err(Error(format!("no procedure runs {other:?} together"))),
         }
-    }
-
-    /// A timed run judged by `method` alone.
-    pub fn timed(method: Method) -> Result<Procedure, Error> {
-        Procedure::of(&[method])
     }
 
     /// The process one trial starts; `seed` orders a paired trial's rounds.
@@ -112,14 +93,11 @@ impl Procedure {
         seed: u64,
     ) -> Result<Invocation, Error> {
         Ok(match self {
-            Procedure::Timed {
-                confirmed: false, ..
-            } => ctx.bench.stored(slowdown),
-            Procedure::Timed {
-                confirmed: true, ..
-            } => ctx
-                .bench
-                .confirmed(ctx.baseline.path, ctx.threshold, slowdown),
+            Procedure::Stored => ctx.bench.stored(slowdown),
+            Procedure::Confirmed { .. } => {
+                ctx.bench
+                    .confirmed(ctx.baseline.path, ctx.threshold, slowdown)
+            }
             Procedure::Paired => {
                 let yardstick = ctx.yardstick.ok_or_else(|| {
                     Error(
@@ -163,36 +141,27 @@ impl Procedure {
         };
         let base = ctx.baseline.run;
         Ok(match self {
-            Procedure::Timed {
-                stored,
-                learned,
-                confirmed,
-            } => {
+            Procedure::Stored => {
+                let c = stored(ctx, run)?;
+                vec![(
+                    Method::StoredBaseline,
+                    trial(verdict::outcomes(base, run, &c), c.threshold),
+                )]
+            }
+            Procedure::Confirmed { also_stored } => {
+                let mine = own("confirmed")?;
                 let mut out = Vec::new();
-                if stored {
-                    let c = against(ctx, ctx.baseline, run)?;
+                if also_stored {
+                    let c = stored(ctx, run)?;
                     out.push((
                         Method::StoredBaseline,
                         trial(verdict::outcomes(base, run, &c), c.threshold),
                     ));
                 }
-                if learned {
-                    let saved = ctx.learned.ok_or_else(|| {
-                        Error("the learned method has no learned baseline".to_string())
-                    })?;
-                    let c = against(ctx, saved, run)?;
-                    out.push((
-                        Method::LearnedBaseline,
-                        trial(verdict::outcomes(saved.run, run, &c), c.threshold),
-                    ));
-                }
-                if confirmed {
-                    let mine = own("confirmed")?;
-                    out.push((
-                        Method::Confirmed,
-                        trial(verdict::outcomes(base, run, mine), mine.threshold),
-                    ));
-                }
+                out.push((
+                    Method::Confirmed,
+                    trial(verdict::outcomes(base, run, mine), mine.threshold),
+                ));
                 out
             }
             Procedure::Paired => {
@@ -238,16 +207,16 @@ fn count_baseline<'a>(ctx: &Context<'a>) -> Result<Saved<'a>, Error> {
     })
 }
 
-/// The stored-baseline verdict: the run's rows against a saved baseline
+/// The stored-baseline verdict: the run's rows against the timed baseline
 /// with yardstick's rules. A comparison the bench made itself is ignored:
 /// its rows were measured before it confirmed anything.
-fn against(ctx: &Context<'_>, baseline: Saved<'_>, run: &Run) -> Result<Comparison, Error> {
+fn stored(ctx: &Context<'_>, run: &Run) -> Result<Comparison, Error> {
     let rules = Rules {
         threshold: Some(ctx.threshold),
         min_delta: None,
     };
-    let name = baseline.path.display().to_string();
-    compare(baseline.run, &name, run, &rules)
+    let name = ctx.baseline.path.display().to_string();
+    compare(ctx.baseline.run, &name, run, &rules)
         .map_err(|e| Error(format!("comparing a run with the baseline: {e}")))
 }
 
@@ -288,7 +257,6 @@ mod tests {
                 run: baseline,
                 path: Path::new("/r/baseline.json"),
             },
-            learned: None,
             threshold,
             yardstick: None,
             paired: PAIRED,
@@ -301,21 +269,10 @@ mod tests {
     #[test]
     fn methods_map_to_procedures() {
         use Method::*;
+        assert_eq!(Procedure::of(&[StoredBaseline]).unwrap(), Procedure::Stored);
         assert_eq!(
-            Procedure::of(&[StoredBaseline]).unwrap(),
-            Procedure::Timed {
-                stored: true,
-                learned: false,
-                confirmed: false
-            }
-        );
-        assert_eq!(
-            Procedure::of(&[StoredBaseline, LearnedBaseline, Confirmed]).unwrap(),
-            Procedure::Timed {
-                stored: true,
-                learned: true,
-                confirmed: true
-            }
+            Procedure::of(&[StoredBaseline, Confirmed]).unwrap(),
+            Procedure::Confirmed { also_stored: true }
         );
         assert_eq!(Procedure::of(&[Paired]).unwrap(), Procedure::Paired);
         assert!(Procedure::of(&[Paired, Instructions]).is_err());
@@ -328,10 +285,7 @@ mod tests {
         let run = micro_run(10.0, &[("a", 1.2)]);
         let at = |threshold| {
             with(&baseline, threshold, |ctx| {
-                let t = Procedure::timed(Method::StoredBaseline)
-                    .unwrap()
-                    .judge(ctx, &run, Some(20.0), 1.5)
-                    .unwrap();
+                let t = Procedure::Stored.judge(ctx, &run, Some(20.0), 1.5).unwrap();
                 assert_eq!(t[0].1.threshold, Some(threshold));
                 t[0].1.outcomes[0].verdict
             })
@@ -353,7 +307,7 @@ mod tests {
         }
         run.comparison = Some(own);
         with(&baseline, 15.0, |ctx| {
-            let proc = Procedure::of(&[Method::StoredBaseline, Method::Confirmed]).unwrap();
+            let proc = Procedure::Confirmed { also_stored: true };
             let trials = proc.judge(ctx, &run, Some(25.0), 3.0).unwrap();
             let verdicts: Vec<(Method, Vec<Verdict>)> = trials
                 .iter()
@@ -381,51 +335,6 @@ mod tests {
     }
 
     #[test]
-    fn the_learned_verdict_uses_each_probe_s_own_threshold() {
-        let baseline = micro_run(10.0, &[("a", 1.0), ("b", 1.0)]);
-        let mut learned = baseline.clone();
-        learned.rows[0].threshold = Some(5.0);
-        let run = micro_run(10.0, &[("a", 1.1), ("b", 1.1)]);
-        let bench = bench();
-        let counts = CountSampling {
-            batch: 50,
-            probes: Vec::new(),
-        };
-        let ctx = Context {
-            bench: &bench,
-            baseline: Saved {
-                run: &baseline,
-                path: Path::new("/r/baseline.json"),
-            },
-            learned: Some(Saved {
-                run: &learned,
-                path: Path::new("/r/baseline-learned.json"),
-            }),
-            threshold: 15.0,
-            yardstick: None,
-            paired: PAIRED,
-            counts: &counts,
-            count_baseline: None,
-        };
-        let proc = Procedure::of(&[Method::StoredBaseline, Method::LearnedBaseline]).unwrap();
-        let trials = proc.judge(&ctx, &run, None, 1.0).unwrap();
-        let verdicts: Vec<(Method, Vec<Verdict>)> = trials
-            .iter()
-            .map(|(m, t)| (*m, t.outcomes.iter().map(|o| o.verdict).collect()))
-            .collect();
-        assert_eq!(
-            verdicts,
-            [
-                (Method::StoredBaseline, vec![Verdict::Pass, Verdict::Pass]),
-                (
-                    Method::LearnedBaseline,
-                    vec![Verdict::Regressed, Verdict::Pass]
-                ),
-            ]
-        );
-    }
-
-    #[test]
     fn methods_that_need_more_say_so() {
         let baseline = micro_run(10.0, &[("a", 1.0)]);
         with(&baseline, 15.0, |ctx| {
@@ -439,8 +348,7 @@ mod tests {
                 .unwrap_err()
                 .to_string();
             assert!(e.contains("counts baseline"), "{e}");
-            let inv = Procedure::timed(Method::Confirmed)
-                .unwrap()
+            let inv = Procedure::Confirmed { also_stored: false }
                 .invocation(ctx, Some(40.0), 1)
                 .unwrap();
             assert!(

@@ -38,9 +38,6 @@ minutes on a quiet 2-core machine (the estimate is printed at the start).
                        how each paired comparison samples (default 15, 1, 1;
                        quick 7, 1, 1)
   --count-batch K      iterations counted per probe (default 50: 2 % is one)
-  --baseline-runs N    quiet runs made at the start (default 10, quick 3, at
-                       least 3): the first is the stored baseline, all of
-                       them the learned one
   --count-probes LIST  probes to count (default all; quick: the three fastest)
   --memory-mib N       the memory hog's buffer (default 256)
   --burst MIN,MAX      the bursty hog's on/off periods in seconds (default 0.2,5; quick 0.2,2)
@@ -77,9 +74,6 @@ pub struct Options {
     pub paired: PairedSampling,
     pub count_batch: u32,
     pub count_probes: CountProbes,
-    /// Quiet runs made at the start: the first is the stored baseline, all
-    /// of them together the learned one.
-    pub baseline_runs: usize,
     pub memory_mib: usize,
     pub burst: (f64, f64),
     pub seed: u64,
@@ -99,7 +93,6 @@ struct Given {
     warmup: Option<u32>,
     rounds: Option<u32>,
     count_probes: Option<CountProbes>,
-    baseline_runs: Option<usize>,
 }
 
 impl Options {
@@ -130,7 +123,6 @@ impl Options {
             },
             count_batch: 50,
             count_probes: CountProbes::All,
-            baseline_runs: 10,
             memory_mib: 256,
             burst: (0.2, 5.0),
             seed: 1,
@@ -193,13 +185,6 @@ impl Options {
                 Arg::Long("count-batch") => {
                     o.count_batch = number(&mut p, "--count-batch", 1)? as u32
                 }
-                Arg::Long("baseline-runs") => {
-                    given.baseline_runs = Some(number(
-                        &mut p,
-                        "--baseline-runs",
-                        yardstick::learn::MIN_RUNS,
-                    )?)
-                }
                 Arg::Long("count-probes") => {
                     let text = value(&mut p, "--count-probes")?;
                     given.count_probes = Some(count_probes(&text)?);
@@ -224,9 +209,7 @@ impl Options {
             o.sampling.min_batch = 10;
             o.paired.rounds = 7;
             o.count_probes = CountProbes::Fastest(3);
-            o.baseline_runs = yardstick::learn::MIN_RUNS;
         }
-        o.baseline_runs = given.baseline_runs.unwrap_or(o.baseline_runs);
         o.burst = given.burst.unwrap_or(o.burst);
         o.sampling.repeat = given.repeat.unwrap_or(o.sampling.repeat);
         o.sampling.warmup = given.warmup.unwrap_or(o.sampling.warmup);

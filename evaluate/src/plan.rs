@@ -60,9 +60,6 @@ pub enum Method {
     /// One run compared with a baseline saved earlier under quiet
     /// conditions, as a committed baseline is in CI.
     StoredBaseline,
-    /// The same runs compared with a baseline learned from several quiet
-    /// runs (`yardstick baseline`): each probe's divisor and threshold.
-    LearnedBaseline,
     /// The same, but the bench compares itself and re-measures what it
     /// flags before the verdict.
     Confirmed,
@@ -73,9 +70,8 @@ pub enum Method {
 }
 
 impl Method {
-    pub const ALL: [Method; 5] = [
+    pub const ALL: [Method; 4] = [
         Method::StoredBaseline,
-        Method::LearnedBaseline,
         Method::Confirmed,
         Method::Paired,
         Method::Instructions,
@@ -84,7 +80,6 @@ impl Method {
     pub fn as_str(self) -> &'static str {
         match self {
             Method::StoredBaseline => "stored-baseline",
-            Method::LearnedBaseline => "learned-baseline",
             Method::Confirmed => "confirmed",
             Method::Paired => "paired",
             Method::Instructions => "instructions",
@@ -97,16 +92,10 @@ impl Method {
                 "one run compared with a baseline saved under quiet conditions \
                  (normalised figures, judged by yardstick's `compare`)"
             }
-            Method::LearnedBaseline => {
-                "the same runs compared with a baseline learned by `yardstick baseline` from \
-                 the quiet runs made at the start: each probe divided by the calibration loop \
-                 or kernel that moved least with it, at its own threshold (Q3 + 3 IQR of its \
-                 A/A changes, 2 % at least, the evaluation's threshold at most)"
-            }
             Method::Confirmed => {
-                "the bench run given the stored baseline (`--baseline`), so that it compares \
-                 itself and re-measures each flagged probe interleaved with the calibration; \
-                 its own JSON comparison is the verdict (a probe not confirmed is \
+                "the bench run given the saved baseline (`--baseline`), so that it compares \
+                 itself and re-measures each flagged probe interleaved with the calibration \
+                 loop; its own JSON comparison is the verdict (a probe not confirmed is \
                  inconclusive)"
             }
             Method::Paired => {
@@ -150,7 +139,7 @@ impl Method {
         };
         const TIME: [f64; 5] = [5.0, 10.0, 15.0, 25.0, 40.0];
         match self {
-            Method::StoredBaseline | Method::LearnedBaseline | Method::Confirmed => vec![
+            Method::StoredBaseline | Method::Confirmed => vec![
                 cell(Condition::Quiet, 300, 10, &TIME),
                 cell(Condition::Cpu, 300, 10, &TIME),
             ],
@@ -173,7 +162,7 @@ impl Method {
             self.cell(condition, aa_runs, power_runs, slowdowns)
         };
         match self {
-            Method::StoredBaseline | Method::LearnedBaseline | Method::Confirmed => Condition::ALL
+            Method::StoredBaseline | Method::Confirmed => Condition::ALL
                 .iter()
                 .map(|c| cell(*c, 3, 1, &[10.0, 40.0]))
                 .collect(),
@@ -227,6 +216,13 @@ pub struct Cell {
 impl Cell {
     pub fn runs(&self) -> usize {
         self.aa_runs + self.power_runs * self.slowdowns.len()
+    }
+
+    fn same_runs(&self, other: &Cell) -> bool {
+        self.condition == other.condition
+            && self.aa_runs == other.aa_runs
+            && self.power_runs == other.power_runs
+            && self.slowdowns == other.slowdowns
     }
 }
 
@@ -282,24 +278,17 @@ impl Plan {
     pub fn jobs(&self) -> Vec<Job> {
         let mut jobs: Vec<Job> = Vec::new();
         for cell in &self.cells {
-            // Timed runs with the same counts under one condition are
-            // made once and judged by each of these methods.
-            let shares = |m: Method| {
-                matches!(
-                    m,
-                    Method::StoredBaseline | Method::LearnedBaseline | Method::Confirmed
-                )
-            };
-            if shares(cell.method)
+            let shared = cell.method == Method::Confirmed
+                && self
+                    .cells
+                    .iter()
+                    .any(|other| other.method == Method::StoredBaseline && other.same_runs(cell));
+            if shared
                 && let Some(job) = jobs.iter_mut().find(|j| {
-                    j.condition == cell.condition
-                        && j.methods.iter().all(|m| shares(*m))
-                        && j.aa_runs == cell.aa_runs
-                        && j.power_runs == cell.power_runs
-                        && j.slowdowns == cell.slowdowns
+                    j.condition == cell.condition && j.methods == [Method::StoredBaseline]
                 })
             {
-                job.methods.push(cell.method);
+                job.methods.push(Method::Confirmed);
                 continue;
             }
             jobs.push(Job {
@@ -412,7 +401,6 @@ mod tests {
                 cell(Condition::Cpu, Method::Confirmed, 10),
                 cell(Condition::Quiet, Method::Confirmed, 10),
                 cell(Condition::Cpu, Method::StoredBaseline, 10),
-                cell(Condition::Cpu, Method::LearnedBaseline, 10),
                 cell(Condition::Quiet, Method::StoredBaseline, 5),
                 cell(Condition::Quiet, Method::Paired, 5),
             ],
@@ -429,24 +417,13 @@ mod tests {
                 (Condition::Quiet, "stored-baseline".to_string()),
                 (Condition::Quiet, "confirmed".to_string()),
                 (Condition::Quiet, "paired".to_string()),
-                (
-                    Condition::Cpu,
-                    "stored-baseline+learned-baseline+confirmed".to_string()
-                ),
+                (Condition::Cpu, "stored-baseline+confirmed".to_string()),
             ]
         );
         // Shared runs are made once.
         assert_eq!(plan.runs(), 11 + 16 + 11 + 16);
         assert_eq!(plan.conditions(), [Condition::Quiet, Condition::Cpu]);
-        assert_eq!(
-            plan.methods(),
-            [
-                Method::StoredBaseline,
-                Method::LearnedBaseline,
-                Method::Confirmed,
-                Method::Paired
-            ]
-        );
+        assert_eq!(plan.methods(), Method::ALL[..3]);
     }
 
     #[test]

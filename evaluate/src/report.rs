@@ -60,7 +60,7 @@ fn block_name(b: &Block) -> String {
 /// What the method's verdict judges: the "judged" figure of the spreads.
 pub fn judged_figure(m: Method) -> &'static str {
     match m {
-        Method::StoredBaseline | Method::LearnedBaseline | Method::Confirmed => "normalised median",
+        Method::StoredBaseline | Method::Confirmed => "normalised median",
         Method::Paired => "median paired ratio",
         Method::Instructions => "instruction count",
     }
@@ -352,50 +352,9 @@ fn setup(s: &mut String, r: &Results) {
     );
     let _ = writeln!(
         s,
-        "- Baseline: `{}`, the first of {} timed runs made under quiet conditions at the start ({:.2} s), after one run that was not kept.",
-        u.baseline,
-        u.baseline_runs.max(1),
-        u.baseline_seconds
+        "- Baseline: `{}`, one timed run made under quiet conditions at the start ({:.2} s), after one run that was not kept.",
+        u.baseline, u.baseline_seconds
     );
-    if let Some(learned) = &u.learned_baseline {
-        let _ = writeln!(
-            s,
-            "- Learned baseline: `{learned}`, `yardstick baseline` over all {} of them at {} %. Per probe, the divisor kept and the threshold; then each divisor's fence (Q3 + 3 IQR, percent) of the A/A changes among those runs:\n",
-            u.baseline_runs, u.threshold
-        );
-        let names: Vec<&str> = u
-            .learned
-            .first()
-            .map(|p| p.fences.iter().map(|(n, _)| n.as_str()).collect())
-            .unwrap_or_default();
-        let _ = writeln!(
-            s,
-            "  | probe | divisor | threshold | {} |\n  |---|---|--:|{}",
-            names.join(" | "),
-            "--:|".repeat(names.len())
-        );
-        for p in &u.learned {
-            let fences: Vec<String> = names
-                .iter()
-                .map(|n| {
-                    p.fences
-                        .iter()
-                        .find(|(m, _)| m == n)
-                        .map(|(_, f)| format!("{f:.1}"))
-                        .unwrap_or_else(|| "-".into())
-                })
-                .collect();
-            let _ = writeln!(
-                s,
-                "  | {} | {} | {:.1} % | {} |",
-                p.probe,
-                p.divisor,
-                p.threshold,
-                fences.join(" | ")
-            );
-        }
-        let _ = writeln!(s);
-    }
     let methods = r.plan.methods();
     if methods.contains(&Method::StoredBaseline) && methods.contains(&Method::Confirmed) {
         let _ = writeln!(
@@ -557,9 +516,6 @@ pub(crate) mod tests {
                     },
                 ],
                 baseline: "baseline.json".into(),
-                baseline_runs: 1,
-                learned_baseline: None,
-                learned: Vec::new(),
                 baseline_seconds: 1.8,
                 count_baseline: None,
                 count_baseline_seconds: None,

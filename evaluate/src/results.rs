@@ -43,15 +43,6 @@ pub struct Setup {
     /// The timed baseline run, saved beside the report.
     pub baseline: String,
     pub baseline_seconds: f64,
-    /// Quiet runs made at the start; the first is `baseline`.
-    #[serde(default)]
-    pub baseline_runs: usize,
-    /// The baseline learned from them, when that method ran.
-    #[serde(default)]
-    pub learned_baseline: Option<String>,
-    /// What was learned per probe.
-    #[serde(default)]
-    pub learned: Vec<LearnedProbe>,
     /// The instruction counts baseline, when that method ran.
     pub count_baseline: Option<String>,
     pub count_baseline_seconds: Option<f64>,
@@ -63,16 +54,6 @@ pub struct Setup {
     pub memory_mib: usize,
     pub burst_min: f64,
     pub burst_max: f64,
-}
-
-/// One probe of the learned baseline: its divisor, its threshold, and the
-/// fence of each divisor's A/A changes among the baseline runs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LearnedProbe {
-    pub probe: String,
-    pub divisor: String,
-    pub threshold: f64,
-    pub fences: Vec<(String, f64)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -230,7 +230,6 @@ pub(crate) mod tests {
             p_value: Some(0.5),
             inconclusive,
             confirmation_pct: None,
-            threshold: None,
         };
         let probes: Vec<String> = ["a", "b", "c", "gone"].map(String::from).to_vec();
         assert!(

@@ -2,7 +2,6 @@
 //! commands over saved runs.
 
 pub mod common;
-pub mod learn;
 pub mod micro;
 pub mod paired;
 pub mod saved;

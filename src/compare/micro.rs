@@ -11,7 +11,6 @@
 use super::{change_pct, common_rows, more_failures};
 use crate::comparison::{CalibrationRatio, Check, Comparison};
 use crate::error::Error;
-use crate::normalizer::Normalizer;
 use crate::run::{Metric, Row, Run};
 
 /// Percent a probe's normalised figure may grow before it regresses. The
@@ -92,70 +91,19 @@ fn normalized_medians(
         speed: base_c / now_c,
     });
     for (base, now) in common_rows(baseline, run) {
-        let normalizer = plausible(Normalizer::of(base), base, now, base_c / now_c, out);
-        let (Some(b), Some(n)) = (
-            normalizer.figure(base, base_c),
-            normalizer.figure(now, now_c),
-        ) else {
-            continue;
-        };
-        let change = change_pct(b, n);
-        let own = base
-            .threshold
-            .filter(|t| t.is_finite() && *t > 0.0 && *t < out.threshold);
-        let mut check = Check::new(
-            &now.key,
-            &normalizer.metric(),
-            b,
-            n,
-            change,
-            change > own.unwrap_or(out.threshold),
-        );
-        check.threshold = own;
-        out.checks.push(check);
+        if let (Some(b), Some(n)) = (normalized(base, base_c), normalized(now, now_c)) {
+            let change = change_pct(b, n);
+            out.checks.push(Check::new(
+                &now.key,
+                "median/calib",
+                b,
+                n,
+                change,
+                change > out.threshold,
+            ));
+        }
     }
     Ok(())
-}
-
-/// How far a learned kernel's speed factor may stray from the loop's before
-/// it is set aside: a kernel that says the machine got three times slower
-/// while the loop says it did not measures something that broke (a table
-/// that no longer fits where it did, an allocator swapped), not the speed.
-const PLAUSIBLE_FACTOR: f64 = 2.0;
-
-/// The baseline's choice, or the loop when the run lacks the chosen
-/// kernel's times or its speed factor is implausible next to the loop's
-/// (`loop_speed`, baseline / run); a note says which and why.
-fn plausible(
-    chosen: Normalizer,
-    base: &Row,
-    now: &Row,
-    loop_speed: f64,
-    out: &mut Comparison,
-) -> Normalizer {
-    if chosen == Normalizer::Calib {
-        return chosen;
-    }
-    let (Some(b), Some(n)) = (chosen.divisor_median(base), chosen.divisor_median(now)) else {
-        out.notes.push(format!(
-            "{}: the run has no times of the `{}` kernel the baseline chose; divided by the calibration loop instead",
-            now.key,
-            chosen.name()
-        ));
-        return Normalizer::Calib;
-    };
-    let disagreement = (b / n) / loop_speed;
-    if !(1.0 / PLAUSIBLE_FACTOR..=PLAUSIBLE_FACTOR).contains(&disagreement) {
-        out.notes.push(format!(
-            "{}: the `{}` kernel's speed moved {:.2}x as much as the calibration loop's, which is implausible; \
-             divided by the calibration loop instead",
-            now.key,
-            chosen.name(),
-            disagreement
-        ));
-        return Normalizer::Calib;
-    }
-    chosen
 }
 
 /// The calibration median, when the run has a usable one.
@@ -164,6 +112,12 @@ fn calibration_median(run: &Run) -> Option<f64> {
         .as_ref()
         .map(|c| c.median)
         .filter(|m| m.is_finite() && *m > 0.0)
+}
+
+/// The row's normalised figure, recomputed from its samples: a stored
+/// `normalized` field may be stale or edited, so it is never trusted.
+fn normalized(row: &Row, calibration: f64) -> Option<f64> {
+    row.normalized_median(calibration)
 }
 
 #[cfg(test)]

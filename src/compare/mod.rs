@@ -4,7 +4,7 @@
 //! differences).
 
 mod http;
-pub mod micro;
+mod micro;
 pub mod paired;
 
 use crate::comparison::{Check, Comparison, EnvironmentDifference};
@@ -67,7 +67,6 @@ pub fn compare(
             })
             .collect(),
         calibration: None,
-        notes: Vec::new(),
     };
     match run.mode {
         Mode::Micro => micro::compare(baseline, baseline_name, run, &mut comparison)?,

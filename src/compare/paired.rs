@@ -57,7 +57,6 @@ pub fn compare(
         checks,
         environment_differences: Vec::new(),
         calibration: None,
-        notes: Vec::new(),
     }
 }
 

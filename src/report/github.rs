@@ -21,7 +21,7 @@ pub fn annotations(c: &Comparison) -> Vec<String> {
                 k.metric,
                 change(k.change_pct),
                 c.baseline,
-                k.threshold.unwrap_or(c.threshold)
+                c.threshold
             );
             format!(
                 "::warning title={}::{}",
@@ -65,7 +65,6 @@ mod tests {
             new: vec![],
             environment_differences: vec![],
             calibration: None,
-            notes: Vec::new(),
         };
         let lines = annotations(&c);
         assert_eq!(lines.len(), 1);

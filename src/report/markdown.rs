@@ -47,25 +47,17 @@ fn comparison(c: &Comparison) -> String {
             escape(&d.current)
         ));
     }
-    for n in &c.notes {
-        out.push_str(&format!("note: {}\n\n", escape(n)));
-    }
     out.push_str(
         "| row | metric | baseline | now | change | verdict |\n|---|---|--:|--:|--:|---|\n",
     );
     for k in &c.checks {
-        let limit = k
-            .threshold
-            .map(|t| format!(" (limit {t:.1} %)"))
-            .unwrap_or_default();
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {}{} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} |\n",
             escape(&k.key),
             k.metric,
             significant(k.baseline, 4),
             significant(k.current, 4),
             change(k.change_pct),
-            limit,
             if k.regressed { "**REGRESSED**" } else { "ok" }
         ));
     }

@@ -142,11 +142,7 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
             d.field, d.baseline, d.current
         ));
     }
-    for n in &c.notes {
-        out.push_str(&format!("note: {n}\n"));
-    }
     let paired = c.checks.iter().any(|k| k.p_value.is_some());
-    let own_limits = c.checks.iter().any(|k| k.threshold.is_some());
     let mut columns = vec![
         ("row", Align::Left),
         ("metric", Align::Left),
@@ -154,9 +150,6 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
         ("now", Align::Right),
         ("change", Align::Right),
     ];
-    if own_limits {
-        columns.push(("limit", Align::Right));
-    }
     if paired {
         columns.push(("p", Align::Right));
     }
@@ -174,9 +167,6 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
             significant(k.current, 4),
             change(k.change_pct),
         ];
-        if own_limits {
-            cells.push(format!("{:.1} %", k.threshold.unwrap_or(c.threshold)));
-        }
         if paired {
             cells.push(k.p_value.map(|p| format!("{p:.4}")).unwrap_or_default());
         }

@@ -2,7 +2,6 @@
 //! measures, this module summarises, so every figure can be tested with
 //! known values.
 
-pub mod noise;
 pub mod signed_rank;
 
 use serde::{Deserialize, Serialize};

@@ -7,9 +7,6 @@
 //! sorting, string building, a regex, hashing, a hash map) so that a machine
 //! that is faster at only one of them does not skew the factor much.
 
-mod kernels;
-
-pub use kernels::{Kernel, Kernels};
 use regex::Regex;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -25,26 +22,16 @@ const WORDS: usize = 12_000;
 /// would make every "x calib" figure meaningless).
 pub const EXPECTED_CHECKSUM: u64 = 13_951_881_221_683_714_667;
 
-/// A compiled calibration loop, and the narrow kernels timed beside it.
-/// Compiling the regex and filling the memory kernel's table are set-up,
-/// not work.
+/// A compiled calibration loop. Compiling the regex is set-up, not work.
 pub struct Calibration {
     pattern: Regex,
-    kernels: Kernels,
 }
 
 impl Calibration {
     pub fn new() -> Calibration {
         // A fixed pattern over our own text: cannot fail.
         let pattern = Regex::new(r"\b[a-z]*q[a-z]*[0-9]+\b").unwrap_or_else(|_| unreachable!());
-        Calibration {
-            pattern,
-            kernels: Kernels::new(),
-        }
-    }
-
-    pub fn kernels(&self) -> &Kernels {
-        &self.kernels
+        Calibration { pattern }
     }
 
     /// Runs the loop once and returns its checksum.
