@@ -9,19 +9,29 @@ probe past T and the share of slowed probe runs past T, per condition and
 for all conditions together.
 
     python3 scripts/rescore-thresholds.py results/2026-11-30-stored/results.json 15 20 25 30 35 40
+
+`--method=learned-baseline` re-scores that method's trials instead: each
+probe's change under the divisor the learned baseline chose, at one
+threshold for every probe rather than the probe's own.
 """
 import json
 import sys
 
 
 def main():
-    if len(sys.argv) < 3:
-        sys.exit("usage: rescore-thresholds.py RESULTS.json THRESHOLD...")
-    path = sys.argv[1]
+    args = sys.argv[1:]
+    method = "stored-baseline"
+    for a in list(args):
+        if a.startswith("--method="):
+            method = a.split("=", 1)[1]
+            args.remove(a)
+    if len(args) < 2:
+        sys.exit("usage: rescore-thresholds.py [--method=NAME] RESULTS.json THRESHOLD...")
+    path = args[0]
     try:
         with open(path) as f:
-            trials = [t for t in json.load(f)["trials"] if t["method"] == "stored-baseline"]
-        thresholds = [float(t) for t in sys.argv[2:]]
+            trials = [t for t in json.load(f)["trials"] if t["method"] == method]
+        thresholds = [float(t) for t in args[1:]]
     except (OSError, ValueError, KeyError, TypeError) as e:
         print(f"{path}: {e}", file=sys.stderr)
         sys.exit(2)
