@@ -13,6 +13,12 @@ for all conditions together.
 `--method=learned-baseline` re-scores that method's trials instead: each
 probe's change under the divisor the learned baseline chose, at one
 threshold for every probe rather than the probe's own.
+
+`--fences=K` gives each probe a threshold of its own instead, learned as
+the rule of the learned baseline did (Q3 + 3 x IQR of its judged A/A
+changes, 2 % at least, THRESHOLD at most), but from the first K A/A trials
+of the quiet condition rather than from back-to-back runs; only the A/A
+trials after those K count as false alarms.
 """
 import json
 import sys
@@ -21,12 +27,20 @@ import sys
 def main():
     args = sys.argv[1:]
     method = "stored-baseline"
-    for a in list(args):
-        if a.startswith("--method="):
-            method = a.split("=", 1)[1]
-            args.remove(a)
+    learn_from = 0
+    try:
+        for a in list(args):
+            if a.startswith("--method="):
+                method = a.split("=", 1)[1]
+                args.remove(a)
+            elif a.startswith("--fences="):
+                learn_from = int(a.split("=", 1)[1])
+                args.remove(a)
+    except ValueError as e:
+        print(f"--fences: {e}", file=sys.stderr)
+        sys.exit(2)
     if len(args) < 2:
-        sys.exit("usage: rescore-thresholds.py [--method=NAME] RESULTS.json THRESHOLD...")
+        sys.exit("usage: rescore-thresholds.py [--method=NAME] [--fences=K] RESULTS.json THRESHOLD...")
     path = args[0]
     try:
         with open(path) as f:
@@ -38,8 +52,29 @@ def main():
     conditions = sorted({t["condition"] for t in trials})
     slowdowns = sorted({t["slowdown"] for t in trials if t["slowdown"] is not None})
 
+    fences = {}
+    if learn_from > 0:
+        history = [t for t in trials if t["slowdown"] is None and t["condition"] == "quiet"]
+        history = history[:learn_from]
+        if len(history) < learn_from:
+            print(f"--fences: only {len(history)} quiet A/A trials", file=sys.stderr)
+            sys.exit(2)
+        for probe in sorted({o["probe"] for t in history for o in t["outcomes"]}):
+            changes = [o["judged_pct"] for t in history for o in t["outcomes"]
+                       if o["probe"] == probe and o["judged_pct"] is not None]
+            if changes:
+                q1, q3 = quantile(changes, 0.25), quantile(changes, 0.75)
+                fences[probe] = q3 + 3 * (q3 - q1)
+        learned = {id(t) for t in history}
+        trials = [t for t in trials if id(t) not in learned]
+        print("fences from the first %d quiet A/A trials: %s" % (
+            learn_from, ", ".join(f"{p} {f:.1f} %" for p, f in fences.items())))
+
     def past(outcome, threshold):
-        return outcome["judged_pct"] is not None and outcome["judged_pct"] > threshold
+        limit = threshold
+        if outcome["probe"] in fences:
+            limit = min(max(fences[outcome["probe"]], 2.0), threshold)
+        return outcome["judged_pct"] is not None and outcome["judged_pct"] > limit
 
     for threshold in thresholds:
         parts = []
@@ -54,6 +89,15 @@ def main():
                 power.append(f"{x:g} %: {caught}/{len(outs)}")
             parts.append(f"{name}: A/A {alarms}/{len(aa)}, caught " + ", ".join(power))
         print(f"threshold {threshold:g} %  " + " | ".join(parts))
+
+
+def quantile(values, q):
+    """Type-7 quantile, as yardstick's statistics compute it."""
+    v = sorted(values)
+    h = (len(v) - 1) * q
+    lo = int(h)
+    hi = min(lo + 1, len(v) - 1)
+    return v[lo] + (h - lo) * (v[hi] - v[lo])
 
 
 main()
