@@ -10,24 +10,26 @@ for all conditions together.
 
     python3 scripts/rescore-thresholds.py results/2026-11-30-stored/results.json 15 20 25 30 35 40
 
-`--method=learned-baseline` re-scores that method's trials instead: each
-probe's change under the divisor the learned baseline chose, at one
-threshold for every probe rather than the probe's own.
+`--method=NAME` re-scores that method's trials instead (confirmed trials
+keep the change found before confirming; the learned-baseline trials of
+results/2026-11-30-learned keep the change under the divisor that baseline
+chose).
 
-`--fences=K` gives each probe a threshold of its own instead, learned as
-the rule of the learned baseline did (Q3 + 3 x IQR of its judged A/A
-changes, 2 % at least, THRESHOLD at most), but from the first K A/A trials
-of the quiet condition rather than from back-to-back runs; only the A/A
-trials after those K count as false alarms.
+`--fences=K` gives each probe a threshold of its own, as the learned
+baseline tried at commit 1bc9655 did (Q3 + 3 x IQR of its judged A/A
+changes, 2 % at least, THRESHOLD at most), but learned from the first K A/A
+trials of the quiet condition rather than from back-to-back runs; only the
+A/A trials after those K count as false alarms.
 """
 import json
+import statistics
 import sys
 
 
 def main():
     args = sys.argv[1:]
     method = "stored-baseline"
-    learn_from = 0
+    learn_from = None
     try:
         for a in list(args):
             if a.startswith("--method="):
@@ -53,17 +55,19 @@ def main():
     slowdowns = sorted({t["slowdown"] for t in trials if t["slowdown"] is not None})
 
     fences = {}
-    if learn_from > 0:
+    if learn_from is not None:
         history = [t for t in trials if t["slowdown"] is None and t["condition"] == "quiet"]
-        history = history[:learn_from]
-        if len(history) < learn_from:
-            print(f"--fences: only {len(history)} quiet A/A trials", file=sys.stderr)
+        if learn_from < 2 or len(history) < learn_from:
+            print(f"--fences: {learn_from} is not from 2 to the {len(history)} quiet A/A trials",
+                  file=sys.stderr)
             sys.exit(2)
+        history = history[:learn_from]
         for probe in sorted({o["probe"] for t in history for o in t["outcomes"]}):
             changes = [o["judged_pct"] for t in history for o in t["outcomes"]
                        if o["probe"] == probe and o["judged_pct"] is not None]
-            if changes:
-                q1, q3 = quantile(changes, 0.25), quantile(changes, 0.75)
+            if len(changes) >= 2:
+                # "inclusive" is the type-7 rule yardstick's statistics use.
+                q1, _, q3 = statistics.quantiles(changes, n=4, method="inclusive")
                 fences[probe] = q3 + 3 * (q3 - q1)
         learned = {id(t) for t in history}
         trials = [t for t in trials if id(t) not in learned]
@@ -89,15 +93,6 @@ def main():
                 power.append(f"{x:g} %: {caught}/{len(outs)}")
             parts.append(f"{name}: A/A {alarms}/{len(aa)}, caught " + ", ".join(power))
         print(f"threshold {threshold:g} %  " + " | ".join(parts))
-
-
-def quantile(values, q):
-    """Type-7 quantile, as yardstick's statistics compute it."""
-    v = sorted(values)
-    h = (len(v) - 1) * q
-    lo = int(h)
-    hi = min(lo + 1, len(v) - 1)
-    return v[lo] + (h - lo) * (v[hi] - v[lo])
 
 
 main()

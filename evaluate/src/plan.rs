@@ -111,6 +111,7 @@ impl Method {
         }
     }
 
+    /// One cell of this method.
     fn cell(
         self,
         condition: Condition,
@@ -134,23 +135,20 @@ impl Method {
     /// CPU hog, and the paired comparison quiet. The rest is smaller or
     /// left to an explicit `--conditions`.
     pub fn default_cells(self) -> Vec<Cell> {
-        let cell = |condition, aa_runs, power_runs, slowdowns: &[f64]| {
-            self.cell(condition, aa_runs, power_runs, slowdowns)
-        };
         const TIME: [f64; 5] = [5.0, 10.0, 15.0, 25.0, 40.0];
         match self {
             Method::StoredBaseline | Method::Confirmed => vec![
-                cell(Condition::Quiet, 300, 10, &TIME),
-                cell(Condition::Cpu, 300, 10, &TIME),
+                self.cell(Condition::Quiet, 300, 10, &TIME),
+                self.cell(Condition::Cpu, 300, 10, &TIME),
             ],
             Method::Paired => vec![
-                cell(Condition::Quiet, 300, 12, &[5.0, 10.0]),
-                cell(Condition::Cpu, 20, 12, &[5.0, 10.0]),
+                self.cell(Condition::Quiet, 300, 12, &[5.0, 10.0]),
+                self.cell(Condition::Cpu, 20, 12, &[5.0, 10.0]),
             ],
             // Counts do not move with the load, so neither a hog nor many
             // runs add evidence: the A/A runs show that they are the same
             // every time, the power runs that 2 % more work is seen.
-            Method::Instructions => vec![cell(Condition::Quiet, 20, 10, &[2.0])],
+            Method::Instructions => vec![self.cell(Condition::Quiet, 20, 10, &[2.0])],
         }
     }
 
@@ -158,16 +156,13 @@ impl Method {
     /// code path (the confirmation runs at 40 %, the one at 10 % mostly
     /// not), not enough to mean anything.
     pub fn quick_cells(self) -> Vec<Cell> {
-        let cell = |condition, aa_runs, power_runs, slowdowns: &[f64]| {
-            self.cell(condition, aa_runs, power_runs, slowdowns)
-        };
         match self {
             Method::StoredBaseline | Method::Confirmed => Condition::ALL
                 .iter()
-                .map(|c| cell(*c, 3, 1, &[10.0, 40.0]))
+                .map(|c| self.cell(*c, 3, 1, &[10.0, 40.0]))
                 .collect(),
-            Method::Paired => vec![cell(Condition::Quiet, 2, 1, &[10.0])],
-            Method::Instructions => vec![cell(Condition::Quiet, 2, 1, &[2.0])],
+            Method::Paired => vec![self.cell(Condition::Quiet, 2, 1, &[10.0])],
+            Method::Instructions => vec![self.cell(Condition::Quiet, 2, 1, &[2.0])],
         }
     }
 }
