@@ -21,6 +21,7 @@ pub mod measure;
 pub mod micro;
 pub mod outcome;
 pub mod paired;
+pub mod pool;
 pub mod probe;
 mod progress;
 pub mod report;
@@ -49,6 +50,8 @@ commands:
   compare-builds OLD NEW: measure two bench binaries in alternating rounds
            and test the new one for a regression (exit 1)
   show     FILE: print a saved run
+  baseline RUN... --output=FILE: pool saved runs of one build into a
+           baseline
   http     measure pages over HTTP";
 
 /// Entry point of a bench target (`harness = false`): measures under
@@ -68,7 +71,8 @@ pub fn run_main() -> i32 {
     )
 }
 
-/// Entry point of a yardstick binary: `micro`, `compare`, `show`, `http`.
+/// Entry point of a yardstick binary: `micro`, `compare`, `show`,
+/// `baseline`, `http`.
 /// Returns the process exit code.
 pub fn main() -> i32 {
     let mut args: Vec<OsString> = std::env::args_os().skip(1).collect();
@@ -91,6 +95,9 @@ pub fn main() -> i32 {
             cli::paired::PairedOptions::parse(args).and_then(|o| paired::main(&o))
         }
         Some("show") => cli::saved::show(args),
+        Some("baseline") => {
+            cli::baseline::BaselineOptions::parse(args).and_then(|o| cli::baseline::main(&o))
+        }
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(0)

@@ -13,7 +13,7 @@ use crate::probe::{self, Probe};
 use crate::progress::Progress;
 use crate::rounds;
 use crate::run::{CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, Run, TOOL};
-use crate::stats::{self, Summary};
+use crate::stats;
 use crate::watchdog::Watchdog;
 use crate::worker;
 use serde_json::{Value, json};
@@ -248,7 +248,7 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
         0 | 1 => (&loops[..], &loops[..]),
         n => loops.split_at(n / 2),
     };
-    let calibration = summarise_calibration(before, after, checksum);
+    let calibration = CalibrationSummary::of(before, after, checksum);
     if let Some(c) = calibration
         .as_ref()
         .filter(|c| c.drift_pct.abs() > DRIFT_WARNING_PCT)
@@ -376,32 +376,6 @@ fn row(probe: &Probe, m: Measurement, loops: Vec<f64>, calibration: Option<f64>)
     row.normalized = calibration.and_then(|c| row.normalized_median(c));
     row.note = m.note;
     row
-}
-
-fn summarise_calibration(
-    before: &[f64],
-    after: &[f64],
-    checksum: u64,
-) -> Option<CalibrationSummary> {
-    let all: Vec<f64> = before.iter().chain(after).copied().collect();
-    let s = Summary::of(&all)?;
-    let before_median = stats::median(before)?;
-    let after_median = stats::median(after)?;
-    Some(CalibrationSummary {
-        n: s.n,
-        min: s.min,
-        mean: s.mean,
-        median: s.median,
-        p90: s.p90,
-        p95: s.p95,
-        p99: s.p99,
-        max: s.max,
-        stddev: s.stddev,
-        before_median,
-        after_median,
-        drift_pct: (after_median / before_median - 1.0) * 100.0,
-        checksum,
-    })
 }
 
 fn settings(o: &MicroOptions, injection: &Injection) -> BTreeMap<String, Value> {

@@ -254,6 +254,32 @@ pub struct CalibrationSummary {
     pub checksum: u64,
 }
 
+impl CalibrationSummary {
+    /// The summary of the loops timed in the first half of the rounds
+    /// (`before`) and the second (`after`); none without loops in both.
+    pub fn of(before: &[f64], after: &[f64], checksum: u64) -> Option<CalibrationSummary> {
+        let all: Vec<f64> = before.iter().chain(after).copied().collect();
+        let s = Summary::of(&all)?;
+        let before_median = crate::stats::median(before)?;
+        let after_median = crate::stats::median(after)?;
+        Some(CalibrationSummary {
+            n: s.n,
+            min: s.min,
+            mean: s.mean,
+            median: s.median,
+            p90: s.p90,
+            p95: s.p95,
+            p99: s.p99,
+            max: s.max,
+            stddev: s.stddev,
+            before_median,
+            after_median,
+            drift_pct: (after_median / before_median - 1.0) * 100.0,
+            checksum,
+        })
+    }
+}
+
 /// One server compared with the first, for one page (HTTP `--compare`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pair {

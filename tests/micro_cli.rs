@@ -466,6 +466,53 @@ fn tests() -> Vec<Trial> {
             )?;
             Ok(())
         }),
+        Trial::test("baseline_pools_runs_and_compares_like_a_run", || {
+            let t = tempfile::tempdir()?;
+            let mut paths = Vec::new();
+            for name in ["a.json", "b.json", "c.json"] {
+                saved_run(t.path(), name)?;
+                paths.push(t.path().join(name));
+            }
+            let out = t.path().join("baselines").join("pooled.json");
+            let ran = run(yardstick().arg("baseline").args(&paths).arg("-o").arg(&out));
+            check(ran.code == 0, "pooling exits 0", &ran)?;
+            check(
+                ran.stdout.contains("pooled 3 runs") && ran.stdout.contains("fine_sum"),
+                "what was pooled, per probe",
+                &ran,
+            )?;
+            let pooled = json(&std::fs::read_to_string(&out)?);
+            assert_valid_run(&pooled);
+            check(
+                pooled["settings"]["pooled_runs"] == 3
+                    && pooled["rows"][0]["samples"].as_array().map(Vec::len) == Some(9),
+                "three runs of three samples each",
+                &ran,
+            )?;
+            let ran = run(yardstick().arg("compare").arg(&out).arg(&paths[0]));
+            check(ran.code == 0, "a pooled run is a baseline", &ran)?;
+
+            // An injected run is refused, naming it, and nothing is written.
+            let mut injected = json(&std::fs::read_to_string(&paths[2])?);
+            injected["settings"]["inject"] = Value::from("*:15");
+            let injected_path = t.path().join("injected.json");
+            write_json(&injected_path, &injected)?;
+            let refused = t.path().join("refused.json");
+            let ran = run(yardstick()
+                .arg("baseline")
+                .arg(&paths[0])
+                .arg(&injected_path)
+                .arg(format!("--output={}", refused.display())));
+            check(
+                ran.code == 2
+                    && ran.stderr.lines().count() == 1
+                    && ran.stderr.contains("injected.json")
+                    && !refused.exists(),
+                "refused in one line, nothing saved",
+                &ran,
+            )?;
+            Ok(())
+        }),
         Trial::test(
             "github_annotations_keep_json_stdout_valid_and_write_the_summary",
             || {

@@ -88,7 +88,7 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
 
     // The first run pays for cold caches and page faults; it is not kept.
     bench.run(&bench.stored(None))?;
-    let (baseline, baseline_time) = bench.run(&bench.stored(None))?;
+    let (baseline, baseline_time) = pooled_baseline(&bench, options.baseline_runs, &out)?;
     let baseline_path = out.join("baseline.json");
     yardstick::store::save(&baseline_path, &baseline).map_err(|e| Error(e.to_string()))?;
     let probes: Vec<String> = baseline.rows.iter().map(|r| r.key.clone()).collect();
@@ -271,6 +271,7 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
             commands,
             baseline: "baseline.json".to_string(),
             baseline_seconds: baseline_time.as_secs_f64(),
+            baseline_runs: options.baseline_runs,
             count_baseline: count_baseline
                 .as_ref()
                 .map(|_| "baseline-instructions.json".to_string()),
@@ -299,6 +300,33 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
 
 fn names<T: Copy>(items: &[T], name: fn(T) -> &'static str) -> String {
     items.iter().map(|x| name(*x)).collect::<Vec<_>>().join(",")
+}
+
+/// The stored baseline: `runs` quiet runs, each saved as
+/// `baseline-runs/run-K.json`, pooled as `yardstick baseline` pools them
+/// (one run is the baseline as it is). Also the time one run took, for the
+/// estimate.
+fn pooled_baseline(
+    bench: &Bench,
+    runs: usize,
+    out: &Path,
+) -> Result<(yardstick::run::Run, Duration), Error> {
+    eprintln!("evaluate: {runs} quiet baseline run(s)");
+    let mut made = Vec::with_capacity(runs);
+    let mut took = Duration::ZERO;
+    for k in 1..=runs {
+        let (run, time) = bench.run(&bench.stored(None))?;
+        let path = out.join("baseline-runs").join(format!("run-{k}.json"));
+        yardstick::store::save(&path, &run).map_err(|e| Error(e.to_string()))?;
+        made.push((path.display().to_string(), run));
+        took = time;
+    }
+    if made.len() == 1 {
+        return Ok((made.remove(0).1, took));
+    }
+    let pooled = yardstick::pool::pool(&made)
+        .map_err(|e| Error(format!("pooling the baseline runs: {e}")))?;
+    Ok((pooled, took))
 }
 
 /// The probes to count, as `--probe` names (empty: all of them).

@@ -30,6 +30,9 @@ minutes on a quiet 2-core machine (the estimate is printed at the start).
   --slowdowns LIST     injected slowdowns in percent, for every method
   --out DIR            results folder (default results/<date>/ in the workspace)
   --threshold PCT      the stored-baseline and confirmed threshold (default 15)
+  --baseline-runs N    quiet runs pooled into the stored baseline with
+                       `yardstick baseline` (default 5, quick 2; 1: the
+                       baseline is one run)
   --repeat N --warmup N --min-batch K
                        how each timed run samples (default 3, 1, 20; quick 2, 0, 10);
                        the paired comparison uses the same batch, which must
@@ -70,6 +73,8 @@ pub struct Options {
     pub power_runs: Option<usize>,
     pub slowdowns: Option<Vec<f64>>,
     pub threshold: f64,
+    /// Quiet runs made at the start and pooled into the stored baseline.
+    pub baseline_runs: usize,
     pub sampling: Sampling,
     pub paired: PairedSampling,
     pub count_batch: u32,
@@ -92,6 +97,7 @@ struct Given {
     repeat: Option<u32>,
     warmup: Option<u32>,
     rounds: Option<u32>,
+    baseline_runs: Option<usize>,
     count_probes: Option<CountProbes>,
 }
 
@@ -111,6 +117,7 @@ impl Options {
             power_runs: None,
             slowdowns: None,
             threshold: 15.0,
+            baseline_runs: 5,
             sampling: Sampling {
                 repeat: 3,
                 warmup: 1,
@@ -168,6 +175,9 @@ impl Options {
                 Arg::Long("threshold") => {
                     o.threshold = positive(&value(&mut p, "--threshold")?, "--threshold")?
                 }
+                Arg::Long("baseline-runs") => {
+                    given.baseline_runs = Some(number(&mut p, "--baseline-runs", 1)?)
+                }
                 Arg::Long("repeat") => given.repeat = Some(number(&mut p, "--repeat", 1)? as u32),
                 Arg::Long("warmup") => given.warmup = Some(number(&mut p, "--warmup", 0)? as u32),
                 Arg::Long("min-batch") => {
@@ -209,7 +219,9 @@ impl Options {
             o.sampling.min_batch = 10;
             o.paired.rounds = 7;
             o.count_probes = CountProbes::Fastest(3);
+            o.baseline_runs = 2;
         }
+        o.baseline_runs = given.baseline_runs.unwrap_or(o.baseline_runs);
         o.burst = given.burst.unwrap_or(o.burst);
         o.sampling.repeat = given.repeat.unwrap_or(o.sampling.repeat);
         o.sampling.warmup = given.warmup.unwrap_or(o.sampling.warmup);
@@ -352,6 +364,7 @@ mod tests {
             (15, 1, 1)
         );
         assert_eq!((o.count_batch, &o.count_probes), (50, &CountProbes::All));
+        assert_eq!(o.baseline_runs, 5);
         let cells = o.cells();
         let stored = find(&cells, Method::StoredBaseline, Condition::Cpu).unwrap();
         assert_eq!((stored.aa_runs, stored.power_runs), (300, 10));
@@ -375,6 +388,7 @@ mod tests {
         assert_eq!(o.paired.rounds, 7);
         assert!(!o.estimate_only);
         assert_eq!(o.count_probes, CountProbes::Fastest(3));
+        assert_eq!(o.baseline_runs, 2);
         let cells = o.cells();
         assert!(cells.iter().all(|c| c.aa_runs == 7));
         for m in Method::ALL {
@@ -388,8 +402,10 @@ mod tests {
             "--count-probes=all",
             "--min-batch=20",
             "--estimate-only",
+            "--baseline-runs=1",
         ])
         .unwrap();
+        assert_eq!(o.baseline_runs, 1);
         assert_eq!((o.sampling.repeat, o.sampling.warmup), (4, 2));
         assert!(o.estimate_only && o.sampling.min_batch == 20);
         assert_eq!((o.paired.rounds, &o.count_probes), (9, &CountProbes::All));

@@ -350,11 +350,19 @@ fn setup(s: &mut String, r: &Results) {
         "- Timed runs: {} measured samples after {} warm-up per probe, batch fixed at {} iterations for the baseline and every run. Stored-baseline and confirmed threshold {} %.",
         u.sampling.repeat, u.sampling.warmup, u.sampling.min_batch, u.threshold
     );
-    let _ = writeln!(
-        s,
-        "- Baseline: `{}`, one timed run made under quiet conditions at the start ({:.2} s), after one run that was not kept.",
-        u.baseline, u.baseline_seconds
-    );
+    if u.baseline_runs > 1 {
+        let _ = writeln!(
+            s,
+            "- Baseline: `{}`, {} timed runs made one after another under quiet conditions at the start ({:.2} s each; kept in `baseline-runs/`), after one run that was not kept, pooled as `yardstick baseline` pools them: every sample of every run, each beside its calibration loop.",
+            u.baseline, u.baseline_runs, u.baseline_seconds
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "- Baseline: `{}`, one timed run made under quiet conditions at the start ({:.2} s), after one run that was not kept.",
+            u.baseline, u.baseline_seconds
+        );
+    }
     let methods = r.plan.methods();
     if methods.contains(&Method::StoredBaseline) && methods.contains(&Method::Confirmed) {
         let _ = writeln!(
@@ -517,6 +525,7 @@ pub(crate) mod tests {
                 ],
                 baseline: "baseline.json".into(),
                 baseline_seconds: 1.8,
+                baseline_runs: 3,
                 count_baseline: None,
                 count_baseline_seconds: None,
                 count_workers: 1,
@@ -598,6 +607,7 @@ pub(crate) mod tests {
         }
         assert!(text.contains("Condition `cpu`"));
         assert!(text.contains("Method `stored-baseline`"));
+        assert!(text.contains("3 timed runs made one after another"));
         assert!(text.contains("  - quiet / paired: 2 A/A, 1 per slowdown (25 %)"));
     }
 

@@ -40,9 +40,13 @@ pub struct Setup {
     /// One A/A trial of each method, as a reader would type it (power
     /// trials add the injection).
     pub commands: Vec<MethodCommand>,
-    /// The timed baseline run, saved beside the report.
+    /// The stored baseline, saved beside the report.
     pub baseline: String,
+    /// Seconds one baseline run took.
     pub baseline_seconds: f64,
+    /// Quiet runs pooled into the baseline (each kept in `baseline-runs/`).
+    #[serde(default = "one")]
+    pub baseline_runs: usize,
     /// The instruction counts baseline, when that method ran.
     pub count_baseline: Option<String>,
     pub count_baseline_seconds: Option<f64>,
@@ -54,6 +58,11 @@ pub struct Setup {
     pub memory_mib: usize,
     pub burst_min: f64,
     pub burst_max: f64,
+}
+
+/// Results made before baselines were pooled had one baseline run.
+fn one() -> usize {
+    1
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -211,6 +211,14 @@ fn quick_evaluation() -> Result<(), Failed> {
     if keys != ["tiny_sort", "tiny_sum"] {
         return Err(format!("baseline rows {keys:?}").into());
     }
+    // Quick pools two quiet runs, each kept beside the pooled baseline.
+    let one = yardstick::store::load(&out.join("baseline-runs").join("run-2.json"))
+        .map_err(|e| e.to_string())?;
+    if baseline.settings.get("pooled_runs") != Some(&serde_json::json!(2))
+        || baseline.rows[0].samples.len() != 2 * one.rows[0].samples.len()
+    {
+        return Err("the baseline does not pool the two quiet runs".into());
+    }
     if counted {
         counts_are_exact(&out, &results)?;
     }

@@ -1,6 +1,7 @@
 //! Command-line parsing: the shared options, each mode's own, and the
 //! commands over saved runs.
 
+pub mod baseline;
 pub mod common;
 pub mod micro;
 pub mod paired;

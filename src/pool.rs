@@ -1,0 +1,311 @@
+//! A baseline pooled from several runs of the same build.
+//!
+//! One run is one process, and on a shared machine one process can sit a
+//! few percent (in the evaluation, up to 12 %) off the typical speed of a
+//! probe for its whole life: its pages landed elsewhere, a neighbour was
+//! busy. A baseline that is such a run shifts every later comparison by the
+//! same amount, towards false alarms or towards missed slowdowns. Pooling
+//! every sample of several runs, each beside the calibration loop timed
+//! just before it, gives a reference figure (the median of all their
+//! per-sample ratios) that no single process decides.
+
+use crate::error::Error;
+use crate::run::{CalibrationSummary, Metric, Mode, Row, Run};
+use serde_json::json;
+
+/// Setting of a pooled run: how many runs it pools.
+pub const POOLED_SETTING: &str = "pooled_runs";
+
+/// Pools `runs` (each with the name it was loaded from, for errors) into one
+/// baseline: the first run's description, every run's samples and loops.
+/// Refuses, naming the run, what cannot be pooled: runs of another mode or
+/// metric, without calibration, with an injected slowdown, with a failed
+/// probe, of other probes, or timed against another calibration loop.
+pub fn pool(runs: &[(String, Run)]) -> Result<Run, Error> {
+    let Some((first_name, first)) = runs.first() else {
+        return Err(Error::usage("a baseline pools at least one run"));
+    };
+    for (name, run) in runs {
+        poolable(name, run)?;
+        same_loop(first_name, first, name, run)?;
+        same_probes(first_name, first, name, run)?;
+    }
+    let rows = first
+        .rows
+        .iter()
+        .map(|row| {
+            let same: Vec<&Row> = runs
+                .iter()
+                .filter_map(|(_, run)| run.rows.iter().find(|r| r.key == row.key))
+                .collect();
+            pooled(&same)
+        })
+        .collect();
+    Ok(merged(runs, rows))
+}
+
+/// A run that can go into a baseline, or why not.
+fn poolable(name: &str, run: &Run) -> Result<(), Error> {
+    if run.mode != Mode::Micro || run.metric != Metric::Time {
+        let metric = match run.metric {
+            Metric::Time => String::new(),
+            other => format!(" of {}", other.as_str()),
+        };
+        return Err(Error::input(format!(
+            "{name}: a baseline pools timed micro runs (this is a {} run{metric})",
+            run.mode.as_str()
+        )));
+    }
+    if run.calibration.is_none() {
+        return Err(Error::input(format!(
+            "{name}: the run has no calibration; a baseline needs it"
+        )));
+    }
+    if run.settings.contains_key("inject") {
+        return Err(Error::input(format!(
+            "{name}: the run was made with an injected slowdown; a baseline must not be"
+        )));
+    }
+    if let Some(row) = run
+        .rows
+        .iter()
+        .find(|r| r.errors > 0 || r.samples.is_empty())
+    {
+        return Err(Error::input(format!(
+            "{name}: probe `{}` failed in this run; pool runs in which every probe passed",
+            row.key
+        )));
+    }
+    // Each sample is divided by the loop timed just before it; without
+    // those pairs the pooled figure would mix speeds of different moments.
+    if let Some(row) = run
+        .rows
+        .iter()
+        .find(|r| r.calibration_samples.len() != r.samples.len())
+    {
+        return Err(Error::input(format!(
+            "{name}: probe `{}` has no calibration loop beside each sample (a run of an \
+             older yardstick); pool runs that have",
+            row.key
+        )));
+    }
+    Ok(())
+}
+
+/// Loops of different code time different work: their ratios do not mix.
+fn same_loop(first_name: &str, first: &Run, name: &str, run: &Run) -> Result<(), Error> {
+    let checksum = |r: &Run| r.calibration.as_ref().map(|c| c.checksum);
+    if checksum(run) != checksum(first) {
+        return Err(Error::input(format!(
+            "{name}: its calibration loop is not the one of {first_name} (another checksum); \
+             pool runs of one yardstick version"
+        )));
+    }
+    Ok(())
+}
+
+fn same_probes(first_name: &str, first: &Run, name: &str, run: &Run) -> Result<(), Error> {
+    let missing = |a: &Run, b: &Run| {
+        a.rows
+            .iter()
+            .find(|r| !b.rows.iter().any(|o| o.key == r.key))
+            .map(|r| r.key.clone())
+    };
+    if let Some(key) = missing(run, first) {
+        return Err(Error::input(format!(
+            "{name}: probe `{key}` is not in {first_name}; pool runs of the same probes"
+        )));
+    }
+    if let Some(key) = missing(first, run) {
+        return Err(Error::input(format!(
+            "{name}: has no probe `{key}`, which {first_name} has; pool runs of the same probes"
+        )));
+    }
+    Ok(())
+}
+
+/// One row holding every run's samples of one probe, each still beside its
+/// loop.
+fn pooled(same: &[&Row]) -> Row {
+    let first = same[0];
+    let samples: Vec<f64> = same
+        .iter()
+        .flat_map(|r| r.samples.iter().copied())
+        .collect();
+    let mut row = Row::with_samples(first.key.clone(), first.kind, first.name.clone(), samples);
+    row.batch = first.batch;
+    row.ops = first.ops;
+    row.requests = same.iter().map(|r| r.requests).sum();
+    row.rps = match (row.ops, row.median) {
+        (Some(ops), Some(m)) if m > 0.0 => Some(ops as f64 * 1000.0 / m),
+        _ => None,
+    };
+    row.note = first.note.clone();
+    row.calibration_samples = same
+        .iter()
+        .flat_map(|r| r.calibration_samples.iter().copied())
+        .collect();
+    row
+}
+
+/// The first run's description, with the pooled rows and a calibration
+/// summary over every run's loops.
+fn merged(runs: &[(String, Run)], rows: Vec<Row>) -> Run {
+    let mut run = runs[0].1.clone();
+    let loops: Vec<f64> = runs
+        .iter()
+        .flat_map(|(_, r)| r.rows.iter().flat_map(|row| row.calibration_samples.iter()))
+        .copied()
+        .collect();
+    let (before, after) = loops.split_at(loops.len() / 2);
+    let checksum = runs[0].1.calibration.as_ref().map_or(0, |c| c.checksum);
+    run.calibration = CalibrationSummary::of(before, after, checksum).or(run.calibration);
+    let c = run.calibration.as_ref().map(|c| c.median);
+    run.rows = rows;
+    for row in &mut run.rows {
+        row.normalized = c.and_then(|c| row.normalized_median(c));
+    }
+    let mut warnings: Vec<String> = Vec::new();
+    for (_, r) in runs {
+        for w in &r.warnings {
+            if !warnings.contains(w) {
+                warnings.push(w.clone());
+            }
+        }
+    }
+    run.warnings = warnings;
+    run.settings
+        .insert(POOLED_SETTING.into(), json!(runs.len()));
+    run.comparison = None;
+    run.pairs = None;
+    run
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::environment::Environment;
+    use crate::run::{FORMAT, RowKind, TOOL};
+    use std::collections::BTreeMap;
+
+    /// A run whose probe `p` took `times` ms, each right after a loop of
+    /// `loops` ms.
+    fn run(times: &[f64], loops: &[f64]) -> Run {
+        let mut row = Row::with_samples("p".into(), RowKind::Probe, "p".into(), times.to_vec());
+        row.calibration_samples = loops.to_vec();
+        row.requests = times.len() as u64;
+        row.ops = Some(3);
+        Run {
+            tool: TOOL.into(),
+            format: FORMAT,
+            mode: Mode::Micro,
+            started: String::new(),
+            machine: String::new(),
+            settings: BTreeMap::new(),
+            environment: Environment::default(),
+            warnings: Vec::new(),
+            calibration: CalibrationSummary::of(loops, loops, 7),
+            rows: vec![row],
+            comparison: None,
+            pairs: None,
+            metric: Metric::Time,
+        }
+    }
+
+    fn named(runs: Vec<Run>) -> Vec<(String, Run)> {
+        runs.into_iter()
+            .enumerate()
+            .map(|(i, r)| (format!("run{i}.json"), r))
+            .collect()
+    }
+
+    #[test]
+    fn one_odd_run_does_not_decide_the_figure() {
+        // Four runs put the probe at 0.5 loops; one process sat 12 % slow.
+        let runs = named(vec![
+            run(&[2.0, 2.0], &[4.0, 4.0]),
+            run(&[2.24, 2.24], &[4.0, 4.0]),
+            run(&[1.0, 1.0], &[2.0, 2.0]),
+            run(&[3.0, 3.0], &[6.0, 6.0]),
+            run(&[2.0, 2.0], &[4.0, 4.0]),
+        ]);
+        let single = runs[1].1.rows[0].normalized_median(4.0).unwrap();
+        assert!((single - 0.56).abs() < 1e-9);
+        let base = pool(&runs).unwrap();
+        let row = &base.rows[0];
+        assert_eq!(row.samples.len(), 10);
+        assert_eq!(row.calibration_samples.len(), 10);
+        assert_eq!(row.requests, 10);
+        assert_eq!(row.normalized, Some(0.5));
+        assert_eq!(base.settings[POOLED_SETTING], json!(5));
+        let c = base.calibration.as_ref().unwrap();
+        assert_eq!((c.n, c.median, c.checksum), (10, 4.0, 7));
+    }
+
+    #[test]
+    fn warnings_are_kept_once_and_comparisons_dropped() {
+        let mut a = run(&[1.0], &[1.0]);
+        a.warnings.push("load was high".into());
+        let mut b = a.clone();
+        b.warnings.push("drift".into());
+        let base = pool(&named(vec![a, b])).unwrap();
+        assert_eq!(base.warnings, ["load was high", "drift"]);
+        assert!(base.comparison.is_none());
+    }
+
+    #[test]
+    fn refusals_name_the_run_and_the_reason() {
+        let ok = || run(&[1.0], &[1.0]);
+        let refused = |runs: Vec<Run>| pool(&named(runs)).unwrap_err().to_string();
+
+        assert!(pool(&[]).is_err());
+
+        let mut injected = ok();
+        injected.settings.insert("inject".into(), json!("*:15"));
+        let e = refused(vec![ok(), ok(), injected]);
+        assert!(e.contains("run2.json") && e.contains("injected"), "{e}");
+
+        let mut failed = ok();
+        failed.rows[0].errors = 1;
+        let e = refused(vec![ok(), failed]);
+        assert!(e.contains("run1.json") && e.contains("failed"), "{e}");
+
+        let mut other = ok();
+        other.rows[0].key = "q".into();
+        let e = refused(vec![ok(), other]);
+        assert!(e.contains("run1.json") && e.contains("`q`"), "{e}");
+
+        let mut fewer = ok();
+        fewer.rows.clear();
+        let e = refused(vec![ok(), fewer]);
+        assert!(e.contains("run1.json") && e.contains("no probe `p`"), "{e}");
+
+        let mut http = ok();
+        http.mode = Mode::Http;
+        let e = refused(vec![http, ok()]);
+        assert!(e.contains("run0.json") && e.contains("http"), "{e}");
+
+        let mut uncalibrated = ok();
+        uncalibrated.calibration = None;
+        let e = refused(vec![ok(), uncalibrated]);
+        assert!(
+            e.contains("run1.json") && e.contains("no calibration"),
+            "{e}"
+        );
+
+        let mut old = ok();
+        old.rows[0].calibration_samples.clear();
+        let e = refused(vec![ok(), old]);
+        assert!(
+            e.contains("run1.json") && e.contains("beside each sample"),
+            "{e}"
+        );
+
+        let mut other_loop = ok();
+        if let Some(c) = other_loop.calibration.as_mut() {
+            c.checksum = 8;
+        }
+        let e = refused(vec![ok(), other_loop]);
+        assert!(e.contains("run1.json") && e.contains("checksum"), "{e}");
+    }
+}
