@@ -97,8 +97,8 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
             timeout: o.probe_timeout,
         })
     };
-    let (mut old_worker, old_offers) = spawn(&o.old, &o.env_old)?;
-    let (mut new_worker, new_offers) = spawn(&o.new, &o.env_new)?;
+    let (first_old, old_offers) = spawn(&o.old, &o.env_old)?;
+    let (first_new, new_offers) = spawn(&o.new, &o.env_new)?;
     let per_side = (o.rounds * o.repeat) as u64;
     let series = |offers: &[Offer]| -> BTreeMap<String, Series> {
         offers
@@ -129,57 +129,83 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
         }
     }
 
-    let mut progress = Progress::new(live.len() + o.rounds, o.common.quiet);
-    for (name, batch) in &live {
-        progress.start(&format!("warm-up: {name}"));
-        for (worker, into) in [(&mut old_worker, &mut old), (&mut new_worker, &mut new)] {
-            if let (Err(message), Some(s)) =
-                (worker.warm(name, *batch, o.warmup)?, into.get_mut(name))
-            {
-                s.fail(message, per_side);
+    let shares = rounds_per_pair(o.rounds, o.pairs);
+    let mut progress = Progress::new(shares.len() * live.len() + o.rounds, o.common.quiet);
+    let mut first = Some((first_old, first_new));
+    let mut round = 0;
+    for (pair, share) in shares.iter().enumerate() {
+        // Samples each side has still to take, counted as failed when a
+        // probe fails from here on.
+        let left = ((o.rounds - round) * o.repeat) as u64;
+        let (mut old_worker, mut new_worker) = match first.take() {
+            Some(workers) => workers,
+            None => {
+                // A fresh pair: neither build keeps the layout, pages or
+                // neighbours its last processes happened to get.
+                let (old_worker, offers) = spawn(&o.old, &o.env_old)?;
+                fail_unoffered(&mut old, &offers, left);
+                let (new_worker, offers) = spawn(&o.new, &o.env_new)?;
+                fail_unoffered(&mut new, &offers, left);
+                (old_worker, new_worker)
             }
-        }
-        progress.advance();
-    }
-    for round in 1..=o.rounds {
-        progress.start(&format!("round {round} of {}", o.rounds));
-        rng.shuffle(&mut live);
+        };
         for (name, batch) in &live {
-            let order = if rng.bool() {
-                [Build::Old, Build::New]
-            } else {
-                [Build::New, Build::Old]
-            };
-            let mut figures = [Vec::new(), Vec::new()];
-            for _ in 0..o.repeat {
-                for side in order {
-                    let (worker, into) = match side {
-                        Build::Old => (&mut old_worker, &mut old),
-                        Build::New => (&mut new_worker, &mut new),
-                    };
-                    let Some(s) = into.get_mut(name).filter(|s| !s.failed) else {
-                        continue;
-                    };
-                    match worker.time(name, *batch)? {
-                        Ok(ms) => {
-                            s.samples.push(ms);
-                            figures[side as usize].push(ms);
+            progress.start(&format!(
+                "pair {} of {}: warm-up: {name}",
+                pair + 1,
+                shares.len()
+            ));
+            for (worker, into) in [(&mut old_worker, &mut old), (&mut new_worker, &mut new)] {
+                let Some(s) = into.get_mut(name).filter(|s| !s.failed) else {
+                    continue;
+                };
+                if let Err(message) = worker.warm(name, *batch, o.warmup)? {
+                    s.fail(message, left);
+                }
+            }
+            progress.advance();
+        }
+        for _ in 0..*share {
+            round += 1;
+            progress.start(&format!("round {round} of {}", o.rounds));
+            rng.shuffle(&mut live);
+            for (name, batch) in &live {
+                let order = if rng.bool() {
+                    [Build::Old, Build::New]
+                } else {
+                    [Build::New, Build::Old]
+                };
+                let mut figures = [Vec::new(), Vec::new()];
+                for _ in 0..o.repeat {
+                    for side in order {
+                        let (worker, into) = match side {
+                            Build::Old => (&mut old_worker, &mut old),
+                            Build::New => (&mut new_worker, &mut new),
+                        };
+                        let Some(s) = into.get_mut(name).filter(|s| !s.failed) else {
+                            continue;
+                        };
+                        match worker.time(name, *batch)? {
+                            Ok(ms) => {
+                                s.samples.push(ms);
+                                figures[side as usize].push(ms);
+                            }
+                            Err(message) => s.fail(message, 1),
                         }
-                        Err(message) => s.fail(message, 1),
+                    }
+                }
+                for (side, into) in [(Build::Old, &mut old), (Build::New, &mut new)] {
+                    if let (Some(m), Some(s)) =
+                        (median(&figures[side as usize]), into.get_mut(name))
+                    {
+                        s.side.rounds.insert((pair, round), m);
                     }
                 }
             }
-            for (side, into) in [(Build::Old, &mut old), (Build::New, &mut new)] {
-                if let (Some(m), Some(s)) = (median(&figures[side as usize]), into.get_mut(name)) {
-                    s.side.rounds.insert(round, m);
-                }
-            }
+            progress.advance();
         }
-        progress.advance();
     }
     progress.finish();
-    drop(old_worker);
-    drop(new_worker);
 
     let threshold = o
         .common
@@ -235,6 +261,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
     settings.insert("old".into(), json!(o.old.display().to_string()));
     settings.insert("new".into(), json!(o.new.display().to_string()));
     settings.insert("rounds".into(), json!(o.rounds));
+    settings.insert("pairs".into(), json!(shares.len()));
     settings.insert("repeat".into(), json!(o.repeat));
     settings.insert("warmup".into(), json!(o.warmup));
     settings.insert("min_batch".into(), json!(o.min_batch));
@@ -265,6 +292,29 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
         metric: Default::default(),
     };
     outcome::deliver(run, &o.common)
+}
+
+/// How many of `rounds` each of `pairs` worker pairs runs: as even as can
+/// be, the first pairs taking one more.
+fn rounds_per_pair(rounds: usize, pairs: usize) -> Vec<usize> {
+    let pairs = pairs.clamp(1, rounds.max(1));
+    (0..pairs)
+        .map(|k| rounds / pairs + usize::from(k < rounds % pairs))
+        .collect()
+}
+
+/// A fresh worker that cannot time a probe fails it for the samples left.
+fn fail_unoffered(series: &mut BTreeMap<String, Series>, offers: &Greeting, left: u64) {
+    for (name, s) in series.iter_mut().filter(|(_, s)| !s.failed) {
+        match offers.probes.iter().find(|offer| &offer.name == name) {
+            Some(Offer {
+                error: Some(message),
+                ..
+            }) => s.fail(message.clone(), left),
+            Some(_) => {}
+            None => s.fail("not offered by a later worker".to_string(), left),
+        }
+    }
 }
 
 /// Puts this process, and so both workers it starts, on one CPU. Two CPUs of

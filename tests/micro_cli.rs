@@ -79,6 +79,25 @@ yardstick::probe! {
     check: |_, total: &u64| if *total == 19900 { Ok(()) } else { Err(format!("sum {total}")) },
 }
 
+yardstick::probe! {
+    name: odd_processes,
+    ops: 1,
+    note: "twice the work in the 2nd and 3rd of every 4 processes that count in PROCESS_COUNTER",
+    setup: || {
+        let Some(path) = std::env::var_os("PROCESS_COUNTER") else {
+            return Ok::<_, String>(false);
+        };
+        let seen = std::fs::read_to_string(&path).map_or(0, |s| s.len());
+        std::fs::write(&path, "x".repeat(seen + 1)).map_err(|e| e.to_string())?;
+        Ok(matches!(seen % 4, 1 | 2))
+    },
+    run: |slow: &bool| {
+        let n = if *slow { 40_000u64 } else { 20_000 };
+        (0..std::hint::black_box(n)).fold(0u64, |a, x| a ^ x.wrapping_mul(0x9e37_79b9)) | 1
+    },
+    check: |_, x: &u64| if x % 2 == 1 { Ok(()) } else { Err(format!("{x} is even")) },
+}
+
 const QUICK: &[&str] = &["--repeat=3", "--warmup=1", "-q"];
 
 /// This binary as a yardstick binary (`yardstick micro ...` style).
@@ -711,6 +730,43 @@ fn tests() -> Vec<Trial> {
                 &ran,
             )?;
             check(doc["settings"]["seed"] == 1, "the seed is recorded", &ran)?;
+            check(
+                doc["settings"]["pairs"] == 8,
+                "eight rounds on eight worker pairs",
+                &ran,
+            )?;
+
+            // Each pair's processes are fresh: the old build's process is
+            // the slow one in every other pair, the new build's in the rest.
+            // One pair per piece of evidence, that is no regression.
+            let t = tempfile::tempdir()?;
+            let counter = t.path().join("processes");
+            let ran = run(yardstick()
+                .arg("compare-builds")
+                .arg(&me)
+                .arg(&me)
+                .args([
+                    "--rounds=8",
+                    "--probe=odd_processes",
+                    "--seed=1",
+                    "--json",
+                    "-q",
+                ])
+                .env("PROCESS_COUNTER", &counter)
+                .env("YARDSTICK_E2E_CHILD", "bench"));
+            check(ran.code == 0, "exit 0", &ran)?;
+            check(
+                std::fs::read_to_string(&counter)?.len() == 16,
+                "two fresh workers per pair",
+                &ran,
+            )?;
+            let c = &json(&ran.stdout)["comparison"];
+            check(
+                c["regressions"] == 0
+                    && c["checks"][0]["p_value"].as_f64().is_some_and(|p| p > 0.1),
+                "offsets of single processes are no evidence",
+                &ran,
+            )?;
             let ran = run(yardstick()
                 .arg("compare-builds")
                 .arg(&me)

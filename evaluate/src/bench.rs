@@ -24,13 +24,21 @@ pub struct Sampling {
 }
 
 /// How the paired comparison measures. One round times one sample of every
-/// probe on each build (two worker processes serve them); the rounds must
-/// be at least the 7 that `compare-builds` needs for p < 0.01.
+/// probe on each build (two worker processes serve them); the rounds are
+/// spread over `pairs` fresh pairs of workers, at least the 7 that
+/// `compare-builds` needs for p < 0.01 and at most one per round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PairedSampling {
     pub rounds: u32,
+    /// Worker pairs (results made before pairs existed had one).
+    #[serde(default = "one_pair")]
+    pub pairs: u32,
     pub repeat: u32,
     pub warmup: u32,
+}
+
+fn one_pair() -> u32 {
+    1
 }
 
 /// How the instruction-count runs measure.
@@ -194,6 +202,7 @@ impl Bench {
             bin.clone(),
             bin,
             format!("--rounds={}", p.rounds),
+            format!("--pairs={}", p.pairs.min(p.rounds)),
             format!("--repeat={}", p.repeat),
             format!("--warmup={}", p.warmup),
             format!("--min-batch={}", self.sampling.min_batch),
@@ -335,6 +344,7 @@ mod tests {
         );
         let p = PairedSampling {
             rounds: 8,
+            pairs: 10,
             repeat: 1,
             warmup: 0,
         };
@@ -342,7 +352,7 @@ mod tests {
         assert_eq!(paired.inject, None);
         assert_eq!(
             paired.command_line(),
-            "/t/yardstick compare-builds /b/micro /b/micro --rounds=8 --repeat=1 --warmup=0 --min-batch=20 --seed=9 -q --json '--env-new=YARDSTICK_INJECT=*:5'"
+            "/t/yardstick compare-builds /b/micro /b/micro --rounds=8 --pairs=8 --repeat=1 --warmup=0 --min-batch=20 --seed=9 -q --json '--env-new=YARDSTICK_INJECT=*:5'"
         );
         assert!(
             !b.paired(Path::new("/t/yardstick"), p, 9, None)

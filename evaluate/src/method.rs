@@ -241,6 +241,7 @@ mod tests {
 
     const PAIRED: PairedSampling = PairedSampling {
         rounds: 8,
+        pairs: 8,
         repeat: 1,
         warmup: 0,
     };

@@ -37,9 +37,9 @@ minutes on a quiet 2-core machine (the estimate is printed at the start).
                        how each timed run samples (default 3, 1, 20; quick 2, 0, 10);
                        the paired comparison uses the same batch, which must
                        make each slowdown a whole number of iterations
-  --paired-rounds N --paired-repeat N --paired-warmup N
-                       how each paired comparison samples (default 15, 1, 1;
-                       quick 7, 1, 1)
+  --paired-rounds N --paired-pairs N --paired-repeat N --paired-warmup N
+                       how each paired comparison samples (default 15, 10,
+                       1, 1; quick 7, 7, 1, 1; pairs at most the rounds)
   --count-batch K      iterations counted per probe (default 50: 2 % is one)
   --count-probes LIST  probes to count (default all; quick: the three fastest)
   --memory-mib N       the memory hog's buffer (default 256)
@@ -125,6 +125,7 @@ impl Options {
             },
             paired: PairedSampling {
                 rounds: 15,
+                pairs: 10,
                 repeat: 1,
                 warmup: 1,
             },
@@ -185,6 +186,9 @@ impl Options {
                 }
                 Arg::Long("paired-rounds") => {
                     given.rounds = Some(number(&mut p, "--paired-rounds", 7)? as u32)
+                }
+                Arg::Long("paired-pairs") => {
+                    o.paired.pairs = number(&mut p, "--paired-pairs", 7)? as u32
                 }
                 Arg::Long("paired-repeat") => {
                     o.paired.repeat = number(&mut p, "--paired-repeat", 1)? as u32
@@ -360,8 +364,13 @@ mod tests {
             (3, 1, 20)
         );
         assert_eq!(
-            (o.paired.rounds, o.paired.repeat, o.paired.warmup),
-            (15, 1, 1)
+            (
+                o.paired.rounds,
+                o.paired.pairs,
+                o.paired.repeat,
+                o.paired.warmup
+            ),
+            (15, 10, 1, 1)
         );
         assert_eq!((o.count_batch, &o.count_probes), (50, &CountProbes::All));
         assert_eq!(o.baseline_runs, 5);
@@ -448,6 +457,7 @@ mod tests {
             (vec!["--conditions=gpu"], "--conditions"),
             (vec!["--methods=cycles"], "--methods"),
             (vec!["--paired-rounds=6"], "--paired-rounds"),
+            (vec!["--paired-pairs=6"], "--paired-pairs"),
             (vec!["--count-probes=,"], "--count-probes"),
             (vec!["--frobnicate"], "--frobnicate"),
             (vec!["stray"], "stray"),

@@ -373,8 +373,11 @@ fn setup(s: &mut String, r: &Results) {
     if methods.contains(&Method::Paired) {
         let _ = writeln!(
             s,
-            "- Paired: {} rounds, each running the bench twice (old and new, in random order) with {} measured sample(s) after {} warm-up per probe and no calibration; each trial has its own seed for the round order.",
-            u.paired.rounds, u.paired.repeat, u.paired.warmup
+            "- Paired: {} rounds on {} fresh pair(s) of worker processes, each round running the bench twice (old and new, in random order) with {} measured sample(s) after {} warm-up per probe and pair and no calibration; each trial has its own seed for the round order.",
+            u.paired.rounds,
+            u.paired.pairs.min(u.paired.rounds),
+            u.paired.repeat,
+            u.paired.warmup
         );
     }
     if let Some(name) = &u.count_baseline {
@@ -506,6 +509,7 @@ pub(crate) mod tests {
                 threshold: 15.0,
                 paired: PairedSampling {
                     rounds: 8,
+                    pairs: 8,
                     repeat: 1,
                     warmup: 0,
                 },

@@ -8,9 +8,14 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// With fewer rounds even a slowdown in every round cannot reach p < 0.01
-/// (the exact test's smallest p-value is 2^-rounds).
-pub const MIN_ROUNDS: usize = 7;
+/// With fewer worker pairs even a slowdown in every pair cannot reach
+/// p < 0.01 (the exact test's smallest p-value is 2^-pairs).
+pub const MIN_PAIRS: usize = 7;
+
+/// Worker pairs when `--pairs` is not given (fewer when there are fewer
+/// rounds): ten pairs reach p < 0.001 when all agree, and 30 rounds give
+/// each three, whose median stands up to one odd round.
+pub const DEFAULT_PAIRS: usize = 10;
 
 /// The most rounds `--rounds` asks for: far beyond any useful comparison.
 pub const MAX_ROUNDS: u64 = 100_000;
@@ -25,6 +30,9 @@ pub struct PairedOptions {
     /// Rounds; in each, every probe is timed once on each build, the two
     /// samples back to back in a random order.
     pub rounds: usize,
+    /// Fresh pairs of worker processes the rounds are spread over; each
+    /// pair is one piece of evidence (see `compare::paired`).
+    pub pairs: usize,
     /// Samples per probe per build per round (the round's figure is their
     /// median).
     pub repeat: usize,
@@ -51,6 +59,7 @@ impl PairedOptions {
             old: PathBuf::new(),
             new: PathBuf::new(),
             rounds: 30,
+            pairs: DEFAULT_PAIRS,
             repeat: 1,
             warmup: 3,
             min_batch: None,
@@ -62,6 +71,7 @@ impl PairedOptions {
             cpu: None,
         };
         let mut binaries = Vec::new();
+        let mut pairs = None;
         let mut parser = Parser::from_args(args);
         while let Some(arg) = parser.next()? {
             let flag = Flag::from(arg);
@@ -72,6 +82,10 @@ impl PairedOptions {
                 Flag::Long(name) => match name.as_str() {
                     "rounds" => {
                         o.rounds = common::bounded(&mut parser, "--rounds", 1, MAX_ROUNDS)? as usize
+                    }
+                    "pairs" => {
+                        pairs =
+                            Some(common::bounded(&mut parser, "--pairs", 1, MAX_ROUNDS)? as usize)
                     }
                     "repeat" => {
                         o.repeat =
@@ -111,9 +125,21 @@ impl PairedOptions {
                 "yardstick compare-builds does not take --baseline or --no-baseline: OLD is the baseline",
             ));
         }
-        if o.rounds < MIN_ROUNDS {
+        o.pairs = pairs.unwrap_or(DEFAULT_PAIRS.min(o.rounds));
+        if o.rounds < MIN_PAIRS {
             return Err(Error::usage(format!(
-                "--rounds: at least {MIN_ROUNDS} rounds are needed for a verdict at p < 0.01"
+                "--rounds: at least {MIN_PAIRS} rounds (on {MIN_PAIRS} worker pairs) are needed for a verdict at p < 0.01"
+            )));
+        }
+        if o.pairs < MIN_PAIRS {
+            return Err(Error::usage(format!(
+                "--pairs: at least {MIN_PAIRS} worker pairs are needed for a verdict at p < 0.01"
+            )));
+        }
+        if o.pairs > o.rounds {
+            return Err(Error::usage(format!(
+                "--pairs: {} pairs need at least as many rounds (--rounds={})",
+                o.pairs, o.rounds
             )));
         }
         match <[PathBuf; 2]>::try_from(binaries) {
@@ -161,10 +187,16 @@ mod tests {
         assert_eq!(o.probe_timeout, Duration::from_secs(9));
         assert_eq!((o.old, o.new), (PathBuf::from("old"), PathBuf::from("new")));
         assert_eq!((o.rounds, o.repeat, o.warmup, o.seed), (7, 1, 3, Some(7)));
+        // Fewer rounds than the default pairs: one round per pair.
+        assert_eq!(o.pairs, 7);
         assert_eq!(
             o.env_new,
             vec![("YARDSTICK_INJECT".to_string(), "*:5".to_string())]
         );
+        let o = parse(&["old", "new"]).unwrap();
+        assert_eq!((o.rounds, o.pairs), (30, DEFAULT_PAIRS));
+        let o = parse(&["old", "new", "--pairs=15"]).unwrap();
+        assert_eq!(o.pairs, 15);
     }
 
     #[test]
@@ -173,6 +205,8 @@ mod tests {
             (vec!["one"], "compare-builds OLD NEW"),
             (vec!["a", "b", "c"], "compare-builds OLD NEW"),
             (vec!["a", "b", "--rounds=6"], "--rounds"),
+            (vec!["a", "b", "--pairs=6"], "--pairs"),
+            (vec!["a", "b", "--rounds=8", "--pairs=9"], "--pairs"),
             (vec!["a", "b", "--env-new=NOVALUE"], "--env-new"),
             (vec!["a", "b", "--rounds=99999999"], "--rounds"),
             (vec!["a", "b", "--probe-timeout=0"], "--probe-timeout"),
