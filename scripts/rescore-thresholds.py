@@ -20,18 +20,46 @@ baseline tried at commit 1bc9655 did (Q3 + 3 x IQR of its judged A/A
 changes, 2 % at least, THRESHOLD at most), but learned from the first K A/A
 trials of the quiet condition rather than from back-to-back runs; only the
 A/A trials after those K count as false alarms.
+
+`--baseline-run=K` judges the trials against the K-th of the quiet runs the
+evaluation pooled into its baseline (`baseline-runs/run-K.json` beside
+RESULTS.json) instead of the pooled baseline: a change is a ratio of the
+run's figure to the baseline's, so it converts exactly. This shows what a
+baseline of that one run would have given.
 """
 import json
+import os
 import statistics
 import sys
+
+
+def figures(path):
+    """Each probe's figure in a saved run: the median of its per-sample
+    ratios to the loop timed just before each sample, as yardstick's
+    comparison computes it."""
+    with open(path) as f:
+        run = json.load(f)
+    out = {}
+    for row in run["rows"]:
+        pairs = list(zip(row["samples"], row.get("calibration_samples", [])))
+        if pairs and len(pairs) == len(row["samples"]):
+            ratios = [s / c for s, c in pairs if c > 0]
+        if ratios:
+            out[row["key"]] = statistics.median(ratios)
+    return out
 
 
 def main():
     args = sys.argv[1:]
     method = "stored-baseline"
     learn_from = None
+    single = None
     try:
         for a in list(args):
+            if a.startswith("--baseline-run="):
+                single = int(a.split("=", 1)[1])
+                args.remove(a)
+                continue
             if a.startswith("--method="):
                 method = a.split("=", 1)[1]
                 args.remove(a)
@@ -39,10 +67,11 @@ def main():
                 learn_from = int(a.split("=", 1)[1])
                 args.remove(a)
     except ValueError as e:
-        print(f"--fences: {e}", file=sys.stderr)
+        print(f"--fences or --baseline-run: {e}", file=sys.stderr)
         sys.exit(2)
     if len(args) < 2:
-        sys.exit("usage: rescore-thresholds.py [--method=NAME] [--fences=K] RESULTS.json THRESHOLD...")
+        sys.exit("usage: rescore-thresholds.py [--method=NAME] [--fences=K] [--baseline-run=K] "
+                 "RESULTS.json THRESHOLD...")
     path = args[0]
     try:
         with open(path) as f:
@@ -51,6 +80,21 @@ def main():
     except (OSError, ValueError, KeyError, TypeError) as e:
         print(f"{path}: {e}", file=sys.stderr)
         sys.exit(2)
+    if single is not None:
+        folder = os.path.dirname(path)
+        run_path = os.path.join(folder, "baseline-runs", f"run-{single}.json")
+        try:
+            pooled = figures(os.path.join(folder, "baseline.json"))
+            alone = figures(run_path)
+        except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError) as e:
+            print(f"--baseline-run: {run_path}: {e}", file=sys.stderr)
+            sys.exit(2)
+        for t in trials:
+            for o in t["outcomes"]:
+                p = o["probe"]
+                if o["judged_pct"] is not None and p in pooled and p in alone:
+                    o["judged_pct"] = ((1 + o["judged_pct"] / 100) * pooled[p] / alone[p] - 1) * 100
+        print(f"judged against {run_path} alone")
     conditions = sorted({t["condition"] for t in trials})
     slowdowns = sorted({t["slowdown"] for t in trials if t["slowdown"] is not None})
 

@@ -58,8 +58,8 @@ pub struct Check {
     /// Paired comparisons: the one-sided p-value that the row got slower.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p_value: Option<f64>,
-    /// Paired comparisons: slower by more than the threshold, but the rounds
-    /// disagree too much for a verdict. Never counted as a regression.
+    /// Paired comparisons: slower by more than the threshold, but the worker
+    /// pairs disagree too much for a verdict. Never counted as a regression.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub inconclusive: bool,
     /// Micro runs against a baseline: the change found when a flagged probe

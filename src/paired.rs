@@ -7,11 +7,14 @@
 //! cancels most of that, and the closer the two samples the more: both
 //! builds run as workers (see `worker`), and in each round every probe is
 //! timed once on each build, back to back in a random order, probes in a
-//! shuffled order. The round's ratio new/old is one piece of evidence, and
-//! the rounds are tested for a shift (exact Wilcoxon
-//! signed-rank on the log ratios). A probe regresses when the median ratio
-//! exceeds the threshold *and* the shift is significant; above the threshold
-//! but not significant, it is inconclusive: a warning, never a failure.
+//! shuffled order. The rounds are spread over several fresh pairs of
+//! workers, because one process can sit a few percent off another of the
+//! same build for its whole life; each pair's median ratio new/old is one
+//! piece of evidence, and the pairs are tested for a shift (exact Wilcoxon
+//! signed-rank on the log ratios, see `compare::paired`). A probe regresses
+//! when the median exceeds the threshold *and* the shift is significant;
+//! above the threshold but not significant, it is inconclusive: a warning,
+//! never a failure.
 
 use crate::cli::paired::PairedOptions;
 use crate::compare::{self, paired::Side};
@@ -60,6 +63,13 @@ impl Series {
             s.fail(message.clone(), samples);
         }
         s
+    }
+
+    /// Fails the probe for every sample of the `per_side` it has not taken:
+    /// taken and failed samples always add up to `per_side`.
+    fn fail_rest(&mut self, message: String, per_side: u64) {
+        let left = per_side.saturating_sub(self.samples.len() as u64);
+        self.fail(message, left);
     }
 
     /// Counts `count` failed samples; the first failure names the row.
@@ -134,19 +144,30 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
     let mut first = Some((first_old, first_new));
     let mut round = 0;
     for (pair, share) in shares.iter().enumerate() {
-        // Samples each side has still to take, counted as failed when a
-        // probe fails from here on.
-        let left = ((o.rounds - round) * o.repeat) as u64;
         let (mut old_worker, mut new_worker) = match first.take() {
             Some(workers) => workers,
             None => {
-                // A fresh pair: neither build keeps the layout, pages or
-                // neighbours its last processes happened to get.
-                let (old_worker, offers) = spawn(&o.old, &o.env_old)?;
-                fail_unoffered(&mut old, &offers, left);
-                let (new_worker, offers) = spawn(&o.new, &o.env_new)?;
-                fail_unoffered(&mut new, &offers, left);
-                (old_worker, new_worker)
+                // A fresh pair, started in a random order: neither build
+                // keeps the layout, pages or neighbours its last processes
+                // happened to get. A worker that cannot start stops the
+                // comparison (exit 2), as it would have at the first pair.
+                let old_first = rng.bool();
+                let mut start = |build: Build| -> Result<Worker, Error> {
+                    let (path, env, into) = match build {
+                        Build::Old => (&o.old, &o.env_old, &mut old),
+                        Build::New => (&o.new, &o.env_new, &mut new),
+                    };
+                    let (worker, offers) = spawn(path, env)?;
+                    fail_unoffered(into, &offers, per_side);
+                    Ok(worker)
+                };
+                if old_first {
+                    let old_worker = start(Build::Old)?;
+                    (old_worker, start(Build::New)?)
+                } else {
+                    let new_worker = start(Build::New)?;
+                    (start(Build::Old)?, new_worker)
+                }
             }
         };
         for (name, batch) in &live {
@@ -160,7 +181,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
                     continue;
                 };
                 if let Err(message) = worker.warm(name, *batch, o.warmup)? {
-                    s.fail(message, left);
+                    s.fail_rest(message, per_side);
                 }
             }
             progress.advance();
@@ -190,7 +211,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
                                 s.samples.push(ms);
                                 figures[side as usize].push(ms);
                             }
-                            Err(message) => s.fail(message, 1),
+                            Err(message) => s.fail_rest(message, per_side),
                         }
                     }
                 }
@@ -229,7 +250,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
         .filter(|c| c.inconclusive)
         .map(|c| {
             format!(
-                "inconclusive: {} looks {:+.1} % slower, but the rounds disagree (p = {:.3})",
+                "inconclusive: {} looks {:+.1} % slower, but the worker pairs disagree (p = {:.3})",
                 c.key,
                 c.change_pct,
                 c.p_value.unwrap_or(1.0)
@@ -304,15 +325,15 @@ fn rounds_per_pair(rounds: usize, pairs: usize) -> Vec<usize> {
 }
 
 /// A fresh worker that cannot time a probe fails it for the samples left.
-fn fail_unoffered(series: &mut BTreeMap<String, Series>, offers: &Greeting, left: u64) {
+fn fail_unoffered(series: &mut BTreeMap<String, Series>, offers: &Greeting, per_side: u64) {
     for (name, s) in series.iter_mut().filter(|(_, s)| !s.failed) {
         match offers.probes.iter().find(|offer| &offer.name == name) {
             Some(Offer {
                 error: Some(message),
                 ..
-            }) => s.fail(message.clone(), left),
+            }) => s.fail_rest(message.clone(), per_side),
             Some(_) => {}
-            None => s.fail("not offered by a later worker".to_string(), left),
+            None => s.fail_rest("not offered by a later worker".to_string(), per_side),
         }
     }
 }
@@ -339,4 +360,49 @@ fn pin(wanted: Option<usize>) -> Result<Option<usize>, Error> {
     Ok(chosen
         .filter(|core| core_affinity::set_for_current(*core))
         .map(|core| core.id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_spread_as_evenly_as_can_be() {
+        assert_eq!(rounds_per_pair(30, 10), [3; 10]);
+        assert_eq!(rounds_per_pair(15, 10), [2, 2, 2, 2, 2, 1, 1, 1, 1, 1]);
+        // Never more pairs than rounds, never none.
+        assert_eq!(rounds_per_pair(7, 10), [1; 7]);
+        assert_eq!(rounds_per_pair(5, 0), [5]);
+    }
+
+    #[test]
+    fn a_probe_a_later_worker_cannot_time_fails_for_the_samples_left() {
+        let offer = |name: &str, error: Option<&str>| Offer {
+            name: name.into(),
+            ops: 1,
+            note: String::new(),
+            batch: error.is_none().then_some(1),
+            error: error.map(str::to_string),
+        };
+        let mut series: BTreeMap<String, Series> = ["a", "b", "c"]
+            .iter()
+            .map(|n| (n.to_string(), Series::offered(&offer(n, None), 10)))
+            .collect();
+        for s in series.values_mut() {
+            s.samples = vec![1.0; 4];
+        }
+        let later = Greeting {
+            probes: vec![offer("a", None), offer("b", Some("set-up failed"))],
+        };
+        fail_unoffered(&mut series, &later, 10);
+        assert!(!series["a"].failed);
+        for name in ["b", "c"] {
+            let s = &series[name];
+            assert!(s.failed, "{name}");
+            // Taken and failed samples add up to every sample asked for.
+            assert_eq!(s.samples.len() as u64 + s.side.errors, 10, "{name}");
+        }
+        assert!(series["b"].note.contains("set-up failed"));
+        assert!(series["c"].note.contains("not offered"));
+    }
 }

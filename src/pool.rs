@@ -25,6 +25,13 @@ pub fn pool(runs: &[(String, Run)]) -> Result<Run, Error> {
     let Some((first_name, first)) = runs.first() else {
         return Err(Error::usage("a baseline pools at least one run"));
     };
+    for (k, (name, _)) in runs.iter().enumerate() {
+        if runs[..k].iter().any(|(other, _)| other == name) {
+            return Err(Error::usage(format!(
+                "{name}: given twice; each run is pooled once"
+            )));
+        }
+    }
     for (name, run) in runs {
         poolable(name, run)?;
         same_loop(first_name, first, name, run)?;
@@ -54,6 +61,11 @@ fn poolable(name: &str, run: &Run) -> Result<(), Error> {
         return Err(Error::input(format!(
             "{name}: a baseline pools timed micro runs (this is a {} run{metric})",
             run.mode.as_str()
+        )));
+    }
+    if run.rows.is_empty() {
+        return Err(Error::input(format!(
+            "{name}: the run has no probe to pool"
         )));
     }
     if run.calibration.is_none() {
@@ -149,17 +161,23 @@ fn pooled(same: &[&Row]) -> Row {
 }
 
 /// The first run's description, with the pooled rows and a calibration
-/// summary over every run's loops.
+/// summary over every run's loops. Drift between runs means nothing for a
+/// pool: each row's loops before and after the middle of its own rounds go
+/// to the pool's before and after, so the drift is that within the runs.
 fn merged(runs: &[(String, Run)], rows: Vec<Row>) -> Run {
     let mut run = runs[0].1.clone();
-    let loops: Vec<f64> = runs
-        .iter()
-        .flat_map(|(_, r)| r.rows.iter().flat_map(|row| row.calibration_samples.iter()))
-        .copied()
-        .collect();
-    let (before, after) = loops.split_at(loops.len() / 2);
+    let (mut before, mut after) = (Vec::new(), Vec::new());
+    for (_, r) in runs {
+        for row in &r.rows {
+            let (b, a) = row
+                .calibration_samples
+                .split_at(row.calibration_samples.len() / 2);
+            before.extend_from_slice(b);
+            after.extend_from_slice(a);
+        }
+    }
     let checksum = runs[0].1.calibration.as_ref().map_or(0, |c| c.checksum);
-    run.calibration = CalibrationSummary::of(before, after, checksum).or(run.calibration);
+    run.calibration = CalibrationSummary::of(&before, &after, checksum).or(run.calibration);
     let c = run.calibration.as_ref().map(|c| c.median);
     run.rows = rows;
     for row in &mut run.rows {
@@ -174,8 +192,17 @@ fn merged(runs: &[(String, Run)], rows: Vec<Row>) -> Run {
         }
     }
     run.warnings = warnings;
-    run.settings
-        .insert(POOLED_SETTING.into(), json!(runs.len()));
+    // A pooled run pooled again counts every run it holds.
+    let pooled: u64 = runs
+        .iter()
+        .map(|(_, r)| {
+            r.settings
+                .get(POOLED_SETTING)
+                .and_then(|v| v.as_u64())
+                .unwrap_or(1)
+        })
+        .sum();
+    run.settings.insert(POOLED_SETTING.into(), json!(pooled));
     run.comparison = None;
     run.pairs = None;
     run
@@ -246,6 +273,18 @@ mod tests {
     fn warnings_are_kept_once_and_comparisons_dropped() {
         let mut a = run(&[1.0], &[1.0]);
         a.warnings.push("load was high".into());
+        a.comparison = Some(crate::comparison::Comparison {
+            baseline: "old.json".into(),
+            method: "normalized".into(),
+            threshold: 30.0,
+            min_delta: None,
+            regressions: 0,
+            missing: Vec::new(),
+            new: Vec::new(),
+            checks: Vec::new(),
+            environment_differences: Vec::new(),
+            calibration: None,
+        });
         let mut b = a.clone();
         b.warnings.push("drift".into());
         let base = pool(&named(vec![a, b])).unwrap();
@@ -254,11 +293,39 @@ mod tests {
     }
 
     #[test]
+    fn a_pool_pooled_again_counts_every_run() {
+        let two = pool(&named(vec![run(&[1.0], &[1.0]), run(&[1.0], &[1.0])])).unwrap();
+        let three = pool(&named(vec![two, run(&[1.0], &[1.0])])).unwrap();
+        assert_eq!(three.settings[POOLED_SETTING], json!(3));
+        assert_eq!(three.rows[0].samples.len(), 3);
+    }
+
+    #[test]
+    fn drift_is_within_the_runs_not_between_them() {
+        // Each run's loops slow down by half during the run; the second
+        // run was made on a machine twice as fast.
+        let slow = run(&[1.0, 1.0, 1.0, 1.0], &[4.0, 4.0, 6.0, 6.0]);
+        let fast = run(&[0.5, 0.5, 0.5, 0.5], &[2.0, 2.0, 3.0, 3.0]);
+        let c = pool(&named(vec![slow, fast])).unwrap().calibration.unwrap();
+        assert_eq!((c.before_median, c.after_median), (3.0, 4.5));
+        assert!((c.drift_pct - 50.0).abs() < 1e-9, "{}", c.drift_pct);
+    }
+
+    #[test]
     fn refusals_name_the_run_and_the_reason() {
         let ok = || run(&[1.0], &[1.0]);
         let refused = |runs: Vec<Run>| pool(&named(runs)).unwrap_err().to_string();
 
         assert!(pool(&[]).is_err());
+        let e = pool(&[("a.json".into(), ok()), ("a.json".into(), ok())])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("a.json") && e.contains("twice"), "{e}");
+
+        let mut empty = ok();
+        empty.rows.clear();
+        let e = refused(vec![empty, ok()]);
+        assert!(e.contains("run0.json") && e.contains("no probe"), "{e}");
 
         let mut injected = ok();
         injected.settings.insert("inject".into(), json!("*:15"));
@@ -275,10 +342,12 @@ mod tests {
         let e = refused(vec![ok(), other]);
         assert!(e.contains("run1.json") && e.contains("`q`"), "{e}");
 
-        let mut fewer = ok();
-        fewer.rows.clear();
-        let e = refused(vec![ok(), fewer]);
-        assert!(e.contains("run1.json") && e.contains("no probe `p`"), "{e}");
+        let mut more = ok();
+        let mut q = more.rows[0].clone();
+        q.key = "q".into();
+        more.rows.push(q);
+        let e = refused(vec![more, ok()]);
+        assert!(e.contains("run1.json") && e.contains("no probe `q`"), "{e}");
 
         let mut http = ok();
         http.mode = Mode::Http;

@@ -256,11 +256,12 @@ pub struct CalibrationSummary {
 
 impl CalibrationSummary {
     /// The summary of the loops timed in the first half of the rounds
-    /// (`before`) and the second (`after`); none without loops in both.
+    /// (`before`) and the second (`after`); none without loops in both, or
+    /// with a loop median that is not a positive time (an edited file).
     pub fn of(before: &[f64], after: &[f64], checksum: u64) -> Option<CalibrationSummary> {
         let all: Vec<f64> = before.iter().chain(after).copied().collect();
         let s = Summary::of(&all)?;
-        let before_median = crate::stats::median(before)?;
+        let before_median = crate::stats::median(before).filter(|m| *m > 0.0)?;
         let after_median = crate::stats::median(after)?;
         Some(CalibrationSummary {
             n: s.n,

@@ -11,8 +11,8 @@ use std::path::PathBuf;
 pub const USAGE: &str = "usage: evaluate [OPTIONS]
 Measures how often yardstick's verdict flags identical code (A/A) and how
 often it catches a slowdown injected into every probe, under load, for each
-way of judging (method). Without options, the full evaluation: about 80
-minutes on a quiet 2-core machine (the estimate is printed at the start).
+way of judging (method). Without options, the full evaluation: over two
+hours on a quiet 2-core machine (the estimate is printed at the start).
 
   --quick              every method and condition briefly (timed runs
                        --repeat=2 --warmup=0 --min-batch=10, three probes
@@ -231,6 +231,9 @@ impl Options {
         o.sampling.warmup = given.warmup.unwrap_or(o.sampling.warmup);
         o.sampling.min_batch = given.min_batch.unwrap_or(o.sampling.min_batch);
         o.paired.rounds = given.rounds.unwrap_or(o.paired.rounds);
+        // Never more worker pairs than rounds (compare-builds refuses it);
+        // the results record the pairs the comparisons used.
+        o.paired.pairs = o.paired.pairs.min(o.paired.rounds);
         o.count_probes = given.count_probes.unwrap_or(o.count_probes);
         Ok(o)
     }
@@ -394,7 +397,7 @@ mod tests {
             (o.sampling.repeat, o.sampling.warmup, o.sampling.min_batch),
             (2, 0, 10)
         );
-        assert_eq!(o.paired.rounds, 7);
+        assert_eq!((o.paired.rounds, o.paired.pairs), (7, 7));
         assert!(!o.estimate_only);
         assert_eq!(o.count_probes, CountProbes::Fastest(3));
         assert_eq!(o.baseline_runs, 2);
@@ -418,6 +421,7 @@ mod tests {
         assert_eq!((o.sampling.repeat, o.sampling.warmup), (4, 2));
         assert!(o.estimate_only && o.sampling.min_batch == 20);
         assert_eq!((o.paired.rounds, &o.count_probes), (9, &CountProbes::All));
+        assert_eq!(o.paired.pairs, 9);
         let o = Options::parse([
             "--quick",
             "--methods=paired,stored-baseline",

@@ -13,8 +13,8 @@ use std::time::Duration;
 pub const MIN_PAIRS: usize = 7;
 
 /// Worker pairs when `--pairs` is not given (fewer when there are fewer
-/// rounds): ten pairs reach p < 0.001 when all agree, and 30 rounds give
-/// each three, whose median stands up to one odd round.
+/// rounds): ten pairs reach p < 0.001 when all agree, and the default 30
+/// rounds give each three, whose median stands up to one odd round.
 pub const DEFAULT_PAIRS: usize = 10;
 
 /// The most rounds `--rounds` asks for: far beyond any useful comparison.
@@ -36,7 +36,7 @@ pub struct PairedOptions {
     /// Samples per probe per build per round (the round's figure is their
     /// median).
     pub repeat: usize,
-    /// Untimed samples per probe per build before the first round.
+    /// Untimed samples per probe per build before each pair's first round.
     pub warmup: usize,
     pub min_batch: Option<u64>,
     pub probes: Vec<String>,

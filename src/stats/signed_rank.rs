@@ -1,9 +1,10 @@
 //! The Wilcoxon signed-rank test, exact, one-sided: are paired differences
-//! shifted above zero? Used by paired comparisons, where each round gives one
-//! new/old ratio and the rounds, not the samples, are the evidence.
+//! shifted above zero? Used by paired comparisons, where each pair of worker
+//! processes gives one new/old ratio and the pairs, not the rounds or the
+//! samples, are the evidence.
 //!
 //! Exact rather than the normal approximation because a paired comparison
-//! has ten or twenty rounds, where the approximation is poor in the tail that
+//! has ten or so pairs, where the approximation is poor in the tail that
 //! decides the verdict.
 
 /// The one-sided p-value of the hypothesis that the differences are centred
