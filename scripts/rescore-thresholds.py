@@ -26,6 +26,10 @@ evaluation pooled into its baseline (`baseline-runs/run-K.json` beside
 RESULTS.json) instead of the pooled baseline: a change is a ratio of the
 run's figure to the baseline's, so it converts exactly. This shows what a
 baseline of that one run would have given.
+
+Before the thresholds, each condition's median signed A/A change per probe
+is printed: far from zero, it is the baseline's own offset for that probe
+(every A/A run compares with the same baseline).
 """
 import json
 import os
@@ -96,6 +100,12 @@ def main():
                     o["judged_pct"] = ((1 + o["judged_pct"] / 100) * pooled[p] / alone[p] - 1) * 100
         print(f"judged against {run_path} alone")
     conditions = sorted({t["condition"] for t in trials})
+    for c in conditions:
+        aa = [o for t in trials if t["slowdown"] is None and t["condition"] == c
+              for o in t["outcomes"] if o["judged_pct"] is not None]
+        medians = [(p, statistics.median(o["judged_pct"] for o in aa if o["probe"] == p))
+                   for p in sorted({o["probe"] for o in aa})]
+        print(f"{c}: median A/A change: " + ", ".join(f"{p} {m:+.1f} %" for p, m in medians))
     slowdowns = sorted({t["slowdown"] for t in trials if t["slowdown"] is not None})
 
     fences = {}

@@ -368,10 +368,7 @@ fn row(probe: &Probe, m: Measurement, loops: Vec<f64>, calibration: Option<f64>)
     row.errors = m.errors;
     row.error_messages = m.error_messages;
     row.ops = Some(probe.ops);
-    row.rps = row
-        .median
-        .filter(|md| *md > 0.0)
-        .map(|md| probe.ops as f64 * 1000.0 / md);
+    row.rps = row.ops_per_second();
     row.calibration_samples = loops;
     row.normalized = calibration.and_then(|c| row.normalized_median(c));
     row.note = m.note;

@@ -269,11 +269,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
             row.errors = s.side.errors;
             row.error_messages = s.messages;
             row.ops = s.ops;
-            row.rps = row
-                .median
-                .zip(s.ops)
-                .filter(|(m, _)| *m > 0.0)
-                .map(|(m, ops)| ops as f64 * 1000.0 / m);
+            row.rps = row.ops_per_second();
             row.note = s.note;
             row
         })

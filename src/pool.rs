@@ -1,7 +1,7 @@
 //! A baseline pooled from several runs of the same build.
 //!
 //! One run is one process, and on a shared machine one process can sit a
-//! few percent (in the evaluation, up to 12 %) off the typical speed of a
+//! few percent (in one evaluation, 10.8 %) off the typical speed of a
 //! probe for its whole life: its pages landed elsewhere, a neighbour was
 //! busy. A baseline that is such a run shifts every later comparison by the
 //! same amount, towards false alarms or towards missed slowdowns. Pooling
@@ -148,10 +148,7 @@ fn pooled(same: &[&Row]) -> Row {
     row.batch = first.batch;
     row.ops = first.ops;
     row.requests = same.iter().map(|r| r.requests).sum();
-    row.rps = match (row.ops, row.median) {
-        (Some(ops), Some(m)) if m > 0.0 => Some(ops as f64 * 1000.0 / m),
-        _ => None,
-    };
+    row.rps = row.ops_per_second();
     row.note = first.note.clone();
     row.calibration_samples = same
         .iter()
@@ -211,9 +208,7 @@ fn merged(runs: &[(String, Run)], rows: Vec<Row>) -> Run {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::environment::Environment;
-    use crate::run::{FORMAT, RowKind, TOOL};
-    use std::collections::BTreeMap;
+    use crate::run::{RowKind, test_micro_run};
 
     /// A run whose probe `p` took `times` ms, each right after a loop of
     /// `loops` ms.
@@ -222,21 +217,7 @@ mod tests {
         row.calibration_samples = loops.to_vec();
         row.requests = times.len() as u64;
         row.ops = Some(3);
-        Run {
-            tool: TOOL.into(),
-            format: FORMAT,
-            mode: Mode::Micro,
-            started: String::new(),
-            machine: String::new(),
-            settings: BTreeMap::new(),
-            environment: Environment::default(),
-            warnings: Vec::new(),
-            calibration: CalibrationSummary::of(loops, loops, 7),
-            rows: vec![row],
-            comparison: None,
-            pairs: None,
-            metric: Metric::Time,
-        }
+        test_micro_run(vec![row], CalibrationSummary::of(loops, loops, 7))
     }
 
     fn named(runs: Vec<Run>) -> Vec<(String, Run)> {

@@ -215,6 +215,13 @@ impl Row {
         }
     }
 
+    /// Operations per second at the median time per iteration (`ops` per
+    /// iteration); none without ops or a positive median.
+    pub fn ops_per_second(&self) -> Option<f64> {
+        let (ops, median) = (self.ops?, self.median?);
+        (median > 0.0).then(|| ops as f64 * 1000.0 / median)
+    }
+
     /// The probe's time relative to the calibration loop. With a loop
     /// timed just before each sample, the median of the per-sample ratios:
     /// each ratio divides by the speed of the same moment. Without (runs
@@ -252,6 +259,26 @@ pub struct CalibrationSummary {
     /// while the probes ran.
     pub drift_pct: f64,
     pub checksum: u64,
+}
+
+/// A timed micro run of `rows` for unit tests, everything else empty.
+#[cfg(test)]
+pub(crate) fn test_micro_run(rows: Vec<Row>, calibration: Option<CalibrationSummary>) -> Run {
+    Run {
+        tool: TOOL.into(),
+        format: FORMAT,
+        mode: Mode::Micro,
+        started: String::new(),
+        machine: String::new(),
+        settings: BTreeMap::new(),
+        environment: Environment::default(),
+        warnings: Vec::new(),
+        rows,
+        calibration,
+        comparison: None,
+        pairs: None,
+        metric: Metric::Time,
+    }
 }
 
 impl CalibrationSummary {

@@ -124,9 +124,7 @@ fn normalized(row: &Row, calibration: f64) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use crate::compare::{Rules, compare};
-    use crate::environment::Environment;
-    use crate::run::{CalibrationSummary, FORMAT, Mode, Row, RowKind, Run, TOOL};
-    use std::collections::BTreeMap;
+    use crate::run::{CalibrationSummary, Mode, Row, RowKind, Run, test_micro_run};
 
     fn calibration(median: f64) -> CalibrationSummary {
         CalibrationSummary {
@@ -153,21 +151,7 @@ mod tests {
     }
 
     fn run(c: f64, rows: Vec<Row>) -> Run {
-        Run {
-            tool: TOOL.into(),
-            format: FORMAT,
-            mode: Mode::Micro,
-            started: String::new(),
-            machine: String::new(),
-            settings: BTreeMap::new(),
-            environment: Environment::default(),
-            warnings: Vec::new(),
-            rows,
-            calibration: Some(calibration(c)),
-            comparison: None,
-            pairs: None,
-            metric: Default::default(),
-        }
+        test_micro_run(rows, Some(calibration(c)))
     }
 
     fn at(threshold: f64) -> Rules {
