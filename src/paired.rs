@@ -6,8 +6,11 @@
 //! runs. Running the old and the new build alternately on the same machine
 //! cancels most of that, and the closer the two samples the more: both
 //! builds run as workers (see `worker`), and in each round every probe is
-//! timed once on each build, back to back in a random order, probes in a
-//! shuffled order. The rounds are spread over several fresh pairs of
+//! timed on each build, back to back in a random order, probes in a
+//! shuffled order. A probe whose sample is short is timed several times a
+//! round, alternately on each build, and the round's figure is the median:
+//! one sample can meet an interruption that makes it twice as slow, and a
+//! ratio of two single samples carries that whole. The rounds are spread over several fresh pairs of
 //! workers, because one process can sit a few percent off another of the
 //! same build for its whole life; each pair's median ratio new/old is one
 //! piece of evidence, and the pairs are tested for a shift (exact Wilcoxon
@@ -48,27 +51,30 @@ struct Series {
     messages: BTreeMap<String, u64>,
     /// Set once the probe failed on this build: it is not asked again.
     failed: bool,
+    /// Every sample this comparison asks of the probe on this build.
+    per_side: u64,
 }
 
 impl Series {
     /// A probe as a worker offered it; one it cannot time has failed every
     /// one of its `samples`.
-    fn offered(offer: &Offer, samples: u64) -> Series {
+    fn offered(offer: &Offer, per_side: u64) -> Series {
         let mut s = Series {
             note: offer.note.clone(),
             ops: Some(offer.ops),
+            per_side,
             ..Series::default()
         };
         if let Some(message) = &offer.error {
-            s.fail(message.clone(), samples);
+            s.fail(message.clone(), per_side);
         }
         s
     }
 
-    /// Fails the probe for every sample of the `per_side` it has not taken:
-    /// taken and failed samples always add up to `per_side`.
-    fn fail_rest(&mut self, message: String, per_side: u64) {
-        let left = per_side.saturating_sub(self.samples.len() as u64);
+    /// Fails the probe for every sample it has not taken: taken and failed
+    /// samples always add up to `per_side`.
+    fn fail_rest(&mut self, message: String) {
+        let left = self.per_side.saturating_sub(self.samples.len() as u64);
         self.fail(message, left);
     }
 
@@ -109,6 +115,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
     };
     let (first_old, old_offers) = spawn(&o.old, &o.env_old)?;
     let (first_new, new_offers) = spawn(&o.new, &o.env_new)?;
+    // Until the first pair has sized the probes: the fewest samples a round.
     let per_side = (o.rounds * o.repeat) as u64;
     let series = |offers: &[Offer]| -> BTreeMap<String, Series> {
         offers
@@ -126,14 +133,16 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
             .find(|offer| offer.name == name)
             .and_then(|offer| offer.batch)
     };
-    let mut live: Vec<(String, u64)> = old
+    // Per probe both builds time: its batch and its samples a round (sized
+    // in the first pair).
+    let mut live: Vec<(String, u64, usize)> = old
         .keys()
         .filter_map(|name| {
             let b = batch(&old_offers, name)?.max(batch(&new_offers, name)?);
-            Some((name.clone(), b))
+            Some((name.clone(), b, o.repeat))
         })
         .collect();
-    for (name, b) in &live {
+    for (name, b, _) in &live {
         for s in [old.get_mut(name), new.get_mut(name)].into_iter().flatten() {
             s.batch = Some(*b);
         }
@@ -158,7 +167,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
                         Build::New => (&o.new, &o.env_new, &mut new),
                     };
                     let (worker, offers) = spawn(path, env)?;
-                    fail_unoffered(into, &offers, per_side);
+                    fail_unoffered(into, &offers);
                     Ok(worker)
                 };
                 if old_first {
@@ -170,18 +179,37 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
                 }
             }
         };
-        for (name, batch) in &live {
+        for (name, batch, per_round) in &mut live {
             progress.start(&format!(
                 "pair {} of {}: warm-up: {name}",
                 pair + 1,
                 shares.len()
             ));
+            let mut sizes = Vec::new();
             for (worker, into) in [(&mut old_worker, &mut old), (&mut new_worker, &mut new)] {
                 let Some(s) = into.get_mut(name).filter(|s| !s.failed) else {
                     continue;
                 };
                 if let Err(message) = worker.warm(name, *batch, o.warmup)? {
-                    s.fail_rest(message, per_side);
+                    s.fail_rest(message);
+                    continue;
+                }
+                // One more untimed sample in the first pair sizes the rounds.
+                if pair == 0 {
+                    match worker.time(name, *batch)? {
+                        Ok(ms) => sizes.push(ms),
+                        Err(message) => s.fail_rest(message),
+                    }
+                }
+            }
+            if pair == 0 {
+                let shortest = sizes.into_iter().reduce(f64::min);
+                *per_round = samples_per_round(o.repeat, o.round_ms, shortest);
+                for s in [old.get_mut(name.as_str()), new.get_mut(name.as_str())]
+                    .into_iter()
+                    .flatten()
+                {
+                    s.per_side = (o.rounds * *per_round) as u64;
                 }
             }
             progress.advance();
@@ -190,14 +218,14 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
             round += 1;
             progress.start(&format!("round {round} of {}", o.rounds));
             rng.shuffle(&mut live);
-            for (name, batch) in &live {
+            for (name, batch, per_round) in &live {
                 let order = if rng.bool() {
                     [Build::Old, Build::New]
                 } else {
                     [Build::New, Build::Old]
                 };
                 let mut figures = [Vec::new(), Vec::new()];
-                for _ in 0..o.repeat {
+                for _ in 0..*per_round {
                     for side in order {
                         let (worker, into) = match side {
                             Build::Old => (&mut old_worker, &mut old),
@@ -211,7 +239,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
                                 s.samples.push(ms);
                                 figures[side as usize].push(ms);
                             }
-                            Err(message) => s.fail_rest(message, per_side),
+                            Err(message) => s.fail_rest(message),
                         }
                     }
                 }
@@ -280,6 +308,9 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
     settings.insert("rounds".into(), json!(o.rounds));
     settings.insert("pairs".into(), json!(shares.len()));
     settings.insert("repeat".into(), json!(o.repeat));
+    settings.insert("round_ms".into(), json!(o.round_ms));
+    let per_round: BTreeMap<&str, usize> = live.iter().map(|(n, _, k)| (n.as_str(), *k)).collect();
+    settings.insert("samples_per_round".into(), json!(per_round));
     settings.insert("warmup".into(), json!(o.warmup));
     settings.insert("min_batch".into(), json!(o.min_batch));
     settings.insert("probes".into(), json!(o.probes));
@@ -320,16 +351,34 @@ fn rounds_per_pair(rounds: usize, pairs: usize) -> Vec<usize> {
         .collect()
 }
 
+/// The most samples a round takes of one probe on one build, however short
+/// its sample: beyond this the median no longer gets steadier.
+const MAX_PER_ROUND: usize = 100;
+
+/// Samples per probe per build in each round: at least `repeat`, and as
+/// many as fill `round_ms` at the length of the sizing sample (the shorter
+/// of the two builds'), up to [`MAX_PER_ROUND`]. Without a sizing sample
+/// (the probe failed), `repeat`.
+fn samples_per_round(repeat: usize, round_ms: u64, sample_ms: Option<f64>) -> usize {
+    let Some(ms) = sample_ms else { return repeat };
+    let fill = if ms > 0.0 {
+        (round_ms as f64 / ms).ceil().min(MAX_PER_ROUND as f64) as usize
+    } else {
+        MAX_PER_ROUND
+    };
+    fill.max(repeat)
+}
+
 /// A fresh worker that cannot time a probe fails it for the samples left.
-fn fail_unoffered(series: &mut BTreeMap<String, Series>, offers: &Greeting, per_side: u64) {
+fn fail_unoffered(series: &mut BTreeMap<String, Series>, offers: &Greeting) {
     for (name, s) in series.iter_mut().filter(|(_, s)| !s.failed) {
         match offers.probes.iter().find(|offer| &offer.name == name) {
             Some(Offer {
                 error: Some(message),
                 ..
-            }) => s.fail_rest(message.clone(), per_side),
+            }) => s.fail_rest(message.clone()),
             Some(_) => {}
-            None => s.fail_rest("not offered by a later worker".to_string(), per_side),
+            None => s.fail_rest("not offered by a later worker".to_string()),
         }
     }
 }
@@ -372,6 +421,21 @@ mod tests {
     }
 
     #[test]
+    fn short_samples_fill_the_round_time() {
+        // A 1 ms sample: twenty fill 20 ms; a long one keeps the floor.
+        assert_eq!(samples_per_round(1, 20, Some(1.0)), 20);
+        assert_eq!(samples_per_round(1, 20, Some(0.3)), 67);
+        assert_eq!(samples_per_round(3, 20, Some(214.0)), 3);
+        assert_eq!(samples_per_round(1, 20, Some(16.8)), 2);
+        // Too short to see, or shorter than the cap allows: the cap.
+        assert_eq!(samples_per_round(1, 20, Some(0.0)), MAX_PER_ROUND);
+        assert_eq!(samples_per_round(1, 20, Some(0.001)), MAX_PER_ROUND);
+        // --round-time=0 turns it off; no sizing sample keeps the floor.
+        assert_eq!(samples_per_round(2, 0, Some(1.0)), 2);
+        assert_eq!(samples_per_round(4, 20, None), 4);
+    }
+
+    #[test]
     fn a_probe_a_later_worker_cannot_time_fails_for_the_samples_left() {
         let offer = |name: &str, error: Option<&str>| Offer {
             name: name.into(),
@@ -390,7 +454,7 @@ mod tests {
         let later = Greeting {
             probes: vec![offer("a", None), offer("b", Some("set-up failed"))],
         };
-        fail_unoffered(&mut series, &later, 10);
+        fail_unoffered(&mut series, &later);
         assert!(!series["a"].failed);
         for name in ["b", "c"] {
             let s = &series[name];

@@ -20,6 +20,12 @@ pub const DEFAULT_PAIRS: usize = 10;
 /// The most rounds `--rounds` asks for: far beyond any useful comparison.
 pub const MAX_ROUNDS: u64 = 100_000;
 
+/// Milliseconds each build spends on a probe in each round when
+/// `--round-time` is not given. One sample is at the mercy of one
+/// interruption; the median of several short ones is not, and a probe whose
+/// sample takes a millisecond can afford twenty a round.
+pub const DEFAULT_ROUND_MS: u64 = 20;
+
 /// Everything `compare-builds` accepts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PairedOptions {
@@ -33,9 +39,12 @@ pub struct PairedOptions {
     /// Fresh pairs of worker processes the rounds are spread over; each
     /// pair is one piece of evidence (see `compare::paired`).
     pub pairs: usize,
-    /// Samples per probe per build per round (the round's figure is their
-    /// median).
+    /// The fewest samples per probe per build per round (the round's figure
+    /// is their median).
     pub repeat: usize,
+    /// Milliseconds per probe per build per round: a probe whose sample is
+    /// shorter takes more than `repeat` samples a round (see `paired`).
+    pub round_ms: u64,
     /// Untimed samples per probe per build before each pair's first round.
     pub warmup: usize,
     pub min_batch: Option<u64>,
@@ -61,6 +70,7 @@ impl PairedOptions {
             rounds: 30,
             pairs: DEFAULT_PAIRS,
             repeat: 1,
+            round_ms: DEFAULT_ROUND_MS,
             warmup: 3,
             min_batch: None,
             probes: Vec::new(),
@@ -90,6 +100,9 @@ impl PairedOptions {
                     "repeat" => {
                         o.repeat =
                             common::bounded(&mut parser, "--repeat", 1, MAX_SAMPLES)? as usize
+                    }
+                    "round-time" => {
+                        o.round_ms = common::bounded(&mut parser, "--round-time", 0, 60_000)?
                     }
                     "warmup" => {
                         o.warmup =
@@ -195,8 +208,9 @@ mod tests {
         );
         let o = parse(&["old", "new"]).unwrap();
         assert_eq!((o.rounds, o.pairs), (30, DEFAULT_PAIRS));
-        let o = parse(&["old", "new", "--pairs=15"]).unwrap();
-        assert_eq!(o.pairs, 15);
+        assert_eq!(o.round_ms, DEFAULT_ROUND_MS);
+        let o = parse(&["old", "new", "--pairs=15", "--round-time=0"]).unwrap();
+        assert_eq!((o.pairs, o.round_ms), (15, 0));
     }
 
     #[test]
@@ -210,6 +224,8 @@ mod tests {
             (vec!["a", "b", "--env-new=NOVALUE"], "--env-new"),
             (vec!["a", "b", "--rounds=99999999"], "--rounds"),
             (vec!["a", "b", "--probe-timeout=0"], "--probe-timeout"),
+            (vec!["a", "b", "--round-time=-1"], "--round-time"),
+            (vec!["a", "b", "--round-time=60001"], "--round-time"),
         ] {
             let e = parse(&args).unwrap_err().to_string();
             assert!(e.contains(needle), "{e}");
