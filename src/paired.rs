@@ -8,9 +8,10 @@
 //! builds run as workers (see `worker`), and in each round every probe is
 //! timed on each build, back to back in a random order, probes in a
 //! shuffled order. A probe whose sample is short is timed several times a
-//! round, alternately on each build, and the round's figure is the median:
-//! one sample can meet an interruption that makes it twice as slow, and a
-//! ratio of two single samples carries that whole. The rounds are spread over several fresh pairs of
+//! round on each build (`--round-time`), in one block per build, and the
+//! round's figure is the block's median: one sample can meet an
+//! interruption that makes it twice as slow, and a ratio of two single
+//! samples carries that whole. The rounds are spread over several fresh pairs of
 //! workers, because one process can sit a few percent off another of the
 //! same build for its whole life; each pair's median ratio new/old is one
 //! piece of evidence, and the pairs are tested for a shift (exact Wilcoxon
@@ -197,7 +198,8 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
                 // One more untimed sample in the first pair sizes the rounds.
                 if pair == 0 {
                     match worker.time(name, *batch)? {
-                        Ok(ms) => sizes.push(ms),
+                        // The worker answers per iteration; a sample is a batch.
+                        Ok(ms) => sizes.push(ms * *batch as f64),
                         Err(message) => s.fail_rest(message),
                     }
                 }
@@ -225,8 +227,13 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
                     [Build::New, Build::Old]
                 };
                 let mut figures = [Vec::new(), Vec::new()];
-                for _ in 0..*per_round {
-                    for side in order {
+                // One block per build: every switch to the other worker
+                // starts a sample on cold caches, and that cost, the same
+                // on both builds, would dilute the ratio if each sample
+                // paid it; in a block only the first does, and the median
+                // passes it over.
+                for side in order {
+                    for _ in 0..*per_round {
                         let (worker, into) = match side {
                             Build::Old => (&mut old_worker, &mut old),
                             Build::New => (&mut new_worker, &mut new),
