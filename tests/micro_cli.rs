@@ -735,6 +735,16 @@ fn tests() -> Vec<Trial> {
                 "eight rounds on eight worker pairs",
                 &ran,
             )?;
+            // A short sample is taken several times a round (at least
+            // --repeat), as many as fill the default 20 ms.
+            check(
+                doc["settings"]["round_ms"] == 20
+                    && doc["settings"]["samples_per_round"]["fine_sum"]
+                        .as_u64()
+                        .is_some_and(|k| (3..=100).contains(&k)),
+                "samples per round recorded",
+                &ran,
+            )?;
 
             // Each pair's processes are fresh: the old build's process is
             // the slow one in every other pair, the new build's in the rest.

@@ -38,7 +38,7 @@ hours on a quiet 2-core machine (the estimate is printed at the start).
                        the paired comparison uses the same batch, which must
                        make each slowdown a whole number of iterations
   --paired-rounds N --paired-pairs N --paired-repeat N --paired-warmup N
-                       how each paired comparison samples (default 15, 10,
+                       how each paired comparison samples (default 30, 10,
                        1, 1; quick 7, 7, 1, 1; pairs at most the rounds)
   --count-batch K      iterations counted per probe (default 50: 2 % is one)
   --count-probes LIST  probes to count (default all; quick: the three fastest)
@@ -124,7 +124,7 @@ impl Options {
                 min_batch: 20,
             },
             paired: PairedSampling {
-                rounds: 15,
+                rounds: 30,
                 pairs: 10,
                 repeat: 1,
                 warmup: 1,
@@ -373,7 +373,7 @@ mod tests {
                 o.paired.repeat,
                 o.paired.warmup
             ),
-            (15, 10, 1, 1)
+            (30, 10, 1, 1)
         );
         assert_eq!((o.count_batch, &o.count_probes), (50, &CountProbes::All));
         assert_eq!(o.baseline_runs, 5);

@@ -373,7 +373,7 @@ fn setup(s: &mut String, r: &Results) {
     if methods.contains(&Method::Paired) {
         let _ = writeln!(
             s,
-            "- Paired: {} rounds on {} fresh pair(s) of worker processes, each round running the bench twice (old and new, in random order) with {} measured sample(s) after {} warm-up per probe and pair and no calibration; each trial has its own seed for the round order.",
+            "- Paired: {} rounds on {} fresh pair(s) of worker processes, each round timing every probe in one block of samples per build (old and new, in random order): at least {} sample(s), as many as fill compare-builds' round time (`samples_per_round` in each trial's settings), after {} warm-up per probe and pair, no calibration; each trial has its own seed for the round order.",
             u.paired.rounds,
             u.paired.pairs.min(u.paired.rounds),
             u.paired.repeat,
