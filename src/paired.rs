@@ -52,7 +52,9 @@ struct Series {
     messages: BTreeMap<String, u64>,
     /// Set once the probe failed on this build: it is not asked again.
     failed: bool,
-    /// Every sample this comparison asks of the probe on this build.
+    /// Every sample this comparison asks of the probe on this build. It can
+    /// grow after a failure (the first pair sizes the rounds), so failed
+    /// samples are counted from it only when the comparison ends.
     per_side: u64,
 }
 
@@ -67,26 +69,29 @@ impl Series {
             ..Series::default()
         };
         if let Some(message) = &offer.error {
-            s.fail(message.clone(), per_side);
+            s.fail(message.clone());
         }
         s
     }
 
-    /// Fails the probe for every sample it has not taken: taken and failed
-    /// samples always add up to `per_side`.
-    fn fail_rest(&mut self, message: String) {
-        let left = self.per_side.saturating_sub(self.samples.len() as u64);
-        self.fail(message, left);
+    /// Fails the probe for every sample it has not taken; the failure names
+    /// the row. A failed probe is not asked again, so there is one.
+    fn fail(&mut self, message: String) {
+        self.note = format!("failed: {message}");
+        self.failed = true;
+        self.messages.insert(message, 0);
     }
 
-    /// Counts `count` failed samples; the first failure names the row.
-    fn fail(&mut self, message: String, count: u64) {
-        if !self.failed {
-            self.note = format!("failed: {message}");
+    /// Counts the failed samples once `per_side` is final: taken and failed
+    /// samples add up to it.
+    fn settle(&mut self) {
+        let left = self.per_side.saturating_sub(self.samples.len() as u64);
+        for count in self.messages.values_mut() {
+            *count = left;
         }
-        self.failed = true;
-        self.side.errors += count;
-        *self.messages.entry(message).or_default() += count;
+        if self.failed {
+            self.side.errors = left;
+        }
     }
 }
 
@@ -192,7 +197,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
                     continue;
                 };
                 if let Err(message) = worker.warm(name, *batch, o.warmup)? {
-                    s.fail_rest(message);
+                    s.fail(message);
                     continue;
                 }
                 // One more untimed sample in the first pair sizes the rounds.
@@ -200,7 +205,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
                     match worker.time(name, *batch)? {
                         // The worker answers per iteration; a sample is a batch.
                         Ok(ms) => sizes.push(ms * *batch as f64),
-                        Err(message) => s.fail_rest(message),
+                        Err(message) => s.fail(message),
                     }
                 }
             }
@@ -246,7 +251,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
                                 s.samples.push(ms);
                                 figures[side as usize].push(ms);
                             }
-                            Err(message) => s.fail_rest(message),
+                            Err(message) => s.fail(message),
                         }
                     }
                 }
@@ -262,6 +267,9 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
         }
     }
     progress.finish();
+    for s in old.values_mut().chain(new.values_mut()) {
+        s.settle();
+    }
 
     let threshold = o
         .common
@@ -383,9 +391,9 @@ fn fail_unoffered(series: &mut BTreeMap<String, Series>, offers: &Greeting) {
             Some(Offer {
                 error: Some(message),
                 ..
-            }) => s.fail_rest(message.clone()),
+            }) => s.fail(message.clone()),
             Some(_) => {}
-            None => s.fail_rest("not offered by a later worker".to_string()),
+            None => s.fail("not offered by a later worker".to_string()),
         }
     }
 }
@@ -443,6 +451,26 @@ mod tests {
     }
 
     #[test]
+    fn failed_samples_follow_the_sized_rounds() {
+        // A probe that fails on one build in the first pair's warm-up, before
+        // the other build's sizing sample grew every side's samples.
+        let offer = Offer {
+            name: "a".into(),
+            ops: 1,
+            note: String::new(),
+            batch: Some(1),
+            error: None,
+        };
+        let mut s = Series::offered(&offer, 30);
+        s.samples = vec![1.0; 2];
+        s.fail("timed out".into());
+        s.per_side = 300;
+        s.settle();
+        assert_eq!(s.side.errors, 298);
+        assert_eq!(s.messages["timed out"], 298);
+    }
+
+    #[test]
     fn a_probe_a_later_worker_cannot_time_fails_for_the_samples_left() {
         let offer = |name: &str, error: Option<&str>| Offer {
             name: name.into(),
@@ -464,7 +492,8 @@ mod tests {
         fail_unoffered(&mut series, &later);
         assert!(!series["a"].failed);
         for name in ["b", "c"] {
-            let s = &series[name];
+            let s = series.get_mut(name).unwrap();
+            s.settle();
             assert!(s.failed, "{name}");
             // Taken and failed samples add up to every sample asked for.
             assert_eq!(s.samples.len() as u64 + s.side.errors, 10, "{name}");
