@@ -261,6 +261,7 @@ pub(crate) mod tests {
                     raw_pct: Some(change * 2.0),
                     raw_ms: Some(change / 100.0),
                     judged_pct: Some(*change),
+                    p_value: None,
                 })
                 .collect(),
         }

@@ -38,6 +38,10 @@ pub struct ProbeOutcome {
     /// Change of the figure the method judged (micro: median / calibration),
     /// in percent, as the comparison computed it.
     pub judged_pct: Option<f64>,
+    /// The paired test's one-sided p-value, when the method has one: kept so
+    /// that the same trials can be read again at another significance level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p_value: Option<f64>,
 }
 
 /// The outcome of every probe of `baseline`, in the baseline's order:
@@ -82,6 +86,7 @@ pub fn paired_outcomes(probes: &[String], run: &Run) -> Vec<ProbeOutcome> {
                 raw_pct: None,
                 raw_ms: None,
                 judged_pct: None,
+                p_value: None,
             },
         })
         .collect()
@@ -105,14 +110,14 @@ fn outcome(
     } else {
         Verdict::Pass
     };
+    let judged = checks().find(|c| c.metric != "errors");
     ProbeOutcome {
         probe: key.to_string(),
         verdict,
         raw_pct: medians.map(|(n, b)| (n / b - 1.0) * 100.0),
         raw_ms: medians.map(|(n, b)| n - b),
-        judged_pct: checks()
-            .find(|c| c.metric != "errors")
-            .map(|c| c.change_pct),
+        judged_pct: judged.map(|c| c.change_pct),
+        p_value: judged.and_then(|c| c.p_value),
     }
 }
 
@@ -227,7 +232,7 @@ pub(crate) mod tests {
             current: 2.0 * (1.0 + change / 100.0),
             change_pct: change,
             regressed,
-            p_value: Some(0.5),
+            p_value: Some(if regressed { 0.001 } else { 0.5 }),
             inconclusive,
             confirmation_pct: None,
         };
@@ -259,7 +264,10 @@ pub(crate) mod tests {
         assert!((o[0].raw_pct.unwrap() - 6.0).abs() < 1e-9);
         assert!((o[0].raw_ms.unwrap() - 0.12).abs() < 1e-9);
         assert_eq!(o[2].judged_pct, Some(-1.0));
+        assert_eq!(o[0].p_value, Some(0.001));
+        assert_eq!(o[1].p_value, Some(0.5));
         assert_eq!(o[3].raw_pct, None);
+        assert_eq!(o[3].p_value, None);
     }
 
     #[test]
