@@ -38,6 +38,9 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
         })?;
     }
     let workspace = options.workspace.clone().unwrap_or_else(default_workspace);
+    // Read before anything runs, not when the tree may have moved on; the
+    // commit checked out, so uncommitted changes are not recorded.
+    let commit = yardstick::environment::commit_of(&workspace);
     check_cpus(&plan)?;
     let out = match &options.out {
         Some(dir) => dir.clone(),
@@ -293,6 +296,8 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
         jobs: job_times,
         blocks,
         trials: records,
+        commit,
+        parts: Vec::new(),
     };
     write(&out, &results)?;
     Ok(out)

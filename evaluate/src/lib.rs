@@ -10,6 +10,7 @@
 //! only counts them.
 
 pub mod bench;
+pub mod combine;
 pub mod estimate;
 pub mod evaluate;
 pub mod hog;
@@ -44,6 +45,10 @@ impl std::error::Error for Error {}
 pub fn main(args: Vec<String>) -> i32 {
     let result = match args.get(1).map(String::as_str) {
         Some(hog::SUBCOMMAND) => hog::main(&args[2..]).map(|()| 0),
+        Some(combine::SUBCOMMAND) => combine::main(&args[2..], command_line(&args)).map(|out| {
+            println!("{}", out.join("report.md").display());
+            0
+        }),
         _ => options::Options::parse(args.iter().skip(1)).and_then(|o| {
             if o.help {
                 println!("{}", options::USAGE);

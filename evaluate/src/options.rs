@@ -48,7 +48,11 @@ hours on a quiet 2-core machine (the estimate is printed at the start).
   --bench NAME         bench target to build (default micro)
   --bench-bin PATH     use this bench executable instead of building one
   --yardstick-bin PATH use this `yardstick` command instead of the one built
-  --workspace DIR      the workspace to build in and run from";
+  --workspace DIR      the workspace to build in and run from
+
+evaluate combine --out DIR PART PART...
+  one report from several results folders made the same way, each with its
+  own --seed (see CONTRIBUTING.md)";
 
 /// Which probes the instruction-count runs count.
 #[derive(Debug, Clone, PartialEq)]

@@ -98,6 +98,7 @@ pub fn render(r: &Results, plots: &[String]) -> String {
         r.seconds / 60.0,
         r.estimate_seconds / 60.0,
     );
+    parts(&mut s, r);
     if r.blocks.iter().any(|b| b.aa.runs < HEADLINE_RUNS) {
         let _ = writeln!(
             s,
@@ -119,6 +120,37 @@ pub fn render(r: &Results, plots: &[String]) -> String {
     timing(&mut s, r);
     setup(&mut s, r);
     s
+}
+
+/// Where a combined evaluation's trials came from.
+fn parts(s: &mut String, r: &Results) {
+    if r.parts.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "Combined from {} evaluations made the same way, each with its own seed; every figure below is over the union of their trials:\n\n| part | started | commit | seed | trials | took |\n|---|---|---|---:|---:|---:|",
+        r.parts.len()
+    );
+    for p in &r.parts {
+        let _ = writeln!(
+            s,
+            "| `{}` | {} | {} | {} | {} | {:.1} min |",
+            p.folder,
+            p.started,
+            p.commit
+                .as_deref()
+                .map_or("unknown", |c| c.get(..12).unwrap_or(c)),
+            p.seed,
+            p.trials,
+            p.seconds / 60.0
+        );
+    }
+    s.push('\n');
+    for p in &r.parts {
+        let _ = writeln!(s, "- `{}`: `{}`", p.folder, p.command);
+    }
+    s.push('\n');
 }
 
 fn headline(s: &mut String, r: &Results) {
@@ -324,6 +356,9 @@ fn setup(s: &mut String, r: &Results) {
             .map_or(String::new(), |h| format!(", hypervisor {h}")),
         m.threads_per_core.as_deref().unwrap_or("unknown")
     );
+    if let Some(c) = &r.commit {
+        let _ = writeln!(s, "- Workspace at commit {c}.");
+    }
     let _ = writeln!(
         s,
         "- Benchmark pinned to CPU {}, hogs to CPU {}. SMT siblings: {smt} (CPU {} thread siblings: {}).",
@@ -350,7 +385,14 @@ fn setup(s: &mut String, r: &Results) {
         "- Timed runs: {} measured samples after {} warm-up per probe, batch fixed at {} iterations for the baseline and every run. Stored-baseline and confirmed threshold {} %.",
         u.sampling.repeat, u.sampling.warmup, u.sampling.min_batch, u.threshold
     );
-    if u.baseline_runs > 1 {
+    let combined = !r.parts.is_empty();
+    if combined {
+        let _ = writeln!(
+            s,
+            "- Baselines: each part made its own ({} run(s), pooled when more than one) and judged its trials against it; they are in the parts' folders.",
+            u.baseline_runs
+        );
+    } else if u.baseline_runs > 1 {
         let _ = writeln!(
             s,
             "- Baseline: `{}`, {} timed runs made one after another under quiet conditions at the start ({:.2} s each; kept in `baseline-runs/`), after one run that was not kept, pooled as `yardstick baseline` pools them: every sample of every run, each beside its calibration loop.",
@@ -380,7 +422,7 @@ fn setup(s: &mut String, r: &Results) {
             u.paired.warmup
         );
     }
-    if let Some(name) = &u.count_baseline {
+    if let Some(name) = u.count_baseline.as_ref().filter(|_| !combined) {
         let _ = writeln!(
             s,
             "- Instructions: counts baseline `{name}` made at the start ({:.1} s); {} iterations counted per probe{}; up to {} trials at once where no hog runs (counts do not depend on the load). \
@@ -395,10 +437,14 @@ fn setup(s: &mut String, r: &Results) {
             u.count_workers
         );
     }
+    let seed = if combined {
+        "each part's seed, in the table of parts".to_string()
+    } else {
+        format!("seed {}", r.plan.seed)
+    };
     let _ = writeln!(
         s,
-        "- Runs of each job in a seeded random order (seed {}); per method and condition:",
-        r.plan.seed
+        "- Runs of each job in a seeded random order ({seed}); per method and condition:"
     );
     for c in &r.plan.cells {
         let _ = writeln!(
@@ -550,6 +596,8 @@ pub(crate) mod tests {
             probes,
             blocks,
             trials: records,
+            commit: Some("0123abc".into()),
+            parts: Vec::new(),
         }
     }
 
@@ -588,6 +636,8 @@ pub(crate) mod tests {
         assert!(text.contains("| b | 0/1 (0 %) |"));
         assert!(text.contains("![power.svg](power.svg)"));
         assert!(text.contains("SMT siblings: no: they are separate cores"));
+        assert!(text.contains("- Workspace at commit 0123abc."));
+        assert!(!text.contains("Combined from"));
         assert!(text.contains("3 measured samples after 1 warm-up"));
         assert!(text.contains("load average before the runs: mean 1.67, highest 3.00"));
         assert!(text.contains("One A/A trial of `paired`: `/t/yardstick compare-builds"));

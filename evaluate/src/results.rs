@@ -27,6 +27,27 @@ pub struct Results {
     pub jobs: Vec<JobTime>,
     pub blocks: Vec<Block>,
     pub trials: Vec<Record>,
+    /// The commit the workspace was at; `None` in results made before it
+    /// was recorded, or outside a repository.
+    #[serde(default)]
+    pub commit: Option<String>,
+    /// The evaluations `evaluate combine` made this one of; empty for one
+    /// evaluation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<Part>,
+}
+
+/// One evaluation of several combined (see `combine`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Part {
+    /// Its results folder, as given.
+    pub folder: String,
+    pub command: String,
+    pub started: String,
+    pub commit: Option<String>,
+    pub seed: u64,
+    pub trials: usize,
+    pub seconds: f64,
 }
 
 /// How the runs were made.
