@@ -121,13 +121,10 @@ pub fn combine(parts: Vec<(PathBuf, Results)>, command: String) -> Result<Result
         if u.baseline_runs != f.baseline_runs {
             return differs("baseline runs");
         }
-        if r.setup.sampling != first.setup.sampling
-            || r.setup.paired != first.setup.paired
-            || r.setup.counts != first.setup.counts
-        {
+        if u.sampling != f.sampling || u.paired != f.paired || u.counts != f.counts {
             return differs("sampling");
         }
-        if r.setup.threshold != first.setup.threshold {
+        if u.threshold != f.threshold {
             return differs("threshold");
         }
         if r.probes != first.probes {
@@ -142,45 +139,41 @@ pub fn combine(parts: Vec<(PathBuf, Results)>, command: String) -> Result<Result
         }
     }
 
-    let mut cells: Vec<Cell> = Vec::new();
-    for (_, r) in &parts {
-        for c in &r.plan.cells {
-            match cells
-                .iter_mut()
-                .find(|k| k.condition == c.condition && k.method == c.method)
-            {
-                Some(k) => {
-                    k.aa_runs += c.aa_runs;
-                    let mut all: Vec<f64> =
-                        k.slowdowns.iter().chain(&c.slowdowns).copied().collect();
-                    all.sort_by(f64::total_cmp);
-                    all.dedup();
-                    k.slowdowns = all;
-                }
-                None => cells.push(c.clone()),
-            }
-        }
-    }
     let trials: Vec<Record> = parts
         .iter()
         .flat_map(|(_, r)| r.trials.iter().cloned())
         .collect();
-    // Parts may inject different slowdowns: a cell's runs per slowdown is
-    // the most any slowdown got (the power table counts each one's own).
+    // The cells are what was made, counted from the trials: parts may
+    // inject different slowdowns, and a cell's runs per slowdown is the
+    // most any slowdown got (the power table counts each one's own).
+    let mut cells: Vec<Cell> = Vec::new();
+    for c in parts.iter().flat_map(|(_, r)| &r.plan.cells) {
+        match cells
+            .iter_mut()
+            .find(|k| k.condition == c.condition && k.method == c.method)
+        {
+            Some(k) => k.slowdowns.extend(&c.slowdowns),
+            None => cells.push(c.clone()),
+        }
+    }
     for cell in &mut cells {
+        cell.slowdowns.sort_by(f64::total_cmp);
+        cell.slowdowns.dedup();
+        let runs = |slowdown: Option<f64>| {
+            trials
+                .iter()
+                .filter(|t| {
+                    t.condition == cell.condition
+                        && t.method == cell.method
+                        && t.trial.slowdown == slowdown
+                })
+                .count()
+        };
+        cell.aa_runs = runs(None);
         cell.power_runs = cell
             .slowdowns
             .iter()
-            .map(|pct| {
-                trials
-                    .iter()
-                    .filter(|t| {
-                        t.condition == cell.condition
-                            && t.method == cell.method
-                            && t.trial.slowdown == Some(*pct)
-                    })
-                    .count()
-            })
+            .map(|pct| runs(Some(*pct)))
             .max()
             .unwrap_or(0);
     }
@@ -216,7 +209,6 @@ pub fn combine(parts: Vec<(PathBuf, Results)>, command: String) -> Result<Result
             &cell.slowdowns,
         ));
     }
-    blocks.sort_by_key(|b| (b.condition, b.method));
 
     let commit = first
         .commit
