@@ -27,6 +27,13 @@ RESULTS.json) instead of the pooled baseline: a change is a ratio of the
 run's figure to the baseline's, so it converts exactly. This shows what a
 baseline of that one run would have given.
 
+`--max-machine-slowdown=P` applies yardstick's guard at P percent: in a
+trial whose calibration loop ran more than P % slower than in the baseline
+(`machine_slowdown_pct`, kept by evaluations from 2026-12-01 on), no probe
+counts as past the threshold, as yardstick calls such a probe
+inconclusive. Without it the plain rule applies, whatever limit the
+trials were judged with.
+
 Before the thresholds, each condition's median signed A/A change per probe
 is printed: far from zero, it is the baseline's own offset for that probe
 (every A/A run compares with the same baseline).
@@ -58,8 +65,13 @@ def main():
     method = "stored-baseline"
     learn_from = None
     single = None
+    guard = None
     try:
         for a in list(args):
+            if a.startswith("--max-machine-slowdown="):
+                guard = float(a.split("=", 1)[1])
+                args.remove(a)
+                continue
             if a.startswith("--baseline-run="):
                 single = int(a.split("=", 1)[1])
                 args.remove(a)
@@ -71,11 +83,11 @@ def main():
                 learn_from = int(a.split("=", 1)[1])
                 args.remove(a)
     except ValueError as e:
-        print(f"--fences or --baseline-run: {e}", file=sys.stderr)
+        print(f"--fences, --baseline-run or --max-machine-slowdown: {e}", file=sys.stderr)
         sys.exit(2)
     if len(args) < 2:
         sys.exit("usage: rescore-thresholds.py [--method=NAME] [--fences=K] [--baseline-run=K] "
-                 "RESULTS.json THRESHOLD...")
+                 "[--max-machine-slowdown=P] RESULTS.json THRESHOLD...")
     path = args[0]
     try:
         with open(path) as f:
@@ -84,6 +96,12 @@ def main():
     except (OSError, ValueError, KeyError, TypeError) as e:
         print(f"{path}: {e}", file=sys.stderr)
         sys.exit(2)
+    if guard is not None:
+        if any(t.get("machine_slowdown_pct") is None for t in trials):
+            print(f"--max-machine-slowdown: {path}: a {method} trial has no machine_slowdown_pct",
+                  file=sys.stderr)
+            sys.exit(2)
+        print(f"trials whose loop ran more than {guard:g} % slower than the baseline's judge nothing")
     if single is not None:
         folder = os.path.dirname(path)
         run_path = os.path.join(folder, "baseline-runs", f"run-{single}.json")
@@ -128,7 +146,9 @@ def main():
         print("fences from the first %d quiet A/A trials: %s" % (
             learn_from, ", ".join(f"{p} {f:.1f} %" for p, f in fences.items())))
 
-    def past(outcome, threshold):
+    def past(outcome, threshold, trial):
+        if guard is not None and trial["machine_slowdown_pct"] > guard:
+            return False
         limit = threshold
         if outcome["probe"] in fences:
             limit = min(max(fences[outcome["probe"]], 2.0), threshold)
@@ -138,12 +158,12 @@ def main():
         parts = []
         for name, chosen in [(c, [c]) for c in conditions] + [("all", conditions)]:
             aa = [t for t in trials if t["slowdown"] is None and t["condition"] in chosen]
-            alarms = sum(any(past(o, threshold) for o in t["outcomes"]) for t in aa)
+            alarms = sum(any(past(o, threshold, t) for o in t["outcomes"]) for t in aa)
             power = []
             for x in slowdowns:
-                outs = [o for t in trials if t["slowdown"] == x and t["condition"] in chosen
+                outs = [(o, t) for t in trials if t["slowdown"] == x and t["condition"] in chosen
                         for o in t["outcomes"]]
-                caught = sum(past(o, threshold) for o in outs)
+                caught = sum(past(o, threshold, t) for o, t in outs)
                 power.append(f"{x:g} %: {caught}/{len(outs)}")
             parts.append(f"{name}: A/A {alarms}/{len(aa)}, caught " + ", ".join(power))
         print(f"threshold {threshold:g} %  " + " | ".join(parts))

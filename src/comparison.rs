@@ -107,4 +107,23 @@ pub struct CalibrationRatio {
     pub baseline: f64,
     pub current: f64,
     pub speed: f64,
+    /// Percent the loop may run slower than in the baseline before a probe
+    /// over the threshold is inconclusive instead of regressed: under load
+    /// that heavy, probes no longer slow down in proportion to the loop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_slowdown: Option<f64>,
+}
+
+impl CalibrationRatio {
+    /// Percent the loop ran slower than in the baseline (negative: faster).
+    pub fn slowdown_pct(&self) -> f64 {
+        (self.current / self.baseline - 1.0) * 100.0
+    }
+
+    /// True when the machine ran too much slower than the baseline's for a
+    /// normalised change to be judged.
+    pub fn too_slow(&self) -> bool {
+        self.max_slowdown
+            .is_some_and(|limit| self.slowdown_pct() > limit)
+    }
 }

@@ -78,6 +78,7 @@ pub fn compare_with(
         let rules = Rules {
             threshold: common.threshold,
             min_delta: common.min_delta,
+            max_machine_slowdown: common.max_machine_slowdown,
         };
         run.comparison = Some(compare::compare(&b.run, &b.name, &run, &rules)?);
     }

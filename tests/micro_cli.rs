@@ -82,14 +82,18 @@ yardstick::probe! {
 yardstick::probe! {
     name: odd_processes,
     ops: 1,
-    note: "twice the work in the 2nd and 3rd of every 4 processes that count in PROCESS_COUNTER",
+    note: "twice the work in every other process that counts in PROCESS_COUNTER",
     setup: || {
+        // Each build's workers count themselves in a file of their own, so
+        // which process of a pair is slow does not hang on which of the two
+        // started first: the 1st, 3rd, ... with PROCESS_SLOW_FIRST set, the
+        // 2nd, 4th, ... without.
         let Some(path) = std::env::var_os("PROCESS_COUNTER") else {
             return Ok::<_, String>(false);
         };
         let seen = std::fs::read_to_string(&path).map_or(0, |s| s.len());
         std::fs::write(&path, "x".repeat(seen + 1)).map_err(|e| e.to_string())?;
-        Ok(matches!(seen % 4, 1 | 2))
+        Ok((seen % 2 == 0) == std::env::var_os("PROCESS_SLOW_FIRST").is_some())
     },
     run: |slow: &bool| {
         let n = if *slow { 40_000u64 } else { 20_000 };
@@ -161,6 +165,31 @@ fn scale_times(doc: &mut Value, probe: &str, factor: f64) {
                 for s in samples.iter_mut() {
                     *s = Value::from(s.as_f64().unwrap_or(0.0) * factor);
                 }
+            }
+        }
+    }
+}
+
+/// Makes a saved run look as if the whole machine ran `factor` times
+/// slower: every probe sample, every loop beside one, and the loop median.
+fn scale_machine(doc: &mut Value, factor: f64) {
+    let scale = |v: &mut Value| *v = Value::from(v.as_f64().unwrap_or(0.0) * factor);
+    scale(&mut doc["calibration"]["median"]);
+    let names: Vec<String> = doc["rows"]
+        .as_array()
+        .map(|rows| {
+            rows.iter()
+                .filter_map(|r| r["name"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    for name in names {
+        scale_times(doc, &name, factor);
+    }
+    if let Some(rows) = doc["rows"].as_array_mut() {
+        for row in rows {
+            if let Some(loops) = row["calibration_samples"].as_array_mut() {
+                loops.iter_mut().for_each(scale);
             }
         }
     }
@@ -485,6 +514,50 @@ fn tests() -> Vec<Trial> {
             )?;
             Ok(())
         }),
+        Trial::test("compare_calls_a_run_too_slow_to_judge_inconclusive", || {
+            let t = tempfile::tempdir()?;
+            let base = saved_run(t.path(), "base.json")?;
+            let base_path = t.path().join("base.json");
+            // The machine 50 % slower at everything, fine_sum 50 % slower
+            // on top of that.
+            let mut contended = base.clone();
+            scale_machine(&mut contended, 1.5);
+            scale_times(&mut contended, "fine_sum", 1.5);
+            let path = t.path().join("contended.json");
+            write_json(&path, &contended)?;
+            let ran = run(yardstick().arg("compare").arg(&base_path).arg(&path));
+            check(ran.code == 0, "exit 0", &ran)?;
+            check(
+                ran.stdout
+                    .contains("warning: the loop ran 50 % slower than in the baseline")
+                    && ran.stdout.contains("inconclusive")
+                    && ran.stdout.contains("PASS: no regression"),
+                "inconclusive, with the reason",
+                &ran,
+            )?;
+            let ran = run(yardstick()
+                .arg("compare")
+                .arg(&base_path)
+                .arg(&path)
+                .arg("--max-machine-slowdown=60"));
+            check(
+                ran.code == 1
+                    && ran.stdout.contains("REGRESSED")
+                    && !ran.stdout.contains("warning"),
+                "judged under a looser limit",
+                &ran,
+            )?;
+            let ran = run(yardstick()
+                .arg("show")
+                .arg(&path)
+                .arg("--max-machine-slowdown=60"));
+            check(
+                ran.code == 2 && ran.stderr.contains("--max-machine-slowdown"),
+                "show refuses the option",
+                &ran,
+            )?;
+            Ok(())
+        }),
         Trial::test("baseline_pools_runs_and_compares_like_a_run", || {
             let t = tempfile::tempdir()?;
             let mut paths = Vec::new();
@@ -545,6 +618,9 @@ fn tests() -> Vec<Trial> {
                 let ran = run(micro(&[
                     "--probe=fine_sum",
                     "--json",
+                    // Tests run side by side: the loop may well run 30 %
+                    // slower than it did for the baseline.
+                    "--max-machine-slowdown=1000",
                     "--baseline",
                     base_path.to_str().unwrap_or(""),
                 ])
@@ -756,7 +832,7 @@ fn tests() -> Vec<Trial> {
             // the slow one in every other pair, the new build's in the rest.
             // One pair per piece of evidence, that is no regression.
             let t = tempfile::tempdir()?;
-            let counter = t.path().join("processes");
+            let counters = [t.path().join("old"), t.path().join("new")];
             let ran = run(yardstick()
                 .arg("compare-builds")
                 .arg(&me)
@@ -767,15 +843,25 @@ fn tests() -> Vec<Trial> {
                     "--seed=1",
                     "--json",
                     "-q",
+                    "--env-old=PROCESS_SLOW_FIRST=1",
                 ])
-                .env("PROCESS_COUNTER", &counter)
+                .arg(format!(
+                    "--env-old=PROCESS_COUNTER={}",
+                    counters[0].display()
+                ))
+                .arg(format!(
+                    "--env-new=PROCESS_COUNTER={}",
+                    counters[1].display()
+                ))
                 .env("YARDSTICK_E2E_CHILD", "bench"));
             check(ran.code == 0, "exit 0", &ran)?;
-            check(
-                std::fs::read_to_string(&counter)?.len() == 16,
-                "two fresh workers per pair",
-                &ran,
-            )?;
+            for counter in &counters {
+                check(
+                    std::fs::read_to_string(counter)?.len() == 8,
+                    "a fresh worker of each build per pair",
+                    &ran,
+                )?;
+            }
             let c = &json(&ran.stdout)["comparison"];
             check(
                 c["regressions"] == 0
@@ -823,6 +909,9 @@ fn tests() -> Vec<Trial> {
                 let args = [
                     "--probe=slow_at_first",
                     "--threshold=200",
+                    // Tests run side by side: the loop may well run 30 %
+                    // slower than it did for the baseline.
+                    "--max-machine-slowdown=1000",
                     "--json",
                     "--baseline",
                     base.to_str().unwrap_or(""),

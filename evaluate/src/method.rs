@@ -54,6 +54,11 @@ pub struct Trial {
     /// The threshold the verdict was given with, percent.
     #[serde(default)]
     pub threshold: Option<f64>,
+    /// How much slower the calibration loop ran than in the baseline,
+    /// percent: past yardstick's limit, a flagged probe is inconclusive,
+    /// and this lets a script re-judge the trial under another limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine_slowdown_pct: Option<f64>,
     pub outcomes: Vec<ProbeOutcome>,
 }
 
@@ -124,12 +129,13 @@ impl Procedure {
         slowdown: Option<f64>,
         seconds: f64,
     ) -> Result<Vec<(Method, Trial)>, Error> {
-        let trial = |outcomes, threshold| Trial {
+        let trial = |outcomes, c: &Comparison| Trial {
             slowdown,
             seconds,
             drift_pct: run.calibration.as_ref().map(|c| c.drift_pct),
             load_before: None,
-            threshold: Some(threshold),
+            threshold: Some(c.threshold),
+            machine_slowdown_pct: c.calibration.as_ref().map(|k| k.slowdown_pct()),
             outcomes,
         };
         let own = |what: &str| {
@@ -145,7 +151,7 @@ impl Procedure {
                 let c = stored(ctx, run)?;
                 vec![(
                     Method::StoredBaseline,
-                    trial(verdict::outcomes(base, run, &c), c.threshold),
+                    trial(verdict::outcomes(base, run, &c), &c),
                 )]
             }
             Procedure::Confirmed { also_stored } => {
@@ -155,12 +161,12 @@ impl Procedure {
                     let c = stored(ctx, run)?;
                     out.push((
                         Method::StoredBaseline,
-                        trial(verdict::outcomes(base, run, &c), c.threshold),
+                        trial(verdict::outcomes(base, run, &c), &c),
                     ));
                 }
                 out.push((
                     Method::Confirmed,
-                    trial(verdict::outcomes(base, run, mine), mine.threshold),
+                    trial(verdict::outcomes(base, run, mine), mine),
                 ));
                 out
             }
@@ -169,7 +175,7 @@ impl Procedure {
                 let probes: Vec<String> = base.rows.iter().map(|r| r.key.clone()).collect();
                 vec![(
                     Method::Paired,
-                    trial(verdict::paired_outcomes(&probes, run), mine.threshold),
+                    trial(verdict::paired_outcomes(&probes, run), mine),
                 )]
             }
             Procedure::Instructions => {
@@ -177,7 +183,7 @@ impl Procedure {
                 let saved = count_baseline(ctx)?;
                 vec![(
                     Method::Instructions,
-                    trial(verdict::outcomes(saved.run, run, mine), mine.threshold),
+                    trial(verdict::outcomes(saved.run, run, mine), mine),
                 )]
             }
         })
@@ -214,6 +220,7 @@ fn stored(ctx: &Context<'_>, run: &Run) -> Result<Comparison, Error> {
     let rules = Rules {
         threshold: Some(ctx.threshold),
         min_delta: None,
+        max_machine_slowdown: None,
     };
     let name = ctx.baseline.path.display().to_string();
     compare(ctx.baseline.run, &name, run, &rules)
@@ -288,6 +295,7 @@ mod tests {
             with(&baseline, threshold, |ctx| {
                 let t = Procedure::Stored.judge(ctx, &run, Some(20.0), 1.5).unwrap();
                 assert_eq!(t[0].1.threshold, Some(threshold));
+                assert_eq!(t[0].1.machine_slowdown_pct, Some(0.0));
                 t[0].1.outcomes[0].verdict
             })
         };

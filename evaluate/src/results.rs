@@ -274,6 +274,7 @@ pub(crate) mod tests {
             drift_pct: Some(0.5),
             load_before: Some(if slowdown.is_some() { 3.0 } else { 1.0 }),
             threshold: Some(15.0),
+            machine_slowdown_pct: Some(4.0),
             outcomes: outcomes
                 .iter()
                 .map(|(p, v, change)| ProbeOutcome {

@@ -169,6 +169,7 @@ pub(crate) mod tests {
         let rules = Rules {
             threshold: Some(15.0),
             min_delta: None,
+            max_machine_slowdown: None,
         };
         let c = compare(base, "base", now, &rules).unwrap();
         outcomes(base, now, &c)
@@ -206,6 +207,7 @@ pub(crate) mod tests {
         let rules = Rules {
             threshold: Some(15.0),
             min_delta: None,
+            max_machine_slowdown: None,
         };
         let mut c = compare(&base, "base", &now, &rules).unwrap();
         // As a method that can abstain marks it: above the threshold, but

@@ -70,6 +70,8 @@ pub struct Common {
     pub threshold: Option<f64>,
     /// Milliseconds (HTTP mode).
     pub min_delta: Option<f64>,
+    /// Percent (micro mode, timed); `None` takes the default.
+    pub max_machine_slowdown: Option<f64>,
     pub all_checks: bool,
 }
 
@@ -92,6 +94,9 @@ impl Common {
             "no-baseline" => self.no_baseline = true,
             "threshold" => self.threshold = Some(percent(parser, "--threshold")?),
             "min-delta" => self.min_delta = Some(non_negative(parser, "--min-delta")?),
+            "max-machine-slowdown" => {
+                self.max_machine_slowdown = Some(percent(parser, "--max-machine-slowdown")?)
+            }
             "all-checks" => self.all_checks = true,
             _ => return Ok(false),
         }
@@ -204,6 +209,7 @@ mod tests {
             "--save=out/run.json",
             "--threshold=15%",
             "--all-checks",
+            "--max-machine-slowdown=50",
             "--other",
         ])
         .unwrap();
@@ -211,6 +217,7 @@ mod tests {
         assert!(c.quiet && c.all_checks);
         assert_eq!(c.save, Some(PathBuf::from("out/run.json")));
         assert_eq!(c.threshold, Some(15.0));
+        assert_eq!(c.max_machine_slowdown, Some(50.0));
         assert_eq!(rest.len(), 1);
         let (c, _) = parse(&["--format", "csv", "--baseline", "b.json", "--no-baseline"]).unwrap();
         assert_eq!(c.format, Format::Csv);
@@ -225,6 +232,10 @@ mod tests {
         assert!(e.contains("--threshold"), "{e}");
         let e = parse(&["--threshold=0"]).unwrap_err().to_string();
         assert!(e.contains("--threshold"), "{e}");
+        let e = parse(&["--max-machine-slowdown=0"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--max-machine-slowdown"), "{e}");
         let e = parse(&["--save="]).unwrap_err().to_string();
         assert!(e.contains("--save"), "{e}");
     }

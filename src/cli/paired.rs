@@ -138,6 +138,11 @@ impl PairedOptions {
                 "yardstick compare-builds does not take --baseline or --no-baseline: OLD is the baseline",
             ));
         }
+        if o.common.max_machine_slowdown.is_some() {
+            return Err(Error::usage(
+                "yardstick compare-builds does not take --max-machine-slowdown: both builds share the machine's load",
+            ));
+        }
         o.pairs = pairs.unwrap_or(DEFAULT_PAIRS.min(o.rounds));
         if o.rounds < MIN_PAIRS {
             return Err(Error::usage(format!(
@@ -226,6 +231,10 @@ mod tests {
             (vec!["a", "b", "--probe-timeout=0"], "--probe-timeout"),
             (vec!["a", "b", "--round-time=-1"], "--round-time"),
             (vec!["a", "b", "--round-time=60001"], "--round-time"),
+            (
+                vec!["a", "b", "--max-machine-slowdown=50"],
+                "--max-machine-slowdown",
+            ),
         ] {
             let e = parse(&args).unwrap_err().to_string();
             assert!(e.contains(needle), "{e}");

@@ -45,6 +45,10 @@ fn parse(
             "--min-delta",
         ),
         (command == "show" && common.all_checks, "--all-checks"),
+        (
+            command == "show" && common.max_machine_slowdown.is_some(),
+            "--max-machine-slowdown",
+        ),
     ];
     if let Some((_, option)) = refused.iter().find(|(given, _)| *given) {
         return Err(Error::usage(format!(
@@ -76,6 +80,7 @@ pub fn compare(args: Vec<OsString>) -> Result<i32, Error> {
     let rules = Rules {
         threshold: common.threshold,
         min_delta: common.min_delta,
+        max_machine_slowdown: common.max_machine_slowdown,
     };
     let c = compare::compare(&base.run, &base.name, &run.run, &rules)?;
     let text = match common.format {

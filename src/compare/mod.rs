@@ -19,7 +19,12 @@ pub struct Rules {
     pub threshold: Option<f64>,
     /// Milliseconds (HTTP); `None` takes the default.
     pub min_delta: Option<f64>,
+    /// Percent (micro, timed); `None` takes
+    /// [`DEFAULT_MAX_MACHINE_SLOWDOWN`].
+    pub max_machine_slowdown: Option<f64>,
 }
+
+pub use micro::DEFAULT_MAX_MACHINE_SLOWDOWN;
 
 /// The default threshold of a run's mode and metric, in percent. The
 /// threshold a baseline was made with is never reused: the comparison's own
@@ -69,7 +74,15 @@ pub fn compare(
         calibration: None,
     };
     match run.mode {
-        Mode::Micro => micro::compare(baseline, baseline_name, run, &mut comparison)?,
+        Mode::Micro => micro::compare(
+            baseline,
+            baseline_name,
+            run,
+            rules
+                .max_machine_slowdown
+                .unwrap_or(DEFAULT_MAX_MACHINE_SLOWDOWN),
+            &mut comparison,
+        )?,
         Mode::Http => http::compare(baseline, run, rules.min_delta, &mut comparison),
     }
     comparison.regressions = comparison.checks.iter().filter(|c| c.regressed).count();

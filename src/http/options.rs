@@ -210,6 +210,11 @@ pub fn parse(args: Vec<String>, env_auth: Option<String>) -> Result<Options, Err
             "--base and --compare both name the servers: give one of them",
         ));
     }
+    if o.common.max_machine_slowdown.is_some() {
+        return Err(Error::usage(
+            "yardstick http does not take --max-machine-slowdown: pages are timed without a calibration loop",
+        ));
+    }
     Ok(o)
 }
 
@@ -407,6 +412,7 @@ mod tests {
             ("--auth=nopassword", "--auth"),
             ("--bogus", "--bogus"),
             ("--cache-header=bad name", "--cache-header"),
+            ("--max-machine-slowdown=50", "--max-machine-slowdown"),
         ] {
             let e = parse(args(&[a]), None).unwrap_err();
             assert!(matches!(e, Error::Usage(_)), "{a}");

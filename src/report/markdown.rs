@@ -34,10 +34,7 @@ fn comparison(c: &Comparison) -> String {
         c.baseline, c.regressions, c.threshold
     );
     if let Some(cal) = &c.calibration {
-        out.push_str(&format!(
-            "{}\n\n",
-            super::table::speed_line(cal.baseline, cal.current, cal.speed)
-        ));
+        out.push_str(&format!("{}\n\n", super::table::speed_line(cal)));
     }
     for d in &c.environment_differences {
         out.push_str(&format!(

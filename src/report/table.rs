@@ -2,7 +2,7 @@
 
 use super::layout::{Align, Table, change, ms, significant, thousands};
 use super::{Render, header};
-use crate::comparison::Comparison;
+use crate::comparison::{CalibrationRatio, Comparison};
 use crate::run::{Metric, Mode, Run};
 
 pub struct TableFormat {
@@ -133,7 +133,7 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
             .unwrap_or_default()
     ));
     if let Some(cal) = &c.calibration {
-        out.push_str(&speed_line(cal.baseline, cal.current, cal.speed));
+        out.push_str(&speed_line(cal));
         out.push('\n');
     }
     for d in &c.environment_differences {
@@ -195,12 +195,22 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
 }
 
 /// `calibration loop: baseline 9.36 ms, now 11.12 ms (this machine x0.84
-/// the speed of the baseline's)`.
-pub fn speed_line(baseline: f64, current: f64, speed: f64) -> String {
-    format!(
+/// the speed of the baseline's)`, and why nothing regresses when the
+/// machine ran too slow to judge.
+pub fn speed_line(cal: &CalibrationRatio) -> String {
+    let mut line = format!(
         "calibration loop: baseline {} ms, now {} ms (this machine x{:.2} the speed of the baseline's)",
-        ms(Some(baseline)),
-        ms(Some(current)),
-        speed
-    )
+        ms(Some(cal.baseline)),
+        ms(Some(cal.current)),
+        cal.speed
+    );
+    if let (true, Some(limit)) = (cal.too_slow(), cal.max_slowdown) {
+        line.push_str(&format!(
+            "\nwarning: the loop ran {:.0} % slower than in the baseline, more than {limit} % \
+             (--max-machine-slowdown): under load that heavy the probes do not slow down in \
+             proportion to the loop, so a probe over the threshold is inconclusive",
+            cal.slowdown_pct()
+        ));
+    }
+    line
 }
