@@ -24,11 +24,11 @@ pub const DEFAULT_INSTRUCTIONS_THRESHOLD: f64 = 1.0;
 /// Percent the calibration loop may run slower than in the baseline before
 /// a probe over the threshold is inconclusive instead of regressed. When
 /// other tenants load the machine that heavily, some probes slow down far
-/// more than the loop (datatype_validate by a fifth more at a loop 60 %
-/// slower), so the normalised figure stops meaning what it means at rest:
-/// in four evaluations on a contended 2-core VM, the 4-6 % of runs whose
-/// loop was more than 30 % slower than the baseline's made over half of the
-/// false alarms at 15 % (docs/design.md, "Why a run too slow to judge is
+/// more than the loop (datatype_validate by a quarter more when the loop
+/// ran about 50 % slower), so the normalised figure stops meaning what it means at rest:
+/// in 1,500 A/A runs of three evaluations on a contended 2-core VM, the 5 %
+/// whose loop ran more than 30 % slower than the baseline's made 47 of the
+/// 83 false alarms at 15 % (docs/design.md, "Why a run too slow to judge is
 /// inconclusive"). One-sided: a machine faster than the baseline's is not
 /// under contention, and a faster machine class is what normalising is for.
 pub const DEFAULT_MAX_MACHINE_SLOWDOWN: f64 = 30.0;
