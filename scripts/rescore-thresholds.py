@@ -96,6 +96,10 @@ def main():
     except (OSError, ValueError, KeyError, TypeError) as e:
         print(f"{path}: {e}", file=sys.stderr)
         sys.exit(2)
+    if guard is not None and single is not None:
+        # The kept slowdown is the loop's against the pooled baseline's.
+        print("--max-machine-slowdown and --baseline-run cannot be combined", file=sys.stderr)
+        sys.exit(2)
     if guard is not None:
         if any(t.get("machine_slowdown_pct") is None for t in trials):
             print(f"--max-machine-slowdown: {path}: a {method} trial has no machine_slowdown_pct",

@@ -40,6 +40,30 @@ impl Comparison {
     pub fn failed(&self) -> bool {
         self.regressions > 0
     }
+
+    /// Why nothing over the threshold was judged, when the machine ran too
+    /// slow for it.
+    pub fn too_slow_note(&self) -> Option<String> {
+        let cal = self.calibration.as_ref().filter(|c| c.too_slow())?;
+        let unjudged: Vec<&str> = self
+            .checks
+            .iter()
+            .filter(|k| k.inconclusive)
+            .map(|k| k.key.as_str())
+            .collect();
+        Some(format!(
+            "the calibration loop ran {:.1} % slower than in the baseline, more than \
+             --max-machine-slowdown ({} %): under load that heavy the probes do not slow down \
+             in proportion to the loop, so a probe over the threshold is inconclusive{}",
+            cal.slowdown_pct(),
+            cal.max_slowdown.unwrap_or_default(),
+            if unjudged.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", unjudged.join(", "))
+            }
+        ))
+    }
 }
 
 /// One figure of one row, baseline against now.
@@ -58,8 +82,10 @@ pub struct Check {
     /// Paired comparisons: the one-sided p-value that the row got slower.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p_value: Option<f64>,
-    /// Paired comparisons: slower by more than the threshold, but the worker
-    /// pairs disagree too much for a verdict. Never counted as a regression.
+    /// Slower by more than the threshold, but without a verdict: the paired
+    /// comparison's worker pairs disagree, the confirmation did not see it
+    /// again, or the machine ran too slow to judge (see
+    /// [`CalibrationRatio::too_slow`]). Never counted as a regression.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub inconclusive: bool,
     /// Micro runs against a baseline: the change found when a flagged probe
@@ -121,9 +147,10 @@ impl CalibrationRatio {
     }
 
     /// True when the machine ran too much slower than the baseline's for a
-    /// normalised change to be judged.
+    /// normalised change to be judged. Compared as a product, so a loop
+    /// exactly at the limit is judged.
     pub fn too_slow(&self) -> bool {
         self.max_slowdown
-            .is_some_and(|limit| self.slowdown_pct() > limit)
+            .is_some_and(|limit| self.current > self.baseline * (1.0 + limit / 100.0))
     }
 }

@@ -80,7 +80,21 @@ pub fn compare_with(
             min_delta: common.min_delta,
             max_machine_slowdown: common.max_machine_slowdown,
         };
-        run.comparison = Some(compare::compare(&b.run, &b.name, &run, &rules)?);
+        let c = compare::compare(&b.run, &b.name, &run, &rules)?;
+        let unjudged: Vec<&str> = c
+            .checks
+            .iter()
+            .filter(|k| k.inconclusive)
+            .map(|k| k.key.as_str())
+            .collect();
+        if c.calibration.as_ref().is_some_and(|k| k.too_slow()) && !unjudged.is_empty() {
+            run.warnings.push(format!(
+                "inconclusive: {} over the threshold, but the machine ran too slow to judge \
+                 (see the comparison)",
+                unjudged.join(", ")
+            ));
+        }
+        run.comparison = Some(c);
     }
     Ok(run)
 }

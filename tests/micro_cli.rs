@@ -528,11 +528,26 @@ fn tests() -> Vec<Trial> {
             let ran = run(yardstick().arg("compare").arg(&base_path).arg(&path));
             check(ran.code == 0, "exit 0", &ran)?;
             check(
-                ran.stdout
-                    .contains("warning: the loop ran 50 % slower than in the baseline")
-                    && ran.stdout.contains("inconclusive")
+                ran.stdout.contains(
+                    "warning: the calibration loop ran 50.0 % slower than in the baseline",
+                ) && ran.stdout.contains("inconclusive (fine_sum)")
                     && ran.stdout.contains("PASS: no regression"),
-                "inconclusive, with the reason",
+                "passes, with the reason",
+                &ran,
+            )?;
+            let ran = run(yardstick()
+                .args(["compare", "--format=json"])
+                .arg(&base_path)
+                .arg(&path));
+            let c = json(&ran.stdout);
+            let fine_sum = c["checks"]
+                .as_array()
+                .and_then(|checks| checks.iter().find(|k| k["key"] == "fine_sum"));
+            check(
+                fine_sum.is_some_and(|k| k["inconclusive"] == true && k["regressed"] == false)
+                    && c["calibration"]["max_slowdown"] == 30.0
+                    && ran.stderr.contains("warning: the calibration loop ran"),
+                "the check is inconclusive, and stderr says why",
                 &ran,
             )?;
             let ran = run(yardstick()
@@ -554,6 +569,38 @@ fn tests() -> Vec<Trial> {
             check(
                 ran.code == 2 && ran.stderr.contains("--max-machine-slowdown"),
                 "show refuses the option",
+                &ran,
+            )?;
+            // A live run against a baseline whose loop was twice as fast,
+            // and in which fine_sum was far faster: nothing is judged.
+            let mut fast = base.clone();
+            scale_times(&mut fast, "fine_sum", 0.01);
+            fast["calibration"]["median"] =
+                Value::from(fast["calibration"]["median"].as_f64().unwrap_or(0.0) / 2.0);
+            let fast_path = t.path().join("fast.json");
+            write_json(&fast_path, &fast)?;
+            let ran = run(micro(&[
+                "--probe=fine_sum",
+                "--json",
+                "--baseline",
+                fast_path.to_str().unwrap_or(""),
+            ]));
+            let doc = json(&ran.stdout);
+            assert_valid_run(&doc);
+            let warned = doc["warnings"].as_array().is_some_and(|w| {
+                w.iter().any(|x| {
+                    x.as_str()
+                        .is_some_and(|s| s.starts_with("inconclusive: fine_sum over the threshold"))
+                })
+            });
+            check(
+                ran.code == 0
+                    && doc["comparison"]["checks"][0]["inconclusive"] == true
+                    && doc["comparison"]["checks"][0]
+                        .get("confirmation_pct")
+                        .is_none()
+                    && warned,
+                "a live run too slow to judge is inconclusive, unconfirmed, with a warning",
                 &ran,
             )?;
             Ok(())

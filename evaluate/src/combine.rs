@@ -10,6 +10,7 @@
 
 use crate::Error;
 use crate::evaluate::write;
+use crate::method::Trial;
 use crate::plan::{Cell, Plan};
 use crate::results::{Part, Record, Results, summarise};
 use std::collections::BTreeSet;
@@ -187,9 +188,10 @@ pub fn combine(parts: Vec<(PathBuf, Results)>, command: String) -> Result<Result
             .collect();
         // The paired and counted thresholds are yardstick's defaults at
         // each part's commit: trials judged otherwise are not one sample.
-        if mine.iter().any(|t| t.threshold != mine[0].threshold) {
+        let rule = |t: &Trial| (t.threshold, t.machine_slowdown_limit);
+        if mine.iter().any(|t| rule(t) != rule(&mine[0])) {
             return Err(Error(format!(
-                "combine: the parts judged {} / {} at different thresholds",
+                "combine: the parts judged {} / {} at different thresholds or machine-slowdown limits",
                 cell.condition.as_str(),
                 cell.method.as_str()
             )));
@@ -348,6 +350,11 @@ mod tests {
             t.trial.threshold = Some(2.0);
         }
         assert!(refusal(other).contains("different thresholds"));
+        let mut other = part(8);
+        for t in &mut other.1.trials {
+            t.trial.machine_slowdown_limit = None;
+        }
+        assert!(refusal(other).contains("machine-slowdown limits"));
     }
 
     #[test]

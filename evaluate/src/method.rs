@@ -59,6 +59,10 @@ pub struct Trial {
     /// and this lets a script re-judge the trial under another limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine_slowdown_pct: Option<f64>,
+    /// The limit on that slowdown the verdict was given with, percent (none
+    /// for trials judged before there was one, and for other methods).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine_slowdown_limit: Option<f64>,
     pub outcomes: Vec<ProbeOutcome>,
 }
 
@@ -136,6 +140,7 @@ impl Procedure {
             load_before: None,
             threshold: Some(c.threshold),
             machine_slowdown_pct: c.calibration.as_ref().map(|k| k.slowdown_pct()),
+            machine_slowdown_limit: c.calibration.as_ref().and_then(|k| k.max_slowdown),
             outcomes,
         };
         let own = |what: &str| {
@@ -296,6 +301,10 @@ mod tests {
                 let t = Procedure::Stored.judge(ctx, &run, Some(20.0), 1.5).unwrap();
                 assert_eq!(t[0].1.threshold, Some(threshold));
                 assert_eq!(t[0].1.machine_slowdown_pct, Some(0.0));
+                assert_eq!(
+                    t[0].1.machine_slowdown_limit,
+                    Some(yardstick::compare::DEFAULT_MAX_MACHINE_SLOWDOWN)
+                );
                 t[0].1.outcomes[0].verdict
             })
         };

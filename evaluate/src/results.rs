@@ -275,6 +275,7 @@ pub(crate) mod tests {
             load_before: Some(if slowdown.is_some() { 3.0 } else { 1.0 }),
             threshold: Some(15.0),
             machine_slowdown_pct: Some(4.0),
+            machine_slowdown_limit: Some(30.0),
             outcomes: outcomes
                 .iter()
                 .map(|(p, v, change)| ProbeOutcome {

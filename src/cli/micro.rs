@@ -118,6 +118,12 @@ impl MicroOptions {
                 Flag::Short(_) => return Err(flag.unexpected()),
             }
         }
+        if o.common.max_machine_slowdown.is_some() && (o.metric != Metric::Time || !o.calibrate) {
+            return Err(Error::usage(
+                "--max-machine-slowdown needs the calibration loop of a timed run \
+                 (not --metric=instructions or --no-calibration)",
+            ));
+        }
         Ok(o)
     }
 
@@ -182,6 +188,14 @@ mod tests {
             (vec!["--repeat=99999999999999999"], "--repeat"),
             (vec!["--warmup=2000000"], "--warmup"),
             (vec!["--metric=cycles"], "--metric"),
+            (
+                vec!["--metric=instructions", "--max-machine-slowdown=50"],
+                "--max-machine-slowdown",
+            ),
+            (
+                vec!["--no-calibration", "--max-machine-slowdown=50"],
+                "--max-machine-slowdown",
+            ),
         ] {
             let e = MicroOptions::parse(args).unwrap_err().to_string();
             assert!(e.contains(needle), "{e}");

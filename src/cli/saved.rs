@@ -6,6 +6,7 @@ use crate::compare::{self, Rules};
 use crate::error::Error;
 use crate::outcome::Baseline;
 use crate::report::{self, table, verdict};
+use crate::run::{Metric, Mode};
 use crate::store;
 use lexopt::Parser;
 use std::ffi::OsString;
@@ -82,6 +83,15 @@ pub fn compare(args: Vec<OsString>) -> Result<i32, Error> {
         min_delta: common.min_delta,
         max_machine_slowdown: common.max_machine_slowdown,
     };
+    let untimed = [&base, &run]
+        .into_iter()
+        .find(|r| r.run.mode != Mode::Micro || r.run.metric != Metric::Time);
+    if let (Some(r), Some(_)) = (untimed, rules.max_machine_slowdown) {
+        return Err(Error::usage(format!(
+            "--max-machine-slowdown: {} is not a timed micro run, and only those have a calibration loop",
+            r.name
+        )));
+    }
     let c = compare::compare(&base.run, &base.name, &run.run, &rules)?;
     let text = match common.format {
         Format::Table => table::comparison_text(&c, common.all_checks),
@@ -95,6 +105,11 @@ pub fn compare(args: Vec<OsString>) -> Result<i32, Error> {
         .iter()
         .map(|name| format!("FAIL: probe {name} failed its check"))
         .collect();
+    // The table already explains a run too slow to judge; a document on
+    // stdout cannot, so stderr does.
+    if let Some(note) = c.too_slow_note().filter(|_| common.format != Format::Table) {
+        lines.push(format!("warning: {note}"));
+    }
     lines.push(verdict::comparison_line(c.failed()).to_string());
     for line in lines {
         if common.format == Format::Table {

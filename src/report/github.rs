@@ -1,5 +1,6 @@
-//! GitHub Actions workflow commands: one `::warning` per regression, so the
-//! regressions show on the pull request without opening the log.
+//! GitHub Actions workflow commands: one `::warning` per regression and one
+//! `::notice` per inconclusive check, so both show on the pull request
+//! without opening the log.
 
 use crate::comparison::Comparison;
 use crate::report::layout::change;
@@ -9,23 +10,34 @@ pub fn is_actions() -> bool {
     std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true")
 }
 
-/// The `::warning` lines for every regressed check.
+/// The `::warning` line of every regressed check and the `::notice` line of
+/// every inconclusive one.
 pub fn annotations(c: &Comparison) -> Vec<String> {
     c.checks
         .iter()
-        .filter(|k| k.regressed)
+        .filter(|k| k.regressed || k.inconclusive)
         .map(|k| {
             let message = format!(
-                "{} {} changed {} against {} (threshold {} %)",
+                "{} {} changed {} against {} (threshold {} %){}",
                 k.key,
                 k.metric,
                 change(k.change_pct),
                 c.baseline,
-                c.threshold
+                c.threshold,
+                if k.regressed {
+                    ""
+                } else {
+                    ", but without a verdict: see the log"
+                }
             );
+            let (command, title) = if k.regressed {
+                ("warning", "Performance regression")
+            } else {
+                ("notice", "Inconclusive")
+            };
             format!(
-                "::warning title={}::{}",
-                escape_property(&format!("Performance regression: {}", k.key)),
+                "::{command} title={}::{}",
+                escape_property(&format!("{title}: {}", k.key)),
                 escape_data(&message)
             )
         })
@@ -50,7 +62,7 @@ mod tests {
     use crate::comparison::Check;
 
     #[test]
-    fn one_escaped_warning_per_regression() {
+    fn one_escaped_warning_per_regression_and_a_notice_per_inconclusive_check() {
         let c = Comparison {
             baseline: "baselines/micro.json".into(),
             method: "normalized".into(),
@@ -60,6 +72,10 @@ mod tests {
             checks: vec![
                 Check::new("a:b,c", "median/calib", 1.0, 1.5, 50.0, true),
                 Check::new("ok", "median/calib", 1.0, 1.0, 0.0, false),
+                Check {
+                    inconclusive: true,
+                    ..Check::new("unsure", "median/calib", 1.0, 1.6, 60.0, false)
+                },
             ],
             missing: vec![],
             new: vec![],
@@ -67,10 +83,14 @@ mod tests {
             calibration: None,
         };
         let lines = annotations(&c);
-        assert_eq!(lines.len(), 1);
+        assert_eq!(lines.len(), 2);
         assert_eq!(
             lines[0],
             "::warning title=Performance regression%3A a%3Ab%2Cc::a:b,c median/calib changed +50.0 %25 against baselines/micro.json (threshold 40 %25)"
+        );
+        assert_eq!(
+            lines[1],
+            "::notice title=Inconclusive%3A unsure::unsure median/calib changed +60.0 %25 against baselines/micro.json (threshold 40 %25), but without a verdict: see the log"
         );
     }
 }

@@ -36,6 +36,9 @@ fn comparison(c: &Comparison) -> String {
     if let Some(cal) = &c.calibration {
         out.push_str(&format!("{}\n\n", super::table::speed_line(cal)));
     }
+    if let Some(note) = c.too_slow_note() {
+        out.push_str(&format!("> warning: {}\n\n", escape(&note)));
+    }
     for d in &c.environment_differences {
         out.push_str(&format!(
             "note: the baseline was made with another set-up, {}: {} -> {}\n\n",
@@ -55,7 +58,13 @@ fn comparison(c: &Comparison) -> String {
             significant(k.baseline, 4),
             significant(k.current, 4),
             change(k.change_pct),
-            if k.regressed { "**REGRESSED**" } else { "ok" }
+            if k.regressed {
+                "**REGRESSED**"
+            } else if k.inconclusive {
+                "inconclusive"
+            } else {
+                "ok"
+            }
         ));
     }
     if !c.missing.is_empty() {

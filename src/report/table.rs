@@ -136,6 +136,9 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
         out.push_str(&speed_line(cal));
         out.push('\n');
     }
+    if let Some(note) = c.too_slow_note() {
+        out.push_str(&format!("warning: {note}\n"));
+    }
     for d in &c.environment_differences {
         out.push_str(&format!(
             "note: the baseline was made with another set-up, {}: {} -> {}\n",
@@ -195,22 +198,12 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
 }
 
 /// `calibration loop: baseline 9.36 ms, now 11.12 ms (this machine x0.84
-/// the speed of the baseline's)`, and why nothing regresses when the
-/// machine ran too slow to judge.
+/// the speed of the baseline's)`.
 pub fn speed_line(cal: &CalibrationRatio) -> String {
-    let mut line = format!(
+    format!(
         "calibration loop: baseline {} ms, now {} ms (this machine x{:.2} the speed of the baseline's)",
         ms(Some(cal.baseline)),
         ms(Some(cal.current)),
         cal.speed
-    );
-    if let (true, Some(limit)) = (cal.too_slow(), cal.max_slowdown) {
-        line.push_str(&format!(
-            "\nwarning: the loop ran {:.0} % slower than in the baseline, more than {limit} % \
-             (--max-machine-slowdown): under load that heavy the probes do not slow down in \
-             proportion to the loop, so a probe over the threshold is inconclusive",
-            cal.slowdown_pct()
-        ));
-    }
-    line
+    )
 }
