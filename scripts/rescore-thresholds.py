@@ -32,7 +32,12 @@ trial whose calibration loop ran more than P % slower than in the baseline
 (`machine_slowdown_pct`, kept by evaluations from 2026-12-01 on), no probe
 counts as past the threshold, as yardstick calls such a probe
 inconclusive. Without it the plain rule applies, whatever limit the
-trials were judged with.
+trials were judged with. For older trials, which do not keep the slowdown,
+`--estimate-slowdown` estimates it from each trial's outcomes: the median
+over its probes of (1 + raw change) / (1 + judged change), since the raw
+change is the normalised one times the loop's. With a limit, the script
+also prints how many A/A trials it left unjudged and how many of the false
+alarms of the plain rule were in them.
 
 Before the thresholds, each condition's median signed A/A change per probe
 is printed: far from zero, it is the baseline's own offset for that probe
@@ -66,8 +71,13 @@ def main():
     learn_from = None
     single = None
     guard = None
+    estimate = False
     try:
         for a in list(args):
+            if a == "--estimate-slowdown":
+                estimate = True
+                args.remove(a)
+                continue
             if a.startswith("--max-machine-slowdown="):
                 guard = float(a.split("=", 1)[1])
                 args.remove(a)
@@ -87,7 +97,7 @@ def main():
         sys.exit(2)
     if len(args) < 2:
         sys.exit("usage: rescore-thresholds.py [--method=NAME] [--fences=K] [--baseline-run=K] "
-                 "[--max-machine-slowdown=P] RESULTS.json THRESHOLD...")
+                 "[--max-machine-slowdown=P] [--estimate-slowdown] RESULTS.json THRESHOLD...")
     path = args[0]
     try:
         with open(path) as f:
@@ -100,6 +110,13 @@ def main():
         # The kept slowdown is the loop's against the pooled baseline's.
         print("--max-machine-slowdown and --baseline-run cannot be combined", file=sys.stderr)
         sys.exit(2)
+    if estimate:
+        for t in trials:
+            ratios = [(1 + o["raw_pct"] / 100) / (1 + o["judged_pct"] / 100)
+                      for o in t["outcomes"]
+                      if o.get("raw_pct") is not None and o.get("judged_pct") is not None]
+            if ratios:
+                t["machine_slowdown_pct"] = (statistics.median(ratios) - 1) * 100
     if guard is not None:
         if any(t.get("machine_slowdown_pct") is None for t in trials):
             print(f"--max-machine-slowdown: {path}: a {method} trial has no machine_slowdown_pct",
@@ -163,13 +180,20 @@ def main():
         for name, chosen in [(c, [c]) for c in conditions] + [("all", conditions)]:
             aa = [t for t in trials if t["slowdown"] is None and t["condition"] in chosen]
             alarms = sum(any(past(o, threshold, t) for o in t["outcomes"]) for t in aa)
+            if guard is not None:
+                slow = [t for t in aa if t["machine_slowdown_pct"] > guard]
+                plain = sum(any(o["judged_pct"] is not None and o["judged_pct"] > threshold
+                                for o in t["outcomes"]) for t in slow)
+                unjudged = f" ({len(slow)} unjudged, {plain} of them past T by the plain rule)"
+            else:
+                unjudged = ""
             power = []
             for x in slowdowns:
                 outs = [(o, t) for t in trials if t["slowdown"] == x and t["condition"] in chosen
                         for o in t["outcomes"]]
                 caught = sum(past(o, threshold, t) for o, t in outs)
                 power.append(f"{x:g} %: {caught}/{len(outs)}")
-            parts.append(f"{name}: A/A {alarms}/{len(aa)}, caught " + ", ".join(power))
+            parts.append(f"{name}: A/A {alarms}/{len(aa)}{unjudged}, caught " + ", ".join(power))
         print(f"threshold {threshold:g} %  " + " | ".join(parts))
 
 

@@ -41,16 +41,24 @@ impl Comparison {
         self.regressions > 0
     }
 
+    /// The rows over the threshold that were not judged because the machine
+    /// ran too slow (see [`CalibrationRatio::too_slow`]); empty otherwise.
+    pub fn too_slow_to_judge(&self) -> Vec<&str> {
+        if !self.calibration.as_ref().is_some_and(|c| c.too_slow()) {
+            return Vec::new();
+        }
+        self.checks
+            .iter()
+            .filter(|k| k.inconclusive)
+            .map(|k| k.key.as_str())
+            .collect()
+    }
+
     /// Why nothing over the threshold was judged, when the machine ran too
     /// slow for it.
     pub fn too_slow_note(&self) -> Option<String> {
         let cal = self.calibration.as_ref().filter(|c| c.too_slow())?;
-        let unjudged: Vec<&str> = self
-            .checks
-            .iter()
-            .filter(|k| k.inconclusive)
-            .map(|k| k.key.as_str())
-            .collect();
+        let unjudged = self.too_slow_to_judge();
         Some(format!(
             "the calibration loop ran {:.1} % slower than in the baseline, more than \
              --max-machine-slowdown ({} %): under load that heavy the probes do not slow down \
@@ -95,6 +103,17 @@ pub struct Check {
 }
 
 impl Check {
+    /// The word a report shows for the verdict.
+    pub fn verdict_word(&self) -> &'static str {
+        if self.regressed {
+            "REGRESSED"
+        } else if self.inconclusive {
+            "inconclusive"
+        } else {
+            "ok"
+        }
+    }
+
     /// A check with no paired or confirmation figures.
     pub fn new(
         key: &str,

@@ -75,19 +75,9 @@ pub fn compare_with(
                 run.mode.as_str()
             )));
         }
-        let rules = Rules {
-            threshold: common.threshold,
-            min_delta: common.min_delta,
-            max_machine_slowdown: common.max_machine_slowdown,
-        };
-        let c = compare::compare(&b.run, &b.name, &run, &rules)?;
-        let unjudged: Vec<&str> = c
-            .checks
-            .iter()
-            .filter(|k| k.inconclusive)
-            .map(|k| k.key.as_str())
-            .collect();
-        if c.calibration.as_ref().is_some_and(|k| k.too_slow()) && !unjudged.is_empty() {
+        let c = compare::compare(&b.run, &b.name, &run, &Rules::from(common))?;
+        let unjudged = c.too_slow_to_judge();
+        if !unjudged.is_empty() {
             run.warnings.push(format!(
                 "inconclusive: {} over the threshold, but the machine ran too slow to judge \
                  (see the comparison)",

@@ -75,6 +75,16 @@ pub struct Common {
     pub all_checks: bool,
 }
 
+impl From<&Common> for crate::compare::Rules {
+    fn from(common: &Common) -> Self {
+        crate::compare::Rules {
+            threshold: common.threshold,
+            min_delta: common.min_delta,
+            max_machine_slowdown: common.max_machine_slowdown,
+        }
+    }
+}
+
 impl Common {
     /// Takes `arg` if it is a shared option (reading its value from
     /// `parser`); returns false for anything else, for the caller to handle.

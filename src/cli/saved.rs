@@ -78,11 +78,7 @@ pub fn compare(args: Vec<OsString>) -> Result<i32, Error> {
     let (common, paths) = parse(args, "compare", 2)?;
     let base = Baseline::load(&paths[0])?;
     let run = Baseline::load(&paths[1])?;
-    let rules = Rules {
-        threshold: common.threshold,
-        min_delta: common.min_delta,
-        max_machine_slowdown: common.max_machine_slowdown,
-    };
+    let rules = Rules::from(&common);
     let untimed = [&base, &run]
         .into_iter()
         .find(|r| r.run.mode != Mode::Micro || r.run.metric != Metric::Time);

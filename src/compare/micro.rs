@@ -24,8 +24,9 @@ pub const DEFAULT_INSTRUCTIONS_THRESHOLD: f64 = 1.0;
 /// Percent the calibration loop may run slower than in the baseline before
 /// a probe over the threshold is inconclusive instead of regressed. When
 /// other tenants load the machine that heavily, some probes slow down far
-/// more than the loop (datatype_validate by a quarter more when the loop
-/// ran about 50 % slower), so the normalised figure stops meaning what it means at rest:
+/// more than the loop (datatype_validate's normalised A/A change reached 30 %
+/// at the 95th percentile on a noisy morning), so the normalised figure
+/// stops meaning what it means at rest:
 /// in 1,500 A/A runs of three evaluations on a contended 2-core VM, the 5 %
 /// whose loop ran more than 30 % slower than the baseline's made 47 of the
 /// 83 false alarms at 15 % (docs/design.md, "Why a run too slow to judge is

@@ -59,11 +59,9 @@ fn comparison(c: &Comparison) -> String {
             significant(k.current, 4),
             change(k.change_pct),
             if k.regressed {
-                "**REGRESSED**"
-            } else if k.inconclusive {
-                "inconclusive"
+                format!("**{}**", k.verdict_word())
             } else {
-                "ok"
+                k.verdict_word().to_string()
             }
         ));
     }

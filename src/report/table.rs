@@ -173,16 +173,7 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
         if paired {
             cells.push(k.p_value.map(|p| format!("{p:.4}")).unwrap_or_default());
         }
-        cells.push(
-            if k.regressed {
-                "REGRESSED"
-            } else if k.inconclusive {
-                "inconclusive"
-            } else {
-                "ok"
-            }
-            .to_string(),
-        );
+        cells.push(k.verdict_word().to_string());
         t.push(cells);
     }
     if !t.is_empty() {
