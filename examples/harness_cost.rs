@@ -4,6 +4,7 @@
 //! `cargo run --release --example harness_cost`
 
 use std::time::Instant;
+use yardstick::clock::Clock;
 use yardstick::measure;
 use yardstick::probe::{self, Probe};
 use yardstick::stats::median;
@@ -34,12 +35,14 @@ fn samples(
 ) -> Result<(Vec<f64>, u64), String> {
     let mut ready = measure::ready(empty)?;
     let instance = ready.instance.as_mut();
-    let batch = batch.unwrap_or_else(|| measure::pick_batch(instance));
+    let clock = Clock::real();
+    let name = empty.name;
+    let batch = batch.unwrap_or_else(|| measure::pick_batch(&clock, name, instance));
     for _ in 0..warmup {
-        measure::sample(instance, batch, batch);
+        measure::sample(&clock, name, instance, batch, batch);
     }
     let samples = (0..repeat)
-        .map(|_| measure::sample(instance, batch, batch).0)
+        .map(|_| measure::sample(&clock, name, instance, batch, batch).0)
         .collect();
     Ok((samples, batch))
 }

@@ -10,6 +10,7 @@
 
 pub mod calibration;
 pub mod cli;
+pub mod clock;
 pub mod compare;
 pub mod comparison;
 pub mod environment;

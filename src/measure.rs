@@ -8,10 +8,11 @@
 //! takes microseconds measurable: the clock's resolution and the call's own
 //! cost shrink to nothing against a sample of about a millisecond.
 
+use crate::clock::{Clock, Use};
 use crate::probe::{Instance, Probe};
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long a sample should last at least when the harness picks the batch.
 pub const TARGET_SAMPLE: Duration = Duration::from_millis(1);
@@ -94,13 +95,19 @@ pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     })
 }
 
-/// Times one sample of `iterations` iterations (the batch, or more with an
-/// injected slowdown) and returns milliseconds per iteration of the batch
-/// and the sample's checksum.
-pub fn sample(instance: &mut dyn Instance, batch: u64, iterations: u64) -> (f64, u64) {
-    let start = Instant::now();
-    let sum = measured_section(instance, iterations);
-    let elapsed = start.elapsed();
+/// Times one sample of probe `name`, `iterations` iterations (the batch, or
+/// more with an injected slowdown), and returns milliseconds per iteration
+/// of the batch and the sample's checksum.
+pub fn sample(
+    clock: &Clock,
+    name: &str,
+    instance: &mut dyn Instance,
+    batch: u64,
+    iterations: u64,
+) -> (f64, u64) {
+    let (elapsed, sum) = clock.time(name, iterations, Use::Sample, || {
+        measured_section(instance, iterations)
+    });
     (elapsed.as_secs_f64() * 1e3 / batch as f64, sum)
 }
 
@@ -117,12 +124,10 @@ use yardstick_measured_section as measured_section;
 
 /// The smallest batch whose sample lasts at least [`TARGET_SAMPLE`], found by
 /// timing growing batches (the first runs double as extra warm-up).
-pub fn pick_batch(instance: &mut dyn Instance) -> u64 {
+pub fn pick_batch(clock: &Clock, name: &str, instance: &mut dyn Instance) -> u64 {
     let mut batch = 1u64;
     loop {
-        let start = Instant::now();
-        instance.run(batch);
-        let elapsed = start.elapsed();
+        let (elapsed, _) = clock.time(name, batch, Use::Sizing, || instance.run(batch));
         if elapsed >= TARGET_SAMPLE || batch >= MAX_BATCH {
             return batch;
         }
@@ -153,6 +158,8 @@ mod tests {
 
     #[test]
     fn short_iterations_are_batched_to_a_millisecond() {
+        // A tenth of a microsecond an iteration, whatever the machine's load.
+        let clock = Clock::scripted("fake=0.0001").unwrap();
         let p = fake(|| {
             prepare(
                 || Ok::<_, String>(()),
@@ -165,10 +172,15 @@ mod tests {
             panic!("the probe is fine")
         };
         assert_eq!(ready.note, "tiny");
-        let batch = pick_batch(ready.instance.as_mut());
-        assert!(batch > 1, "batch {batch}");
-        let (ms, sum) = sample(ready.instance.as_mut(), batch, batch);
+        // 1, 16, 256, 4096 iterations take less than a millisecond; then
+        // the batch that should take 1.2 ms.
+        let batch = pick_batch(&clock, "fake", ready.instance.as_mut());
+        assert_eq!(batch, 12_000);
+        let (ms, sum) = sample(&clock, "fake", ready.instance.as_mut(), batch, batch);
         assert_eq!(sum, 4 * batch);
+        assert!((ms - 0.0001).abs() < 1e-12, "{ms}");
+        // On the real clock, a sample's time is positive.
+        let (ms, _) = sample(&Clock::real(), "fake", ready.instance.as_mut(), 10, 10);
         assert!(ms > 0.0);
     }
 

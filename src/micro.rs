@@ -3,6 +3,7 @@
 
 use crate::calibration::{self, Calibration};
 use crate::cli::micro::MicroOptions;
+use crate::clock::Clock;
 use crate::environment::{Environment, now, repository_dir};
 use crate::error::Error;
 use crate::inject::Injection;
@@ -43,11 +44,13 @@ pub fn main(
     }
     let selected = select(&registered, options)?;
     let injection = Injection::from_env()?;
+    let clock = Clock::from_env()?;
     if options.worker {
         let stdin = std::io::stdin();
         return worker::serve(
             &selected,
             &injection,
+            &clock,
             options.min_batch,
             stdin.lock(),
             std::io::stdout().lock(),
@@ -65,12 +68,12 @@ pub fn main(
         )));
     }
     let run = match options.metric {
-        Metric::Time => measure_all(&selected, options, &injection),
+        Metric::Time => measure_all(&selected, options, &injection, &clock),
         Metric::Instructions => count_all(&selected, options, &injection, invocation)?,
     };
     let mut run = outcome::compare_with(run, &options.common, baseline.as_ref())?;
     if options.confirm && run.metric == Metric::Time {
-        confirm(&mut run, &selected, options, &injection);
+        confirm(&mut run, &selected, options, &injection, &clock);
     }
     outcome::deliver(run, &options.common)
 }
@@ -95,6 +98,7 @@ fn confirm(
     selected: &[&'static Probe],
     options: &MicroOptions,
     injection: &Injection,
+    clock: &Clock,
 ) {
     let Some(comparison) = run.comparison.as_mut() else {
         return;
@@ -137,6 +141,7 @@ fn confirm(
             &plan,
             injection,
             Some(&calibration),
+            clock,
             &watchdog,
             &mut Progress::new(0, true),
         );
@@ -203,7 +208,12 @@ fn select(
     Ok(selected)
 }
 
-fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &Injection) -> Run {
+fn measure_all(
+    selected: &[&'static Probe],
+    options: &MicroOptions,
+    injection: &Injection,
+    clock: &Clock,
+) -> Run {
     let started = now();
     let plan = Plan {
         warmup: options.warmup,
@@ -222,6 +232,7 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
         &plan,
         injection,
         options.calibrate.then_some(&calibration),
+        clock,
         &watchdog,
         &mut progress,
     );
@@ -259,6 +270,7 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
         ));
     }
     warnings.extend(injection.warning());
+    warnings.extend(clock.warning());
     let c = calibration.as_ref().map(|c| c.median);
     let environment = Environment::current(&repository_dir(), started.clone());
     if environment.is_debug_build() {
@@ -270,7 +282,7 @@ fn measure_all(selected: &[&'static Probe], options: &MicroOptions, injection: &
         mode: Mode::Micro,
         started,
         machine: environment.machine.clone(),
-        settings: settings(options, injection),
+        settings: settings(options, injection, clock),
         environment,
         warnings,
         rows: selected
@@ -334,7 +346,7 @@ fn count_all(
         warnings.push("debug build: counts are not representative".to_string());
     }
     warnings.extend(injection.warning());
-    let mut settings = settings(options, injection);
+    let mut settings = settings(options, injection, &Clock::real());
     settings.insert("metric".into(), json!("instructions"));
     settings.insert("min_batch".into(), json!(batch));
     Ok(Run {
@@ -375,10 +387,13 @@ fn row(probe: &Probe, m: Measurement, loops: Vec<f64>, calibration: Option<f64>)
     row
 }
 
-fn settings(o: &MicroOptions, injection: &Injection) -> BTreeMap<String, Value> {
+fn settings(o: &MicroOptions, injection: &Injection, clock: &Clock) -> BTreeMap<String, Value> {
     let mut s = BTreeMap::new();
     if !injection.is_empty() {
         s.insert("inject".into(), json!(injection.describe()));
+    }
+    if let Some(script) = clock.describe() {
+        s.insert("fake_clock".into(), json!(script));
     }
     s.insert("repeat".into(), json!(o.repeat));
     s.insert("warmup".into(), json!(o.warmup));

@@ -21,6 +21,7 @@
 //! never a failure.
 
 use crate::cli::paired::PairedOptions;
+use crate::clock::Clock;
 use crate::compare::{self, paired::Side};
 use crate::environment::{Environment, now, repository_dir};
 use crate::error::Error;
@@ -104,6 +105,8 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
             )));
         }
     }
+    // The workers inherit it; a release build refuses it here first.
+    let clock = Clock::from_env()?;
     let seed = o.seed.unwrap_or_else(|| fastrand::u64(..));
     let mut rng = fastrand::Rng::with_seed(seed);
     let started = now();
@@ -303,6 +306,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
     if environment.is_debug_build() {
         warnings.insert(0, "debug build: times are not representative".to_string());
     }
+    warnings.extend(clock.warning());
     let rows = new
         .into_iter()
         .map(|(key, s)| {
@@ -324,6 +328,9 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
     settings.insert("pairs".into(), json!(shares.len()));
     settings.insert("repeat".into(), json!(o.repeat));
     settings.insert("round_ms".into(), json!(o.round_ms));
+    if let Some(script) = clock.describe() {
+        settings.insert("fake_clock".into(), json!(script));
+    }
     let per_round: BTreeMap<&str, usize> = live.iter().map(|(n, _, k)| (n.as_str(), *k)).collect();
     settings.insert("samples_per_round".into(), json!(per_round));
     settings.insert("warmup".into(), json!(o.warmup));

@@ -12,13 +12,13 @@
 //! ratio of each probe, not all of one probe's samples.
 
 use crate::calibration::Calibration;
+use crate::clock::{self, Clock, Use};
 use crate::inject::{self, Injection};
 use crate::measure::{self, Measurement, Plan, guarded};
 use crate::probe::{Instance, Probe};
 use crate::progress::Progress;
 use crate::watchdog::Watchdog;
 use std::collections::BTreeMap;
-use std::time::Instant;
 
 /// What one probe gave.
 pub struct Timed {
@@ -53,12 +53,13 @@ struct Live {
 /// ones, with one calibration loop before each probe sample when
 /// `calibration` is given. A probe that fails its set-up or check, or
 /// panics, gets a failed measurement and leaves the rounds; the others go
-/// on.
+/// on. Every duration comes from `clock`.
 pub fn measure(
     selected: &[&'static Probe],
     plan: &Plan,
     injection: &Injection,
     calibration: Option<&Calibration>,
+    clock: &Clock,
     watchdog: &Watchdog,
     progress: &mut Progress,
 ) -> Rounds {
@@ -70,7 +71,7 @@ pub fn measure(
             let mut instance = ready.instance;
             let batch = match plan.min_batch {
                 Some(b) => b,
-                None => guarded(|| measure::pick_batch(instance.as_mut()))?,
+                None => guarded(|| measure::pick_batch(clock, p.name, instance.as_mut()))?,
             };
             Ok(Live {
                 instance,
@@ -106,9 +107,10 @@ pub fn measure(
         for (p, slot) in selected.iter().zip(slots.iter_mut()) {
             let Ok(live) = slot else { continue };
             let loop_ms = calibration.map(|c| {
-                let start = Instant::now();
-                let sum = std::hint::black_box(c.run());
-                let ms = start.elapsed().as_secs_f64() * 1e3;
+                let (elapsed, sum) = clock.time(clock::CALIBRATION, 1, Use::Sample, || {
+                    std::hint::black_box(c.run())
+                });
+                let ms = elapsed.as_secs_f64() * 1e3;
                 if measured {
                     loops.push(ms);
                     checksums.push(sum);
@@ -119,6 +121,8 @@ pub fn measure(
             let sample = guarded(|| {
                 if measured {
                     Some(measure::sample(
+                        clock,
+                        p.name,
                         live.instance.as_mut(),
                         live.batch,
                         live.iterations,
@@ -215,6 +219,7 @@ mod tests {
             &plan,
             &Injection::default(),
             calibrate.then_some(&calibration),
+            &Clock::real(),
             &watchdog,
             &mut progress,
         )

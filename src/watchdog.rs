@@ -97,24 +97,35 @@ mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    static FIRED: AtomicUsize = AtomicUsize::new(0);
+    static FIRED_FAST: AtomicUsize = AtomicUsize::new(0);
+    static FIRED_SLOW: AtomicUsize = AtomicUsize::new(0);
 
     #[test]
-    fn fires_only_past_the_deadline() {
-        let dog = Watchdog::start(Duration::from_millis(50), |m| {
-            assert!(m.contains("`slow`"));
-            FIRED.fetch_add(1, Ordering::SeqCst);
+    fn a_guard_dropped_in_time_never_fires() {
+        // A deadline a second away: no load stalls a thread that long
+        // between two statements.
+        let dog = Watchdog::start(Duration::from_secs(1), |_| {
+            FIRED_FAST.fetch_add(1, Ordering::SeqCst);
         });
         {
             let _g = dog.watch("fast");
         }
-        std::thread::sleep(Duration::from_millis(120));
-        assert_eq!(FIRED.load(Ordering::SeqCst), 0);
+        std::thread::sleep(Duration::from_millis(1200));
+        assert_eq!(FIRED_FAST.load(Ordering::SeqCst), 0);
+    }
+
+    #[test]
+    fn fires_past_the_deadline_naming_the_probe() {
+        let dog = Watchdog::start(Duration::from_millis(50), |m| {
+            if m.contains("`slow`") && m.contains("--probe-timeout") {
+                FIRED_SLOW.fetch_add(1, Ordering::SeqCst);
+            }
+        });
         let _g = dog.watch("slow");
         let start = Instant::now();
-        while FIRED.load(Ordering::SeqCst) == 0 && start.elapsed() < Duration::from_secs(10) {
+        while FIRED_SLOW.load(Ordering::SeqCst) == 0 && start.elapsed() < Duration::from_secs(10) {
             std::thread::sleep(Duration::from_millis(10));
         }
-        assert_eq!(FIRED.load(Ordering::SeqCst), 1);
+        assert_eq!(FIRED_SLOW.load(Ordering::SeqCst), 1);
     }
 }

@@ -20,6 +20,7 @@
 //! or `error MESSAGE` (the probe failed its set-up or check, or panicked,
 //! and stays failed). End of input ends the worker.
 
+use crate::clock::Clock;
 use crate::error::Error;
 use crate::inject::{self, Injection};
 use crate::measure::{self, guarded};
@@ -60,6 +61,7 @@ type Slot = Result<Box<dyn Instance>, String>;
 pub fn serve(
     selected: &[&'static Probe],
     injection: &Injection,
+    clock: &Clock,
     min_batch: Option<u64>,
     input: impl BufRead,
     mut output: impl Write,
@@ -70,13 +72,15 @@ pub fn serve(
         let (mut slot, note) = prepare(probe);
         let batch = match &mut slot {
             Ok(_) if min_batch.is_some() => min_batch,
-            Ok(instance) => match guarded(|| measure::pick_batch(instance.as_mut())) {
-                Ok(b) => Some(b),
-                Err(message) => {
-                    slot = Err(message);
-                    None
+            Ok(instance) => {
+                match guarded(|| measure::pick_batch(clock, probe.name, instance.as_mut())) {
+                    Ok(b) => Some(b),
+                    Err(message) => {
+                        slot = Err(message);
+                        None
+                    }
                 }
-            },
+            }
             Err(_) => None,
         };
         offers.push(Offer {
@@ -95,7 +99,7 @@ pub fn serve(
     output.flush().map_err(io)?;
     for line in input.lines() {
         let line = line.map_err(|e| Error::input(format!("worker: cannot read a request: {e}")))?;
-        let answer = answer(&line, &mut slots, injection);
+        let answer = answer(&line, &mut slots, injection, clock);
         writeln!(output, "{answer}").map_err(io)?;
         output.flush().map_err(io)?;
     }
@@ -110,7 +114,12 @@ fn prepare(probe: &Probe) -> (Slot, String) {
     }
 }
 
-fn answer(line: &str, slots: &mut BTreeMap<&str, Slot>, injection: &Injection) -> String {
+fn answer(
+    line: &str,
+    slots: &mut BTreeMap<&str, Slot>,
+    injection: &Injection,
+    clock: &Clock,
+) -> String {
     let words: Vec<&str> = line.split_whitespace().collect();
     let (name, batch, count) = match words.as_slice() {
         ["time", name, batch] => (*name, batch.parse::<u64>().ok(), Some(1)),
@@ -136,7 +145,7 @@ fn answer(line: &str, slots: &mut BTreeMap<&str, Slot>, injection: &Injection) -
             }
             None
         } else {
-            let (ms, sum) = measure::sample(instance.as_mut(), batch, iterations);
+            let (ms, sum) = measure::sample(clock, name, instance.as_mut(), batch, iterations);
             std::hint::black_box(sum);
             Some(ms)
         }
@@ -368,9 +377,12 @@ mod tests {
     fn served(requests: &str, min_batch: Option<u64>) -> Vec<String> {
         let mut out = Vec::new();
         let injection = Injection::default();
+        // A microsecond an iteration, whatever the machine's load.
+        let clock = Clock::scripted("counting=0.001").unwrap();
         let code = serve(
             &[&COUNTING, &BROKEN],
             &injection,
+            &clock,
             min_batch,
             requests.as_bytes(),
             &mut out,
@@ -407,7 +419,9 @@ mod tests {
         let lines = served("", None);
         let greeting: Greeting =
             serde_json::from_str(&lines[0]).unwrap_or_else(|e| panic!("{e}: {}", lines[0]));
-        assert!(greeting.probes[0].batch.is_some_and(|b| b > 1));
+        // 1, 16, 256 iterations take less than a millisecond; 1,200 take
+        // the 1.2 ms aimed at.
+        assert_eq!(greeting.probes[0].batch, Some(1200));
     }
 
     #[test]
@@ -421,7 +435,7 @@ mod tests {
         let ms: f64 = lines[2]
             .parse()
             .unwrap_or_else(|e| panic!("{e}: {}", lines[2]));
-        assert!(ms >= 0.0);
+        assert_eq!(ms, 0.001);
         assert_eq!(lines[3], "error no input");
         assert_eq!(lines[4], "error no probe `nothing` here");
         assert!(lines[5].starts_with("error bad numbers"), "{}", lines[5]);

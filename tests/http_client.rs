@@ -143,7 +143,7 @@ fn auth_is_sent_from_the_option_the_url_or_the_environment() {
 fn slow_pages_take_their_time_and_concurrency_is_real() {
     let s = start();
     let run = measure(&options(&[
-        &format!("--url={}", s.url("/slow")),
+        &format!("--url={}", s.url("/gather")),
         "--requests=8",
         "--warmup=0",
         "--concurrency=4",
@@ -151,6 +151,7 @@ fn slow_pages_take_their_time_and_concurrency_is_real() {
     .unwrap();
     let r = only_row(&run);
     assert_eq!(r.n, 8);
+    // A sleep of 20 ms: load lengthens it, never shortens it.
     assert!(r.min.unwrap() >= 20.0, "{:?}", r.min);
     assert_eq!(s.seen.max_in_flight(), 4);
 }
@@ -219,7 +220,7 @@ fn without_keepalive_every_request_has_its_own_connection() {
 fn a_timeout_is_an_error() {
     let s = start();
     let run = measure(&options(&[
-        &format!("--url={}", s.url("/slow")),
+        &format!("--url={}", s.url("/hang")),
         "--requests=2",
         "--warmup=0",
         "--concurrency=1",

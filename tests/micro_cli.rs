@@ -59,30 +59,19 @@ yardstick::probe! {
     check: |_, _: &()| Ok(()),
 }
 
-/// Setups of `slow_at_first` so far in this process.
-static SETUPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
 yardstick::probe! {
-    name: slow_at_first,
+    name: scripted_sum,
     ops: 1,
-    note: "slow in the first instance a process sets up, unless told otherwise",
-    setup: || Ok::<_, String>(
-        SETUPS.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0
-            && std::env::var_os("SLOW_AT_FIRST_NEVER").is_none()
-    ),
-    run: |slow: &bool| {
-        if *slow {
-            std::thread::sleep(std::time::Duration::from_micros(300));
-        }
-        (0..std::hint::black_box(200u64)).sum::<u64>()
-    },
+    note: "200 numbers summed, in times the tests script with YARDSTICK_FAKE_CLOCK",
+    setup: || Ok::<_, String>(200u64),
+    run: |n: &u64| (0..std::hint::black_box(*n)).sum::<u64>(),
     check: |_, total: &u64| if *total == 19900 { Ok(()) } else { Err(format!("sum {total}")) },
 }
 
 yardstick::probe! {
     name: odd_processes,
     ops: 1,
-    note: "twice the work in every other process that counts in PROCESS_COUNTER",
+    note: "ten times the work in every other process that counts in PROCESS_COUNTER",
     setup: || {
         // Each build's workers count themselves in a file of their own, so
         // which process of a pair is slow does not hang on which of the two
@@ -96,7 +85,9 @@ yardstick::probe! {
         Ok((seen % 2 == 0) == std::env::var_os("PROCESS_SLOW_FIRST").is_some())
     },
     run: |slow: &bool| {
-        let n = if *slow { 40_000u64 } else { 20_000 };
+        // Ten times: no load can make the fast process's median sample
+        // slower than the slow one's, so each pair's sign is fixed.
+        let n = if *slow { 200_000u64 } else { 20_000 };
         (0..std::hint::black_box(n)).fold(0u64, |a, x| a ^ x.wrapping_mul(0x9e37_79b9)) | 1
     },
     check: |_, x: &u64| if x % 2 == 1 { Ok(()) } else { Err(format!("{x} is even")) },
@@ -104,12 +95,19 @@ yardstick::probe! {
 
 const QUICK: &[&str] = &["--repeat=3", "--warmup=1", "-q"];
 
+/// The clock the tests script (see `yardstick::clock`): every figure of a
+/// run made with it follows from these milliseconds, whatever the load.
+const FAKE_CLOCK: &str = "YARDSTICK_FAKE_CLOCK";
+const SCRIPT: &str = "@calibration=1; fine_sum=0.002; fine_words=0.01; scripted_sum=0.01";
+
 /// This binary as a yardstick binary (`yardstick micro ...` style).
 fn child() -> Command {
     let mut cmd = Command::new(std::env::current_exe().expect("own path"));
     cmd.env("YARDSTICK_E2E_CHILD", "main");
     cmd.env_remove("GITHUB_ACTIONS")
-        .env_remove("GITHUB_STEP_SUMMARY");
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove(FAKE_CLOCK)
+        .env_remove("YARDSTICK_INJECT");
     cmd
 }
 
@@ -135,10 +133,17 @@ fn check(cond: bool, what: &str, ran: &Ran) -> Result<(), Failed> {
     }
 }
 
-/// A saved run of the two fine probes.
+/// `micro(args)` timed by the scripted clock.
+fn scripted(args: &[&str]) -> Command {
+    let mut cmd = micro(args);
+    cmd.env(FAKE_CLOCK, SCRIPT);
+    cmd
+}
+
+/// A saved run of the two fine probes, timed by the scripted clock.
 fn saved_run(dir: &Path, name: &str) -> Result<Value, Failed> {
     let path = dir.join(name);
-    let ran = run(micro(&[
+    let ran = run(scripted(&[
         "--probe=fine_sum",
         "--probe=fine_words",
         "--save",
@@ -571,15 +576,16 @@ fn tests() -> Vec<Trial> {
                 "show refuses the option",
                 &ran,
             )?;
-            // A live run against a baseline whose loop was twice as fast,
-            // and in which fine_sum was far faster: nothing is judged.
+            // A live run against a baseline whose loop was twice as fast
+            // (the scripted loop takes 1 ms, the baseline's 0.5 ms), and in
+            // which fine_sum was far faster: nothing is judged.
             let mut fast = base.clone();
             scale_times(&mut fast, "fine_sum", 0.01);
             fast["calibration"]["median"] =
                 Value::from(fast["calibration"]["median"].as_f64().unwrap_or(0.0) / 2.0);
             let fast_path = t.path().join("fast.json");
             write_json(&fast_path, &fast)?;
-            let ran = run(micro(&[
+            let ran = run(scripted(&[
                 "--probe=fine_sum",
                 "--json",
                 "--baseline",
@@ -628,8 +634,14 @@ fn tests() -> Vec<Trial> {
                 "three runs of three samples each",
                 &ran,
             )?;
+            // Scripted runs are identical: their pool judges each of them
+            // unchanged.
             let ran = run(yardstick().arg("compare").arg(&out).arg(&paths[0]));
-            check(ran.code == 0, "a pooled run is a baseline", &ran)?;
+            check(
+                ran.code == 0 && ran.stdout.contains("0 regressions"),
+                "a pooled run is a baseline",
+                &ran,
+            )?;
 
             // An injected run is refused, naming it, and nothing is written.
             let mut injected = json(&std::fs::read_to_string(&paths[2])?);
@@ -662,12 +674,9 @@ fn tests() -> Vec<Trial> {
                 let base_path = t.path().join("fast-base.json");
                 write_json(&base_path, &base)?;
                 let summary = t.path().join("summary.md");
-                let ran = run(micro(&[
+                let ran = run(scripted(&[
                     "--probe=fine_sum",
                     "--json",
-                    // Tests run side by side: the loop may well run 30 %
-                    // slower than it did for the baseline.
-                    "--max-machine-slowdown=1000",
                     "--baseline",
                     base_path.to_str().unwrap_or(""),
                 ])
@@ -676,10 +685,20 @@ fn tests() -> Vec<Trial> {
                 check(ran.code == 1, "exit 1", &ran)?;
                 let doc = json(&ran.stdout);
                 assert_valid_run(&doc);
+                // 0.002 ms against 0.00002 ms, each over a 1 ms loop.
                 let confirmed = doc["comparison"]["checks"][0]["confirmation_pct"].as_f64();
                 check(
-                    confirmed.is_some_and(|x| x > 40.0),
+                    confirmed.is_some_and(|x| (x - 9900.0).abs() < 1e-6),
                     "the regression was confirmed",
+                    &ran,
+                )?;
+                check(
+                    doc["settings"]["fake_clock"] == SCRIPT.trim()
+                        && doc["warnings"].as_array().is_some_and(|w| {
+                            w.iter()
+                                .any(|x| x.as_str().is_some_and(|s| s.starts_with("fake clock")))
+                        }),
+                    "a scripted run says so",
                     &ran,
                 )?;
                 check(
@@ -837,7 +856,11 @@ fn tests() -> Vec<Trial> {
                     "-q",
                 ])
                 .arg("--env-new=YARDSTICK_INJECT=fine_sum:100")
-                .env("YARDSTICK_E2E_CHILD", "bench"));
+                .env("YARDSTICK_E2E_CHILD", "bench")
+                // Both builds' workers inherit it: a sample of 200
+                // iterations takes 0.8 ms, and 1.6 ms with the new build's
+                // doubled work.
+                .env(FAKE_CLOCK, "fine_sum=0.004"));
             check(ran.code == 1, "exit 1", &ran)?;
             let doc = json(&ran.stdout);
             assert_valid_run(&doc);
@@ -847,8 +870,13 @@ fn tests() -> Vec<Trial> {
                 "a paired regression",
                 &ran,
             )?;
+            // Every one of the eight pairs slower: the smallest p-value
+            // the exact one-sided test gives for eight pairs, 1/256.
             check(
-                c["checks"][0]["p_value"].as_f64().is_some_and(|p| p < 0.01),
+                c["checks"][0]["p_value"].as_f64() == Some(1.0 / 256.0)
+                    && c["checks"][0]["change_pct"]
+                        .as_f64()
+                        .is_some_and(|x| (x - 100.0).abs() < 1e-6),
                 "significant",
                 &ran,
             )?;
@@ -858,14 +886,13 @@ fn tests() -> Vec<Trial> {
                 "eight rounds on eight worker pairs",
                 &ran,
             )?;
-            // A sample of fine_sum takes well under a millisecond, so more
-            // than the 20 of 1 ms fill the default 20 ms (at most 100), and
-            // every round took that many.
+            // The shorter build's 0.8 ms sample: 25 of them fill the
+            // default 20 ms, and every round took that many.
             let per_round = doc["settings"]["samples_per_round"]["fine_sum"]
                 .as_u64()
                 .unwrap_or(0);
             check(
-                doc["settings"]["round_ms"] == 20 && (20..=100).contains(&per_round),
+                doc["settings"]["round_ms"] == 20 && per_round == 25,
                 "a round fills its time with short samples",
                 &ran,
             )?;
@@ -877,7 +904,10 @@ fn tests() -> Vec<Trial> {
 
             // Each pair's processes are fresh: the old build's process is
             // the slow one in every other pair, the new build's in the rest.
-            // One pair per piece of evidence, that is no regression.
+            // One pair per piece of evidence, that is no regression. Real
+            // time here: the scripted clock cannot tell processes apart, and
+            // ten times the work fixes each pair's sign. Four pairs of eight
+            // each way give p >= 40/256 however their sizes rank.
             let t = tempfile::tempdir()?;
             let counters = [t.path().join("old"), t.path().join("new")];
             let ran = run(yardstick()
@@ -946,24 +976,22 @@ fn tests() -> Vec<Trial> {
             || {
                 let t = tempfile::tempdir()?;
                 let base = t.path().join("base.json");
-                let ran = run(micro(&[
-                    "--probe=slow_at_first",
+                let ran = run(scripted(&[
+                    "--probe=scripted_sum",
                     "--save",
                     base.to_str().unwrap_or(""),
-                ])
-                .env("SLOW_AT_FIRST_NEVER", "1"));
+                ]));
                 check(ran.code == 0, "baseline made", &ran)?;
+                // The run's three samples take a hundred times as long; the
+                // confirmation's take what they took in the baseline.
+                let spike = "@calibration=1; scripted_sum=1*3,0.01";
                 let args = [
-                    "--probe=slow_at_first",
-                    "--threshold=200",
-                    // Tests run side by side: the loop may well run 30 %
-                    // slower than it did for the baseline.
-                    "--max-machine-slowdown=1000",
+                    "--probe=scripted_sum",
                     "--json",
                     "--baseline",
                     base.to_str().unwrap_or(""),
                 ];
-                let ran = run(micro(&args));
+                let ran = run(micro(&args).env(FAKE_CLOCK, spike));
                 check(ran.code == 0, "inconclusive is exit 0", &ran)?;
                 let doc = json(&ran.stdout);
                 assert_valid_run(&doc);
@@ -974,28 +1002,44 @@ fn tests() -> Vec<Trial> {
                     &ran,
                 )?;
                 check(
-                    c["change_pct"].as_f64().is_some_and(|x| x > 200.0),
+                    c["change_pct"]
+                        .as_f64()
+                        .is_some_and(|x| (x - 9900.0).abs() < 1e-6),
                     "first measurement flagged",
                     &ran,
                 )?;
                 check(
-                    c["confirmation_pct"].as_f64().is_some_and(|x| x < 200.0),
+                    c["confirmation_pct"]
+                        .as_f64()
+                        .is_some_and(|x| x.abs() < 1e-6),
                     "not confirmed",
                     &ran,
                 )?;
                 let warned = doc["warnings"].as_array().is_some_and(|w| {
                     w.iter().any(|x| {
                         x.as_str()
-                            .is_some_and(|s| s.starts_with("inconclusive: slow_at_first"))
+                            .is_some_and(|s| s.starts_with("inconclusive: scripted_sum"))
                     })
                 });
                 check(warned, "a warning says so", &ran)?;
                 let mut without = args.to_vec();
                 without.push("--no-confirm");
-                let ran = run(micro(&without));
+                let ran = run(micro(&without).env(FAKE_CLOCK, spike));
                 check(
                     ran.code == 1,
                     "without confirmation the spike fails the run",
+                    &ran,
+                )?;
+                // A slowdown that shows again is confirmed.
+                let ran = run(micro(&args).env(FAKE_CLOCK, "scripted_sum=1"));
+                let doc = json(&ran.stdout);
+                check(
+                    ran.code == 1
+                        && doc["comparison"]["checks"][0]["regressed"] == true
+                        && doc["comparison"]["checks"][0]["confirmation_pct"]
+                            .as_f64()
+                            .is_some_and(|x| (x - 9900.0).abs() < 1e-6),
+                    "a lasting slowdown is confirmed",
                     &ran,
                 )?;
                 Ok(())
@@ -1085,7 +1129,8 @@ fn tests() -> Vec<Trial> {
                 let bench_cmd = |extra: &[&str]| {
                     let mut cmd = child();
                     cmd.env("YARDSTICK_E2E_CHILD", "bench")
-                        .env("CARGO_MANIFEST_DIR", t.path());
+                        .env("CARGO_MANIFEST_DIR", t.path())
+                        .env(FAKE_CLOCK, SCRIPT);
                     cmd.args(["--bench", "--probe=fine_sum", "--probe=fine_words"])
                         .args(QUICK)
                         .args(extra);
@@ -1097,7 +1142,11 @@ fn tests() -> Vec<Trial> {
                     "compared",
                     &ran,
                 )?;
-                check(ran.code == 0 || ran.code == 1, "a verdict", &ran)?;
+                check(
+                    ran.code == 0 && ran.stdout.contains("PASS"),
+                    "the same scripted times pass",
+                    &ran,
+                )?;
                 let ran = run(&mut bench_cmd(&["--no-baseline"]));
                 check(
                     ran.code == 0 && !ran.stdout.contains("baseline: "),

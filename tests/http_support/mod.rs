@@ -180,6 +180,22 @@ async fn handle(
             tokio::time::sleep(Duration::from_millis(20)).await;
             Response::builder().body(Full::new(Bytes::from_static(b"slow")))
         }
+        // Held until four requests are in flight at once (or 10 s have
+        // passed), so a client that keeps four going shows four, however
+        // slowly a loaded machine starts them.
+        "/gather" => {
+            let waited = std::time::Instant::now();
+            while seen.in_flight.load(Ordering::SeqCst) < 4 && waited.elapsed().as_secs() < 10 {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            Response::builder().body(Full::new(Bytes::from_static(b"gathered")))
+        }
+        // Never answers in a test's lifetime: a timeout always wins.
+        "/hang" => {
+            tokio::time::sleep(Duration::from_secs(600)).await;
+            Response::builder().body(Full::new(Bytes::from_static(b"late")))
+        }
         "/auth" => {
             // "user:secret" in base64.
             let ok = req
