@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A run compared with a baseline.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Comparison {
     /// The baseline file, as named.
     pub baseline: String,
@@ -33,12 +33,53 @@ pub struct Comparison {
     /// Micro: the two calibration medians and the speed factor.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calibration: Option<CalibrationRatio>,
+    /// Wall-time comparisons whose runs are of different machine classes
+    /// (or either of unknown class): both machines, and whether the times
+    /// were judged all the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machines: Option<MachineMismatch>,
+    /// Why this baseline was the one compared with, when yardstick chose it
+    /// (`cargo bench`): a committed baseline of this machine class, or the
+    /// last run on it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub basis: Option<String>,
+    /// Given as information: regressions are shown but do not fail the run
+    /// (a comparison with the last run on this machine rather than with a
+    /// committed baseline).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub informational: bool,
 }
 
 impl Comparison {
-    /// True when anything regressed.
+    /// True when anything regressed and the comparison is a verdict, not
+    /// information.
     pub fn failed(&self) -> bool {
-        self.regressions > 0
+        self.regressions > 0 && !self.informational
+    }
+
+    /// Why the times were not judged, or were judged only because asked,
+    /// when the runs are of different machine classes.
+    pub fn machine_note(&self) -> Option<String> {
+        let m = self.machines.as_ref()?;
+        let machines = format!(
+            "the baseline was made on machine class {} ({}), this run on {} ({})",
+            m.baseline_class, m.baseline_cpu, m.current_class, m.current_cpu
+        );
+        Some(match m.judged {
+            Judged::No => format!(
+                "{machines}: wall time does not transfer between machine classes (another CPU \
+                 moves each probe by another factor), so no time is judged and the changes are \
+                 information; record a baseline on this machine class (CONTRIBUTING.md, \
+                 \"The baseline\"), or compare with --cross-machine to judge anyway"
+            ),
+            Judged::CrossMachine => {
+                format!("{machines}: judged anyway (--cross-machine); expect false alarms")
+            }
+            Judged::NotLoopback => format!(
+                "{machines}: judged, since the pages were not all served on this machine's \
+                 loopback (the network and the server's machine decide their times)"
+            ),
+        })
     }
 
     /// The rows over the threshold that were not judged because the machine
@@ -172,4 +213,30 @@ impl CalibrationRatio {
         self.max_slowdown
             .is_some_and(|limit| self.current > self.baseline * (1.0 + limit / 100.0))
     }
+}
+
+/// The machine classes of a wall-time comparison's two runs, when they
+/// differ (see [`crate::environment::Cpu::class`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MachineMismatch {
+    /// The baseline's class, `unknown` when it has none.
+    pub baseline_class: String,
+    pub current_class: String,
+    /// Each machine's processor in a few words.
+    pub baseline_cpu: String,
+    pub current_cpu: String,
+    pub judged: Judged,
+}
+
+/// Whether the times of runs of different machine classes were judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Judged {
+    /// No verdict: the changes are information.
+    No,
+    /// Judged by the plain rule because `--cross-machine` asked for it.
+    CrossMachine,
+    /// Judged: HTTP targets off loopback, whose times are not this
+    /// machine's alone.
+    NotLoopback,
 }

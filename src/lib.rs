@@ -15,6 +15,7 @@ pub mod compare;
 pub mod comparison;
 pub mod environment;
 pub mod error;
+pub mod history;
 pub mod http;
 pub mod inject;
 pub mod instructions;
@@ -42,7 +43,7 @@ pub use probe::{Checksum, Probe};
 use cli::micro::MicroOptions;
 use error::Error;
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const USAGE: &str = "usage: yardstick <command> [OPTIONS]
 commands:
@@ -63,12 +64,12 @@ pub fn run_main() -> i32 {
     if !args.iter().skip(1).any(|a| a == "--bench") {
         return testmode::run(args);
     }
-    let default_baseline = args
+    let bench = args
         .first()
-        .map(|program| default_baseline(Path::new(program)));
+        .map(|program| history::Bench::for_program(Path::new(program)));
     report(
         MicroOptions::parse(args.into_iter().skip(1))
-            .and_then(|o| micro::main(&o, default_baseline, &["--bench"])),
+            .and_then(|o| micro::main(&o, bench, &["--bench"])),
     )
 }
 
@@ -136,36 +137,5 @@ fn report(result: Result<i32, Error>) -> i32 {
             eprintln!("{e}");
             e.exit_code()
         }
-    }
-}
-
-/// `baselines/<bench name>.json` beside the package: the bench binary is
-/// `<name>-<16 hex digits>`, and cargo runs it from the package's directory.
-fn default_baseline(program: &Path) -> PathBuf {
-    let stem = program
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("micro");
-    let name = match stem.rsplit_once('-') {
-        Some((name, hash)) if hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
-            name
-        }
-        _ => stem,
-    };
-    environment::repository_dir()
-        .join("baselines")
-        .join(format!("{name}.json"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bench_name_drops_cargo_hash() {
-        let p = default_baseline(Path::new("/t/release/deps/micro-0123456789abcdef"));
-        assert!(p.ends_with("baselines/micro.json"), "{}", p.display());
-        let p = default_baseline(Path::new("/bin/my-bench"));
-        assert!(p.ends_with("baselines/my-bench.json"), "{}", p.display());
     }
 }

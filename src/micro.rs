@@ -4,12 +4,13 @@
 use crate::calibration::{self, Calibration};
 use crate::cli::micro::MicroOptions;
 use crate::clock::Clock;
-use crate::environment::{Environment, now, repository_dir};
+use crate::environment::{self, Environment, now, repository_dir};
 use crate::error::Error;
+use crate::history::Bench;
 use crate::inject::Injection;
 use crate::instructions;
 use crate::measure::{Measurement, Plan};
-use crate::outcome::{self, Baseline};
+use crate::outcome::{self, Baseline, Resolved};
 use crate::probe::{self, Probe};
 use crate::progress::Progress;
 use crate::rounds;
@@ -19,20 +20,19 @@ use crate::watchdog::Watchdog;
 use crate::worker;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 /// Drift of the calibration loop (percent) above which the run warns that
 /// the machine's load changed while it ran.
 pub const DRIFT_WARNING_PCT: f64 = 10.0;
 
-/// Runs micro mode and returns the exit code. `default_baseline` is the
-/// bench target's `baselines/<name>.json`, used when it exists and neither
-/// `--baseline` nor `--no-baseline` was given. `invocation` is how this
-/// binary is told to measure (`--bench` or `micro`), for the child copies
-/// that count instructions.
+/// Runs micro mode and returns the exit code. `bench` is the bench target
+/// `cargo bench` runs: without `--baseline` or `--no-baseline` it chooses
+/// the baseline by machine class (see `history`), and it keeps every timed
+/// run. `invocation` is how this binary is told to measure (`--bench` or
+/// `micro`), for the child copies that count instructions.
 pub fn main(
     options: &MicroOptions,
-    default_baseline: Option<PathBuf>,
+    bench: Option<Bench>,
     invocation: &[&str],
 ) -> Result<i32, Error> {
     let registered = probe::registered().map_err(Error::Usage)?;
@@ -57,7 +57,13 @@ pub fn main(
         );
     }
     // A bad baseline must not cost a whole run: read it first.
-    let baseline = Baseline::resolve(&options.common, default_baseline)?;
+    let class = environment::current_class();
+    let (baseline, nothing) =
+        match Baseline::resolve(&options.common, bench.as_ref(), class.as_deref())? {
+            Resolved::Baseline(b) => (Some(b), None),
+            Resolved::NotAsked => (None, None),
+            Resolved::Nothing(why) => (None, Some(why)),
+        };
     if let Some(b) = baseline
         .as_ref()
         .filter(|_| !options.calibrate && options.metric == Metric::Time)
@@ -75,7 +81,32 @@ pub fn main(
     if options.confirm && run.metric == Metric::Time {
         confirm(&mut run, &selected, options, &injection, &clock);
     }
+    // Only the developer's loop is kept, not a run told what to compare
+    // with (as the evaluation's runs are).
+    let plain = options.common.baseline.is_none() && !options.common.no_baseline;
+    if let Some(bench) = bench.as_ref().filter(|_| plain) {
+        keep(bench, &mut run, nothing);
+    } else if let Some(why) = nothing {
+        run.warnings.push(why);
+    }
     outcome::deliver(run, &options.common)
+}
+
+/// Keeps a bench's run for the next one to compare with, and says where;
+/// says too why this one had nothing to compare with. A run that cannot be
+/// kept is still reported.
+fn keep(bench: &Bench, run: &mut Run, nothing: Option<String>) {
+    let kept = bench.keep(run);
+    let place = match &kept {
+        Ok(Some(path)) => format!("kept as {}", path.display()),
+        Ok(None) => "not kept (an injected or counted run)".to_string(),
+        Err(e) => format!("not kept ({e})"),
+    };
+    match nothing {
+        Some(why) => run.warnings.push(format!("{why}; this run is {place}")),
+        None if kept.is_err() => run.warnings.push(format!("this run is {place}")),
+        None => {}
+    }
 }
 
 /// What the watchdog does when a probe runs past `--probe-timeout`: exit 2

@@ -5,34 +5,74 @@
 use crate::cli::common::{Common, Format};
 use crate::compare::{self, Rules};
 use crate::error::Error;
+use crate::history::{Bench, Choice};
 use crate::report::{self, github, markdown, verdict};
 use crate::run::{Metric, Mode, Run};
 use crate::store;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// A baseline run and the name it is shown under.
 pub struct Baseline {
     pub name: String,
     pub run: Run,
+    /// Why it was chosen, when yardstick chose it.
+    pub basis: Option<String>,
+    /// Compared as information: its regressions do not fail the run.
+    pub informational: bool,
+}
+
+/// The baseline a run is compared with, or why there is none.
+pub enum Resolved {
+    Baseline(Baseline),
+    /// None asked for (`--no-baseline`, or no default to look for).
+    NotAsked,
+    /// A bench found nothing to judge by; the reason, in a line.
+    Nothing(String),
 }
 
 impl Baseline {
-    /// The baseline to compare with: `--baseline`, else `default` when that
-    /// file exists and `--no-baseline` was not given. Read before measuring,
-    /// so a bad file costs no run.
-    pub fn resolve(common: &Common, default: Option<PathBuf>) -> Result<Option<Baseline>, Error> {
+    /// The baseline to compare with: `--baseline`, else (for a bench, unless
+    /// `--no-baseline`) the one `bench` chooses for machine class `class`.
+    /// Read before measuring, so a bad file costs no run.
+    pub fn resolve(
+        common: &Common,
+        bench: Option<&Bench>,
+        class: Option<&str>,
+    ) -> Result<Resolved, Error> {
         if common.baseline.is_some() && common.no_baseline {
             return Err(Error::usage(
                 "--baseline and --no-baseline contradict each other",
             ));
         }
-        let path = match (&common.baseline, default) {
-            (Some(p), _) => p.clone(),
-            (None, Some(p)) if !common.no_baseline && p.exists() => p,
-            _ => return Ok(None),
+        if let Some(path) = &common.baseline {
+            return Baseline::load(path).map(Resolved::Baseline);
+        }
+        let Some(bench) = bench.filter(|_| !common.no_baseline) else {
+            return Ok(Resolved::NotAsked);
         };
-        Baseline::load(&path).map(Some)
+        let shown = class.unwrap_or("unknown");
+        Ok(match bench.choose(class) {
+            Choice::Committed(path) => Resolved::Baseline(Baseline {
+                basis: Some(format!("committed for machine class {shown}")),
+                ..Baseline::load(&path)?
+            }),
+            Choice::LastRun(path) => match Baseline::load(&path) {
+                Ok(b) => Resolved::Baseline(Baseline {
+                    basis: Some(format!(
+                        "the last run on machine class {shown}, as information: no baseline is \
+                         committed for it ({})",
+                        bench.committed(shown).display()
+                    )),
+                    informational: true,
+                    ..b
+                }),
+                // A kept run that cannot be read is no reason to refuse
+                // the run: the next run replaces it.
+                Err(e) => Resolved::Nothing(format!("the last run kept is unreadable ({e})")),
+            },
+            Choice::Nothing(why) => Resolved::Nothing(why),
+        })
     }
 
     pub fn load(path: &Path) -> Result<Baseline, Error> {
@@ -49,7 +89,12 @@ impl Baseline {
                 "{name}: a micro run without calibration cannot be compared"
             )));
         }
-        Ok(Baseline { name, run })
+        Ok(Baseline {
+            name,
+            run,
+            basis: None,
+            informational: false,
+        })
     }
 }
 
@@ -75,7 +120,9 @@ pub fn compare_with(
                 run.mode.as_str()
             )));
         }
-        let c = compare::compare(&b.run, &b.name, &run, &Rules::from(common))?;
+        let mut c = compare::compare(&b.run, &b.name, &run, &Rules::from(common))?;
+        c.basis = b.basis.clone();
+        c.informational = b.informational;
         let unjudged = c.too_slow_to_judge();
         if !unjudged.is_empty() {
             run.warnings.push(format!(

@@ -35,6 +35,7 @@ pub fn pool(runs: &[(String, Run)]) -> Result<Run, Error> {
     for (name, run) in runs {
         poolable(name, run)?;
         same_loop(first_name, first, name, run)?;
+        same_class(first_name, first, name, run)?;
         same_probes(first_name, first, name, run)?;
     }
     let rows = first
@@ -111,6 +112,23 @@ fn same_loop(first_name: &str, first: &Run, name: &str, run: &Run) -> Result<(),
         return Err(Error::input(format!(
             "{name}: its calibration loop is not the one of {first_name} (another checksum); \
              pool runs of one yardstick version"
+        )));
+    }
+    Ok(())
+}
+
+/// Wall time belongs to a machine class: a pool of two classes' runs would
+/// be a figure of no machine.
+fn same_class(first_name: &str, first: &Run, name: &str, run: &Run) -> Result<(), Error> {
+    let (a, b) = (&first.environment, &run.environment);
+    if a.machine_class != b.machine_class {
+        return Err(Error::input(format!(
+            "{name}: made on machine class {} ({}), but {first_name} on {} ({}); pool runs of \
+             one machine class",
+            b.class_name(),
+            b.cpu_name(),
+            a.class_name(),
+            a.cpu_name()
         )));
     }
     Ok(())
@@ -265,6 +283,7 @@ mod tests {
             checks: Vec::new(),
             environment_differences: Vec::new(),
             calibration: None,
+            ..Default::default()
         });
         let mut b = a.clone();
         b.warnings.push("drift".into());
@@ -329,6 +348,16 @@ mod tests {
         more.rows.push(q);
         let e = refused(vec![more, ok()]);
         assert!(e.contains("run1.json") && e.contains("no probe `q`"), "{e}");
+
+        let mut elsewhere = ok();
+        elsewhere.environment.machine_class = Some("other-cpu-2cpu-0123abcd".into());
+        let e = refused(vec![ok(), elsewhere]);
+        assert!(
+            e.contains("run1.json")
+                && e.contains("other-cpu-2cpu-0123abcd")
+                && e.contains("test-cpu-2cpu-00000000"),
+            "{e}"
+        );
 
         let mut http = ok();
         http.mode = Mode::Http;

@@ -271,7 +271,11 @@ pub(crate) fn test_micro_run(rows: Vec<Row>, calibration: Option<CalibrationSumm
         started: String::new(),
         machine: String::new(),
         settings: BTreeMap::new(),
-        environment: Environment::default(),
+        // One machine class, so that comparisons of test runs judge.
+        environment: Environment {
+            machine_class: Some("test-cpu-2cpu-00000000".to_string()),
+            ..Environment::default()
+        },
         warnings: Vec::new(),
         rows,
         calibration,

@@ -1114,43 +1114,163 @@ fn tests() -> Vec<Trial> {
             },
         ),
         Trial::test(
-            "bench_mode_uses_the_committed_baseline_unless_told_not_to",
+            "bench_mode_judges_by_a_committed_baseline_of_its_class_else_by_its_last_run",
             || {
                 let t = tempfile::tempdir()?;
-                let run_doc = saved_run(t.path(), "run.json")?;
-                let program = std::env::current_exe()?;
-                let stem = program.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-                let bench = stem.rsplit_once('-').map_or(stem, |(n, _)| n);
-                std::fs::create_dir_all(t.path().join("baselines"))?;
-                write_json(
-                    &t.path().join("baselines").join(format!("{bench}.json")),
-                    &run_doc,
-                )?;
-                let bench_cmd = |extra: &[&str]| {
+                let home = t.path().join("home");
+                let bench_cmd = |script: &str, extra: &[&str]| {
                     let mut cmd = child();
                     cmd.env("YARDSTICK_E2E_CHILD", "bench")
                         .env("CARGO_MANIFEST_DIR", t.path())
-                        .env(FAKE_CLOCK, SCRIPT);
+                        .env("YARDSTICK_HOME", &home)
+                        .env(FAKE_CLOCK, script);
                     cmd.args(["--bench", "--probe=fine_sum", "--probe=fine_words"])
                         .args(QUICK)
                         .args(extra);
                     cmd
                 };
-                let ran = run(&mut bench_cmd(&[]));
+                // fine_sum a hundred times slower than in SCRIPT.
+                let slower = "@calibration=1; fine_sum=0.2; fine_words=0.01";
+                // 3. Nothing to compare with: said, and the run is kept.
+                let ran = run(&mut bench_cmd(SCRIPT, &["--json"]));
+                let first = json(&ran.stdout);
+                let class = first["environment"]["machine_class"]
+                    .as_str()
+                    .unwrap_or("unknown")
+                    .to_string();
+                let said = first["warnings"].as_array().is_some_and(|w| {
+                    w.iter().any(|x| {
+                        x.as_str().is_some_and(|s| {
+                            s.starts_with(&format!("no baseline for machine class {class}"))
+                                && s.contains("this run is kept as")
+                        })
+                    })
+                });
                 check(
-                    ran.stdout.contains("baseline: ") && ran.stdout.contains("baselines"),
-                    "compared",
+                    ran.code == 0 && first.get("comparison").is_none() && said,
+                    "no baseline: said so, and kept the run",
                     &ran,
                 )?;
+                // 2. The last run of this class, as information: the same
+                // verdict words, exit 0.
+                let ran = run(&mut bench_cmd(slower, &[]));
                 check(
-                    ran.code == 0 && ran.stdout.contains("PASS"),
-                    "the same scripted times pass",
+                    ran.code == 0
+                        && ran.stdout.contains(&format!(
+                            "(the last run on machine class {class}, as information"
+                        ))
+                        && ran.stdout.contains("REGRESSED")
+                        && ran.stdout.contains("INFO: slower than the last run"),
+                    "compared with the last run, as information",
                     &ran,
                 )?;
-                let ran = run(&mut bench_cmd(&["--no-baseline"]));
+                // Only the newest five are kept.
+                for _ in 0..5 {
+                    run(&mut bench_cmd(SCRIPT, &[]));
+                }
+                let kept = std::fs::read_dir(home.join(&class))?
+                    .filter_map(Result::ok)
+                    .map(|bench| std::fs::read_dir(bench.path()).map_or(0, |d| d.count()))
+                    .sum::<usize>();
+                check(kept == 5, &format!("five runs kept, not {kept}"), &ran)?;
+                // 1. A committed baseline of this class: a verdict.
+                let program = std::env::current_exe()?;
+                let stem = program.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+                let bench = stem.rsplit_once('-').map_or(stem, |(n, _)| n);
+                let committed = t.path().join("baselines").join(bench);
+                std::fs::create_dir_all(&committed)?;
+                let base = saved_run(t.path(), "base.json")?;
+                write_json(&committed.join(format!("{class}.json")), &base)?;
+                let ran = run(&mut bench_cmd(SCRIPT, &[]));
+                check(
+                    ran.code == 0
+                        && ran
+                            .stdout
+                            .contains(&format!("(committed for machine class {class})"))
+                        && ran.stdout.contains("PASS"),
+                    "the committed baseline of this class judges",
+                    &ran,
+                )?;
+                let ran = run(&mut bench_cmd(slower, &[]));
+                check(
+                    (class == "unknown" && ran.code == 0) || ran.code == 1,
+                    "a slowdown against it fails (on a machine of known class)",
+                    &ran,
+                )?;
+                let ran = run(&mut bench_cmd(SCRIPT, &["--no-baseline"]));
                 check(
                     ran.code == 0 && !ran.stdout.contains("baseline: "),
                     "--no-baseline",
+                    &ran,
+                )?;
+                Ok(())
+            },
+        ),
+        Trial::test(
+            "across_machine_classes_nothing_is_judged_unless_asked",
+            || {
+                let t = tempfile::tempdir()?;
+                let base = saved_run(t.path(), "base.json")?;
+                let base_path = t.path().join("base.json");
+                let mut slower = base.clone();
+                scale_times(&mut slower, "fine_sum", 2.0);
+                slower["environment"]["machine_class"] = Value::from("other-cpu-64cpu-0123abcd");
+                slower["environment"]["cpu"] = serde_json::json!({"vendor": "GenuineIntel", "model_name": "Other CPU", "id": "6/1/1"});
+                let path = t.path().join("elsewhere.json");
+                write_json(&path, &slower)?;
+                let ran = run(yardstick().arg("compare").arg(&base_path).arg(&path));
+                check(
+                    ran.code == 0
+                        && ran.stdout.contains("other-cpu-64cpu-0123abcd (Other CPU)")
+                        && ran.stdout.contains("inconclusive")
+                        && ran.stdout.contains("+100.0 %")
+                        && ran.stdout.contains("this machine x1.00")
+                        && ran.stdout.contains("NO VERDICT"),
+                    "no verdict, the change and both CPUs shown",
+                    &ran,
+                )?;
+                let ran = run(yardstick()
+                    .arg("compare")
+                    .arg(&base_path)
+                    .arg(&path)
+                    .arg("--cross-machine"));
+                check(
+                    ran.code == 1 && ran.stdout.contains("judged anyway (--cross-machine)"),
+                    "--cross-machine judges",
+                    &ran,
+                )?;
+                // A run saved before classes were recorded is of unknown class.
+                let mut old = base.clone();
+                if let Some(env) = old["environment"].as_object_mut() {
+                    env.remove("machine_class");
+                    env.remove("cpu");
+                }
+                let old_path = t.path().join("old.json");
+                write_json(&old_path, &old)?;
+                let ran = run(yardstick()
+                    .args(["compare", "--format=json"])
+                    .arg(&old_path)
+                    .arg(&path));
+                let c = json(&ran.stdout);
+                check(
+                    ran.code == 0
+                        && c["machines"]["baseline_class"] == "unknown"
+                        && c["machines"]["judged"] == "no"
+                        && ran
+                            .stderr
+                            .contains("note: the baseline was made on machine class unknown"),
+                    "unknown class, no verdict, the note on stderr",
+                    &ran,
+                )?;
+                // Runs of two classes do not pool.
+                let ran = run(yardstick()
+                    .arg("baseline")
+                    .arg(&base_path)
+                    .arg(&path)
+                    .arg(format!("--output={}", t.path().join("pool.json").display())));
+                check(
+                    ran.code == 2 && ran.stderr.contains("pool runs of one machine class"),
+                    "baseline refuses mixed classes",
                     &ran,
                 )?;
                 Ok(())

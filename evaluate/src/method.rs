@@ -224,8 +224,7 @@ fn count_baseline<'a>(ctx: &Context<'a>) -> Result<Saved<'a>, Error> {
 fn stored(ctx: &Context<'_>, run: &Run) -> Result<Comparison, Error> {
     let rules = Rules {
         threshold: Some(ctx.threshold),
-        min_delta: None,
-        max_machine_slowdown: None,
+        ..Rules::default()
     };
     let name = ctx.baseline.path.display().to_string();
     compare(ctx.baseline.run, &name, run, &rules)

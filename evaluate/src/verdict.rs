@@ -137,7 +137,10 @@ pub(crate) mod tests {
             started: String::new(),
             machine: String::new(),
             settings: Default::default(),
-            environment: Environment::default(),
+            environment: Environment {
+                machine_class: Some("test-cpu-2cpu-00000000".into()),
+                ..Environment::default()
+            },
             warnings: Vec::new(),
             rows: rows
                 .iter()
@@ -168,8 +171,7 @@ pub(crate) mod tests {
     fn judge(base: &Run, now: &Run) -> Vec<ProbeOutcome> {
         let rules = Rules {
             threshold: Some(15.0),
-            min_delta: None,
-            max_machine_slowdown: None,
+            ..Rules::default()
         };
         let c = compare(base, "base", now, &rules).unwrap();
         outcomes(base, now, &c)
@@ -206,8 +208,7 @@ pub(crate) mod tests {
         let now = micro_run(10.0, &[("a", 1.3), ("b", 1.3)]);
         let rules = Rules {
             threshold: Some(15.0),
-            min_delta: None,
-            max_machine_slowdown: None,
+            ..Rules::default()
         };
         let mut c = compare(&base, "base", &now, &rules).unwrap();
         // As a method that can abstain marks it: above the threshold, but

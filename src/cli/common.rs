@@ -73,6 +73,8 @@ pub struct Common {
     /// Percent (micro mode, timed); `None` takes the default.
     pub max_machine_slowdown: Option<f64>,
     pub all_checks: bool,
+    /// Judge wall time against a baseline of another machine class.
+    pub cross_machine: bool,
 }
 
 impl From<&Common> for crate::compare::Rules {
@@ -81,6 +83,7 @@ impl From<&Common> for crate::compare::Rules {
             threshold: common.threshold,
             min_delta: common.min_delta,
             max_machine_slowdown: common.max_machine_slowdown,
+            cross_machine: common.cross_machine,
         }
     }
 }
@@ -108,6 +111,7 @@ impl Common {
                 self.max_machine_slowdown = Some(percent(parser, "--max-machine-slowdown")?)
             }
             "all-checks" => self.all_checks = true,
+            "cross-machine" => self.cross_machine = true,
             _ => return Ok(false),
         }
         Ok(true)

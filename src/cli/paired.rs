@@ -138,6 +138,11 @@ impl PairedOptions {
                 "yardstick compare-builds does not take --baseline or --no-baseline: OLD is the baseline",
             ));
         }
+        if o.common.cross_machine {
+            return Err(Error::usage(
+                "yardstick compare-builds does not take --cross-machine: both builds run on this machine",
+            ));
+        }
         if o.common.max_machine_slowdown.is_some() {
             return Err(Error::usage(
                 "yardstick compare-builds does not take --max-machine-slowdown: both builds share the machine's load",

@@ -50,6 +50,7 @@ fn parse(
             command == "show" && common.max_machine_slowdown.is_some(),
             "--max-machine-slowdown",
         ),
+        (command == "show" && common.cross_machine, "--cross-machine"),
     ];
     if let Some((_, option)) = refused.iter().find(|(given, _)| *given) {
         return Err(Error::usage(format!(
@@ -103,10 +104,11 @@ pub fn compare(args: Vec<OsString>) -> Result<i32, Error> {
         .collect();
     // The table already explains a run too slow to judge; a document on
     // stdout cannot, so stderr does.
-    if let Some(note) = c.too_slow_note().filter(|_| common.format != Format::Table) {
-        lines.push(format!("warning: {note}"));
+    if common.format != Format::Table {
+        lines.extend(c.too_slow_note().map(|note| format!("warning: {note}")));
+        lines.extend(c.machine_note().map(|note| format!("note: {note}")));
     }
-    lines.push(verdict::comparison_line(c.failed()).to_string());
+    lines.push(verdict::comparison_line(&c).to_string());
     for line in lines {
         if common.format == Format::Table {
             println!("{line}");

@@ -170,8 +170,7 @@ mod tests {
     fn at(threshold: f64) -> Rules {
         Rules {
             threshold: Some(threshold),
-            min_delta: None,
-            max_machine_slowdown: None,
+            ..Rules::default()
         }
     }
 

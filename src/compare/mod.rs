@@ -4,6 +4,7 @@
 //! differences).
 
 mod http;
+mod machine;
 mod micro;
 pub mod paired;
 
@@ -22,6 +23,9 @@ pub struct Rules {
     /// Percent (micro, timed); `None` takes
     /// [`DEFAULT_MAX_MACHINE_SLOWDOWN`].
     pub max_machine_slowdown: Option<f64>,
+    /// Judge wall time against a baseline of another machine class (see
+    /// `machine.rs`).
+    pub cross_machine: bool,
 }
 
 pub use micro::DEFAULT_MAX_MACHINE_SLOWDOWN;
@@ -72,6 +76,7 @@ pub fn compare(
             })
             .collect(),
         calibration: None,
+        ..Default::default()
     };
     match run.mode {
         Mode::Micro => micro::compare(
@@ -85,6 +90,7 @@ pub fn compare(
         )?,
         Mode::Http => http::compare(baseline, run, rules.min_delta, &mut comparison),
     }
+    machine::hold_back_across_classes(baseline, run, rules.cross_machine, &mut comparison);
     comparison.regressions = comparison.checks.iter().filter(|c| c.regressed).count();
     Ok(comparison)
 }

@@ -62,6 +62,7 @@ pub fn compare(
         checks,
         environment_differences: Vec::new(),
         calibration: None,
+        ..Default::default()
     }
 }
 

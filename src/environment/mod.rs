@@ -2,11 +2,13 @@
 //! commit and CI. Saved with every run so a comparison can say when the
 //! baseline was made on another set-up.
 
+mod cpu;
 mod git;
 
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+pub use cpu::Cpu;
 pub use git::commit_of;
 
 /// The set-up of one run.
@@ -26,13 +28,22 @@ pub struct Environment {
     pub arch: String,
     /// Host name.
     pub machine: String,
-    /// Logical CPUs available to the process.
+    /// Logical CPUs online on the machine (where the platform tells;
+    /// otherwise those available to the process).
     pub cpus: usize,
     /// 1-, 5- and 15-minute load averages where the platform has them.
     pub load: Option<[f64; 3]>,
     pub git_commit: String,
     /// `github-actions`, `ci` (any other CI) or empty.
     pub ci: String,
+    /// The processor; absent in runs saved before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<Cpu>,
+    /// What a wall-time figure belongs to (see [`Cpu::class`]): absent
+    /// when the machine could not be identified, and in runs saved before
+    /// classes were recorded. Either way, of unknown class.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine_class: Option<String>,
 }
 
 impl Environment {
@@ -40,6 +51,12 @@ impl Environment {
     /// (the directory and its parents).
     pub fn current(repo: &Path, date: String) -> Environment {
         let github_sha = std::env::var("GITHUB_SHA").ok();
+        let cpu = Cpu::read(Path::new("/"));
+        let target = env!("YARDSTICK_BUILD_TARGET");
+        let machine_class = cpu.class(target);
+        let cpus = cpu
+            .online
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         Environment {
             date,
             rustc: env!("YARDSTICK_RUSTC_VERSION").to_string(),
@@ -50,10 +67,26 @@ impl Environment {
             os: std::env::consts::OS.to_string(),
             arch: std::env::consts::ARCH.to_string(),
             machine: hostname(),
-            cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            cpus,
             load: load_average(),
             git_commit: commit_of(repo).or(github_sha).unwrap_or_default(),
             ci: ci_name(|k| std::env::var_os(k).is_some_and(|v| !v.is_empty())),
+            cpu: (cpu != Cpu::default()).then_some(cpu),
+            machine_class,
+        }
+    }
+
+    /// The machine class, or `unknown` for a run without one.
+    pub fn class_name(&self) -> &str {
+        self.machine_class.as_deref().unwrap_or("unknown")
+    }
+
+    /// The processor in a few words, or the host name when unknown.
+    pub fn cpu_name(&self) -> String {
+        match &self.cpu {
+            Some(cpu) => cpu.describe(),
+            None if self.machine.is_empty() => "an unrecorded CPU".to_string(),
+            None => format!("an unrecorded CPU (host {})", self.machine),
         }
     }
 
@@ -83,6 +116,11 @@ impl Environment {
         differ("target", self.target.clone(), other.target.clone());
         out
     }
+}
+
+/// This machine's class (see [`Cpu::class`]), before anything is measured.
+pub fn current_class() -> Option<String> {
+    Cpu::read(Path::new("/")).class(env!("YARDSTICK_BUILD_TARGET"))
 }
 
 /// Where to look for `.git` and `baselines/`: the package cargo runs us for,

@@ -36,7 +36,10 @@ use std::path::Path;
 pub fn main(args: Vec<String>) -> Result<i32, Error> {
     let o = options::parse(args, std::env::var("YARDSTICK_AUTH").ok())?;
     // Read before measuring, so a bad baseline file costs no run.
-    let baseline = Baseline::resolve(&o.common, None)?;
+    let baseline = match Baseline::resolve(&o.common, None, None)? {
+        outcome::Resolved::Baseline(b) => Some(b),
+        _ => None,
+    };
     let run = measure(&o)?;
     outcome::finish(run, &o.common, baseline)
 }

@@ -81,6 +81,7 @@ mod tests {
             new: vec![],
             environment_differences: vec![],
             calibration: None,
+            ..Default::default()
         };
         let lines = annotations(&c);
         assert_eq!(lines.len(), 2);

@@ -39,6 +39,12 @@ fn comparison(c: &Comparison) -> String {
     if let Some(note) = c.too_slow_note() {
         out.push_str(&format!("> warning: {}\n\n", escape(&note)));
     }
+    if let Some(basis) = &c.basis {
+        out.push_str(&format!("Chosen as: {}.\n\n", escape(basis)));
+    }
+    if let Some(note) = c.machine_note() {
+        out.push_str(&format!("> note: {}\n\n", escape(&note)));
+    }
     for d in &c.environment_differences {
         out.push_str(&format!(
             "note: the baseline was made with another set-up, {}: {} -> {}\n\n",

@@ -51,6 +51,7 @@ pub fn header(run: &Run) -> String {
             if e.debug_assertions { "on" } else { "off" }
         ),
         format!("{} CPUs", e.cpus),
+        format!("class {}", e.class_name()),
     ];
     if let Some([a, b, c]) = e.load {
         parts.push(format!("load {a:.2} {b:.2} {c:.2}"));

@@ -122,7 +122,10 @@ pub fn micro_rows(run: &Run) -> String {
 /// The comparison as text: the figures that explain the verdict, then the
 /// checks (only the regressions unless `all`).
 pub fn comparison_text(c: &Comparison, all: bool) -> String {
-    let mut out = format!("baseline: {}\n", c.baseline);
+    let mut out = match &c.basis {
+        Some(basis) => format!("baseline: {} ({basis})\n", c.baseline),
+        None => format!("baseline: {}\n", c.baseline),
+    };
     out.push_str(&format!(
         "{} regression{} at threshold {} %{}\n",
         c.regressions,
@@ -138,6 +141,9 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
     }
     if let Some(note) = c.too_slow_note() {
         out.push_str(&format!("warning: {note}\n"));
+    }
+    if let Some(note) = c.machine_note() {
+        out.push_str(&format!("note: {note}\n"));
     }
     for d in &c.environment_differences {
         out.push_str(&format!(

@@ -1,5 +1,6 @@
 //! The closing verdict lines and the exit code they stand for.
 
+use crate::comparison::{Comparison, Judged};
 use crate::run::{Mode, Run};
 
 /// Names of micro probes that failed their check, their setup, or panicked:
@@ -23,14 +24,24 @@ pub fn lines(run: &Run) -> Vec<String> {
         .map(|name| format!("FAIL: probe {name} failed its check"))
         .collect();
     if let Some(c) = &run.comparison {
-        out.push(comparison_line(c.failed()).to_string());
+        out.push(comparison_line(c).to_string());
     }
     out
 }
 
-pub fn comparison_line(failed: bool) -> &'static str {
-    if failed {
+/// The line that closes a comparison. Only a verdict says PASS or FAIL:
+/// across machine classes, and against the last run on this machine, the
+/// changes are information.
+pub fn comparison_line(c: &Comparison) -> &'static str {
+    let held_back = c.machines.as_ref().is_some_and(|m| m.judged == Judged::No);
+    if c.failed() {
         "FAIL: slower than the baseline"
+    } else if held_back {
+        "NO VERDICT: the baseline is of another machine class; the changes are information"
+    } else if c.informational && c.regressions > 0 {
+        "INFO: slower than the last run on this machine (information, not a verdict)"
+    } else if c.informational {
+        "INFO: no slowdown against the last run on this machine (information, not a verdict)"
     } else {
         "PASS: no regression"
     }
