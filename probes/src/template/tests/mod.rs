@@ -34,7 +34,9 @@ fn hash(pairs: &[(&str, Value)]) -> Value {
     Value::from(m)
 }
 
+mod blocks;
 mod errors;
 mod props;
+mod real;
 mod tags;
 mod whitespace;
