@@ -527,10 +527,15 @@ impl<'s> Cursor<'s> {
         let mut sequence = None;
         while !self.at_end() {
             let start = self.pos;
-            if let Some((name, _)) = self.ident() {
-                let save = self.pos;
+            // A byte check first, so ordinary parameters cost no extra
+            // allocation.
+            let word = self.src.as_bytes()[start..self.end]
+                .strip_prefix(b"sequence")
+                .is_some_and(|rest| rest.first().is_none_or(|&b| !is_ident_byte(b)));
+            if word {
+                self.pos += "sequence".len();
                 self.skip_ws();
-                if name == "sequence" && self.peek() != Some(b'=') && !self.at_end() {
+                if self.peek() != Some(b'=') && !self.at_end() {
                     if sequence.is_some() {
                         return fail(start, "a second `sequence` in one {foreach}");
                     }
@@ -539,9 +544,8 @@ impl<'s> Cursor<'s> {
                     sequence = Some((values, self.loop_var()?));
                     continue;
                 }
-                self.pos = save;
+                self.pos = start;
             }
-            self.pos = start;
             let Some((name, span)) = self.ident() else {
                 return fail(
                     self.pos,

@@ -35,6 +35,7 @@ fn hash(pairs: &[(&str, Value)]) -> Value {
 }
 
 mod blocks;
+mod coverage;
 mod errors;
 mod props;
 mod real;
