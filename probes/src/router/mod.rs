@@ -7,16 +7,19 @@
 //! path wherever nothing needs decoding, so routing a typical URL costs a
 //! few small allocations at most.
 //!
+//! - [`query`]: the query string split off before routing (GET parameters).
 //! - [`percent`]: escapes and URL errors.
 //! - [`uri`]: elements and user parameters.
 //! - [`registry`]: modules, views and their parameter names.
 
 mod percent;
 mod probe;
+mod query;
 mod registry;
 mod uri;
 
 pub use percent::UrlError;
+pub use query::GetValue;
 pub use registry::{Module, Registry, Route, View};
 pub use uri::Uri;
 
@@ -120,11 +123,35 @@ mod tests {
         assert!(matches!(router.route(&index), Route::View { view, .. } if view.name == "view"));
     }
 
+    #[test]
+    fn a_search_with_a_query_routes_to_the_search_view() {
+        let router = Router::new(Registry::kernel());
+        let uri = router.parse("/content/search?SearchText=foo").unwrap();
+        assert!(matches!(router.route(&uri), Route::View { view, .. } if view.name == "search"));
+        assert_eq!(
+            uri.get_parameter("SearchText").and_then(GetValue::as_text),
+            Some("foo")
+        );
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
 
+        /// Whatever the query says, the routed elements are those of the
+        /// path before it.
         #[test]
-        fn router_never_panics(path in "[a-z0-9/()%_A-F\u{e9}.:-]{0,40}", on in any::<bool>()) {
+        fn the_query_never_reaches_the_elements(
+            path in "[a-z/]{0,20}",
+            query in "[a-z0-9=&%+\\[\\]?#]{0,20}",
+        ) {
+            let plain = Uri::parse(&path, true).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            if let Ok(with) = Uri::parse(&format!("{path}?{query}"), true) {
+                prop_assert_eq!(plain.elements(), with.elements());
+            }
+        }
+
+        #[test]
+        fn router_never_panics(path in "[a-z0-9/()%_A-F\u{e9}.:?#&=+\\[\\]-]{0,40}", on in any::<bool>()) {
             let router = Router::new(Registry::kernel());
             if let Ok(uri) = Uri::parse(&path, on) {
                 if let Route::View { view, .. } = router.route(&uri) {

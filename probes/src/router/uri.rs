@@ -3,13 +3,17 @@
 use std::borrow::Cow;
 
 use super::percent::{UrlError, decode};
+use super::query::{self, GetValue};
 
 /// A request path taken apart: the elements that name module, view and
-/// ordered parameters, and the named user parameters.
+/// ordered parameters, the named user parameters, and the GET parameters
+/// and fragment split off before routing.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Uri<'a> {
     elements: Vec<Cow<'a, str>>,
     user: Vec<(Cow<'a, str>, Cow<'a, str>)>,
+    get: Vec<(String, GetValue)>,
+    fragment: Option<&'a str>,
 }
 
 /// The identifier inside `(identifier)`, if the element is one.
@@ -20,14 +24,23 @@ fn user_parameter_name(element: &str) -> Option<&str> {
 }
 
 impl<'a> Uri<'a> {
-    /// Takes `path` apart. With `user_parameters` off, `(name)/value`
+    /// Takes a request URI apart. The query string and fragment are split
+    /// off first and never reach the routed elements; the query becomes
+    /// the GET parameters. With `user_parameters` off, `(name)/value`
     /// elements stay in the ordered list like any other.
-    pub fn parse(path: &'a str, user_parameters: bool) -> Result<Self, UrlError> {
+    pub fn parse(request: &'a str, user_parameters: bool) -> Result<Self, UrlError> {
+        let (path, query, fragment) = query::split(request);
         let (body, skipped) = match path.strip_prefix('/') {
             Some(rest) => (rest, 1),
             None => (path, 0),
         };
-        let mut uri = Uri::default();
+        let mut uri = Uri {
+            fragment,
+            ..Uri::default()
+        };
+        if let Some(query) = query {
+            uri.get = query::parse(query, path.len() + 1)?;
+        }
         // The user parameter that plain elements are appended to, and
         // whether its value has been taken yet.
         let mut current: Option<usize> = None;
@@ -112,6 +125,20 @@ impl<'a> Uri<'a> {
 
     pub fn user_parameter_count(&self) -> usize {
         self.user.len()
+    }
+
+    /// The query string's parameters in order of first appearance.
+    pub fn get_parameters(&self) -> impl Iterator<Item = (&str, &GetValue)> {
+        self.get.iter().map(|(n, v)| (n.as_str(), v))
+    }
+
+    pub fn get_parameter(&self, name: &str) -> Option<&GetValue> {
+        self.get.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    /// The text after `#`, if the URI carried one.
+    pub fn fragment(&self) -> Option<&'a str> {
+        self.fragment
     }
 }
 
@@ -207,6 +234,50 @@ mod tests {
         assert_eq!(
             Uri::parse("a/(x)/%E9", true),
             Err(UrlError::NotUtf8 { offset: 6 })
+        );
+    }
+
+    #[test]
+    fn the_query_string_is_split_off_before_routing() {
+        let uri = Uri::parse("/content/search?SearchText=foo", true).unwrap();
+        assert_eq!((uri.module(), uri.view()), ("content", Some("search")));
+        assert!(uri.ordered().is_empty());
+        assert_eq!(uri.user_parameter_count(), 0);
+        assert_eq!(
+            uri.get_parameter("SearchText").and_then(GetValue::as_text),
+            Some("foo")
+        );
+        assert_eq!(uri.fragment(), None);
+    }
+
+    #[test]
+    fn query_and_fragment_beside_user_parameters() {
+        let uri = Uri::parse(
+            "/content/view/full/2/(offset)/10?SubTreeArray[]=2&SubTreeArray[]=3#comments",
+            true,
+        )
+        .unwrap();
+        assert_eq!(uri.ordered(), ["full", "2"]);
+        assert_eq!(uri.user_parameter("offset"), Some("10"));
+        let list = uri
+            .get_parameter("SubTreeArray")
+            .and_then(GetValue::as_list);
+        assert_eq!(list, Some(&["2".to_string(), "3".to_string()][..]));
+        assert_eq!(uri.fragment(), Some("comments"));
+        let names: Vec<_> = uri.get_parameters().map(|(n, _)| n).collect();
+        assert_eq!(names, ["SubTreeArray"]);
+        // A `?` inside an escaped element is data, not a query.
+        let uri = Uri::parse("content/search/a%3Fb#x?y=1", true).unwrap();
+        assert_eq!(uri.ordered(), ["a?b"]);
+        assert_eq!(uri.get_parameter("y"), None);
+        assert_eq!(uri.fragment(), Some("x?y=1"));
+    }
+
+    #[test]
+    fn a_bad_query_escape_is_an_error_at_its_offset() {
+        assert_eq!(
+            Uri::parse("/a/b?q=%G1", true),
+            Err(UrlError::BadEscape { offset: 7 })
         );
     }
 

@@ -44,6 +44,11 @@ mod properties {
             (name, text).prop_map(|(n, v)| format!("{n}[]={v}")),
             name.prop_map(|n| format!("{n}[]")),
             (name, "[^\\]\n]{0,5}", text).prop_map(|(n, k, v)| format!("{n}[{k}]={v}")),
+            // One-letter names and short keys, so appends, named entries,
+            // integer keys and clears land on the same variable often.
+            ("[AB]", text).prop_map(|(n, v)| format!("{n}[]={v}")),
+            ("[AB]", "[0-2k]{1,2}", text).prop_map(|(n, k, v)| format!("{n}[{k}]={v}")),
+            "[AB]".prop_map(|n| format!("{n}[]")),
             "[ -~]{0,8}".prop_map(|g| format!("[{g}]")),
             text.prop_map(|t| format!("#{t}")),
             (name, text, text).prop_map(|(n, v, c)| format!("{n}={v} ##{c}")),

@@ -100,8 +100,10 @@ impl Settings {
                     continue;
                 }
                 Line::Append { name, value } => {
-                    self.current(&mut current).append(name, value);
-                    continue;
+                    if self.current(&mut current).append(name, value) {
+                        continue;
+                    }
+                    "append refused: the array's next integer key would pass the largest one"
                 }
                 Line::Clear { name } => {
                     self.current(&mut current).clear(name);
@@ -271,6 +273,51 @@ LanguageSA[ger-DE]=ger
         );
         let s = Settings::parse_str("t.ini", "[G]\nL[]=a\nL[]\nL[]=b\n");
         assert_eq!(array(&s, "G", "L"), Some(vec!["b".into()]));
+    }
+
+    /// The toolbar shape real sites ship: named buttons and `|` separators
+    /// alternating in one variable, all kept in line order.
+    #[test]
+    fn mixed_appends_and_named_entries_keep_every_line() {
+        let mut text = String::from("[Toolbar]\n");
+        for i in 0..10 {
+            text.push_str(&format!("Buttons[tool{i}]=t{i}\nButtons[]=|\n"));
+        }
+        let s = Settings::parse_str("toolbar.ini", &text);
+        assert!(s.warnings().is_empty());
+        let map = s.variable("Toolbar", "Buttons").and_then(Value::as_hash);
+        assert_eq!(map.map(OrderedMap::len), Some(20));
+        let keys: Vec<_> = map.into_iter().flat_map(|m| m.keys()).take(4).collect();
+        assert_eq!(keys, ["tool0", "0", "tool1", "1"]);
+        assert_eq!(map.and_then(|m| m.get("9")).map(String::as_str), Some("|"));
+    }
+
+    #[test]
+    fn mixed_forms_starting_with_appends() {
+        let s = Settings::parse_str("t.ini", "[G]\nL[]=a\nL[]=b\nL[k]=v\nL[]=c\nL[0]=A\n");
+        let pairs: Vec<_> = s
+            .variable("G", "L")
+            .and_then(Value::as_hash)
+            .into_iter()
+            .flat_map(|m| m.iter().map(|(k, v)| format!("{k}={v}")))
+            .collect();
+        assert_eq!(pairs, ["0=A", "1=b", "k=v", "2=c"]);
+        let s = Settings::parse_str("t.ini", "[G]\nL[k]=v\nL[]\nL[]=a\n");
+        assert_eq!(array(&s, "G", "L"), Some(vec!["a".into()]));
+        let s = Settings::parse_str("t.ini", "[G]\nL[k]=v\nL=s\n");
+        assert_eq!(scalar(&s, "G", "L"), Some("s"));
+    }
+
+    #[test]
+    fn a_refused_append_warns_with_its_line() {
+        let s = Settings::parse_str("t.ini", "[G]\nL[9223372036854775807]=x\nL[]=y\n");
+        assert_eq!(s.warnings().len(), 1);
+        assert_eq!(s.warnings()[0].line, 3);
+        assert_eq!(
+            s.variable("G", "L")
+                .and_then(|v| v.entry("9223372036854775807")),
+            Some("x")
+        );
     }
 
     #[test]

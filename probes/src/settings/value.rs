@@ -10,8 +10,15 @@ use crate::host::SettingValue;
 /// non-keyed hash fits better than the default one.
 pub type OrderedMap<V> = IndexMap<String, V, FxBuildHasher>;
 
-/// One setting's value. The form of its last defining line decides the
-/// type: `Name=` a scalar, `Name[]=`/`Name[]` an array, `Name[key]=` a hash.
+/// One setting's value.
+///
+/// The CMS keeps arrays and hashes as one thing, an ordered map (a PHP
+/// array), and real files mix `Name[]=` and `Name[key]=` lines in one
+/// variable. `Array` is the compact form of a map whose keys are `0..n`, as
+/// long as only appends were seen; the first named entry turns it into a
+/// `Hash` keyed `"0"`, `"1"`, ... plus the name, and later appends go on
+/// under the next integer key. So no line of a mixed variable is lost, and
+/// the entries stay in the order of the lines.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Value {
     Scalar(String),
@@ -108,15 +115,26 @@ impl Group {
         }
     }
 
-    pub(crate) fn append(&mut self, name: &str, value: &str) {
+    /// Appends `value`; false when the map has no next integer key left
+    /// (its largest key is `i64::MAX`, where PHP refuses the append too), so
+    /// the reader can warn instead of overwriting an entry.
+    #[must_use]
+    pub(crate) fn append(&mut self, name: &str, value: &str) -> bool {
         match self.settings.get_mut(name) {
             Some(Value::Array(items)) => items.push(value.to_owned()),
+            Some(Value::Hash(map)) => match next_index(map) {
+                Some(next) => {
+                    map.insert(next.to_string(), value.to_owned());
+                }
+                None => return false,
+            },
             Some(other) => *other = Value::Array(vec![value.to_owned()]),
             None => {
                 self.settings
                     .insert(name.to_owned(), Value::Array(vec![value.to_owned()]));
             }
         }
+        true
     }
 
     pub(crate) fn clear(&mut self, name: &str) {
@@ -141,12 +159,47 @@ impl Group {
                     map.insert(key.to_owned(), value.to_owned());
                 }
             },
+            Some(Value::Array(items)) => {
+                let mut map: OrderedMap<String> = std::mem::take(items)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| (i.to_string(), v))
+                    .collect();
+                match map.get_mut(key) {
+                    Some(existing) => *existing = value.to_owned(),
+                    None => {
+                        map.insert(key.to_owned(), value.to_owned());
+                    }
+                }
+                self.settings.insert(name.to_owned(), Value::Hash(map));
+            }
             Some(other) => *other = Value::Hash(single(key, value)),
             None => {
                 self.settings
                     .insert(name.to_owned(), Value::Hash(single(key, value)));
             }
         }
+    }
+}
+
+/// The key PHP gives the next appended entry: one more than the largest
+/// integer key so far, or 0; `None` when that would pass `i64::MAX`. Only
+/// keys written the way PHP writes integers (`0`, `17`, no sign, no leading
+/// zero, within `i64`) count, since `"07"` stays a string key there too.
+/// Negative keys are left out: a settings key is never one in practice.
+fn next_index(map: &OrderedMap<String>) -> Option<i64> {
+    match map.keys().filter_map(|k| integer_key(k)).max() {
+        Some(n) => n.checked_add(1),
+        None => Some(0),
+    }
+}
+
+fn integer_key(key: &str) -> Option<i64> {
+    let canonical = key == "0" || (!key.starts_with('0') && !key.is_empty());
+    if canonical && key.bytes().all(|b| b.is_ascii_digit()) {
+        key.parse().ok()
+    } else {
+        None
     }
 }
 
@@ -160,19 +213,23 @@ fn single(key: &str, value: &str) -> OrderedMap<String> {
 mod tests {
     use super::*;
 
+    fn entries(g: &Group, name: &str) -> Vec<String> {
+        g.get(name)
+            .and_then(Value::as_hash)
+            .map(|m| m.iter().map(|(k, v)| format!("{k}={v}")).collect())
+            .unwrap_or_default()
+    }
+
     #[test]
-    fn the_later_form_wins() {
+    fn only_a_change_between_scalar_and_array_replaces() {
         let mut g = Group::default();
         g.set_scalar("A", "x");
-        g.append("A", "1");
+        assert!(g.append("A", "1"));
         assert_eq!(g.get("A"), Some(&Value::Array(vec!["1".into()])));
         g.set_entry("A", "k", "v");
         assert_eq!(g.get("A").and_then(|v| v.entry("k")), Some("v"));
-        g.append("A", "2");
-        assert_eq!(
-            g.get("A").and_then(Value::as_array),
-            Some(&["2".to_string()][..])
-        );
+        assert!(g.append("A", "2"));
+        assert_eq!(entries(&g, "A"), ["0=1", "k=v", "1=2"]);
         g.set_scalar("A", "y");
         assert_eq!(g.get("A").and_then(Value::as_scalar), Some("y"));
         g.clear("A");
@@ -180,6 +237,41 @@ mod tests {
         g.set_entry("H", "k", "v");
         g.clear("H");
         assert_eq!(g.get("H"), Some(&Value::Array(Vec::new())));
+    }
+
+    #[test]
+    fn appends_and_named_entries_mix_in_line_order() {
+        let mut g = Group::default();
+        for (key, value) in [("bold", "b"), ("", "|"), ("italic", "i"), ("", "|")] {
+            if key.is_empty() {
+                assert!(g.append("Buttons", value));
+            } else {
+                g.set_entry("Buttons", key, value);
+            }
+        }
+        assert_eq!(entries(&g, "Buttons"), ["bold=b", "0=|", "italic=i", "1=|"]);
+    }
+
+    #[test]
+    fn appends_follow_the_largest_integer_key() {
+        let mut g = Group::default();
+        g.set_entry("A", "5", "five");
+        g.set_entry("A", "07", "string key");
+        assert!(g.append("A", "six"));
+        assert_eq!(entries(&g, "A"), ["5=five", "07=string key", "6=six"]);
+        let mut g = Group::default();
+        assert!(g.append("B", "a"));
+        assert!(g.append("B", "b"));
+        g.set_entry("B", "0", "A");
+        assert_eq!(entries(&g, "B"), ["0=A", "1=b"]);
+        assert!(g.append("B", "c"));
+        assert_eq!(entries(&g, "B"), ["0=A", "1=b", "2=c"]);
+        assert_eq!(integer_key("9223372036854775807"), Some(i64::MAX));
+        assert_eq!(integer_key("9223372036854775808"), None);
+        assert_eq!(integer_key("-1"), None);
+        g.set_entry("C", "9223372036854775807", "max");
+        assert!(!g.append("C", "refused"));
+        assert_eq!(entries(&g, "C"), ["9223372036854775807=max"]);
     }
 
     #[test]
@@ -200,7 +292,7 @@ mod tests {
     fn converts_to_the_host_value() {
         let mut g = Group::default();
         g.set_entry("H", "k", "v");
-        g.append("L", "x");
+        assert!(g.append("L", "x"));
         g.set_scalar("S", "s");
         let host = |n| g.get(n).map(SettingValue::from);
         assert_eq!(

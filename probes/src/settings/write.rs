@@ -148,6 +148,25 @@ mod tests {
     }
 
     #[test]
+    fn mixed_arrays_read_back_with_every_entry() {
+        let (first, written, second) = roundtrip(
+            "[T]\nButtons[bold]=b\nButtons[]=|\nButtons[italic]=i\nButtons[]=|\nL[]=a\nL[k]=v\n",
+        );
+        assert!(
+            written.contains("Buttons[bold]=b\nButtons[0]=|\nButtons[italic]=i\nButtons[1]=|\n"),
+            "{written}"
+        );
+        assert!(written.contains("L[0]=a\nL[k]=v\n"), "{written}");
+        let len = |s: &Settings| {
+            s.variable("T", "Buttons")
+                .and_then(Value::as_hash)
+                .map(OrderedMap::len)
+        };
+        assert_eq!(len(&first), Some(4));
+        assert_eq!(len(&second), Some(4));
+    }
+
+    #[test]
     fn values_with_double_hash_survive() {
         let (first, written, _) = roundtrip("[A]\nX=a##b## cut\nY=## x##\nZ=#\nW=a###\n");
         assert_eq!(

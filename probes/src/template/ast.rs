@@ -58,18 +58,22 @@ pub struct Tag {
 /// A tag's arguments, in the shape its function expects.
 #[derive(Clone, Debug)]
 pub enum Args {
-    /// `{if cond}`, `{elseif cond}`, `{while cond}`.
+    /// `{if cond}`, `{elseif cond}`, `{while cond}`. Named parameters
+    /// after the condition (`{if $list name=List loop=$list}`, legacy
+    /// leftovers) are parsed and dropped, as the CMS ignores them.
     Cond(Expr),
     /// `name=expr` and bare `name` items.
     Params(Vec<Param>),
     /// `{def $a=1 $b=2}`, `{set ...}`, `{undef $a}`.
     Vars(Vec<Assign>),
-    /// `{foreach $list as $key => $value max=3}`.
+    /// `{foreach $list as $key => $value max=3}`, with an optional
+    /// `sequence array(...) as $style`: the values and their variable.
     Foreach {
         list: Expr,
         key: Option<VarName>,
         value: VarName,
         params: Vec<Param>,
+        sequence: Option<(Expr, VarName)>,
     },
     /// `{for 0 to 9 as $i}`.
     For {

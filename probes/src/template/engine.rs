@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use super::cache::CompiledCache;
 use super::compile::compile;
 use super::error::TemplateError;
-use super::ops::{Env, Locale, Site};
+use super::ops::{Clock, Env, Locale, Site};
 use super::program::{Program, Sym};
 use super::render::Renderer;
 use super::scope::ROOT;
@@ -56,6 +56,8 @@ pub struct Engine {
     pub site: Site,
     pub locale: Locale,
     pub limits: Limits,
+    /// Where `currentdate` reads the time; tests fix it.
+    pub clock: Clock,
     translator: Option<Arc<dyn Translator + Send + Sync>>,
     settings: Option<Arc<dyn SettingsSource + Send + Sync>>,
     cache: Option<CompiledCache>,
@@ -71,6 +73,7 @@ impl Engine {
             site: Site::default(),
             locale: Locale::default(),
             limits: Limits::default(),
+            clock: Clock::System,
             translator: None,
             settings: None,
             cache: None,
@@ -105,6 +108,7 @@ impl Engine {
             site: &self.site,
             locale: &self.locale,
             designs: &self.designs,
+            clock: self.clock,
         }
     }
 

@@ -127,6 +127,9 @@ impl<'s> Cursor<'s> {
                 },
                 span,
             };
+            // `$path|explode('/').1`, `$lang|locale().intl_language_name`:
+            // attribute and index access may follow a pipe.
+            value = self.access_chain(value)?;
         }
         self.depth -= 1;
         Ok(value)
@@ -185,9 +188,12 @@ impl<'s> Cursor<'s> {
         self.access_chain(base)
     }
 
-    /// `.name` and `[expr]` after a variable or a call.
+    /// `.name` and `[expr]` after a variable, a call or a pipe.
     fn access_chain(&mut self, base: Expr) -> Result<Expr> {
-        if !matches!(base.kind, ExprKind::Var(_) | ExprKind::Call { .. }) {
+        if !matches!(
+            base.kind,
+            ExprKind::Var(_) | ExprKind::Call { .. } | ExprKind::Pipe { .. }
+        ) {
             return Ok(base);
         }
         let mut path = Vec::new();
@@ -401,8 +407,21 @@ impl<'s> Cursor<'s> {
 
     /// `name=expr` and bare `name` items up to the end of the range.
     pub fn params(&mut self) -> Result<Vec<Param>> {
+        self.params_with(false)
+    }
+
+    /// Parameters whose names may carry a leading `$`, as `{let $a=1}` and
+    /// `{default $a=1}` are written in real designs; the `$` is dropped.
+    pub fn var_params(&mut self) -> Result<Vec<Param>> {
+        self.params_with(true)
+    }
+
+    fn params_with(&mut self, dollar: bool) -> Result<Vec<Param>> {
         let mut params = Vec::new();
         while !self.at_end() {
+            if dollar && self.peek() == Some(b'$') && self.peek_at(1).is_some_and(is_ident_byte) {
+                self.pos += 1;
+            }
             let Some((name, span)) = self.ident() else {
                 return fail(
                     self.pos,
@@ -490,7 +509,9 @@ impl<'s> Cursor<'s> {
         self.var()
     }
 
-    /// `$list as $value` or `$hash as $key => $value`, then parameters.
+    /// `$list as $value` or `$hash as $key => $value`, then parameters,
+    /// among which `sequence array(...) as $style` (no `=`: it binds a
+    /// variable of its own, like the loop does).
     pub fn foreach(&mut self) -> Result<Args> {
         let list = self.expr()?;
         self.keyword("as")?;
@@ -502,12 +523,44 @@ impl<'s> Cursor<'s> {
         } else {
             (None, first)
         };
-        let params = self.params()?;
+        let mut params = Vec::new();
+        let mut sequence = None;
+        while !self.at_end() {
+            let start = self.pos;
+            // A byte check first, so ordinary parameters cost no extra
+            // allocation.
+            let word = self.src.as_bytes()[start..self.end]
+                .strip_prefix(b"sequence")
+                .is_some_and(|rest| rest.first().is_none_or(|&b| !is_ident_byte(b)));
+            if word {
+                self.pos += "sequence".len();
+                self.skip_ws();
+                if self.peek() != Some(b'=') && !self.at_end() {
+                    if sequence.is_some() {
+                        return fail(start, "a second `sequence` in one {foreach}");
+                    }
+                    let values = self.expr()?;
+                    self.keyword("as")?;
+                    sequence = Some((values, self.loop_var()?));
+                    continue;
+                }
+                self.pos = start;
+            }
+            let Some((name, span)) = self.ident() else {
+                return fail(
+                    self.pos,
+                    format!("expected a parameter name, found {}", self.here()),
+                );
+            };
+            let value = self.assigned_value()?;
+            params.push(Param { name, span, value });
+        }
         Ok(Args::Foreach {
             list,
             key,
             value,
             params,
+            sequence,
         })
     }
 

@@ -123,6 +123,7 @@ pub fn fold_op(op: Op, input: Option<Expr>, args: Vec<Expr>) -> Expr {
         site: &site,
         locale: &locale,
         designs: &[],
+        clock: ops::Clock::System,
     };
     Expr::Const(ops::apply(op, Operands::new(input, &args, &eval), &env))
 }

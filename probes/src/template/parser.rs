@@ -21,6 +21,8 @@ const MAX_NESTING: usize = 200;
 enum Shape {
     Cond,
     Params,
+    /// Parameters whose names may start with `$` (`{let $a=1}`).
+    VarParams,
     Vars,
     Foreach,
     For,
@@ -34,9 +36,10 @@ fn known(name: &str) -> Option<(bool, Shape)> {
         "elseif" => (false, Shape::Cond),
         "foreach" => (true, Shape::Foreach),
         "for" => (true, Shape::For),
-        "switch" | "case" | "section" | "let" | "default" | "cache-block" | "delimiter" | "do" => {
-            (true, Shape::Params)
-        }
+        "switch" | "case" | "section" | "cache-block" | "delimiter" | "do" | "set-block"
+        | "run-once" => (true, Shape::Params),
+        "let" | "default" => (true, Shape::VarParams),
+        "attribute_view_gui" | "node_view_gui" | "content_view_gui" => (false, Shape::Params),
         "else" | "section-else" | "section-exclude" | "section-include" | "include" | "break"
         | "continue" | "skip" => (false, Shape::Params),
         "def" | "set" | "undef" => (false, Shape::Vars),
@@ -205,9 +208,14 @@ fn parse_args(src: &str, shape: Shape, args: Span) -> Result<Args, LexError> {
             if c.at_end() {
                 return lex_err(args.end, "expected a condition".into());
             }
-            Args::Cond(c.expr()?)
+            let cond = c.expr()?;
+            // `{if $list name=List loop=$list}`: dropped, but still parsed,
+            // so a malformed leftover is a positioned error.
+            c.params()?;
+            Args::Cond(cond)
         }
         Shape::Params => Args::Params(c.params()?),
+        Shape::VarParams => Args::Params(c.var_params()?),
         Shape::Vars => Args::Vars(c.assigns()?),
         Shape::Foreach => c.foreach()?,
         Shape::For => c.for_range()?,

@@ -104,15 +104,20 @@ pub struct LoopSpec {
     pub section: bool,
     /// The section's namespace (`name=`), relative to the current one.
     pub ns: Option<Sym>,
-    /// Foreach/for: the value variable; section: unused.
+    /// Foreach/for: the value variable; section: the `var=` name that
+    /// replaces `item` when given.
     pub item: Option<Sym>,
     /// Foreach over a hash: the key variable.
     pub key: Option<Sym>,
     pub offset: Option<Expr>,
     pub max: Option<Expr>,
     pub reverse: bool,
-    /// Section `sequence=array(...)`: values handed out in turn.
+    /// Section `sequence=array(...)` or foreach `sequence array(...) as
+    /// $style`: values handed out in turn, one per shown item.
     pub sequence: Option<Expr>,
+    /// The variable the sequence value is bound to (`sequence` for a
+    /// section, the `as` variable for a foreach).
+    pub sequence_name: Option<Sym>,
     /// Whether section filters decide which items are shown.
     pub filtered: bool,
     /// The `LoopNext` instruction of this loop.
@@ -181,6 +186,45 @@ pub enum Inst {
         ns: Option<Sym>,
         vars: Vec<(Sym, Expr)>,
     },
+    /// `{set-block}`: output from here on is captured until `CaptureEnd`.
+    CaptureStart,
+    /// Ends the innermost capture and stores its text in `name`.
+    CaptureEnd {
+        name: Sym,
+        scope: BlockScope,
+    },
+    /// `{run-once}`: jumps to `skip` when this instruction already ran
+    /// during this render.
+    RunOnce {
+        skip: u32,
+    },
+    /// `{node_view_gui}`, `{content_view_gui}`, `{attribute_view_gui}`:
+    /// renders the template the view mode (and datatype) picks, with the
+    /// tag's parameters in scope.
+    ViewGui {
+        kind: ViewKind,
+        params: Vec<(Sym, Expr)>,
+    },
+}
+
+/// Where `{set-block}` stores its text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockScope {
+    /// The current namespace (the default).
+    Relative,
+    /// The template's root namespace: the one it was started in.
+    Root,
+    /// The global namespace, where it outlives the template.
+    Global,
+}
+
+/// Which view-gui tag: it decides the template directory and the
+/// parameter that holds the subject.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViewKind {
+    Node,
+    Content,
+    Attribute,
 }
 
 /// A compiled template.

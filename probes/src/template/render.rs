@@ -13,8 +13,10 @@ use std::sync::Arc;
 use super::engine::Engine;
 use super::error::TemplateError;
 use super::ops::{self, Env, Operands, escape_html_into, escape_js_into};
-use super::program::{Access, CaseTest, Escape, Expr, Inst, LoopSource, LoopSpec, Program, Sym};
-use super::scope::{Scope, Slot};
+use super::program::{
+    Access, BlockScope, CaseTest, Escape, Expr, Inst, LoopSource, LoopSpec, Program, Sym, ViewKind,
+};
+use super::scope::{ROOT, Scope, Slot};
 use super::value::{Map, Value, loose_eq};
 
 /// Evaluates an expression; values come borrowed from the program's
@@ -105,6 +107,8 @@ pub struct Renderer<'e> {
     out: String,
     steps: u64,
     depth: u32,
+    /// `{run-once}` blocks already rendered: program file and address.
+    once: Vec<(String, usize)>,
 }
 
 impl<'e> Renderer<'e> {
@@ -115,6 +119,7 @@ impl<'e> Renderer<'e> {
             out: String::with_capacity(capacity),
             steps: 0,
             depth: 0,
+            once: Vec::new(),
         }
     }
 
@@ -161,6 +166,9 @@ impl<'e> Renderer<'e> {
         let mut defs: Vec<Slot> = Vec::new();
         let mut loops: Vec<LoopState> = Vec::new();
         let mut lets: Vec<LetFrame> = Vec::new();
+        // Where each open `{set-block}` capture starts in the output.
+        let mut captures: Vec<usize> = Vec::new();
+        let root_ns = self.scope.current();
         while let Some(inst) = code.get(pc) {
             pc += 1;
             match inst {
@@ -333,8 +341,46 @@ impl<'e> Renderer<'e> {
                 Inst::Include { uri, ns, vars } => {
                     self.include(program, pc - 1, &env, uri, ns.as_ref(), vars)?;
                 }
+                Inst::CaptureStart => captures.push(self.out.len()),
+                Inst::CaptureEnd { name, scope } => {
+                    let start = captures.pop().unwrap_or(self.out.len());
+                    let text = self.out.split_off(start.min(self.out.len()));
+                    if name.name.is_empty() {
+                        continue;
+                    }
+                    let ns = match scope {
+                        BlockScope::Relative => self.scope.current(),
+                        BlockScope::Root => root_ns,
+                        BlockScope::Global => ROOT,
+                    };
+                    match self.scope.lookup_in(ns, name) {
+                        Some(i) => self.scope.set_index(i, Value::from(text)),
+                        None => {
+                            let slot = self.scope.define(ns, name, Value::from(text));
+                            // A global block outlives the template that
+                            // set it: a page layout reads what a view set.
+                            if *scope != BlockScope::Global {
+                                defs.push(slot);
+                            }
+                        }
+                    }
+                }
+                Inst::RunOnce { skip } => {
+                    let key = (program.file.as_str(), pc - 1);
+                    if self.once.iter().any(|(f, at)| (f.as_str(), *at) == key) {
+                        pc = *skip as usize;
+                    } else {
+                        self.once.push((program.file.clone(), pc - 1));
+                    }
+                }
+                Inst::ViewGui { kind, params } => {
+                    self.view_gui(program, pc - 1, &env, *kind, params)?;
+                }
             }
         }
+        // A capture left open (a jump out of a cached program) keeps its
+        // text in the output rather than losing it.
+        drop(captures);
         // Leave the scope as the template found it.
         for state in loops.into_iter().rev() {
             for slot in state.slots.iter().flatten().rev() {
@@ -383,21 +429,31 @@ impl<'e> Renderer<'e> {
             .engine
             .load(&uri)
             .map_err(|e| self.error(program, pc, format!("cannot include `{uri}`: {e}")))?;
-        let values: Vec<Value> = vars
+        let values: Vec<(&Sym, Value)> = vars
             .iter()
-            .map(|(_, e)| eval(&self.scope, env, e).into_owned())
+            .map(|(name, e)| (name, eval(&self.scope, env, e).into_owned()))
             .collect();
+        self.run_with(&included, ns, values)
+    }
+
+    /// Runs `program` with `values` bound in the namespace `ns` (inside
+    /// the current one) or in the current namespace, then unbinds them.
+    fn run_with(
+        &mut self,
+        program: &Program,
+        ns: Option<&Sym>,
+        values: Vec<(&Sym, Value)>,
+    ) -> Result<(), TemplateError> {
         if let Some(ns) = ns {
             self.scope.push_ns(ns);
         }
         let cur = self.scope.current();
-        let slots: Vec<Slot> = vars
-            .iter()
-            .zip(values)
-            .map(|((name, _), v)| self.scope.define(cur, name, v))
+        let slots: Vec<Slot> = values
+            .into_iter()
+            .map(|(name, v)| self.scope.define(cur, name, v))
             .collect();
         self.depth += 1;
-        let result = self.run(&included);
+        let result = self.run(program);
         self.depth -= 1;
         for slot in slots.into_iter().rev() {
             self.scope.remove_slot(slot);
@@ -406,6 +462,76 @@ impl<'e> Renderer<'e> {
             self.scope.pop_ns();
         }
         result
+    }
+
+    /// A view-gui tag: the template is `node/view/<view>.tpl`,
+    /// `content/view/<view>.tpl` or `content/datatype/view/<datatype>.tpl`
+    /// along the design search path, rendered with every parameter of the
+    /// tag and the subject under the name the CMS gives it (`$node`,
+    /// `$object`, `$attribute`). A missing subject, datatype or template
+    /// renders nothing, as the CMS does (it only logs the miss); a template
+    /// that exists but fails is an error like any include.
+    fn view_gui(
+        &mut self,
+        program: &Program,
+        pc: usize,
+        env: &Env,
+        kind: ViewKind,
+        params: &[(Sym, Expr)],
+    ) -> Result<(), TemplateError> {
+        let (subject_param, subject_name) = match kind {
+            ViewKind::Node => ("content_node", "node"),
+            ViewKind::Content => ("content_object", "object"),
+            ViewKind::Attribute => ("attribute", "attribute"),
+        };
+        let subject_sym = Sym::new(subject_name);
+        let mut values: Vec<(&Sym, Value)> = params
+            .iter()
+            .map(|(name, e)| (name, eval(&self.scope, env, e).into_owned()))
+            .collect();
+        let value_of = |name: &str| {
+            values
+                .iter()
+                .find(|(n, _)| &*n.name == name)
+                .map(|(_, v)| v.clone())
+        };
+        let Some(subject) = value_of(subject_param).filter(|v| !v.is_null()) else {
+            return Ok(());
+        };
+        let uri = match kind {
+            ViewKind::Attribute => {
+                let datatype = subject
+                    .attr("data_type_string")
+                    .map(|v| v.to_text().into_owned())
+                    .unwrap_or_default();
+                format!("design:content/datatype/view/{datatype}.tpl")
+            }
+            ViewKind::Node | ViewKind::Content => {
+                let dir = if kind == ViewKind::Node {
+                    "node"
+                } else {
+                    "content"
+                };
+                let view = value_of("view").map(|v| v.to_text().into_owned());
+                format!("design:{dir}/view/{}.tpl", view.unwrap_or_default())
+            }
+        };
+        if uri.ends_with("/.tpl") || self.engine.resolve(&uri).is_none() {
+            return Ok(());
+        }
+        values.push((&subject_sym, subject));
+        if self.depth >= self.engine.limits.max_include_depth {
+            return Err(self.error(
+                program,
+                pc,
+                format!("view template `{uri}` nested too deeply (a view cycle?)"),
+            ));
+        }
+        let included = self
+            .engine
+            .load(&uri)
+            .map_err(|e| self.error(program, pc, format!("cannot render `{uri}`: {e}")))?;
+        self.run_with(&included, None, values)
     }
 
     fn start_loop(&mut self, spec: &LoopSpec, env: &Env, lets: usize) -> LoopState {
@@ -453,16 +579,24 @@ impl<'e> Renderer<'e> {
         if let Some(ns) = &spec.ns {
             self.scope.push_ns(ns);
         }
+        let sequence_name = sequence.as_ref().and(spec.sequence_name.clone());
         let names: [Option<Sym>; 5] = if spec.section {
             [
-                Some(Sym::new("item")),
+                // `var=Name` binds the item under its own name.
+                Some(spec.item.clone().unwrap_or_else(|| Sym::new("item"))),
                 Some(Sym::new("key")),
                 Some(Sym::new("index")),
                 Some(Sym::new("number")),
-                sequence.as_ref().map(|_| Sym::new("sequence")),
+                sequence_name,
             ]
         } else {
-            [spec.item.clone(), spec.key.clone(), None, None, None]
+            [
+                spec.item.clone(),
+                spec.key.clone(),
+                None,
+                None,
+                sequence_name,
+            ]
         };
         LoopState {
             items,
@@ -519,8 +653,11 @@ impl<'e> Renderer<'e> {
         if state.section {
             values[2] = Some(Value::Int(index as i64));
             values[3] = Some(Value::Int(index as i64 + 1));
-            values[4] = state.sequence.as_ref().map(|s| s[index % s.len()].clone());
         }
+        values[4] = state
+            .sequence
+            .as_ref()
+            .and_then(|s| s.get(index % s.len().max(1)).cloned());
         for (i, value) in values.iter_mut().enumerate() {
             let (Some(name), Some(value)) = (&state.names[i], value.take()) else {
                 continue;

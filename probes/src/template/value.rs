@@ -18,6 +18,10 @@ pub trait Object: Send + Sync + fmt::Debug {
     fn attribute(&self, name: &str) -> Option<Value>;
     /// Every attribute name, in display order (for `attribute(show)`).
     fn attribute_names(&self) -> Vec<String>;
+    /// The class name `get_class` and `is_class` see; empty by default.
+    fn class_name(&self) -> String {
+        String::new()
+    }
     /// What `{$object}` prints; nothing by default.
     fn to_text(&self) -> String {
         String::new()

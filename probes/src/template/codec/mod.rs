@@ -6,12 +6,14 @@
 
 use super::ast::Scope;
 use super::ops::Op;
-use super::program::{Access, CaseTest, Escape, Expr, Inst, LoopSource, Program, Sym, VarRef};
+use super::program::{
+    Access, BlockScope, CaseTest, Escape, Expr, Inst, LoopSource, Program, Sym, VarRef, ViewKind,
+};
 use super::value::Value;
 
 /// Bumped whenever the encoding or the instruction set changes, so that
 /// caches written by another build are recompiled.
-pub const FORMAT_VERSION: u16 = 1;
+pub const FORMAT_VERSION: u16 = 2;
 
 mod read;
 
@@ -257,6 +259,7 @@ impl Writer {
                 self.opt_expr(spec.max.as_ref());
                 self.bool(spec.reverse);
                 self.opt_expr(spec.sequence.as_ref());
+                self.opt_sym(&spec.sequence_name);
                 self.bool(spec.filtered);
                 self.u32(spec.next);
             }
@@ -299,6 +302,29 @@ impl Writer {
                 self.opt_sym(ns);
                 self.named(vars);
             }
+            Inst::CaptureStart => self.u8(20),
+            Inst::CaptureEnd { name, scope } => {
+                self.u8(21);
+                self.sym(name);
+                self.u8(match scope {
+                    BlockScope::Relative => 0,
+                    BlockScope::Root => 1,
+                    BlockScope::Global => 2,
+                });
+            }
+            Inst::RunOnce { skip } => {
+                self.u8(22);
+                self.u32(*skip);
+            }
+            Inst::ViewGui { kind, params } => {
+                self.u8(23);
+                self.u8(match kind {
+                    ViewKind::Node => 0,
+                    ViewKind::Content => 1,
+                    ViewKind::Attribute => 2,
+                });
+                self.named(params);
+            }
         }
     }
 }
@@ -315,7 +341,10 @@ mod tests {
         {switch match=$n}{case match=1}one{/case}{case in=array(2,3)}few{/case}{case}many{/case}{/switch}\
         {let name=L x=1}{$L:x}{/let}{default y=2}{$y}{/default}{while $n|lt(3)}{set $n=inc($n)}{/while}\
         {do}{break}{/do while=false()}{for 1 to 3 as $i}{continue}{/for}{include uri='design:x.tpl' name=I v=1}\
-        {$x|wash('javascript')}{$y.a[$z]}{$q|unknown_op}{undef $n}{undef}";
+        {$x|wash('javascript')}{$y.a[$z]}{$q|unknown_op}{undef $n}{undef}\
+        {foreach $l as $e sequence array('odd','even') as $s}{$s}{/foreach}{section var=v loop=2}{$v}{/section}\
+        {set-block scope=global variable=b}x{/set-block}{run-once}y{/run-once}\
+        {node_view_gui content_node=$n view=line}{content_view_gui content_object=$o}{attribute_view_gui attribute=$a}";
 
     #[test]
     fn round_trip_preserves_every_instruction() {

@@ -8,7 +8,8 @@ use super::super::ast::Scope;
 use super::super::error::Warning;
 use super::super::ops::Op;
 use super::super::program::{
-    Access, CaseTest, Escape, Expr, Inst, LoopSource, LoopSpec, Program, Sym, VarRef,
+    Access, BlockScope, CaseTest, Escape, Expr, Inst, LoopSource, LoopSpec, Program, Sym, VarRef,
+    ViewKind,
 };
 use super::super::value::{Map, Value};
 
@@ -285,6 +286,7 @@ impl Reader<'_> {
                     max: self.opt_expr()?,
                     reverse: self.bool()?,
                     sequence: self.opt_expr()?,
+                    sequence_name: self.opt_sym()?,
                     filtered: self.bool()?,
                     next: self.u32()?,
                 }))
@@ -313,6 +315,26 @@ impl Reader<'_> {
                 uri: self.expr()?,
                 ns: self.opt_sym()?,
                 vars: self.named()?,
+            },
+            20 => Inst::CaptureStart,
+            21 => Inst::CaptureEnd {
+                name: self.sym()?,
+                scope: match self.u8()? {
+                    0 => BlockScope::Relative,
+                    1 => BlockScope::Root,
+                    2 => BlockScope::Global,
+                    t => return Err(format!("bad block scope {t}")),
+                },
+            },
+            22 => Inst::RunOnce { skip: self.u32()? },
+            23 => Inst::ViewGui {
+                kind: match self.u8()? {
+                    0 => ViewKind::Node,
+                    1 => ViewKind::Content,
+                    2 => ViewKind::Attribute,
+                    t => return Err(format!("bad view kind {t}")),
+                },
+                params: self.named()?,
             },
             t => return Err(format!("bad instruction tag {t} at byte {}", self.pos - 1)),
         })

@@ -2,7 +2,7 @@
 //! `{section}` with its filters and else branch, `{while}` and `{do}`, and
 //! the `{break}`/`{continue}`/`{skip}` jumps out of them.
 
-use super::super::ast::{Args, Node, Tag};
+use super::super::ast::{self, Args, Node, Tag};
 use super::super::program::{Expr, Inst, LoopSource, LoopSpec, Sym};
 use super::super::value::Value;
 use super::{Compiler, LoopLabels, Result};
@@ -98,24 +98,33 @@ impl Compiler<'_> {
 
     pub(super) fn loop_tag(&mut self, tag: &Tag, body: &[Node]) -> Result<()> {
         self.check_params(tag, &["max", "offset", "reverse"]);
-        let (source, item, key) = match &tag.args {
+        let (source, item, key, sequence) = match &tag.args {
             Args::Foreach {
-                list, key, value, ..
+                list,
+                key,
+                value,
+                sequence,
+                ..
             } => {
                 let list = self.lower.expr(list);
+                let sequence = sequence
+                    .as_ref()
+                    .map(|(values, var)| (self.lower.expr(values), Sym::new(&var.name)));
                 (
                     LoopSource::List(list),
                     Sym::new(&value.name),
                     key.as_ref().map(|k| Sym::new(&k.name)),
+                    sequence,
                 )
             }
             Args::For { from, to, var, .. } => {
                 let from = self.lower.expr(from);
                 let to = self.lower.expr(to);
-                (LoopSource::Range(from, to), Sym::new(&var.name), None)
+                (LoopSource::Range(from, to), Sym::new(&var.name), None, None)
             }
             _ => return Ok(()),
         };
+        let (sequence, sequence_name) = sequence.unzip();
         let spec = LoopSpec {
             source,
             section: false,
@@ -125,7 +134,8 @@ impl Compiler<'_> {
             offset: self.opt_param(tag, "offset"),
             max: self.opt_param(tag, "max"),
             reverse: self.flag(tag, "reverse"),
-            sequence: None,
+            sequence,
+            sequence_name,
             filtered: false,
             next: 0,
         };
@@ -139,7 +149,7 @@ impl Compiler<'_> {
         self.check_params(
             tag,
             &[
-                "loop", "name", "show", "offset", "max", "reverse", "sequence",
+                "loop", "name", "var", "show", "offset", "max", "reverse", "sequence",
             ],
         );
         // Split at {section-else}; collect filters from the main part.
@@ -201,16 +211,19 @@ impl Compiler<'_> {
             self.patch_here(&[end]);
             return Ok(());
         };
+        let item = self.var_param(tag);
+        let sequence = self.opt_param(tag, "sequence");
         let spec = LoopSpec {
             source: LoopSource::List(list),
             section: true,
             ns,
-            item: None,
+            item,
             key: None,
             offset: self.opt_param(tag, "offset"),
             max: self.opt_param(tag, "max"),
             reverse: self.flag(tag, "reverse"),
-            sequence: self.opt_param(tag, "sequence"),
+            sequence_name: sequence.as_ref().map(|_| Sym::new("sequence")),
+            sequence,
             filtered: !filters.is_empty(),
             next: 0,
         };
@@ -221,6 +234,27 @@ impl Compiler<'_> {
             self.patch(skip, else_pc);
         }
         Ok(())
+    }
+
+    /// A section's `var=Name` (a bare word, constant text or `$Name`):
+    /// the variable that holds the item instead of `item`.
+    fn var_param(&mut self, tag: &Tag) -> Option<Sym> {
+        let p = self.param(tag, "var")?;
+        if let Some(ast::Expr {
+            kind: ast::ExprKind::Var(v),
+            ..
+        }) = &p.value
+            && v.ns.is_empty()
+        {
+            return Some(Sym::new(&v.name));
+        }
+        match self.param_expr(p) {
+            Expr::Const(v) if !v.to_text().is_empty() => Some(Sym::new(&v.to_text())),
+            _ => {
+                self.warn(p.span, "`var=` must name a variable; `item` is used".into());
+                None
+            }
+        }
     }
 
     pub(super) fn while_tag(&mut self, tag: &Tag, body: &[Node]) -> Result<()> {

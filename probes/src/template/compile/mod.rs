@@ -17,6 +17,7 @@ use super::parser::parse;
 use super::program::{CaseTest, Escape, Expr, Inst, Program, Sym, VarRef};
 use super::value::Value;
 
+mod blocks;
 mod loops;
 
 /// Parses and compiles `source`, named `file` in messages.
@@ -120,6 +121,7 @@ impl Compiler<'_> {
             Inst::LoopStart(spec) => spec.next = target,
             Inst::LoopEnd { empty } => *empty = Some(target),
             Inst::Switch { default, .. } => *default = target,
+            Inst::RunOnce { skip } => *skip = target,
             _ => {}
         }
     }
@@ -248,6 +250,12 @@ impl Compiler<'_> {
             }
             "break" | "continue" | "skip" => {
                 self.flow_tag(tag);
+                Ok(())
+            }
+            "set-block" => self.set_block_tag(tag, body),
+            "run-once" => self.run_once_tag(tag, body),
+            "attribute_view_gui" | "node_view_gui" | "content_view_gui" => {
+                self.view_gui_tag(tag);
                 Ok(())
             }
             // Intermediate tags out of place: `{else}` outside `{if}` and

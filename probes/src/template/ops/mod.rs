@@ -8,11 +8,14 @@
 //! compute what they return.
 
 mod array;
+mod edit;
 mod l10n;
 mod logic;
+mod markup;
 mod math;
 mod site;
 mod text;
+mod types;
 
 use std::borrow::Cow;
 use std::path::PathBuf;
@@ -20,6 +23,7 @@ use std::path::PathBuf;
 pub use l10n::Locale;
 pub use site::Site;
 pub use text::{escape_html_into, escape_js_into};
+pub use types::Clock;
 
 use super::program::Expr;
 use super::value::Value;
@@ -120,6 +124,31 @@ ops! {
     EzRoot = "ezroot", pure: false;
     EzIni = "ezini", pure: false;
     Attribute = "attribute", pure: true;
+    IsArray = "is_array", pure: true;
+    IsBoolean = "is_boolean", pure: true;
+    IsInteger = "is_integer", pure: true;
+    IsFloat = "is_float", pure: true;
+    IsNumeric = "is_numeric", pure: true;
+    IsString = "is_string", pure: true;
+    IsObject = "is_object", pure: true;
+    IsClass = "is_class", pure: true;
+    IsUnset = "is_unset", pure: true;
+    GetType = "get_type", pure: true;
+    GetClass = "get_class", pure: true;
+    CurrentDate = "currentdate", pure: false;
+    Break = "break", pure: true;
+    Indent = "indent", pure: true;
+    Pad = "pad", pure: true;
+    Repeat = "repeat", pure: true;
+    Compare = "compare", pure: true;
+    Unique = "unique", pure: true;
+    ArraySum = "array_sum", pure: true;
+    Insert = "insert", pure: true;
+    Remove = "remove", pure: true;
+    Replace = "replace", pure: true;
+    Autolink = "autolink", pure: true;
+    Simpletags = "simpletags", pure: false;
+    Wordtoimage = "wordtoimage", pure: false;
 }
 
 /// What operators may read besides their operands.
@@ -130,6 +159,8 @@ pub struct Env<'a> {
     pub locale: &'a Locale,
     /// The design search path, for `ezdesign`/`ezimage`.
     pub designs: &'a [PathBuf],
+    /// Where `currentdate` reads the time.
+    pub clock: Clock,
 }
 
 /// An operator's operands: the piped input, then lazily evaluated
@@ -276,6 +307,17 @@ pub fn apply(op: Op, mut ops: Operands<'_, '_>, env: &Env) -> Value {
         EzRoot => site::ezroot(unary(&mut ops), env),
         EzIni => site::ezini(&ops, env),
         Attribute => site::attribute(unary(&mut ops)),
+        IsArray | IsBoolean | IsInteger | IsFloat | IsNumeric | IsString | IsObject | IsClass
+        | IsUnset => types::test(op, ops),
+        GetType => types::get_type(ops),
+        GetClass => types::get_class(ops),
+        CurrentDate => Value::Int(env.clock.now()),
+        Break | Indent | Pad | Repeat | Compare | Unique | ArraySum | Insert | Remove | Replace => {
+            edit::unary(op, unary(&mut ops))
+        }
+        Autolink => markup::autolink(&unary(&mut ops)),
+        Simpletags => markup::simpletags(&unary(&mut ops), env),
+        Wordtoimage => markup::wordtoimage(&unary(&mut ops), env),
     }
 }
 
@@ -334,8 +376,40 @@ pub(crate) mod testing {
             site: &site,
             locale: &locale,
             designs: &dirs,
+            clock: Clock::Fixed(1_700_000_000),
         };
         f(&env)
+    }
+
+    struct FnSettings(fn(&str, &str, &str) -> Option<SettingValue>);
+    impl SettingsSource for FnSettings {
+        fn setting(&self, file: &str, group: &str, name: &str) -> Option<SettingValue> {
+            (self.0)(file, group, name)
+        }
+    }
+
+    /// `input|op(arg)` as text, with the settings `settings` answers.
+    pub fn with_env_settings(
+        settings: fn(&str, &str, &str) -> Option<SettingValue>,
+        op: &str,
+        input: Value,
+        arg: Option<Value>,
+    ) -> String {
+        let site = Site::default();
+        let locale = Locale::default();
+        let source = FnSettings(settings);
+        let env = Env {
+            translator: None,
+            settings: Some(&source),
+            site: &site,
+            locale: &locale,
+            designs: &[],
+            clock: Clock::System,
+        };
+        let args: Vec<Value> = arg.into_iter().collect();
+        run_with(&env, op, Some(input), &args)
+            .to_text()
+            .into_owned()
     }
 
     /// `input|op(args)` as printed text.
@@ -369,6 +443,7 @@ mod tests {
             assert_eq!(Op::from_name(op.name()), Some(op));
         }
         assert_eq!(Op::from_name("fetch"), None);
+        assert_eq!(Op::from_name("treemenu"), None);
         assert!(!Op::I18n.is_pure() && Op::Sum.is_pure());
     }
 }

@@ -278,6 +278,7 @@ mod tests {
             site: &site,
             locale: &locale,
             designs: &designs,
+            clock: crate::template::ops::Clock::System,
         };
         let run =
             |op, v: &str, q: &[Value]| run_with(&env, op, Some(s(v)), q).to_text().into_owned();

@@ -34,7 +34,10 @@ fn hash(pairs: &[(&str, Value)]) -> Value {
     Value::from(m)
 }
 
+mod blocks;
+mod coverage;
 mod errors;
 mod props;
+mod real;
 mod tags;
 mod whitespace;
