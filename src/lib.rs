@@ -54,7 +54,9 @@ commands:
   show     FILE: print a saved run
   baseline RUN... --output=FILE: pool saved runs of one build into a
            baseline
-  http     measure pages over HTTP";
+  http     measure pages over HTTP
+  machine  print this machine's class (--class: the class alone), the key
+           of its wall-time baselines";
 
 /// Entry point of a bench target (`harness = false`): measures under
 /// `cargo bench` (which passes `--bench`), and runs each probe once as a
@@ -97,6 +99,7 @@ pub fn main() -> i32 {
             cli::paired::PairedOptions::parse(args).and_then(|o| paired::main(&o))
         }
         Some("show") => cli::saved::show(args),
+        Some("machine") => cli::machine::main(args),
         Some("baseline") => {
             cli::baseline::BaselineOptions::parse(args).and_then(|o| cli::baseline::main(&o))
         }

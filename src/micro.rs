@@ -60,7 +60,7 @@ pub fn main(
     let class = environment::current_class();
     let (baseline, nothing) =
         match Baseline::resolve(&options.common, bench.as_ref(), class.as_deref())? {
-            Resolved::Baseline(b) => (Some(b), None),
+            Resolved::Baseline(b) => (Some(*b), None),
             Resolved::NotAsked => (None, None),
             Resolved::Nothing(why) => (None, Some(why)),
         };

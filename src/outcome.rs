@@ -24,7 +24,7 @@ pub struct Baseline {
 
 /// The baseline a run is compared with, or why there is none.
 pub enum Resolved {
-    Baseline(Baseline),
+    Baseline(Box<Baseline>),
     /// None asked for (`--no-baseline`, or no default to look for).
     NotAsked,
     /// A bench found nothing to judge by; the reason, in a line.
@@ -46,19 +46,19 @@ impl Baseline {
             ));
         }
         if let Some(path) = &common.baseline {
-            return Baseline::load(path).map(Resolved::Baseline);
+            return Baseline::load(path).map(|b| Resolved::Baseline(Box::new(b)));
         }
         let Some(bench) = bench.filter(|_| !common.no_baseline) else {
             return Ok(Resolved::NotAsked);
         };
         let shown = class.unwrap_or("unknown");
         Ok(match bench.choose(class) {
-            Choice::Committed(path) => Resolved::Baseline(Baseline {
+            Choice::Committed(path) => Resolved::Baseline(Box::new(Baseline {
                 basis: Some(format!("committed for machine class {shown}")),
                 ..Baseline::load(&path)?
-            }),
+            })),
             Choice::LastRun(path) => match Baseline::load(&path) {
-                Ok(b) => Resolved::Baseline(Baseline {
+                Ok(b) => Resolved::Baseline(Box::new(Baseline {
                     basis: Some(format!(
                         "the last run on machine class {shown}, as information: no baseline is \
                          committed for it ({})",
@@ -66,7 +66,7 @@ impl Baseline {
                     )),
                     informational: true,
                     ..b
-                }),
+                })),
                 // A kept run that cannot be read is no reason to refuse
                 // the run: the next run replaces it.
                 Err(e) => Resolved::Nothing(format!("the last run kept is unreadable ({e})")),
@@ -160,7 +160,7 @@ pub fn deliver(run: Run, common: &Common) -> Result<i32, Error> {
 pub fn announce(run: &Run, document: bool) {
     let mut lines = verdict::lines(run);
     if let Some(c) = run.comparison.as_ref().filter(|_| github::is_actions()) {
-        lines.extend(github::annotations(c));
+        lines.extend(github::annotations(c, run.environment.class_name()));
     }
     for line in lines {
         if document {

@@ -3,6 +3,7 @@
 
 pub mod baseline;
 pub mod common;
+pub mod machine;
 pub mod micro;
 pub mod paired;
 pub mod saved;

@@ -117,7 +117,7 @@ pub fn compare(args: Vec<OsString>) -> Result<i32, Error> {
         }
     }
     if report::github::is_actions() {
-        for a in report::github::annotations(&c) {
+        for a in report::github::annotations(&c, run.run.environment.class_name()) {
             eprintln!("{a}");
         }
     }

@@ -37,7 +37,7 @@ pub fn main(args: Vec<String>) -> Result<i32, Error> {
     let o = options::parse(args, std::env::var("YARDSTICK_AUTH").ok())?;
     // Read before measuring, so a bad baseline file costs no run.
     let baseline = match Baseline::resolve(&o.common, None, None)? {
-        outcome::Resolved::Baseline(b) => Some(b),
+        outcome::Resolved::Baseline(b) => Some(*b),
         _ => None,
     };
     let run = measure(&o)?;

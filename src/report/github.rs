@@ -11,27 +11,31 @@ pub fn is_actions() -> bool {
 }
 
 /// The `::warning` line of every regressed check and the `::notice` line of
-/// every inconclusive one.
-pub fn annotations(c: &Comparison) -> Vec<String> {
+/// every inconclusive one (and of every regression of a comparison given as
+/// information). `class` is the machine class of the run judged.
+pub fn annotations(c: &Comparison, class: &str) -> Vec<String> {
     c.checks
         .iter()
         .filter(|k| k.regressed || k.inconclusive)
         .map(|k| {
+            let verdict = k.regressed && !c.informational;
             let message = format!(
-                "{} {} changed {} against {} (threshold {} %){}",
+                "{} {} changed {} against {} on machine class {class} (threshold {} %){}",
                 k.key,
                 k.metric,
                 change(k.change_pct),
                 c.baseline,
                 c.threshold,
-                if k.regressed {
+                if verdict {
                     ""
                 } else {
                     ", but without a verdict: see the log"
                 }
             );
-            let (command, title) = if k.regressed {
+            let (command, title) = if verdict {
                 ("warning", "Performance regression")
+            } else if k.regressed {
+                ("notice", "Slower than the last run")
             } else {
                 ("notice", "Inconclusive")
             };
@@ -83,15 +87,21 @@ mod tests {
             calibration: None,
             ..Default::default()
         };
-        let lines = annotations(&c);
+        let lines = annotations(&c, "amd-epyc-2cpu-e0a14fb6");
         assert_eq!(lines.len(), 2);
         assert_eq!(
             lines[0],
-            "::warning title=Performance regression%3A a%3Ab%2Cc::a:b,c median/calib changed +50.0 %25 against baselines/micro.json (threshold 40 %25)"
+            "::warning title=Performance regression%3A a%3Ab%2Cc::a:b,c median/calib changed +50.0 %25 against baselines/micro.json on machine class amd-epyc-2cpu-e0a14fb6 (threshold 40 %25)"
         );
         assert_eq!(
             lines[1],
-            "::notice title=Inconclusive%3A unsure::unsure median/calib changed +60.0 %25 against baselines/micro.json (threshold 40 %25), but without a verdict: see the log"
+            "::notice title=Inconclusive%3A unsure::unsure median/calib changed +60.0 %25 against baselines/micro.json on machine class amd-epyc-2cpu-e0a14fb6 (threshold 40 %25), but without a verdict: see the log"
         );
+        // Against the last run, a regression is information: a notice.
+        let info = Comparison {
+            informational: true,
+            ..c
+        };
+        assert!(annotations(&info, "x")[0].starts_with("::notice title=Slower than the last run"));
     }
 }
