@@ -1134,6 +1134,7 @@ fn tests() -> Vec<Trial> {
                 // 3. Nothing to compare with: said, and the run is kept.
                 let ran = run(&mut bench_cmd(SCRIPT, &["--json"]));
                 let first = json(&ran.stdout);
+                assert_valid_run(&first);
                 let class = first["environment"]["machine_class"]
                     .as_str()
                     .unwrap_or("unknown")
@@ -1260,6 +1261,21 @@ fn tests() -> Vec<Trial> {
                             .stderr
                             .contains("note: the baseline was made on machine class unknown"),
                     "unknown class, no verdict, the note on stderr",
+                    &ran,
+                )?;
+                // A live run against it: the document, with the machines, is valid.
+                let ran = run(scripted(&[
+                    "--probe=fine_sum",
+                    "--probe=fine_words",
+                    "--json",
+                    "--baseline",
+                    path.to_str().unwrap_or(""),
+                ]));
+                let doc = json(&ran.stdout);
+                assert_valid_run(&doc);
+                check(
+                    ran.code == 0 && doc["comparison"]["machines"]["judged"] == "no",
+                    "a live run against another class: no verdict",
                     &ran,
                 )?;
                 // Runs of two classes do not pool.
