@@ -6,10 +6,12 @@
 #   scripts/flake-check.sh N          # on the machine as it is
 #   scripts/flake-check.sh N --hog    # with a CPU hog on every core
 #
-# The hog is one `yes > /dev/null` per online CPU, started before the
-# first run and ended by its process id when the script exits, however it
-# exits. The tests are built once first, so every run times only the tests.
-# Each failed run's output is kept in target/flake-check/.
+# The hog is one `yes > /dev/null` per online CPU (not per CPU this shell
+# may use), started before the first run and ended by its process id when
+# the script exits; each also stops by itself after two hours, should the
+# script be killed outright. The tests are built once first, so every run
+# times only the tests, with nginx required as in .ci/run. Each failed
+# run's output is kept in target/flake-check/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +31,7 @@ esac
 
 out=target/flake-check
 mkdir -p "$out"
+export YARDSTICK_REQUIRE_NGINX=1
 cargo test --workspace --locked --no-run --quiet
 
 hogs=()
@@ -42,11 +45,12 @@ stop_hogs() {
 }
 trap stop_hogs EXIT
 if [ "$hog" = 1 ]; then
-  for _ in $(seq "$(nproc)"); do
-    yes >/dev/null &
+  cores=$(getconf _NPROCESSORS_ONLN)
+  for _ in $(seq "$cores"); do
+    timeout 7200 yes >/dev/null &
     hogs+=("$!")
   done
-  echo "flake-check: CPU hog on $(nproc) cores (processes ${hogs[*]})"
+  echo "flake-check: CPU hog on $cores cores (processes ${hogs[*]})"
 fi
 
 passed=0

@@ -11,9 +11,11 @@
 //! the checksum); every figure of the run then follows from the script
 //! alone.
 //!
-//! The script comes from `YARDSTICK_FAKE_CLOCK`, which only debug builds
-//! honour (the builds `cargo test` makes); a release build refuses to run
-//! with it, so a benchmark can never be scripted by accident:
+//! The script comes from `YARDSTICK_FAKE_CLOCK`, which only builds of
+//! cargo's debug profile honour (the builds `cargo test` makes); any other
+//! build (`cargo bench`, a release build, a bench profile with debug
+//! assertions) refuses to run with it, so a benchmark can never be scripted
+//! by accident:
 //!
 //! ```text
 //! YARDSTICK_FAKE_CLOCK='@calibration=1; fine_sum=0.01; slow_at_first=1*3,0.01'
@@ -71,15 +73,15 @@ impl Clock {
         })
     }
 
-    /// The clock `YARDSTICK_FAKE_CLOCK` asks for: a script in a debug
-    /// build, refused in a release build, the real clock when unset.
+    /// The clock `YARDSTICK_FAKE_CLOCK` asks for: a script in a build of the
+    /// debug profile, refused in any other, the real clock when unset.
     pub fn from_env() -> Result<Clock, Error> {
         match std::env::var(VARIABLE) {
             Err(std::env::VarError::NotPresent) => Ok(Clock::real()),
             Err(std::env::VarError::NotUnicode(_)) => {
                 Err(Error::usage(format!("{VARIABLE}: not valid UTF-8")))
             }
-            Ok(_) if !cfg!(debug_assertions) => Err(Error::usage(format!(
+            Ok(_) if env!("YARDSTICK_BUILD_PROFILE") != "debug" => Err(Error::usage(format!(
                 "{VARIABLE} is honoured only by debug builds (it scripts the clock for tests); \
                  unset it to measure"
             ))),
@@ -106,7 +108,8 @@ impl Clock {
             Some(script) => {
                 let result = work();
                 let ms = script.step(subject, used) * iterations as f64;
-                (Duration::from_secs_f64(ms / 1e3), result)
+                let elapsed = Duration::try_from_secs_f64(ms / 1e3).unwrap_or(Duration::MAX);
+                (elapsed, result)
             }
         }
     }
@@ -194,14 +197,17 @@ impl Script {
     }
 }
 
-/// `MS` or `MS*N`: milliseconds, finite and not negative, and N ≥ 1 samples.
+/// The longest step a script may give, in milliseconds (a day).
+const MAX_STEP_MS: f64 = 86_400_000.0;
+
+/// `MS` or `MS*N`: milliseconds from 0 to a day, and N ≥ 1 samples.
 fn parse_step(step: &str) -> Option<(f64, u64)> {
     let (ms, times) = match step.split_once('*') {
         Some((ms, times)) => (ms, times.trim().parse().ok().filter(|n| *n >= 1)?),
         None => (step, 1),
     };
     let ms: f64 = ms.trim().parse().ok()?;
-    (ms.is_finite() && ms >= 0.0).then_some((ms, times))
+    (0.0..=MAX_STEP_MS).contains(&ms).then_some((ms, times))
 }
 
 #[cfg(test)]
@@ -262,6 +268,13 @@ mod tests {
             let e = Clock::scripted(bad).unwrap_err().to_string();
             assert!(e.contains(VARIABLE), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn a_huge_sample_saturates_instead_of_panicking() {
+        let c = Clock::scripted("a=86400000").unwrap();
+        let (d, ()) = c.time("a", u64::MAX, Use::Sample, || ());
+        assert_eq!(d, Duration::MAX);
     }
 
     #[test]

@@ -61,16 +61,32 @@ impl Comparison {
     /// when the runs are of different machine classes.
     pub fn machine_note(&self) -> Option<String> {
         let m = self.machines.as_ref()?;
-        let machines = format!(
-            "the baseline was made on machine class {} ({}), this run on {} ({})",
-            m.baseline_class, m.baseline_cpu, m.current_class, m.current_cpu
-        );
+        let unknown = "unknown";
+        let machines = if m.baseline_class == unknown && m.current_class == unknown {
+            format!(
+                "the machine class of both runs is unknown ({}; {})",
+                m.baseline_cpu, m.current_cpu
+            )
+        } else {
+            format!(
+                "the baseline was made on machine class {} ({}), this run on {} ({})",
+                m.baseline_class, m.baseline_cpu, m.current_class, m.current_cpu
+            )
+        };
+        let record = if m.current_class == unknown {
+            "no baseline can be recorded for a machine of unknown class".to_string()
+        } else {
+            format!(
+                "record one for this class: pool five runs saved with --no-baseline --save=FILE \
+                 by yardstick baseline FILE... --output=baselines/<bench>/{}.json",
+                m.current_class
+            )
+        };
         Some(match m.judged {
             Judged::No => format!(
                 "{machines}: wall time does not transfer between machine classes (another CPU \
                  moves each probe by another factor), so no time is judged and the changes are \
-                 information; record a baseline on this machine class (CONTRIBUTING.md, \
-                 \"The baseline\"), or compare with --cross-machine to judge anyway"
+                 information; {record}, or compare with --cross-machine to judge anyway"
             ),
             Judged::CrossMachine => {
                 format!("{machines}: judged anyway (--cross-machine); expect false alarms")

@@ -91,7 +91,10 @@ impl Bench {
         if let Some(path) = class.map(|c| self.committed(c)).filter(|p| p.is_file()) {
             return Choice::Committed(path);
         }
-        if let Some(path) = newest(&self.kept(shown)) {
+        // The newest kept run that still reads; a damaged one is skipped.
+        let mut kept = runs_in(&self.kept(shown));
+        kept.sort();
+        if let Some(path) = kept.into_iter().rev().find(|p| store::load(p).is_ok()) {
             return Choice::LastRun(path);
         }
         let committed = match class {
@@ -102,23 +105,45 @@ impl Bench {
             None => "a machine of unknown class has no committed baseline".to_string(),
         };
         Choice::Nothing(format!(
-            "no baseline for machine class {shown}: {committed}, and no earlier run of it in {}",
-            self.kept(shown).display()
+            "no baseline for machine class {shown}: {committed}, and no earlier run of it in {}{}",
+            self.kept(shown).display(),
+            self.legacy_note()
         ))
+    }
+
+    /// A word on `baselines/<bench>.json`, the single baseline of yardstick
+    /// before machine classes: it is of unknown class and no longer read.
+    pub fn legacy_note(&self) -> String {
+        let old = self
+            .repository
+            .join("baselines")
+            .join(format!("{}.json", self.name));
+        if old.is_file() {
+            format!(
+                " ({} is of no machine class and no longer read: make baselines/{}/<class>.json)",
+                old.display(),
+                self.name
+            )
+        } else {
+            String::new()
+        }
     }
 
     /// Keeps `run` among the runs of its class, and drops all but the
     /// newest [`KEPT`]. Runs of counts and runs made with an injected
     /// slowdown are not kept: they are no baseline for wall time.
     pub fn keep(&self, run: &Run) -> Result<Option<PathBuf>, Error> {
-        if run.metric != Metric::Time || run.settings.contains_key("inject") {
+        if run.metric != Metric::Time
+            || run.calibration.is_none()
+            || run.settings.contains_key("inject")
+        {
             return Ok(None);
         }
         let dir = self.kept(run.environment.class_name());
-        // RFC 3339 to the second sorts by time; the process id keeps two
-        // runs of one second apart.
+        // RFC 3339 to the second sorts by time; the process id, padded so
+        // that names sort as numbers, keeps two runs of one second apart.
         let stamp = run.started.replace(':', "-");
-        let path = dir.join(format!("{stamp}-{}.json", std::process::id()));
+        let path = dir.join(format!("{stamp}-{:010}.json", std::process::id()));
         store::save(&path, run)?;
         let mut all = runs_in(&dir);
         all.sort();
@@ -130,15 +155,12 @@ impl Bench {
     }
 }
 
-/// `YARDSTICK_HOME`, else `CARGO_TARGET_DIR/yardstick`, else the target
-/// folder of a cargo-built binary (`<target>/<profile>/deps/<bench>-<hash>`),
-/// else `target/yardstick` in the package.
+/// `YARDSTICK_HOME`, else the target folder of a cargo-built binary
+/// (`<target>/<profile>/deps/<bench>-<hash>`), else `target/yardstick` in
+/// the package.
 fn home(program: &Path, repository: &Path) -> PathBuf {
     if let Some(dir) = std::env::var_os(HOME_VARIABLE).filter(|d| !d.is_empty()) {
         return PathBuf::from(dir);
-    }
-    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR").filter(|d| !d.is_empty()) {
-        return PathBuf::from(dir).join("yardstick");
     }
     let deps = program.parent();
     match deps.filter(|d| d.file_name().is_some_and(|n| n == "deps")) {
@@ -161,10 +183,6 @@ fn runs_in(dir: &Path) -> Vec<PathBuf> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-fn newest(dir: &Path) -> Option<PathBuf> {
-    runs_in(dir).into_iter().max()
 }
 
 #[cfg(test)]
@@ -194,7 +212,6 @@ mod tests {
         let b = bench(t.path());
         let mut run = test_micro_run(Vec::new(), None);
         run.environment.machine_class = Some("cpu-2cpu-00000001".into());
-        b.keep(&run).unwrap();
         let committed = b.committed("cpu-2cpu-00000001");
         std::fs::create_dir_all(committed.parent().unwrap()).unwrap();
         store::save(&committed, &run).unwrap();
@@ -209,6 +226,7 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let b = bench(t.path());
         let mut run = test_micro_run(Vec::new(), None);
+        run.calibration = crate::run::CalibrationSummary::of(&[1.0], &[1.0], 1);
         run.environment.machine_class = Some("cpu-2cpu-00000001".into());
         run.started = "2026-12-01T10:00:00Z".into();
         b.keep(&run).unwrap();
@@ -218,6 +236,37 @@ mod tests {
         // Another class's committed baseline and runs do not count.
         match b.choose(Some("other-2cpu-00000002")) {
             Choice::Nothing(why) => assert!(why.contains("other-2cpu-00000002"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_damaged_last_run_is_skipped_for_the_one_before() {
+        let t = tempfile::tempdir().unwrap();
+        let b = bench(t.path());
+        let mut run = test_micro_run(Vec::new(), None);
+        run.calibration = crate::run::CalibrationSummary::of(&[1.0], &[1.0], 1);
+        run.started = "2026-12-01T10:00:00Z".into();
+        let older = b.keep(&run).unwrap().unwrap();
+        run.started = "2026-12-01T11:00:00Z".into();
+        let newer = b.keep(&run).unwrap().unwrap();
+        std::fs::write(&newer, "{ broken").unwrap();
+        assert_eq!(
+            b.choose(Some("test-cpu-2cpu-00000000")),
+            Choice::LastRun(older)
+        );
+    }
+
+    #[test]
+    fn the_old_single_baseline_is_named_not_read() {
+        let t = tempfile::tempdir().unwrap();
+        let b = bench(t.path());
+        std::fs::create_dir_all(b.repository.join("baselines")).unwrap();
+        std::fs::write(b.repository.join("baselines/micro.json"), "{}").unwrap();
+        match b.choose(Some("x-2cpu-00000001")) {
+            Choice::Nothing(why) => {
+                assert!(why.contains("micro.json is of no machine class"), "{why}")
+            }
             other => panic!("{other:?}"),
         }
     }
@@ -236,6 +285,8 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let b = bench(t.path());
         let mut run = test_micro_run(Vec::new(), None);
+        assert_eq!(b.keep(&run).unwrap(), None, "no calibration, not kept");
+        run.calibration = crate::run::CalibrationSummary::of(&[1.0], &[1.0], 1);
         for hour in 10..10 + KEPT + 3 {
             run.started = format!("2026-12-01T{hour:02}:00:00Z");
             b.keep(&run).unwrap();
@@ -243,7 +294,9 @@ mod tests {
         let dir = b.kept("test-cpu-2cpu-00000000");
         assert_eq!(runs_in(&dir).len(), KEPT);
         assert!(
-            newest(&dir)
+            runs_in(&dir)
+                .into_iter()
+                .max()
                 .unwrap()
                 .to_string_lossy()
                 .contains(&format!("T{:02}-00-00Z", 10 + KEPT + 2))

@@ -62,9 +62,13 @@ commands:
 /// `cargo bench` (which passes `--bench`), and runs each probe once as a
 /// test under `cargo test`. Returns the process exit code.
 pub fn run_main() -> i32 {
-    let args: Vec<String> = std::env::args().collect();
+    let args: Vec<OsString> = std::env::args_os().collect();
     if !args.iter().skip(1).any(|a| a == "--bench") {
-        return testmode::run(args);
+        // libtest's arguments are text; a name that is not cannot match.
+        return match utf8(args) {
+            Ok(args) => testmode::run(args),
+            Err(e) => report(Err(e)),
+        };
     }
     let bench = args
         .first()

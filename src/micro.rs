@@ -56,14 +56,21 @@ pub fn main(
             std::io::stdout().lock(),
         );
     }
-    // A bad baseline must not cost a whole run: read it first.
+    // A bad baseline must not cost a whole run: read it first. A bench
+    // chooses a wall-time baseline by machine class only for a timed,
+    // calibrated run.
     let class = environment::current_class();
-    let (baseline, nothing) =
-        match Baseline::resolve(&options.common, bench.as_ref(), class.as_deref())? {
-            Resolved::Baseline(b) => (Some(*b), None),
-            Resolved::NotAsked => (None, None),
-            Resolved::Nothing(why) => (None, Some(why)),
-        };
+    let timed = options.metric == Metric::Time && options.calibrate;
+    let chooser = bench.as_ref().filter(|_| timed);
+    let (baseline, nothing) = match Baseline::resolve(&options.common, chooser, class.as_deref())? {
+        Resolved::Baseline(b) => (Some(*b), None),
+        Resolved::NotAsked => (None, None),
+        Resolved::Nothing(why) => (None, Some(why)),
+    };
+    if let Some(b) = &baseline {
+        b.suits(Mode::Micro, options.metric)?;
+    }
+    outcome::check_outputs(&options.common)?;
     if let Some(b) = baseline
         .as_ref()
         .filter(|_| !options.calibrate && options.metric == Metric::Time)
@@ -84,7 +91,7 @@ pub fn main(
     // Only the developer's loop is kept, not a run told what to compare
     // with (as the evaluation's runs are).
     let plain = options.common.baseline.is_none() && !options.common.no_baseline;
-    if let Some(bench) = bench.as_ref().filter(|_| plain) {
+    if let Some(bench) = chooser.filter(|_| plain) {
         keep(bench, &mut run, nothing);
     } else if let Some(why) = nothing {
         run.warnings.push(why);

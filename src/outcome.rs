@@ -61,8 +61,11 @@ impl Baseline {
                 Ok(b) => Resolved::Baseline(Box::new(Baseline {
                     basis: Some(format!(
                         "the last run on machine class {shown}, as information: no baseline is \
-                         committed for it ({})",
-                        bench.committed(shown).display()
+                         committed for it{}{}",
+                        class
+                            .map(|c| format!(" ({})", bench.committed(c).display()))
+                            .unwrap_or_default(),
+                        bench.legacy_note()
                     )),
                     informational: true,
                     ..b
@@ -73,6 +76,29 @@ impl Baseline {
             },
             Choice::Nothing(why) => Resolved::Nothing(why),
         })
+    }
+
+    /// Refuses, before anything is measured, a baseline that a run of
+    /// `mode` and `metric` could not be compared with: the run would be
+    /// measured for nothing.
+    pub fn suits(&self, mode: Mode, metric: Metric) -> Result<(), Error> {
+        if self.run.mode != mode {
+            return Err(Error::input(format!(
+                "{}: a {} run is no baseline for a {} run",
+                self.name,
+                self.run.mode.as_str(),
+                mode.as_str()
+            )));
+        }
+        if mode == Mode::Micro && self.run.metric != metric {
+            return Err(Error::input(format!(
+                "{}: a run of {} is no baseline for a run of {}",
+                self.name,
+                self.run.metric.as_str(),
+                metric.as_str()
+            )));
+        }
+        Ok(())
     }
 
     pub fn load(path: &Path) -> Result<Baseline, Error> {
@@ -95,6 +121,15 @@ impl Baseline {
             basis: None,
             informational: false,
         })
+    }
+}
+
+/// Checks what a run will write before it is measured: a `--save` that
+/// cannot be written would otherwise lose the run.
+pub fn check_outputs(common: &Common) -> Result<(), Error> {
+    match &common.save {
+        Some(path) => store::check_writable(path),
+        None => Ok(()),
     }
 }
 
@@ -139,9 +174,12 @@ pub fn compare_with(
 /// Saves, prints and annotates a finished run; returns the exit code: 1 on a
 /// regression or a failed probe, else 0.
 pub fn deliver(run: Run, common: &Common) -> Result<i32, Error> {
-    if let Some(path) = &common.save {
-        store::save(path, &run)?;
-    }
+    // A save that fails after all still prints the run, and writes it
+    // where it can be found.
+    let saved = match &common.save {
+        Some(path) => store::save(path, &run).map_err(|e| rescue(&run, e)),
+        None => Ok(()),
+    };
     let document = common.format != Format::Table;
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(
@@ -152,7 +190,32 @@ pub fn deliver(run: Run, common: &Common) -> Result<i32, Error> {
     let _ = stdout.flush();
     drop(stdout);
     announce(&run, document);
+    saved?;
     Ok(verdict::exit_code(&run))
+}
+
+/// Writes a run its `--save` could not take to a temporary file, and says
+/// where in the error.
+fn rescue(run: &Run, error: Error) -> Error {
+    let kept = tempfile::Builder::new()
+        .prefix("yardstick-run-")
+        .suffix(".json")
+        .tempfile()
+        .map_err(|e| e.to_string())
+        .and_then(|file| file.keep().map_err(|e| e.to_string()))
+        .and_then(|(_, path)| {
+            store::save(&path, run)
+                .map(|()| path)
+                .map_err(|e| e.to_string())
+        });
+    match kept {
+        Ok(path) => Error::input(format!(
+            "{}; the run was saved to {} instead",
+            error.to_string().trim_start_matches("error: "),
+            path.display()
+        )),
+        Err(_) => error,
+    }
 }
 
 /// Verdict lines, GitHub annotations and the job summary. With a JSON or CSV
@@ -181,5 +244,28 @@ pub fn announce(run: &Run, document: bool) {
                 Path::new(&path).display()
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::{CalibrationSummary, Row, RowKind, test_micro_run};
+
+    #[test]
+    fn a_run_its_save_cannot_take_is_saved_elsewhere_and_said_where() {
+        let row = Row::with_samples("a".into(), RowKind::Probe, "a".into(), vec![1.0]);
+        let run = test_micro_run(vec![row], CalibrationSummary::of(&[1.0], &[1.0], 1));
+        let common = Common {
+            save: Some("/dev/null".into()),
+            format: crate::cli::common::Format::Json,
+            ..Common::default()
+        };
+        let e = deliver(run.clone(), &common).unwrap_err().to_string();
+        assert!(e.starts_with("error: /dev/null: not a regular file"), "{e}");
+        let kept = e.rsplit("the run was saved to ").next().unwrap_or("");
+        let kept = Path::new(kept.trim_end_matches(" instead"));
+        assert_eq!(store::load(kept).unwrap().rows, run.rows);
+        std::fs::remove_file(kept).unwrap();
     }
 }

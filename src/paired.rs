@@ -107,6 +107,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
     }
     // The workers inherit it; a release build refuses it here first.
     let clock = Clock::from_env()?;
+    outcome::check_outputs(&o.common)?;
     let seed = o.seed.unwrap_or_else(|| fastrand::u64(..));
     let mut rng = fastrand::Rng::with_seed(seed);
     let started = now();

@@ -12,6 +12,7 @@
 use crate::error::Error;
 use crate::run::{CalibrationSummary, Metric, Mode, Row, Run};
 use serde_json::json;
+use std::collections::{HashMap, HashSet};
 
 /// Setting of a pooled run: how many runs it pools.
 pub const POOLED_SETTING: &str = "pooled_runs";
@@ -38,13 +39,18 @@ pub fn pool(runs: &[(String, Run)]) -> Result<Run, Error> {
         same_class(first_name, first, name, run)?;
         same_probes(first_name, first, name, run)?;
     }
+    // Rows matched through a hash of each run's keys: linear in the rows.
+    let indexes: Vec<HashMap<&str, &Row>> = runs
+        .iter()
+        .map(|(_, run)| run.rows.iter().map(|r| (r.key.as_str(), r)).collect())
+        .collect();
     let rows = first
         .rows
         .iter()
         .map(|row| {
-            let same: Vec<&Row> = runs
+            let same: Vec<&Row> = indexes
                 .iter()
-                .filter_map(|(_, run)| run.rows.iter().find(|r| r.key == row.key))
+                .filter_map(|index| index.get(row.key.as_str()).copied())
                 .collect();
             pooled(&same)
         })
@@ -72,6 +78,11 @@ fn poolable(name: &str, run: &Run) -> Result<(), Error> {
     if run.calibration.is_none() {
         return Err(Error::input(format!(
             "{name}: the run has no calibration; a baseline needs it"
+        )));
+    }
+    if run.settings.contains_key("fake_clock") {
+        return Err(Error::input(format!(
+            "{name}: the run was timed by a scripted clock (a test's); a baseline must be measured"
         )));
     }
     if run.settings.contains_key("inject") {
@@ -136,9 +147,10 @@ fn same_class(first_name: &str, first: &Run, name: &str, run: &Run) -> Result<()
 
 fn same_probes(first_name: &str, first: &Run, name: &str, run: &Run) -> Result<(), Error> {
     let missing = |a: &Run, b: &Run| {
+        let keys: HashSet<&str> = b.rows.iter().map(|r| r.key.as_str()).collect();
         a.rows
             .iter()
-            .find(|r| !b.rows.iter().any(|o| o.key == r.key))
+            .find(|r| !keys.contains(r.key.as_str()))
             .map(|r| r.key.clone())
     };
     if let Some(key) = missing(run, first) {
@@ -326,6 +338,14 @@ mod tests {
         empty.rows.clear();
         let e = refused(vec![empty, ok()]);
         assert!(e.contains("run0.json") && e.contains("no probe"), "{e}");
+
+        let mut scripted = ok();
+        scripted.settings.insert("fake_clock".into(), json!("a=1"));
+        let e = refused(vec![ok(), scripted]);
+        assert!(
+            e.contains("run1.json") && e.contains("scripted clock"),
+            "{e}"
+        );
 
         let mut injected = ok();
         injected.settings.insert("inject".into(), json!("*:15"));

@@ -107,7 +107,9 @@ pub fn measure(
         for (p, slot) in selected.iter().zip(slots.iter_mut()) {
             let Ok(live) = slot else { continue };
             let loop_ms = calibration.map(|c| {
-                let (elapsed, sum) = clock.time(clock::CALIBRATION, 1, Use::Sample, || {
+                // Warm-up loops do not take a step of the script.
+                let used = if measured { Use::Sample } else { Use::Sizing };
+                let (elapsed, sum) = clock.time(clock::CALIBRATION, 1, used, || {
                     std::hint::black_box(c.run())
                 });
                 let ms = elapsed.as_secs_f64() * 1e3;

@@ -71,7 +71,7 @@ yardstick::probe! {
 yardstick::probe! {
     name: odd_processes,
     ops: 1,
-    note: "ten times the work in every other process that counts in PROCESS_COUNTER",
+    note: "a hundred times the work in every other process that counts in PROCESS_COUNTER",
     setup: || {
         // Each build's workers count themselves in a file of their own, so
         // which process of a pair is slow does not hang on which of the two
@@ -85,9 +85,9 @@ yardstick::probe! {
         Ok((seen % 2 == 0) == std::env::var_os("PROCESS_SLOW_FIRST").is_some())
     },
     run: |slow: &bool| {
-        // Ten times: no load can make the fast process's median sample
-        // slower than the slow one's, so each pair's sign is fixed.
-        let n = if *slow { 200_000u64 } else { 20_000 };
+        // A hundred times: no load can make the fast process's median
+        // sample slower than the slow one's, so each pair's sign is fixed.
+        let n = if *slow { 200_000u64 } else { 2_000 };
         (0..std::hint::black_box(n)).fold(0u64, |a, x| a ^ x.wrapping_mul(0x9e37_79b9)) | 1
     },
     check: |_, x: &u64| if x % 2 == 1 { Ok(()) } else { Err(format!("{x} is even")) },
@@ -405,7 +405,51 @@ fn tests() -> Vec<Trial> {
                         "http.json",
                         good.to_string()
                             .replace("\"mode\":\"micro\"", "\"mode\":\"http\""),
-                        "different modes",
+                        "http run",
+                    ),
+                    (
+                        "counts.json",
+                        {
+                            let mut v = good.clone();
+                            v["metric"] = Value::from("instructions");
+                            v.to_string()
+                        },
+                        "run of instructions",
+                    ),
+                    (
+                        "zero-loop.json",
+                        {
+                            let mut v = good.clone();
+                            v["calibration"]["median"] = Value::from(0.0);
+                            v.to_string()
+                        },
+                        "calibration.median is 0",
+                    ),
+                    (
+                        "tiny.json",
+                        {
+                            let mut v = good.clone();
+                            v["rows"][0]["samples"][0] = Value::from(1e-308);
+                            v.to_string()
+                        },
+                        "samples[0] is 0.0",
+                    ),
+                    (
+                        "twice.json",
+                        {
+                            let mut v = good.clone();
+                            let row = v["rows"][0].clone();
+                            if let Some(rows) = v["rows"].as_array_mut() {
+                                rows.push(row);
+                            }
+                            v.to_string()
+                        },
+                        "appears twice",
+                    ),
+                    (
+                        "format-text.json",
+                        good.to_string().replace("\"format\":1", "\"format\":\"1\""),
+                        "not a version number",
                     ),
                     (
                         "nocal.json",
@@ -454,6 +498,34 @@ fn tests() -> Vec<Trial> {
                     "missing file",
                     &ran,
                 )?;
+                // Where the run is of another kind, the run is named.
+                let ran = run(yardstick()
+                    .arg("compare")
+                    .arg(t.path().join("good.json"))
+                    .arg(t.path().join("http.json")));
+                check(
+                    ran.code == 2
+                        && ran.stderr.starts_with(&format!(
+                            "error: {}: a http run",
+                            t.path().join("http.json").display()
+                        )),
+                    "compare names the run of another mode",
+                    &ran,
+                )?;
+                // A --save that cannot be written is refused before the
+                // probe that would hang for 30 s is measured.
+                for bad in ["/dev/null", "/proc/version"] {
+                    let ran = run(micro(&[
+                        "--probe=hanging",
+                        "--probe-timeout=30",
+                        &format!("--save={bad}"),
+                    ]));
+                    check(
+                        ran.code == 2 && ran.stderr.starts_with(&format!("error: {bad}: ")),
+                        &format!("--save={bad} refused first"),
+                        &ran,
+                    )?;
+                }
                 Ok(())
             },
         ),
@@ -617,6 +689,25 @@ fn tests() -> Vec<Trial> {
             for name in ["a.json", "b.json", "c.json"] {
                 saved_run(t.path(), name)?;
                 paths.push(t.path().join(name));
+            }
+            // A scripted run is refused...
+            let ran = run(yardstick()
+                .arg("baseline")
+                .arg(&paths[0])
+                .arg("-o")
+                .arg(t.path().join("scripted.json")));
+            check(
+                ran.code == 2 && ran.stderr.contains("scripted clock"),
+                "a scripted run is no baseline",
+                &ran,
+            )?;
+            // ...so these stand for measured runs with the same figures.
+            for path in &paths {
+                let mut doc = json(&std::fs::read_to_string(path)?);
+                if let Some(settings) = doc["settings"].as_object_mut() {
+                    settings.remove("fake_clock");
+                }
+                write_json(path, &doc)?;
             }
             let out = t.path().join("baselines").join("pooled.json");
             let ran = run(yardstick().arg("baseline").args(&paths).arg("-o").arg(&out));
@@ -906,7 +997,7 @@ fn tests() -> Vec<Trial> {
             // the slow one in every other pair, the new build's in the rest.
             // One pair per piece of evidence, that is no regression. Real
             // time here: the scripted clock cannot tell processes apart, and
-            // ten times the work fixes each pair's sign. Four pairs of eight
+            // a hundred times the work fixes each pair's sign. Four pairs of eight
             // each way give p >= 40/256 however their sizes rank.
             let t = tempfile::tempdir()?;
             let counters = [t.path().join("old"), t.path().join("new")];
@@ -1208,6 +1299,58 @@ fn tests() -> Vec<Trial> {
             },
         ),
         Trial::test(
+            "arguments_that_are_not_utf8_are_refused_not_panicked_on",
+            || {
+                use std::os::unix::ffi::OsStrExt;
+                let odd = std::ffi::OsStr::from_bytes(b"--probe=\xff");
+                for bench in [true, false] {
+                    let mut cmd = child();
+                    cmd.env("YARDSTICK_E2E_CHILD", "bench");
+                    if bench {
+                        cmd.arg("--bench");
+                    }
+                    let ran = run(cmd.arg(odd));
+                    check(
+                        ran.code == 2 && ran.stderr.lines().count() == 1,
+                        &format!("bench mode {bench}: exit 2 in one line"),
+                        &ran,
+                    )?;
+                }
+                Ok(())
+            },
+        ),
+        Trial::test("machine_prints_the_class_runs_record", || {
+            let t = tempfile::tempdir()?;
+            let doc = saved_run(t.path(), "run.json")?;
+            let recorded = doc["environment"]["machine_class"]
+                .as_str()
+                .unwrap_or("unknown")
+                .to_string();
+            let ran = run(yardstick().args(["machine", "--class"]));
+            check(
+                ran.code == 0 && ran.stdout.trim() == recorded,
+                "--class prints the class alone, the one runs record",
+                &ran,
+            )?;
+            let ran = run(yardstick().arg("machine"));
+            check(
+                ran.code == 0
+                    && ran
+                        .stdout
+                        .starts_with(&format!("machine class: {recorded}\n"))
+                    && ran.stdout.contains("\ncpu: "),
+                "the class and what it is made of",
+                &ran,
+            )?;
+            let ran = run(yardstick().args(["machine", "--clas"]));
+            check(
+                ran.code == 2 && ran.stderr.lines().count() == 1,
+                "a bad option: one line, exit 2",
+                &ran,
+            )?;
+            Ok(())
+        }),
+        Trial::test(
             "across_machine_classes_nothing_is_judged_unless_asked",
             || {
                 let t = tempfile::tempdir()?;
@@ -1278,7 +1421,15 @@ fn tests() -> Vec<Trial> {
                     "a live run against another class: no verdict",
                     &ran,
                 )?;
-                // Runs of two classes do not pool.
+                // Runs of two classes do not pool (measured runs, as far as
+                // pooling can tell).
+                for p in [&base_path, &path] {
+                    let mut doc = json(&std::fs::read_to_string(p)?);
+                    if let Some(settings) = doc["settings"].as_object_mut() {
+                        settings.remove("fake_clock");
+                    }
+                    write_json(p, &doc)?;
+                }
                 let ran = run(yardstick()
                     .arg("baseline")
                     .arg(&base_path)

@@ -79,6 +79,19 @@ pub fn compare(args: Vec<OsString>) -> Result<i32, Error> {
     let (common, paths) = parse(args, "compare", 2)?;
     let base = Baseline::load(&paths[0])?;
     let run = Baseline::load(&paths[1])?;
+    // The run is measured against the baseline: where they differ in kind,
+    // the run is the one named.
+    base.suits(run.run.mode, run.run.metric).map_err(|_| {
+        Error::input(format!(
+            "{}: a {} run of {} cannot be compared with {}, a {} run of {}",
+            run.name,
+            run.run.mode.as_str(),
+            run.run.metric.as_str(),
+            base.name,
+            base.run.mode.as_str(),
+            base.run.metric.as_str()
+        ))
+    })?;
     let rules = Rules::from(&common);
     let untimed = [&base, &run]
         .into_iter()

@@ -11,7 +11,7 @@ pub mod paired;
 use crate::comparison::{Check, Comparison, EnvironmentDifference};
 use crate::error::Error;
 use crate::run::{Metric, Mode, Row, Run};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 /// What a comparison is asked to use.
 #[derive(Debug, Clone, Default)]
@@ -95,15 +95,13 @@ pub fn compare(
     Ok(comparison)
 }
 
-/// Rows measured in both runs, in the order of `run`.
+/// Rows measured in both runs, in the order of `run`; matched through a
+/// hash of the baseline's keys, so runs of many rows compare in linear time.
 fn common_rows<'a>(baseline: &'a Run, run: &'a Run) -> impl Iterator<Item = (&'a Row, &'a Row)> {
-    run.rows.iter().filter_map(|now| {
-        baseline
-            .rows
-            .iter()
-            .find(|b| b.key == now.key)
-            .map(|b| (b, now))
-    })
+    let by_key: HashMap<&str, &Row> = baseline.rows.iter().map(|r| (r.key.as_str(), r)).collect();
+    run.rows
+        .iter()
+        .filter_map(move |now| by_key.get(now.key.as_str()).map(|b| (*b, now)))
 }
 
 fn keys_only_in(a: &[Row], b: &[Row]) -> Vec<String> {

@@ -66,7 +66,9 @@ impl Cpu {
             .unwrap_or_default();
         let cache = root.join("sys/devices/system/cpu/cpu0/cache");
         (cpu.l1d, cpu.l2, cpu.l3) = read_caches(&cache);
-        cpu.online = text("sys/devices/system/cpu/online").and_then(|t| count_cpu_list(&t));
+        cpu.online = text("sys/devices/system/cpu/online")
+            .and_then(|t| count_cpu_list(&t))
+            .or_else(|| text("proc/cpuinfo").and_then(|t| count_processors(&t)));
         cpu.smt = text("sys/devices/system/cpu/smt/active").map(|t| t.trim() == "1");
         cpu.kernel = text("proc/sys/kernel/osrelease")
             .map(|t| t.trim().to_string())
@@ -98,7 +100,7 @@ impl Cpu {
         let identity = format!(
             "{}|{}|l1d={}|l2={}|l3={}|cpus={}|{}",
             self.vendor,
-            self.id,
+            self.model_id(),
             size(self.l1d),
             size(self.l2),
             size(self.l3),
@@ -107,14 +109,30 @@ impl Cpu {
         );
         let digest = Sha256::digest(identity.as_bytes());
         let hash: String = digest[..4].iter().map(|b| format!("{b:02x}")).collect();
-        Some(format!("{}-{online}cpu-{hash}", self.slug()))
+        // A count the machine did not tell stays out of the name (the hash
+        // has it as unknown).
+        let count = self.online.map(|n| format!("-{n}cpu")).unwrap_or_default();
+        Some(format!("{}{count}-{hash}", self.slug()))
+    }
+
+    /// What names the processor model in the class: x86 family/model/
+    /// stepping; on ARM implementer/part, the variant being a revision of
+    /// one part.
+    fn model_id(&self) -> &str {
+        if !self.id.starts_with("0x") {
+            return &self.id;
+        }
+        match self.id.match_indices('/').nth(1) {
+            Some((end, _)) => &self.id[..end],
+            None => &self.id,
+        }
     }
 
     /// A readable name for file names: the model name's words without
     /// trademarks, frequencies and filler, lower case, joined by `-`.
     fn slug(&self) -> String {
         let source = if self.model_name.is_empty() {
-            format!("{} {}", self.vendor, self.id)
+            format!("{} {}", self.vendor, self.model_id())
         } else {
             self.model_name.clone()
         };
@@ -270,6 +288,16 @@ fn parse_size(text: &str) -> Option<u64> {
     n.checked_mul(factor)
 }
 
+/// How many `processor` entries a `/proc/cpuinfo` lists, where sysfs has
+/// no online list.
+fn count_processors(text: &str) -> Option<usize> {
+    let n = text
+        .lines()
+        .filter(|l| l.split(':').next().is_some_and(|k| k.trim() == "processor"))
+        .count();
+    (n > 0).then_some(n)
+}
+
 /// How many CPUs a kernel CPU list names: `0-1`, `0,2-5`, `7`.
 fn count_cpu_list(text: &str) -> Option<usize> {
     let mut count = 0usize;
@@ -281,7 +309,7 @@ fn count_cpu_list(text: &str) -> Option<usize> {
                 (n, n)
             }
         };
-        count = count.checked_add(last.checked_sub(first)? + 1)?;
+        count = count.checked_add(last.checked_sub(first)?.checked_add(1)?)?;
     }
     (count > 0).then_some(count)
 }

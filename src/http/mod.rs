@@ -40,6 +40,10 @@ pub fn main(args: Vec<String>) -> Result<i32, Error> {
         outcome::Resolved::Baseline(b) => Some(*b),
         _ => None,
     };
+    if let Some(b) = &baseline {
+        b.suits(crate::run::Mode::Http, crate::run::Metric::Time)?;
+    }
+    outcome::check_outputs(&o.common)?;
     let run = measure(&o)?;
     outcome::finish(run, &o.common, baseline)
 }

@@ -37,7 +37,7 @@ pub fn comparison_line(c: &Comparison) -> &'static str {
     if c.failed() {
         "FAIL: slower than the baseline"
     } else if held_back {
-        "NO VERDICT: the baseline is of another machine class; the changes are information"
+        "NO VERDICT: the machine classes differ or are unknown; the changes are information"
     } else if c.informational && c.regressions > 0 {
         "INFO: slower than the last run on this machine (information, not a verdict)"
     } else if c.informational {

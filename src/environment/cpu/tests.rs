@@ -61,7 +61,11 @@ fn an_arm_server_synthetic() {
         (Some(80), None, None)
     );
     let class = cpu.class("aarch64-unknown-linux-gnu").unwrap();
-    assert!(class.starts_with("arm-0x41-0xd0c-0x3-80cpu-"), "{class}");
+    assert!(class.starts_with("arm-0x41-0xd0c-80cpu-"), "{class}");
+    // Another revision (variant) of the same part is the same class.
+    let mut revised = cpu.clone();
+    revised.id = "0x41/0xd0c/0x1".into();
+    assert_eq!(Some(class), revised.class("aarch64-unknown-linux-gnu"));
 }
 
 #[test]
@@ -87,6 +91,26 @@ fn classes_tell_machines_apart_and_only_by_what_moves_numbers() {
 }
 
 #[test]
+fn without_an_online_list_the_processors_are_counted() {
+    let t = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(t.path().join("proc")).unwrap();
+    std::fs::copy(
+        fixture("amd-epyc-2cpu-vm").join("proc/cpuinfo"),
+        t.path().join("proc/cpuinfo"),
+    )
+    .unwrap();
+    let cpu = Cpu::read(t.path());
+    assert_eq!(cpu.online, Some(2));
+    let mut unknown = cpu.clone();
+    unknown.online = None;
+    let class = unknown.class(TARGET).unwrap();
+    assert!(
+        class.starts_with("amd-epyc-") && !class.contains('?') && !class.contains("cpu-"),
+        "{class}"
+    );
+}
+
+#[test]
 fn nothing_known_is_no_class() {
     let cpu = Cpu::read(Path::new("/nonexistent/root"));
     assert_eq!(cpu, Cpu::default());
@@ -100,6 +124,11 @@ fn cpu_lists_and_sizes() {
     assert_eq!(count_cpu_list(""), None);
     assert_eq!(count_cpu_list("5-3"), None);
     assert_eq!(count_cpu_list("x"), None);
+    assert_eq!(count_cpu_list("0-18446744073709551615"), None);
+    assert_eq!(
+        count_processors("processor\t: 0\nfoo: 1\nprocessor : 1\n"),
+        Some(2)
+    );
     assert_eq!(parse_size("48K"), Some(48 * 1024));
     assert_eq!(parse_size("32M"), Some(32 << 20));
     assert_eq!(parse_size("4096"), Some(4096));
