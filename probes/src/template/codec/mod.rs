@@ -13,7 +13,7 @@ use super::value::Value;
 
 /// Bumped whenever the encoding or the instruction set changes, so that
 /// caches written by another build are recompiled.
-pub const FORMAT_VERSION: u16 = 2;
+pub const FORMAT_VERSION: u16 = 3;
 
 mod read;
 

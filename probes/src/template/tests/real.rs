@@ -93,13 +93,12 @@ fn access_after_a_pipe_or_call() {
         render("{'a/b'|explode('/').1}{array(7, 8)|reverse.0}"),
         "b8"
     );
-    let h = hash(&[("locale_code", Value::str("nor-NO"))]);
     assert_eq!(
         render_with(
-            "{$h|merge(hash('k', 1)).locale_code}",
-            Vars::new().set("h", h)
+            "{$lang|locale().intl_language_name}|{$lang|locale.country_name}|{false()|locale.locale_code}|{locale()['language_code']}",
+            Vars::new().set("lang", "nor-NO")
         ),
-        "nor-NO"
+        "Norwegian (Bokmal) (Norway)|Norway|eng-GB|eng"
     );
     let (l, c, m) = error_at("{$x|explode('_').}");
     assert_eq!((l, c), (1, 18));
