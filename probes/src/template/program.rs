@@ -195,6 +195,8 @@ pub enum Inst {
     /// Ends the innermost capture and stores its text in `name`.
     CaptureEnd {
         name: Sym,
+        /// `name=`: the namespace (inside the scope's) the variable goes in.
+        ns: Option<Sym>,
         scope: BlockScope,
     },
     /// `{run-once}`: jumps to `skip` when this instruction already ran

@@ -302,9 +302,10 @@ impl Writer {
                 self.named(vars);
             }
             Inst::CaptureStart => self.u8(20),
-            Inst::CaptureEnd { name, scope } => {
+            Inst::CaptureEnd { name, ns, scope } => {
                 self.u8(21);
                 self.sym(name);
+                self.opt_sym(ns);
                 self.u8(match scope {
                     BlockScope::Relative => 0,
                     BlockScope::Root => 1,

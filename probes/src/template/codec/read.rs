@@ -318,6 +318,7 @@ impl Reader<'_> {
             20 => Inst::CaptureStart,
             21 => Inst::CaptureEnd {
                 name: self.sym()?,
+                ns: self.opt_sym()?,
                 scope: match self.u8()? {
                     0 => BlockScope::Relative,
                     1 => BlockScope::Root,

@@ -52,12 +52,15 @@ impl Compiler<'_> {
                 BlockScope::Relative
             }
         };
+        // `name=Space` puts the variable in that namespace: `$Space:text`.
+        let ns = self.ns_param(tag);
         // The body is captured even without a name, so that it never
         // leaks into the output.
         self.emit(Inst::CaptureStart);
         self.nodes(body)?;
         self.emit(Inst::CaptureEnd {
             name: name.unwrap_or_else(|| Sym::new("")),
+            ns,
             scope,
         });
         Ok(())

@@ -274,10 +274,7 @@ mod tests {
             "a&amp;b <b>x&lt;y<br />\nz</b> <pre>{$a}</pre> &lt;u&gt;u&lt;/u&gt;"
         );
         // The nl2br filter is PHP's: `\r\n` stays one break.
-        assert_eq!(
-            run("<strong>x\r\ny</strong>", None),
-            "<b>x<br />\r\ny</b>"
-        );
+        assert_eq!(run("<strong>x\r\ny</strong>", None), "<b>x<br />\r\ny</b>");
         assert_eq!(
             run("<emphasize>e</emphasize><strong>s</strong>", Some("short")),
             "<i>e</i><strong>s</strong>"

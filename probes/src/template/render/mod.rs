@@ -319,7 +319,11 @@ impl<'e> Renderer<'e> {
                     self.include(program, pc - 1, &env, uri, ns.as_ref(), vars)?;
                 }
                 Inst::CaptureStart => captures.push(self.out.len()),
-                Inst::CaptureEnd { name, scope } => {
+                Inst::CaptureEnd {
+                    name,
+                    ns: block_ns,
+                    scope,
+                } => {
                     let start = captures.pop().unwrap_or(self.out.len());
                     let text = self.out.split_off(start.min(self.out.len()));
                     if name.name.is_empty() {
@@ -329,6 +333,10 @@ impl<'e> Renderer<'e> {
                         BlockScope::Relative => self.scope.current(),
                         BlockScope::Root => root_ns,
                         BlockScope::Global => ROOT,
+                    };
+                    let ns = match block_ns {
+                        Some(child) => self.scope.child(ns, child),
+                        None => ns,
                     };
                     match self.scope.lookup_in(ns, name) {
                         Some(i) => self.scope.set_index(i, Value::from(text)),

@@ -156,3 +156,25 @@ fn break_or_continue_inside_set_block_leaves_no_open_capture() {
         "[1!]"
     );
 }
+
+#[test]
+fn set_block_name_puts_the_variable_in_a_namespace() {
+    // `name=Space` sets `$Space:text`, not `$text`, inside the scope's
+    // namespace.
+    assert_eq!(
+        render("{set-block name=Space variable=text}T{/set-block}[{$Space:text}|{$text}]"),
+        "[T|]"
+    );
+    assert_eq!(
+        render(
+            "{let name=N}{set-block name=S scope=global variable=g}G{/set-block}{set-block name=S variable=r}R{/set-block}{/let}[{$#S:g}|{$N:S:r}|{$S:r}]"
+        ),
+        "[G|R|]"
+    );
+    assert!(
+        compile("t.tpl", "{set-block name=S variable=t}x{/set-block}")
+            .unwrap()
+            .warnings
+            .is_empty()
+    );
+}
