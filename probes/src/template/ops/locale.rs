@@ -94,9 +94,12 @@ impl Object for LocaleInfo {
     fn attribute(&self, name: &str) -> Option<Value> {
         let names = self.language_names();
         let country = self.country_name();
+        // `English (United Kingdom)`; a name that already carries a
+        // qualifier (`Norwegian (Bokmal)`) is left as it is.
         let with_country = |name: &str| match (name, country) {
             ("", _) => String::new(),
             (name, "") => name.to_string(),
+            (name, _) if name.contains('(') => name.to_string(),
             (name, country) => format!("{name} ({country})"),
         };
         let text = match name {
@@ -235,9 +238,10 @@ mod tests {
         assert_eq!(attr(nor(), "country_code"), "NO");
         assert_eq!(attr(nor(), "country_name"), "Norway");
         assert_eq!(attr(nor(), "language_name"), "Norsk (bokmål)");
+        assert_eq!(attr(nor(), "intl_language_name"), "Norwegian (Bokmal)");
         assert_eq!(
-            attr(nor(), "intl_language_name"),
-            "Norwegian (Bokmal) (Norway)"
+            attr(Value::str("ger-DE"), "intl_language_name"),
+            "German (Germany)"
         );
         assert_eq!(attr(nor(), "http_locale_code"), "no-no");
         assert_eq!(attr(nor(), "charset"), "utf-8");

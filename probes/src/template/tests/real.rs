@@ -98,7 +98,7 @@ fn access_after_a_pipe_or_call() {
             "{$lang|locale().intl_language_name}|{$lang|locale.country_name}|{false()|locale.locale_code}|{locale()['language_code']}",
             Vars::new().set("lang", "nor-NO")
         ),
-        "Norwegian (Bokmal) (Norway)|Norway|eng-GB|eng"
+        "Norwegian (Bokmal)|Norway|eng-GB|eng"
     );
     let (l, c, m) = error_at("{$x|explode('_').}");
     assert_eq!((l, c), (1, 18));
@@ -283,6 +283,25 @@ fn section_counts_numeric_strings_and_negative_numbers() {
             Vars::new().set("n", "3")
         ),
         ""
+    );
+}
+
+#[test]
+fn foreach_max_zero_shows_none_and_a_negative_max_all() {
+    let vars = || Vars::new().set("l", ints(&[1, 2, 3]));
+    // As the CMS's foreach: 0 items processed at most, a negative max is
+    // ignored (with a warning in the CMS).
+    assert_eq!(
+        render_with("{foreach $l as $i max=0}{$i}{/foreach}", vars()),
+        ""
+    );
+    assert_eq!(
+        render_with("{foreach $l as $i max=-1}{$i}{/foreach}", vars()),
+        "123"
+    );
+    assert_eq!(
+        render_with("{foreach $l as $i max=2}{$i}{/foreach}", vars()),
+        "12"
     );
 }
 
