@@ -41,36 +41,58 @@ fn hex(b: u8) -> Option<u8> {
 /// Decodes `%XX` escapes in one element that starts at byte `start` of the
 /// path. Borrows when there is nothing to decode, which is almost always.
 pub(crate) fn decode(element: &str, start: usize) -> Result<Cow<'_, str>, UrlError> {
-    let Some(first) = element.find('%') else {
+    if !element.contains('%') {
         return Ok(Cow::Borrowed(element));
-    };
-    let bytes = element.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    out.extend_from_slice(&bytes[..first]);
-    let mut i = first;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b == b'%' {
-            let pair = bytes
-                .get(i + 1)
-                .copied()
-                .and_then(hex)
-                .zip(bytes.get(i + 2).copied().and_then(hex));
-            match pair {
-                Some((hi, lo)) => {
-                    out.push(hi << 4 | lo);
-                    i += 3;
-                }
-                None => return Err(UrlError::BadEscape { offset: start + i }),
-            }
-        } else {
-            out.push(b);
-            i += 1;
-        }
     }
-    String::from_utf8(out)
+    let bytes = unescape(element, false).map_err(|i| UrlError::BadEscape { offset: start + i })?;
+    String::from_utf8(bytes)
         .map(Cow::Owned)
         .map_err(|_| UrlError::NotUtf8 { offset: start })
+}
+
+/// Decodes `%XX` escapes as PHP's `urldecode` does for `$_GET`: a `%` not
+/// followed by two hex digits stays as it is, and bytes that are not UTF-8
+/// become U+FFFD (PHP keeps the raw bytes, which a Rust string cannot).
+pub(crate) fn decode_lenient(text: &str) -> Cow<'_, str> {
+    if !text.contains('%') {
+        return Cow::Borrowed(text);
+    }
+    let bytes = unescape(text, true).unwrap_or_else(|_| text.as_bytes().to_vec());
+    match String::from_utf8(bytes) {
+        Ok(s) => Cow::Owned(s),
+        Err(e) => Cow::Owned(String::from_utf8_lossy(e.as_bytes()).into_owned()),
+    }
+}
+
+/// The bytes `text` stands for. A bad escape is kept as it is when
+/// `lenient`, else it is an error at its byte position.
+fn unescape(text: &str, lenient: bool) -> Result<Vec<u8>, usize> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let pair = (b == b'%')
+            .then(|| {
+                bytes
+                    .get(i + 1)
+                    .copied()
+                    .and_then(hex)
+                    .zip(bytes.get(i + 2).copied().and_then(hex))
+            })
+            .flatten();
+        match pair {
+            Some((hi, lo)) => {
+                out.push(hi << 4 | lo);
+                i += 3;
+            }
+            None if b == b'%' && !lenient => return Err(i),
+            None => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -102,6 +124,14 @@ mod tests {
                 .to_string()
                 .contains("byte 3")
         );
+    }
+
+    #[test]
+    fn lenient_decoding_keeps_bad_escapes_and_replaces_bad_bytes() {
+        assert!(matches!(decode_lenient("plain"), Cow::Borrowed("plain")));
+        assert_eq!(decode_lenient("a%20b%zz%2"), "a b%zz%2");
+        assert_eq!(decode_lenient("%"), "%");
+        assert_eq!(decode_lenient("caf%C3%A9%FF"), "café\u{fffd}");
     }
 
     #[test]

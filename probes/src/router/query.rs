@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use super::percent::{UrlError, decode};
+use super::percent::decode_lenient;
 
 /// One GET parameter's value: `name=value` gives text, `name[]=value`
 /// lines collect a list, as PHP reads them.
@@ -47,23 +47,21 @@ pub(crate) fn split(uri: &str) -> (&str, Option<&str>, Option<&str>) {
     }
 }
 
-/// Decodes a query that starts at byte `start` of the URI: `&`-separated
-/// `name=value` pairs, `+` standing for a space and `%XX` escapes decoded
-/// (a bad escape or bytes that are not UTF-8 make the URI invalid, as in
-/// the path). A pair without `=` has the empty value, an empty pair or
+/// Decodes a query: `&`-separated `name=value` pairs, `+` standing for a
+/// space and `%XX` escapes decoded. Unlike the path, a bad escape or bytes
+/// that are not UTF-8 never make the URI invalid, since PHP's `$_GET`
+/// keeps such a value: a bad escape stays as written and bad bytes become
+/// U+FFFD. A pair without `=` has the empty value, an empty pair or
 /// name is skipped. A name repeated takes the later value; `name[]=v`
 /// appends to the list `name` (replacing a text value, as PHP does).
 /// `name[key]=v` keeps its whole name: keyed GET arrays are left to the
 /// module that wants them.
-pub(crate) fn parse(query: &str, start: usize) -> Result<Vec<(String, GetValue)>, UrlError> {
+pub(crate) fn parse(query: &str) -> Vec<(String, GetValue)> {
     let mut out: Vec<(String, GetValue)> = Vec::new();
-    let mut offset = start;
     for pair in query.split('&') {
-        let pair_start = offset;
-        offset += pair.len() + 1;
         let (raw_name, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
-        let name = form_decode(raw_name, pair_start)?;
-        let value = form_decode(raw_value, pair_start + raw_name.len() + 1)?;
+        let name = form_decode(raw_name);
+        let value = form_decode(raw_value);
         if name.is_empty() {
             continue;
         }
@@ -79,18 +77,18 @@ pub(crate) fn parse(query: &str, start: usize) -> Result<Vec<(String, GetValue)>
             },
         }
     }
-    Ok(out)
+    out
 }
 
 /// Form decoding: `+` is a space, then percent escapes. `%2B` still gives
 /// a plus, since the `+` are replaced before the escapes are read.
-fn form_decode(raw: &str, start: usize) -> Result<String, UrlError> {
+fn form_decode(raw: &str) -> String {
     let spaced: Cow<'_, str> = if raw.contains('+') {
         Cow::Owned(raw.replace('+', " "))
     } else {
         Cow::Borrowed(raw)
     };
-    Ok(decode(&spaced, start)?.into_owned())
+    decode_lenient(&spaced).into_owned()
 }
 
 #[cfg(test)]
@@ -112,7 +110,7 @@ mod tests {
 
     #[test]
     fn pairs_are_decoded() {
-        let got = parse("SearchText=foo+bar%21&Page=2&flag&&=orphan", 0).unwrap();
+        let got = parse("SearchText=foo+bar%21&Page=2&flag&&=orphan");
         assert_eq!(
             got,
             [
@@ -121,13 +119,13 @@ mod tests {
                 ("flag".to_string(), text("")),
             ]
         );
-        let got = parse("a%2Bb=c%2B%2Bd", 0).unwrap();
+        let got = parse("a%2Bb=c%2B%2Bd");
         assert_eq!(got, [("a+b".to_string(), text("c++d"))]);
     }
 
     #[test]
     fn brackets_collect_a_list_and_repeats_take_the_later_value() {
-        let got = parse("SubTreeArray[]=2&x=1&SubTreeArray[]=5&x=3&k[a]=1", 0).unwrap();
+        let got = parse("SubTreeArray[]=2&x=1&SubTreeArray[]=5&x=3&k[a]=1");
         assert_eq!(
             got,
             [
@@ -139,17 +137,23 @@ mod tests {
                 ("k[a]".to_string(), text("1")),
             ]
         );
-        let got = parse("x=1&x[]=2", 0).unwrap();
+        let got = parse("x=1&x[]=2");
         assert_eq!(got[0].1.as_list(), Some(&["2".to_string()][..]));
         assert_eq!(got[0].1.as_text(), None);
     }
 
     #[test]
-    fn bad_escapes_point_into_the_uri() {
+    fn bad_escapes_and_bytes_are_kept_not_refused() {
+        // As PHP's $_GET: a bad escape stays as written.
         assert_eq!(
-            parse("a=1&b=%zz", 10),
-            Err(UrlError::BadEscape { offset: 16 })
+            parse("a=1&b=%zz&c=50%"),
+            [
+                ("a".to_string(), text("1")),
+                ("b".to_string(), text("%zz")),
+                ("c".to_string(), text("50%")),
+            ]
         );
-        assert_eq!(parse("%FF=1", 3), Err(UrlError::NotUtf8 { offset: 3 }));
+        // Bytes that are not UTF-8 are replaced, not an error.
+        assert_eq!(parse("%FF=1"), [("\u{fffd}".to_string(), text("1"))]);
     }
 }

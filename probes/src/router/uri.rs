@@ -39,7 +39,7 @@ impl<'a> Uri<'a> {
             ..Uri::default()
         };
         if let Some(query) = query {
-            uri.get = query::parse(query, path.len() + 1)?;
+            uri.get = query::parse(query);
         }
         // The user parameter that plain elements are appended to, and
         // whether its value has been taken yet.
@@ -274,10 +274,22 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_query_escape_is_an_error_at_its_offset() {
+    fn a_bad_query_escape_does_not_reject_the_url() {
+        // The path still routes and the value keeps its text, as PHP's
+        // $_GET does; a bad escape in the path stays an error.
+        let uri = Uri::parse("/a/b?q=%G1&r=%FF", true).unwrap();
+        assert_eq!((uri.module(), uri.view()), ("a", Some("b")));
         assert_eq!(
-            Uri::parse("/a/b?q=%G1", true),
-            Err(UrlError::BadEscape { offset: 7 })
+            uri.get_parameter("q").and_then(GetValue::as_text),
+            Some("%G1")
+        );
+        assert_eq!(
+            uri.get_parameter("r").and_then(GetValue::as_text),
+            Some("\u{fffd}")
+        );
+        assert_eq!(
+            Uri::parse("/a/%G1?q=1", true),
+            Err(UrlError::BadEscape { offset: 3 })
         );
     }
 

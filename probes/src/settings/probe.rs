@@ -11,7 +11,7 @@ use yardstick::Checksum;
 const FILES: [(&str, usize, usize, usize); 7] = [
     ("site.ini", 65, 360, 0),
     ("content.ini", 69, 350, 0),
-    ("template.ini", 34, 89, 0),
+    ("template.ini", 34, 90, 0),
     ("i18n.ini", 24, 284, 0),
     ("image.ini", 38, 80, 0),
     ("design.ini", 14, 80, 0),

@@ -141,14 +141,27 @@ impl Engine {
     /// cache configured, a fresh compiled copy on disk is used instead of
     /// compiling.
     pub fn load(&self, uri: &str) -> Result<Arc<Program>, TemplateError> {
+        self.find(uri).unwrap_or_else(|| {
+            Err(TemplateError::file(
+                uri,
+                "template not found in the design search path".into(),
+            ))
+        })
+    }
+
+    /// Like [`Engine::load`], but `None` when no file has that URI. A
+    /// template loaded before is returned without looking at the disk.
+    pub fn find(&self, uri: &str) -> Option<Result<Arc<Program>, TemplateError>> {
         if let Some(p) = self.loaded.lock().ok().and_then(|m| m.get(uri).cloned()) {
-            return Ok(p);
+            return Some(Ok(p));
         }
-        let path = self.resolve(uri).ok_or_else(|| {
-            TemplateError::file(uri, "template not found in the design search path".into())
-        })?;
+        let path = self.resolve(uri)?;
+        Some(self.load_file(uri, &path))
+    }
+
+    fn load_file(&self, uri: &str, path: &Path) -> Result<Arc<Program>, TemplateError> {
         let name = path.display().to_string();
-        let source = std::fs::read_to_string(&path)
+        let source = std::fs::read_to_string(path)
             .map_err(|e| TemplateError::file(&name, format!("cannot read: {e}")))?;
         let program = match &self.cache {
             Some(cache) => cache.load_or_compile(&name, &source)?.0,

@@ -419,19 +419,25 @@ impl<'s> Cursor<'s> {
     fn params_with(&mut self, dollar: bool) -> Result<Vec<Param>> {
         let mut params = Vec::new();
         while !self.at_end() {
-            if dollar && self.peek() == Some(b'$') && self.peek_at(1).is_some_and(is_ident_byte) {
-                self.pos += 1;
-            }
-            let Some((name, span)) = self.ident() else {
-                return fail(
-                    self.pos,
-                    format!("expected a parameter name, found {}", self.here()),
-                );
-            };
-            let value = self.assigned_value()?;
-            params.push(Param { name, span, value });
+            params.push(self.param(dollar)?);
         }
         Ok(params)
+    }
+
+    /// One `name=expr` or bare `name` (with an optional leading `$` when
+    /// `dollar`).
+    fn param(&mut self, dollar: bool) -> Result<Param> {
+        if dollar && self.peek() == Some(b'$') && self.peek_at(1).is_some_and(is_ident_byte) {
+            self.pos += 1;
+        }
+        let Some((name, span)) = self.ident() else {
+            return fail(
+                self.pos,
+                format!("expected a parameter name, found {}", self.here()),
+            );
+        };
+        let value = self.assigned_value()?;
+        Ok(Param { name, span, value })
     }
 
     /// `= expr` after a parameter or variable name, if present.
@@ -546,14 +552,7 @@ impl<'s> Cursor<'s> {
                 }
                 self.pos = start;
             }
-            let Some((name, span)) = self.ident() else {
-                return fail(
-                    self.pos,
-                    format!("expected a parameter name, found {}", self.here()),
-                );
-            };
-            let value = self.assigned_value()?;
-            params.push(Param { name, span, value });
+            params.push(self.param(false)?);
         }
         Ok(Args::Foreach {
             list,

@@ -47,6 +47,9 @@ impl SettingsSource for SiteSettings {
             ("site.ini", "RegistrationSettings", "Enabled") => s("true"),
             ("site.ini", "DebugSettings", "ShowDebugBox") => s("enabled"),
             ("site.ini", "DatabaseSettings", "DatabaseImplementation") => s("ezmysqli"),
+            // As the fixture site's template.ini: page links use the user
+            // parameter `/(offset)/` the router reads.
+            ("template.ini", "ControlSettings", "AllowUserVariables") => s("true"),
             ("design.ini", "PathSettings", "ShowPath") => s("enabled"),
             ("design.ini", "AnalyticsSettings", "Enabled") => s("true"),
             ("design.ini", "AnalyticsSettings", "ScriptURL") => {
@@ -466,11 +469,34 @@ fn full_view_golden() {
         .set("node", node)
         .set("view_parameters", map(vec![("offset", Value::Int(5))]));
     let out = fixture_engine()
+        .with_settings(Arc::new(SiteSettings))
         .render_uri("design:node/view/full.tpl", &vars)
         .unwrap_or_else(|e| panic!("{e}"));
     check("node_full.html", &out);
     assert!(
         out.contains("pagenavigator"),
         "the included navigator renders"
+    );
+    // The page links are what the fixture site's router reads: the offset
+    // is a user parameter, not an ordered one.
+    let site = crate::settings::SiteSettings::new(vec![fixtures::path("settings")]);
+    let site_ini = site.file("site.ini").unwrap_or_else(|e| panic!("{e}"));
+    let router = crate::router::Router::from_settings(crate::router::Registry::kernel(), &site_ini);
+    let link = out
+        .split("href=\"/index.php")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .find(|link| link.contains("offset"))
+        .unwrap_or_default();
+    assert!(link.contains("/(offset)/"), "{link}");
+    let uri = router.parse(link).unwrap_or_else(|e| panic!("{link}: {e}"));
+    assert!(
+        uri.user_parameters().any(|(name, _)| name == "offset"),
+        "{link}"
+    );
+    assert_eq!(
+        SiteSettings.setting("template.ini", "ControlSettings", "AllowUserVariables"),
+        site.setting("template.ini", "ControlSettings", "AllowUserVariables"),
+        "the golden's settings agree with the fixture site's template.ini"
     );
 }

@@ -104,9 +104,11 @@ pub struct LoopSpec {
     pub section: bool,
     /// The section's namespace (`name=`), relative to the current one.
     pub ns: Option<Sym>,
-    /// Foreach/for: the value variable; section: the `var=` name that
-    /// replaces `item` when given.
+    /// Foreach/for: the value variable.
     pub item: Option<Sym>,
+    /// Section `var=`: the name (computed, as `var=$v` may give it) of the
+    /// one variable that holds an iterator instead of `item`, `key`, ...
+    pub var: Option<Expr>,
     /// Foreach over a hash: the key variable.
     pub key: Option<Sym>,
     pub offset: Option<Expr>,
@@ -157,10 +159,8 @@ pub enum Inst {
     LoopNext {
         body: u32,
     },
-    /// Pops the innermost loop; jumps to `empty` when nothing was shown.
-    LoopEnd {
-        empty: Option<u32>,
-    },
+    /// Pops the innermost loop.
+    LoopEnd,
     /// `{section-exclude match=...}` / `{section-include match=...}`.
     Filter {
         include: bool,
@@ -170,9 +170,13 @@ pub enum Inst {
     Show {
         next: u32,
     },
-    /// Starts the delimiter: skipped before the first shown item.
+    /// Starts the delimiter: skipped before the first shown item, when
+    /// `cond` (a section delimiter's `match=`) is false, or when the
+    /// item's index is not a multiple of `modulo`.
     Delim {
         skip: u32,
+        modulo: Option<Expr>,
+        cond: Option<Expr>,
     },
     /// `{let}` / `{default}`: binds variables until `PopLet`.
     PushLet {
@@ -191,6 +195,8 @@ pub enum Inst {
     /// Ends the innermost capture and stores its text in `name`.
     CaptureEnd {
         name: Sym,
+        /// `name=`: the namespace (inside the scope's) the variable goes in.
+        ns: Option<Sym>,
         scope: BlockScope,
     },
     /// `{run-once}`: jumps to `skip` when this instruction already ran
@@ -225,6 +231,28 @@ pub enum ViewKind {
     Node,
     Content,
     Attribute,
+}
+
+impl ViewKind {
+    /// The kind a view-gui tag's name stands for.
+    pub fn of_tag(name: &str) -> Option<ViewKind> {
+        match name {
+            "node_view_gui" => Some(ViewKind::Node),
+            "content_view_gui" => Some(ViewKind::Content),
+            "attribute_view_gui" => Some(ViewKind::Attribute),
+            _ => None,
+        }
+    }
+
+    /// The tag parameter that holds the subject, and the name the picked
+    /// template sees it under (`$node`, `$object`, `$attribute`).
+    pub fn subject(self) -> (&'static str, &'static str) {
+        match self {
+            ViewKind::Node => ("content_node", "node"),
+            ViewKind::Content => ("content_object", "object"),
+            ViewKind::Attribute => ("attribute", "attribute"),
+        }
+    }
 }
 
 /// A compiled template.

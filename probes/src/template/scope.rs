@@ -96,7 +96,8 @@ impl Scope {
             .map(|i| i as u32)
     }
 
-    fn child(&mut self, parent: u32, name: &Sym) -> u32 {
+    /// The namespace `name` inside `parent`, created if needed.
+    pub fn child(&mut self, parent: u32, name: &Sym) -> u32 {
         if let Some(ns) = self.find_child(parent, name) {
             return ns;
         }

@@ -26,6 +26,12 @@ pub trait Object: Send + Sync + fmt::Debug {
     fn to_text(&self) -> String {
         String::new()
     }
+    /// The value a proxy object stands for when a variable holding it is
+    /// used whole (`{$it}`, `$it|wash`), while `$it.name` still asks the
+    /// object: the CMS's `{section var=}` iterator. `None` by default.
+    fn proxy(&self) -> Option<&Value> {
+        None
+    }
 }
 
 /// A template value.
@@ -264,6 +270,14 @@ impl Value {
             // PHP prints "Array" with a notice; a page is better off blank.
             Value::Array(_) | Value::Hash(_) => {}
             Value::Object(o) => out.push_str(&o.to_text()),
+        }
+    }
+
+    /// The value itself, or the value a proxy object stands for.
+    pub fn proxied(&self) -> &Value {
+        match self {
+            Value::Object(o) => o.proxy().unwrap_or(self),
+            _ => self,
         }
     }
 

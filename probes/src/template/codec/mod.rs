@@ -13,7 +13,7 @@ use super::value::Value;
 
 /// Bumped whenever the encoding or the instruction set changes, so that
 /// caches written by another build are recompiled.
-pub const FORMAT_VERSION: u16 = 2;
+pub const FORMAT_VERSION: u16 = 3;
 
 mod read;
 
@@ -254,6 +254,7 @@ impl Writer {
                 self.bool(spec.section);
                 self.opt_sym(&spec.ns);
                 self.opt_sym(&spec.item);
+                self.opt_expr(spec.var.as_ref());
                 self.opt_sym(&spec.key);
                 self.opt_expr(spec.offset.as_ref());
                 self.opt_expr(spec.max.as_ref());
@@ -267,11 +268,7 @@ impl Writer {
                 self.u8(12);
                 self.u32(*body);
             }
-            Inst::LoopEnd { empty } => {
-                self.u8(13);
-                self.bool(empty.is_some());
-                self.u32(empty.unwrap_or(0));
-            }
+            Inst::LoopEnd => self.u8(13),
             Inst::Filter { include, cond } => {
                 self.u8(14);
                 self.bool(*include);
@@ -281,9 +278,11 @@ impl Writer {
                 self.u8(15);
                 self.u32(*next);
             }
-            Inst::Delim { skip } => {
+            Inst::Delim { skip, modulo, cond } => {
                 self.u8(16);
                 self.u32(*skip);
+                self.opt_expr(modulo.as_ref());
+                self.opt_expr(cond.as_ref());
             }
             Inst::PushLet {
                 ns,
@@ -303,9 +302,10 @@ impl Writer {
                 self.named(vars);
             }
             Inst::CaptureStart => self.u8(20),
-            Inst::CaptureEnd { name, scope } => {
+            Inst::CaptureEnd { name, ns, scope } => {
                 self.u8(21);
                 self.sym(name);
+                self.opt_sym(ns);
                 self.u8(match scope {
                     BlockScope::Relative => 0,
                     BlockScope::Root => 1,

@@ -281,6 +281,7 @@ impl Reader<'_> {
                     section: self.bool()?,
                     ns: self.opt_sym()?,
                     item: self.opt_sym()?,
+                    var: self.opt_expr()?,
                     key: self.opt_sym()?,
                     offset: self.opt_expr()?,
                     max: self.opt_expr()?,
@@ -292,19 +293,17 @@ impl Reader<'_> {
                 }))
             }
             12 => Inst::LoopNext { body: self.u32()? },
-            13 => {
-                let has = self.bool()?;
-                let target = self.u32()?;
-                Inst::LoopEnd {
-                    empty: has.then_some(target),
-                }
-            }
+            13 => Inst::LoopEnd,
             14 => Inst::Filter {
                 include: self.bool()?,
                 cond: self.expr()?,
             },
             15 => Inst::Show { next: self.u32()? },
-            16 => Inst::Delim { skip: self.u32()? },
+            16 => Inst::Delim {
+                skip: self.u32()?,
+                modulo: self.opt_expr()?,
+                cond: self.opt_expr()?,
+            },
             17 => Inst::PushLet {
                 ns: self.opt_sym()?,
                 vars: self.named()?,
@@ -319,6 +318,7 @@ impl Reader<'_> {
             20 => Inst::CaptureStart,
             21 => Inst::CaptureEnd {
                 name: self.sym()?,
+                ns: self.opt_sym()?,
                 scope: match self.u8()? {
                     0 => BlockScope::Relative,
                     1 => BlockScope::Root,

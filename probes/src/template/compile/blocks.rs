@@ -52,12 +52,15 @@ impl Compiler<'_> {
                 BlockScope::Relative
             }
         };
+        // `name=Space` puts the variable in that namespace: `$Space:text`.
+        let ns = self.ns_param(tag);
         // The body is captured even without a name, so that it never
         // leaks into the output.
         self.emit(Inst::CaptureStart);
         self.nodes(body)?;
         self.emit(Inst::CaptureEnd {
             name: name.unwrap_or_else(|| Sym::new("")),
+            ns,
             scope,
         });
         Ok(())
@@ -75,25 +78,21 @@ impl Compiler<'_> {
     /// `{node_view_gui content_node=$node view=line}` and its relatives:
     /// every parameter is handed to the picked template by its own name.
     pub(super) fn view_gui_tag(&mut self, tag: &Tag) {
-        let (kind, subject) = match tag.name.as_str() {
-            "node_view_gui" => (ViewKind::Node, "content_node"),
-            "content_view_gui" => (ViewKind::Content, "content_object"),
-            _ => (ViewKind::Attribute, "attribute"),
+        let Some(kind) = ViewKind::of_tag(&tag.name) else {
+            return;
         };
+        let (subject, _) = kind.subject();
         if self.param(tag, subject).is_none() {
             self.warn(
                 tag.span,
                 format!("{{{}}} without `{subject}=` renders nothing", tag.name),
             );
         }
-        let params: Vec<(Sym, Expr)> = self
+        let mut params: Vec<(Sym, Expr)> = self
             .params(tag)
             .iter()
-            .collect::<Vec<_>>()
-            .into_iter()
             .map(|p| (Sym::new(&p.name), self.param_expr(p)))
             .collect();
-        let mut params = params;
         if kind != ViewKind::Attribute && !params.iter().any(|(n, _)| &*n.name == "view") {
             params.push((Sym::new("view"), Expr::Const(Value::str("full"))));
         }

@@ -2,17 +2,26 @@
 //! `{section}` with its filters and else branch, `{while}` and `{do}`, and
 //! the `{break}`/`{continue}`/`{skip}` jumps out of them.
 
-use super::super::ast::{self, Args, Node, Tag};
+use super::super::ast::{Args, Node, Tag};
 use super::super::program::{Expr, Inst, LoopSource, LoopSpec, Sym};
 use super::super::value::Value;
 use super::{Compiler, LoopLabels, Result};
 
+/// A loop's `{delimiter}`: its body and parameters.
+struct Delimiter<'a> {
+    body: &'a [Node],
+    modulo: Option<Expr>,
+    cond: Option<Expr>,
+}
+
 impl Compiler<'_> {
-    /// Splits out the first `{delimiter}` block of a loop body.
+    /// Splits out the first `{delimiter}` block of a loop body, with its
+    /// `modulo=` and (`section` only, as in the CMS) `match=` parameters.
     fn take_delimiter<'a>(
         &mut self,
         body: impl IntoIterator<Item = &'a Node>,
-    ) -> (Vec<&'a Node>, Option<&'a [Node]>) {
+        section: bool,
+    ) -> (Vec<&'a Node>, Option<Delimiter<'a>>) {
         let mut rest = Vec::new();
         let mut delim = None;
         for node in body {
@@ -20,9 +29,25 @@ impl Compiler<'_> {
                 Node::Tag(t) if t.name == "delimiter" && t.known => {
                     if delim.is_some() {
                         self.warn(t.span, "a second {delimiter} is ignored".into());
-                    } else {
-                        delim = Some(t.body.as_deref().unwrap_or(&[]));
+                        continue;
                     }
+                    self.check_params(
+                        t,
+                        if section {
+                            &["modulo", "match"]
+                        } else {
+                            &["modulo"]
+                        },
+                    );
+                    delim = Some(Delimiter {
+                        body: t.body.as_deref().unwrap_or(&[]),
+                        modulo: self.opt_param(t, "modulo"),
+                        cond: if section {
+                            self.opt_param(t, "match")
+                        } else {
+                            None
+                        },
+                    });
                 }
                 other => rest.push(other),
             }
@@ -30,18 +55,15 @@ impl Compiler<'_> {
         (rest, delim)
     }
 
-    /// Emits a loop's body with its delimiter and filters, the loop's
-    /// next/end instructions, and its else branch. `start` is the
-    /// `LoopStart` instruction. Returns where the else branch starts (the
-    /// loop's end when there is none).
+    /// Emits a loop's body with its delimiter and filters, and the loop's
+    /// next/end instructions. `start` is the `LoopStart` instruction.
     fn loop_body(
         &mut self,
         start: usize,
         body: &[&Node],
-        delim: Option<&[Node]>,
+        delim: Option<Delimiter>,
         filters: &[(bool, Expr)],
-        else_nodes: &[&Node],
-    ) -> Result<u32> {
+    ) -> Result<()> {
         self.loops.push(LoopLabels {
             continues: Vec::new(),
             breaks: Vec::new(),
@@ -58,8 +80,12 @@ impl Compiler<'_> {
             show = Some(self.emit(Inst::Show { next: 0 }));
         }
         if let Some(delim) = delim {
-            let d = self.emit(Inst::Delim { skip: 0 });
-            self.nodes(delim)?;
+            let d = self.emit(Inst::Delim {
+                skip: 0,
+                modulo: delim.modulo,
+                cond: delim.cond,
+            });
+            self.nodes(delim.body)?;
             self.patch_here(&[d]);
         }
         for n in body {
@@ -82,18 +108,8 @@ impl Compiler<'_> {
         for &b in &labels.breaks {
             self.patch(b, end_pc);
         }
-        let end = self.emit(Inst::LoopEnd { empty: None });
-        if else_nodes.is_empty() {
-            return Ok(self.label());
-        }
-        let skip = self.emit(Inst::Jump(0));
-        let else_pc = self.label();
-        self.patch(end, else_pc);
-        for n in else_nodes {
-            self.node(n)?;
-        }
-        self.patch_here(&[skip]);
-        Ok(else_pc)
+        self.emit(Inst::LoopEnd);
+        Ok(())
     }
 
     pub(super) fn loop_tag(&mut self, tag: &Tag, body: &[Node]) -> Result<()> {
@@ -130,6 +146,7 @@ impl Compiler<'_> {
             section: false,
             ns: None,
             item: Some(item),
+            var: None,
             key,
             offset: self.opt_param(tag, "offset"),
             max: self.opt_param(tag, "max"),
@@ -140,9 +157,8 @@ impl Compiler<'_> {
             next: 0,
         };
         let start = self.emit(Inst::LoopStart(Box::new(spec)));
-        let (rest, delim) = self.take_delimiter(body);
-        self.loop_body(start, &rest, delim, &[], &[])?;
-        Ok(())
+        let (rest, delim) = self.take_delimiter(body, false);
+        self.loop_body(start, &rest, delim, &[])
     }
 
     pub(super) fn section_tag(&mut self, tag: &Tag, body: &[Node]) -> Result<()> {
@@ -174,87 +190,66 @@ impl Compiler<'_> {
             }
         }
         let ns = self.ns_param(tag);
-        let show = self.opt_param(tag, "show");
-        let show_skip = match show {
+        // As in the CMS, `{section-else}` renders only when `show=` is
+        // given and false; an empty or undefined `loop=` shows nothing.
+        let show_skip = match self.opt_param(tag, "show") {
             Some(Expr::Const(v)) if !v.truthy() => {
-                // Never shown: only the else part remains.
-                for n in else_nodes {
-                    self.node(n)?;
-                }
-                return Ok(());
+                return self.in_ns(ns, &else_nodes);
             }
             Some(Expr::Const(_)) | None => None,
             Some(cond) => Some(self.emit(Inst::JumpUnless(cond, 0))),
         };
-        let Some(list) = self.opt_param(tag, "loop") else {
+        match self.opt_param(tag, "loop") {
             // {section show=...} without a loop: a conditional block.
-            if let Some(ns) = &ns {
-                self.emit(Inst::PushLet {
-                    ns: Some(ns.clone()),
-                    vars: Vec::new(),
-                    default_only: false,
-                });
+            None => self.in_ns(ns.clone(), &main)?,
+            Some(list) => {
+                let sequence = self.opt_param(tag, "sequence");
+                let spec = LoopSpec {
+                    source: LoopSource::List(list),
+                    section: true,
+                    ns: ns.clone(),
+                    item: None,
+                    var: self.opt_param(tag, "var"),
+                    key: None,
+                    offset: self.opt_param(tag, "offset"),
+                    max: self.opt_param(tag, "max"),
+                    reverse: self.flag(tag, "reverse"),
+                    sequence_name: sequence.as_ref().map(|_| Sym::new("sequence")),
+                    sequence,
+                    filtered: !filters.is_empty(),
+                    next: 0,
+                };
+                let start = self.emit(Inst::LoopStart(Box::new(spec)));
+                let (rest, delim) = self.take_delimiter(main, true);
+                self.loop_body(start, &rest, delim, &filters)?;
             }
-            for n in &main {
-                self.node(n)?;
-            }
-            if ns.is_some() {
-                self.emit(Inst::PopLet);
-            }
-            let end = self.emit(Inst::Jump(0));
-            if let Some(skip) = show_skip {
-                self.patch_here(&[skip]);
-            }
-            for n in else_nodes {
-                self.node(n)?;
-            }
-            self.patch_here(&[end]);
-            return Ok(());
-        };
-        let item = self.var_param(tag);
-        let sequence = self.opt_param(tag, "sequence");
-        let spec = LoopSpec {
-            source: LoopSource::List(list),
-            section: true,
-            ns,
-            item,
-            key: None,
-            offset: self.opt_param(tag, "offset"),
-            max: self.opt_param(tag, "max"),
-            reverse: self.flag(tag, "reverse"),
-            sequence_name: sequence.as_ref().map(|_| Sym::new("sequence")),
-            sequence,
-            filtered: !filters.is_empty(),
-            next: 0,
-        };
-        let start = self.emit(Inst::LoopStart(Box::new(spec)));
-        let (rest, delim) = self.take_delimiter(main);
-        let else_pc = self.loop_body(start, &rest, delim, &filters, &else_nodes)?;
+        }
         if let Some(skip) = show_skip {
-            self.patch(skip, else_pc);
+            let end = self.emit(Inst::Jump(0));
+            self.patch_here(&[skip]);
+            self.in_ns(ns, &else_nodes)?;
+            self.patch_here(&[end]);
         }
         Ok(())
     }
 
-    /// A section's `var=Name` (a bare word, constant text or `$Name`):
-    /// the variable that holds the item instead of `item`.
-    fn var_param(&mut self, tag: &Tag) -> Option<Sym> {
-        let p = self.param(tag, "var")?;
-        if let Some(ast::Expr {
-            kind: ast::ExprKind::Var(v),
-            ..
-        }) = &p.value
-            && v.ns.is_empty()
-        {
-            return Some(Sym::new(&v.name));
+    /// Nodes run in the namespace `ns` (inside the current one) if given.
+    fn in_ns(&mut self, ns: Option<Sym>, nodes: &[&Node]) -> Result<()> {
+        let pushed = ns.is_some();
+        if pushed {
+            self.emit(Inst::PushLet {
+                ns,
+                vars: Vec::new(),
+                default_only: false,
+            });
         }
-        match self.param_expr(p) {
-            Expr::Const(v) if !v.to_text().is_empty() => Some(Sym::new(&v.to_text())),
-            _ => {
-                self.warn(p.span, "`var=` must name a variable; `item` is used".into());
-                None
-            }
+        for n in nodes {
+            self.node(n)?;
         }
+        if pushed {
+            self.emit(Inst::PopLet);
+        }
+        Ok(())
     }
 
     pub(super) fn while_tag(&mut self, tag: &Tag, body: &[Node]) -> Result<()> {

@@ -116,10 +116,9 @@ impl Compiler<'_> {
     fn patch(&mut self, at: usize, target: u32) {
         match &mut self.code[at] {
             Inst::Jump(t) | Inst::JumpUnless(_, t) | Inst::JumpIf(_, t) => *t = target,
-            Inst::Delim { skip } => *skip = target,
+            Inst::Delim { skip, .. } => *skip = target,
             Inst::Show { next } => *next = target,
             Inst::LoopStart(spec) => spec.next = target,
-            Inst::LoopEnd { empty } => *empty = Some(target),
             Inst::Switch { default, .. } => *default = target,
             Inst::RunOnce { skip } => *skip = target,
             _ => {}

@@ -9,7 +9,7 @@ use crate::template::value::{Map, Num, Value, loose_eq};
 
 pub fn unary(op: Op, u: Unary) -> Value {
     match op {
-        Op::Break => brk(&u.subject.to_text()),
+        Op::Break => Value::from(super::text::nl2br(&u.subject.to_text())),
         Op::Indent => indent(&u),
         Op::Pad => pad(&u),
         Op::Repeat => repeat(&u),
@@ -19,11 +19,6 @@ pub fn unary(op: Op, u: Unary) -> Value {
         Op::Insert | Op::Remove | Op::Replace => splice(op, &u),
         _ => Value::Null,
     }
-}
-
-/// Newlines to `<br />`, keeping the newline (like `nl2br`).
-fn brk(text: &str) -> Value {
-    Value::from(text.replace('\n', "<br />\n"))
 }
 
 /// `indent(count, type, filler)`: every line, empty ones too, gets the
@@ -201,6 +196,7 @@ mod tests {
     #[test]
     fn break_indent_pad_repeat() {
         assert_eq!(pipe("break", s("a\nb"), &[]), "a<br />\nb");
+        assert_eq!(pipe("break", s("a\r\nb"), &[]), "a<br />\r\nb");
         assert_eq!(pipe("indent", s("a\n\nb"), &[i(2)]), "  a\n  \n  b");
         assert_eq!(pipe("indent", s("a\nb"), &[i(1), s("tab")]), "\ta\n\tb");
         assert_eq!(

@@ -8,6 +8,8 @@ use crate::template::value::Value;
 /// How numbers and dates are written for one locale.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Locale {
+    /// The locale's code (`eng-GB`), for the `locale` operator.
+    pub code: String,
     pub decimal_symbol: String,
     pub thousands_separator: String,
     pub decimals: usize,
@@ -24,6 +26,7 @@ impl Default for Locale {
     /// British English, the kernel's default locale.
     fn default() -> Self {
         Locale {
+            code: "eng-GB".into(),
             decimal_symbol: ".".into(),
             thousands_separator: ",".into(),
             decimals: 2,

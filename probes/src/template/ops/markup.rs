@@ -83,7 +83,7 @@ fn filter(name: &str, text: &str) -> String {
             escape_html_into(text, &mut out);
             out
         }
-        "nl2br" => text.replace('\n', "<br />\n"),
+        "nl2br" => super::text::nl2br(text),
         "trim" => text.trim().to_string(),
         _ => text.to_string(),
     }
@@ -273,6 +273,8 @@ mod tests {
             ),
             "a&amp;b <b>x&lt;y<br />\nz</b> <pre>{$a}</pre> &lt;u&gt;u&lt;/u&gt;"
         );
+        // The nl2br filter is PHP's: `\r\n` stays one break.
+        assert_eq!(run("<strong>x\r\ny</strong>", None), "<b>x<br />\r\ny</b>");
         assert_eq!(
             run("<emphasize>e</emphasize><strong>s</strong>", Some("short")),
             "<i>e</i><strong>s</strong>"

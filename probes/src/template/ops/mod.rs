@@ -10,6 +10,7 @@
 mod array;
 mod edit;
 mod l10n;
+mod locale;
 mod logic;
 mod markup;
 mod math;
@@ -149,6 +150,7 @@ ops! {
     Autolink = "autolink", pure: true;
     Simpletags = "simpletags", pure: false;
     Wordtoimage = "wordtoimage", pure: false;
+    Locale = "locale", pure: false;
 }
 
 /// What operators may read besides their operands.
@@ -318,6 +320,7 @@ pub fn apply(op: Op, mut ops: Operands<'_, '_>, env: &Env) -> Value {
         Autolink => markup::autolink(&unary(&mut ops)),
         Simpletags => markup::simpletags(&unary(&mut ops), env),
         Wordtoimage => markup::wordtoimage(&unary(&mut ops), env),
+        Locale => locale::locale(unary(&mut ops), env),
     }
 }
 
@@ -367,15 +370,22 @@ pub(crate) mod testing {
     }
 
     pub fn with_env<R>(translated: bool, f: impl FnOnce(&Env) -> R) -> R {
+        with_settings_env(&Settings, translated, f)
+    }
+
+    fn with_settings_env<R>(
+        settings: &dyn SettingsSource,
+        translated: bool,
+        f: impl FnOnce(&Env) -> R,
+    ) -> R {
         let site = Site::default();
         let locale = Locale::default();
-        let dirs = Vec::new();
         let env = Env {
             translator: translated.then_some(&Dutch as &dyn Translator),
-            settings: Some(&Settings),
+            settings: Some(settings),
             site: &site,
             locale: &locale,
-            designs: &dirs,
+            designs: &[],
             clock: Clock::Fixed(1_700_000_000),
         };
         f(&env)
@@ -395,21 +405,10 @@ pub(crate) mod testing {
         input: Value,
         arg: Option<Value>,
     ) -> String {
-        let site = Site::default();
-        let locale = Locale::default();
-        let source = FnSettings(settings);
-        let env = Env {
-            translator: None,
-            settings: Some(&source),
-            site: &site,
-            locale: &locale,
-            designs: &[],
-            clock: Clock::System,
-        };
         let args: Vec<Value> = arg.into_iter().collect();
-        run_with(&env, op, Some(input), &args)
-            .to_text()
-            .into_owned()
+        with_settings_env(&FnSettings(settings), false, |env| {
+            run_with(env, op, Some(input), &args).to_text().into_owned()
+        })
     }
 
     /// `input|op(args)` as printed text.

@@ -114,21 +114,7 @@ pub fn unary(op: Op, u: Unary) -> Value {
             let side = u.text_param(2, "right");
             Value::from(shorten(&subject.to_text(), len, &seq, &side))
         }
-        Op::Nl2br => {
-            let text = subject.to_text();
-            let mut out = String::with_capacity(text.len());
-            for (i, line) in text.split('\n').enumerate() {
-                if i > 0 {
-                    let cr = out.ends_with('\r');
-                    if cr {
-                        out.pop();
-                    }
-                    out.push_str(if cr { "<br />\r\n" } else { "<br />\n" });
-                }
-                out.push_str(line);
-            }
-            Value::from(out)
-        }
+        Op::Nl2br => Value::from(nl2br(&subject.to_text())),
         Op::Trim => {
             let text = subject.to_text();
             let trimmed = match u.param(0) {
@@ -177,6 +163,33 @@ fn shorten(text: &str, len: usize, seq: &str, side: &str) -> String {
             out
         }
     }
+}
+
+/// `<br />` before every line break, as PHP's `nl2br` does: `\r\n`,
+/// `\n\r`, `\n` and `\r` each count as one break and are kept. `nl2br`,
+/// `break` and the simple-tags `nl2br` filter all use it.
+pub fn nl2br(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 16);
+    let (mut start, mut i) = (0, 0);
+    while let Some(&b) = bytes.get(i) {
+        if b != b'\n' && b != b'\r' {
+            i += 1;
+            continue;
+        }
+        let pair = bytes
+            .get(i + 1)
+            .is_some_and(|&n| (n == b'\n' || n == b'\r') && n != b);
+        let end = if pair { i + 2 } else { i + 1 };
+        // Line breaks are ASCII, so these are character boundaries.
+        out.push_str(&text[start..i]);
+        out.push_str("<br />");
+        out.push_str(&text[i..end]);
+        start = end;
+        i = end;
+    }
+    out.push_str(&text[start..]);
+    out
 }
 
 #[cfg(test)]
@@ -274,6 +287,12 @@ mod tests {
     #[test]
     fn nl2br() {
         assert_eq!(pipe("nl2br", s("a\nb\r\nc"), &[]), "a<br />\nb<br />\r\nc");
+        // As PHP: `\n\r` is one break, a lone `\r` is one too.
+        assert_eq!(
+            pipe("nl2br", s("a\n\rb\rc\n\nd"), &[]),
+            "a<br />\n\rb<br />\rc<br />\n<br />\nd"
+        );
+        assert_eq!(pipe("nl2br", s("ø\r\n"), &[]), "ø<br />\r\n");
     }
 
     #[test]

@@ -115,3 +115,66 @@ fn a_view_template_that_fails_is_a_positioned_error() {
     let err = e.render(&p, &Vars::new()).unwrap_err();
     assert!(err.message.contains("nested too deeply"), "{err}");
 }
+
+#[test]
+fn a_view_template_once_loaded_is_not_looked_up_again() {
+    let (dir, e) = design(&[("node/view/line.tpl", "line:{$node.name}")]);
+    let p = compile("t.tpl", "{node_view_gui content_node=$n view=line}").unwrap();
+    let vars = Vars::new().set("n", hash(&[("name", Value::str("Home"))]));
+    assert_eq!(e.render(&p, &vars).unwrap(), "line:Home");
+    // The loaded program is used without asking the disk whether the
+    // file still exists.
+    std::fs::remove_file(dir.path().join("node/view/line.tpl")).unwrap();
+    assert_eq!(e.render(&p, &vars).unwrap(), "line:Home");
+}
+
+#[test]
+fn break_or_continue_inside_set_block_leaves_no_open_capture() {
+    let vars = || Vars::new().set("l", ints(&[1, 2, 3]));
+    // The block cut short by {break} stores nothing and its text is
+    // dropped; the one before it is kept.
+    assert_eq!(
+        render_with(
+            "{foreach $l as $i}{set-block variable=x}a{$i}{if eq($i, 2)}{break}{/if}b{/set-block}{$x}{/foreach}|{$x}",
+            vars()
+        ),
+        "a1b|a1b"
+    );
+    assert_eq!(
+        render_with(
+            "{foreach $l as $i}{set-block variable=x}{$i}{continue}{/set-block}{/foreach}[{$x}]",
+            vars()
+        ),
+        "[]"
+    );
+    // Captures opened outside the loop are untouched.
+    assert_eq!(
+        render_with(
+            "{set-block variable=y}{foreach $l as $i}{$i}{break}{/foreach}!{/set-block}[{$y}]",
+            vars()
+        ),
+        "[1!]"
+    );
+}
+
+#[test]
+fn set_block_name_puts_the_variable_in_a_namespace() {
+    // `name=Space` sets `$Space:text`, not `$text`, inside the scope's
+    // namespace.
+    assert_eq!(
+        render("{set-block name=Space variable=text}T{/set-block}[{$Space:text}|{$text}]"),
+        "[T|]"
+    );
+    assert_eq!(
+        render(
+            "{let name=N}{set-block name=S scope=global variable=g}G{/set-block}{set-block name=S variable=r}R{/set-block}{/let}[{$#S:g}|{$N:S:r}|{$S:r}]"
+        ),
+        "[G|R|]"
+    );
+    assert!(
+        compile("t.tpl", "{set-block name=S variable=t}x{/set-block}")
+            .unwrap()
+            .warnings
+            .is_empty()
+    );
+}

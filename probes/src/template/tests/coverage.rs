@@ -96,6 +96,8 @@ const OPERATORS: &[&str] = &[
     "autolink",
     "simpletags",
     "wordtoimage",
+    // Named in the access-after-a-call examples.
+    "locale",
 ];
 
 /// Each listed tag in a small template that uses it as designs do.
@@ -110,14 +112,14 @@ const TAGS: &[(&str, &str)] = &[
     ),
     (
         "foreach",
-        "{foreach $l as $i max=1 offset=0 reverse}{delimiter},{/delimiter}{/foreach}",
+        "{foreach $l as $i max=1 offset=0 reverse}{delimiter modulo=2},{/delimiter}{/foreach}",
     ),
     ("while", "{while false()}{/while}"),
     ("do", "{do}{/do while=false()}"),
     ("for", "{for 0 to 1 as $i}{break}{continue}{skip}{/for}"),
     (
         "section",
-        "{section loop=$l name=S var=v sequence=array(1) max=1 offset=0 reverse show=1}{section-exclude match=0}{section-include match=1}{delimiter}{/delimiter}{section-else}{/section}",
+        "{section loop=$l name=S var=v sequence=array(1) max=1 offset=0 reverse show=1}{section-exclude match=0}{section-include match=1}{delimiter modulo=2 match=1}{/delimiter}{section-else}{/section}",
     ),
     ("let", "{let a=1 $b=2}{/let}"),
     ("default", "{default a=1 $b=2}{/default}"),

@@ -225,12 +225,13 @@ fn legacy_section_loop() {
         ),
         "1010|2020|3030"
     );
+    // An undefined loop shows nothing: `{section-else}` is for `show=`.
     assert_eq!(
         render_with(
             "{section loop=$none name=S}x{section-else}empty{/section}",
             vars()
         ),
-        "empty"
+        ""
     );
     assert_eq!(
         render_with(
@@ -260,12 +261,13 @@ fn section_filters_and_show() {
         ),
         "0=1,1=3,2=4,3=5"
     );
+    // Every item filtered out: nothing, as `show=` is not given.
     assert_eq!(
         render_with(
             "{section loop=$l name=S}{section-exclude match=true()}x{section-else}none shown{/section}",
             vars()
         ),
-        "none shown"
+        ""
     );
     let t = "{section show=$on}yes{section-else}no{/section}";
     assert_eq!(render_with(t, Vars::new().set("on", true)), "yes");
