@@ -25,6 +25,9 @@ pub const DEFAULT_BATCH: u64 = 5;
 /// note, or why it could not be counted.
 pub type Count = Result<(f64, String), String>;
 
+/// How many times `--probe-timeout` a probe may take under callgrind.
+pub const LIMIT_FACTOR: u32 = 100;
+
 /// Checks that valgrind can be run, before any probe is counted.
 pub fn require_valgrind() -> Result<(), Error> {
     match Command::new("valgrind").arg("--version").output() {
@@ -44,11 +47,13 @@ pub fn count(
     invocation: &[String],
     batch: u64,
     workdir: &Path,
+    limit: std::time::Duration,
 ) -> Result<Count, Error> {
     let exe = std::env::current_exe()
         .map_err(|e| Error::Refused(format!("cannot find this binary to count it: {e}")))?;
     let out_file = workdir.join(format!("{}.callgrind", probe.name));
-    let output = Command::new("valgrind")
+    let mut valgrind = Command::new("valgrind");
+    valgrind
         .arg("--tool=callgrind")
         .arg(format!("--callgrind-out-file={}", out_file.display()))
         .arg(format!("--toggle-collect={TOGGLE}"))
@@ -66,9 +71,20 @@ pub fn count(
         ])
         .arg(format!("--min-batch={batch}"))
         .env_remove("GITHUB_STEP_SUMMARY")
-        .env_remove("GITHUB_ACTIONS")
-        .output()
-        .map_err(|e| Error::Refused(format!("cannot start valgrind: {e}")))?;
+        .env_remove("GITHUB_ACTIONS");
+    // A probe under callgrind runs some fifty times slower; past a hundred
+    // times its timeout, the count is given up and the row fails.
+    let output = match crate::process::output_within(&mut valgrind, limit) {
+        Ok(output) => output,
+        Err(why) if why.starts_with("cannot run") => {
+            return Err(Error::Refused(format!("valgrind: {why}")));
+        }
+        Err(why) => {
+            return Ok(Err(format!(
+                "valgrind {why} (--probe-timeout × {LIMIT_FACTOR})"
+            )));
+        }
+    };
     let stdout = String::from_utf8_lossy(&output.stdout);
     let child = match store::parse(&stdout) {
         Ok(run) => run,

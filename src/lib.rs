@@ -25,6 +25,7 @@ pub mod outcome;
 pub mod paired;
 pub mod pool;
 pub mod probe;
+mod process;
 mod progress;
 pub mod report;
 pub mod rounds;

@@ -362,7 +362,10 @@ fn count_all(
         row.ops = Some(p.ops);
         row.batch = Some(batch);
         row.requests = 1;
-        match instructions::count(p, &invocation, batch, workdir.path())? {
+        let limit = options
+            .probe_timeout
+            .saturating_mul(instructions::LIMIT_FACTOR);
+        match instructions::count(p, &invocation, batch, workdir.path(), limit)? {
             Ok((count, note)) => {
                 row.instructions = Some(count);
                 row.note = note;

@@ -371,6 +371,9 @@ fn tests() -> Vec<Trial> {
                 vec!["micro", "--format=xml"],
                 vec!["micro", "no_such_filter"],
                 vec!["micro", "--baseline=/nonexistent/base.json"],
+                vec!["micro", "--min-batch=9223372036854775807"],
+                vec!["micro", "--probe=fine_sum", "--save=/dev/null"],
+                vec!["show", "/dev/zero"],
                 vec!["frobnicate"],
             ] {
                 let ran = run(child().args(&args));
@@ -382,6 +385,13 @@ fn tests() -> Vec<Trial> {
             check(
                 ran.stderr.contains("--probe") && ran.stderr.contains("nope"),
                 "names the option",
+                &ran,
+            )?;
+            let ran = run(child().args(["micro", "--min-batch=9223372036854775807"]));
+            check(
+                ran.stderr
+                    .contains("--min-batch: must be at most 1000000000"),
+                "names the option and its range",
                 &ran,
             )?;
             Ok(())

@@ -61,6 +61,11 @@ impl Default for MicroOptions {
 /// run, well below what would exhaust memory.
 pub const MAX_SAMPLES: u64 = 1_000_000;
 
+/// The largest batch `--min-batch` asks for: a billion iterations of the
+/// shortest probe already take seconds a sample; past it, a typo would
+/// stall the run until the probe timeout, which names no option.
+pub const MAX_BATCH: u64 = 1_000_000_000;
+
 /// Flags of cargo and libtest that mean nothing to the harness.
 const IGNORED: &[&str] = &["bench", "nocapture", "show-output"];
 
@@ -106,7 +111,8 @@ impl MicroOptions {
                         }
                     }
                     "min-batch" => {
-                        o.min_batch = Some(common::positive(&mut parser, "--min-batch")?)
+                        o.min_batch =
+                            Some(common::bounded(&mut parser, "--min-batch", 1, MAX_BATCH)?)
                     }
                     "probe-timeout" => {
                         o.probe_timeout = common::seconds(&mut parser, "--probe-timeout")?

@@ -1,7 +1,7 @@
 //! `yardstick compare-builds OLD NEW`: options of the paired comparison.
 
 use super::common::{self, Common, Flag};
-use super::micro::MAX_SAMPLES;
+use super::micro::{MAX_BATCH, MAX_SAMPLES};
 use crate::error::Error;
 use lexopt::Parser;
 use std::ffi::OsString;
@@ -109,7 +109,8 @@ impl PairedOptions {
                             common::bounded(&mut parser, "--warmup", 0, MAX_SAMPLES)? as usize
                     }
                     "min-batch" => {
-                        o.min_batch = Some(common::positive(&mut parser, "--min-batch")?)
+                        o.min_batch =
+                            Some(common::bounded(&mut parser, "--min-batch", 1, MAX_BATCH)?)
                     }
                     "probe" => o.probes.push(common::string(&mut parser, "--probe")?),
                     "seed" => o.seed = Some(common::count(&mut parser, "--seed")?),

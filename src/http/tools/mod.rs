@@ -20,6 +20,7 @@ use crate::run::{Pair, Row, RowKind};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 /// What a tool reported for one page. Times in milliseconds.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -220,6 +221,7 @@ fn measure_job(
     let headers = header_lines(o, job);
     let n = plan.requests;
     let c = plan.concurrency;
+    let limit = time_limit(o, n.max(plan.warmup), c);
     let shown = |args: &[String]| -> String {
         args.iter()
             .map(|a| match a.split_once(':') {
@@ -239,16 +241,16 @@ fn measure_job(
             let csv = dir.path().join("percentiles.csv");
             if plan.warmup > 0 {
                 let warm = ab::args(&url, plan.warmup.max(c), c, o, &headers, &csv);
-                let _ = output(program, &warm);
+                let _ = output(program, &warm, limit);
             }
             let args = ab::args(&url, n, c, o, &headers, &csv);
-            let (stdout, stderr) = output(program, &args).map_err(|m| failed(&args, m))?;
+            let (stdout, stderr) = output(program, &args, limit).map_err(|m| failed(&args, m))?;
             let percentiles = std::fs::read_to_string(&csv).unwrap_or_default();
             ab::parse(&stdout, &stderr, &percentiles, n).map_err(|m| failed(&args, m))
         }
         Tool::Wrk => {
             let args = wrk::args(&url, o.duration, c, o, &headers);
-            let (stdout, stderr) = output(program, &args).map_err(|m| failed(&args, m))?;
+            let (stdout, stderr) = output(program, &args, limit).map_err(|m| failed(&args, m))?;
             wrk::parse(&stdout, &stderr).map_err(|m| failed(&args, m))
         }
         Tool::Oha => {
@@ -256,10 +258,11 @@ fn measure_job(
                 let _ = output(
                     program,
                     &oha::args(&url, plan.warmup.max(c), c, o, &headers),
+                    limit,
                 );
             }
             let args = oha::args(&url, n, c, o, &headers);
-            let (stdout, _) = output(program, &args).map_err(|m| failed(&args, m))?;
+            let (stdout, _) = output(program, &args, limit).map_err(|m| failed(&args, m))?;
             oha::parse(&stdout, n).map_err(|m| failed(&args, m))
         }
         Tool::H2load => {
@@ -267,24 +270,31 @@ fn measure_job(
                 let _ = output(
                     program,
                     &h2load::args(&url, plan.warmup.max(c), c, o, &headers),
+                    limit,
                 );
             }
             let args = h2load::args(&url, n, c, o, &headers);
-            let (stdout, stderr) = output(program, &args).map_err(|m| failed(&args, m))?;
+            let (stdout, stderr) = output(program, &args, limit).map_err(|m| failed(&args, m))?;
             h2load::parse(&stdout, &stderr).map_err(|m| failed(&args, m))
         }
         Tool::Builtin => Err(Error::usage("the built-in client is not an external tool")),
     }
 }
 
+/// The longest a tool may run: every request of a connection timing out one
+/// after the other (or the whole `--duration`), plus a minute to start and
+/// report; at most a day.
+fn time_limit(o: &Options, requests: u64, concurrency: u64) -> Duration {
+    let per_connection = requests.div_ceil(concurrency.max(1)) as f64 + 1.0;
+    let seconds = o.timeout.as_secs_f64() * per_connection + o.duration as f64 + 60.0;
+    Duration::from_secs_f64(seconds.min(86_400.0))
+}
+
 /// Runs the tool and returns its stdout and stderr, whatever its exit code:
 /// a tool that could not connect says so in its output, which the parser
-/// turns into errors.
-fn output(program: &Path, args: &[String]) -> Result<(String, String), String> {
-    let out = Command::new(program)
-        .args(args)
-        .output()
-        .map_err(|e| format!("cannot run: {e}"))?;
+/// turns into errors. Past `limit` it is killed, and that is the error.
+fn output(program: &Path, args: &[String], limit: Duration) -> Result<(String, String), String> {
+    let out = crate::process::output_within(Command::new(program).args(args), limit)?;
     Ok((
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -306,6 +316,21 @@ mod tests {
 
     fn opts(a: &[&str]) -> Options {
         parse(a.iter().map(|s| s.to_string()).collect(), None).unwrap()
+    }
+
+    #[test]
+    fn a_tool_may_take_every_request_timing_out_plus_a_minute() {
+        let o = opts(&["--url=http://127.0.0.1:1/", "--timeout=2"]);
+        // 100 requests on 4 connections: 25 each and one more, beside the
+        // default 10 s --duration.
+        assert_eq!(
+            time_limit(&o, 100, 4),
+            Duration::from_secs(2 * 26 + 10 + 60)
+        );
+        let o = opts(&["--url=http://127.0.0.1:1/", "--timeout=30", "--duration=5"]);
+        assert_eq!(time_limit(&o, 1, 0), Duration::from_secs(30 * 2 + 5 + 60));
+        let o = opts(&["--url=http://127.0.0.1:1/", "--timeout=86400"]);
+        assert_eq!(time_limit(&o, 1_000_000, 1), Duration::from_secs(86_400));
     }
 
     #[test]
