@@ -5,9 +5,10 @@ use super::common::{Flag, path};
 use crate::error::Error;
 use crate::pool;
 use crate::report::layout::{Align, Table, change, significant};
-use crate::run::Run;
+use crate::run::{Row, Run};
 use crate::store;
 use lexopt::Parser;
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -49,6 +50,7 @@ impl BaselineOptions {
 
 /// Pools, saves, and prints how far each run sat from the pooled figure.
 pub fn main(options: &BaselineOptions) -> Result<i32, Error> {
+    store::check_writable(&options.output)?;
     let mut runs = Vec::with_capacity(options.runs.len());
     for p in &options.runs {
         runs.push((p.display().to_string(), store::load(p)?));
@@ -69,10 +71,14 @@ fn render(runs: &[(String, Run)], pooled: &Run, options: &BaselineOptions) -> St
         ("runs from it: min", Align::Right),
         ("max", Align::Right),
     ]);
+    let indexes: Vec<HashMap<&str, &Row>> = runs
+        .iter()
+        .map(|(_, run)| run.rows.iter().map(|r| (r.key.as_str(), r)).collect())
+        .collect();
     for row in &pooled.rows {
-        let changes: Vec<f64> = runs
+        let changes: Vec<f64> = indexes
             .iter()
-            .filter_map(|(_, run)| run.rows.iter().find(|r| r.key == row.key))
+            .filter_map(|index| index.get(row.key.as_str()).copied())
             .filter_map(|r| Some((r.normalized_median(f64::NAN)? / row.normalized? - 1.0) * 100.0))
             .collect();
         let low = changes.iter().copied().reduce(f64::min);

@@ -1,106 +1,19 @@
-//! Reading and writing saved runs. Reading refuses anything that is not a
-//! yardstick run of format 1; writing goes through a temporary file and a
-//! rename, so a failed save never leaves half a document behind.
+//! Reading and writing saved runs: `read` refuses anything that is not a
+//! yardstick run of format 1 with figures a run can have (`check`); `write`
+//! goes through a temporary file and a rename, so a failed save never leaves
+//! half a document behind.
 
 mod check;
+mod read;
 mod write;
 
 use crate::error::Error;
-use crate::run::{FORMAT, Run, TOOL};
-use serde_json::Value;
-use std::io::Read;
+use crate::run::Run;
 use std::path::Path;
 
 pub use check::{MAX_MS, MIN_MS};
+pub use read::{MAX_RUN_BYTES, load, parse};
 pub use write::{check_writable, replace_file, write_atomic};
-
-/// The largest saved run read, in bytes: a run of every sample of a
-/// thousand probes is a few megabytes; past this, a file is no run.
-pub const MAX_RUN_BYTES: u64 = 256 << 20;
-
-/// Reads a saved run, with a one-line error naming `path` when it is
-/// missing, not a regular file, too large, unreadable, not JSON, not a run,
-/// of another format version, or holds figures no run can have.
-pub fn load(path: &Path) -> Result<Run, Error> {
-    let shown = path.display();
-    let text = read_bounded(path).map_err(|m| Error::input(format!("{shown}: {m}")))?;
-    parse(&text).map_err(|m| Error::input(format!("{shown}: {m}")))
-}
-
-/// The text of a regular file of at most [`MAX_RUN_BYTES`]; a FIFO, a
-/// device or `/proc` stream is never read to its end.
-fn read_bounded(path: &Path) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
-    if !meta.is_file() {
-        return Err("not a regular file".to_string());
-    }
-    if meta.len() > MAX_RUN_BYTES {
-        return Err(too_large());
-    }
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(MAX_RUN_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read: {e}"))?;
-    if bytes.len() as u64 > MAX_RUN_BYTES {
-        return Err(too_large());
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "not JSON: invalid UTF-8 at byte {}",
-            e.utf8_error().valid_up_to()
-        )
-    })
-}
-
-fn too_large() -> String {
-    format!(
-        "larger than {} MB, which no saved run is",
-        MAX_RUN_BYTES >> 20
-    )
-}
-
-/// The two fields that say a document is a run of a version, read without
-/// building the rest of the document in memory.
-#[derive(serde::Deserialize)]
-struct Header {
-    tool: Option<Value>,
-    format: Option<Value>,
-}
-
-/// Parses a run document; the error says what is wrong, without the file.
-pub fn parse(text: &str) -> Result<Run, String> {
-    let header: Header = serde_json::from_str(text).map_err(|e| {
-        if e.is_data() {
-            "not a yardstick run: not a JSON object".to_string()
-        } else {
-            format!("not JSON: {e}")
-        }
-    })?;
-    if header.tool.as_ref().and_then(Value::as_str) != Some(TOOL) {
-        return Err("not a yardstick run: no \"tool\": \"yardstick\"".to_string());
-    }
-    match header.format {
-        None => return Err("not a yardstick run: no format version".to_string()),
-        Some(Value::Number(f)) if f.as_u64() == Some(u64::from(FORMAT)) => {}
-        Some(Value::Number(f)) if f.is_u64() => {
-            return Err(format!(
-                "unsupported format {f} (this yardstick reads format {FORMAT})"
-            ));
-        }
-        Some(other) => {
-            return Err(format!(
-                "the format version is {other}, not a version number (this yardstick reads format {FORMAT})"
-            ));
-        }
-    }
-    let run: Run = serde_json::from_str(text)
-        .map_err(|e| format!("not a valid run of format {FORMAT}: {e}"))?;
-    match check::problem(&run) {
-        Some(why) => Err(format!("not a valid run of format {FORMAT}: {why}")),
-        None => Ok(run),
-    }
-}
 
 /// The JSON text of a run, as saved and as printed by `--format=json`.
 pub fn to_json(run: &Run) -> String {
@@ -164,10 +77,10 @@ mod tests {
         let e = load(&big).unwrap_err().to_string();
         assert!(e.contains("big.json: larger than 256 MB"), "{e}");
         let bad = t.path().join("bad.json");
-        std::fs::write(&bad, b"{\"a\": \"\xff\"}").unwrap();
+        std::fs::write(&bad, b"{\"tool\": \"\xff\"}").unwrap();
         let e = load(&bad).unwrap_err().to_string();
         assert!(
-            e.contains("bad.json: not JSON: invalid UTF-8 at byte 7"),
+            e.contains("bad.json: not JSON: invalid unicode code point at line 1 column 11"),
             "{e}"
         );
     }
