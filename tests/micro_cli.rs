@@ -442,7 +442,7 @@ fn tests() -> Vec<Trial> {
                             v["rows"][0]["samples"][0] = Value::from(1e-308);
                             v.to_string()
                         },
-                        "samples[0] is 0.0",
+                        "samples[0] is 1e-308",
                     ),
                     (
                         "twice.json",

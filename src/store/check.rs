@@ -41,7 +41,7 @@ fn row_problem(row: &Row) -> Option<String> {
     ] {
         if let Some((i, v)) = values.iter().enumerate().find(|(_, v)| !in_range(**v)) {
             return Some(format!(
-                "{field}[{i}] is {v}, not a time from {MIN_MS} to {MAX_MS} ms"
+                "{field}[{i}] is {v:?}, not a time from {MIN_MS:e} to {MAX_MS:e} ms"
             ));
         }
     }
@@ -82,7 +82,8 @@ fn in_range(ms: f64) -> bool {
 }
 
 fn time(field: &str, ms: f64) -> Option<String> {
-    (!in_range(ms)).then(|| format!("{field} is {ms}, not a time from {MIN_MS} to {MAX_MS} ms"))
+    (!in_range(ms))
+        .then(|| format!("{field} is {ms:?}, not a time from {MIN_MS:e} to {MAX_MS:e} ms"))
 }
 
 #[cfg(test)]
@@ -106,7 +107,7 @@ mod tests {
         for (samples, loops, field) in [
             (vec![0.0], vec![1.0], "samples[0] is 0"),
             (vec![-1.0], vec![1.0], "samples[0] is -1"),
-            (vec![1e-308], vec![1.0], "samples[0] is 0.000"),
+            (vec![1e-308], vec![1.0], "samples[0] is 1e-308"),
             (vec![1e308], vec![1.0], "samples[0] is 1"),
             (vec![1.0], vec![0.0], "calibration_samples[0] is 0"),
         ] {
