@@ -153,6 +153,16 @@ fn saved_run(dir: &Path, name: &str) -> Result<Value, Failed> {
     Ok(json(&std::fs::read_to_string(&path)?))
 }
 
+/// Makes a scripted saved run stand for a measured one with the same
+/// figures, as far as pooling can tell (it refuses scripted runs).
+fn as_measured(path: &Path) -> Result<(), Failed> {
+    let mut doc = json(&std::fs::read_to_string(path)?);
+    if let Some(settings) = doc["settings"].as_object_mut() {
+        settings.remove("fake_clock");
+    }
+    write_json(path, &doc)
+}
+
 fn write_json(path: &Path, v: &Value) -> Result<(), Failed> {
     std::fs::write(path, serde_json::to_string_pretty(v)?)?;
     Ok(())
@@ -713,11 +723,7 @@ fn tests() -> Vec<Trial> {
             )?;
             // ...so these stand for measured runs with the same figures.
             for path in &paths {
-                let mut doc = json(&std::fs::read_to_string(path)?);
-                if let Some(settings) = doc["settings"].as_object_mut() {
-                    settings.remove("fake_clock");
-                }
-                write_json(path, &doc)?;
+                as_measured(path)?;
             }
             let out = t.path().join("baselines").join("pooled.json");
             let ran = run(yardstick().arg("baseline").args(&paths).arg("-o").arg(&out));
@@ -1434,11 +1440,7 @@ fn tests() -> Vec<Trial> {
                 // Runs of two classes do not pool (measured runs, as far as
                 // pooling can tell).
                 for p in [&base_path, &path] {
-                    let mut doc = json(&std::fs::read_to_string(p)?);
-                    if let Some(settings) = doc["settings"].as_object_mut() {
-                        settings.remove("fake_clock");
-                    }
-                    write_json(p, &doc)?;
+                    as_measured(p)?;
                 }
                 let ran = run(yardstick()
                     .arg("baseline")
