@@ -17,7 +17,7 @@ use crate::run::{Metric, Row, Run};
 /// evaluation chose it: on a contended 2-core VM, 8 of 2,100 A/A runs of the
 /// suite went past 30 % before confirmation while 372 of 392 probe runs
 /// slowed by 40 % did (`scripts/rescore-thresholds.py` over four
-/// evaluations; README, "What the check catches").
+/// evaluations; docs/evaluation.md).
 pub const DEFAULT_THRESHOLD: f64 = 30.0;
 /// Percent a probe's instruction count may grow before it regresses.
 pub const DEFAULT_INSTRUCTIONS_THRESHOLD: f64 = 1.0;
