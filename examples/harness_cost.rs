@@ -39,10 +39,10 @@ fn samples(
     let name = empty.name;
     let batch = batch.unwrap_or_else(|| measure::pick_batch(&clock, name, instance));
     for _ in 0..warmup {
-        measure::sample(&clock, name, instance, batch, batch);
+        measure::sample(&clock, name, instance, batch, 1.0);
     }
     let samples = (0..repeat)
-        .map(|_| measure::sample(&clock, name, instance, batch, batch).0)
+        .map(|_| measure::sample(&clock, name, instance, batch, 1.0).0)
         .collect();
     Ok((samples, batch))
 }

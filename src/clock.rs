@@ -99,15 +99,37 @@ impl Clock {
         used: Use,
         work: impl FnOnce() -> T,
     ) -> (Duration, T) {
+        self.time_stretched(subject, iterations, used, 1.0, work)
+    }
+
+    /// Like [`Clock::time`], but the timing lasts `stretch` times as long
+    /// as `work` did: after the work, the clock busy-waits for the rest
+    /// (the slowdown knob, see `inject`). A busy wait, not a sleep, so the
+    /// extra time is spent as the work's is, and moves with the machine's
+    /// load as the work does. A scripted clock multiplies its step.
+    pub fn time_stretched<T>(
+        &self,
+        subject: &str,
+        iterations: u64,
+        used: Use,
+        stretch: f64,
+        work: impl FnOnce() -> T,
+    ) -> (Duration, T) {
         match &self.script {
             None => {
                 let start = Instant::now();
                 let result = work();
+                if stretch > 1.0 {
+                    let until = start.elapsed().mul_f64(stretch);
+                    while start.elapsed() < until {
+                        std::hint::spin_loop();
+                    }
+                }
                 (start.elapsed(), result)
             }
             Some(script) => {
                 let result = work();
-                let ms = script.step(subject, used) * iterations as f64;
+                let ms = script.step(subject, used) * iterations as f64 * stretch.max(1.0);
                 let elapsed = Duration::try_from_secs_f64(ms / 1e3).unwrap_or(Duration::MAX);
                 (elapsed, result)
             }

@@ -43,9 +43,13 @@ pub struct Comparison {
     /// last run on it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub basis: Option<String>,
+    /// Counts: the set-up fields that differ from the baseline's (see
+    /// `counts::setup`); when any does, the comparison is information.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub setup_differences: Vec<EnvironmentDifference>,
     /// Given as information: regressions are shown but do not fail the run
     /// (a comparison with the last run on this machine rather than with a
-    /// committed baseline).
+    /// committed baseline, or of counts made with another set-up).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub informational: bool,
 }
@@ -96,6 +100,23 @@ impl Comparison {
                  loopback (the network and the server's machine decide their times)"
             ),
         })
+    }
+
+    /// Why counts were not judged, when their set-ups differ.
+    pub fn setup_note(&self) -> Option<String> {
+        if self.setup_differences.is_empty() {
+            return None;
+        }
+        let differences: Vec<_> = self
+            .setup_differences
+            .iter()
+            .map(|d| (d.field.clone(), d.baseline.clone(), d.current.clone()))
+            .collect();
+        Some(format!(
+            "the counts were made with another set-up ({}): a compiler, valgrind or batch of \
+             its own moves counts by itself, so the changes are information, not a verdict",
+            crate::counts::setup::describe(&differences)
+        ))
     }
 
     /// The rows over the threshold that were not judged because the machine

@@ -1,8 +1,18 @@
 //! The slowdown knob: `YARDSTICK_INJECT=ini_parse:15` (or `*:15`, or several
-//! rules separated by commas) makes each sample of the named probes run X %
-//! more iterations while still dividing by the batch size, so the probe looks
-//! X % slower with the same code in the same binary. It exists to measure
-//! how well the verdict catches a known slowdown; a run made with it says so.
+//! rules separated by commas) makes the named probes X % slower with the same
+//! code in the same binary. It exists to measure how well the verdict
+//! catches a known slowdown; a run made with it says so.
+//!
+//! Every power figure of the evaluation rests on this knob, so it must
+//! inject exactly what it says, at any batch size:
+//! - **Wall time** ([`Injection::stretch`]): each sample times its batch,
+//!   then busy-waits X % of that sample's own work time inside the timed
+//!   section, so the sample takes (1 + X/100) times as long. Extra
+//!   iterations could not do that: at a batch of 1, 40 % rounds to none.
+//! - **Counts** ([`counted_iterations`]): a spin would count the spin loop's
+//!   instructions, which vary, so the counted child runs extra iterations
+//!   and the count is still divided by the batch. Where rounding makes the
+//!   injected share miss X by more than a tenth of X, the run is refused.
 
 use crate::error::Error;
 
@@ -83,12 +93,34 @@ impl Injection {
     }
 }
 
-/// Iterations a sample of `batch` runs under a slowdown of `percent`.
-pub fn iterations(batch: u64, percent: Option<f64>) -> u64 {
-    match percent {
-        Some(p) => ((batch as f64) * (1.0 + p / 100.0)).round().max(1.0) as u64,
-        None => batch,
+impl Injection {
+    /// How much longer than its work a timed sample of `probe` must last:
+    /// 1 + X/100, or 1 without a rule for it.
+    pub fn stretch(&self, probe: &str) -> f64 {
+        self.percent(probe).map_or(1.0, |p| 1.0 + p / 100.0)
     }
+}
+
+/// The iterations a counted sample of `batch` runs to inject `percent`
+/// (the count is still divided by `batch`), or why that batch cannot carry
+/// it: the injected share may differ from `percent` by a tenth of it at
+/// most.
+pub fn counted_iterations(probe: &str, batch: u64, percent: Option<f64>) -> Result<u64, Error> {
+    let Some(p) = percent.filter(|p| *p > 0.0) else {
+        return Ok(batch);
+    };
+    let iterations = ((batch as f64) * (1.0 + p / 100.0)).round().max(1.0) as u64;
+    let injected = (iterations as f64 / batch as f64 - 1.0) * 100.0;
+    if (injected - p).abs() > p / 10.0 {
+        // The smallest batch whose rounding stays within a tenth of X:
+        // an error of half an iteration at most, against a tenth of X.
+        let needed = (500.0 / p).ceil();
+        return Err(Error::usage(format!(
+            "{VARIABLE}: {probe}: {p} % of a batch of {batch} is {iterations} iterations, \
+             which injects {injected:.1} %; counts need --min-batch={needed} or more for {p} %"
+        )));
+    }
+    Ok(iterations)
 }
 
 #[cfg(test)]
@@ -115,10 +147,42 @@ mod tests {
     }
 
     #[test]
-    fn iterations_round_to_the_slowdown() {
-        assert_eq!(iterations(20, Some(15.0)), 23);
-        assert_eq!(iterations(20, Some(5.0)), 21);
-        assert_eq!(iterations(20, None), 20);
-        assert_eq!(iterations(1, Some(10.0)), 1);
+    fn time_is_stretched_by_the_percentage() {
+        let i = Injection::parse("a:40,b:5").unwrap();
+        assert_eq!(i.stretch("a"), 1.4);
+        assert_eq!(i.stretch("b"), 1.05);
+        assert_eq!(i.stretch("c"), 1.0);
+    }
+
+    #[test]
+    fn counts_get_extra_iterations_only_where_rounding_keeps_the_share() {
+        let ok = |batch, pct| counted_iterations("p", batch, Some(pct)).unwrap();
+        let refused = |batch, pct| counted_iterations("p", batch, Some(pct)).unwrap_err();
+        // A batch of 20 carries 5, 10 and 40 % exactly.
+        assert_eq!((ok(20, 5.0), ok(20, 10.0), ok(20, 40.0)), (21, 22, 28));
+        assert_eq!(ok(50, 2.0), 51);
+        // At 1 and 2, rounding would inject 0 % or 50 %.
+        for (batch, pct) in [
+            (1, 5.0),
+            (1, 10.0),
+            (1, 40.0),
+            (2, 5.0),
+            (2, 10.0),
+            (2, 40.0),
+        ] {
+            let e = refused(batch, pct).to_string();
+            assert!(e.contains(VARIABLE) && e.contains("--min-batch="), "{e}");
+        }
+        assert!(refused(1, 40.0).to_string().contains("injects 0.0 %"));
+        // The batch the message asks for is enough for any percentage.
+        assert!(refused(3, 40.0).to_string().contains("--min-batch=13"));
+        for pct in [2.0f64, 5.0, 10.0, 15.0, 25.0, 40.0, 100.0] {
+            let needed = (500.0 / pct).ceil() as u64;
+            for batch in needed..needed + 50 {
+                ok(batch, pct);
+            }
+        }
+        assert_eq!(ok(5, 0.0), 5);
+        assert_eq!(counted_iterations("p", 5, None).unwrap(), 5);
     }
 }

@@ -95,18 +95,18 @@ pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     })
 }
 
-/// Times one sample of probe `name`, `iterations` iterations (the batch, or
-/// more with an injected slowdown), and returns milliseconds per iteration
-/// of the batch and the sample's checksum.
+/// Times one sample of probe `name`, `batch` iterations, stretched to
+/// `stretch` times its work by an injected slowdown (1: none), and returns
+/// milliseconds per iteration and the sample's checksum.
 pub fn sample(
     clock: &Clock,
     name: &str,
     instance: &mut dyn Instance,
     batch: u64,
-    iterations: u64,
+    stretch: f64,
 ) -> (f64, u64) {
-    let (elapsed, sum) = clock.time(name, iterations, Use::Sample, || {
-        measured_section(instance, iterations)
+    let (elapsed, sum) = clock.time_stretched(name, batch, Use::Sample, stretch, || {
+        measured_section(instance, batch)
     });
     (elapsed.as_secs_f64() * 1e3 / batch as f64, sum)
 }
@@ -176,12 +176,19 @@ mod tests {
         // the batch that should take 1.2 ms.
         let batch = pick_batch(&clock, "fake", ready.instance.as_mut());
         assert_eq!(batch, 12_000);
-        let (ms, sum) = sample(&clock, "fake", ready.instance.as_mut(), batch, batch);
+        let (ms, sum) = sample(&clock, "fake", ready.instance.as_mut(), batch, 1.0);
         assert_eq!(sum, 4 * batch);
         assert!((ms - 0.0001).abs() < 1e-12, "{ms}");
         // On the real clock, a sample's time is positive.
-        let (ms, _) = sample(&Clock::real(), "fake", ready.instance.as_mut(), 10, 10);
+        let (ms, _) = sample(&Clock::real(), "fake", ready.instance.as_mut(), 10, 1.0);
         assert!(ms > 0.0);
+        // An injected 40 % makes the scripted sample 40 % longer, at any
+        // batch, with the same work.
+        for batch in [1, 2, 20] {
+            let (ms, sum) = sample(&clock, "fake", ready.instance.as_mut(), batch, 1.4);
+            assert_eq!(sum, 4 * batch);
+            assert!((ms - 0.00014).abs() < 1e-12, "{ms}");
+        }
     }
 
     #[test]

@@ -4,11 +4,11 @@
 use crate::calibration::{self, Calibration};
 use crate::cli::micro::MicroOptions;
 use crate::clock::Clock;
+use crate::counts;
 use crate::environment::{self, Environment, now, repository_dir};
 use crate::error::Error;
 use crate::history::Bench;
-use crate::inject::Injection;
-use crate::instructions;
+use crate::inject::{self, Injection};
 use crate::measure::{Measurement, Plan};
 use crate::outcome::{self, Baseline, Resolved};
 use crate::probe::{self, Probe};
@@ -57,33 +57,58 @@ pub fn main(
         );
     }
     // A bad baseline must not cost a whole run: read it first. A bench
-    // chooses a wall-time baseline by machine class only for a timed,
-    // calibrated run.
+    // chooses its baseline by machine class only for a timed, calibrated
+    // run.
     let class = environment::current_class();
-    let timed = options.metric == Metric::Time && options.calibrate;
+    let timed = options.metric() == Metric::Time && options.calibrate;
     let chooser = bench.as_ref().filter(|_| timed);
-    let (baseline, nothing) = match Baseline::resolve(&options.common, chooser, class.as_deref())? {
-        Resolved::Baseline(b) => (Some(*b), None),
-        Resolved::NotAsked => (None, None),
-        Resolved::Nothing(why) => (None, Some(why)),
-    };
+    let (mut baseline, mut nothing) =
+        match Baseline::resolve(&options.common, chooser, class.as_deref())? {
+            Resolved::Baseline(b) => (Some(*b), None),
+            Resolved::NotAsked => (None, None),
+            Resolved::Nothing(why) => (None, Some(why)),
+        };
+    // Without a committed wall-time baseline of this class, a committed
+    // count baseline judges, unless a metric was asked for.
+    let mut metric = options.metric();
+    let mut count_note = None;
+    if let Some(bench) = chooser.filter(|_| options.metric.is_none())
+        && baseline.as_ref().is_none_or(|b| b.informational)
+    {
+        match counts::baseline::usable(bench, options.min_batch) {
+            Ok(Some(counted)) => {
+                metric = counted.run.metric;
+                baseline = Some(counted);
+                nothing = None;
+            }
+            Ok(None) => {}
+            Err(why) => count_note = Some(why),
+        }
+    }
     if let Some(b) = &baseline {
-        b.suits(Mode::Micro, options.metric)?;
+        b.suits(Mode::Micro, metric)?;
     }
     outcome::check_outputs(&options.common)?;
     if let Some(b) = baseline
         .as_ref()
-        .filter(|_| !options.calibrate && options.metric == Metric::Time)
+        .filter(|_| !options.calibrate && metric == Metric::Time)
     {
         return Err(Error::usage(format!(
             "--no-calibration: a run without calibration cannot be compared with {} (add --no-baseline)",
             b.name
         )));
     }
-    let run = match options.metric {
+    let mut run = match metric {
         Metric::Time => measure_all(&selected, options, &injection, &clock),
-        Metric::Instructions => count_all(&selected, options, &injection, invocation)?,
+        Metric::Instructions | Metric::EstimatedCycles => {
+            let batch = options
+                .min_batch
+                .or_else(|| baseline.as_ref().and_then(counts::baseline::batch))
+                .unwrap_or(counts::DEFAULT_BATCH);
+            count_all(&selected, options, metric, batch, &injection, invocation)?
+        }
     };
+    run.warnings.extend(count_note);
     let mut run = outcome::compare_with(run, &options.common, baseline.as_ref())?;
     if options.confirm && run.metric == Metric::Time {
         confirm(&mut run, &selected, options, &injection, &clock);
@@ -335,23 +360,36 @@ fn measure_all(
     }
 }
 
-/// `--metric=instructions`: every probe counted under callgrind, one child
-/// process each.
+/// `--metric=instructions` or `--metric=estimated-cycles`: every probe
+/// counted under callgrind, one child process each, `batch` iterations.
 fn count_all(
     selected: &[&'static Probe],
     options: &MicroOptions,
+    metric: Metric,
+    batch: u64,
     injection: &Injection,
     invocation: &[&str],
 ) -> Result<Run, Error> {
-    instructions::require_valgrind()?;
+    let valgrind = counts::valgrind_version(metric)?;
+    // An injection the batch cannot carry is refused before anything runs.
+    let iterations = selected
+        .iter()
+        .map(|p| inject::counted_iterations(p.name, batch, injection.percent(p.name)))
+        .collect::<Result<Vec<u64>, Error>>()?;
     let started = now();
     let workdir = tempfile::tempdir()
         .map_err(|e| Error::Refused(format!("cannot create a temporary folder: {e}")))?;
     let invocation: Vec<String> = invocation.iter().map(|s| s.to_string()).collect();
-    let batch = options.min_batch.unwrap_or(instructions::DEFAULT_BATCH);
+    let counting = counts::Counting {
+        invocation: &invocation,
+        batch,
+        cache: metric == Metric::EstimatedCycles,
+        workdir: workdir.path(),
+        limit: options.probe_timeout.saturating_mul(counts::LIMIT_FACTOR),
+    };
     let mut progress = Progress::new(selected.len(), options.common.quiet);
     let mut rows = Vec::with_capacity(selected.len());
-    for p in selected {
+    for (p, iterations) in selected.iter().zip(iterations) {
         progress.start(&format!("{} (under callgrind)", p.name));
         let mut row = Row::with_samples(
             p.name.to_string(),
@@ -362,13 +400,15 @@ fn count_all(
         row.ops = Some(p.ops);
         row.batch = Some(batch);
         row.requests = 1;
-        let limit = options
-            .probe_timeout
-            .saturating_mul(instructions::LIMIT_FACTOR);
-        match instructions::count(p, &invocation, batch, workdir.path(), limit)? {
-            Ok((count, note)) => {
-                row.instructions = Some(count);
-                row.note = note;
+        match counting.count(p, iterations)? {
+            Ok(counted) => {
+                row.instructions = Some(counted.instructions);
+                if let Some([l1, ll, cycles]) = counted.cache {
+                    row.l1_misses = Some(l1);
+                    row.ll_misses = Some(ll);
+                    row.estimated_cycles = Some(cycles);
+                }
+                row.note = counted.note;
             }
             Err(message) => {
                 progress.say(&format!("probe {}: failed: {message}", p.name));
@@ -388,8 +428,12 @@ fn count_all(
     }
     warnings.extend(injection.warning());
     let mut settings = settings(options, injection, &Clock::real());
-    settings.insert("metric".into(), json!("instructions"));
+    settings.insert("metric".into(), json!(metric.as_str()));
     settings.insert("min_batch".into(), json!(batch));
+    settings.insert("valgrind".into(), json!(valgrind));
+    if metric == Metric::EstimatedCycles {
+        settings.insert("cache_sim".into(), json!(counts::costs::cache_geometry()));
+    }
     Ok(Run {
         tool: TOOL.to_string(),
         format: FORMAT,
@@ -403,7 +447,7 @@ fn count_all(
         calibration: None,
         comparison: None,
         pairs: None,
-        metric: Metric::Instructions,
+        metric,
     })
 }
 

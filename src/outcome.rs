@@ -90,7 +90,7 @@ impl Baseline {
                 mode.as_str()
             )));
         }
-        if mode == Mode::Micro && self.run.metric != metric {
+        if mode == Mode::Micro && !compare::comparable(self.run.metric, metric) {
             return Err(Error::input(format!(
                 "{}: a run of {} is no baseline for a run of {}",
                 self.name,
@@ -157,7 +157,7 @@ pub fn compare_with(
         }
         let mut c = compare::compare(&b.run, &b.name, &run, &Rules::from(common))?;
         c.basis = b.basis.clone();
-        c.informational = b.informational;
+        c.informational |= b.informational;
         let unjudged = c.too_slow_to_judge();
         if !unjudged.is_empty() {
             run.warnings.push(format!(

@@ -13,7 +13,7 @@
 
 use crate::calibration::Calibration;
 use crate::clock::{self, Clock, Use};
-use crate::inject::{self, Injection};
+use crate::inject::Injection;
 use crate::measure::{self, Measurement, Plan, guarded};
 use crate::probe::{Instance, Probe};
 use crate::progress::Progress;
@@ -43,7 +43,8 @@ struct Live {
     instance: Box<dyn Instance>,
     note: String,
     batch: u64,
-    iterations: u64,
+    /// How much longer than its work a sample lasts (an injected slowdown).
+    stretch: f64,
     samples: Vec<f64>,
     loops: Vec<f64>,
     checksum: u64,
@@ -77,7 +78,7 @@ pub fn measure(
                 instance,
                 note: ready.note,
                 batch,
-                iterations: inject::iterations(batch, injection.percent(p.name)),
+                stretch: injection.stretch(p.name),
                 samples: Vec::with_capacity(plan.repeat),
                 loops: Vec::with_capacity(plan.repeat),
                 checksum: 0,
@@ -127,12 +128,12 @@ pub fn measure(
                         p.name,
                         live.instance.as_mut(),
                         live.batch,
-                        live.iterations,
+                        live.stretch,
                     ))
                 } else {
                     // Not through the counted section: warm-up is what
                     // instruction counts must leave out.
-                    std::hint::black_box(live.instance.run(live.iterations));
+                    std::hint::black_box(live.instance.run(live.batch));
                     None
                 }
             });

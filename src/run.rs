@@ -59,8 +59,9 @@ pub struct Run {
     /// HTTP mode with several servers: each later server against the first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pairs: Option<Vec<Pair>>,
-    /// What the rows measured: wall time (the default, left out) or
-    /// instruction counts (`--metric=instructions`).
+    /// What the rows measured: wall time (the default, left out),
+    /// instruction counts (`--metric=instructions`) or estimated cycles
+    /// (`--metric=estimated-cycles`).
     #[serde(default, skip_serializing_if = "Metric::is_time")]
     pub metric: Metric,
 }
@@ -75,6 +76,11 @@ pub enum Metric {
     /// Instructions per iteration counted by callgrind: repeatable whatever
     /// else the machine does, so small changes can be trusted.
     Instructions,
+    /// Instructions and the misses of a simulated cache, weighed into
+    /// estimated cycles (see `counts::costs`): as repeatable, and not blind
+    /// to memory.
+    #[serde(rename = "estimated-cycles")]
+    EstimatedCycles,
 }
 
 impl Metric {
@@ -82,10 +88,16 @@ impl Metric {
         *self == Metric::Time
     }
 
+    /// True for the metrics counted under callgrind.
+    pub fn is_count(&self) -> bool {
+        *self != Metric::Time
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Metric::Time => "time",
             Metric::Instructions => "instructions",
+            Metric::EstimatedCycles => "estimated-cycles",
         }
     }
 }
@@ -146,9 +158,21 @@ pub struct Row {
     pub calibration_samples: Vec<f64>,
     #[serde(default)]
     pub note: String,
-    /// Instructions per iteration (`--metric=instructions`).
+    /// Instructions per iteration (`--metric=instructions` and
+    /// `--metric=estimated-cycles`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<f64>,
+    /// L1 misses per iteration, instruction and data, in the simulated
+    /// cache (`--metric=estimated-cycles`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l1_misses: Option<f64>,
+    /// Last-level misses (RAM accesses) per iteration, in the simulated
+    /// cache.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ll_misses: Option<f64>,
+    /// L1 hits + 5 × last-level hits + 35 × RAM accesses, per iteration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_cycles: Option<f64>,
     /// HTTP rows: the server's name or base URL, as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
@@ -204,6 +228,9 @@ impl Row {
             calibration_samples: Vec::new(),
             note: String::new(),
             instructions: None,
+            l1_misses: None,
+            ll_misses: None,
+            estimated_cycles: None,
             target: None,
             url: None,
             ttfb_median: None,

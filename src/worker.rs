@@ -22,7 +22,7 @@
 
 use crate::clock::Clock;
 use crate::error::Error;
-use crate::inject::{self, Injection};
+use crate::inject::Injection;
 use crate::measure::{self, guarded};
 use crate::probe::{Instance, Probe};
 use serde::{Deserialize, Serialize};
@@ -136,16 +136,16 @@ fn answer(
         Ok(instance) => instance,
         Err(message) => return format!("error {message}"),
     };
-    let iterations = inject::iterations(batch, injection.percent(name));
+    let stretch = injection.stretch(name);
     let warm = words[0] == "warm";
     let result = guarded(|| {
         if warm {
             for _ in 0..count {
-                std::hint::black_box(instance.run(iterations));
+                std::hint::black_box(instance.run(batch));
             }
             None
         } else {
-            let (ms, sum) = measure::sample(clock, name, instance.as_mut(), batch, iterations);
+            let (ms, sum) = measure::sample(clock, name, instance.as_mut(), batch, stretch);
             std::hint::black_box(sum);
             Some(ms)
         }

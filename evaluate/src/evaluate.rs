@@ -30,7 +30,7 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
     let methods = plan.methods();
     if methods.contains(&Method::Instructions) {
         // Refused before anything is built or measured.
-        yardstick::instructions::require_valgrind().map_err(|e| {
+        yardstick::counts::valgrind_version(yardstick::run::Metric::Instructions).map_err(|e| {
             Error(format!(
                 "the instructions method: {e}; install valgrind, or leave the method out \
                  (--methods=stored-baseline,confirmed,paired)"

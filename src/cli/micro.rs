@@ -23,8 +23,10 @@ pub struct MicroOptions {
     pub list: bool,
     pub min_batch: Option<u64>,
     pub probe_timeout: Duration,
-    /// What to measure: wall time (default) or instruction counts.
-    pub metric: Metric,
+    /// What to measure (`--metric`): wall time, instructions or estimated
+    /// cycles. Unset, a run is timed, except that `cargo bench` may count
+    /// when only a count baseline can judge (see `counts::baseline`).
+    pub metric: Option<Metric>,
     /// Time the calibration loop (off with `--no-calibration`, for runs that
     /// are never compared by normalised medians, such as the child copies
     /// that count instructions).
@@ -49,7 +51,7 @@ impl Default for MicroOptions {
             list: false,
             min_batch: None,
             probe_timeout: Duration::from_secs(120),
-            metric: Metric::Time,
+            metric: None,
             calibrate: true,
             confirm: true,
             worker: false,
@@ -100,15 +102,17 @@ impl MicroOptions {
                     "list" => o.list = true,
                     "worker" => o.worker = true,
                     "metric" => {
-                        o.metric = match common::string(&mut parser, "--metric")?.as_str() {
+                        o.metric = Some(match common::string(&mut parser, "--metric")?.as_str() {
                             "time" => Metric::Time,
                             "instructions" => Metric::Instructions,
+                            "estimated-cycles" => Metric::EstimatedCycles,
                             other => {
                                 return Err(Error::usage(format!(
-                                    "--metric: unknown metric `{other}` (time or instructions)"
+                                    "--metric: unknown metric `{other}` (time, instructions or \
+                                     estimated-cycles)"
                                 )));
                             }
-                        }
+                        })
                     }
                     "min-batch" => {
                         o.min_batch =
@@ -124,13 +128,18 @@ impl MicroOptions {
                 Flag::Short(_) => return Err(flag.unexpected()),
             }
         }
-        if o.common.max_machine_slowdown.is_some() && (o.metric != Metric::Time || !o.calibrate) {
+        if o.common.max_machine_slowdown.is_some() && (o.metric().is_count() || !o.calibrate) {
             return Err(Error::usage(
                 "--max-machine-slowdown needs the calibration loop of a timed run \
-                 (not --metric=instructions or --no-calibration)",
+                 (not a counted --metric, nor --no-calibration)",
             ));
         }
         Ok(o)
+    }
+
+    /// The metric asked for, time when none was.
+    pub fn metric(&self) -> Metric {
+        self.metric.unwrap_or_default()
     }
 
     /// True when `name` passes the positional filters.
@@ -182,6 +191,22 @@ mod tests {
     }
 
     #[test]
+    fn metrics_are_named_and_time_is_the_default() {
+        let metric = |args: &[&str]| MicroOptions::parse(args).unwrap().metric;
+        assert_eq!(metric(&[]), None);
+        assert_eq!(MicroOptions::default().metric(), Metric::Time);
+        assert_eq!(metric(&["--metric=time"]), Some(Metric::Time));
+        assert_eq!(
+            metric(&["--metric=instructions"]),
+            Some(Metric::Instructions)
+        );
+        assert_eq!(
+            metric(&["--metric=estimated-cycles"]),
+            Some(Metric::EstimatedCycles)
+        );
+    }
+
+    #[test]
     fn bad_options_are_named() {
         for (args, needle) in [
             (vec!["--repeat=0"], "--repeat"),
@@ -196,6 +221,10 @@ mod tests {
             (vec!["--metric=cycles"], "--metric"),
             (
                 vec!["--metric=instructions", "--max-machine-slowdown=50"],
+                "--max-machine-slowdown",
+            ),
+            (
+                vec!["--metric=estimated-cycles", "--max-machine-slowdown=50"],
                 "--max-machine-slowdown",
             ),
             (

@@ -1,14 +1,13 @@
-//! Micro mode's rules: normalised medians, or instruction counts.
+//! Micro mode's rules for wall time: normalised medians. Runs of counts
+//! have their own (`counts.rs`).
 //!
 //! Each probe's time is divided by the calibration loop's time of the same
 //! run (sample by sample where the run interleaved them, see
 //! [`Row::normalized_median`]), so a machine that is twice as slow at
 //! everything shows no change; only a probe that got slower relative to the
-//! calibration loop regresses. Runs of
-//! instruction counts compare the counts themselves, which need no
-//! calibration and allow a far smaller threshold.
+//! calibration loop regresses.
 
-use super::{change_pct, common_rows, more_failures};
+use super::{change_pct, common_rows, counts, more_failures};
 use crate::comparison::{CalibrationRatio, Check, Comparison};
 use crate::error::Error;
 use crate::run::{Metric, Row, Run};
@@ -19,8 +18,6 @@ use crate::run::{Metric, Row, Run};
 /// slowed by 40 % did (`scripts/rescore-thresholds.py` over four
 /// evaluations; docs/evaluation.md).
 pub const DEFAULT_THRESHOLD: f64 = 30.0;
-/// Percent a probe's instruction count may grow before it regresses.
-pub const DEFAULT_INSTRUCTIONS_THRESHOLD: f64 = 1.0;
 /// Percent the calibration loop may run slower than in the baseline before
 /// a probe over the threshold is inconclusive instead of regressed. When
 /// other tenants load the machine that heavily, some probes slow down far
@@ -41,9 +38,9 @@ pub(super) fn compare(
     max_slowdown: f64,
     out: &mut Comparison,
 ) -> Result<(), Error> {
-    if baseline.metric != run.metric {
+    if !counts::comparable(baseline.metric, run.metric) {
         return Err(Error::input(format!(
-            "{baseline_name}: a run of {} compares only with another (the run has {})",
+            "{baseline_name}: a run of {} is no baseline for a run of {}",
             baseline.metric.as_str(),
             run.metric.as_str()
         )));
@@ -51,9 +48,8 @@ pub(super) fn compare(
     errors(baseline, run, out);
     match run.metric {
         Metric::Time => normalized_medians(baseline, baseline_name, run, max_slowdown, out),
-        Metric::Instructions => {
-            instruction_counts(baseline, run, out);
-            Ok(())
+        Metric::Instructions | Metric::EstimatedCycles => {
+            counts::compare(baseline, baseline_name, run, out)
         }
     }
 }
@@ -64,23 +60,6 @@ fn errors(baseline: &Run, run: &Run, out: &mut Comparison) {
     for (base, now) in common_rows(baseline, run) {
         out.checks
             .extend(more_failures(&now.key, base.errors, now.errors));
-    }
-}
-
-fn instruction_counts(baseline: &Run, run: &Run, out: &mut Comparison) {
-    out.method = "instructions".to_string();
-    for (base, now) in common_rows(baseline, run) {
-        if let (Some(b), Some(n)) = (base.instructions, now.instructions) {
-            let change = change_pct(b, n);
-            out.checks.push(Check::new(
-                &now.key,
-                "instructions",
-                b,
-                n,
-                change,
-                change > out.threshold,
-            ));
-        }
     }
 }
 
@@ -297,38 +276,6 @@ mod tests {
             (failed.key.as_str(), failed.metric.as_str()),
             ("flaky", "errors")
         );
-    }
-
-    fn counted(rows: &[(&str, f64)]) -> Run {
-        let mut r = run(1.0, Vec::new());
-        r.calibration = None;
-        r.metric = crate::run::Metric::Instructions;
-        for (name, count) in rows {
-            let mut row =
-                Row::with_samples((*name).into(), RowKind::Probe, (*name).into(), Vec::new());
-            row.instructions = Some(*count);
-            r.rows.push(row);
-        }
-        r
-    }
-
-    #[test]
-    fn instruction_counts_compare_at_one_percent_without_calibration() {
-        let base = counted(&[("a", 1000.0), ("b", 1000.0)]);
-        let now = counted(&[("a", 1009.0), ("b", 1011.0)]);
-        let c = compare(&base, "b", &now, &Rules::default()).unwrap();
-        assert_eq!((c.method.as_str(), c.threshold), ("instructions", 1.0));
-        assert_eq!(c.regressions, 1);
-        assert!(
-            c.checks
-                .iter()
-                .any(|k| k.key == "b" && k.regressed && k.metric == "instructions")
-        );
-        assert!(c.calibration.is_none());
-        let e = compare(&base, "base.json", &run(1.0, vec![]), &Rules::default())
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("instructions compares only with another"), "{e}");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! collects what every mode reports alike (missing and new rows, set-up
 //! differences).
 
+mod counts;
 mod http;
 mod machine;
 mod micro;
@@ -28,6 +29,7 @@ pub struct Rules {
     pub cross_machine: bool,
 }
 
+pub use counts::comparable;
 pub use micro::DEFAULT_MAX_MACHINE_SLOWDOWN;
 
 /// The default threshold of a run's mode and metric, in percent. The
@@ -36,7 +38,8 @@ pub use micro::DEFAULT_MAX_MACHINE_SLOWDOWN;
 pub fn default_threshold(run: &Run) -> f64 {
     match (run.mode, run.metric) {
         (Mode::Micro, Metric::Time) => micro::DEFAULT_THRESHOLD,
-        (Mode::Micro, Metric::Instructions) => micro::DEFAULT_INSTRUCTIONS_THRESHOLD,
+        (Mode::Micro, Metric::Instructions) => counts::INSTRUCTIONS_THRESHOLD,
+        (Mode::Micro, Metric::EstimatedCycles) => counts::ESTIMATED_CYCLES_THRESHOLD,
         (Mode::Http, _) => http::DEFAULT_THRESHOLD,
     }
 }

@@ -19,8 +19,15 @@ pub fn annotations(c: &Comparison, class: &str) -> Vec<String> {
         .filter(|k| k.regressed || k.inconclusive)
         .map(|k| {
             let verdict = k.regressed && !c.informational;
+            // Counts belong to no machine: naming one would mislead.
+            let counted = matches!(k.metric.as_str(), "instructions" | "estimated-cycles");
+            let place = if counted {
+                String::new()
+            } else {
+                format!(" on machine class {class}")
+            };
             let message = format!(
-                "{} {} changed {} against {} on machine class {class} (threshold {} %){}",
+                "{} {} changed {} against {}{place} (threshold {} %){}",
                 k.key,
                 k.metric,
                 change(k.change_pct),
@@ -34,6 +41,8 @@ pub fn annotations(c: &Comparison, class: &str) -> Vec<String> {
             );
             let (command, title) = if verdict {
                 ("warning", "Performance regression")
+            } else if k.regressed && !c.setup_differences.is_empty() {
+                ("notice", "Counts of another set-up")
             } else if k.regressed {
                 ("notice", "Slower than the last run")
             } else {

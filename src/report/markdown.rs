@@ -45,6 +45,9 @@ fn comparison(c: &Comparison) -> String {
     if let Some(note) = c.machine_note() {
         out.push_str(&format!("> note: {}\n\n", escape(&note)));
     }
+    if let Some(note) = c.setup_note() {
+        out.push_str(&format!("> note: {}\n\n", escape(&note)));
+    }
     for d in &c.environment_differences {
         out.push_str(&format!(
             "note: the baseline was made with another set-up, {}: {} -> {}\n\n",

@@ -44,41 +44,75 @@ impl Render for TableFormat {
     }
 }
 
-/// Micro rows of a run of instruction counts.
-fn instruction_rows(run: &Run) -> String {
-    let mut t = Table::new(&[
+/// Micro rows of a run of counts: instructions, and with a simulated cache
+/// its misses and the estimated cycles.
+fn count_rows(run: &Run) -> String {
+    let cache = run.metric == Metric::EstimatedCycles;
+    let mut columns = vec![
         ("probe", Align::Left),
         ("ops", Align::Right),
         ("batch", Align::Right),
         ("instructions/iter", Align::Right),
+    ];
+    if cache {
+        columns.extend([
+            ("L1 misses", Align::Right),
+            ("LL misses", Align::Right),
+            ("est. cycles/iter", Align::Right),
+        ]);
+    }
+    columns.extend([
         ("per op", Align::Right),
         ("err", Align::Right),
         ("note", Align::Left),
     ]);
+    let mut t = Table::new(&columns);
+    let count = |x: Option<f64>| x.map(thousands).unwrap_or_else(|| "-".into());
     for r in &run.rows {
-        let per_op = r
-            .instructions
+        let judged = if cache {
+            r.estimated_cycles
+        } else {
+            r.instructions
+        };
+        let per_op = judged
             .zip(r.ops.filter(|o| *o > 0))
             .map(|(i, o)| i / o as f64);
-        t.push(vec![
+        let mut cells = vec![
             r.name.clone(),
             r.ops.map(|o| o.to_string()).unwrap_or_default(),
             r.batch.map(|b| b.to_string()).unwrap_or_default(),
-            r.instructions.map(thousands).unwrap_or_else(|| "-".into()),
-            per_op.map(thousands).unwrap_or_else(|| "-".into()),
-            r.errors.to_string(),
-            r.note.clone(),
-        ]);
+            count(r.instructions),
+        ];
+        if cache {
+            cells.extend([
+                count(r.l1_misses),
+                count(r.ll_misses),
+                count(r.estimated_cycles),
+            ]);
+        }
+        cells.extend([count(per_op), r.errors.to_string(), r.note.clone()]);
+        t.push(cells);
     }
-    let mut out = "instructions counted by callgrind in the measured iterations\n".to_string();
+    let mut out = if cache {
+        format!(
+            "counted by callgrind in the measured iterations, with a simulated cache ({}); \
+             estimated cycles = L1 hits + 5 x LL hits + 35 x RAM\n",
+            run.settings
+                .get("cache_sim")
+                .and_then(|v| v.as_str())
+                .unwrap_or("unrecorded")
+        )
+    } else {
+        "instructions counted by callgrind in the measured iterations\n".to_string()
+    };
     out.push_str(&t.render());
     out
 }
 
 /// Micro rows: times in ms per iteration.
 pub fn micro_rows(run: &Run) -> String {
-    if run.metric == Metric::Instructions {
-        return instruction_rows(run);
+    if run.metric.is_count() {
+        return count_rows(run);
     }
     let mut t = Table::new(&[
         ("probe", Align::Left),
@@ -143,6 +177,9 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
         out.push_str(&format!("warning: {note}\n"));
     }
     if let Some(note) = c.machine_note() {
+        out.push_str(&format!("note: {note}\n"));
+    }
+    if let Some(note) = c.setup_note() {
         out.push_str(&format!("note: {note}\n"));
     }
     for d in &c.environment_differences {

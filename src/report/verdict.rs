@@ -38,6 +38,8 @@ pub fn comparison_line(c: &Comparison) -> &'static str {
         "FAIL: slower than the baseline"
     } else if held_back {
         "NO VERDICT: the machine classes differ or are unknown; the changes are information"
+    } else if !c.setup_differences.is_empty() {
+        "NO VERDICT: the counts were made with another set-up; the changes are information"
     } else if c.informational && c.regressions > 0 {
         "INFO: slower than the last run on this machine (information, not a verdict)"
     } else if c.informational {
