@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{Ran, assert_valid_run, run, schema_errors, yardstick};
+use common::{assert_valid_run, check, json, run, schema_errors, yardstick};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
 use std::path::Path;
@@ -115,22 +115,6 @@ fn micro(args: &[&str]) -> Command {
     let mut cmd = child();
     cmd.arg("micro").args(QUICK).args(args);
     cmd
-}
-
-fn json(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
-}
-
-fn check(cond: bool, what: &str, ran: &Ran) -> Result<(), Failed> {
-    if cond {
-        Ok(())
-    } else {
-        Err(format!(
-            "{what}\nexit {}\nstdout:\n{}\nstderr:\n{}",
-            ran.code, ran.stdout, ran.stderr
-        )
-        .into())
-    }
 }
 
 /// `micro(args)` timed by the scripted clock.
@@ -856,91 +840,6 @@ fn tests() -> Vec<Trial> {
                 let ran = run(micro(&["--probe=fine_sum"]).env("YARDSTICK_INJECT", "fine_sum"));
                 check(
                     ran.code == 2 && ran.stderr.contains("YARDSTICK_INJECT"),
-                    "refused",
-                    &ran,
-                )?;
-                Ok(())
-            },
-        ),
-        Trial::test(
-            "instruction_counts_repeat_exactly_and_catch_a_two_percent_slowdown",
-            || {
-                if Command::new("valgrind").arg("--version").output().is_err() {
-                    // .ci/run installs valgrind; elsewhere say so rather than pass quietly.
-                    eprintln!("SKIPPED: valgrind is not installed");
-                    return Ok(());
-                }
-                let t = tempfile::tempdir()?;
-                let counted = |name: &str, inject: &str| -> Result<(Ran, Value), Failed> {
-                    let path = t.path().join(name);
-                    let mut cmd = micro(&[
-                        "--metric=instructions",
-                        "--probe=fine_sum",
-                        "--min-batch=50",
-                        "--save",
-                        path.to_str().unwrap_or(""),
-                    ]);
-                    if !inject.is_empty() {
-                        cmd.env("YARDSTICK_INJECT", inject);
-                    }
-                    let ran = run(cmd);
-                    let doc = if path.exists() {
-                        json(&std::fs::read_to_string(&path)?)
-                    } else {
-                        Value::Null
-                    };
-                    Ok((ran, doc))
-                };
-                let (ran, a) = counted("a.json", "")?;
-                check(ran.code == 0, "exit 0", &ran)?;
-                assert_valid_run(&a);
-                check(
-                    a["metric"] == "instructions" && a.get("calibration").is_none(),
-                    "a run of counts",
-                    &ran,
-                )?;
-                let (_, b) = counted("b.json", "")?;
-                let count = |d: &Value| d["rows"][0]["instructions"].as_f64().unwrap_or(0.0);
-                check(count(&a) > 1000.0, "counted something", &ran)?;
-                let spread = (count(&b) / count(&a) - 1.0).abs();
-                check(
-                    spread < 0.001,
-                    &format!("counts repeat within 0.1 % (spread {spread})"),
-                    &ran,
-                )?;
-                let (_, slow) = counted("slow.json", "fine_sum:2")?;
-                let ratio = count(&slow) / count(&a);
-                check(
-                    (1.015..1.025).contains(&ratio),
-                    &format!("2 % injected shows as 2 % ({ratio})"),
-                    &ran,
-                )?;
-                let ran = run(yardstick()
-                    .arg("compare")
-                    .arg(t.path().join("a.json"))
-                    .arg(t.path().join("slow.json")));
-                check(
-                    ran.code == 1 && ran.stdout.contains("instructions"),
-                    "a 2 % slowdown fails at 1 %",
-                    &ran,
-                )?;
-                let ran = run(yardstick()
-                    .arg("compare")
-                    .arg(t.path().join("a.json"))
-                    .arg(t.path().join("b.json")));
-                check(ran.code == 0, "identical counts pass", &ran)?;
-                Ok(())
-            },
-        ),
-        Trial::test(
-            "instruction_counts_without_valgrind_are_refused_naming_it",
-            || {
-                let empty = tempfile::tempdir()?;
-                let ran =
-                    run(micro(&["--metric=instructions", "--probe=fine_sum"])
-                        .env("PATH", empty.path()));
-                check(
-                    ran.code == 2 && ran.stderr.contains("valgrind"),
                     "refused",
                     &ran,
                 )?;

@@ -32,6 +32,25 @@ pub fn run(mut cmd: impl BorrowMut<Command>) -> Ran {
     }
 }
 
+/// `text` as JSON; panics with the text when it is not.
+pub fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+/// Fails a `libtest_mimic` trial with `what` and everything `ran` printed,
+/// unless `cond` holds.
+pub fn check(cond: bool, what: &str, ran: &Ran) -> Result<(), libtest_mimic::Failed> {
+    if cond {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what}\nexit {}\nstdout:\n{}\nstderr:\n{}",
+            ran.code, ran.stdout, ran.stderr
+        )
+        .into())
+    }
+}
+
 /// Panics with the schema's complaints unless `doc` is a valid run.
 pub fn assert_valid_run(doc: &Value) {
     let errors = schema_errors(doc);

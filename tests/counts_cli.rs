@@ -1,0 +1,467 @@
+//! End-to-end tests of counted runs (`--metric=instructions` and
+//! `--metric=estimated-cycles`) under valgrind, and of the count baseline
+//! `cargo bench` judges by where no wall-time baseline of the machine class
+//! is committed.
+//!
+//! Like `micro_cli`, this test binary is a yardstick binary: started with
+//! `YARDSTICK_E2E_CHILD`, it behaves as a user's probe binary (`main`) or
+//! bench target (`bench`). Counts are deterministic, so every figure here
+//! is exact whatever the machine's load. Without valgrind each test says
+//! SKIPPED (`.ci/run` installs it).
+
+mod common;
+
+use common::{Ran, assert_valid_run, check, json, run, yardstick};
+use libtest_mimic::{Arguments, Failed, Trial};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+yardstick::probe! {
+    name: small_sum,
+    ops: 100,
+    note: "100 numbers summed",
+    setup: || Ok::<_, String>((1..=100u64).collect::<Vec<_>>()),
+    run: |v: &Vec<u64>| v.iter().map(|x| std::hint::black_box(*x)).sum::<u64>(),
+    check: |_, total: &u64| if *total == 5050 { Ok(()) } else { Err(format!("sum {total}")) },
+}
+
+/// Elements of the walked data: 16 MiB of u64, twice the simulated
+/// last-level cache.
+const WALKED: usize = 1 << 21;
+
+yardstick::probe! {
+    name: walk,
+    ops: WALKED as u64,
+    note: "16 MiB read through a table of indices, in order or (WALK_SHUFFLED) in a fixed shuffle",
+    setup: || Ok::<_, String>(walked(std::env::var_os("WALK_SHUFFLED").is_some())),
+    run: |(data, order): &(Vec<u64>, Vec<u32>)| walk(data, order),
+    check: |_, sum: &u64| {
+        let expected = (WALKED as u64) * (WALKED as u64 - 1) / 2;
+        if *sum == expected { Ok(()) } else { Err(format!("sum {sum}, expected {expected}")) }
+    },
+}
+
+/// The data `0..WALKED` and the order to read it in. The shuffle multiplies
+/// each index by an odd constant modulo the (power of two) length: a
+/// permutation, fixed, and cheap to make, whose neighbours land far apart.
+fn walked(shuffled: bool) -> (Vec<u64>, Vec<u32>) {
+    let mut data = vec![0u64; WALKED];
+    let mut order = vec![0u32; WALKED];
+    let mut i = 0;
+    while i < WALKED {
+        data[i] = i as u64;
+        let at = i as u32;
+        order[i] = if shuffled {
+            at.wrapping_mul(0x9e37_79b1) & (WALKED as u32 - 1)
+        } else {
+            at
+        };
+        i += 1;
+    }
+    (data, order)
+}
+
+/// The same instructions in either order: one index read, one data read and
+/// one add an element. Raw pointers, without the calls an unoptimised build
+/// makes for iterators and checked indexing, so the test stays quick under
+/// valgrind.
+fn walk(data: &[u64], order: &[u32]) -> u64 {
+    let (values, indices) = (data.as_ptr(), order.as_ptr());
+    let (mut sum, mut i, n) = (0u64, 0usize, order.len().min(data.len()));
+    while i < n {
+        // SAFETY: `i` is below both lengths, and `order` holds only
+        // indices below `data.len()` (see `walked`).
+        unsafe {
+            let at = *indices.wrapping_add(i) as usize;
+            sum = sum.wrapping_add(*values.wrapping_add(at));
+        }
+        i += 1;
+    }
+    sum
+}
+
+/// This binary as a yardstick binary.
+fn child() -> Command {
+    let mut cmd = Command::new(std::env::current_exe().unwrap_or_default());
+    cmd.env("YARDSTICK_E2E_CHILD", "main")
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("YARDSTICK_FAKE_CLOCK")
+        .env_remove("YARDSTICK_INJECT")
+        .env_remove("WALK_SHUFFLED");
+    cmd
+}
+
+fn micro(args: &[&str]) -> Command {
+    let mut cmd = child();
+    cmd.args(["micro", "-q"]).args(args);
+    cmd
+}
+
+fn has_valgrind() -> bool {
+    let found = Command::new("valgrind").arg("--version").output().is_ok();
+    if !found {
+        eprintln!("SKIPPED: valgrind is not installed");
+    }
+    found
+}
+
+/// Counts `probe` with `metric` at `batch`, saved to `dir/name`; `env` is
+/// set on the child. Returns what ran and the saved document (null when
+/// nothing was saved).
+fn counted(
+    dir: &Path,
+    name: &str,
+    metric: &str,
+    probe: &str,
+    batch: u64,
+    env: &[(&str, &str)],
+) -> Result<(Ran, Value), Failed> {
+    let path = dir.join(name);
+    let mut cmd = micro(&[
+        &format!("--metric={metric}"),
+        &format!("--probe={probe}"),
+        &format!("--min-batch={batch}"),
+        "--save",
+        path.to_str().unwrap_or(""),
+    ]);
+    cmd.envs(env.iter().copied());
+    let ran = run(cmd);
+    let doc = match std::fs::read_to_string(&path) {
+        Ok(text) => json(&text),
+        Err(_) => Value::Null,
+    };
+    Ok((ran, doc))
+}
+
+fn figure(doc: &Value, field: &str) -> f64 {
+    doc["rows"][0][field].as_f64().unwrap_or(f64::NAN)
+}
+
+fn compare(baseline: &Path, run_path: &Path) -> Ran {
+    run(yardstick()
+        .args(["compare", "--all-checks"])
+        .arg(baseline)
+        .arg(run_path))
+}
+
+fn tests() -> Vec<Trial> {
+    vec![
+        Trial::test(
+            "counts_repeat_exactly_and_catch_a_two_percent_slowdown",
+            || {
+                if !has_valgrind() {
+                    return Ok(());
+                }
+                let t = tempfile::tempdir()?;
+                for (metric, field) in [
+                    ("instructions", "instructions"),
+                    ("estimated-cycles", "estimated_cycles"),
+                ] {
+                    let (ran, a) = counted(t.path(), "a.json", metric, "small_sum", 50, &[])?;
+                    check(ran.code == 0, "exit 0", &ran)?;
+                    assert_valid_run(&a);
+                    check(
+                        a["metric"] == metric
+                            && a.get("calibration").is_none()
+                            && a["settings"]["valgrind"]
+                                .as_str()
+                                .is_some_and(|v| v.starts_with("valgrind")),
+                        "a run of counts that records valgrind's version",
+                        &ran,
+                    )?;
+                    let (_, b) = counted(t.path(), "b.json", metric, "small_sum", 50, &[])?;
+                    check(figure(&a, field) > 100.0, "counted something", &ran)?;
+                    let spread = (figure(&b, field) / figure(&a, field) - 1.0).abs();
+                    check(
+                        spread < 0.001,
+                        &format!("{metric} repeat within 0.1 % (spread {spread})"),
+                        &ran,
+                    )?;
+                    let inject = [("YARDSTICK_INJECT", "small_sum:2")];
+                    let (_, slow) =
+                        counted(t.path(), "slow.json", metric, "small_sum", 50, &inject)?;
+                    let ratio = figure(&slow, field) / figure(&a, field);
+                    check(
+                        (1.01..1.03).contains(&ratio),
+                        &format!("2 % injected reads as 2 % ({ratio})"),
+                        &ran,
+                    )?;
+                    let ran = compare(&t.path().join("a.json"), &t.path().join("slow.json"));
+                    check(
+                        ran.code == 1 && ran.stdout.contains(metric),
+                        "a 2 % slowdown fails at 1 %",
+                        &ran,
+                    )?;
+                    let ran = compare(&t.path().join("a.json"), &t.path().join("b.json"));
+                    check(ran.code == 0, "identical counts pass", &ran)?;
+                }
+                Ok(())
+            },
+        ),
+        Trial::test(
+            "estimated_cycles_catch_a_shuffled_walk_that_instructions_miss",
+            || {
+                if !has_valgrind() {
+                    return Ok(());
+                }
+                let t = tempfile::tempdir()?;
+                let shuffled = [("WALK_SHUFFLED", "1")];
+                let (ran, ordered) =
+                    counted(t.path(), "ordered.json", "estimated-cycles", "walk", 1, &[])?;
+                check(ran.code == 0, "the ordered walk is counted", &ran)?;
+                let (ran, mixed) = counted(
+                    t.path(),
+                    "shuffled.json",
+                    "estimated-cycles",
+                    "walk",
+                    1,
+                    &shuffled,
+                )?;
+                check(ran.code == 0, "the shuffled walk is counted", &ran)?;
+                // Equal instructions by construction; far more RAM accesses.
+                check(
+                    figure(&ordered, "instructions") == figure(&mixed, "instructions"),
+                    "the same instructions in either order",
+                    &ran,
+                )?;
+                check(
+                    figure(&mixed, "ll_misses") > 2.0 * figure(&ordered, "ll_misses"),
+                    "the shuffle misses the last level far more often",
+                    &ran,
+                )?;
+                let ran = compare(
+                    &t.path().join("ordered.json"),
+                    &t.path().join("shuffled.json"),
+                );
+                check(
+                    ran.code == 1
+                        && ran.stdout.contains("estimated-cycles")
+                        && ran.stdout.contains("REGRESSED"),
+                    "estimated cycles catch the shuffle",
+                    &ran,
+                )?;
+                // Instructions, judged against the same baseline, do not.
+                let (ran, _) = counted(
+                    t.path(),
+                    "by-instructions.json",
+                    "instructions",
+                    "walk",
+                    1,
+                    &shuffled,
+                )?;
+                check(ran.code == 0, "counted by instructions", &ran)?;
+                let ran = compare(
+                    &t.path().join("ordered.json"),
+                    &t.path().join("by-instructions.json"),
+                );
+                check(
+                    ran.code == 0
+                        && ran.stdout.contains("instructions")
+                        && ran.stdout.contains("PASS"),
+                    "instructions do not see the shuffle",
+                    &ran,
+                )?;
+                Ok(())
+            },
+        ),
+        Trial::test(
+            "the_knob_adds_iterations_to_counts_and_refuses_what_a_batch_cannot_carry",
+            || {
+                if !has_valgrind() {
+                    return Ok(());
+                }
+                let t = tempfile::tempdir()?;
+                let (_, base) =
+                    counted(t.path(), "base.json", "instructions", "small_sum", 20, &[])?;
+                for pct in [5.0, 10.0, 40.0] {
+                    let rule = format!("small_sum:{pct}");
+                    let (ran, slow) = counted(
+                        t.path(),
+                        "slow.json",
+                        "instructions",
+                        "small_sum",
+                        20,
+                        &[("YARDSTICK_INJECT", rule.as_str())],
+                    )?;
+                    let read = (figure(&slow, "instructions") / figure(&base, "instructions")
+                        - 1.0)
+                        * 100.0;
+                    check(
+                        (read - pct).abs() <= 1.0,
+                        &format!("{pct} % injected at a batch of 20 reads as {read:.2} %"),
+                        &ran,
+                    )?;
+                    check(
+                        slow["warnings"].to_string().contains("slowdown injected"),
+                        "the run says it was injected",
+                        &ran,
+                    )?;
+                }
+                // At a batch of 1 or 2, rounding would inject 0 % or 50 %.
+                for batch in [1, 2] {
+                    let (ran, doc) = counted(
+                        t.path(),
+                        "refused.json",
+                        "instructions",
+                        "small_sum",
+                        batch,
+                        &[("YARDSTICK_INJECT", "small_sum:10")],
+                    )?;
+                    check(
+                        ran.code == 2
+                            && ran.stderr.contains("YARDSTICK_INJECT")
+                            && ran.stderr.contains("--min-batch=50")
+                            && doc.is_null(),
+                        "refused, naming the batch it needs, with nothing saved",
+                        &ran,
+                    )?;
+                }
+                Ok(())
+            },
+        ),
+        Trial::test(
+            "counts_of_another_set_up_are_information_naming_what_differs",
+            || {
+                if !has_valgrind() {
+                    return Ok(());
+                }
+                let t = tempfile::tempdir()?;
+                let (_, mut base) =
+                    counted(t.path(), "base.json", "instructions", "small_sum", 20, &[])?;
+                let (_, _) = counted(
+                    t.path(),
+                    "slow.json",
+                    "instructions",
+                    "small_sum",
+                    20,
+                    &[("YARDSTICK_INJECT", "small_sum:40")],
+                )?;
+                base["settings"]["valgrind"] = Value::from("valgrind-0.0.1");
+                let other = t.path().join("other.json");
+                std::fs::write(&other, base.to_string())?;
+                let ran = compare(&other, &t.path().join("slow.json"));
+                check(
+                    ran.code == 0
+                        && ran.stdout.contains("REGRESSED")
+                        && ran
+                            .stdout
+                            .contains("valgrind valgrind-0.0.1 in the baseline")
+                        && ran.stdout.contains("NO VERDICT"),
+                    "shown, not judged, with the difference named",
+                    &ran,
+                )?;
+                // Another batch is another set-up too.
+                let (_, _) = counted(t.path(), "fifty.json", "instructions", "small_sum", 50, &[])?;
+                let ran = compare(&t.path().join("base.json"), &t.path().join("fifty.json"));
+                check(
+                    ran.code == 0 && ran.stdout.contains("batch 20 in the baseline, 50 now"),
+                    "a batch mismatch is named",
+                    &ran,
+                )?;
+                Ok(())
+            },
+        ),
+        Trial::test(
+            "cargo_bench_counts_where_only_a_count_baseline_can_judge",
+            || {
+                if !has_valgrind() {
+                    return Ok(());
+                }
+                let t = tempfile::tempdir()?;
+                let bench_dir = committed_dir(t.path())?;
+                let (ran, mut baseline) = counted(
+                    &bench_dir,
+                    "counts.json",
+                    "estimated-cycles",
+                    "small_sum",
+                    5,
+                    &[],
+                )?;
+                check(ran.code == 0, "the count baseline is made", &ran)?;
+                let bench = |env: &[(&str, &str)], extra: &[&str]| {
+                    let mut cmd = child();
+                    cmd.env("YARDSTICK_E2E_CHILD", "bench")
+                        .env("CARGO_MANIFEST_DIR", t.path())
+                        .env("YARDSTICK_HOME", t.path().join("home"))
+                        .envs(env.iter().copied())
+                        .args(["--bench", "--probe=small_sum", "--repeat=3", "--warmup=1"])
+                        .args(extra);
+                    run(cmd)
+                };
+                let ran = bench(&[], &[]);
+                check(
+                    ran.code == 0
+                        && ran
+                            .stdout
+                            .contains("the committed count baseline, estimated-cycles")
+                        && ran.stdout.contains("est. cycles/iter")
+                        && ran.stdout.contains("PASS"),
+                    "no class baseline: the counts judge",
+                    &ran,
+                )?;
+                let ran = bench(&[("YARDSTICK_INJECT", "small_sum:40")], &[]);
+                check(
+                    ran.code == 1 && ran.stdout.contains("FAIL"),
+                    "more work fails",
+                    &ran,
+                )?;
+                // --metric=time asks for time, whatever is committed.
+                let ran = bench(&[], &["--metric=time", "--json"]);
+                check(
+                    ran.code == 0 && json(&ran.stdout).get("metric").is_none(),
+                    "timed when asked",
+                    &ran,
+                )?;
+                // A count baseline of another set-up cannot judge: the run
+                // is timed, and says why.
+                baseline["settings"]["valgrind"] = Value::from("valgrind-0.0.1");
+                std::fs::write(bench_dir.join("counts.json"), baseline.to_string())?;
+                let ran = bench(&[], &[]);
+                check(
+                    ran.code == 0
+                        && ran.stdout.contains("times in ms per iteration")
+                        && ran
+                            .stdout
+                            .contains("cannot judge this build: valgrind valgrind-0.0.1"),
+                    "another set-up: timed, and said why",
+                    &ran,
+                )?;
+                Ok(())
+            },
+        ),
+        Trial::test("counts_without_valgrind_are_refused_naming_it", || {
+            let empty = tempfile::tempdir()?;
+            for metric in ["instructions", "estimated-cycles"] {
+                let ran = run(micro(&[&format!("--metric={metric}"), "--probe=small_sum"])
+                    .env("PATH", empty.path()));
+                check(
+                    ran.code == 2 && ran.stderr.contains("valgrind") && ran.stderr.contains(metric),
+                    "refused",
+                    &ran,
+                )?;
+            }
+            Ok(())
+        }),
+    ]
+}
+
+/// `dir/baselines/<this bench>/`, made: where `cargo bench` looks for the
+/// baselines of this binary run as a bench.
+fn committed_dir(dir: &Path) -> Result<PathBuf, Failed> {
+    let program = std::env::current_exe()?;
+    let stem = program.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    let bench = stem.rsplit_once('-').map_or(stem, |(n, _)| n);
+    let path = dir.join("baselines").join(bench);
+    std::fs::create_dir_all(&path)?;
+    Ok(path)
+}
+
+fn main() {
+    match std::env::var("YARDSTICK_E2E_CHILD").as_deref() {
+        Ok("main") => std::process::exit(yardstick::main()),
+        Ok("bench") => std::process::exit(yardstick::run_main()),
+        _ => libtest_mimic::run(&Arguments::from_args(), tests()).exit(),
+    }
+}
