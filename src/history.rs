@@ -6,11 +6,15 @@
 //!
 //! 1. a committed baseline of this class, `baselines/<bench>/<class>.json`:
 //!    a verdict;
-//! 2. otherwise the last run of this class that `cargo bench` kept, under
+//! 2. otherwise the committed count baseline, `baselines/<bench>/counts.json`,
+//!    where valgrind is installed and the set-up matches: the run is counted
+//!    instead of timed, and the counts give the verdict (see
+//!    `counts::baseline`);
+//! 3. otherwise the last run of this class that `cargo bench` kept, under
 //!    `<target>/yardstick/<class>/<bench>/` (as criterion keeps its last
 //!    run): the same table and verdict words, with confirmation, but as
 //!    information (exit 0);
-//! 3. otherwise nothing, and it says so.
+//! 4. otherwise nothing, and it says so.
 //!
 //! Every timed run of `cargo bench` is kept there, the newest
 //! [`KEPT`] of each class and bench; `YARDSTICK_HOME` moves the folder.

@@ -69,10 +69,11 @@ pub fn main(
             Resolved::Nothing(why) => (None, Some(why)),
         };
     // Without a committed wall-time baseline of this class, a committed
-    // count baseline judges, unless a metric was asked for.
+    // count baseline judges, unless a baseline or a metric was asked for.
+    let plain = options.common.baseline.is_none() && !options.common.no_baseline;
     let mut metric = options.metric();
     let mut count_note = None;
-    if let Some(bench) = chooser.filter(|_| options.metric.is_none())
+    if let Some(bench) = chooser.filter(|_| plain && options.metric.is_none())
         && baseline.as_ref().is_none_or(|b| b.informational)
     {
         match counts::baseline::usable(bench, options.min_batch) {
@@ -115,7 +116,6 @@ pub fn main(
     }
     // Only the developer's loop is kept, not a run told what to compare
     // with (as the evaluation's runs are).
-    let plain = options.common.baseline.is_none() && !options.common.no_baseline;
     if let Some(bench) = chooser.filter(|_| plain) {
         keep(bench, &mut run, nothing);
     } else if let Some(why) = nothing {

@@ -401,19 +401,40 @@ fn tests() -> Vec<Trial> {
                     "no class baseline: the counts judge",
                     &ran,
                 )?;
-                let ran = bench(&[("YARDSTICK_INJECT", "small_sum:40")], &[]);
+                // In GitHub Actions, the annotation and the job summary
+                // name the metric that judged.
+                let summary = t.path().join("summary.md");
+                let summary_env = summary.to_str().unwrap_or("");
+                let ran = bench(
+                    &[
+                        ("YARDSTICK_INJECT", "small_sum:40"),
+                        ("GITHUB_ACTIONS", "true"),
+                        ("GITHUB_STEP_SUMMARY", summary_env),
+                    ],
+                    &[],
+                );
+                let written = std::fs::read_to_string(&summary).unwrap_or_default();
                 check(
-                    ran.code == 1 && ran.stdout.contains("FAIL"),
-                    "more work fails",
+                    ran.code == 1
+                        && ran.stdout.contains("FAIL")
+                        && ran.stdout.lines().any(|l| {
+                            l.starts_with("::warning")
+                                && l.contains("small_sum estimated-cycles changed +")
+                        })
+                        && written.contains("judged by estimated-cycles"),
+                    "more work fails, and the annotation and summary name the metric",
                     &ran,
                 )?;
-                // --metric=time asks for time, whatever is committed.
-                let ran = bench(&[], &["--metric=time", "--json"]);
-                check(
-                    ran.code == 0 && json(&ran.stdout).get("metric").is_none(),
-                    "timed when asked",
-                    &ran,
-                )?;
+                // --metric=time asks for time, and --no-baseline for no
+                // judgement, whatever is committed.
+                for asked in ["--metric=time", "--no-baseline"] {
+                    let ran = bench(&[], &[asked, "--json"]);
+                    check(
+                        ran.code == 0 && json(&ran.stdout).get("metric").is_none(),
+                        &format!("timed with {asked}"),
+                        &ran,
+                    )?;
+                }
                 // A count baseline of another set-up cannot judge: the run
                 // is timed, and says why.
                 baseline["settings"]["valgrind"] = Value::from("valgrind-0.0.1");

@@ -30,8 +30,8 @@ pub fn summary(run: &Run) -> String {
 
 fn comparison(c: &Comparison) -> String {
     let mut out = format!(
-        "Baseline `{}`: {} regression(s) at threshold {} %.\n\n",
-        c.baseline, c.regressions, c.threshold
+        "Baseline `{}`, judged by {}: {} regression(s) at threshold {} %.\n\n",
+        c.baseline, c.method, c.regressions, c.threshold
     );
     if let Some(cal) = &c.calibration {
         out.push_str(&format!("{}\n\n", super::table::speed_line(cal)));
