@@ -68,23 +68,17 @@ pub fn main(
             Resolved::NotAsked => (None, None),
             Resolved::Nothing(why) => (None, Some(why)),
         };
-    // Without a committed wall-time baseline of this class, a committed
-    // count baseline judges, unless a baseline or a metric was asked for.
     let plain = options.common.baseline.is_none() && !options.common.no_baseline;
     let mut metric = options.metric();
     let mut count_note = None;
-    if let Some(bench) = chooser.filter(|_| plain && options.metric.is_none())
-        && baseline.as_ref().is_none_or(|b| b.informational)
-    {
-        match counts::baseline::usable(bench, options.min_batch) {
-            Ok(Some(counted)) => {
-                metric = counted.run.metric;
-                baseline = Some(counted);
-                nothing = None;
-            }
-            Ok(None) => {}
-            Err(why) => count_note = Some(why),
+    match counts_instead(options, chooser.filter(|_| plain), baseline.as_ref()) {
+        Ok(Some(counted)) => {
+            metric = counted.run.metric;
+            baseline = Some(counted);
+            nothing = None;
         }
+        Ok(None) => {}
+        Err(why) => count_note = Some(why),
     }
     if let Some(b) = &baseline {
         b.suits(Mode::Micro, metric)?;
@@ -122,6 +116,23 @@ pub fn main(
         run.warnings.push(why);
     }
     outcome::deliver(run, &options.common)
+}
+
+/// The committed count baseline, where it judges instead of wall time: for
+/// a bench (`chooser`) without a committed wall-time baseline of this class,
+/// when no metric was asked for. `Err` says why a committed one cannot
+/// judge here.
+fn counts_instead(
+    options: &MicroOptions,
+    chooser: Option<&Bench>,
+    baseline: Option<&Baseline>,
+) -> Result<Option<Baseline>, String> {
+    match chooser {
+        Some(bench) if options.metric.is_none() && baseline.is_none_or(|b| b.informational) => {
+            counts::baseline::usable(bench, options.min_batch)
+        }
+        _ => Ok(None),
+    }
 }
 
 /// Keeps a bench's run for the next one to compare with, and says where;

@@ -25,8 +25,7 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
     let clock = Instant::now();
     let started = yardstick::environment::now();
     let plan = Plan::new(options.cells(), options.seed);
-    plan.check_batches(options.sampling.min_batch, options.count_batch)
-        .map_err(Error)?;
+    plan.check_batches(options.count_batch).map_err(Error)?;
     let methods = plan.methods();
     if methods.contains(&Method::Instructions) {
         // Refused before anything is built or measured.

@@ -297,25 +297,25 @@ impl Plan {
         jobs
     }
 
-    /// Refuses a slowdown that is not a whole number of extra iterations
-    /// of its method's batch (`timed` for timed runs and paired
-    /// comparisons, `counted` for instruction counts): the injection would
-    /// round it to another slowdown than the one reported.
-    pub fn check_batches(&self, timed: u32, counted: u32) -> Result<(), String> {
-        for cell in &self.cells {
-            let (batch, option) = match cell.method {
-                Method::Instructions => (counted, "--count-batch"),
-                _ => (timed, "--min-batch"),
-            };
+    /// Refuses a slowdown the batch of counted runs (`counted`) cannot
+    /// carry, by yardstick's own rule (`inject::counted_iterations`): the
+    /// run would be refused after the baselines were made. Timed methods
+    /// take any slowdown at any batch (the knob busy-waits).
+    pub fn check_batches(&self, counted: u32) -> Result<(), String> {
+        for cell in self
+            .cells
+            .iter()
+            .filter(|c| c.method == Method::Instructions)
+        {
             for pct in &cell.slowdowns {
-                let extra = f64::from(batch) * pct / 100.0;
-                if (extra - extra.round()).abs() > 1e-6 {
-                    return Err(format!(
-                        "{pct} % of {batch} iterations ({option}) is not a whole number of iterations, \
-                         so the {} method would not be slowed by {pct} %",
-                        cell.method.as_str()
-                    ));
-                }
+                yardstick::inject::counted_iterations("*", u64::from(counted), Some(*pct))
+                    .map_err(|e| {
+                        format!(
+                            "the {} method at --count-batch={counted}: {}",
+                            cell.method.as_str(),
+                            e.to_string().trim_start_matches("error: ")
+                        )
+                    })?;
             }
         }
         Ok(())
@@ -447,18 +447,21 @@ mod tests {
     }
 
     #[test]
-    fn slowdowns_must_be_whole_iterations_of_their_batch() {
+    fn counted_slowdowns_must_fit_their_batch() {
         let mut counted = cell(Condition::Quiet, Method::Instructions, 1);
         counted.slowdowns = vec![2.0];
         let plan = Plan::new(vec![cell(Condition::Quiet, Method::Paired, 1), counted], 1);
-        assert_eq!(plan.check_batches(20, 50), Ok(()));
-        let e = plan.check_batches(10, 50).unwrap_err();
-        assert!(e.contains("5 % of 10 iterations (--min-batch)"), "{e}");
-        let e = plan.check_batches(20, 20).unwrap_err();
+        assert_eq!(plan.check_batches(50), Ok(()));
+        let e = plan.check_batches(20).unwrap_err();
         assert!(
-            e.contains("--count-batch") && e.contains("instructions"),
+            e.contains("--count-batch=20")
+                && e.contains("instructions")
+                && e.contains("--min-batch=250"),
             "{e}"
         );
+        // Timed methods take any slowdown at any batch.
+        let timed = Plan::new(vec![cell(Condition::Quiet, Method::Paired, 1)], 1);
+        assert_eq!(timed.check_batches(1), Ok(()));
     }
 
     #[test]
