@@ -59,9 +59,12 @@ pub fn main(
     // A bad baseline must not cost a whole run: read it first. A bench
     // chooses its baseline by machine class only for a timed, calibrated
     // run.
-    let class = environment::current_class();
     let timed = options.metric() == Metric::Time && options.calibrate;
     let chooser = bench.as_ref().filter(|_| timed);
+    // Read only when choosing: what a process allocates before its
+    // measured section moves its counts (by up to 0.3 % through the
+    // allocator's state), and the CPU's description differs by machine.
+    let class = chooser.and_then(|_| environment::current_class());
     let (mut baseline, mut nothing) =
         match Baseline::resolve(&options.common, chooser, class.as_deref())? {
             Resolved::Baseline(b) => (Some(*b), None),

@@ -352,6 +352,25 @@ fn tests() -> Vec<Trial> {
                     "shown, not judged, with the difference named",
                     &ran,
                 )?;
+                // A run saved with such a comparison records the
+                // differences, in the published format.
+                let path = t.path().join("judged.json");
+                let ran = run(micro(&[
+                    "--metric=instructions",
+                    "--probe=small_sum",
+                    "--min-batch=20",
+                    &format!("--baseline={}", other.display()),
+                    &format!("--save={}", path.display()),
+                ]));
+                let saved = json(&std::fs::read_to_string(&path)?);
+                assert_valid_run(&saved);
+                check(
+                    ran.code == 0
+                        && saved["comparison"]["setup_differences"][0]["field"] == "valgrind"
+                        && saved["comparison"]["informational"] == true,
+                    "the saved comparison names the difference",
+                    &ran,
+                )?;
                 // Another batch is another set-up too.
                 let (_, _) = counted(t.path(), "fifty.json", "instructions", "small_sum", 50, &[])?;
                 let ran = compare(&t.path().join("base.json"), &t.path().join("fifty.json"));
