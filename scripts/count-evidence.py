@@ -111,9 +111,12 @@ def power(bench, yardstick, tmp, runs, jobs):
         jobs_list = [(None, base)] + [("*:2", tmp / f"power-{metric}-{i}.json")
                                       for i in range(runs)]
         with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-            list(pool.map(lambda j: count(bench, metric, 50, j[1], j[0]), jobs_list))
+            done = list(pool.map(lambda j: count(bench, metric, 50, j[1], j[0]), jobs_list))
+        for (_, path), (doc, _, why) in zip(jobs_list, done):
+            failed = [r["key"] for r in doc["rows"] if r.get("errors")] if doc else ["the run"]
+            if failed:
+                print(f"   {path.name}: not counted: {', '.join(failed)} {' '.join(why)}")
         caught = total = 0
-        largest_aa = 0.0
         for _, path in jobs_list[1:]:
             code, comparison = compare(yardstick, base, path)
             for check in comparison["checks"]:

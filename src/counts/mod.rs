@@ -31,6 +31,8 @@ pub const TOGGLE: &str = "yardstick_measured_section";
 pub const DEFAULT_BATCH: u64 = 5;
 /// How many times `--probe-timeout` a probe may take under callgrind.
 pub const LIMIT_FACTOR: u32 = 100;
+/// The longest `--probe-timeout` a child accepts: a day.
+const CHILD_TIMEOUT_MAX: f64 = 86_400.0;
 
 /// What counting one probe gave, per iteration of the batch.
 #[derive(Debug, Clone, PartialEq)]
@@ -81,33 +83,7 @@ impl Counting<'_> {
         let exe = std::env::current_exe()
             .map_err(|e| Error::Refused(format!("cannot find this binary to count it: {e}")))?;
         let out_file = self.workdir.join(format!("{}.callgrind", probe.name));
-        let mut valgrind = Command::new("valgrind");
-        valgrind
-            .arg("--tool=callgrind")
-            .arg(format!("--callgrind-out-file={}", out_file.display()))
-            .arg(format!("--toggle-collect={TOGGLE}"))
-            .arg("--collect-atstart=no");
-        if self.cache {
-            valgrind.arg("--cache-sim=yes").args(costs::CACHE);
-        }
-        valgrind
-            .arg(&exe)
-            .args(self.invocation)
-            .arg(format!("--probe={}", probe.name))
-            .args([
-                "--repeat=1",
-                "--warmup=0",
-                "--no-calibration",
-                "--no-baseline",
-                "-q",
-                "--format=json",
-            ])
-            .arg(format!("--min-batch={iterations}"))
-            // The parent injected extra iterations; the child must not
-            // stretch its time as well.
-            .env_remove(crate::inject::VARIABLE)
-            .env_remove("GITHUB_STEP_SUMMARY")
-            .env_remove("GITHUB_ACTIONS");
+        let mut valgrind = self.command(&exe, &out_file, probe.name, iterations);
         // A probe under callgrind runs some fifty times slower; past a
         // hundred times its timeout, the count is given up and the row fails.
         let output = match crate::process::output_within(&mut valgrind, self.limit) {
@@ -160,6 +136,47 @@ impl Counting<'_> {
         Ok(Ok(self.per_iteration(costs, note)))
     }
 
+    /// valgrind running this binary's child copy that counts `iterations`
+    /// iterations of probe `name` into `out_file`.
+    fn command(&self, exe: &Path, out_file: &Path, name: &str, iterations: u64) -> Command {
+        let mut valgrind = Command::new("valgrind");
+        valgrind
+            .arg("--tool=callgrind")
+            .arg(format!("--callgrind-out-file={}", out_file.display()))
+            .arg(format!("--toggle-collect={TOGGLE}"))
+            .arg("--collect-atstart=no");
+        if self.cache {
+            valgrind.arg("--cache-sim=yes").args(costs::CACHE);
+        }
+        valgrind
+            .arg(exe)
+            .args(self.invocation)
+            .arg(format!("--probe={name}"))
+            .args([
+                "--repeat=1",
+                "--warmup=0",
+                "--no-calibration",
+                "--no-baseline",
+                "-q",
+                "--format=json",
+            ])
+            .arg(format!("--min-batch={iterations}"))
+            // The child's own watchdog gets the hundredfold time the parent
+            // allows: at its default, a slow probe under callgrind (i18n_load
+            // at a batch of 50 with the cache simulated, on a loaded
+            // machine) was stopped by it and its row failed.
+            .arg(format!(
+                "--probe-timeout={}",
+                self.limit.as_secs_f64().min(CHILD_TIMEOUT_MAX)
+            ))
+            // The parent injected extra iterations; the child must not
+            // stretch its time as well.
+            .env_remove(crate::inject::VARIABLE)
+            .env_remove("GITHUB_STEP_SUMMARY")
+            .env_remove("GITHUB_ACTIONS");
+        valgrind
+    }
+
     fn per_iteration(&self, costs: Costs, note: String) -> Counted {
         let per = |total: u64| total as f64 / self.batch as f64;
         Counted {
@@ -180,4 +197,57 @@ impl Counting<'_> {
 fn failure(child: &Run) -> Option<String> {
     let row = child.rows.first()?;
     (row.n == 0 && row.errors > 0).then(|| row.note.trim_start_matches("failed: ").to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(cache: bool, limit: Duration) -> Vec<String> {
+        let invocation = ["--bench".to_string()];
+        let counting = Counting {
+            invocation: &invocation,
+            batch: 5,
+            cache,
+            workdir: Path::new("/w"),
+            limit,
+        };
+        let cmd = counting.command(Path::new("/b/micro"), Path::new("/w/p.out"), "p", 7);
+        cmd.get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn the_child_counts_the_injected_iterations_with_the_parents_time_limit() {
+        let a = args(false, Duration::from_secs(12_000));
+        for expected in [
+            "--toggle-collect=yardstick_measured_section",
+            "--bench",
+            "--probe=p",
+            "--min-batch=7",
+            "--probe-timeout=12000",
+        ] {
+            assert!(a.iter().any(|x| x == expected), "{expected} in {a:?}");
+        }
+        assert!(!a.iter().any(|x| x == "--cache-sim=yes"));
+        // The child accepts a day at most.
+        assert!(
+            args(false, Duration::from_secs(10_000_000))
+                .contains(&"--probe-timeout=86400".to_string())
+        );
+    }
+
+    #[test]
+    fn estimated_cycles_simulate_the_fixed_cache() {
+        let a = args(true, Duration::from_secs(1));
+        for expected in [
+            "--cache-sim=yes",
+            "--I1=32768,8,64",
+            "--D1=32768,8,64",
+            "--LL=8388608,16,64",
+        ] {
+            assert!(a.iter().any(|x| x == expected), "{expected} in {a:?}");
+        }
+    }
 }
