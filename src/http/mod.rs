@@ -65,7 +65,7 @@ pub fn measure(o: &Options) -> Result<Run, Error> {
     let quiet = o.common.quiet;
     let mut progress = |line: &str| {
         if !quiet {
-            eprintln!("http: {line}");
+            eprintln!("http: {}", crate::report::text::clean(line));
         }
     };
     let (rows, pairs) = match o.tool {
