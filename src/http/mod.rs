@@ -8,6 +8,7 @@
 //! the built-in client, `tools` hands pages to an installed load tool, and
 //! `measure` turns answers into rows.
 
+pub mod address;
 pub mod builtin;
 pub mod client;
 pub mod connect;
@@ -56,7 +57,8 @@ pub fn measure(o: &Options) -> Result<Run, Error> {
     if let Some(file) = &o.urls_file {
         page_list.extend(pages::from_file(file)?);
     }
-    let plan = Plan::new(o, page_list)?;
+    let mut plan = Plan::new(o, page_list)?;
+    plan.resolve(&o.resolve, &address::system_lookup);
     safety::check(&plan, o)?;
     if o.tool != Tool::Builtin {
         tools::require(o.tool)?;
