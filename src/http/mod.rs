@@ -35,7 +35,8 @@ use std::path::Path;
 /// `yardstick http ARGS`: measures, then reports, saves and compares like
 /// every mode; returns the exit code.
 pub fn main(args: Vec<String>) -> Result<i32, Error> {
-    let o = options::parse(args, std::env::var("YARDSTICK_AUTH").ok())?;
+    let mut o = options::parse(args, std::env::var("YARDSTICK_AUTH").ok())?;
+    o.secret_headers_from_env(std::env::var("YARDSTICK_SECRET_HEADERS").ok())?;
     // Read before measuring, so a bad baseline file costs no run.
     let baseline = match Baseline::resolve(&o.common, None, None)? {
         outcome::Resolved::Baseline(b) => Some(*b),
