@@ -1,6 +1,7 @@
 //! The comparison of two arbitrary runs: the input is two run documents
 //! (split at the first NUL byte) and a threshold, compared and printed as
-//! `yardstick compare` does.
+//! `yardstick compare` does; and the run saved with its comparison (what a
+//! measured run with `--baseline --save` writes) must read back the same.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -31,6 +32,16 @@ fuzz_target!(|data: &[u8]| {
     let Ok(c) = compare(&base, "base.json", &run, &rules) else {
         return;
     };
+    let judged = yardstick::run::Run {
+        comparison: Some(c.clone()),
+        ..run
+    };
+    let saved = yardstick::store::to_json(&judged);
+    assert_eq!(
+        yardstick::store::parse(&saved).as_ref(),
+        Ok(&judged),
+        "saved:\n{saved}"
+    );
     let _ = table::comparison_text(&c, true);
     let _ = renderer(Format::Csv, true).comparison(&c);
     let _ = renderer(Format::Json, true).comparison(&c);

@@ -1,5 +1,6 @@
 //! The settings reader: any bytes as an INI file, then what a site does
-//! with a store it read: lookups, a merge, and writing it back.
+//! with a store it read: lookups and a merge; and the writer's promise, that
+//! a store it writes reads back the same (`probes/src/settings/write.rs`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -17,6 +18,8 @@ fuzz_target!(|data: &[u8]| {
     let mut merged = Settings::new();
     let _ = merged.merge_bytes("fuzz.ini", data);
     if let Ok(text) = write(&settings) {
-        let _ = Settings::parse("written.ini", text.as_bytes());
+        let back = Settings::parse_str("written.ini", &text);
+        assert_eq!(back, settings, "written:\n{text}");
+        assert!(back.warnings().is_empty(), "written:\n{text}");
     }
 });
