@@ -1,6 +1,7 @@
 //! The errors that stop a run before it can give a verdict. Each is one line
 //! naming the file or option at fault, and exits with code 2.
 
+use crate::report::text::clean;
 use std::fmt;
 
 /// A usage error, bad input, or a refusal; always exit code 2.
@@ -32,9 +33,11 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Messages quote file contents, names and servers' words: one
+        // line, whatever they hold.
         match self {
-            Error::Usage(m) | Error::Input(m) => write!(f, "error: {m}"),
-            Error::Refused(m) => write!(f, "REFUSED: {m}"),
+            Error::Usage(m) | Error::Input(m) => write!(f, "error: {}", clean(m)),
+            Error::Refused(m) => write!(f, "REFUSED: {}", clean(m)),
         }
     }
 }

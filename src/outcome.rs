@@ -181,12 +181,17 @@ pub fn deliver(run: Run, common: &Common) -> Result<i32, Error> {
         None => Ok(()),
     };
     let document = common.format != Format::Table;
+    let text = report::renderer(common.format, common.all_checks).run(&run);
+    // A JSON or CSV document must stay one; neither can start a line with
+    // a field's text (JSON escapes, CSV quotes), so only the table needs
+    // the shield.
+    let text = if document {
+        text
+    } else {
+        github::shielded(&text)
+    };
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(
-        report::renderer(common.format, common.all_checks)
-            .run(&run)
-            .as_bytes(),
-    );
+    let _ = stdout.write_all(text.as_bytes());
     let _ = stdout.flush();
     drop(stdout);
     announce(&run, document);

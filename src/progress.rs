@@ -1,6 +1,7 @@
 //! Progress on stderr: a bar on a terminal, plain lines otherwise (CI logs),
 //! nothing with `-q`. Never on stdout, which may hold a JSON or CSV document.
 
+use crate::report::text::clean;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 
@@ -29,8 +30,10 @@ impl Progress {
     pub fn start(&mut self, what: &str) {
         match self {
             Progress::Quiet => {}
-            Progress::Lines { total, done } => eprintln!("[{}/{}] {what}", *done + 1, total),
-            Progress::Bar(bar) => bar.set_message(what.to_string()),
+            Progress::Lines { total, done } => {
+                eprintln!("[{}/{}] {}", *done + 1, total, clean(what))
+            }
+            Progress::Bar(bar) => bar.set_message(clean(what).into_owned()),
         }
     }
 
@@ -47,8 +50,8 @@ impl Progress {
     pub fn say(&self, line: &str) {
         match self {
             Progress::Quiet => {}
-            Progress::Lines { .. } => eprintln!("{line}"),
-            Progress::Bar(bar) => bar.suspend(|| eprintln!("{line}")),
+            Progress::Lines { .. } => eprintln!("{}", clean(line)),
+            Progress::Bar(bar) => bar.suspend(|| eprintln!("{}", clean(line))),
         }
     }
 

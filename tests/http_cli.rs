@@ -249,3 +249,48 @@ fn oha_measures_the_page() {
         assert!(row["median"].as_f64().is_some());
     });
 }
+
+#[test]
+fn wrk_gets_credentials_from_a_private_script_and_the_checked_address() {
+    if yardstick::http::tools::installed("wrk").is_none() {
+        println!("SKIPPED: wrk not installed");
+        return;
+    }
+    let s = start();
+    let port = s.addr.port();
+    let code = http(&[
+        &format!("--url=http://localhost:{port}/auth"),
+        "--tool=wrk",
+        "--duration=1",
+        "--concurrency=1",
+        "--auth=user:secret",
+    ]);
+    assert_eq!(code, 0);
+    let auth = s.seen.authorization.lock().unwrap().clone();
+    assert!(
+        !auth.is_empty() && auth.iter().all(|a| a == "Basic dXNlcjpzZWNyZXQ="),
+        "{auth:?}"
+    );
+    // wrk was handed 127.0.0.1 (what localhost resolved to) and the name
+    // as the Host header.
+    let hosts = s.seen.hosts.lock().unwrap().clone();
+    assert!(
+        hosts.iter().all(|h| *h == format!("localhost:{port}")),
+        "{hosts:?}"
+    );
+}
+
+#[test]
+fn tools_that_take_headers_as_arguments_are_refused_credentials() {
+    let e = http_err(&[
+        "--url=http://127.0.0.1:9/",
+        "--tool=ab",
+        "--cookie=session=s3cr3t",
+    ]);
+    assert_eq!(e.exit_code(), 2);
+    let m = e.to_string();
+    assert!(
+        m.starts_with("REFUSED: --tool=ab: ab takes headers only") && !m.contains("s3cr3t"),
+        "{m}"
+    );
+}

@@ -334,6 +334,38 @@ fn resolve_reaches_a_name_at_a_loopback_address() {
 }
 
 #[test]
+fn connections_go_only_to_the_addresses_checked() {
+    let s = start();
+    let port = s.addr.port();
+    let o = options(&[
+        &format!("--url=http://pinned.invalid:{port}/"),
+        "--requests=3",
+        "--concurrency=1",
+        "--warmup=0",
+    ]);
+    let mut plan = yardstick::http::plan::Plan::new(&o, o.urls.clone()).unwrap();
+    // The system cannot resolve this name: every answered request went to
+    // the address the plan was given, with no lookup of the client's own.
+    plan.resolve(&[], &|_, _| vec!["127.0.0.1".parse().unwrap()]);
+    assert!(plan.servers[0].addresses.is_loopback());
+    let (rows, _) = yardstick::http::builtin::run(&plan, &o, &mut |_| {}).unwrap();
+    assert_eq!((rows[0].n, rows[0].errors), (3, 0));
+    // Three measured and one warm-up request (one per connection).
+    assert_eq!(s.seen.requests(), 4);
+    // Unresolved, the same plan has nowhere to go.
+    plan.resolve(&[], &|_, _| Vec::new());
+    let (rows, _) = yardstick::http::builtin::run(&plan, &o, &mut |_| {}).unwrap();
+    assert_eq!(rows[0].errors, 3);
+    assert!(
+        rows[0]
+            .error_messages
+            .keys()
+            .all(|m| m.contains("cannot resolve"))
+    );
+    assert_eq!(s.seen.requests(), 4);
+}
+
+#[test]
 fn caps_refuse_before_any_connection() {
     for extra in ["--requests=1001", "--concurrency=17", "--warmup=101"] {
         let e = measure(&options(&["--url=https://example.invalid/", extra])).unwrap_err();

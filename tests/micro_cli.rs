@@ -271,7 +271,7 @@ fn tests() -> Vec<Trial> {
             )?;
             let csv = run(yardstick().arg("show").arg(&path).arg("--csv"));
             check(
-                csv.stdout.starts_with("key,kind,name,n,"),
+                csv.stdout.starts_with("\"key\",\"kind\",\"name\",\"n\","),
                 "show --csv",
                 &csv,
             )?;
@@ -806,7 +806,7 @@ fn tests() -> Vec<Trial> {
                 )?;
                 let md = std::fs::read_to_string(&summary)?;
                 check(
-                    md.contains("FAIL: slower than the baseline") && md.contains("| fine_sum |"),
+                    md.contains("FAIL: slower than the baseline") && md.contains("| fine\\_sum |"),
                     "summary",
                     &ran,
                 )?;

@@ -57,7 +57,10 @@ pub fn main(options: &BaselineOptions) -> Result<i32, Error> {
     }
     let pooled = pool::pool(&runs)?;
     store::save(&options.output, &pooled)?;
-    print!("{}", render(&runs, &pooled, options));
+    print!(
+        "{}",
+        crate::report::github::shielded(&render(&runs, &pooled, options))
+    );
     Ok(0)
 }
 
@@ -98,7 +101,7 @@ fn render(runs: &[(String, Run)], pooled: &Run, options: &BaselineOptions) -> St
         runs.len(),
         pooled.rows.iter().map(|r| r.n).max().unwrap_or(0),
         t.render(),
-        options.output.display()
+        crate::report::text::clean(&options.output.display().to_string())
     )
 }
 

@@ -4,6 +4,7 @@
 
 use crate::environment::{Cpu, current_class};
 use crate::error::Error;
+use crate::report::text::cleaned;
 use lexopt::{Arg, Parser};
 use std::ffi::OsString;
 use std::path::Path;
@@ -30,9 +31,10 @@ pub fn main(args: Vec<OsString>) -> Result<i32, Error> {
         return Ok(0);
     }
     let cpu = Cpu::read(Path::new("/"));
-    let or_dash = |v: Option<String>| v.unwrap_or_else(|| "-".to_string());
-    println!("machine class: {class}");
-    println!("cpu: {}", cpu.describe());
+    // What /proc and /sys say is printed, so it is cleaned like any text.
+    let or_dash = |v: Option<String>| cleaned(&v.unwrap_or_else(|| "-".to_string()));
+    println!("machine class: {}", cleaned(&class));
+    println!("cpu: {}", cleaned(&cpu.describe()));
     println!(
         "vendor: {}",
         or_dash(Some(cpu.vendor.clone()).filter(|v| !v.is_empty()))

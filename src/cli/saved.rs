@@ -5,6 +5,7 @@ use super::common::{Common, Flag, Format};
 use crate::compare::{self, Rules};
 use crate::error::Error;
 use crate::outcome::Baseline;
+use crate::report::text::clean;
 use crate::report::{self, table, verdict};
 use crate::run::{Metric, Mode};
 use crate::store;
@@ -70,7 +71,8 @@ fn parse(
 pub fn show(args: Vec<OsString>) -> Result<i32, Error> {
     let (common, paths) = parse(args, "show", 1)?;
     let run = store::load(&paths[0])?;
-    print(&report::renderer(common.format, common.all_checks).run(&run));
+    let text = report::renderer(common.format, common.all_checks).run(&run);
+    print(&shield_table(common.format, text));
     Ok(0)
 }
 
@@ -107,19 +109,25 @@ pub fn compare(args: Vec<OsString>) -> Result<i32, Error> {
         Format::Table => table::comparison_text(&c, common.all_checks),
         other => report::renderer(other, common.all_checks).comparison(&c),
     };
-    print(&text);
+    print(&shield_table(common.format, text));
     // A probe that failed in the run fails the comparison too, whatever the
     // baseline says: a broken probe never passes.
     let failed = verdict::failed_probes(&run.run);
     let mut lines: Vec<String> = failed
         .iter()
-        .map(|name| format!("FAIL: probe {name} failed its check"))
+        .map(|name| verdict::failed_line(name))
         .collect();
     // The table already explains a run too slow to judge; a document on
     // stdout cannot, so stderr does.
     if common.format != Format::Table {
-        lines.extend(c.too_slow_note().map(|note| format!("warning: {note}")));
-        lines.extend(c.machine_note().map(|note| format!("note: {note}")));
+        lines.extend(
+            c.too_slow_note()
+                .map(|note| format!("warning: {}", clean(&note))),
+        );
+        lines.extend(
+            c.machine_note()
+                .map(|note| format!("note: {}", clean(&note))),
+        );
     }
     lines.push(verdict::comparison_line(&c).to_string());
     for line in lines {
@@ -139,6 +147,14 @@ pub fn compare(args: Vec<OsString>) -> Result<i32, Error> {
     } else {
         0
     })
+}
+
+/// A table under the GitHub shield; a document as it is (see `outcome`).
+fn shield_table(format: Format, text: String) -> String {
+    match format {
+        Format::Table => report::github::shielded(&text),
+        _ => text,
+    }
 }
 
 fn print(text: &str) {

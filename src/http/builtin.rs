@@ -2,7 +2,7 @@
 //! runtime, runs the session, and turns its results into rows and pairs.
 
 use super::client::Client;
-use super::connect::Connector;
+use super::connect::{self, Connector};
 use super::measure;
 use super::options::Options;
 use super::plan::Plan;
@@ -27,7 +27,7 @@ pub fn run(
     };
     let connector = Connector {
         protocol: o.protocol,
-        resolve: o.resolve.clone(),
+        addresses: connect::addresses_of(plan),
         tls,
     };
     let client = Arc::new(Client::new(o, connector).map_err(Error::Usage)?);

@@ -1,17 +1,19 @@
-//! Opening one connection: TCP (to the `--resolve` address or the resolved
-//! host), TLS with ALPN for `https`, then the HTTP/1.1 or HTTP/2 handshake.
+//! Opening one connection: TCP to an address the plan checked (never a
+//! lookup of its own), TLS with ALPN for `https`, then the HTTP/1.1 or
+//! HTTP/2 handshake.
 //! The connection's driver future is kept with its sender, so the task that
 //! sends a request also reads its socket: no hand-over between tasks sits
 //! inside a measured time.
 
 use super::failure::{self, Failure};
 use super::options::Protocol;
-use super::safety::resolve_of;
+use super::plan::Plan;
 use super::url::{Scheme, Url};
 use bytes::Bytes;
 use http_body_util::Empty;
 use hyper::client::conn::{http1, http2};
 use hyper_util::rt::{TokioExecutor, TokioIo};
+use std::collections::HashMap;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
@@ -52,9 +54,23 @@ impl Conn {
 /// How to reach servers: shared by every connection of a run.
 pub struct Connector {
     pub protocol: Protocol,
-    pub resolve: Vec<super::options::Resolve>,
+    /// The checked addresses of each (lower-case host, port): connections go
+    /// to these and nowhere else.
+    pub addresses: HashMap<(String, u16), Vec<SocketAddr>>,
     /// Present when some page is `https`.
     pub tls: Option<Arc<rustls::ClientConfig>>,
+}
+
+/// The addresses of every server of a resolved plan, for a [`Connector`].
+pub fn addresses_of(plan: &Plan) -> HashMap<(String, u16), Vec<SocketAddr>> {
+    plan.servers
+        .iter()
+        .map(|s| {
+            let port = s.url.port;
+            let found = s.addresses.ips.iter().map(|ip| SocketAddr::new(*ip, port));
+            ((s.url.host.to_ascii_lowercase(), port), found.collect())
+        })
+        .collect()
 }
 
 impl Connector {
@@ -89,15 +105,10 @@ impl Connector {
     }
 
     async fn tcp(&self, url: &Url) -> Result<TcpStream, Failure> {
-        let addresses: Vec<SocketAddr> = match resolve_of(&url.host, url.port, &self.resolve) {
-            Some(ip) => vec![SocketAddr::new(ip, url.port)],
-            None => tokio::net::lookup_host((url.host.as_str(), url.port))
-                .await
-                .map_err(|_| Failure::new(format!("cannot resolve {}", url.host)))?
-                .collect(),
-        };
+        let key = (url.host.to_ascii_lowercase(), url.port);
+        let addresses = self.addresses.get(&key).map_or(&[][..], Vec::as_slice);
         let mut last = Failure::new(format!("cannot resolve {}", url.host));
-        for address in addresses {
+        for &address in addresses {
             match TcpStream::connect(address).await {
                 Ok(tcp) => {
                     // Small requests must leave at once, as a browser's do.

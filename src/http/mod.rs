@@ -8,6 +8,7 @@
 //! the built-in client, `tools` hands pages to an installed load tool, and
 //! `measure` turns answers into rows.
 
+pub mod address;
 pub mod builtin;
 pub mod client;
 pub mod connect;
@@ -34,7 +35,8 @@ use std::path::Path;
 /// `yardstick http ARGS`: measures, then reports, saves and compares like
 /// every mode; returns the exit code.
 pub fn main(args: Vec<String>) -> Result<i32, Error> {
-    let o = options::parse(args, std::env::var("YARDSTICK_AUTH").ok())?;
+    let mut o = options::parse(args, std::env::var("YARDSTICK_AUTH").ok())?;
+    o.secret_headers_from_env(std::env::var("YARDSTICK_SECRET_HEADERS").ok())?;
     // Read before measuring, so a bad baseline file costs no run.
     let baseline = match Baseline::resolve(&o.common, None, None)? {
         outcome::Resolved::Baseline(b) => Some(*b),
@@ -56,7 +58,8 @@ pub fn measure(o: &Options) -> Result<Run, Error> {
     if let Some(file) = &o.urls_file {
         page_list.extend(pages::from_file(file)?);
     }
-    let plan = Plan::new(o, page_list)?;
+    let mut plan = Plan::new(o, page_list)?;
+    plan.resolve(&o.resolve, &address::system_lookup);
     safety::check(&plan, o)?;
     if o.tool != Tool::Builtin {
         tools::require(o.tool)?;
@@ -65,7 +68,7 @@ pub fn measure(o: &Options) -> Result<Run, Error> {
     let quiet = o.common.quiet;
     let mut progress = |line: &str| {
         if !quiet {
-            eprintln!("http: {line}");
+            eprintln!("http: {}", crate::report::text::clean(line));
         }
     };
     let (rows, pairs) = match o.tool {

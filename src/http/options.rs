@@ -115,6 +115,9 @@ pub struct Options {
     /// `user:password`; never saved.
     pub auth: Option<String>,
     pub headers: Vec<(String, String)>,
+    /// Names of headers given with `--secret-header` (or in
+    /// `YARDSTICK_SECRET_HEADERS`): hidden like the deny-list's.
+    pub secret_headers: Vec<String>,
     pub cookie: Option<String>,
     pub resolve: Vec<Resolve>,
     pub insecure: bool,
@@ -143,6 +146,7 @@ impl Default for Options {
             timeout: Duration::from_secs(30),
             auth: None,
             headers: Vec::new(),
+            secret_headers: Vec::new(),
             cookie: None,
             resolve: Vec::new(),
             insecure: false,
@@ -150,6 +154,38 @@ impl Default for Options {
             duration: 10,
             force: false,
         }
+    }
+}
+
+impl Options {
+    /// True when the value of header `name` is a secret: by the deny-list,
+    /// or marked with `--secret-header`.
+    pub fn is_secret(&self, name: &str) -> bool {
+        super::settings::is_secret_header(name)
+            || self
+                .secret_headers
+                .iter()
+                .any(|s| s.eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Adds a header whose value is a secret (`source` names where it came
+    /// from, for messages).
+    fn secret_header(&mut self, text: &str, source: &str) -> Result<(), Error> {
+        let (name, value) = header(text, source)?;
+        self.secret_headers.push(name.clone());
+        self.headers.push((name, value));
+        Ok(())
+    }
+
+    /// The secret headers of `YARDSTICK_SECRET_HEADERS`, one `Name: value`
+    /// a line: secrets kept off yardstick's own command line.
+    pub fn secret_headers_from_env(&mut self, text: Option<String>) -> Result<(), Error> {
+        for line in text.iter().flat_map(|t| t.lines()) {
+            if !line.trim().is_empty() {
+                self.secret_header(line, "YARDSTICK_SECRET_HEADERS")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -184,7 +220,8 @@ pub fn parse(args: Vec<String>, env_auth: Option<String>) -> Result<Options, Err
             "encoding" => o.encoding = encoding(&string(p, &option)?)?,
             "timeout" => o.timeout = seconds(p, &option)?,
             "auth" => o.auth = Some(auth(&string(p, &option)?)?),
-            "header" => o.headers.push(header(&string(p, &option)?)?),
+            "header" => o.headers.push(header(&string(p, &option)?, &option)?),
+            "secret-header" => o.secret_header(&string(p, &option)?, &option)?,
             "cookie" => o.cookie = Some(non_empty(p, &option)?),
             "resolve" => o.resolve.push(Resolve::parse(&string(p, &option)?)?),
             "insecure" => o.insecure = true,
@@ -293,15 +330,15 @@ fn header_name(name: &str, option: &str) -> Result<String, Error> {
 
 /// `Name: value`, checked now so a bad header is a usage error, not an
 /// error on every request. The value is not echoed: it may be a secret.
-fn header(text: &str) -> Result<(String, String), Error> {
+fn header(text: &str, option: &str) -> Result<(String, String), Error> {
     let (name, value) = text
         .split_once(':')
-        .ok_or_else(|| Error::usage("--header: expected \"Name: value\""))?;
-    let name = header_name(name.trim(), "--header")?;
+        .ok_or_else(|| Error::usage(format!("{option}: expected \"Name: value\"")))?;
+    let name = header_name(name.trim(), option)?;
     let value = value.trim();
     http::HeaderValue::from_str(value).map_err(|_| {
         Error::usage(format!(
-            "--header: the value of {name} is not a valid header value"
+            "{option}: the value of {name} is not a valid header value"
         ))
     })?;
     Ok((name, value.to_string()))
@@ -420,6 +457,34 @@ mod tests {
         }
         let e = parse(args(&["--header=Authorization: sec\u{7}ret"]), None).unwrap_err();
         assert!(!e.to_string().contains("sec"), "{e}");
+        let e = parse(args(&["--secret-header=X-A"]), None).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("error: --secret-header: expected"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn secret_headers_come_from_the_option_or_the_environment() {
+        let mut o = parse(
+            args(&["--secret-header=X-Deploy: d1", "--header=X-Trace: t"]),
+            None,
+        )
+        .unwrap();
+        o.secret_headers_from_env(Some("X-Env: e1\n\nx-other: e2\n".into()))
+            .unwrap();
+        assert!(o.is_secret("x-deploy") && o.is_secret("X-ENV") && o.is_secret("X-Other"));
+        assert!(o.is_secret("X-Api-Key") && !o.is_secret("X-Trace"));
+        assert_eq!(o.headers.len(), 4);
+        let e = o
+            .secret_headers_from_env(Some("nocolon-secret".into()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("YARDSTICK_SECRET_HEADERS") && !e.contains("nocolon"),
+            "{e}"
+        );
     }
 
     #[test]

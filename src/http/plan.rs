@@ -5,7 +5,8 @@
 //! other round so neither always goes first (and always meets the other's
 //! after-effects).
 
-use super::options::Options;
+use super::address::{self, Addresses, Lookup};
+use super::options::{Options, Resolve};
 use super::pages;
 use super::url::Url;
 use crate::error::Error;
@@ -34,6 +35,8 @@ pub struct Server {
     pub name: String,
     /// Any URL of the server: its scheme, host and port.
     pub url: Url,
+    /// Where its connections go: empty until [`Plan::resolve`].
+    pub addresses: Addresses,
 }
 
 /// A share of one job's measured requests within a round.
@@ -126,6 +129,7 @@ impl Plan {
         self.servers.push(Server {
             name: name.unwrap_or_else(|| url.origin()),
             url: url.clone(),
+            addresses: Addresses::default(),
         });
         self.servers.len() - 1
     }
@@ -147,6 +151,23 @@ impl Plan {
         }
         if !group.is_empty() {
             self.groups.push(group);
+        }
+    }
+
+    /// Finds every server's addresses, asking `lookup` once per host and
+    /// port: servers that share them share the answer.
+    pub fn resolve(&mut self, resolve: &[Resolve], lookup: Lookup<'_>) {
+        let mut seen: Vec<((String, u16), Addresses)> = Vec::new();
+        for server in &mut self.servers {
+            let key = (server.url.host.to_ascii_lowercase(), server.url.port);
+            server.addresses = match seen.iter().find(|(k, _)| *k == key) {
+                Some((_, a)) => a.clone(),
+                None => {
+                    let a = address::of(&server.url.host, server.url.port, resolve, lookup);
+                    seen.push((key, a.clone()));
+                    a
+                }
+            };
         }
     }
 
@@ -325,6 +346,31 @@ mod tests {
         )
         .unwrap();
         assert_eq!(few.rounds().len(), 1);
+    }
+
+    #[test]
+    fn each_host_and_port_is_looked_up_once() {
+        let mut p = plan(
+            |o| {
+                o.compare = vec![
+                    "http://a:1".into(),
+                    "http://A:1".into(),
+                    "http://a:2".into(),
+                ]
+            },
+            &["/"],
+        )
+        .unwrap();
+        let asked = std::cell::RefCell::new(Vec::new());
+        p.resolve(&[], &|host, port| {
+            asked.borrow_mut().push((host.to_string(), port));
+            vec!["127.0.0.1".parse().unwrap()]
+        });
+        assert_eq!(
+            *asked.borrow(),
+            [("a".to_string(), 1), ("a".to_string(), 2)]
+        );
+        assert!(p.servers.iter().all(|s| s.addresses.is_loopback()));
     }
 
     #[test]

@@ -1,12 +1,13 @@
 //! The caps that keep a benchmark from turning into an attack on someone
-//! else's server. Loopback is judged from the host as written, before any
-//! name is resolved: a name that merely resolves to 127.0.0.1 today may not
-//! tomorrow, and `127.0.0.1.example.com` is nobody's loopback.
+//! else's server. Loopback is decided by addresses, never by a name: a
+//! server is exempt only when every address it resolved to (once, in
+//! `address.rs`; the connections then go to those and no others) is a
+//! loopback address. `localhost.` and `*.localhost` are resolved like any
+//! name, and `127.0.0.1.example.com` is whatever its answers are.
 
-use super::options::{Options, Resolve, Tool};
+use super::options::{Options, Tool};
 use super::plan::{Job, Plan};
 use crate::error::Error;
-use std::net::IpAddr;
 
 /// Requests per URL allowed against a host that is not loopback.
 pub const MAX_REQUESTS_PER_URL: u64 = 1_000;
@@ -17,45 +18,14 @@ pub const MAX_WARMUP: u64 = 100;
 /// Requests in all (warm-up included) allowed to hosts that are not loopback.
 pub const MAX_TOTAL: u64 = 20_000;
 
-/// True when `host` as written names this machine: `localhost`,
-/// `*.localhost`, a literal address in 127.0.0.0/8, or `::1`.
-pub fn is_loopback_name(host: &str) -> bool {
-    let host = host.strip_suffix('.').unwrap_or(host).to_ascii_lowercase();
-    if host == "localhost" || host.ends_with(".localhost") {
-        return true;
-    }
-    let bare = host
-        .strip_prefix('[')
-        .and_then(|h| h.strip_suffix(']'))
-        .unwrap_or(&host);
-    bare.parse::<IpAddr>().is_ok_and(|a| a.is_loopback())
-}
-
-/// True when connections to `host:port` stay on this machine: a loopback
-/// name, or a `--resolve` that maps it to a loopback address.
-pub fn is_loopback(host: &str, port: u16, resolve: &[Resolve]) -> bool {
-    match resolve_of(host, port, resolve) {
-        Some(address) => address.is_loopback(),
-        None => is_loopback_name(host),
-    }
-}
-
-/// The address `--resolve` gives `host:port`, if any (the last one given).
-pub fn resolve_of(host: &str, port: u16, resolve: &[Resolve]) -> Option<IpAddr> {
-    resolve
-        .iter()
-        .rev()
-        .find(|r| r.port == port && r.host.eq_ignore_ascii_case(host))
-        .map(|r| r.address)
-}
-
-/// Refuses a plan that goes past a cap against a host that is not loopback,
-/// unless `--force`. Called before any connection is made.
+/// Refuses a plan that goes past a cap against a server that is not
+/// loopback, unless `--force`. Called after [`Plan::resolve`] and before
+/// any connection is made.
 pub fn check(plan: &Plan, o: &Options) -> Result<(), Error> {
     if o.force {
         return Ok(());
     }
-    let remote = |j: &Job| !is_loopback(&j.url.host, j.url.port, &o.resolve);
+    let remote = |j: &Job| !plan.servers[j.server].addresses.is_loopback();
     let Some(first) = plan.jobs.iter().find(|j| remote(j)) else {
         return Ok(());
     };
@@ -100,50 +70,16 @@ pub fn check(plan: &Plan, o: &Options) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn loopback_is_judged_as_written() {
-        for host in [
-            "localhost",
-            "LocalHost",
-            "app.localhost",
-            "127.0.0.1",
-            "127.9.8.7",
-            "::1",
-            "[::1]",
-            "localhost.",
-        ] {
-            assert!(is_loopback_name(host), "{host}");
-        }
-        for host in [
-            "127.0.0.1.example.com",
-            "localhost.example.com",
-            "example.invalid",
-            "10.0.0.1",
-            "0.0.0.0",
-            "127.1",
-            "::2",
-            "notlocalhost",
-            "",
-        ] {
-            assert!(!is_loopback_name(host), "{host}");
-        }
-    }
-
-    #[test]
-    fn resolve_decides_for_its_host_and_port() {
-        let r = vec![Resolve::parse("site.invalid:443:127.0.0.1").unwrap()];
-        assert!(is_loopback("site.invalid", 443, &r));
-        assert!(!is_loopback("site.invalid", 80, &r));
-        let away = vec![Resolve::parse("localhost:80:192.0.2.1").unwrap()];
-        assert!(!is_loopback("localhost", 80, &away));
-    }
+    use crate::http::options::Resolve;
 
     fn opts(f: impl FnOnce(&mut Options)) -> (Plan, Options) {
         let mut o = Options::default();
         o.url_defaults();
         f(&mut o);
-        (Plan::new(&o, o.urls.clone()).unwrap(), o)
+        let mut plan = Plan::new(&o, o.urls.clone()).unwrap();
+        // No name resolves here: only literals and --resolve are loopback.
+        plan.resolve(&o.resolve, &|_, _| Vec::new());
+        (plan, o)
     }
 
     impl Options {
@@ -193,6 +129,27 @@ mod tests {
             })
             .is_none()
         );
+    }
+
+    #[test]
+    fn a_name_is_capped_unless_every_address_it_has_is_loopback() {
+        let (mut p, o) = opts(|o| {
+            o.urls = vec!["http://localhost./".into(), "http://app.localhost/".into()];
+            o.requests = 100_000
+        });
+        p.resolve(&[], &|host, _| match host {
+            "localhost." => vec!["127.0.0.1".parse().unwrap(), "192.0.2.1".parse().unwrap()],
+            _ => Vec::new(),
+        });
+        let e = check(&p, &o).unwrap_err().to_string();
+        assert!(
+            e.contains("localhost.") && e.contains("not a loopback"),
+            "{e}"
+        );
+        p.resolve(&[], &|_, _| {
+            vec!["127.0.0.1".parse().unwrap(), "::1".parse().unwrap()]
+        });
+        assert!(check(&p, &o).is_ok());
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The run's options as saved in its `settings`: enough to repeat the run
-//! and to read its table, and never a secret (passwords, cookies and
-//! authorization values are saved as `(hidden)`).
+//! and to read its table, and never a secret (passwords, cookies and the
+//! values of secret headers are saved as `(hidden)`).
 
 use super::options::{Options, Protocol, Tool};
 use super::plan::Plan;
@@ -53,7 +53,7 @@ pub fn of(o: &Options, plan: &Plan) -> BTreeMap<String, Value> {
         .headers
         .iter()
         .map(|(name, value)| {
-            if is_secret_header(name) {
+            if o.is_secret(name) {
                 format!("{name}: {HIDDEN}")
             } else {
                 format!("{name}: {value}")
@@ -98,11 +98,23 @@ pub fn of(o: &Options, plan: &Plan) -> BTreeMap<String, Value> {
     s
 }
 
-/// Headers whose values are credentials.
+/// Headers whose values are credentials, by name: the ones HTTP defines
+/// for them, and any name that says it holds a key, a token, a secret or
+/// auth (`X-Api-Key`, `X-Auth-Token`, `Client-Secret`), case-insensitive.
+/// Hiding a harmless header costs a `(hidden)` in a saved run; showing a
+/// secret one costs the secret. `--secret-header` marks any other.
 pub fn is_secret_header(name: &str) -> bool {
-    ["authorization", "cookie", "proxy-authorization"]
-        .iter()
-        .any(|h| name.eq_ignore_ascii_case(h))
+    let name = name.trim().to_ascii_lowercase();
+    [
+        "authorization",
+        "proxy-authorization",
+        "cookie",
+        "set-cookie",
+    ]
+    .contains(&name.as_str())
+        || ["key", "token", "secret", "auth"]
+            .iter()
+            .any(|word| name.contains(word))
 }
 
 #[cfg(test)]
@@ -119,6 +131,11 @@ mod tests {
                 "--cookie=session=pw3",
                 "--header=authorization: Bearer pw4",
                 "--header=Cookie: pw5",
+                "--header=X-Api-Key: pw6",
+                "--header=x-auth-token: pw7",
+                "--header=Set-Cookie: pw8",
+                "--header=Client-SECRET: pw9",
+                "--secret-header=X-Deploy: pw10",
                 "--header=X-Trace: visible",
             ]
             .iter()
@@ -129,10 +146,40 @@ mod tests {
         .unwrap();
         let plan = Plan::new(&o, o.urls.clone()).unwrap();
         let text = serde_json::to_string(&of(&o, &plan)).unwrap();
-        for secret in ["pw1", "pw2", "pw3", "pw4", "pw5"] {
+        for secret in [
+            "pw1", "pw2", "pw3", "pw4", "pw5", "pw6", "pw7", "pw8", "pw9", "pw10",
+        ] {
             assert!(!text.contains(secret), "{secret} in {text}");
         }
         assert!(text.contains("X-Trace: visible"), "{text}");
         assert!(text.contains("(hidden)@localhost:1"), "{text}");
+        assert!(text.contains("X-Deploy: (hidden)"), "{text}");
+    }
+
+    #[test]
+    fn the_deny_list_reads_names_as_words_in_any_case() {
+        for name in [
+            "Authorization",
+            "PROXY-AUTHORIZATION",
+            "cookie",
+            "Set-Cookie",
+            "X-Api-Key",
+            "X-Auth-Token",
+            "x-csrftoken",
+            "Client-Secret",
+            "Keycloak-Session",
+            "WWW-Authenticate",
+        ] {
+            assert!(is_secret_header(name), "{name}");
+        }
+        for name in [
+            "Accept-Encoding",
+            "X-Trace",
+            "Host",
+            "User-Agent",
+            "If-None-Match",
+        ] {
+            assert!(!is_secret_header(name), "{name}");
+        }
     }
 }

@@ -1,7 +1,14 @@
-//! A page's address, kept as written: the safety rules judge the host as the
-//! user typed it, before any name is resolved, and credentials in it must
-//! never reach a saved run or the terminal.
+//! A page's address, kept as written, and its credentials, which must never
+//! reach a saved run or the terminal.
+//!
+//! The authority ends at the first `/`, `?` or `#` (RFC 3986), so in
+//! `http://u:pa/ss@host/` the password's `/` ends it: taken literally, that
+//! is the host `u`, port `pa`, and a path that holds the rest of the
+//! password, printed in every row. Such a URL is refused instead, with the
+//! fix: a password's `/`, `?` and `#` percent-encoded, or an `@` in a path.
+//! User and password are percent-decoded before they are sent.
 
+use percent_encoding::percent_decode_str;
 use std::fmt;
 
 /// The scheme of a page: only plain and TLS HTTP are measured.
@@ -38,7 +45,8 @@ pub struct Url {
     pub authority: String,
     /// Path and query, starting with `/`.
     pub path: String,
-    /// `user:password` from the URL, if any: sent as basic auth, never shown.
+    /// `user:password` from the URL, percent-decoded, if any: sent as basic
+    /// auth, never shown.
     pub userinfo: Option<String>,
 }
 
@@ -56,6 +64,14 @@ impl Url {
             }
             None => return Err(format!("`{}` is not an absolute URL", hide_userinfo(text))),
         };
+        if ambiguous_userinfo(text) {
+            return Err(format!(
+                "`{}`: an `@` after the host, with a `:` before it, reads as a password holding \
+                 `/`, `?` or `#`; percent-encode them in a password (%2F, %3F, %23), or an `@` in \
+                 a path (%40)",
+                hide_userinfo(text)
+            ));
+        }
         let uri: http::Uri = text
             .parse()
             .map_err(|e| format!("`{}` is not a valid URL: {e}", hide_userinfo(text)))?;
@@ -63,7 +79,7 @@ impl Url {
             .authority()
             .ok_or_else(|| format!("`{}` has no host", hide_userinfo(text)))?;
         let (userinfo, hostport) = match authority.as_str().rsplit_once('@') {
-            Some((user, rest)) => (Some(user.to_string()), rest.to_string()),
+            Some((user, rest)) => (Some(decoded_userinfo(user, text)?), rest.to_string()),
             None => (None, authority.as_str().to_string()),
         };
         let host = authority.host();
@@ -129,14 +145,57 @@ impl fmt::Display for Url {
     }
 }
 
+/// `user:password` percent-decoded, each part on its own, so an encoded
+/// `:` stays in the password.
+fn decoded_userinfo(raw: &str, text: &str) -> Result<String, String> {
+    let (user, password) = raw.split_once(':').unwrap_or((raw, ""));
+    let decode = |part: &str| {
+        percent_decode_str(part)
+            .decode_utf8()
+            .map(|s| s.into_owned())
+            .map_err(|_| {
+                format!(
+                    "`{}`: the user or password is not UTF-8 once percent-decoded",
+                    hide_userinfo(text)
+                )
+            })
+    };
+    let (user, password) = (decode(user)?, decode(password)?);
+    Ok(if raw.contains(':') {
+        format!("{user}:{password}")
+    } else {
+        user
+    })
+}
+
+/// True when `text` has an `@` after its authority with a `:` anywhere
+/// between the `://` and it: a password with an unencoded `/`, `?` or `#`
+/// (or `@`), or a path with an `@` after a port, which cannot be told
+/// apart.
+fn ambiguous_userinfo(text: &str) -> bool {
+    let Some((_, rest)) = text.split_once("://") else {
+        return false;
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    rest.rfind('@')
+        .is_some_and(|at| at > end && rest[..at].contains(':'))
+}
+
 /// `text` with any `user:password@` of an URL-looking string hidden, for
-/// messages about input that did not parse.
+/// server names and messages about input that did not parse. Where the
+/// credentials end cannot be told (see [`ambiguous_userinfo`]), everything
+/// up to the last `@` is hidden: too much rather than a password's tail.
 pub fn hide_userinfo(text: &str) -> String {
     let Some((scheme, rest)) = text.split_once("://") else {
         return text.to_string();
     };
     let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    match rest[..end].rfind('@') {
+    let at = if ambiguous_userinfo(text) {
+        rest.rfind('@')
+    } else {
+        rest[..end].rfind('@')
+    };
+    match at {
         Some(at) => format!("{scheme}://(hidden)@{}", &rest[at + 1..]),
         None => text.to_string(),
     }
@@ -178,7 +237,48 @@ mod tests {
             e.contains("only http and https") && !e.contains("secret"),
             "{e}"
         );
-        assert_eq!(hide_userinfo("http://a:b@h/x@y"), "http://(hidden)@h/x@y");
+        assert_eq!(hide_userinfo("http://a:b@h/x"), "http://(hidden)@h/x");
+        assert_eq!(hide_userinfo("http://h/x@y"), "http://h/x@y");
+        // Where the credentials end is unclear, too much is hidden.
+        assert_eq!(hide_userinfo("http://a:b@h/x@y"), "http://(hidden)@y");
+    }
+
+    #[test]
+    fn a_password_with_slash_question_or_hash_never_reaches_a_path() {
+        for pw in [
+            "pa/QZ", "pa?QZ", "pa#QZ", "12/QZ", "p/a?s#QZ", "x:y/QZ", "a@b/QZ",
+        ] {
+            let text = format!("http://user:{pw}@localhost:8080/page");
+            let e = Url::parse(&text).unwrap_err();
+            assert!(
+                e.contains("percent-encode") && !e.contains("QZ"),
+                "{pw}: {e}"
+            );
+            assert!(e.contains("(hidden)@localhost:8080/page"), "{e}");
+            assert!(!hide_userinfo(&text).contains("QZ"), "{pw}");
+        }
+        let u = Url::parse("http://us%65r:pa%2Fss%3F%23%3A%40@localhost/page").unwrap();
+        assert_eq!(u.userinfo.as_deref(), Some("user:pa/ss?#:@"));
+        assert_eq!(u.to_string(), "http://(hidden)@localhost/page");
+        assert_eq!(
+            Url::parse("http://u:@h/").unwrap().userinfo.as_deref(),
+            Some("u:")
+        );
+        assert_eq!(
+            Url::parse("http://u@h/").unwrap().userinfo.as_deref(),
+            Some("u")
+        );
+        // An `@` in a path stays a path, unless a `:` before it makes it read
+        // like a password.
+        assert_eq!(
+            Url::parse("http://h/@alice?to=a@b").unwrap().path,
+            "/@alice?to=a@b"
+        );
+        let e = Url::parse("http://localhost:3000/@alice").unwrap_err();
+        assert!(e.contains("%40"), "{e}");
+        assert!(Url::parse("http://localhost:3000/%40alice").is_ok());
+        let e = Url::parse("http://u:%ff@h/").unwrap_err();
+        assert!(e.contains("not UTF-8") && !e.contains("%ff"), "{e}");
     }
 
     #[test]
@@ -220,6 +320,22 @@ mod tests {
             let text = format!("http://u:{pw}@localhost{path}");
             let u = Url::parse(&text).unwrap();
             prop_assert!(!u.to_string().contains(&pw));
+        }
+
+        #[test]
+        fn no_part_of_any_password_is_ever_shown(
+            pw in "[a-z]{4}[/?#@:a-z]{0,6}[A-Z]{4}",
+            path in "(/[a-z0-9@]{0,5}){0,2}",
+        ) {
+            // The password's last four letters are capitals, found nowhere
+            // else: shown or in an error, none of them may appear.
+            let text = format!("http://user:{pw}@localhost:8080{path}");
+            let tail = &pw[pw.len() - 4..];
+            let shown = match Url::parse(&text) {
+                Ok(u) => format!("{u} {} {}", u.path, hide_userinfo(&text)),
+                Err(e) => e,
+            };
+            prop_assert!(!shown.contains(tail), "{}", shown);
         }
     }
 }

@@ -1,13 +1,55 @@
 //! GitHub Actions workflow commands: one `::warning` per regression and one
 //! `::notice` per inconclusive check, so both show on the pull request
-//! without opening the log.
+//! without opening the log; and the shield that keeps every other line
+//! yardstick prints from being read as one.
+//!
+//! The runner takes any log line starting `::` for a command. Fields are
+//! [`clean`](super::text::clean)ed, so none can start a line after a
+//! newline, but the first column of a table starts its line with a probe
+//! key, which a saved run may set to `::error::...`. So under Actions, text
+//! that carries such fields is printed between `::stop-commands::TOKEN` and
+//! `::TOKEN::`, with a token nobody can guess; yardstick's own annotations
+//! are printed after the closing line, where they still work.
 
 use crate::comparison::Comparison;
 use crate::report::layout::change;
+use crate::report::text::clean;
 
 /// True when running as a GitHub Actions step.
 pub fn is_actions() -> bool {
     std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true")
+}
+
+/// `text` as it must be printed: under GitHub Actions, between a
+/// `::stop-commands::` line and the line that resumes them; elsewhere as
+/// it is.
+pub fn shielded(text: &str) -> String {
+    if is_actions() && !text.is_empty() {
+        shield_with(text, &token())
+    } else {
+        text.to_string()
+    }
+}
+
+fn shield_with(text: &str, token: &str) -> String {
+    let end = if text.ends_with('\n') { "" } else { "\n" };
+    format!("::stop-commands::{token}\n{text}{end}::{token}::\n")
+}
+
+/// 128 random bits from the operating system, in hex. Should the system
+/// have none to give, std's hash keys (also drawn from it once per
+/// process) stand in: a token must never be a constant.
+fn token() -> String {
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        use std::hash::{BuildHasher, Hasher};
+        for half in bytes.chunks_mut(8) {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u128(std::time::UNIX_EPOCH.elapsed().map_or(0, |d| d.as_nanos()));
+            half.copy_from_slice(&h.finish().to_le_bytes());
+        }
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The `::warning` line of every regressed check and the `::notice` line of
@@ -50,8 +92,8 @@ pub fn annotations(c: &Comparison, class: &str) -> Vec<String> {
             };
             format!(
                 "::{command} title={}::{}",
-                escape_property(&format!("{title}: {}", k.key)),
-                escape_data(&message)
+                escape_property(&clean(&format!("{title}: {}", k.key))),
+                escape_data(&clean(&message))
             )
         })
         .collect()
@@ -112,5 +154,41 @@ mod tests {
             ..c
         };
         assert!(annotations(&info, "x")[0].starts_with("::notice title=Slower than the last run"));
+    }
+
+    #[test]
+    fn annotations_carry_no_line_of_their_own() {
+        let c = Comparison {
+            checks: vec![Check::new(
+                "k\n::error::x\r\u{85}",
+                "m\n",
+                1.0,
+                2.0,
+                100.0,
+                true,
+            )],
+            baseline: "b\n::error::y".into(),
+            ..Default::default()
+        };
+        let lines = annotations(&c, "class\n::error::z");
+        assert_eq!(lines.len(), 1);
+        assert!(
+            !lines[0].chars().any(crate::report::text::is_unsafe),
+            "{}",
+            lines[0]
+        );
+    }
+
+    #[test]
+    fn shielded_text_is_closed_by_its_token_on_a_line_of_its_own() {
+        assert_eq!(
+            shield_with("::error::x\nrow", "abc"),
+            "::stop-commands::abc\n::error::x\nrow\n::abc::\n"
+        );
+        assert_eq!(shield_with("a\n", "t"), "::stop-commands::t\na\n::t::\n");
+        let (a, b) = (token(), token());
+        assert_eq!(a.len(), 32);
+        assert!(a.chars().all(|c| c.is_ascii_hexdigit()));
+        assert_ne!(a, b, "two tokens of 128 random bits");
     }
 }

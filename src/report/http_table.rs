@@ -4,6 +4,7 @@
 //! an A/B table per page. Pure text, no trailing spaces.
 
 use super::layout::{Align, Table, ms, significant, thousands};
+use super::text::{clean, cleaned};
 use crate::run::{Pair, Row, Run};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -77,7 +78,8 @@ pub fn header(run: &Run) -> String {
     } else {
         format!("external tools found: {}", found.join(", "))
     });
-    parts.join(", ")
+    // The tool names come from the saved settings.
+    cleaned(&parts.join(", "))
 }
 
 fn rows_table(rows: &[Row]) -> Table {
@@ -156,7 +158,7 @@ fn failures(rows: &[Row]) -> String {
             r.name,
             list.join(", ")
         );
-        out.push_str(line.trim_end());
+        out.push_str(clean(line.trim_end()).as_ref());
         out.push('\n');
     }
     out
@@ -175,7 +177,7 @@ pub fn ab_tables(pairs: &[Pair]) -> String {
         if i > 0 {
             out.push('\n');
         }
-        out.push_str(&format!("A/B {page}\n"));
+        out.push_str(&format!("A/B {}\n", clean(page)));
         let mut t = Table::new(&[
             ("A", Align::Left),
             ("B", Align::Left),

@@ -22,8 +22,11 @@ impl Table {
         }
     }
 
+    /// Adds a row; every cell is [`cleaned`](super::text::clean), so no
+    /// cell can start a line of its own.
     pub fn push(&mut self, row: Vec<String>) {
-        self.rows.push(row);
+        self.rows
+            .push(row.iter().map(|c| super::text::cleaned(c)).collect());
     }
 
     pub fn is_empty(&self) -> bool {

@@ -2,6 +2,7 @@
 //! comparison table and the run's table, in Markdown.
 
 use super::layout::{change, ms, significant, thousands};
+use super::text::clean;
 use super::{header, verdict};
 use crate::comparison::Comparison;
 use crate::run::{Mode, Run};
@@ -14,7 +15,7 @@ pub fn summary(run: &Run) -> String {
         out.push_str("**measured, no baseline**\n\n");
     }
     for line in verdicts {
-        out.push_str(&format!("**{line}**\n\n"));
+        out.push_str(&format!("**{}**\n\n", escape(&line)));
     }
     if let Some(c) = &run.comparison {
         out.push_str(&comparison(c));
@@ -30,8 +31,11 @@ pub fn summary(run: &Run) -> String {
 
 fn comparison(c: &Comparison) -> String {
     let mut out = format!(
-        "Baseline `{}`, judged by {}: {} regression(s) at threshold {} %.\n\n",
-        c.baseline, c.method, c.regressions, c.threshold
+        "Baseline {}, judged by {}: {} regression(s) at threshold {} %.\n\n",
+        escape(&c.baseline),
+        escape(&c.method),
+        c.regressions,
+        c.threshold
     );
     if let Some(cal) = &c.calibration {
         out.push_str(&format!("{}\n\n", super::table::speed_line(cal)));
@@ -51,7 +55,7 @@ fn comparison(c: &Comparison) -> String {
     for d in &c.environment_differences {
         out.push_str(&format!(
             "note: the baseline was made with another set-up, {}: {} -> {}\n\n",
-            d.field,
+            escape(&d.field),
             escape(&d.baseline),
             escape(&d.current)
         ));
@@ -63,7 +67,7 @@ fn comparison(c: &Comparison) -> String {
         out.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} |\n",
             escape(&k.key),
-            k.metric,
+            escape(&k.metric),
             significant(k.baseline, 4),
             significant(k.current, 4),
             change(k.change_pct),
@@ -129,9 +133,38 @@ fn rows(run: &Run) -> String {
     out
 }
 
-/// Keeps user text from breaking a table cell or turning into markup.
-fn escape(text: &str) -> String {
-    text.replace('|', "\\|")
-        .replace('<', "&lt;")
-        .replace('\n', " ")
+/// Keeps text from a run from breaking a table cell or turning into markup
+/// (a link, an image fetched from elsewhere, HTML): unsafe characters are
+/// [`clean`]ed, `<`, `>` and `&` become entities, and the marks of code,
+/// emphasis, links, images and table cells are backslash-escaped, which
+/// CommonMark shows as the mark itself.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in clean(text).chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '!' | '|' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn text_from_a_run_is_no_markup() {
+        assert_eq!(
+            escape("![x](http://e/t.png) <img src=x> a|b `c` *d* fine_sum"),
+            "\\!\\[x\\]\\(http://e/t.png\\) &lt;img src=x&gt; a\\|b \\`c\\` \\*d\\* fine\\_sum"
+        );
+        assert_eq!(escape("a\n# b"), "a\u{FFFD}# b");
+    }
 }

@@ -8,7 +8,10 @@ pub mod http_table;
 mod json;
 pub mod layout;
 pub mod markdown;
+#[cfg(test)]
+mod properties;
 pub mod table;
+pub mod text;
 pub mod verdict;
 
 use crate::cli::common::Format;
@@ -64,5 +67,7 @@ pub fn header(run: &Run) -> String {
     if !e.ci.is_empty() {
         parts.push(format!("ci {}", e.ci));
     }
-    parts.join(" · ")
+    // Every part but the mode comes from the run, which may be a saved
+    // file from anywhere.
+    text::cleaned(&parts.join(" · "))
 }

@@ -1,6 +1,7 @@
 //! The aligned table a person reads in a terminal or a CI log.
 
 use super::layout::{Align, Table, change, ms, significant, thousands};
+use super::text::clean;
 use super::{Render, header};
 use crate::comparison::{CalibrationRatio, Comparison};
 use crate::run::{Metric, Mode, Run};
@@ -15,7 +16,7 @@ impl Render for TableFormat {
         out.push_str(&header(run));
         out.push('\n');
         for w in &run.warnings {
-            out.push_str(&format!("warning: {w}\n"));
+            out.push_str(&format!("warning: {}\n", clean(w)));
         }
         if let Some(c) = &run.calibration {
             out.push_str(&format!(
@@ -97,10 +98,12 @@ fn count_rows(run: &Run) -> String {
         format!(
             "counted by callgrind in the measured iterations, with a simulated cache ({}); \
              estimated cycles = L1 hits + 5 x LL hits + 35 x RAM\n",
-            run.settings
-                .get("cache_sim")
-                .and_then(|v| v.as_str())
-                .unwrap_or("unrecorded")
+            clean(
+                run.settings
+                    .get("cache_sim")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or("unrecorded")
+            )
         )
     } else {
         "instructions counted by callgrind in the measured iterations\n".to_string()
@@ -157,8 +160,8 @@ pub fn micro_rows(run: &Run) -> String {
 /// checks (only the regressions unless `all`).
 pub fn comparison_text(c: &Comparison, all: bool) -> String {
     let mut out = match &c.basis {
-        Some(basis) => format!("baseline: {} ({basis})\n", c.baseline),
-        None => format!("baseline: {}\n", c.baseline),
+        Some(basis) => format!("baseline: {} ({})\n", clean(&c.baseline), clean(basis)),
+        None => format!("baseline: {}\n", clean(&c.baseline)),
     };
     out.push_str(&format!(
         "{} regression{} at threshold {} %{}\n",
@@ -174,18 +177,20 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
         out.push('\n');
     }
     if let Some(note) = c.too_slow_note() {
-        out.push_str(&format!("warning: {note}\n"));
+        out.push_str(&format!("warning: {}\n", clean(&note)));
     }
     if let Some(note) = c.machine_note() {
-        out.push_str(&format!("note: {note}\n"));
+        out.push_str(&format!("note: {}\n", clean(&note)));
     }
     if let Some(note) = c.setup_note() {
-        out.push_str(&format!("note: {note}\n"));
+        out.push_str(&format!("note: {}\n", clean(&note)));
     }
     for d in &c.environment_differences {
         out.push_str(&format!(
             "note: the baseline was made with another set-up, {}: {} -> {}\n",
-            d.field, d.baseline, d.current
+            clean(&d.field),
+            clean(&d.baseline),
+            clean(&d.current)
         ));
     }
     let paired = c.checks.iter().any(|k| k.p_value.is_some());
@@ -223,10 +228,10 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
         out.push_str(&t.render());
     }
     if !c.missing.is_empty() {
-        out.push_str(&format!("not measured: {}\n", c.missing.join(", ")));
+        out.push_str(&format!("not measured: {}\n", clean(&c.missing.join(", "))));
     }
     if !c.new.is_empty() {
-        out.push_str(&format!("new: {}\n", c.new.join(", ")));
+        out.push_str(&format!("new: {}\n", clean(&c.new.join(", "))));
     }
     out
 }

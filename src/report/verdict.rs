@@ -16,13 +16,15 @@ pub fn failed_probes(run: &Run) -> Vec<&str> {
         .collect()
 }
 
+/// The line of a probe that failed; its name comes from the run.
+pub fn failed_line(name: &str) -> String {
+    format!("FAIL: probe {} failed its check", super::text::clean(name))
+}
+
 /// The verdict lines: one per failed probe, then PASS or FAIL against the
 /// baseline when there is one.
 pub fn lines(run: &Run) -> Vec<String> {
-    let mut out: Vec<String> = failed_probes(run)
-        .into_iter()
-        .map(|name| format!("FAIL: probe {name} failed its check"))
-        .collect();
+    let mut out: Vec<String> = failed_probes(run).into_iter().map(failed_line).collect();
     if let Some(c) = &run.comparison {
         out.push(comparison_line(c).to_string());
     }

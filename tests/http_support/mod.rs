@@ -28,6 +28,8 @@ pub struct Seen {
     pub first_request_of_connection: Mutex<Vec<u64>>,
     /// Authorization headers received.
     pub authorization: Mutex<Vec<String>>,
+    /// Host headers received (HTTP/1.1).
+    pub hosts: Mutex<Vec<String>>,
     /// Protocol versions received (`HTTP/1.1`, `HTTP/2.0`).
     pub versions: Mutex<Vec<String>>,
 }
@@ -157,6 +159,12 @@ async fn handle(
         .lock()
         .unwrap()
         .push(format!("{:?}", req.version()));
+    if let Some(h) = req.headers().get("host") {
+        seen.hosts
+            .lock()
+            .unwrap()
+            .push(String::from_utf8_lossy(h.as_bytes()).into_owned());
+    }
     if let Some(a) = req.headers().get("authorization") {
         seen.authorization
             .lock()

@@ -7,14 +7,15 @@
 
 pub mod ab;
 pub mod h2load;
+pub mod handed;
 pub mod oha;
 pub mod units;
 pub mod wrk;
 
+use super::address;
 use super::measure::{self, FAILED};
-use super::options::{Encoding, Options, Protocol, Tool};
+use super::options::{Options, Protocol, Tool};
 use super::plan::{Job, Plan};
-use super::settings::is_secret_header;
 use crate::error::Error;
 use crate::run::{Pair, Row, RowKind};
 use std::collections::BTreeMap;
@@ -151,38 +152,6 @@ pub fn check_options(tool: Tool, o: &Options) -> Result<(), Error> {
     }
 }
 
-/// The request headers every tool is given: encoding, auth, cookie and
-/// `--header`s, as `Name: value` lines.
-pub fn header_lines(o: &Options, job: &Job) -> Vec<String> {
-    let mut lines = Vec::new();
-    match o.encoding {
-        Encoding::Gzip => lines.push("Accept-Encoding: gzip".to_string()),
-        Encoding::Br => lines.push("Accept-Encoding: br".to_string()),
-        Encoding::None => {}
-    }
-    let auth = o.auth.as_ref().or(job.url.userinfo.as_ref());
-    if let Some(auth) = auth {
-        use base64::Engine;
-        let encoded = base64::engine::general_purpose::STANDARD.encode(auth);
-        lines.push(format!("Authorization: Basic {encoded}"));
-    }
-    if let Some(cookie) = &o.cookie {
-        lines.push(format!("Cookie: {cookie}"));
-    }
-    lines.extend(o.headers.iter().map(|(n, v)| format!("{n}: {v}")));
-    lines
-}
-
-/// The URL handed to a tool: credentials travel as a header instead.
-fn tool_url(job: &Job) -> String {
-    format!(
-        "{}://{}{}",
-        job.url.scheme.as_str(),
-        job.url.authority,
-        job.url.path
-    )
-}
-
 /// Measures every job with `tool`.
 pub fn run(
     tool: Tool,
@@ -191,6 +160,7 @@ pub fn run(
     progress: &mut dyn FnMut(&str),
 ) -> Result<(Vec<Row>, Vec<Pair>), Error> {
     check_options(tool, o)?;
+    handed::check(tool, plan, o)?;
     let program = require(tool)?;
     let mut rows: Vec<Option<Row>> = vec![None; plan.jobs.len()];
     for &index in plan.groups.iter().flatten() {
@@ -217,15 +187,25 @@ fn measure_job(
     o: &Options,
     job: &Job,
 ) -> Result<Summary, Error> {
-    let url = tool_url(job);
-    let headers = header_lines(o, job);
     let n = plan.requests;
+    let addresses = &plan.servers[job.server].addresses;
+    if addresses.ips.is_empty() && address::literal(&job.url.host).is_none() {
+        // As the built-in client says it, and no lookup of the tool's own.
+        return Ok(Summary::all_failed(
+            n,
+            &format!("cannot resolve {}", job.url.host),
+        ));
+    }
+    let handed = handed::hand(o, job, addresses.first());
+    let (url, headers) = (&handed.url, &handed.headers);
     let c = plan.concurrency;
     let limit = time_limit(o, n.max(plan.warmup), c);
+    // No credential is ever an argument; a header that looks like one is
+    // still hidden, should one of the tools print its command line.
     let shown = |args: &[String]| -> String {
         args.iter()
             .map(|a| match a.split_once(':') {
-                Some((name, _)) if is_secret_header(name.trim()) => format!("{name}: (hidden)"),
+                Some((name, _)) if o.is_secret(name) => format!("{name}: (hidden)"),
                 _ => a.clone(),
             })
             .collect::<Vec<_>>()
@@ -240,16 +220,28 @@ fn measure_job(
                 .map_err(|e| Error::Refused(format!("ab: no temporary folder: {e}")))?;
             let csv = dir.path().join("percentiles.csv");
             if plan.warmup > 0 {
-                let warm = ab::args(&url, plan.warmup.max(c), c, o, &headers, &csv);
+                let warm = ab::args(url, plan.warmup.max(c), c, o, headers, &csv);
                 let _ = output(program, &warm, limit);
             }
-            let args = ab::args(&url, n, c, o, &headers, &csv);
+            let args = ab::args(url, n, c, o, headers, &csv);
             let (stdout, stderr) = output(program, &args, limit).map_err(|m| failed(&args, m))?;
             let percentiles = std::fs::read_to_string(&csv).unwrap_or_default();
             ab::parse(&stdout, &stderr, &percentiles, n).map_err(|m| failed(&args, m))
         }
         Tool::Wrk => {
-            let args = wrk::args(&url, o.duration, c, o, &headers);
+            // Credentials go in a Lua script of mode 0600 in a private
+            // folder, removed when the run ends.
+            let dir = tempfile::tempdir()
+                .map_err(|e| Error::Refused(format!("wrk: no temporary folder: {e}")))?;
+            let script = if handed.secrets.is_empty() {
+                None
+            } else {
+                let path = dir.path().join("credentials.lua");
+                wrk::write_script(&path, &handed.secrets)
+                    .map_err(|e| Error::Refused(format!("wrk: cannot write its script: {e}")))?;
+                Some(path)
+            };
+            let args = wrk::args(url, o.duration, c, o, headers, script.as_deref());
             let (stdout, stderr) = output(program, &args, limit).map_err(|m| failed(&args, m))?;
             wrk::parse(&stdout, &stderr).map_err(|m| failed(&args, m))
         }
@@ -257,11 +249,11 @@ fn measure_job(
             if plan.warmup > 0 {
                 let _ = output(
                     program,
-                    &oha::args(&url, plan.warmup.max(c), c, o, &headers),
+                    &oha::args(url, plan.warmup.max(c), c, o, headers),
                     limit,
                 );
             }
-            let args = oha::args(&url, n, c, o, &headers);
+            let args = oha::args(url, n, c, o, headers);
             let (stdout, _) = output(program, &args, limit).map_err(|m| failed(&args, m))?;
             oha::parse(&stdout, n).map_err(|m| failed(&args, m))
         }
@@ -269,11 +261,11 @@ fn measure_job(
             if plan.warmup > 0 {
                 let _ = output(
                     program,
-                    &h2load::args(&url, plan.warmup.max(c), c, o, &headers),
+                    &h2load::args(url, plan.warmup.max(c), c, o, headers),
                     limit,
                 );
             }
-            let args = h2load::args(&url, n, c, o, &headers);
+            let args = h2load::args(url, n, c, o, headers);
             let (stdout, stderr) = output(program, &args, limit).map_err(|m| failed(&args, m))?;
             h2load::parse(&stdout, &stderr).map_err(|m| failed(&args, m))
         }
@@ -357,23 +349,6 @@ mod tests {
         assert!(check_options(Tool::Oha, &opts(&["--resolve=a:1:127.0.0.1"])).is_err());
         assert!(check_options(Tool::Wrk, &opts(&["--no-keepalive"])).is_err());
         assert!(check_options(Tool::Ab, &opts(&["--no-keepalive"])).is_ok());
-    }
-
-    #[test]
-    fn headers_carry_auth_and_cookies() {
-        let o = opts(&[
-            "--url=http://u:p@localhost/",
-            "--cookie=a=1",
-            "--header=X-A: b",
-            "--encoding=none",
-        ]);
-        let plan = Plan::new(&o, o.urls.clone()).unwrap();
-        let lines = header_lines(&o, &plan.jobs[0]);
-        assert_eq!(
-            lines,
-            ["Authorization: Basic dTpw", "Cookie: a=1", "X-A: b"]
-        );
-        assert_eq!(tool_url(&plan.jobs[0]), "http://localhost/");
     }
 
     #[test]

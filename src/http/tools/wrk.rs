@@ -6,9 +6,18 @@
 use super::units::{after, bytes, count, millis};
 use super::{Summary, first_line};
 use crate::http::options::Options;
+use std::path::Path;
 
-/// The command line for `seconds` of load with `c` connections.
-pub fn args(url: &str, seconds: u64, c: u64, o: &Options, headers: &[String]) -> Vec<String> {
+/// The command line for `seconds` of load with `c` connections; `script`
+/// is the Lua file that sets the credentials, if any.
+pub fn args(
+    url: &str,
+    seconds: u64,
+    c: u64,
+    o: &Options,
+    headers: &[String],
+    script: Option<&Path>,
+) -> Vec<String> {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
     let threads = c.clamp(1, cpus);
     let mut a = vec![
@@ -27,8 +36,44 @@ pub fn args(url: &str, seconds: u64, c: u64, o: &Options, headers: &[String]) ->
         a.push("-H".to_string());
         a.push(h.clone());
     }
+    if let Some(script) = script {
+        a.push("-s".to_string());
+        a.push(script.display().to_string());
+    }
     a.push(url.to_string());
     a
+}
+
+/// The Lua that adds `headers` to every request wrk makes. Every byte of a
+/// name or value is written as a decimal escape, so no value can end the
+/// string or add code.
+pub fn script(headers: &[(String, String)]) -> String {
+    let quoted = |text: &str| -> String {
+        let escaped: String = text.bytes().map(|b| format!("\\{b}")).collect();
+        format!("\"{escaped}\"")
+    };
+    let mut out = String::from("-- written by yardstick: the credentials of one run\n");
+    for (name, value) in headers {
+        out.push_str(&format!(
+            "wrk.headers[{}] = {}\n",
+            quoted(name),
+            quoted(value)
+        ));
+    }
+    out
+}
+
+/// Writes [`script`] to `path`, readable by this user alone (0600) from
+/// the moment it exists.
+pub fn write_script(path: &Path, headers: &[(String, String)]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path)?;
+    file.write_all(script(headers).as_bytes())?;
+    file.sync_all()
 }
 
 /// Reads wrk's summary.
@@ -161,12 +206,53 @@ mod tests {
             timeout: std::time::Duration::from_millis(1500),
             ..Options::default()
         };
-        let a = args("http://127.0.0.1:1/", 3, 4, &o, &["X-A: 1".to_string()]);
+        let a = args(
+            "http://127.0.0.1:1/",
+            3,
+            4,
+            &o,
+            &["X-A: 1".to_string()],
+            None,
+        );
         let at = a.iter().position(|w| w == "--timeout").unwrap();
         assert_eq!(a[at + 1], "1s");
         assert!(a.windows(2).any(|w| w == ["-d", "3s"]));
         assert!(a.windows(2).any(|w| w == ["-H", "X-A: 1"]));
         assert_eq!(a.last().map(String::as_str), Some("http://127.0.0.1:1/"));
+    }
+
+    #[test]
+    fn credentials_go_in_a_private_script_not_the_command_line() {
+        let secrets = [("Authorization".to_string(), "Basic \"]]..x\n".to_string())];
+        assert_eq!(
+            script(&secrets).lines().nth(1),
+            Some(
+                "wrk.headers[\"\\65\\117\\116\\104\\111\\114\\105\\122\\97\\116\\105\\111\\110\"] = \
+                 \"\\66\\97\\115\\105\\99\\32\\34\\93\\93\\46\\46\\120\\10\""
+            )
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.lua");
+        write_script(&path, &secrets).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        let a = args(
+            "http://127.0.0.1:1/",
+            1,
+            1,
+            &Options::default(),
+            &[],
+            Some(&path),
+        );
+        assert!(
+            a.windows(2)
+                .any(|w| w[0] == "-s" && w[1] == path.display().to_string())
+        );
+        assert!(!a.iter().any(|w| w.contains("Basic")), "{a:?}");
     }
 
     proptest! {

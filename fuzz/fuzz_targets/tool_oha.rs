@@ -1,0 +1,8 @@
+//! oha's output parser: its JSON summary.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|text: &str| {
+    let _ = yardstick::http::tools::oha::parse(text, 100);
+});

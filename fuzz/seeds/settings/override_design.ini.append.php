@@ -1,0 +1,6 @@
+<?php /* #?ini charset="utf-8"?
+
+[StylesheetSettings]
+CSSFileList[]=example-theme.css
+FrontendCSSFileList[]
+*/ ?>

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Writes the fuzz targets' seed corpora (fuzz/seeds/KIND/) from the
+project's fixtures, small: the fuzzer starts from real inputs of every
+parser and mutates from there.
+
+    python3 scripts/fuzz-seeds.py
+
+Run it again when a fixture changes; scripts/fuzz.sh reads the seeds and
+never writes to them (what the fuzzer finds goes to a working corpus under
+the target directory).
+"""
+
+import json
+import pathlib
+import re
+import shutil
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SEEDS = ROOT / "fuzz" / "seeds"
+PROBES = ROOT / "probes" / "fixtures"
+HTTP = ROOT / "tests" / "fixtures" / "http"
+
+
+def put(kind, name, data):
+    path = SEEDS / kind / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data if isinstance(data, bytes) else data.encode())
+
+
+def settings():
+    # The small files whole, and the first 80 lines of the large ones.
+    for path in sorted((PROBES / "settings").rglob("*")):
+        if not path.is_file():
+            continue
+        data = path.read_bytes()
+        if len(data) > 6000:
+            data = b"".join(data.splitlines(keepends=True)[:80])
+        put("settings", path.relative_to(PROBES / "settings").as_posix().replace("/", "_"), data)
+
+
+def templates():
+    for path in sorted((PROBES / "design").rglob("*.tpl")):
+        put("template", path.relative_to(PROBES / "design").as_posix().replace("/", "_"), path.read_bytes())
+
+
+def catalogue():
+    # The header, then one message of each kind the loader treats apart:
+    # plural forms, unfinished and empty translations, relative locations,
+    # comments, entities.
+    text = (PROBES / "translations" / "kernel_de.ts").read_text(encoding="utf-8")
+    head = text.split("<context>", 1)[0]
+    messages = re.findall(r"<message.*?</message>", text, re.S)
+    picked = []
+    for wanted in ('numerus="yes"', 'type="unfinished"', "<translation", 'line="+',
+                   "<comment>", "&apos;", "<translation type=\"unfinished\"></translation>"):
+        found = next((m for m in messages if wanted in m and m not in picked), None)
+        if found:
+            picked.append(found)
+    body = "<context>\n    <name>kernel/fuzz</name>\n    " + "\n    ".join(picked) + "\n</context>\n"
+    put("catalogue", "kernel_de_excerpt.ts", head + body + "</TS>\n")
+    put("catalogue", "minimal.ts", '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n'
+        '<TS version="2.1" language="de_DE"><context><name>a</name><message>'
+        '<source>x</source><translation>y</translation></message></context></TS>\n')
+
+
+def router():
+    probe = (ROOT / "probes" / "src" / "router" / "probe.rs").read_text()
+    block = probe.split("URLS: [&str; 10] = [", 1)[1].split("];", 1)[0]
+    for i, url in enumerate(re.findall(r'"([^"]*)"', block)):
+        put("router", f"path-{i}", url)
+    put("router", "query", "/content/search?SearchText=a%20b&Sub[]=1&Sub[]=2#top")
+
+
+def runs():
+    base = json.loads(next((ROOT / "baselines" / "micro").glob("*.json")).read_text())
+    base["rows"] = base["rows"][:2]
+    for row in base["rows"]:
+        row["samples"] = row["samples"][:3]
+        row["calibration_samples"] = row["calibration_samples"][:3]
+        row["n"] = row["requests"] = 3
+    base["environment"]["cpu"] = {k: v for k, v in base["environment"].get("cpu", {}).items()
+                                  if not isinstance(v, (list, dict))}
+    micro = json.dumps(base, indent=1)
+    slower = json.loads(micro)
+    for row in slower["rows"]:
+        row["samples"] = [s * 1.5 for s in row["samples"]]
+        row["median"] *= 1.5
+    http = {
+        "tool": "yardstick", "format": 1, "mode": "http", "started": "2026-12-01T00:00:00Z",
+        "machine": "vm", "settings": {"servers": ["http://127.0.0.1:8080"], "pages": ["/"],
+                                      "tool": "builtin", "tools_found": ["ab"]},
+        "environment": base["environment"],
+        "rows": [{"key": "http://127.0.0.1:8080 /", "kind": "page", "name": "/", "n": 3,
+                  "median": 1.5, "p95": 2.0, "samples": [1.0, 1.5, 2.0], "requests": 4,
+                  "errors": 1, "error_messages": {"Connection refused": 1},
+                  "status": {"200": 3, "failed": 1}, "target": "http://127.0.0.1:8080",
+                  "url": "http://127.0.0.1:8080/", "server": "nginx", "rps": 900.0,
+                  "tool": "builtin", "cache": {"HIT": 3}}],
+    }
+    http_text = json.dumps(http, indent=1)
+    put("run", "micro.json", micro)
+    put("run", "http.json", http_text)
+    # compare_runs: a rules byte, then the baseline and the run, NUL between.
+    put("compare", "micro-slower", b"\x01" + micro.encode() + b"\0" + json.dumps(slower).encode())
+    put("compare", "http-same", b"\x03" + http_text.encode() + b"\0" + http_text.encode())
+
+
+def tools():
+    for path in sorted(HTTP.iterdir()):
+        tool = path.name.split("-")[0]
+        if path.suffix == ".csv":
+            continue
+        data = path.read_bytes()
+        if tool == "ab" and (HTTP / (path.stem + "-percentiles.csv")).exists():
+            # stdout, stderr and the percentile file, NUL between.
+            data += b"\0\0" + (HTTP / (path.stem + "-percentiles.csv")).read_bytes()
+        put(tool, path.name, data)
+
+
+def urls():
+    for i, url in enumerate([
+        "http://127.0.0.1:8080/a/b?x=1",
+        "https://[::1]/",
+        "http://user:p%2Fss@localhost:81/p",
+        "http://u:pa/ss@host/",
+        "HTTPS://Example.COM:8443/app/?q=a@b#f",
+    ]):
+        put("url", f"url-{i}", url)
+
+
+def main():
+    shutil.rmtree(SEEDS, ignore_errors=True)
+    for make in (settings, templates, catalogue, router, runs, tools, urls):
+        make()
+    for kind in sorted(SEEDS.iterdir()):
+        files = list(kind.iterdir())
+        print(f"{kind.name}: {len(files)} seeds, {sum(f.stat().st_size for f in files)} bytes")
+
+
+if __name__ == "__main__":
+    main()

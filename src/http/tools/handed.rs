@@ -1,0 +1,235 @@
+//! What an external tool is handed for one page, and what it is refused.
+//!
+//! A tool's command line is readable by every local user
+//! (`/proc/PID/cmdline`), so credentials never go on it: a tool that can
+//! read them from a file of mode 0600 (wrk, from a Lua script) gets them
+//! there, and a tool that takes headers only as arguments (ab, oha, h2load)
+//! is refused any credential, by name.
+//!
+//! A tool would also resolve a name itself, perhaps to another address than
+//! the one the safety caps judged; so it is handed the checked address as
+//! the URL's host, and the name as the `Host` header. TLS needs the name
+//! (for SNI and the certificate), so a tool is refused an `https` page on a
+//! name unless `--force`.
+
+use super::super::address;
+use super::super::options::{Encoding, Options, Tool};
+use super::super::plan::{Job, Plan};
+use super::super::url::{Scheme, Url};
+use crate::error::Error;
+use base64::Engine;
+use std::net::IpAddr;
+
+/// What one run of a tool is given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Handed {
+    /// The URL fetched: the checked address in place of a name.
+    pub url: String,
+    /// `Name: value` lines safe on a command line, `Host` among them when
+    /// the URL carries an address for a name.
+    pub headers: Vec<String>,
+    /// Credentials (name, value): never on a command line.
+    pub secrets: Vec<(String, String)>,
+}
+
+/// Refuses what a tool cannot be given safely: credentials to a tool that
+/// takes them only as arguments, an `https` page on a name (unless
+/// `--force`). Called before any tool runs.
+pub fn check(tool: Tool, plan: &Plan, o: &Options) -> Result<(), Error> {
+    let name = tool.as_str();
+    if !matches!(tool, Tool::Wrk)
+        && let Some(job) = plan
+            .jobs
+            .iter()
+            .find(|j| !hand(o, j, None).secrets.is_empty())
+    {
+        return Err(Error::Refused(format!(
+            "--tool={name}: {name} takes headers only on its command line, which every local user \
+             can read, so it is given no credentials ({} for {}); use the built-in client or --tool=wrk",
+            credential_names(o, job),
+            job.url
+        )));
+    }
+    if !o.force
+        && let Some(job) = plan
+            .jobs
+            .iter()
+            .find(|j| j.url.scheme == Scheme::Https && address::literal(&j.url.host).is_none())
+    {
+        return Err(Error::Refused(format!(
+            "--tool={name}: {} is https on a name, which {name} would resolve itself (TLS needs \
+             the name), so the address the caps judged could differ; give the address, or --force",
+            job.url
+        )));
+    }
+    Ok(())
+}
+
+/// What `job` is handed; `address` replaces a name in the URL (the host
+/// as written stays when there is none).
+pub fn hand(o: &Options, job: &Job, address: Option<IpAddr>) -> Handed {
+    let mut headers = Vec::new();
+    let mut secrets = Vec::new();
+    match o.encoding {
+        Encoding::Gzip => headers.push("Accept-Encoding: gzip".to_string()),
+        Encoding::Br => headers.push("Accept-Encoding: br".to_string()),
+        Encoding::None => {}
+    }
+    if let Some(auth) = o.auth.as_ref().or(job.url.userinfo.as_ref()) {
+        let encoded = base64::engine::general_purpose::STANDARD.encode(auth);
+        secrets.push(("Authorization".to_string(), format!("Basic {encoded}")));
+    }
+    if let Some(cookie) = &o.cookie {
+        secrets.push(("Cookie".to_string(), cookie.clone()));
+    }
+    for (name, value) in &o.headers {
+        if o.is_secret(name) {
+            secrets.push((name.clone(), value.clone()));
+        } else {
+            headers.push(format!("{name}: {value}"));
+        }
+    }
+    let url = &job.url;
+    let named = address::literal(&url.host).is_none();
+    let host = match address {
+        Some(ip) if named && url.scheme == Scheme::Http => {
+            let given = o
+                .headers
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case("host"));
+            if !given {
+                headers.push(format!("Host: {}", url.authority));
+            }
+            match ip {
+                IpAddr::V4(v4) => v4.to_string(),
+                IpAddr::V6(v6) => format!("[{v6}]"),
+            }
+        }
+        _ => host_as_written(url),
+    };
+    Handed {
+        url: format!("{}://{host}:{}{}", url.scheme.as_str(), url.port, url.path),
+        headers,
+        secrets,
+    }
+}
+
+fn host_as_written(url: &Url) -> String {
+    match address::literal(&url.host) {
+        Some(IpAddr::V6(v6)) => format!("[{v6}]"),
+        _ => url.host.clone(),
+    }
+}
+
+/// The credentials a job carries, by name, for a refusal.
+fn credential_names(o: &Options, job: &Job) -> String {
+    let names: Vec<String> = hand(o, job, None)
+        .secrets
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    names.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::options::parse;
+
+    fn plan_of(a: &[&str]) -> (Plan, Options) {
+        let o = parse(a.iter().map(|s| s.to_string()).collect(), None).unwrap();
+        let mut plan = Plan::new(&o, o.urls.clone()).unwrap();
+        plan.resolve(&o.resolve, &|_, _| vec!["127.0.0.1".parse().unwrap()]);
+        (plan, o)
+    }
+
+    #[test]
+    fn credentials_are_kept_apart_from_the_command_line() {
+        let (plan, o) = plan_of(&[
+            "--url=http://u:p@localhost:8080/x?y=1",
+            "--cookie=a=1",
+            "--header=X-A: b",
+            "--header=X-Api-Key: k",
+            "--secret-header=X-Deploy: d",
+            "--encoding=none",
+        ]);
+        let h = hand(&o, &plan.jobs[0], plan.servers[0].addresses.first());
+        assert_eq!(h.url, "http://127.0.0.1:8080/x?y=1");
+        assert_eq!(h.headers, ["X-A: b", "Host: localhost:8080"]);
+        let names: Vec<&str> = h.secrets.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["Authorization", "Cookie", "X-Api-Key", "X-Deploy"]);
+        assert_eq!(h.secrets[0].1, "Basic dTpw");
+    }
+
+    #[test]
+    fn literals_stay_and_a_given_host_header_wins() {
+        let (plan, o) = plan_of(&["--url=http://[::1]:81/", "--header=Host: other"]);
+        let h = hand(&o, &plan.jobs[0], plan.servers[0].addresses.first());
+        assert_eq!(h.url, "http://[::1]:81/");
+        assert!(!h.headers.iter().any(|l| l.starts_with("Host: [")), "{h:?}");
+        let (plan, o) = plan_of(&["--url=http://example.test/", "--header=host: mine"]);
+        let h = hand(&o, &plan.jobs[0], Some("127.0.0.1".parse().unwrap()));
+        assert_eq!(h.url, "http://127.0.0.1:80/");
+        assert_eq!(
+            h.headers
+                .iter()
+                .filter(|l| l.to_lowercase().starts_with("host:"))
+                .count(),
+            1
+        );
+    }
+
+    #[test]
+    fn tools_that_take_headers_only_as_arguments_get_no_credentials() {
+        for (args, what) in [
+            (
+                &["--url=http://127.0.0.1:1/", "--auth=u:p"][..],
+                "Authorization",
+            ),
+            (&["--url=http://u:p@127.0.0.1:1/"][..], "Authorization"),
+            (&["--url=http://127.0.0.1:1/", "--cookie=s=1"][..], "Cookie"),
+            (
+                &["--url=http://127.0.0.1:1/", "--header=X-Auth-Token: t"][..],
+                "X-Auth-Token",
+            ),
+            (
+                &["--url=http://127.0.0.1:1/", "--secret-header=X-D: t"][..],
+                "X-D",
+            ),
+        ] {
+            let (plan, o) = plan_of(args);
+            for tool in [Tool::Ab, Tool::Oha, Tool::H2load] {
+                let e = check(tool, &plan, &o).unwrap_err();
+                let m = e.to_string();
+                assert_eq!(e.exit_code(), 2);
+                assert!(
+                    m.starts_with(&format!("REFUSED: --tool={}", tool.as_str())),
+                    "{m}"
+                );
+                assert!(
+                    m.contains(what) && !m.contains("u:p") && !m.contains("s=1"),
+                    "{m}"
+                );
+            }
+            assert!(check(Tool::Wrk, &plan, &o).is_ok());
+        }
+        let (plan, o) = plan_of(&["--url=http://127.0.0.1:1/", "--header=X-Trace: t"]);
+        assert!(check(Tool::Ab, &plan, &o).is_ok());
+    }
+
+    #[test]
+    fn https_on_a_name_needs_force() {
+        let (plan, o) = plan_of(&["--url=https://example.test/"]);
+        let e = check(Tool::H2load, &plan, &o).unwrap_err().to_string();
+        assert!(
+            e.contains("https on a name") && e.contains("--force"),
+            "{e}"
+        );
+        let (plan, o) = plan_of(&["--url=https://example.test/", "--force"]);
+        assert!(check(Tool::H2load, &plan, &o).is_ok());
+        let h = hand(&o, &plan.jobs[0], plan.servers[0].addresses.first());
+        assert_eq!(h.url, "https://example.test:443/");
+        let (plan, o) = plan_of(&["--url=https://127.0.0.1/"]);
+        assert!(check(Tool::H2load, &plan, &o).is_ok());
+    }
+}
