@@ -213,15 +213,17 @@ fn confirm(
         };
         let hook = std::panic::take_hook();
         std::panic::set_hook(Box::new(|_| {}));
-        let measured = rounds::measure(
-            &[*probe],
-            &plan,
-            injection,
-            Some(&calibration),
-            clock,
-            &watchdog,
-            &mut Progress::new(0, true),
-        );
+        let measured = rounds::on_fresh_thread(|| {
+            rounds::measure(
+                &[*probe],
+                &plan,
+                injection,
+                Some(&calibration),
+                clock,
+                &watchdog,
+                &mut Progress::new(0, true),
+            )
+        });
         std::panic::set_hook(hook);
         let Some(timed) = measured.probes.first() else {
             continue;
@@ -304,15 +306,17 @@ fn measure_all(
     // also print each panic over the progress output.
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    let measured = rounds::measure(
-        selected,
-        &plan,
-        injection,
-        options.calibrate.then_some(&calibration),
-        clock,
-        &watchdog,
-        &mut progress,
-    );
+    let measured = rounds::on_fresh_thread(|| {
+        rounds::measure(
+            selected,
+            &plan,
+            injection,
+            options.calibrate.then_some(&calibration),
+            clock,
+            &watchdog,
+            &mut progress,
+        )
+    });
     std::panic::set_hook(hook);
     drop(watchdog);
     progress.finish();
