@@ -29,25 +29,13 @@ import json
 import os
 import pathlib
 import subprocess
-import sys
 import tempfile
 import time
 
+from artifacts import built
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIELDS = {"instructions": "instructions", "estimated-cycles": "estimated_cycles"}
-
-
-def built(args, target_name, kind):
-    out = subprocess.run(
-        ["cargo", *args, "--locked", "--message-format=json"],
-        cwd=ROOT, check=True, capture_output=True, text=True).stdout
-    for line in out.splitlines():
-        msg = json.loads(line)
-        if (msg.get("reason") == "compiler-artifact"
-                and msg["target"]["name"] == target_name
-                and kind in msg["target"]["kind"] and msg.get("executable")):
-            return msg["executable"]
-    sys.exit(f"count-evidence: cargo built no {target_name}")
 
 
 def count(bench, metric, batch, out, inject=None, extra=()):
