@@ -18,6 +18,8 @@ reference suite's release bench it prints:
    instructions, last-level misses and estimated cycles, and the verdicts of
    both metrics.
 5. Cost: the suite's wall time timed, counted and counted with the cache.
+6. What the harness's own allocations move: template_compile counted as a
+   counting child is, with and without one more option on its command line.
 
 Every verdict is yardstick's own (`yardstick compare`); the script only
 counts them.
@@ -172,12 +174,30 @@ def cost(bench):
         print(f"   {label:<32}{time.monotonic() - started:>7.1f} s")
 
 
+def harness_allocations(bench, tmp):
+    print("6. template_compile's instructions, counted as a child is, with one more "
+          "option (more harness allocations before the probe) and without")
+    totals = []
+    for extra in ([], ["--threshold=31"]):
+        out = tmp / f"harness-{len(extra)}.callgrind"
+        subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+             "--toggle-collect=yardstick_measured_section", "--collect-atstart=no",
+             bench, "--bench", "--probe=template_compile", "--repeat=1", "--warmup=0",
+             "--no-calibration", "--no-baseline", "-q", "--format=json",
+             "--min-batch=5", *extra],
+            cwd=ROOT, check=True, capture_output=True)
+        line = next(l for l in out.read_text().splitlines() if l.startswith("totals:"))
+        totals.append(int(line.split()[1]))
+    print(f"   without {totals[0]:,}, with {totals[1]:,}: {change(*totals):+.4f} %")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--processes", type=int, default=20)
     parser.add_argument("--power-runs", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--only", default="1,2,3,4,5",
+    parser.add_argument("--only", default="1,2,3,4,5,6",
                         help="which parts to run, comma-separated")
     args = parser.parse_args()
     parts = set(args.only.split(","))
@@ -197,6 +217,8 @@ def main():
             walk(tests_binary, yardstick, tmp)
         if "5" in parts:
             cost(bench)
+        if "6" in parts:
+            harness_allocations(bench, tmp)
 
 
 if __name__ == "__main__":

@@ -11,10 +11,10 @@
 
 mod common;
 
-use common::{Ran, assert_valid_run, check, json, run, yardstick};
+use common::{Ran, assert_valid_run, check, committed_dir, json, run, yardstick};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 yardstick::probe! {
@@ -485,17 +485,6 @@ fn tests() -> Vec<Trial> {
             Ok(())
         }),
     ]
-}
-
-/// `dir/baselines/<this bench>/`, made: where `cargo bench` looks for the
-/// baselines of this binary run as a bench.
-fn committed_dir(dir: &Path) -> Result<PathBuf, Failed> {
-    let program = std::env::current_exe()?;
-    let stem = program.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-    let bench = stem.rsplit_once('-').map_or(stem, |(n, _)| n);
-    let path = dir.join("baselines").join(bench);
-    std::fs::create_dir_all(&path)?;
-    Ok(path)
 }
 
 fn main() {

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{assert_valid_run, check, json, run, schema_errors, yardstick};
+use common::{assert_valid_run, check, committed_dir, json, run, schema_errors, yardstick};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
 use std::path::Path;
@@ -1181,11 +1181,7 @@ fn tests() -> Vec<Trial> {
                     .sum::<usize>();
                 check(kept == 5, &format!("five runs kept, not {kept}"), &ran)?;
                 // 1. A committed baseline of this class: a verdict.
-                let program = std::env::current_exe()?;
-                let stem = program.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-                let bench = stem.rsplit_once('-').map_or(stem, |(n, _)| n);
-                let committed = t.path().join("baselines").join(bench);
-                std::fs::create_dir_all(&committed)?;
+                let committed = committed_dir(t.path())?;
                 let base = saved_run(t.path(), "base.json")?;
                 write_json(&committed.join(format!("{class}.json")), &base)?;
                 let ran = run(&mut bench_cmd(SCRIPT, &[]));

@@ -12,7 +12,6 @@ use super::change_pct;
 use super::common_rows;
 use crate::comparison::{Check, Comparison, EnvironmentDifference};
 use crate::counts::setup::Setup;
-use crate::error::Error;
 use crate::run::{Metric, Row, Run};
 
 /// Percent a probe's instruction count may grow before it regresses: 20
@@ -42,20 +41,10 @@ fn figure(row: &Row, metric: Metric) -> Option<f64> {
     }
 }
 
-pub(super) fn compare(
-    baseline: &Run,
-    baseline_name: &str,
-    run: &Run,
-    out: &mut Comparison,
-) -> Result<(), Error> {
+/// Judges `run`'s counts against `baseline`'s; `micro::compare` has
+/// checked that the two are [`comparable`].
+pub(super) fn compare(baseline: &Run, run: &Run, out: &mut Comparison) {
     let metric = run.metric;
-    if !comparable(baseline.metric, metric) {
-        return Err(Error::input(format!(
-            "{baseline_name}: a run of {} is no baseline for a run of {}",
-            baseline.metric.as_str(),
-            metric.as_str()
-        )));
-    }
     out.method = metric.as_str().to_string();
     out.setup_differences = Setup::of(baseline, metric)
         .differences(&Setup::of(run, metric))
@@ -81,7 +70,6 @@ pub(super) fn compare(
             ));
         }
     }
-    Ok(())
 }
 
 #[cfg(test)]

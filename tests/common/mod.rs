@@ -32,6 +32,19 @@ pub fn run(mut cmd: impl BorrowMut<Command>) -> Ran {
     }
 }
 
+/// `dir/baselines/<this test binary's bench name>/`, made: where a test
+/// binary run as a bench (`YARDSTICK_E2E_CHILD=bench`, with
+/// `CARGO_MANIFEST_DIR=dir`) looks for its committed baselines. Cargo names
+/// the binary `<name>-<hash>`.
+pub fn committed_dir(dir: &Path) -> std::io::Result<std::path::PathBuf> {
+    let program = std::env::current_exe()?;
+    let stem = program.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    let bench = stem.rsplit_once('-').map_or(stem, |(n, _)| n);
+    let path = dir.join("baselines").join(bench);
+    std::fs::create_dir_all(&path)?;
+    Ok(path)
+}
+
 /// `text` as JSON; panics with the text when it is not.
 pub fn json(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
