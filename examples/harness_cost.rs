@@ -4,8 +4,8 @@
 //! `cargo run --release --example harness_cost`
 
 use std::time::Instant;
-use yardstick::clock::Clock;
-use yardstick::measure;
+use yardstick::measure::clock::Clock;
+use yardstick::measure::sample;
 use yardstick::probe::{self, Probe};
 use yardstick::stats::median;
 
@@ -33,16 +33,16 @@ fn samples(
     warmup: usize,
     repeat: usize,
 ) -> Result<(Vec<f64>, u64), String> {
-    let mut ready = measure::ready(empty)?;
+    let mut ready = sample::ready(empty)?;
     let instance = ready.instance.as_mut();
     let clock = Clock::real();
     let name = empty.name;
-    let batch = batch.unwrap_or_else(|| measure::pick_batch(&clock, name, instance));
+    let batch = batch.unwrap_or_else(|| sample::pick_batch(&clock, name, instance));
     for _ in 0..warmup {
-        measure::sample(&clock, name, instance, batch, 1.0);
+        sample::sample(&clock, name, instance, batch, 1.0);
     }
     let samples = (0..repeat)
-        .map(|_| measure::sample(&clock, name, instance, batch, 1.0).0)
+        .map(|_| sample::sample(&clock, name, instance, batch, 1.0).0)
         .collect();
     Ok((samples, batch))
 }
@@ -64,7 +64,7 @@ fn main() -> Result<(), String> {
     let per_sample_ns = median(&samples(empty, Some(1), 3, 1000)?.0).unwrap_or(f64::NAN) * 1e6;
 
     // The calibration loop, for scale.
-    let calibration = yardstick::calibration::Calibration::new();
+    let calibration = yardstick::measure::calibration::Calibration::new();
     let loops: Vec<f64> = (0..33)
         .map(|_| {
             let start = Instant::now();

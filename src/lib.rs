@@ -8,32 +8,17 @@
 //! way: measure ([`rounds`], [`measure`], [`micro`]) → summarise
 //! ([`stats`], [`run`]) → render ([`report`]) or compare ([`compare`]).
 
-pub mod calibration;
-pub mod cli;
-pub mod clock;
-pub mod compare;
-pub mod comparison;
-pub mod counts;
-pub mod environment;
+pub mod baseline;
+pub mod commands;
+pub mod document;
 pub mod error;
-pub mod history;
 pub mod http;
-pub mod inject;
+pub mod judge;
 pub mod measure;
-pub mod micro;
-pub mod outcome;
-pub mod paired;
-pub mod pool;
+pub mod output;
 pub mod probe;
 mod process;
-mod progress;
-pub mod report;
-pub mod rounds;
-pub mod run;
 pub mod stats;
-pub mod store;
-mod testmode;
-mod watchdog;
 pub mod worker;
 
 #[doc(hidden)]
@@ -41,7 +26,8 @@ pub use inventory;
 
 pub use probe::{Checksum, Probe};
 
-use cli::micro::MicroOptions;
+use commands::micro::options::MicroOptions;
+use commands::{micro, testmode};
 use error::Error;
 use std::ffi::OsString;
 use std::path::Path;
@@ -73,7 +59,7 @@ pub fn run_main() -> i32 {
     }
     let bench = args
         .first()
-        .map(|program| history::Bench::for_program(Path::new(program)));
+        .map(|program| baseline::history::Bench::for_program(Path::new(program)));
     report(
         MicroOptions::parse(args.into_iter().skip(1))
             .and_then(|o| micro::main(&o, bench, &["--bench"])),
@@ -98,16 +84,14 @@ pub fn main() -> i32 {
         Some("--bench") => {
             MicroOptions::parse(args).and_then(|o| micro::main(&o, None, &["--bench"]))
         }
-        Some("compare") => cli::saved::compare(args),
-        Some("http") => utf8(args).and_then(http::main),
-        Some("compare-builds") => {
-            cli::paired::PairedOptions::parse(args).and_then(|o| paired::main(&o))
-        }
-        Some("show") => cli::saved::show(args),
-        Some("machine") => cli::machine::main(args),
-        Some("baseline") => {
-            cli::baseline::BaselineOptions::parse(args).and_then(|o| cli::baseline::main(&o))
-        }
+        Some("compare") => commands::saved::compare(args),
+        Some("http") => utf8(args).and_then(commands::http::main),
+        Some("compare-builds") => commands::compare_builds::options::PairedOptions::parse(args)
+            .and_then(|o| commands::compare_builds::main(&o)),
+        Some("show") => commands::saved::show(args),
+        Some("machine") => commands::machine::main(args),
+        Some("baseline") => commands::baseline::BaselineOptions::parse(args)
+            .and_then(|o| commands::baseline::main(&o)),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(0)

@@ -15,7 +15,7 @@ use yardstick::error::Error;
 fn http(args: &[&str]) -> i32 {
     let mut words: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     words.push("-q".to_string());
-    match yardstick::http::main(words) {
+    match yardstick::commands::http::main(words) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("{e}");
@@ -27,7 +27,7 @@ fn http(args: &[&str]) -> i32 {
 fn http_err(args: &[&str]) -> Error {
     let mut words: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     words.push("-q".to_string());
-    yardstick::http::main(words).unwrap_err()
+    yardstick::commands::http::main(words).unwrap_err()
 }
 
 fn load(path: &Path) -> Value {
@@ -99,7 +99,7 @@ fn baseline_at(server: &http_support::TestServer, ms: f64, dir: &Path) -> std::p
             *v = v.map(|_| ms);
         }
     }
-    yardstick::store::save(&path, &run).unwrap();
+    yardstick::document::store::save(&path, &run).unwrap();
     path
 }
 

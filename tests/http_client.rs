@@ -6,11 +6,11 @@
 mod http_support;
 
 use http_support::{closed_port, options, start, start_tls};
+use yardstick::document::run::Row;
 use yardstick::error::Error;
 use yardstick::http::measure;
-use yardstick::run::Row;
 
-fn only_row(run: &yardstick::run::Run) -> &Row {
+fn only_row(run: &yardstick::document::run::Run) -> &Row {
     assert_eq!(run.rows.len(), 1, "{:?}", run.rows);
     &run.rows[0]
 }

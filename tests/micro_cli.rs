@@ -95,7 +95,7 @@ yardstick::probe! {
 
 const QUICK: &[&str] = &["--repeat=3", "--warmup=1", "-q"];
 
-/// The clock the tests script (see `yardstick::clock`): every figure of a
+/// The clock the tests script (see `yardstick::measure::clock`): every figure of a
 /// run made with it follows from these milliseconds, whatever the load.
 const FAKE_CLOCK: &str = "YARDSTICK_FAKE_CLOCK";
 const SCRIPT: &str = "@calibration=1; fine_sum=0.002; fine_words=0.01; scripted_sum=0.01";

@@ -9,8 +9,8 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use yardstick::inject;
-use yardstick::run::Run;
+use yardstick::document::run::Run;
+use yardstick::measure::inject;
 
 /// How every timed run of the bench binary measures: the same for the
 /// baseline and every compared run, so that only the conditions differ.
@@ -104,7 +104,7 @@ impl Invocation {
             )));
         }
         let stdout = String::from_utf8_lossy(&output.stdout);
-        let run = yardstick::store::parse(&stdout).map_err(|m| {
+        let run = yardstick::document::store::parse(&stdout).map_err(|m| {
             Error(format!(
                 "{shown}: its output is not a run: {m} ({})",
                 stderr.trim()

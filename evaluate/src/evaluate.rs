@@ -23,13 +23,16 @@ const BUDGET: Duration = Duration::from_secs(90 * 60);
 /// Runs the evaluation `options` ask for; returns the results folder.
 pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
     let clock = Instant::now();
-    let started = yardstick::environment::now();
+    let started = yardstick::document::environment::now();
     let plan = Plan::new(options.cells(), options.seed);
     plan.check_batches(options.count_batch).map_err(Error)?;
     let methods = plan.methods();
     if methods.contains(&Method::Instructions) {
         // Refused before anything is built or measured.
-        yardstick::counts::valgrind_version(yardstick::run::Metric::Instructions).map_err(|e| {
+        yardstick::measure::callgrind::valgrind_version(
+            yardstick::document::run::Metric::Instructions,
+        )
+        .map_err(|e| {
             Error(format!(
                 "the instructions method: {e}; install valgrind, or leave the method out \
                  (--methods=stored-baseline,confirmed,paired)"
@@ -39,7 +42,7 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
     let workspace = options.workspace.clone().unwrap_or_else(default_workspace);
     // Read before anything runs, not when the tree may have moved on; the
     // commit checked out, so uncommitted changes are not recorded.
-    let commit = yardstick::environment::commit_of(&workspace);
+    let commit = yardstick::document::environment::commit_of(&workspace);
     check_cpus(&plan)?;
     let out = match &options.out {
         Some(dir) => dir.clone(),
@@ -92,7 +95,8 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
     bench.run(&bench.stored(None))?;
     let (baseline, baseline_time) = pooled_baseline(&bench, options.baseline_runs, &out)?;
     let baseline_path = out.join("baseline.json");
-    yardstick::store::save(&baseline_path, &baseline).map_err(|e| Error(e.to_string()))?;
+    yardstick::document::store::save(&baseline_path, &baseline)
+        .map_err(|e| Error(e.to_string()))?;
     let probes: Vec<String> = baseline.rows.iter().map(|r| r.key.clone()).collect();
     let counts = CountSampling {
         batch: options.count_batch,
@@ -102,7 +106,7 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
     let count_baseline = if methods.contains(&Method::Instructions) {
         eprintln!("evaluate: counting the instructions baseline under callgrind");
         let (run, took) = bench.run(&bench.instructions(&counts, None, None))?;
-        yardstick::store::save(&count_path, &run).map_err(|e| Error(e.to_string()))?;
+        yardstick::document::store::save(&count_path, &run).map_err(|e| Error(e.to_string()))?;
         Some((run, took))
     } else {
         None
@@ -314,27 +318,27 @@ fn pooled_baseline(
     bench: &Bench,
     runs: usize,
     out: &Path,
-) -> Result<(yardstick::run::Run, Duration), Error> {
+) -> Result<(yardstick::document::run::Run, Duration), Error> {
     eprintln!("evaluate: {runs} quiet baseline run(s)");
     let mut made = Vec::with_capacity(runs);
     let mut took = Duration::ZERO;
     for k in 1..=runs {
         let (run, time) = bench.run(&bench.stored(None))?;
         let path = out.join("baseline-runs").join(format!("run-{k}.json"));
-        yardstick::store::save(&path, &run).map_err(|e| Error(e.to_string()))?;
+        yardstick::document::store::save(&path, &run).map_err(|e| Error(e.to_string()))?;
         made.push((path.display().to_string(), run));
         took = time;
     }
     if made.len() == 1 {
         return Ok((made.remove(0).1, took));
     }
-    let pooled = yardstick::pool::pool(&made)
+    let pooled = yardstick::baseline::pool::pool(&made)
         .map_err(|e| Error(format!("pooling the baseline runs: {e}")))?;
     Ok((pooled, took))
 }
 
 /// The probes to count, as `--probe` names (empty: all of them).
-pub fn count_probes(choice: &CountProbes, baseline: &yardstick::run::Run) -> Vec<String> {
+pub fn count_probes(choice: &CountProbes, baseline: &yardstick::document::run::Run) -> Vec<String> {
     match choice {
         CountProbes::All => Vec::new(),
         CountProbes::Named(names) => names.clone(),
@@ -364,7 +368,7 @@ fn pilots(
     ctx: &Context<'_>,
     plan: &Plan,
     stored: Duration,
-    counted: Option<&(yardstick::run::Run, Duration)>,
+    counted: Option<&(yardstick::document::run::Run, Duration)>,
 ) -> Result<Timings, Error> {
     let methods = plan.methods();
     let mut t = Timings {
@@ -399,7 +403,8 @@ fn pilots(
 /// Writes `results.json`, the plots and `report.md` into `out`.
 pub fn write(out: &Path, results: &Results) -> Result<(), Error> {
     let save = |name: &str, text: &str| {
-        yardstick::store::write_atomic(&out.join(name), text).map_err(|e| Error(e.to_string()))
+        yardstick::document::store::write_atomic(&out.join(name), text)
+            .map_err(|e| Error(e.to_string()))
     };
     let json = serde_json::to_string_pretty(results)
         .map_err(|e| Error(format!("results.json: cannot serialise: {e}")))?;

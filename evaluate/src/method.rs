@@ -13,9 +13,9 @@ use crate::plan::Method;
 use crate::verdict::{self, ProbeOutcome};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-use yardstick::compare::{Rules, compare};
-use yardstick::comparison::Comparison;
-use yardstick::run::Run;
+use yardstick::document::comparison::Comparison;
+use yardstick::document::run::Run;
+use yardstick::judge::{Rules, compare};
 
 /// A saved baseline: the run and the file it was saved to.
 #[derive(Clone, Copy)]
@@ -302,7 +302,7 @@ mod tests {
                 assert_eq!(t[0].1.machine_slowdown_pct, Some(0.0));
                 assert_eq!(
                     t[0].1.machine_slowdown_limit,
-                    Some(yardstick::compare::DEFAULT_MAX_MACHINE_SLOWDOWN)
+                    Some(yardstick::judge::DEFAULT_MAX_MACHINE_SLOWDOWN)
                 );
                 t[0].1.outcomes[0].verdict
             })

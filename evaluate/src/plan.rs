@@ -308,7 +308,7 @@ impl Plan {
             .filter(|c| c.method == Method::Instructions)
         {
             for pct in &cell.slowdowns {
-                yardstick::inject::counted_iterations("*", u64::from(counted), Some(*pct))
+                yardstick::measure::inject::counted_iterations("*", u64::from(counted), Some(*pct))
                     .map_err(|e| {
                         format!(
                             "the {} method at --count-batch={counted}: {}",

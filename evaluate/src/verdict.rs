@@ -3,8 +3,8 @@
 //! evaluates, it only counts what they decided.
 
 use serde::{Deserialize, Serialize};
-use yardstick::comparison::Comparison;
-use yardstick::run::Run;
+use yardstick::document::comparison::Comparison;
+use yardstick::document::run::Run;
 
 /// What a comparison decided about one probe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,9 +124,9 @@ fn outcome(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use yardstick::compare::{Rules, compare};
-    use yardstick::environment::Environment;
-    use yardstick::run::{CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, TOOL};
+    use yardstick::document::environment::Environment;
+    use yardstick::document::run::{CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, TOOL};
+    use yardstick::judge::{Rules, compare};
 
     pub fn micro_run(calibration: f64, rows: &[(&str, f64)]) -> Run {
         Run {
@@ -225,7 +225,7 @@ pub(crate) mod tests {
 
     #[test]
     fn paired_verdicts_come_from_the_run_s_own_comparison() {
-        use yardstick::comparison::Check;
+        use yardstick::document::comparison::Check;
         let mut run = micro_run(1.0, &[("a", 1.0), ("b", 1.0), ("c", 1.0)]);
         run.calibration = None;
         let check = |key: &str, change: f64, regressed, inconclusive| Check {

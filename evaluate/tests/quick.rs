@@ -206,13 +206,14 @@ fn quick_evaluation() -> Result<(), Failed> {
             return Err(format!("a trial without a judged change: {t}").into());
         }
     }
-    let baseline = yardstick::store::load(&out.join("baseline.json")).map_err(|e| e.to_string())?;
+    let baseline =
+        yardstick::document::store::load(&out.join("baseline.json")).map_err(|e| e.to_string())?;
     let keys: Vec<&str> = baseline.rows.iter().map(|r| r.key.as_str()).collect();
     if keys != ["tiny_sort", "tiny_sum"] {
         return Err(format!("baseline rows {keys:?}").into());
     }
     // Quick pools two quiet runs, each kept beside the pooled baseline.
-    let one = yardstick::store::load(&out.join("baseline-runs").join("run-2.json"))
+    let one = yardstick::document::store::load(&out.join("baseline-runs").join("run-2.json"))
         .map_err(|e| e.to_string())?;
     if baseline.settings.get("pooled_runs") != Some(&serde_json::json!(2))
         || baseline.rows[0].samples.len() != 2 * one.rows[0].samples.len()
@@ -240,7 +241,7 @@ fn quick_evaluation() -> Result<(), Failed> {
 /// iterations is far above their 1 % threshold: no false alarm, every
 /// probe caught.
 fn counts_are_exact(out: &Path, results: &serde_json::Value) -> Result<(), Failed> {
-    let counts = yardstick::store::load(&out.join("baseline-instructions.json"))
+    let counts = yardstick::document::store::load(&out.join("baseline-instructions.json"))
         .map_err(|e| e.to_string())?;
     if counts.rows.iter().any(|r| r.instructions.is_none()) {
         return Err("the counts baseline has a probe without a count".into());

@@ -5,9 +5,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yardstick::cli::common::Format;
-use yardstick::compare::{Rules, compare};
-use yardstick::report::{github, renderer, table};
+use yardstick::commands::common::Format;
+use yardstick::judge::{Rules, compare};
+use yardstick::output::{github, renderer, table};
 
 fuzz_target!(|data: &[u8]| {
     let Some((rules, rest)) = data.split_first() else {
@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
     let (Ok(a), Ok(b)) = (std::str::from_utf8(a), std::str::from_utf8(b)) else {
         return;
     };
-    let (Ok(base), Ok(run)) = (yardstick::store::parse(a), yardstick::store::parse(b)) else {
+    let (Ok(base), Ok(run)) = (yardstick::document::store::parse(a), yardstick::document::store::parse(b)) else {
         return;
     };
     let rules = Rules {
@@ -32,13 +32,13 @@ fuzz_target!(|data: &[u8]| {
     let Ok(c) = compare(&base, "base.json", &run, &rules) else {
         return;
     };
-    let judged = yardstick::run::Run {
+    let judged = yardstick::document::run::Run {
         comparison: Some(c.clone()),
         ..run
     };
-    let saved = yardstick::store::to_json(&judged);
+    let saved = yardstick::document::store::to_json(&judged);
     assert_eq!(
-        yardstick::store::parse(&saved).as_ref(),
+        yardstick::document::store::parse(&saved).as_ref(),
         Ok(&judged),
         "saved:\n{saved}"
     );

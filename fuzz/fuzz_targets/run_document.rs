@@ -5,10 +5,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yardstick::cli::common::Format;
-use yardstick::report::text::is_unsafe;
-use yardstick::report::{markdown, renderer};
-use yardstick::store;
+use yardstick::commands::common::Format;
+use yardstick::output::text::is_unsafe;
+use yardstick::output::{markdown, renderer};
+use yardstick::document::store;
 
 fuzz_target!(|text: &str| {
     let Ok(run) = store::parse(text) else {

@@ -9,8 +9,8 @@ use super::plan::Plan;
 use super::session;
 use super::tls;
 use super::url::Scheme;
+use crate::document::run::{Pair, Row};
 use crate::error::Error;
-use crate::run::{Pair, Row};
 use std::sync::Arc;
 
 /// Measures every job of `plan`; rows are in job order.

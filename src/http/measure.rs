@@ -5,7 +5,7 @@
 use super::client::Outcome;
 use super::plan::Plan;
 use super::session::JobResult;
-use crate::run::{Pair, Row, RowKind};
+use crate::document::run::{Pair, Row, RowKind};
 use crate::stats::median;
 use std::collections::BTreeMap;
 

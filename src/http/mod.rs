@@ -24,31 +24,12 @@ pub mod tls;
 pub mod tools;
 pub mod url;
 
-use crate::environment::Environment;
+use crate::document::environment::Environment;
+use crate::document::run::{FORMAT, Mode, Run, TOOL};
 use crate::error::Error;
-use crate::outcome::{self, Baseline};
-use crate::run::{FORMAT, Mode, Run, TOOL};
 use options::{Options, Tool};
 use plan::Plan;
 use std::path::Path;
-
-/// `yardstick http ARGS`: measures, then reports, saves and compares like
-/// every mode; returns the exit code.
-pub fn main(args: Vec<String>) -> Result<i32, Error> {
-    let mut o = options::parse(args, std::env::var("YARDSTICK_AUTH").ok())?;
-    o.secret_headers_from_env(std::env::var("YARDSTICK_SECRET_HEADERS").ok())?;
-    // Read before measuring, so a bad baseline file costs no run.
-    let baseline = match Baseline::resolve(&o.common, None, None)? {
-        outcome::Resolved::Baseline(b) => Some(*b),
-        _ => None,
-    };
-    if let Some(b) = &baseline {
-        b.suits(crate::run::Mode::Http, crate::run::Metric::Time)?;
-    }
-    outcome::check_outputs(&o.common)?;
-    let run = measure(&o)?;
-    outcome::finish(run, &o.common, baseline)
-}
 
 /// Measures what `o` asks for and returns the run, not yet compared or
 /// saved. Refusals (safety caps, bad pages, a missing tool) come before any
@@ -64,11 +45,11 @@ pub fn measure(o: &Options) -> Result<Run, Error> {
     if o.tool != Tool::Builtin {
         tools::require(o.tool)?;
     }
-    let started = crate::environment::now();
+    let started = crate::document::environment::now();
     let quiet = o.common.quiet;
     let mut progress = |line: &str| {
         if !quiet {
-            eprintln!("http: {}", crate::report::text::clean(line));
+            eprintln!("http: {}", crate::output::text::clean(line));
         }
     };
     let (rows, pairs) = match o.tool {

@@ -2,7 +2,7 @@
 //! The shared ones (format, save, baseline, threshold, ...) go through
 //! [`Common::accept`] so every mode reads them alike.
 
-use crate::cli::common::{Common, Flag, count, path, positive, seconds, string};
+use crate::commands::common::{Common, Flag, count, path, positive, seconds, string};
 use crate::error::Error;
 use lexopt::Parser;
 use std::net::IpAddr;

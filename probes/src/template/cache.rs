@@ -81,7 +81,7 @@ impl CompiledCache {
         bytes.extend_from_slice(&Sha256::digest(&payload));
         bytes.extend_from_slice(&payload);
         let path = self.entry_path(key);
-        yardstick::store::replace_file(&path, &bytes)
+        yardstick::document::store::replace_file(&path, &bytes)
     }
 
     /// The cached program when valid; otherwise compiles `source` and

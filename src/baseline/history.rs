@@ -1,0 +1,312 @@
+//! Which baseline `cargo bench` judges by, and the runs it keeps.
+//!
+//! Wall time is judged only against a baseline of this machine class (see
+//! `compare/machine.rs`), so plain `cargo bench` on unchanged code must
+//! never fail because of the machine. It judges by, in this order:
+//!
+//! 1. a committed baseline of this class, `baselines/<bench>/<class>.json`:
+//!    a verdict;
+//! 2. otherwise the committed count baseline, `baselines/<bench>/counts.json`,
+//!    where valgrind is installed and the set-up matches: the run is counted
+//!    instead of timed, and the counts give the verdict (see
+//!    `counts::baseline`);
+//! 3. otherwise the last run of this class that `cargo bench` kept, under
+//!    `<target>/yardstick/<class>/<bench>/` (as criterion keeps its last
+//!    run): the same table and verdict words, with confirmation, but as
+//!    information (exit 0);
+//! 4. otherwise nothing, and it says so.
+//!
+//! Every timed run of `cargo bench` is kept there, the newest
+//! [`KEPT`] of each class and bench; `YARDSTICK_HOME` moves the folder.
+
+use crate::document::environment::repository_dir;
+use crate::document::run::{Metric, Run};
+use crate::document::store;
+use crate::error::Error;
+use std::path::{Path, PathBuf};
+
+/// Overrides where kept runs go (default `<target>/yardstick`).
+pub const HOME_VARIABLE: &str = "YARDSTICK_HOME";
+/// Runs kept per machine class and bench.
+pub const KEPT: usize = 5;
+
+/// A bench target's places: its committed baselines and its kept runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bench {
+    /// The bench's name (`micro` for `benches/micro.rs`).
+    pub name: String,
+    /// The package's directory, which holds `baselines/`.
+    pub repository: PathBuf,
+    /// Where kept runs go.
+    pub home: PathBuf,
+}
+
+/// The baseline `cargo bench` chose, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Choice {
+    /// A committed baseline of this machine class: a verdict.
+    Committed(PathBuf),
+    /// The last run kept on this machine class: information.
+    LastRun(PathBuf),
+    /// Nothing to compare with; the reason, in a line.
+    Nothing(String),
+}
+
+impl Bench {
+    /// The bench a cargo-built binary at `program` belongs to: cargo names
+    /// it `<bench>-<16 hex digits>` and runs it from its package.
+    pub fn for_program(program: &Path) -> Bench {
+        let stem = program
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("micro");
+        let name = match stem.rsplit_once('-') {
+            Some((name, hash))
+                if hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) =>
+            {
+                name
+            }
+            _ => stem,
+        };
+        let repository = repository_dir();
+        Bench {
+            name: name.to_string(),
+            home: home(program, &repository),
+            repository,
+        }
+    }
+
+    /// `baselines/<bench>/<class>.json`.
+    pub fn committed(&self, class: &str) -> PathBuf {
+        self.repository
+            .join("baselines")
+            .join(&self.name)
+            .join(format!("{class}.json"))
+    }
+
+    /// Where runs of `class` are kept.
+    pub fn kept(&self, class: &str) -> PathBuf {
+        self.home.join(class).join(&self.name)
+    }
+
+    /// The baseline to judge by on machine class `class` (`None`: unknown).
+    pub fn choose(&self, class: Option<&str>) -> Choice {
+        let shown = class.unwrap_or("unknown");
+        if let Some(path) = class.map(|c| self.committed(c)).filter(|p| p.is_file()) {
+            return Choice::Committed(path);
+        }
+        // The newest kept run that still reads; a damaged one is skipped.
+        let mut kept = runs_in(&self.kept(shown));
+        kept.sort();
+        if let Some(path) = kept.into_iter().rev().find(|p| store::load(p).is_ok()) {
+            return Choice::LastRun(path);
+        }
+        let committed = match class {
+            Some(c) => format!(
+                "no committed baseline for it ({})",
+                self.committed(c).display()
+            ),
+            None => "a machine of unknown class has no committed baseline".to_string(),
+        };
+        Choice::Nothing(format!(
+            "no baseline for machine class {shown}: {committed}, and no earlier run of it in {}{}",
+            self.kept(shown).display(),
+            self.legacy_note()
+        ))
+    }
+
+    /// A word on `baselines/<bench>.json`, the single baseline of yardstick
+    /// before machine classes: it is of unknown class and no longer read.
+    pub fn legacy_note(&self) -> String {
+        let old = self
+            .repository
+            .join("baselines")
+            .join(format!("{}.json", self.name));
+        if old.is_file() {
+            format!(
+                " ({} is of no machine class and no longer read: make baselines/{}/<class>.json)",
+                old.display(),
+                self.name
+            )
+        } else {
+            String::new()
+        }
+    }
+
+    /// Keeps `run` among the runs of its class, and drops all but the
+    /// newest [`KEPT`]. Runs of counts and runs made with an injected
+    /// slowdown are not kept: they are no baseline for wall time.
+    pub fn keep(&self, run: &Run) -> Result<Option<PathBuf>, Error> {
+        if run.metric != Metric::Time
+            || run.calibration.is_none()
+            || run.settings.contains_key("inject")
+        {
+            return Ok(None);
+        }
+        let dir = self.kept(run.environment.class_name());
+        // RFC 3339 to the second sorts by time; the process id, padded so
+        // that names sort as numbers, keeps two runs of one second apart.
+        let stamp = run.started.replace(':', "-");
+        let path = dir.join(format!("{stamp}-{:010}.json", std::process::id()));
+        store::save(&path, run)?;
+        let mut all = runs_in(&dir);
+        all.sort();
+        let excess = all.len().saturating_sub(KEPT);
+        for old in &all[..excess] {
+            let _ = std::fs::remove_file(old);
+        }
+        Ok(Some(path))
+    }
+}
+
+/// `YARDSTICK_HOME`, else the target folder of a cargo-built binary
+/// (`<target>/<profile>/deps/<bench>-<hash>`), else `target/yardstick` in
+/// the package.
+fn home(program: &Path, repository: &Path) -> PathBuf {
+    if let Some(dir) = std::env::var_os(HOME_VARIABLE).filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    let deps = program.parent();
+    match deps.filter(|d| d.file_name().is_some_and(|n| n == "deps")) {
+        Some(deps) => deps
+            .parent()
+            .and_then(Path::parent)
+            .map_or_else(|| repository.join("target"), Path::to_path_buf)
+            .join("yardstick"),
+        None => repository.join("target").join("yardstick"),
+    }
+}
+
+fn runs_in(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "json") && p.is_file())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::run::test_micro_run;
+
+    fn bench(dir: &Path) -> Bench {
+        Bench {
+            name: "micro".into(),
+            repository: dir.join("repo"),
+            home: dir.join("home"),
+        }
+    }
+
+    #[test]
+    fn the_name_drops_cargo_s_hash() {
+        let b = Bench::for_program(Path::new("/t/release/deps/micro-0123456789abcdef"));
+        assert_eq!(b.name, "micro");
+        let b = Bench::for_program(Path::new("/bin/my-bench"));
+        assert_eq!(b.name, "my-bench");
+    }
+
+    #[test]
+    fn a_committed_baseline_of_the_class_comes_first() {
+        let t = tempfile::tempdir().unwrap();
+        let b = bench(t.path());
+        let mut run = test_micro_run(Vec::new(), None);
+        run.environment.machine_class = Some("cpu-2cpu-00000001".into());
+        let committed = b.committed("cpu-2cpu-00000001");
+        std::fs::create_dir_all(committed.parent().unwrap()).unwrap();
+        store::save(&committed, &run).unwrap();
+        assert_eq!(
+            b.choose(Some("cpu-2cpu-00000001")),
+            Choice::Committed(committed)
+        );
+    }
+
+    #[test]
+    fn otherwise_the_last_run_of_the_class() {
+        let t = tempfile::tempdir().unwrap();
+        let b = bench(t.path());
+        let mut run = test_micro_run(Vec::new(), None);
+        run.calibration = crate::document::run::CalibrationSummary::of(&[1.0], &[1.0], 1);
+        run.environment.machine_class = Some("cpu-2cpu-00000001".into());
+        run.started = "2026-12-01T10:00:00Z".into();
+        b.keep(&run).unwrap();
+        run.started = "2026-12-01T11:00:00Z".into();
+        let newer = b.keep(&run).unwrap().unwrap();
+        assert_eq!(b.choose(Some("cpu-2cpu-00000001")), Choice::LastRun(newer));
+        // Another class's committed baseline and runs do not count.
+        match b.choose(Some("other-2cpu-00000002")) {
+            Choice::Nothing(why) => assert!(why.contains("other-2cpu-00000002"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_damaged_last_run_is_skipped_for_the_one_before() {
+        let t = tempfile::tempdir().unwrap();
+        let b = bench(t.path());
+        let mut run = test_micro_run(Vec::new(), None);
+        run.calibration = crate::document::run::CalibrationSummary::of(&[1.0], &[1.0], 1);
+        run.started = "2026-12-01T10:00:00Z".into();
+        let older = b.keep(&run).unwrap().unwrap();
+        run.started = "2026-12-01T11:00:00Z".into();
+        let newer = b.keep(&run).unwrap().unwrap();
+        std::fs::write(&newer, "{ broken").unwrap();
+        assert_eq!(
+            b.choose(Some("test-cpu-2cpu-00000000")),
+            Choice::LastRun(older)
+        );
+    }
+
+    #[test]
+    fn the_old_single_baseline_is_named_not_read() {
+        let t = tempfile::tempdir().unwrap();
+        let b = bench(t.path());
+        std::fs::create_dir_all(b.repository.join("baselines")).unwrap();
+        std::fs::write(b.repository.join("baselines/micro.json"), "{}").unwrap();
+        match b.choose(Some("x-2cpu-00000001")) {
+            Choice::Nothing(why) => {
+                assert!(why.contains("micro.json is of no machine class"), "{why}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn otherwise_nothing_and_why() {
+        let t = tempfile::tempdir().unwrap();
+        match bench(t.path()).choose(None) {
+            Choice::Nothing(why) => assert!(why.contains("unknown class"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn only_the_newest_runs_are_kept_and_injected_ones_never() {
+        let t = tempfile::tempdir().unwrap();
+        let b = bench(t.path());
+        let mut run = test_micro_run(Vec::new(), None);
+        assert_eq!(b.keep(&run).unwrap(), None, "no calibration, not kept");
+        run.calibration = crate::document::run::CalibrationSummary::of(&[1.0], &[1.0], 1);
+        for hour in 10..10 + KEPT + 3 {
+            run.started = format!("2026-12-01T{hour:02}:00:00Z");
+            b.keep(&run).unwrap();
+        }
+        let dir = b.kept("test-cpu-2cpu-00000000");
+        assert_eq!(runs_in(&dir).len(), KEPT);
+        assert!(
+            runs_in(&dir)
+                .into_iter()
+                .max()
+                .unwrap()
+                .to_string_lossy()
+                .contains(&format!("T{:02}-00-00Z", 10 + KEPT + 2))
+        );
+        run.settings
+            .insert("inject".into(), serde_json::json!("*:5"));
+        assert_eq!(b.keep(&run).unwrap(), None);
+    }
+}

@@ -1,0 +1,410 @@
+//! A baseline pooled from several runs of the same build.
+//!
+//! One run is one process, and on a shared machine one process can sit a
+//! few percent (in one evaluation, 10.8 %) off the typical speed of a
+//! probe for its whole life: its pages landed elsewhere, a neighbour was
+//! busy. A baseline that is such a run shifts every later comparison by the
+//! same amount, towards false alarms or towards missed slowdowns. Pooling
+//! every sample of several runs, each beside the calibration loop timed
+//! just before it, gives a reference figure (the median of all their
+//! per-sample ratios) that no single process decides.
+
+use crate::document::run::{CalibrationSummary, Metric, Mode, Row, Run};
+use crate::error::Error;
+use serde_json::json;
+use std::collections::{HashMap, HashSet};
+
+/// Setting of a pooled run: how many runs it pools.
+pub const POOLED_SETTING: &str = "pooled_runs";
+
+/// Pools `runs` (each with the name it was loaded from, for errors) into one
+/// baseline: the first run's description, every run's samples and loops.
+/// Refuses, naming the run, what cannot be pooled: runs of another mode or
+/// metric, without calibration, with an injected slowdown, with a failed
+/// probe, of other probes, or timed against another calibration loop.
+pub fn pool(runs: &[(String, Run)]) -> Result<Run, Error> {
+    let Some((first_name, first)) = runs.first() else {
+        return Err(Error::usage("a baseline pools at least one run"));
+    };
+    for (k, (name, _)) in runs.iter().enumerate() {
+        if runs[..k].iter().any(|(other, _)| other == name) {
+            return Err(Error::usage(format!(
+                "{name}: given twice; each run is pooled once"
+            )));
+        }
+    }
+    for (name, run) in runs {
+        poolable(name, run)?;
+        same_loop(first_name, first, name, run)?;
+        same_class(first_name, first, name, run)?;
+        same_probes(first_name, first, name, run)?;
+    }
+    // Rows matched through a hash of each run's keys: linear in the rows.
+    let indexes: Vec<HashMap<&str, &Row>> = runs
+        .iter()
+        .map(|(_, run)| run.rows.iter().map(|r| (r.key.as_str(), r)).collect())
+        .collect();
+    let rows = first
+        .rows
+        .iter()
+        .map(|row| {
+            let same: Vec<&Row> = indexes
+                .iter()
+                .filter_map(|index| index.get(row.key.as_str()).copied())
+                .collect();
+            pooled(&same)
+        })
+        .collect();
+    Ok(merged(runs, rows))
+}
+
+/// A run that can go into a baseline, or why not.
+fn poolable(name: &str, run: &Run) -> Result<(), Error> {
+    if run.mode != Mode::Micro || run.metric != Metric::Time {
+        let metric = match run.metric {
+            Metric::Time => String::new(),
+            other => format!(" of {}", other.as_str()),
+        };
+        return Err(Error::input(format!(
+            "{name}: a baseline pools timed micro runs (this is a {} run{metric})",
+            run.mode.as_str()
+        )));
+    }
+    if run.rows.is_empty() {
+        return Err(Error::input(format!(
+            "{name}: the run has no probe to pool"
+        )));
+    }
+    if run.calibration.is_none() {
+        return Err(Error::input(format!(
+            "{name}: the run has no calibration; a baseline needs it"
+        )));
+    }
+    if run.settings.contains_key("fake_clock") {
+        return Err(Error::input(format!(
+            "{name}: the run was timed by a scripted clock (a test's); a baseline must be measured"
+        )));
+    }
+    if run.settings.contains_key("inject") {
+        return Err(Error::input(format!(
+            "{name}: the run was made with an injected slowdown; a baseline must not be"
+        )));
+    }
+    if let Some(row) = run
+        .rows
+        .iter()
+        .find(|r| r.errors > 0 || r.samples.is_empty())
+    {
+        return Err(Error::input(format!(
+            "{name}: probe `{}` failed in this run; pool runs in which every probe passed",
+            row.key
+        )));
+    }
+    // Each sample is divided by the loop timed just before it; without
+    // those pairs the pooled figure would mix speeds of different moments.
+    if let Some(row) = run
+        .rows
+        .iter()
+        .find(|r| r.calibration_samples.len() != r.samples.len())
+    {
+        return Err(Error::input(format!(
+            "{name}: probe `{}` has no calibration loop beside each sample (a run of an \
+             older yardstick); pool runs that have",
+            row.key
+        )));
+    }
+    Ok(())
+}
+
+/// Loops of different code time different work: their ratios do not mix.
+fn same_loop(first_name: &str, first: &Run, name: &str, run: &Run) -> Result<(), Error> {
+    let checksum = |r: &Run| r.calibration.as_ref().map(|c| c.checksum);
+    if checksum(run) != checksum(first) {
+        return Err(Error::input(format!(
+            "{name}: its calibration loop is not the one of {first_name} (another checksum); \
+             pool runs of one yardstick version"
+        )));
+    }
+    Ok(())
+}
+
+/// Wall time belongs to a machine class: a pool of two classes' runs would
+/// be a figure of no machine.
+fn same_class(first_name: &str, first: &Run, name: &str, run: &Run) -> Result<(), Error> {
+    let (a, b) = (&first.environment, &run.environment);
+    if a.machine_class != b.machine_class {
+        return Err(Error::input(format!(
+            "{name}: made on machine class {} ({}), but {first_name} on {} ({}); pool runs of \
+             one machine class",
+            b.class_name(),
+            b.cpu_name(),
+            a.class_name(),
+            a.cpu_name()
+        )));
+    }
+    Ok(())
+}
+
+fn same_probes(first_name: &str, first: &Run, name: &str, run: &Run) -> Result<(), Error> {
+    let missing = |a: &Run, b: &Run| {
+        let keys: HashSet<&str> = b.rows.iter().map(|r| r.key.as_str()).collect();
+        a.rows
+            .iter()
+            .find(|r| !keys.contains(r.key.as_str()))
+            .map(|r| r.key.clone())
+    };
+    if let Some(key) = missing(run, first) {
+        return Err(Error::input(format!(
+            "{name}: probe `{key}` is not in {first_name}; pool runs of the same probes"
+        )));
+    }
+    if let Some(key) = missing(first, run) {
+        return Err(Error::input(format!(
+            "{name}: has no probe `{key}`, which {first_name} has; pool runs of the same probes"
+        )));
+    }
+    Ok(())
+}
+
+/// One row holding every run's samples of one probe, each still beside its
+/// loop.
+fn pooled(same: &[&Row]) -> Row {
+    let first = same[0];
+    let samples: Vec<f64> = same
+        .iter()
+        .flat_map(|r| r.samples.iter().copied())
+        .collect();
+    let mut row = Row::with_samples(first.key.clone(), first.kind, first.name.clone(), samples);
+    row.batch = first.batch;
+    row.ops = first.ops;
+    row.requests = same.iter().map(|r| r.requests).sum();
+    row.rps = row.ops_per_second();
+    row.note = first.note.clone();
+    row.calibration_samples = same
+        .iter()
+        .flat_map(|r| r.calibration_samples.iter().copied())
+        .collect();
+    row
+}
+
+/// The first run's description, with the pooled rows and a calibration
+/// summary over every run's loops. Drift between runs means nothing for a
+/// pool: each row's loops before and after the middle of its own rounds go
+/// to the pool's before and after, so the drift is that within the runs.
+fn merged(runs: &[(String, Run)], rows: Vec<Row>) -> Run {
+    let mut run = runs[0].1.clone();
+    let (mut before, mut after) = (Vec::new(), Vec::new());
+    for (_, r) in runs {
+        for row in &r.rows {
+            let (b, a) = row
+                .calibration_samples
+                .split_at(row.calibration_samples.len() / 2);
+            before.extend_from_slice(b);
+            after.extend_from_slice(a);
+        }
+    }
+    let checksum = runs[0].1.calibration.as_ref().map_or(0, |c| c.checksum);
+    run.calibration = CalibrationSummary::of(&before, &after, checksum).or(run.calibration);
+    let c = run.calibration.as_ref().map(|c| c.median);
+    run.rows = rows;
+    for row in &mut run.rows {
+        row.normalized = c.and_then(|c| row.normalized_median(c));
+    }
+    let mut warnings: Vec<String> = Vec::new();
+    for (_, r) in runs {
+        for w in &r.warnings {
+            if !warnings.contains(w) {
+                warnings.push(w.clone());
+            }
+        }
+    }
+    run.warnings = warnings;
+    // A pooled run pooled again counts every run it holds.
+    let pooled: u64 = runs
+        .iter()
+        .map(|(_, r)| {
+            r.settings
+                .get(POOLED_SETTING)
+                .and_then(|v| v.as_u64())
+                .unwrap_or(1)
+        })
+        .sum();
+    run.settings.insert(POOLED_SETTING.into(), json!(pooled));
+    run.comparison = None;
+    run.pairs = None;
+    run
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::run::{RowKind, test_micro_run};
+
+    /// A run whose probe `p` took `times` ms, each right after a loop of
+    /// `loops` ms.
+    fn run(times: &[f64], loops: &[f64]) -> Run {
+        let mut row = Row::with_samples("p".into(), RowKind::Probe, "p".into(), times.to_vec());
+        row.calibration_samples = loops.to_vec();
+        row.requests = times.len() as u64;
+        row.ops = Some(3);
+        test_micro_run(vec![row], CalibrationSummary::of(loops, loops, 7))
+    }
+
+    fn named(runs: Vec<Run>) -> Vec<(String, Run)> {
+        runs.into_iter()
+            .enumerate()
+            .map(|(i, r)| (format!("run{i}.json"), r))
+            .collect()
+    }
+
+    #[test]
+    fn one_odd_run_does_not_decide_the_figure() {
+        // Four runs put the probe at 0.5 loops; one process sat 12 % slow.
+        let runs = named(vec![
+            run(&[2.0, 2.0], &[4.0, 4.0]),
+            run(&[2.24, 2.24], &[4.0, 4.0]),
+            run(&[1.0, 1.0], &[2.0, 2.0]),
+            run(&[3.0, 3.0], &[6.0, 6.0]),
+            run(&[2.0, 2.0], &[4.0, 4.0]),
+        ]);
+        let single = runs[1].1.rows[0].normalized_median(4.0).unwrap();
+        assert!((single - 0.56).abs() < 1e-9);
+        let base = pool(&runs).unwrap();
+        let row = &base.rows[0];
+        assert_eq!(row.samples.len(), 10);
+        assert_eq!(row.calibration_samples.len(), 10);
+        assert_eq!(row.requests, 10);
+        assert_eq!(row.normalized, Some(0.5));
+        assert_eq!(base.settings[POOLED_SETTING], json!(5));
+        let c = base.calibration.as_ref().unwrap();
+        assert_eq!((c.n, c.median, c.checksum), (10, 4.0, 7));
+    }
+
+    #[test]
+    fn warnings_are_kept_once_and_comparisons_dropped() {
+        let mut a = run(&[1.0], &[1.0]);
+        a.warnings.push("load was high".into());
+        a.comparison = Some(crate::document::comparison::Comparison {
+            baseline: "old.json".into(),
+            method: "normalized".into(),
+            threshold: 30.0,
+            min_delta: None,
+            regressions: 0,
+            missing: Vec::new(),
+            new: Vec::new(),
+            checks: Vec::new(),
+            environment_differences: Vec::new(),
+            calibration: None,
+            ..Default::default()
+        });
+        let mut b = a.clone();
+        b.warnings.push("drift".into());
+        let base = pool(&named(vec![a, b])).unwrap();
+        assert_eq!(base.warnings, ["load was high", "drift"]);
+        assert!(base.comparison.is_none());
+    }
+
+    #[test]
+    fn a_pool_pooled_again_counts_every_run() {
+        let two = pool(&named(vec![run(&[1.0], &[1.0]), run(&[1.0], &[1.0])])).unwrap();
+        let three = pool(&named(vec![two, run(&[1.0], &[1.0])])).unwrap();
+        assert_eq!(three.settings[POOLED_SETTING], json!(3));
+        assert_eq!(three.rows[0].samples.len(), 3);
+    }
+
+    #[test]
+    fn drift_is_within_the_runs_not_between_them() {
+        // Each run's loops slow down by half during the run; the second
+        // run was made on a machine twice as fast.
+        let slow = run(&[1.0, 1.0, 1.0, 1.0], &[4.0, 4.0, 6.0, 6.0]);
+        let fast = run(&[0.5, 0.5, 0.5, 0.5], &[2.0, 2.0, 3.0, 3.0]);
+        let c = pool(&named(vec![slow, fast])).unwrap().calibration.unwrap();
+        assert_eq!((c.before_median, c.after_median), (3.0, 4.5));
+        assert!((c.drift_pct - 50.0).abs() < 1e-9, "{}", c.drift_pct);
+    }
+
+    #[test]
+    fn refusals_name_the_run_and_the_reason() {
+        let ok = || run(&[1.0], &[1.0]);
+        let refused = |runs: Vec<Run>| pool(&named(runs)).unwrap_err().to_string();
+
+        assert!(pool(&[]).is_err());
+        let e = pool(&[("a.json".into(), ok()), ("a.json".into(), ok())])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("a.json") && e.contains("twice"), "{e}");
+
+        let mut empty = ok();
+        empty.rows.clear();
+        let e = refused(vec![empty, ok()]);
+        assert!(e.contains("run0.json") && e.contains("no probe"), "{e}");
+
+        let mut scripted = ok();
+        scripted.settings.insert("fake_clock".into(), json!("a=1"));
+        let e = refused(vec![ok(), scripted]);
+        assert!(
+            e.contains("run1.json") && e.contains("scripted clock"),
+            "{e}"
+        );
+
+        let mut injected = ok();
+        injected.settings.insert("inject".into(), json!("*:15"));
+        let e = refused(vec![ok(), ok(), injected]);
+        assert!(e.contains("run2.json") && e.contains("injected"), "{e}");
+
+        let mut failed = ok();
+        failed.rows[0].errors = 1;
+        let e = refused(vec![ok(), failed]);
+        assert!(e.contains("run1.json") && e.contains("failed"), "{e}");
+
+        let mut other = ok();
+        other.rows[0].key = "q".into();
+        let e = refused(vec![ok(), other]);
+        assert!(e.contains("run1.json") && e.contains("`q`"), "{e}");
+
+        let mut more = ok();
+        let mut q = more.rows[0].clone();
+        q.key = "q".into();
+        more.rows.push(q);
+        let e = refused(vec![more, ok()]);
+        assert!(e.contains("run1.json") && e.contains("no probe `q`"), "{e}");
+
+        let mut elsewhere = ok();
+        elsewhere.environment.machine_class = Some("other-cpu-2cpu-0123abcd".into());
+        let e = refused(vec![ok(), elsewhere]);
+        assert!(
+            e.contains("run1.json")
+                && e.contains("other-cpu-2cpu-0123abcd")
+                && e.contains("test-cpu-2cpu-00000000"),
+            "{e}"
+        );
+
+        let mut http = ok();
+        http.mode = Mode::Http;
+        let e = refused(vec![http, ok()]);
+        assert!(e.contains("run0.json") && e.contains("http"), "{e}");
+
+        let mut uncalibrated = ok();
+        uncalibrated.calibration = None;
+        let e = refused(vec![ok(), uncalibrated]);
+        assert!(
+            e.contains("run1.json") && e.contains("no calibration"),
+            "{e}"
+        );
+
+        let mut old = ok();
+        old.rows[0].calibration_samples.clear();
+        let e = refused(vec![ok(), old]);
+        assert!(
+            e.contains("run1.json") && e.contains("beside each sample"),
+            "{e}"
+        );
+
+        let mut other_loop = ok();
+        if let Some(c) = other_loop.calibration.as_mut() {
+            c.checksum = 8;
+        }
+        let e = refused(vec![ok(), other_loop]);
+        assert!(e.contains("run1.json") && e.contains("checksum"), "{e}");
+    }
+}

@@ -1,0 +1,249 @@
+//! `yardstick compare-builds OLD NEW`: options of the paired comparison.
+
+use crate::commands::common::{self, Common, Flag};
+use crate::commands::micro::options::{MAX_BATCH, MAX_SAMPLES};
+use crate::error::Error;
+use lexopt::Parser;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// With fewer worker pairs even a slowdown in every pair cannot reach
+/// p < 0.01 (the exact test's smallest p-value is 2^-pairs).
+pub const MIN_PAIRS: usize = 7;
+
+/// Worker pairs when `--pairs` is not given (fewer when there are fewer
+/// rounds): ten pairs reach p < 0.001 when all agree, and the default 30
+/// rounds give each three, whose median stands up to one odd round.
+pub const DEFAULT_PAIRS: usize = 10;
+
+/// The most rounds `--rounds` asks for: far beyond any useful comparison.
+pub const MAX_ROUNDS: u64 = 100_000;
+
+/// Milliseconds each build spends on a probe in each round when
+/// `--round-time` is not given. One sample is at the mercy of one
+/// interruption; the median of several short ones is not, and a probe whose
+/// sample takes a millisecond can afford twenty a round.
+pub const DEFAULT_ROUND_MS: u64 = 20;
+
+/// Everything `compare-builds` accepts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairedOptions {
+    pub common: Common,
+    /// The two bench binaries (built from the old and the new code).
+    pub old: PathBuf,
+    pub new: PathBuf,
+    /// Rounds; in each, every probe is timed once on each build, the two
+    /// samples back to back in a random order.
+    pub rounds: usize,
+    /// Fresh pairs of worker processes the rounds are spread over; each
+    /// pair is one piece of evidence (see `compare::paired`).
+    pub pairs: usize,
+    /// The fewest samples per probe per build per round (the round's figure
+    /// is their median).
+    pub repeat: usize,
+    /// Milliseconds per probe per build per round: a probe whose sample is
+    /// shorter takes more than `repeat` samples a round (see `paired`).
+    pub round_ms: u64,
+    /// Untimed samples per probe per build before each pair's first round.
+    pub warmup: usize,
+    pub min_batch: Option<u64>,
+    pub probes: Vec<String>,
+    /// Extra environment for one side (`--env-old=K=V`, `--env-new=K=V`).
+    pub env_old: Vec<(String, String)>,
+    pub env_new: Vec<(String, String)>,
+    /// Seed of the round order; random when not given.
+    pub seed: Option<u64>,
+    /// How long a worker may take to answer (set-up, or one sample).
+    pub probe_timeout: Duration,
+    /// The CPU both workers run on (`--cpu=N`); by default the last one this
+    /// process may use.
+    pub cpu: Option<usize>,
+}
+
+impl PairedOptions {
+    pub fn parse(args: Vec<OsString>) -> Result<PairedOptions, Error> {
+        let mut o = PairedOptions {
+            common: Common::default(),
+            old: PathBuf::new(),
+            new: PathBuf::new(),
+            rounds: 30,
+            pairs: DEFAULT_PAIRS,
+            repeat: 1,
+            round_ms: DEFAULT_ROUND_MS,
+            warmup: 3,
+            min_batch: None,
+            probes: Vec::new(),
+            env_old: Vec::new(),
+            env_new: Vec::new(),
+            seed: None,
+            probe_timeout: Duration::from_secs(120),
+            cpu: None,
+        };
+        let mut binaries = Vec::new();
+        let mut pairs = None;
+        let mut parser = Parser::from_args(args);
+        while let Some(arg) = parser.next()? {
+            let flag = Flag::from(arg);
+            if o.common.accept(&flag, &mut parser)? {
+                continue;
+            }
+            match &flag {
+                Flag::Long(name) => match name.as_str() {
+                    "rounds" => {
+                        o.rounds = common::bounded(&mut parser, "--rounds", 1, MAX_ROUNDS)? as usize
+                    }
+                    "pairs" => {
+                        pairs =
+                            Some(common::bounded(&mut parser, "--pairs", 1, MAX_ROUNDS)? as usize)
+                    }
+                    "repeat" => {
+                        o.repeat =
+                            common::bounded(&mut parser, "--repeat", 1, MAX_SAMPLES)? as usize
+                    }
+                    "round-time" => {
+                        o.round_ms = common::bounded(&mut parser, "--round-time", 0, 60_000)?
+                    }
+                    "warmup" => {
+                        o.warmup =
+                            common::bounded(&mut parser, "--warmup", 0, MAX_SAMPLES)? as usize
+                    }
+                    "min-batch" => {
+                        o.min_batch =
+                            Some(common::bounded(&mut parser, "--min-batch", 1, MAX_BATCH)?)
+                    }
+                    "probe" => o.probes.push(common::string(&mut parser, "--probe")?),
+                    "seed" => o.seed = Some(common::count(&mut parser, "--seed")?),
+                    "env-old" => o.env_old.push(assignment(
+                        &common::string(&mut parser, "--env-old")?,
+                        "--env-old",
+                    )?),
+                    "cpu" => {
+                        o.cpu = Some(common::bounded(&mut parser, "--cpu", 0, 1 << 16)? as usize)
+                    }
+                    "probe-timeout" => {
+                        o.probe_timeout = common::seconds(&mut parser, "--probe-timeout")?
+                    }
+                    "env-new" => o.env_new.push(assignment(
+                        &common::string(&mut parser, "--env-new")?,
+                        "--env-new",
+                    )?),
+                    _ => return Err(flag.unexpected()),
+                },
+                Flag::Value(v) => binaries.push(PathBuf::from(v)),
+                Flag::Short(_) => return Err(flag.unexpected()),
+            }
+        }
+        if o.common.baseline.is_some() || o.common.no_baseline {
+            return Err(Error::usage(
+                "yardstick compare-builds does not take --baseline or --no-baseline: OLD is the baseline",
+            ));
+        }
+        if o.common.cross_machine {
+            return Err(Error::usage(
+                "yardstick compare-builds does not take --cross-machine: both builds run on this machine",
+            ));
+        }
+        if o.common.max_machine_slowdown.is_some() {
+            return Err(Error::usage(
+                "yardstick compare-builds does not take --max-machine-slowdown: both builds share the machine's load",
+            ));
+        }
+        o.pairs = pairs.unwrap_or(DEFAULT_PAIRS.min(o.rounds));
+        if o.rounds < MIN_PAIRS {
+            return Err(Error::usage(format!(
+                "--rounds: at least {MIN_PAIRS} rounds (on {MIN_PAIRS} worker pairs) are needed for a verdict at p < 0.01"
+            )));
+        }
+        if o.pairs < MIN_PAIRS {
+            return Err(Error::usage(format!(
+                "--pairs: at least {MIN_PAIRS} worker pairs are needed for a verdict at p < 0.01"
+            )));
+        }
+        if o.pairs > o.rounds {
+            return Err(Error::usage(format!(
+                "--pairs: {} pairs need at least as many rounds (--rounds={})",
+                o.pairs, o.rounds
+            )));
+        }
+        match <[PathBuf; 2]>::try_from(binaries) {
+            Ok([old, new]) => {
+                o.old = old;
+                o.new = new;
+                Ok(o)
+            }
+            Err(_) => Err(Error::usage(
+                "usage: yardstick compare-builds OLD NEW [OPTIONS] (two bench binaries)",
+            )),
+        }
+    }
+}
+
+fn assignment(text: &str, option: &str) -> Result<(String, String), Error> {
+    match text.split_once('=') {
+        Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
+        _ => Err(Error::usage(format!(
+            "{option}: `{text}` is not NAME=VALUE"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<PairedOptions, Error> {
+        PairedOptions::parse(args.iter().map(OsString::from).collect())
+    }
+
+    #[test]
+    fn binaries_and_options() {
+        let o = parse(&[
+            "old",
+            "new",
+            "--rounds=7",
+            "--env-new=YARDSTICK_INJECT=*:5",
+            "--seed=7",
+            "--probe-timeout=9",
+            "--json",
+        ])
+        .unwrap();
+        assert_eq!(o.probe_timeout, Duration::from_secs(9));
+        assert_eq!((o.old, o.new), (PathBuf::from("old"), PathBuf::from("new")));
+        assert_eq!((o.rounds, o.repeat, o.warmup, o.seed), (7, 1, 3, Some(7)));
+        // Fewer rounds than the default pairs: one round per pair.
+        assert_eq!(o.pairs, 7);
+        assert_eq!(
+            o.env_new,
+            vec![("YARDSTICK_INJECT".to_string(), "*:5".to_string())]
+        );
+        let o = parse(&["old", "new"]).unwrap();
+        assert_eq!((o.rounds, o.pairs), (30, DEFAULT_PAIRS));
+        assert_eq!(o.round_ms, DEFAULT_ROUND_MS);
+        let o = parse(&["old", "new", "--pairs=15", "--round-time=0"]).unwrap();
+        assert_eq!((o.pairs, o.round_ms), (15, 0));
+    }
+
+    #[test]
+    fn refusals_name_the_option() {
+        for (args, needle) in [
+            (vec!["one"], "compare-builds OLD NEW"),
+            (vec!["a", "b", "c"], "compare-builds OLD NEW"),
+            (vec!["a", "b", "--rounds=6"], "--rounds"),
+            (vec!["a", "b", "--pairs=6"], "--pairs"),
+            (vec!["a", "b", "--rounds=8", "--pairs=9"], "--pairs"),
+            (vec!["a", "b", "--env-new=NOVALUE"], "--env-new"),
+            (vec!["a", "b", "--rounds=99999999"], "--rounds"),
+            (vec!["a", "b", "--probe-timeout=0"], "--probe-timeout"),
+            (vec!["a", "b", "--round-time=-1"], "--round-time"),
+            (vec!["a", "b", "--round-time=60001"], "--round-time"),
+            (
+                vec!["a", "b", "--max-machine-slowdown=50"],
+                "--max-machine-slowdown",
+            ),
+        ] {
+            let e = parse(&args).unwrap_err().to_string();
+            assert!(e.contains(needle), "{e}");
+        }
+    }
+}

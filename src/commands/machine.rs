@@ -1,0 +1,61 @@
+//! `yardstick machine`: this machine's class and processor, the key a
+//! wall-time baseline is kept under (`baselines/<bench>/<class>.json`, or a
+//! CI cache).
+
+use crate::document::environment::{Cpu, current_class};
+use crate::error::Error;
+use crate::output::text::cleaned;
+use lexopt::{Arg, Parser};
+use std::ffi::OsString;
+use std::path::Path;
+
+/// Prints the class (with `--class`, the class alone: `unknown` when the
+/// machine cannot be identified), else the class and what it is made of.
+pub fn main(args: Vec<OsString>) -> Result<i32, Error> {
+    let mut class_only = false;
+    let mut parser = Parser::from_args(args);
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Arg::Long("class") => class_only = true,
+            other => {
+                return Err(Error::usage(format!(
+                    "yardstick machine: {}",
+                    other.unexpected()
+                )));
+            }
+        }
+    }
+    let class = current_class().unwrap_or_else(|| "unknown".to_string());
+    if class_only {
+        println!("{class}");
+        return Ok(0);
+    }
+    let cpu = Cpu::read(Path::new("/"));
+    // What /proc and /sys say is printed, so it is cleaned like any text.
+    let or_dash = |v: Option<String>| cleaned(&v.unwrap_or_else(|| "-".to_string()));
+    println!("machine class: {}", cleaned(&class));
+    println!("cpu: {}", cleaned(&cpu.describe()));
+    println!(
+        "vendor: {}",
+        or_dash(Some(cpu.vendor.clone()).filter(|v| !v.is_empty()))
+    );
+    println!(
+        "id: {}",
+        or_dash(Some(cpu.id.clone()).filter(|v| !v.is_empty()))
+    );
+    println!(
+        "online cpus: {}",
+        or_dash(cpu.online.map(|n| n.to_string()))
+    );
+    println!(
+        "smt: {}",
+        or_dash(cpu.smt.map(|on| if on { "on" } else { "off" }.to_string()))
+    );
+    println!("hypervisor: {}", or_dash(cpu.hypervisor.clone()));
+    println!(
+        "kernel: {}",
+        or_dash(Some(cpu.kernel.clone()).filter(|v| !v.is_empty()))
+    );
+    println!("governor: {}", or_dash(cpu.governor.clone()));
+    Ok(0)
+}

@@ -1,0 +1,252 @@
+//! Micro mode's options: libtest-style, so `cargo bench -- FILTER` and the
+//! flags cargo passes work as a Rust developer expects.
+
+use crate::commands::common::{self, Common, Flag};
+use crate::document::run::Metric;
+use crate::error::Error;
+use lexopt::Parser;
+use std::time::Duration;
+
+/// Everything `cargo bench` / `yardstick micro` accepts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MicroOptions {
+    pub common: Common,
+    pub repeat: usize,
+    pub warmup: usize,
+    /// `--probe=NAME`, repeatable: exactly these probes (an unknown name is a
+    /// usage error).
+    pub probes: Vec<String>,
+    /// Positional filters: probes whose name contains one (or equals one with
+    /// `--exact`).
+    pub filters: Vec<String>,
+    pub exact: bool,
+    pub list: bool,
+    pub min_batch: Option<u64>,
+    pub probe_timeout: Duration,
+    /// What to measure (`--metric`): wall time, instructions or estimated
+    /// cycles. Unset, a run is timed, except that `cargo bench` may count
+    /// when only a count baseline can judge (see `counts::baseline`).
+    pub metric: Option<Metric>,
+    /// Time the calibration loop (off with `--no-calibration`, for runs that
+    /// are never compared by normalised medians, such as the child copies
+    /// that count instructions).
+    pub calibrate: bool,
+    /// Re-measure flagged probes interleaved with the calibration loop
+    /// before the verdict (off with `--no-confirm`).
+    pub confirm: bool,
+    /// Serve single samples to `compare-builds` over stdin and stdout
+    /// (`--worker`; see `worker`).
+    pub worker: bool,
+}
+
+impl Default for MicroOptions {
+    fn default() -> Self {
+        MicroOptions {
+            common: Common::default(),
+            repeat: 30,
+            warmup: 3,
+            probes: Vec::new(),
+            filters: Vec::new(),
+            exact: false,
+            list: false,
+            min_batch: None,
+            probe_timeout: Duration::from_secs(120),
+            metric: None,
+            calibrate: true,
+            confirm: true,
+            worker: false,
+        }
+    }
+}
+
+/// The most samples `--repeat` or `--warmup` asks for: far beyond any useful
+/// run, well below what would exhaust memory.
+pub const MAX_SAMPLES: u64 = 1_000_000;
+
+/// The largest batch `--min-batch` asks for: a billion iterations of the
+/// shortest probe already take seconds a sample; past it, a typo would
+/// stall the run until the probe timeout, which names no option.
+pub const MAX_BATCH: u64 = 1_000_000_000;
+
+/// Flags of cargo and libtest that mean nothing to the harness.
+const IGNORED: &[&str] = &["bench", "nocapture", "show-output"];
+
+impl MicroOptions {
+    /// Parses the arguments after the program name (or after `micro`).
+    pub fn parse<I>(args: I) -> Result<MicroOptions, Error>
+    where
+        I: IntoIterator,
+        I::Item: Into<std::ffi::OsString>,
+    {
+        let mut o = MicroOptions::default();
+        let mut parser = Parser::from_args(args);
+        while let Some(arg) = parser.next()? {
+            let flag = Flag::from(arg);
+            if o.common.accept(&flag, &mut parser)? {
+                continue;
+            }
+            match &flag {
+                Flag::Long(name) => match name.as_str() {
+                    "repeat" => {
+                        o.repeat =
+                            common::bounded(&mut parser, "--repeat", 1, MAX_SAMPLES)? as usize
+                    }
+                    "warmup" => {
+                        o.warmup =
+                            common::bounded(&mut parser, "--warmup", 0, MAX_SAMPLES)? as usize
+                    }
+                    "probe" => o.probes.push(common::string(&mut parser, "--probe")?),
+                    "exact" => o.exact = true,
+                    "no-calibration" => o.calibrate = false,
+                    "no-confirm" => o.confirm = false,
+                    "list" => o.list = true,
+                    "worker" => o.worker = true,
+                    "metric" => {
+                        o.metric = Some(match common::string(&mut parser, "--metric")?.as_str() {
+                            "time" => Metric::Time,
+                            "instructions" => Metric::Instructions,
+                            "estimated-cycles" => Metric::EstimatedCycles,
+                            other => {
+                                return Err(Error::usage(format!(
+                                    "--metric: unknown metric `{other}` (time, instructions or \
+                                     estimated-cycles)"
+                                )));
+                            }
+                        })
+                    }
+                    "min-batch" => {
+                        o.min_batch =
+                            Some(common::bounded(&mut parser, "--min-batch", 1, MAX_BATCH)?)
+                    }
+                    "probe-timeout" => {
+                        o.probe_timeout = common::seconds(&mut parser, "--probe-timeout")?
+                    }
+                    n if IGNORED.contains(&n) => {}
+                    _ => return Err(flag.unexpected()),
+                },
+                Flag::Value(v) => o.filters.push(v.to_string_lossy().into_owned()),
+                Flag::Short(_) => return Err(flag.unexpected()),
+            }
+        }
+        if o.common.max_machine_slowdown.is_some() && (o.metric().is_count() || !o.calibrate) {
+            return Err(Error::usage(
+                "--max-machine-slowdown needs the calibration loop of a timed run \
+                 (not a counted --metric, nor --no-calibration)",
+            ));
+        }
+        Ok(o)
+    }
+
+    /// The metric asked for, time when none was.
+    pub fn metric(&self) -> Metric {
+        self.metric.unwrap_or_default()
+    }
+
+    /// True when `name` passes the positional filters.
+    pub fn matches(&self, name: &str) -> bool {
+        self.filters.is_empty()
+            || self.filters.iter().any(|f| {
+                if self.exact {
+                    name == f
+                } else {
+                    name.contains(f.as_str())
+                }
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_cargo_flags() {
+        let o = MicroOptions::parse(["--bench"]).unwrap();
+        assert_eq!((o.repeat, o.warmup), (30, 3));
+        assert_eq!(o.probe_timeout, Duration::from_secs(120));
+        assert!(o.matches("anything"));
+    }
+
+    #[test]
+    fn options_and_filters() {
+        let o = MicroOptions::parse([
+            "--bench",
+            "--repeat=5",
+            "--warmup",
+            "0",
+            "--probe=a",
+            "--probe",
+            "b",
+            "ini",
+            "--exact",
+            "--min-batch=20",
+            "--csv",
+        ])
+        .unwrap();
+        assert_eq!((o.repeat, o.warmup, o.min_batch), (5, 0, Some(20)));
+        assert_eq!(o.probes, ["a", "b"]);
+        assert!(o.exact && o.matches("ini") && !o.matches("ini_parse"));
+        let loose = MicroOptions::parse(["ini"]).unwrap();
+        assert!(loose.matches("ini_parse") && !loose.matches("uri_parse"));
+    }
+
+    #[test]
+    fn metrics_are_named_and_time_is_the_default() {
+        let metric = |args: &[&str]| MicroOptions::parse(args).unwrap().metric;
+        assert_eq!(metric(&[]), None);
+        assert_eq!(MicroOptions::default().metric(), Metric::Time);
+        assert_eq!(metric(&["--metric=time"]), Some(Metric::Time));
+        assert_eq!(
+            metric(&["--metric=instructions"]),
+            Some(Metric::Instructions)
+        );
+        assert_eq!(
+            metric(&["--metric=estimated-cycles"]),
+            Some(Metric::EstimatedCycles)
+        );
+    }
+
+    #[test]
+    fn bad_options_are_named() {
+        for (args, needle) in [
+            (vec!["--repeat=0"], "--repeat"),
+            (vec!["--repeat=x"], "--repeat"),
+            (vec!["--frobnicate"], "--frobnicate"),
+            (vec!["-z"], "-z"),
+            (vec!["--probe-timeout=0"], "--probe-timeout"),
+            (vec!["--probe-timeout=1e30"], "--probe-timeout"),
+            (vec!["--probe-timeout=1e19"], "--probe-timeout"),
+            (vec!["--repeat=99999999999999999"], "--repeat"),
+            (vec!["--warmup=2000000"], "--warmup"),
+            (vec!["--metric=cycles"], "--metric"),
+            (
+                vec!["--metric=instructions", "--max-machine-slowdown=50"],
+                "--max-machine-slowdown",
+            ),
+            (
+                vec!["--metric=estimated-cycles", "--max-machine-slowdown=50"],
+                "--max-machine-slowdown",
+            ),
+            (
+                vec!["--no-calibration", "--max-machine-slowdown=50"],
+                "--max-machine-slowdown",
+            ),
+        ] {
+            let e = MicroOptions::parse(args).unwrap_err().to_string();
+            assert!(e.contains(needle), "{e}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use super::MicroOptions;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn parsing_never_panics(args in proptest::collection::vec("(--?[a-z-]{0,12}(=[^\u{0}]{0,8})?|[^\u{0}]{0,8})", 0..6)) {
+            let _ = MicroOptions::parse(args);
+        }
+    }
+}

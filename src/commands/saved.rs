@@ -1,0 +1,164 @@
+//! `yardstick show FILE` and `yardstick compare BASE RUN`: work on saved runs
+//! without measuring anything.
+
+use super::common::{Common, Flag, Format};
+use crate::document::run::{Metric, Mode};
+use crate::document::store;
+use crate::error::Error;
+use crate::judge::{self, Rules};
+use crate::output::deliver::Baseline;
+use crate::output::text::clean;
+use crate::output::{self, table, verdict};
+use lexopt::Parser;
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Shared options plus the positional file names.
+fn parse(
+    args: Vec<OsString>,
+    command: &str,
+    files: usize,
+) -> Result<(Common, Vec<PathBuf>), Error> {
+    let mut common = Common::default();
+    let mut paths = Vec::new();
+    let mut parser = Parser::from_args(args);
+    while let Some(arg) = parser.next()? {
+        let flag = Flag::from(arg);
+        if common.accept(&flag, &mut parser)? {
+            continue;
+        }
+        match flag {
+            Flag::Value(v) => paths.push(PathBuf::from(v)),
+            other => return Err(other.unexpected()),
+        }
+    }
+    // Shared options that mean nothing here are refused, not ignored.
+    let refused = [
+        (common.save.is_some(), "--save"),
+        (common.baseline.is_some(), "--baseline"),
+        (common.no_baseline, "--no-baseline"),
+        (
+            command == "show" && common.threshold.is_some(),
+            "--threshold",
+        ),
+        (
+            command == "show" && common.min_delta.is_some(),
+            "--min-delta",
+        ),
+        (command == "show" && common.all_checks, "--all-checks"),
+        (
+            command == "show" && common.max_machine_slowdown.is_some(),
+            "--max-machine-slowdown",
+        ),
+        (command == "show" && common.cross_machine, "--cross-machine"),
+    ];
+    if let Some((_, option)) = refused.iter().find(|(given, _)| *given) {
+        return Err(Error::usage(format!(
+            "yardstick {command} does not take {option}"
+        )));
+    }
+    if paths.len() != files {
+        let wanted = if files == 1 { "FILE" } else { "BASE RUN" };
+        return Err(Error::usage(format!(
+            "usage: yardstick {command} {wanted} [OPTIONS]"
+        )));
+    }
+    Ok((common, paths))
+}
+
+/// Prints a saved run in the chosen format.
+pub fn show(args: Vec<OsString>) -> Result<i32, Error> {
+    let (common, paths) = parse(args, "show", 1)?;
+    let run = store::load(&paths[0])?;
+    let text = output::renderer(common.format, common.all_checks).run(&run);
+    print(&shield_table(common.format, text));
+    Ok(0)
+}
+
+/// Compares two saved runs; exit 1 on a regression.
+pub fn compare(args: Vec<OsString>) -> Result<i32, Error> {
+    let (common, paths) = parse(args, "compare", 2)?;
+    let base = Baseline::load(&paths[0])?;
+    let run = Baseline::load(&paths[1])?;
+    // The run is measured against the baseline: where they differ in kind,
+    // the run is the one named.
+    base.suits(run.run.mode, run.run.metric).map_err(|_| {
+        Error::input(format!(
+            "{}: a {} run of {} cannot be compared with {}, a {} run of {}",
+            run.name,
+            run.run.mode.as_str(),
+            run.run.metric.as_str(),
+            base.name,
+            base.run.mode.as_str(),
+            base.run.metric.as_str()
+        ))
+    })?;
+    let rules = Rules::from(&common);
+    let untimed = [&base, &run]
+        .into_iter()
+        .find(|r| r.run.mode != Mode::Micro || r.run.metric != Metric::Time);
+    if let (Some(r), Some(_)) = (untimed, rules.max_machine_slowdown) {
+        return Err(Error::usage(format!(
+            "--max-machine-slowdown: {} is not a timed micro run, and only those have a calibration loop",
+            r.name
+        )));
+    }
+    let c = judge::compare(&base.run, &base.name, &run.run, &rules)?;
+    let text = match common.format {
+        Format::Table => table::comparison_text(&c, common.all_checks),
+        other => output::renderer(other, common.all_checks).comparison(&c),
+    };
+    print(&shield_table(common.format, text));
+    // A probe that failed in the run fails the comparison too, whatever the
+    // baseline says: a broken probe never passes.
+    let failed = verdict::failed_probes(&run.run);
+    let mut lines: Vec<String> = failed
+        .iter()
+        .map(|name| verdict::failed_line(name))
+        .collect();
+    // The table already explains a run too slow to judge; a document on
+    // stdout cannot, so stderr does.
+    if common.format != Format::Table {
+        lines.extend(
+            c.too_slow_note()
+                .map(|note| format!("warning: {}", clean(&note))),
+        );
+        lines.extend(
+            c.machine_note()
+                .map(|note| format!("note: {}", clean(&note))),
+        );
+    }
+    lines.push(verdict::comparison_line(&c).to_string());
+    for line in lines {
+        if common.format == Format::Table {
+            println!("{line}");
+        } else {
+            eprintln!("{line}");
+        }
+    }
+    if output::github::is_actions() {
+        for a in output::github::annotations(&c, run.run.environment.class_name()) {
+            eprintln!("{a}");
+        }
+    }
+    Ok(if c.failed() || !failed.is_empty() {
+        1
+    } else {
+        0
+    })
+}
+
+/// A table under the GitHub shield; a document as it is (see `outcome`).
+fn shield_table(format: Format, text: String) -> String {
+    match format {
+        Format::Table => output::github::shielded(&text),
+        _ => text,
+    }
+}
+
+fn print(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}

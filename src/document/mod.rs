@@ -1,0 +1,8 @@
+//! The documents a run produces and reads: the [`run::Run`] (format 1), its
+//! [`comparison::Comparison`] with a baseline, the [`environment`] it was
+//! made in, and the [`store`] that reads and writes them atomically.
+
+pub mod comparison;
+pub mod environment;
+pub mod run;
+pub mod store;

@@ -1,0 +1,385 @@
+//! The Run document: what one run measured, saved as JSON (format 1).
+//!
+//! Format 1 is a contract (see `schema/run-v1.json`): it grows only by
+//! adding optional fields, readers ignore fields they do not know, and the
+//! version changes only when the meaning of an existing field changes.
+
+use crate::document::comparison::Comparison;
+use crate::document::environment::Environment;
+use crate::stats::Summary;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The `tool` field of every document yardstick writes.
+pub const TOOL: &str = "yardstick";
+/// The format version this build reads and writes.
+pub const FORMAT: u32 = 1;
+
+/// The mode a run was made in. Runs compare only within one mode, since each
+/// mode has its own comparison rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Micro,
+    Http,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Micro => "micro",
+            Mode::Http => "http",
+        }
+    }
+}
+
+/// One saved run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    pub tool: String,
+    pub format: u32,
+    pub mode: Mode,
+    /// When the run started, RFC 3339 in UTC.
+    pub started: String,
+    /// The host name of the machine that made the run.
+    pub machine: String,
+    /// The run's options, as given (secrets hidden).
+    pub settings: BTreeMap<String, Value>,
+    pub environment: Environment,
+    /// Warnings that qualify every figure of the run (a debug build, load
+    /// drift, an injected slowdown).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+    pub rows: Vec<Row>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<CalibrationSummary>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<Comparison>,
+    /// HTTP mode with several servers: each later server against the first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<Vec<Pair>>,
+    /// What the rows measured: wall time (the default, left out),
+    /// instruction counts (`--metric=instructions`) or estimated cycles
+    /// (`--metric=estimated-cycles`).
+    #[serde(default, skip_serializing_if = "Metric::is_time")]
+    pub metric: Metric,
+}
+
+/// The figure a micro run compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Metric {
+    /// Wall time, normalised by the calibration loop.
+    #[default]
+    Time,
+    /// Instructions per iteration counted by callgrind: repeatable whatever
+    /// else the machine does, so small changes can be trusted.
+    Instructions,
+    /// Instructions and the misses of a simulated cache, weighed into
+    /// estimated cycles (see `counts::costs`): as repeatable, and not blind
+    /// to memory.
+    #[serde(rename = "estimated-cycles")]
+    EstimatedCycles,
+}
+
+impl Metric {
+    pub fn is_time(&self) -> bool {
+        *self == Metric::Time
+    }
+
+    /// True for the metrics counted under callgrind.
+    pub fn is_count(&self) -> bool {
+        *self != Metric::Time
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Metric::Time => "time",
+            Metric::Instructions => "instructions",
+            Metric::EstimatedCycles => "estimated-cycles",
+        }
+    }
+}
+
+/// The kind of thing a row measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RowKind {
+    Probe,
+    Page,
+}
+
+/// One measured thing: a probe in micro mode, a (server, page) in HTTP mode.
+/// Times are milliseconds (per iteration, or per request).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// Unique within the run; rows of two runs compare by key.
+    pub key: String,
+    pub kind: RowKind,
+    pub name: String,
+    /// Timed successful samples.
+    pub n: usize,
+    pub min: Option<f64>,
+    pub mean: Option<f64>,
+    pub median: Option<f64>,
+    pub p90: Option<f64>,
+    pub p95: Option<f64>,
+    pub p99: Option<f64>,
+    pub max: Option<f64>,
+    pub stddev: Option<f64>,
+    /// Raw per-iteration (or per-request) times in the order measured, so a
+    /// saved run can be analysed again.
+    #[serde(default)]
+    pub samples: Vec<f64>,
+    /// Iterations timed together in one sample (micro mode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<u64>,
+    /// Attempts: samples tried in micro mode, requests sent in HTTP mode.
+    pub requests: u64,
+    /// Failed attempts.
+    pub errors: u64,
+    /// Each distinct failure message and how often it occurred.
+    #[serde(default)]
+    pub error_messages: BTreeMap<String, u64>,
+    /// Operations per iteration (micro mode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ops: Option<u64>,
+    /// Micro: operations per second at the median. HTTP: successful requests
+    /// per second of wall time.
+    pub rps: Option<f64>,
+    /// Micro: the normalised figure ("x calib", see
+    /// [`Row::normalized_median`]). Informational: comparisons recompute it
+    /// from the samples rather than trusting a stored value.
+    pub normalized: Option<f64>,
+    /// Micro: the time in milliseconds of the calibration loop run just
+    /// before each sample, in the order of `samples`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calibration_samples: Vec<f64>,
+    #[serde(default)]
+    pub note: String,
+    /// Instructions per iteration (`--metric=instructions` and
+    /// `--metric=estimated-cycles`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<f64>,
+    /// L1 misses per iteration, instruction and data, in the simulated
+    /// cache (`--metric=estimated-cycles`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l1_misses: Option<f64>,
+    /// Last-level misses (RAM accesses) per iteration, in the simulated
+    /// cache.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ll_misses: Option<f64>,
+    /// L1 hits + 5 × last-level hits + 35 × RAM accesses, per iteration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_cycles: Option<f64>,
+    /// HTTP rows: the server's name or base URL, as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// HTTP rows: the page URL requested (credentials hidden).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// HTTP rows: median time to first byte.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttfb_median: Option<f64>,
+    /// HTTP rows: status code (or `failed`) and how often it was answered.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub status: BTreeMap<String, u64>,
+    /// HTTP rows: mean bytes per response as transferred.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<f64>,
+    /// HTTP rows: the cache header's answer (HIT, MISS, ...) and how often.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub cache: BTreeMap<String, u64>,
+    /// HTTP rows: the most frequent `Server` header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// HTTP rows: the tool that measured the row (`builtin`, `ab`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+}
+
+impl Row {
+    /// A row whose statistics are those of `samples` (none when empty).
+    pub fn with_samples(key: String, kind: RowKind, name: String, samples: Vec<f64>) -> Row {
+        let summary = Summary::of(&samples);
+        let pick = |f: fn(&Summary) -> f64| summary.as_ref().map(f);
+        Row {
+            key,
+            kind,
+            name,
+            n: summary.map_or(0, |s| s.n),
+            min: pick(|s| s.min),
+            mean: pick(|s| s.mean),
+            median: pick(|s| s.median),
+            p90: pick(|s| s.p90),
+            p95: pick(|s| s.p95),
+            p99: pick(|s| s.p99),
+            max: pick(|s| s.max),
+            stddev: pick(|s| s.stddev),
+            samples,
+            batch: None,
+            requests: 0,
+            errors: 0,
+            error_messages: BTreeMap::new(),
+            ops: None,
+            rps: None,
+            normalized: None,
+            calibration_samples: Vec::new(),
+            note: String::new(),
+            instructions: None,
+            l1_misses: None,
+            ll_misses: None,
+            estimated_cycles: None,
+            target: None,
+            url: None,
+            ttfb_median: None,
+            status: BTreeMap::new(),
+            bytes: None,
+            cache: BTreeMap::new(),
+            server: None,
+            tool: None,
+        }
+    }
+
+    /// Operations per second at the median time per iteration (`ops` per
+    /// iteration); none without ops or a positive median.
+    pub fn ops_per_second(&self) -> Option<f64> {
+        let (ops, median) = (self.ops?, self.median?);
+        (median > 0.0).then(|| ops as f64 * 1000.0 / median)
+    }
+
+    /// The probe's time relative to the calibration loop. With a loop
+    /// timed just before each sample, the median of the per-sample ratios:
+    /// each ratio divides by the speed of the same moment. Without (runs
+    /// made before interleaving, or pairs that do not line up), the median
+    /// over the run's calibration median `calibration`.
+    pub fn normalized_median(&self, calibration: f64) -> Option<f64> {
+        if !self.calibration_samples.is_empty()
+            && self.calibration_samples.len() == self.samples.len()
+        {
+            return crate::stats::median_of_ratios(&self.samples, &self.calibration_samples);
+        }
+        self.median
+            .filter(|m| m.is_finite() && calibration.is_finite() && calibration > 0.0)
+            .map(|m| m / calibration)
+    }
+}
+
+/// The calibration loop's figures for a run (milliseconds per loop).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CalibrationSummary {
+    pub n: usize,
+    pub min: f64,
+    pub mean: f64,
+    /// C: the median of every measured loop (one before each probe sample).
+    pub median: f64,
+    pub p90: f64,
+    pub p95: f64,
+    pub p99: f64,
+    pub max: f64,
+    pub stddev: f64,
+    /// The median loop of the first half of the rounds, and of the second.
+    pub before_median: f64,
+    pub after_median: f64,
+    /// after / before − 1, in percent: how much the machine's speed moved
+    /// while the probes ran.
+    pub drift_pct: f64,
+    pub checksum: u64,
+}
+
+/// A timed micro run of `rows` for unit tests, everything else empty.
+#[cfg(test)]
+pub(crate) fn test_micro_run(rows: Vec<Row>, calibration: Option<CalibrationSummary>) -> Run {
+    Run {
+        tool: TOOL.into(),
+        format: FORMAT,
+        mode: Mode::Micro,
+        started: String::new(),
+        machine: String::new(),
+        settings: BTreeMap::new(),
+        // One machine class, so that comparisons of test runs judge.
+        environment: Environment {
+            machine_class: Some("test-cpu-2cpu-00000000".to_string()),
+            ..Environment::default()
+        },
+        warnings: Vec::new(),
+        rows,
+        calibration,
+        comparison: None,
+        pairs: None,
+        metric: Metric::Time,
+    }
+}
+
+impl CalibrationSummary {
+    /// The summary of the loops timed in the first half of the rounds
+    /// (`before`) and the second (`after`); none without loops in both, or
+    /// with a loop median that is not a positive time (an edited file).
+    pub fn of(before: &[f64], after: &[f64], checksum: u64) -> Option<CalibrationSummary> {
+        let all: Vec<f64> = before.iter().chain(after).copied().collect();
+        let s = Summary::of(&all)?;
+        let before_median = crate::stats::median(before).filter(|m| *m > 0.0)?;
+        let after_median = crate::stats::median(after)?;
+        Some(CalibrationSummary {
+            n: s.n,
+            min: s.min,
+            mean: s.mean,
+            median: s.median,
+            p90: s.p90,
+            p95: s.p95,
+            p99: s.p99,
+            max: s.max,
+            stddev: s.stddev,
+            before_median,
+            after_median,
+            drift_pct: (after_median / before_median - 1.0) * 100.0,
+            checksum,
+        })
+    }
+}
+
+/// One server compared with the first, for one page (HTTP `--compare`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pair {
+    pub name: String,
+    pub base: String,
+    pub other: String,
+    pub base_median: Option<f64>,
+    pub other_median: Option<f64>,
+    pub median_ratio: Option<f64>,
+    pub base_rps: Option<f64>,
+    pub other_rps: Option<f64>,
+    pub rps_ratio: Option<f64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(samples: &[f64], loops: &[f64]) -> Row {
+        let mut r = Row::with_samples("p".into(), RowKind::Probe, "p".into(), samples.to_vec());
+        r.calibration_samples = loops.to_vec();
+        r
+    }
+
+    #[test]
+    fn interleaved_loops_give_the_median_of_the_ratios() {
+        // The machine halves its speed for the last two samples: the ratios
+        // stay 0.1 while the plain median moves.
+        let r = row(&[1.0, 1.0, 1.0, 2.0, 2.0], &[10.0, 10.0, 10.0, 20.0, 20.0]);
+        assert_eq!(r.normalized_median(12.0), Some(0.1));
+    }
+
+    #[test]
+    fn without_paired_loops_the_run_median_divides() {
+        assert_eq!(row(&[1.0, 2.0, 3.0], &[]).normalized_median(4.0), Some(0.5));
+        // Pairs that do not line up are not trusted either.
+        assert_eq!(
+            row(&[1.0, 2.0, 3.0], &[1.0]).normalized_median(4.0),
+            Some(0.5)
+        );
+        assert_eq!(row(&[], &[]).normalized_median(4.0), None);
+        assert_eq!(row(&[1.0], &[]).normalized_median(0.0), None);
+    }
+}

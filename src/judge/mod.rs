@@ -1,0 +1,137 @@
+//! Comparing a run with a baseline. Each mode has its own rules, in a file of
+//! its own; this module checks that the two runs can be compared at all and
+//! collects what every mode reports alike (missing and new rows, set-up
+//! differences).
+
+mod counts;
+mod http;
+mod machine;
+mod micro;
+pub mod paired;
+pub mod setup;
+
+use crate::document::comparison::{Check, Comparison, EnvironmentDifference};
+use crate::document::run::{Metric, Mode, Row, Run};
+use crate::error::Error;
+use std::collections::{BTreeSet, HashMap};
+
+/// What a comparison is asked to use.
+#[derive(Debug, Clone, Default)]
+pub struct Rules {
+    /// Percent; `None` takes the mode's default.
+    pub threshold: Option<f64>,
+    /// Milliseconds (HTTP); `None` takes the default.
+    pub min_delta: Option<f64>,
+    /// Percent (micro, timed); `None` takes
+    /// [`DEFAULT_MAX_MACHINE_SLOWDOWN`].
+    pub max_machine_slowdown: Option<f64>,
+    /// Judge wall time against a baseline of another machine class (see
+    /// `machine.rs`).
+    pub cross_machine: bool,
+}
+
+pub use counts::comparable;
+pub use micro::DEFAULT_MAX_MACHINE_SLOWDOWN;
+
+/// The default threshold of a run's mode and metric, in percent. The
+/// threshold a baseline was made with is never reused: the comparison's own
+/// options decide.
+pub fn default_threshold(run: &Run) -> f64 {
+    match (run.mode, run.metric) {
+        (Mode::Micro, Metric::Time) => micro::DEFAULT_THRESHOLD,
+        (Mode::Micro, Metric::Instructions) => counts::INSTRUCTIONS_THRESHOLD,
+        (Mode::Micro, Metric::EstimatedCycles) => counts::ESTIMATED_CYCLES_THRESHOLD,
+        (Mode::Http, _) => http::DEFAULT_THRESHOLD,
+    }
+}
+
+/// Compares `run` with `baseline` (named `baseline_name` in messages).
+pub fn compare(
+    baseline: &Run,
+    baseline_name: &str,
+    run: &Run,
+    rules: &Rules,
+) -> Result<Comparison, Error> {
+    if baseline.mode != run.mode {
+        return Err(Error::input(format!(
+            "{baseline_name}: runs of different modes cannot be compared (baseline {}, run {})",
+            baseline.mode.as_str(),
+            run.mode.as_str()
+        )));
+    }
+    let threshold = rules.threshold.unwrap_or_else(|| default_threshold(run));
+    let mut comparison = Comparison {
+        baseline: baseline_name.to_string(),
+        method: String::new(),
+        threshold,
+        min_delta: None,
+        regressions: 0,
+        checks: Vec::new(),
+        missing: keys_only_in(&baseline.rows, &run.rows),
+        new: keys_only_in(&run.rows, &baseline.rows),
+        environment_differences: baseline
+            .environment
+            .differences(&run.environment)
+            .into_iter()
+            .map(|(field, baseline, current)| EnvironmentDifference {
+                field,
+                baseline,
+                current,
+            })
+            .collect(),
+        calibration: None,
+        ..Default::default()
+    };
+    match run.mode {
+        Mode::Micro => micro::compare(
+            baseline,
+            baseline_name,
+            run,
+            rules
+                .max_machine_slowdown
+                .unwrap_or(DEFAULT_MAX_MACHINE_SLOWDOWN),
+            &mut comparison,
+        )?,
+        Mode::Http => http::compare(baseline, run, rules.min_delta, &mut comparison),
+    }
+    machine::hold_back_across_classes(baseline, run, rules.cross_machine, &mut comparison);
+    comparison.regressions = comparison.checks.iter().filter(|c| c.regressed).count();
+    Ok(comparison)
+}
+
+/// Rows measured in both runs, in the order of `run`; matched through a
+/// hash of the baseline's keys, so runs of many rows compare in linear time.
+fn common_rows<'a>(baseline: &'a Run, run: &'a Run) -> impl Iterator<Item = (&'a Row, &'a Row)> {
+    let by_key: HashMap<&str, &Row> = baseline.rows.iter().map(|r| (r.key.as_str(), r)).collect();
+    run.rows
+        .iter()
+        .filter_map(move |now| by_key.get(now.key.as_str()).map(|b| (*b, now)))
+}
+
+fn keys_only_in(a: &[Row], b: &[Row]) -> Vec<String> {
+    let other: BTreeSet<&str> = b.iter().map(|r| r.key.as_str()).collect();
+    a.iter()
+        .filter(|r| !other.contains(r.key.as_str()))
+        .map(|r| r.key.clone())
+        .collect()
+}
+
+/// The rule every mode shares: a row that failed more often than in the
+/// baseline regresses, whatever its figures.
+fn more_failures(key: &str, baseline: u64, current: u64) -> Option<Check> {
+    (current > baseline).then(|| {
+        let (b, n) = (baseline as f64, current as f64);
+        Check::new(key, "errors", b, n, change_pct(b, n), true)
+    })
+}
+
+/// Change from `baseline` to `current` in percent. From a baseline of zero
+/// (a probe that never failed), the change is taken against one unit, so the
+/// figure stays finite and JSON can hold it.
+fn change_pct(baseline: f64, current: f64) -> f64 {
+    if baseline == 0.0 {
+        current * 100.0
+    } else {
+        (current / baseline - 1.0) * 100.0
+    }
+}

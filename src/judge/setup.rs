@@ -1,0 +1,204 @@
+//! What a count depends on besides the code: the compiler and build that
+//! made the machine code, the valgrind that counts it, the target, the
+//! batch (one-off costs are spread over it, so the count per iteration
+//! moves with it) and, for estimated cycles, the simulated cache.
+//!
+//! Counts of two runs judge each other only when all of these match;
+//! otherwise their changes are information, and the comparison names what
+//! differs. The machine is not part of it: that is what makes counts
+//! portable.
+
+use crate::document::environment::Environment;
+use crate::document::run::{Metric, Run};
+
+/// The set-up of a run of counts, each field as shown in messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setup {
+    pub rustc: String,
+    /// Profile, optimisation level and debug assertions.
+    pub build: String,
+    pub target: String,
+    pub valgrind: String,
+    /// The batch of every counted row (several, comma-separated, when the
+    /// rows differ).
+    pub batch: String,
+    /// The simulated cache; `None` for instruction counts, which do not
+    /// depend on it.
+    pub cache: Option<String>,
+}
+
+/// A set-up value a run does not record.
+const UNRECORDED: &str = "unrecorded";
+
+impl Setup {
+    /// The set-up `run` was counted with; `metric` is what will be judged
+    /// (instructions do not depend on the cache).
+    pub fn of(run: &Run, metric: Metric) -> Setup {
+        let mut batches: Vec<u64> = run.rows.iter().filter_map(|r| r.batch).collect();
+        batches.sort_unstable();
+        batches.dedup();
+        let setting = |key: &str| {
+            run.settings
+                .get(key)
+                .and_then(|v| v.as_str())
+                .unwrap_or(UNRECORDED)
+                .to_string()
+        };
+        Setup {
+            batch: if batches.is_empty() {
+                UNRECORDED.to_string()
+            } else {
+                batches
+                    .iter()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+            valgrind: setting("valgrind"),
+            cache: (metric == Metric::EstimatedCycles).then(|| setting("cache_sim")),
+            ..Setup::of_build(&run.environment)
+        }
+    }
+
+    /// The set-up of `environment`'s build, before anything is counted.
+    pub fn of_build(environment: &Environment) -> Setup {
+        Setup {
+            rustc: environment.rustc.clone(),
+            build: format!(
+                "{}, opt-level {}{}",
+                environment.profile,
+                environment.opt_level,
+                if environment.debug_assertions {
+                    ", debug assertions"
+                } else {
+                    ""
+                }
+            ),
+            target: environment.target.clone(),
+            valgrind: UNRECORDED.to_string(),
+            batch: UNRECORDED.to_string(),
+            cache: None,
+        }
+    }
+
+    /// The fields that differ: (field, in `self`, in `other`).
+    pub fn differences(&self, other: &Setup) -> Vec<(String, String, String)> {
+        let pairs = [
+            ("rustc", &self.rustc, &other.rustc),
+            ("build", &self.build, &other.build),
+            ("target", &self.target, &other.target),
+            ("valgrind", &self.valgrind, &other.valgrind),
+            ("batch", &self.batch, &other.batch),
+        ];
+        let mut out: Vec<_> = pairs
+            .into_iter()
+            .filter(|(_, a, b)| a != b)
+            .map(|(f, a, b)| (f.to_string(), a.clone(), b.clone()))
+            .collect();
+        if let (Some(a), Some(b)) = (&self.cache, &other.cache)
+            && a != b
+        {
+            out.push(("cache".to_string(), a.clone(), b.clone()));
+        }
+        out
+    }
+}
+
+/// The differences in a line: `valgrind valgrind-3.19.0 against
+/// valgrind-3.22.0; batch 5 against 50`.
+pub fn describe(differences: &[(String, String, String)]) -> String {
+    differences
+        .iter()
+        .map(|(field, baseline, current)| {
+            format!("{field} {baseline} in the baseline, {current} now")
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::run::{Row, RowKind, test_micro_run};
+    use serde_json::json;
+
+    fn counted(batch: u64, valgrind: &str) -> Run {
+        let mut row = Row::with_samples("p".into(), RowKind::Probe, "p".into(), Vec::new());
+        row.batch = Some(batch);
+        row.instructions = Some(100.0);
+        let mut run = test_micro_run(vec![row], None);
+        run.metric = Metric::EstimatedCycles;
+        run.environment.rustc = "rustc 1.95.0 (59807616e 2026-04-14)".into();
+        run.settings.insert("valgrind".into(), json!(valgrind));
+        run.settings.insert(
+            "cache_sim".into(),
+            json!(crate::measure::callgrind::costs::cache_geometry()),
+        );
+        run
+    }
+
+    #[test]
+    fn equal_set_ups_have_no_differences() {
+        let a = counted(5, "valgrind-3.19.0");
+        let setup = Setup::of(&a, Metric::EstimatedCycles);
+        assert!(setup.differences(&setup.clone()).is_empty());
+        assert_eq!(setup.batch, "5");
+        assert_eq!(setup.valgrind, "valgrind-3.19.0");
+    }
+
+    #[test]
+    fn every_field_that_moves_a_count_is_named() {
+        let a = counted(5, "valgrind-3.19.0");
+        let mut b = counted(50, "valgrind-3.22.0");
+        b.environment.rustc = "rustc 1.96.0 (x)".into();
+        b.environment.target = "aarch64-unknown-linux-gnu".into();
+        b.environment.opt_level = "2".into();
+        b.settings.insert("cache_sim".into(), json!("LL=1024,2,64"));
+        let d = Setup::of(&a, Metric::EstimatedCycles)
+            .differences(&Setup::of(&b, Metric::EstimatedCycles));
+        let fields: Vec<&str> = d.iter().map(|(f, _, _)| f.as_str()).collect();
+        assert_eq!(
+            fields,
+            ["rustc", "build", "target", "valgrind", "batch", "cache"]
+        );
+        assert!(
+            describe(&d).contains("batch 5 in the baseline, 50 now"),
+            "{}",
+            describe(&d)
+        );
+    }
+
+    #[test]
+    fn instructions_do_not_depend_on_the_cache_and_unrecorded_values_differ() {
+        let a = counted(5, "valgrind-3.19.0");
+        let mut b = a.clone();
+        b.settings.insert("cache_sim".into(), json!("LL=1024,2,64"));
+        assert!(
+            Setup::of(&a, Metric::Instructions)
+                .differences(&Setup::of(&b, Metric::Instructions))
+                .is_empty()
+        );
+        // A run saved before valgrind's version was recorded.
+        b.settings.remove("valgrind");
+        let d =
+            Setup::of(&a, Metric::Instructions).differences(&Setup::of(&b, Metric::Instructions));
+        assert_eq!(
+            d,
+            vec![(
+                "valgrind".into(),
+                "valgrind-3.19.0".into(),
+                UNRECORDED.into()
+            )]
+        );
+    }
+
+    #[test]
+    fn rows_of_several_batches_are_all_named() {
+        let mut a = counted(5, "v");
+        let mut second = a.rows[0].clone();
+        second.key = "q".into();
+        second.batch = Some(50);
+        a.rows.push(second);
+        assert_eq!(Setup::of(&a, Metric::Instructions).batch, "5, 50");
+    }
+}

@@ -1,0 +1,223 @@
+//! The pieces of timing one probe: getting it ready (set-up and check),
+//! picking its batch, timing one sample, catching panics. `rounds` puts them
+//! together for a run, `worker` for `compare-builds`.
+//!
+//! A sample is one call of [`Instance::run`] with `batch` iterations, timed
+//! with a monotonic clock; every figure the harness reports is per iteration
+//! (the sample's time / `batch`). Batching makes a probe whose iteration
+//! takes microseconds measurable: the clock's resolution and the call's own
+//! cost shrink to nothing against a sample of about a millisecond.
+
+use crate::measure::clock::{Clock, Use};
+use crate::probe::{Instance, Probe};
+use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Duration;
+
+/// How long a sample should last at least when the harness picks the batch.
+pub const TARGET_SAMPLE: Duration = Duration::from_millis(1);
+/// The largest batch the harness picks by itself.
+const MAX_BATCH: u64 = 1 << 24;
+
+/// How to measure the probes of a run (see `rounds`).
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub warmup: usize,
+    pub repeat: usize,
+    /// A fixed batch size; `None` lets the harness pick one per probe.
+    pub min_batch: Option<u64>,
+}
+
+/// What measuring one probe gave.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Measurement {
+    /// Milliseconds per iteration, one per measured sample, in order.
+    pub samples: Vec<f64>,
+    pub batch: u64,
+    /// Samples that failed (all of them when the probe failed).
+    pub errors: u64,
+    pub error_messages: BTreeMap<String, u64>,
+    pub note: String,
+    /// The folded checksum of every measured iteration's result.
+    pub checksum: u64,
+}
+
+impl Measurement {
+    /// A probe that could not be measured: no samples, every one an error.
+    pub fn failed(repeat: usize, note: String, message: String) -> Measurement {
+        let errors = repeat as u64;
+        Measurement {
+            samples: Vec::new(),
+            batch: 0,
+            errors,
+            error_messages: BTreeMap::from([(message, errors)]),
+            note,
+            checksum: 0,
+        }
+    }
+
+    /// True when the probe failed its check, its setup, or panicked.
+    pub fn is_failure(&self) -> bool {
+        self.samples.is_empty()
+    }
+}
+
+/// A probe set up and verified: ready to be timed.
+pub struct Ready {
+    pub instance: Box<dyn Instance>,
+    pub note: String,
+}
+
+/// Sets up a probe and runs its check once; the error is why it cannot be
+/// timed. A wrong result is never timed: timing a wrong answer measures
+/// nothing.
+pub fn ready(probe: &Probe) -> Result<Ready, String> {
+    let mut instance = match guarded(|| (probe.prepare)()) {
+        Ok(Ok(instance)) => instance,
+        Ok(Err(message)) | Err(message) => return Err(message),
+    };
+    let note = guarded(|| instance.note()).unwrap_or_default();
+    match guarded(|| instance.verify()) {
+        Ok(Ok(())) => Ok(Ready { instance, note }),
+        Ok(Err(message)) | Err(message) => Err(format!("check failed: {message}")),
+    }
+}
+
+/// Runs `f`, turning a panic into its message.
+pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+        let text = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown payload".to_string());
+        format!("panicked: {text}")
+    })
+}
+
+/// Times one sample of probe `name`, `batch` iterations, stretched to
+/// `stretch` times its work by an injected slowdown (1: none), and returns
+/// milliseconds per iteration and the sample's checksum.
+pub fn sample(
+    clock: &Clock,
+    name: &str,
+    instance: &mut dyn Instance,
+    batch: u64,
+    stretch: f64,
+) -> (f64, u64) {
+    let (elapsed, sum) = clock.time_stretched(name, batch, Use::Sample, stretch, || {
+        measured_section(instance, batch)
+    });
+    (elapsed.as_secs_f64() * 1e3 / batch as f64, sum)
+}
+
+/// Every measured sample runs through this one function, under
+/// a fixed symbol name, so that `--metric=instructions` can tell callgrind to
+/// count inside it alone (`--toggle-collect=yardstick_measured_section`).
+#[inline(never)]
+#[unsafe(no_mangle)]
+pub fn yardstick_measured_section(instance: &mut dyn Instance, iterations: u64) -> u64 {
+    instance.run(iterations)
+}
+
+use yardstick_measured_section as measured_section;
+
+/// The smallest batch whose sample lasts at least [`TARGET_SAMPLE`], found by
+/// timing growing batches (the first runs double as extra warm-up).
+pub fn pick_batch(clock: &Clock, name: &str, instance: &mut dyn Instance) -> u64 {
+    let mut batch = 1u64;
+    loop {
+        let (elapsed, _) = clock.time(name, batch, Use::Sizing, || instance.run(batch));
+        if elapsed >= TARGET_SAMPLE || batch >= MAX_BATCH {
+            return batch;
+        }
+        let per_iteration = elapsed.as_secs_f64() / batch as f64;
+        let wanted = if per_iteration > 0.0 {
+            (TARGET_SAMPLE.as_secs_f64() * 1.2 / per_iteration).ceil() as u64
+        } else {
+            batch * 16
+        };
+        batch = wanted.clamp(batch * 2, batch * 16).min(MAX_BATCH);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe::{Note, prepare};
+
+    fn fake(prepare: fn() -> Result<Box<dyn Instance>, String>) -> Probe {
+        Probe {
+            name: "fake",
+            ops: 1,
+            file: "x.rs",
+            line: 1,
+            prepare,
+        }
+    }
+
+    #[test]
+    fn short_iterations_are_batched_to_a_millisecond() {
+        // A tenth of a microsecond an iteration, whatever the machine's load.
+        let clock = Clock::scripted("fake=0.0001").unwrap();
+        let p = fake(|| {
+            prepare(
+                || Ok::<_, String>(()),
+                |_: &()| std::hint::black_box(3u64) + 1,
+                |_, v: &u64| if *v == 4 { Ok(()) } else { Err("bad".into()) },
+                Note::Fixed("tiny"),
+            )
+        });
+        let Ok(mut ready) = ready(&p) else {
+            panic!("the probe is fine")
+        };
+        assert_eq!(ready.note, "tiny");
+        // 1, 16, 256, 4096 iterations take less than a millisecond; then
+        // the batch that should take 1.2 ms.
+        let batch = pick_batch(&clock, "fake", ready.instance.as_mut());
+        assert_eq!(batch, 12_000);
+        let (ms, sum) = sample(&clock, "fake", ready.instance.as_mut(), batch, 1.0);
+        assert_eq!(sum, 4 * batch);
+        assert!((ms - 0.0001).abs() < 1e-12, "{ms}");
+        // On the real clock, a sample's time is positive.
+        let (ms, _) = sample(&Clock::real(), "fake", ready.instance.as_mut(), 10, 1.0);
+        assert!(ms > 0.0);
+        // An injected 40 % makes the scripted sample 40 % longer, at any
+        // batch, with the same work.
+        for batch in [1, 2, 20] {
+            let (ms, sum) = sample(&clock, "fake", ready.instance.as_mut(), batch, 1.4);
+            assert_eq!(sum, 4 * batch);
+            assert!((ms - 0.00014).abs() < 1e-12, "{ms}");
+        }
+    }
+
+    #[test]
+    fn failing_checks_and_panics_are_not_ready() {
+        let bad_check = fake(|| {
+            prepare(
+                || Ok::<_, String>(()),
+                |_: &()| 1u8,
+                |_, _: &u8| Err("wrong total".into()),
+                Note::Fixed(""),
+            )
+        });
+        assert_eq!(
+            ready(&bad_check).err().as_deref(),
+            Some("check failed: wrong total")
+        );
+
+        let panics = fake(|| {
+            prepare(
+                || Ok::<_, String>(()),
+                |_: &()| -> u8 { panic!("boom") },
+                |_, _: &u8| Ok(()),
+                Note::Fixed(""),
+            )
+        });
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let message = ready(&panics).err().unwrap_or_default();
+        std::panic::set_hook(hook);
+        assert!(message.contains("panicked: boom"), "{message}");
+    }
+}

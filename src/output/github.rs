@@ -1,0 +1,194 @@
+//! GitHub Actions workflow commands: one `::warning` per regression and one
+//! `::notice` per inconclusive check, so both show on the pull request
+//! without opening the log; and the shield that keeps every other line
+//! yardstick prints from being read as one.
+//!
+//! The runner takes any log line starting `::` for a command. Fields are
+//! [`clean`](super::text::clean)ed, so none can start a line after a
+//! newline, but the first column of a table starts its line with a probe
+//! key, which a saved run may set to `::error::...`. So under Actions, text
+//! that carries such fields is printed between `::stop-commands::TOKEN` and
+//! `::TOKEN::`, with a token nobody can guess; yardstick's own annotations
+//! are printed after the closing line, where they still work.
+
+use crate::document::comparison::Comparison;
+use crate::output::layout::change;
+use crate::output::text::clean;
+
+/// True when running as a GitHub Actions step.
+pub fn is_actions() -> bool {
+    std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true")
+}
+
+/// `text` as it must be printed: under GitHub Actions, between a
+/// `::stop-commands::` line and the line that resumes them; elsewhere as
+/// it is.
+pub fn shielded(text: &str) -> String {
+    if is_actions() && !text.is_empty() {
+        shield_with(text, &token())
+    } else {
+        text.to_string()
+    }
+}
+
+fn shield_with(text: &str, token: &str) -> String {
+    let end = if text.ends_with('\n') { "" } else { "\n" };
+    format!("::stop-commands::{token}\n{text}{end}::{token}::\n")
+}
+
+/// 128 random bits from the operating system, in hex. Should the system
+/// have none to give, std's hash keys (also drawn from it once per
+/// process) stand in: a token must never be a constant.
+fn token() -> String {
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        use std::hash::{BuildHasher, Hasher};
+        for half in bytes.chunks_mut(8) {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u128(std::time::UNIX_EPOCH.elapsed().map_or(0, |d| d.as_nanos()));
+            half.copy_from_slice(&h.finish().to_le_bytes());
+        }
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The `::warning` line of every regressed check and the `::notice` line of
+/// every inconclusive one (and of every regression of a comparison given as
+/// information). `class` is the machine class of the run judged.
+pub fn annotations(c: &Comparison, class: &str) -> Vec<String> {
+    c.checks
+        .iter()
+        .filter(|k| k.regressed || k.inconclusive)
+        .map(|k| {
+            let verdict = k.regressed && !c.informational;
+            // Counts belong to no machine: naming one would mislead.
+            let counted = matches!(k.metric.as_str(), "instructions" | "estimated-cycles");
+            let place = if counted {
+                String::new()
+            } else {
+                format!(" on machine class {class}")
+            };
+            let message = format!(
+                "{} {} changed {} against {}{place} (threshold {} %){}",
+                k.key,
+                k.metric,
+                change(k.change_pct),
+                c.baseline,
+                c.threshold,
+                if verdict {
+                    ""
+                } else {
+                    ", but without a verdict: see the log"
+                }
+            );
+            let (command, title) = if verdict {
+                ("warning", "Performance regression")
+            } else if k.regressed && !c.setup_differences.is_empty() {
+                ("notice", "Counts of another set-up")
+            } else if k.regressed {
+                ("notice", "Slower than the last run")
+            } else {
+                ("notice", "Inconclusive")
+            };
+            format!(
+                "::{command} title={}::{}",
+                escape_property(&clean(&format!("{title}: {}", k.key))),
+                escape_data(&clean(&message))
+            )
+        })
+        .collect()
+}
+
+/// Escapes a workflow command's message.
+fn escape_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a workflow command's property value.
+fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::comparison::Check;
+
+    #[test]
+    fn one_escaped_warning_per_regression_and_a_notice_per_inconclusive_check() {
+        let c = Comparison {
+            baseline: "baselines/micro.json".into(),
+            method: "normalized".into(),
+            threshold: 40.0,
+            min_delta: None,
+            regressions: 1,
+            checks: vec![
+                Check::new("a:b,c", "median/calib", 1.0, 1.5, 50.0, true),
+                Check::new("ok", "median/calib", 1.0, 1.0, 0.0, false),
+                Check {
+                    inconclusive: true,
+                    ..Check::new("unsure", "median/calib", 1.0, 1.6, 60.0, false)
+                },
+            ],
+            missing: vec![],
+            new: vec![],
+            environment_differences: vec![],
+            calibration: None,
+            ..Default::default()
+        };
+        let lines = annotations(&c, "amd-epyc-2cpu-e0a14fb6");
+        assert_eq!(lines.len(), 2);
+        assert_eq!(
+            lines[0],
+            "::warning title=Performance regression%3A a%3Ab%2Cc::a:b,c median/calib changed +50.0 %25 against baselines/micro.json on machine class amd-epyc-2cpu-e0a14fb6 (threshold 40 %25)"
+        );
+        assert_eq!(
+            lines[1],
+            "::notice title=Inconclusive%3A unsure::unsure median/calib changed +60.0 %25 against baselines/micro.json on machine class amd-epyc-2cpu-e0a14fb6 (threshold 40 %25), but without a verdict: see the log"
+        );
+        // Against the last run, a regression is information: a notice.
+        let info = Comparison {
+            informational: true,
+            ..c
+        };
+        assert!(annotations(&info, "x")[0].starts_with("::notice title=Slower than the last run"));
+    }
+
+    #[test]
+    fn annotations_carry_no_line_of_their_own() {
+        let c = Comparison {
+            checks: vec![Check::new(
+                "k\n::error::x\r\u{85}",
+                "m\n",
+                1.0,
+                2.0,
+                100.0,
+                true,
+            )],
+            baseline: "b\n::error::y".into(),
+            ..Default::default()
+        };
+        let lines = annotations(&c, "class\n::error::z");
+        assert_eq!(lines.len(), 1);
+        assert!(
+            !lines[0].chars().any(crate::output::text::is_unsafe),
+            "{}",
+            lines[0]
+        );
+    }
+
+    #[test]
+    fn shielded_text_is_closed_by_its_token_on_a_line_of_its_own() {
+        assert_eq!(
+            shield_with("::error::x\nrow", "abc"),
+            "::stop-commands::abc\n::error::x\nrow\n::abc::\n"
+        );
+        assert_eq!(shield_with("a\n", "t"), "::stop-commands::t\na\n::t::\n");
+        let (a, b) = (token(), token());
+        assert_eq!(a.len(), 32);
+        assert!(a.chars().all(|c| c.is_ascii_hexdigit()));
+        assert_ne!(a, b, "two tokens of 128 random bits");
+    }
+}

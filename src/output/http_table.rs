@@ -1,0 +1,352 @@
+//! The table of an HTTP run: one line of set-up (counts, concurrency,
+//! warm-up, warm or cold, the tool and the load tools found installed), one
+//! row per server and page, the failures by message, and with `--compare`
+//! an A/B table per page. Pure text, no trailing spaces.
+
+use super::layout::{Align, Table, ms, significant, thousands};
+use super::text::{clean, cleaned};
+use crate::document::run::{Pair, Row, Run};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The whole table text of an HTTP run.
+pub fn render(run: &Run) -> String {
+    let mut out = String::new();
+    out.push_str(&header(run));
+    out.push('\n');
+    out.push_str(&rows_table(&run.rows).render());
+    let failures = failures(&run.rows);
+    if !failures.is_empty() {
+        out.push_str("\nfailures:\n");
+        out.push_str(&failures);
+    }
+    if let Some(pairs) = run.pairs.as_ref().filter(|p| !p.is_empty()) {
+        out.push('\n');
+        out.push_str(&ab_tables(pairs));
+    }
+    out
+}
+
+/// `http: 2 servers × 3 pages, 100 requests + 5 warm-up each, ...`.
+pub fn header(run: &Run) -> String {
+    let s = &run.settings;
+    let list_len = |k: &str| s.get(k).and_then(Value::as_array).map_or(0, Vec::len);
+    let num = |k: &str| s.get(k).and_then(Value::as_u64);
+    let text = |k: &str| s.get(k).and_then(Value::as_str).unwrap_or("");
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut parts = vec![format!(
+        "http: {} × {}",
+        plural(list_len("servers"), "server", "servers"),
+        plural(list_len("pages"), "page", "pages")
+    )];
+    let tool = if text("tool").is_empty() {
+        "builtin"
+    } else {
+        text("tool")
+    };
+    // wrk runs for a duration, not a count of requests.
+    if let (Some(r), Some(w), false) = (num("requests"), num("warmup_effective"), tool == "wrk") {
+        parts.push(format!("{r} requests + {w} warm-up each"));
+    }
+    if tool == "wrk"
+        && let Some(d) = num("duration")
+    {
+        parts.push(format!("{d} s each"));
+    }
+    if let Some(c) = num("concurrency") {
+        parts.push(format!("concurrency {c}"));
+    }
+    if tool == "builtin"
+        && let Some(r) = num("rounds")
+    {
+        parts.push(plural(r as usize, "round", "rounds"));
+    }
+    let cold = s.get("cold").and_then(Value::as_bool).unwrap_or(false);
+    parts.push(if cold { "cold" } else { "warm" }.to_string());
+    if s.get("keepalive").and_then(Value::as_bool) == Some(false) {
+        parts.push("no keep-alive".to_string());
+    }
+    parts.push(format!("tool {tool}"));
+    let found: Vec<&str> = s
+        .get("tools_found")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    parts.push(if found.is_empty() {
+        "external tools found: none".to_string()
+    } else {
+        format!("external tools found: {}", found.join(", "))
+    });
+    // The tool names come from the saved settings.
+    cleaned(&parts.join(", "))
+}
+
+fn rows_table(rows: &[Row]) -> Table {
+    let mut t = Table::new(&[
+        ("target", Align::Left),
+        ("url", Align::Left),
+        ("n", Align::Right),
+        ("min", Align::Right),
+        ("median", Align::Right),
+        ("p90", Align::Right),
+        ("p99", Align::Right),
+        ("max", Align::Right),
+        ("sd", Align::Right),
+        ("req/s", Align::Right),
+        ("err", Align::Right),
+        ("status", Align::Left),
+        ("bytes", Align::Right),
+        ("cache", Align::Left),
+    ]);
+    for r in rows {
+        let tool = r.tool.as_deref().unwrap_or("builtin");
+        let cache = if tool == "builtin" {
+            counts(&r.cache)
+        } else {
+            tool.to_string()
+        };
+        t.push(vec![
+            r.target.clone().unwrap_or_default(),
+            r.name.clone(),
+            r.n.to_string(),
+            ms(r.min),
+            ms(r.median),
+            ms(r.p90),
+            ms(r.p99),
+            ms(r.max),
+            ms(r.stddev),
+            r.rps.map_or("-".to_string(), rate),
+            r.errors.to_string(),
+            counts(&r.status),
+            r.bytes.map_or("-".to_string(), thousands),
+            cache,
+        ]);
+    }
+    t
+}
+
+/// `200:95 404:5`, the most frequent first.
+fn counts(map: &BTreeMap<String, u64>) -> String {
+    let mut items: Vec<(&String, &u64)> = map.iter().collect();
+    items.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    items
+        .iter()
+        .map(|(k, n)| format!("{k}:{n}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn rate(v: f64) -> String {
+    if v >= 100.0 {
+        thousands(v)
+    } else {
+        significant(v, 3)
+    }
+}
+
+/// One line per row that failed: `target url: 5 × Connection refused`.
+fn failures(rows: &[Row]) -> String {
+    let mut out = String::new();
+    for r in rows.iter().filter(|r| !r.error_messages.is_empty()) {
+        let mut items: Vec<(&String, &u64)> = r.error_messages.iter().collect();
+        items.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let list: Vec<String> = items.iter().map(|(m, n)| format!("{n} × {m}")).collect();
+        let line = format!(
+            "  {} {}: {}",
+            r.target.as_deref().unwrap_or(""),
+            r.name,
+            list.join(", ")
+        );
+        out.push_str(clean(line.trim_end()).as_ref());
+        out.push('\n');
+    }
+    out
+}
+
+/// Per page: each later server (B) against the first (A).
+pub fn ab_tables(pairs: &[Pair]) -> String {
+    let mut out = String::new();
+    let mut pages: Vec<&str> = Vec::new();
+    for p in pairs {
+        if !pages.contains(&p.name.as_str()) {
+            pages.push(&p.name);
+        }
+    }
+    for (i, page) in pages.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!("A/B {}\n", clean(page)));
+        let mut t = Table::new(&[
+            ("A", Align::Left),
+            ("B", Align::Left),
+            ("A median", Align::Right),
+            ("B median", Align::Right),
+            ("B/A", Align::Right),
+            ("A req/s", Align::Right),
+            ("B req/s", Align::Right),
+            ("B/A", Align::Right),
+        ]);
+        for p in pairs.iter().filter(|p| p.name == *page) {
+            t.push(vec![
+                p.base.clone(),
+                p.other.clone(),
+                ms(p.base_median),
+                ms(p.other_median),
+                ratio(p.median_ratio),
+                p.base_rps.map_or("-".to_string(), rate),
+                p.other_rps.map_or("-".to_string(), rate),
+                ratio(p.rps_ratio),
+            ]);
+        }
+        out.push_str(&t.render());
+    }
+    out
+}
+
+fn ratio(v: Option<f64>) -> String {
+    v.map_or("-".to_string(), |r| format!("x{r:.2}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::environment::Environment;
+    use crate::document::run::{FORMAT, Mode, RowKind, TOOL};
+    use serde_json::json;
+
+    fn row(target: &str, page: &str, samples: Vec<f64>) -> Row {
+        let mut r = Row::with_samples(
+            format!("{target} {page}"),
+            RowKind::Page,
+            page.into(),
+            samples,
+        );
+        r.target = Some(target.into());
+        r.url = Some(format!("{target}{page}"));
+        r.tool = Some("builtin".into());
+        r
+    }
+
+    fn run(rows: Vec<Row>, pairs: Option<Vec<Pair>>, settings: Value) -> Run {
+        Run {
+            tool: TOOL.into(),
+            format: FORMAT,
+            mode: Mode::Http,
+            started: String::new(),
+            machine: String::new(),
+            settings: serde_json::from_value(settings).unwrap(),
+            environment: Environment::default(),
+            warnings: Vec::new(),
+            rows,
+            calibration: None,
+            comparison: None,
+            pairs,
+            metric: Default::default(),
+        }
+    }
+
+    #[test]
+    fn rows_header_and_failures() {
+        let mut a = row("http://127.0.0.1:8080", "/", vec![1.0, 2.0, 3.0]);
+        a.rps = Some(1234.5);
+        a.status = [("200".to_string(), 3), ("404".to_string(), 1)].into();
+        a.cache = [("HIT".to_string(), 2), ("MISS".to_string(), 1)].into();
+        a.bytes = Some(1000.0);
+        a.errors = 1;
+        a.error_messages = [("HTTP 404".to_string(), 1)].into();
+        let mut b = row("http://127.0.0.1:8081", "/", vec![]);
+        b.rps = Some(0.0);
+        b.errors = 4;
+        b.error_messages = [("Connection refused".to_string(), 4)].into();
+        let settings = json!({
+            "servers": ["a", "b"], "pages": ["/"], "requests": 3, "warmup_effective": 4,
+            "concurrency": 4, "rounds": 2, "cold": false, "tool": "builtin",
+            "tools_found": ["ab", "wrk"]
+        });
+        let text = render(&run(vec![a, b], None, settings));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "http: 2 servers × 1 page, 3 requests + 4 warm-up each, concurrency 4, 2 rounds, warm, tool builtin, external tools found: ab, wrk"
+        );
+        assert!(
+            lines[1].starts_with("target") && lines[1].ends_with("cache"),
+            "{}",
+            lines[1]
+        );
+        assert!(
+            lines[2].contains("1,235")
+                && lines[2].contains("200:3 404:1")
+                && lines[2].ends_with("HIT:2 MISS:1"),
+            "{}",
+            lines[2]
+        );
+        assert!(lines[2].contains(" 2.000 "), "{}", lines[2]);
+        assert!(
+            lines[3].contains(" 0 ") && lines[3].contains(" - "),
+            "{}",
+            lines[3]
+        );
+        assert!(
+            text.contains("  http://127.0.0.1:8081 /: 4 × Connection refused"),
+            "{text}"
+        );
+        assert!(text.lines().all(|l| !l.ends_with(' ')), "{text}");
+    }
+
+    #[test]
+    fn tool_rows_show_the_tool_in_the_cache_column() {
+        let mut r = row("http://h", "/", vec![]);
+        r.tool = Some("wrk".into());
+        r.median = Some(0.049);
+        let text = render(&run(vec![r], None, json!({"tool": "wrk", "duration": 10})));
+        assert!(text.lines().nth(2).unwrap().ends_with("wrk"), "{text}");
+        assert!(
+            text.starts_with(
+                "http: 0 servers × 0 pages, 10 s each, warm, tool wrk, external tools found: none"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn ab_table_per_page() {
+        let pair = |page: &str, other: &str, m: f64| Pair {
+            name: page.into(),
+            base: "A-server".into(),
+            other: other.into(),
+            base_median: Some(2.0),
+            other_median: Some(2.0 * m),
+            median_ratio: Some(m),
+            base_rps: Some(100.0),
+            other_rps: Some(100.0 / m),
+            rps_ratio: Some(1.0 / m),
+        };
+        let text = ab_tables(&[
+            pair("/", "B1", 1.5),
+            pair("/", "B2", 0.5),
+            pair("/x", "B1", 1.0),
+        ]);
+        assert_eq!(text.matches("A/B ").count(), 2, "{text}");
+        let first: Vec<&str> = text.lines().take(4).collect();
+        assert_eq!(first[0], "A/B /");
+        assert!(
+            first[1].starts_with("A ") && first[1].contains("B median"),
+            "{}",
+            first[1]
+        );
+        assert!(
+            first[2].contains("x1.50") && first[2].contains("x0.67"),
+            "{}",
+            first[2]
+        );
+        assert!(
+            first[3].contains("B2") && first[3].contains("x0.50") && first[3].contains("x2.00"),
+            "{}",
+            first[3]
+        );
+        assert!(text.lines().all(|l| !l.ends_with(' ')));
+    }
+}

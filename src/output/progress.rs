@@ -1,0 +1,63 @@
+//! Progress on stderr: a bar on a terminal, plain lines otherwise (CI logs),
+//! nothing with `-q`. Never on stdout, which may hold a JSON or CSV document.
+
+use crate::output::text::clean;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+
+pub enum Progress {
+    Quiet,
+    Lines { total: usize, done: usize },
+    Bar(ProgressBar),
+}
+
+impl Progress {
+    pub fn new(total: usize, quiet: bool) -> Progress {
+        if quiet {
+            Progress::Quiet
+        } else if std::io::stderr().is_terminal() {
+            let bar = ProgressBar::new(total as u64);
+            if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}") {
+                bar.set_style(style);
+            }
+            Progress::Bar(bar)
+        } else {
+            Progress::Lines { total, done: 0 }
+        }
+    }
+
+    /// Announces the next step.
+    pub fn start(&mut self, what: &str) {
+        match self {
+            Progress::Quiet => {}
+            Progress::Lines { total, done } => {
+                eprintln!("[{}/{}] {}", *done + 1, total, clean(what))
+            }
+            Progress::Bar(bar) => bar.set_message(clean(what).into_owned()),
+        }
+    }
+
+    /// Marks the current step done.
+    pub fn advance(&mut self) {
+        match self {
+            Progress::Quiet => {}
+            Progress::Lines { done, .. } => *done += 1,
+            Progress::Bar(bar) => bar.inc(1),
+        }
+    }
+
+    /// A line that must stay visible (a warning), printed around the bar.
+    pub fn say(&self, line: &str) {
+        match self {
+            Progress::Quiet => {}
+            Progress::Lines { .. } => eprintln!("{}", clean(line)),
+            Progress::Bar(bar) => bar.suspend(|| eprintln!("{}", clean(line))),
+        }
+    }
+
+    pub fn finish(self) {
+        if let Progress::Bar(bar) = self {
+            bar.finish_and_clear();
+        }
+    }
+}

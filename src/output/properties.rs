@@ -1,0 +1,197 @@
+//! Every printer fed arbitrary text in every field a run or a comparison
+//! can carry: nothing unsafe comes out, and no text that followed a
+//! newline (or any other separator) in a field starts a line of its own,
+//! where a CI log would read it as a workflow command.
+
+use super::text::is_unsafe;
+use super::{github, http_table, markdown, renderer, verdict};
+use crate::commands::common::Format;
+use crate::document::comparison::{
+    CalibrationRatio, Check, Comparison, EnvironmentDifference, Judged, MachineMismatch,
+};
+use crate::document::environment::Environment;
+use crate::document::run::{
+    CalibrationSummary, FORMAT, Metric, Mode, Pair, Row, RowKind, Run, TOOL,
+};
+use crate::error::Error;
+use proptest::prelude::*;
+use serde_json::json;
+use std::collections::BTreeMap;
+
+const MARK: &str = "::error::INJECTED";
+
+/// Any text, or text built to inject: anything without a colon, one unsafe
+/// character, then a workflow command.
+fn field() -> impl Strategy<Value = String> {
+    let separator = prop_oneof![
+        Just('\n'),
+        Just('\r'),
+        Just('\u{85}'),
+        Just('\u{2028}'),
+        Just('\u{1b}'),
+        Just('\u{0}'),
+    ];
+    prop_oneof![
+        any::<String>(),
+        ("[^:]{0,6}", separator, any::<String>())
+            .prop_map(|(before, sep, after)| format!("{before}{sep}{MARK}{after}")),
+    ]
+}
+
+/// A run of `mode` and its comparison, every text field taken in turn
+/// from `t`.
+fn fixture(mode: Mode, metric: Metric, t: &[String]) -> Run {
+    let mut next = t.iter().cycle().cloned();
+    let mut s = || next.next().unwrap_or_default();
+    let mut rows = Vec::new();
+    for failed in [false, true] {
+        let mut r = Row::with_samples(s(), RowKind::Page, s(), vec![1.0, 2.0]);
+        if failed {
+            (r.n, r.errors) = (0, 3);
+        }
+        r.note = s();
+        r.target = Some(s());
+        r.url = Some(s());
+        r.server = Some(s());
+        r.tool = Some(s());
+        r.error_messages = BTreeMap::from([(s(), 2)]);
+        r.status = BTreeMap::from([(s(), 1)]);
+        r.cache = BTreeMap::from([(s(), 1)]);
+        r.normalized = Some(1.5);
+        (r.instructions, r.l1_misses, r.ll_misses) = (Some(9.0), Some(2.0), Some(1.0));
+        r.estimated_cycles = Some(50.0);
+        rows.push(r);
+    }
+    let check = |s: &mut dyn FnMut() -> String, regressed, inconclusive| Check {
+        inconclusive,
+        p_value: Some(0.01),
+        ..Check::new(&s(), &s(), 1.0, 2.0, 100.0, regressed)
+    };
+    let comparison = Comparison {
+        baseline: s(),
+        method: s(),
+        threshold: 10.0,
+        regressions: 1,
+        checks: vec![
+            check(&mut s, true, false),
+            check(&mut s, false, true),
+            check(&mut s, false, false),
+        ],
+        missing: vec![s(), s()],
+        new: vec![s()],
+        environment_differences: vec![EnvironmentDifference {
+            field: s(),
+            baseline: s(),
+            current: s(),
+        }],
+        setup_differences: vec![EnvironmentDifference {
+            field: s(),
+            baseline: s(),
+            current: s(),
+        }],
+        calibration: Some(CalibrationRatio {
+            baseline: 1.0,
+            current: 2.0,
+            speed: 0.5,
+            max_slowdown: Some(30.0),
+        }),
+        machines: Some(MachineMismatch {
+            baseline_class: s(),
+            current_class: s(),
+            baseline_cpu: s(),
+            current_cpu: s(),
+            judged: Judged::No,
+        }),
+        basis: Some(s()),
+        ..Comparison::default()
+    };
+    let environment = Environment {
+        date: s(),
+        rustc: s(),
+        profile: s(),
+        opt_level: s(),
+        git_commit: s(),
+        ci: s(),
+        machine_class: Some(s()),
+        ..Environment::default()
+    };
+    let settings = json!({
+        "servers": [s()], "pages": [s()], "tool": s(), "tools_found": [s(), s()],
+        "requests": 1, "warmup_effective": 1, "duration": 1, "cache_sim": s(),
+    });
+    Run {
+        tool: TOOL.into(),
+        format: FORMAT,
+        mode,
+        started: s(),
+        machine: s(),
+        settings: serde_json::from_value(settings).unwrap_or_default(),
+        environment,
+        warnings: vec![s()],
+        rows,
+        calibration: CalibrationSummary::of(&[1.0], &[1.0], 1),
+        comparison: Some(comparison),
+        pairs: Some(vec![Pair {
+            name: s(),
+            base: s(),
+            other: s(),
+            base_median: Some(1.0),
+            other_median: Some(2.0),
+            median_ratio: Some(2.0),
+            base_rps: None,
+            other_rps: None,
+            rps_ratio: None,
+        }]),
+        metric,
+    }
+}
+
+/// Everything yardstick prints from `run`, by printer.
+fn printed(run: &Run) -> Vec<(&'static str, String)> {
+    let c = run.comparison.clone().unwrap_or_default();
+    vec![
+        ("table", renderer(Format::Table, true).run(run)),
+        (
+            "table comparison",
+            renderer(Format::Table, true).comparison(&c),
+        ),
+        ("csv", renderer(Format::Csv, true).run(run)),
+        ("csv comparison", renderer(Format::Csv, true).comparison(&c)),
+        ("markdown", markdown::summary(run)),
+        ("http table", http_table::render(run)),
+        (
+            "annotations",
+            github::annotations(&c, &c.baseline).join("\n"),
+        ),
+        ("verdicts", verdict::lines(run).join("\n")),
+        ("error", Error::input(c.baseline.clone()).to_string()),
+        ("refusal", Error::Refused(c.baseline.clone()).to_string()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn no_printer_lets_a_field_start_a_line(
+        texts in proptest::collection::vec(field(), 1..12),
+        http in any::<bool>(),
+        metric in prop_oneof![
+            Just(Metric::Time),
+            Just(Metric::Instructions),
+            Just(Metric::EstimatedCycles),
+        ],
+    ) {
+        let run = fixture(if http { Mode::Http } else { Mode::Micro }, metric, &texts);
+        for (printer, out) in printed(&run) {
+            let bad = out.chars().find(|&c| c != '\n' && is_unsafe(c));
+            prop_assert!(bad.is_none(), "{printer} printed {bad:?}: {out}");
+            // The runner trims leading white space before it looks for `::`.
+            let line = out.lines().find(|l| l.trim_start().starts_with(MARK));
+            prop_assert!(line.is_none(), "{printer} started a line with a field's text: {line:?}");
+        }
+        // JSON escapes what it must; its lines start with its own syntax.
+        let json = renderer(Format::Json, true).run(&run);
+        prop_assert!(json.lines().all(|l| !l.trim_start().starts_with(MARK)));
+    }
+}

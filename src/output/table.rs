@@ -1,0 +1,248 @@
+//! The aligned table a person reads in a terminal or a CI log.
+
+use super::layout::{Align, Table, change, ms, significant, thousands};
+use super::text::clean;
+use super::{Render, header};
+use crate::document::comparison::{CalibrationRatio, Comparison};
+use crate::document::run::{Metric, Mode, Run};
+
+pub struct TableFormat {
+    pub all_checks: bool,
+}
+
+impl Render for TableFormat {
+    fn run(&self, run: &Run) -> String {
+        let mut out = String::new();
+        out.push_str(&header(run));
+        out.push('\n');
+        for w in &run.warnings {
+            out.push_str(&format!("warning: {}\n", clean(w)));
+        }
+        if let Some(c) = &run.calibration {
+            out.push_str(&format!(
+                "calibration loop: median {} ms (n {}), before {} ms, after {} ms, drift {:+.1} %\n",
+                ms(Some(c.median)),
+                c.n,
+                ms(Some(c.before_median)),
+                ms(Some(c.after_median)),
+                c.drift_pct
+            ));
+        }
+        out.push('\n');
+        match run.mode {
+            Mode::Micro => out.push_str(&micro_rows(run)),
+            Mode::Http => out.push_str(&super::http_table::render(run)),
+        }
+        if let Some(c) = &run.comparison {
+            out.push('\n');
+            out.push_str(&self.comparison(c));
+        }
+        out
+    }
+
+    fn comparison(&self, c: &Comparison) -> String {
+        comparison_text(c, self.all_checks)
+    }
+}
+
+/// Micro rows of a run of counts: instructions, and with a simulated cache
+/// its misses and the estimated cycles.
+fn count_rows(run: &Run) -> String {
+    let cache = run.metric == Metric::EstimatedCycles;
+    let mut columns = vec![
+        ("probe", Align::Left),
+        ("ops", Align::Right),
+        ("batch", Align::Right),
+        ("instructions/iter", Align::Right),
+    ];
+    if cache {
+        columns.extend([
+            ("L1 misses", Align::Right),
+            ("LL misses", Align::Right),
+            ("est. cycles/iter", Align::Right),
+        ]);
+    }
+    columns.extend([
+        ("per op", Align::Right),
+        ("err", Align::Right),
+        ("note", Align::Left),
+    ]);
+    let mut t = Table::new(&columns);
+    let count = |x: Option<f64>| x.map(thousands).unwrap_or_else(|| "-".into());
+    for r in &run.rows {
+        let judged = if cache {
+            r.estimated_cycles
+        } else {
+            r.instructions
+        };
+        let per_op = judged
+            .zip(r.ops.filter(|o| *o > 0))
+            .map(|(i, o)| i / o as f64);
+        let mut cells = vec![
+            r.name.clone(),
+            r.ops.map(|o| o.to_string()).unwrap_or_default(),
+            r.batch.map(|b| b.to_string()).unwrap_or_default(),
+            count(r.instructions),
+        ];
+        if cache {
+            cells.extend([
+                count(r.l1_misses),
+                count(r.ll_misses),
+                count(r.estimated_cycles),
+            ]);
+        }
+        cells.extend([count(per_op), r.errors.to_string(), r.note.clone()]);
+        t.push(cells);
+    }
+    let mut out = if cache {
+        format!(
+            "counted by callgrind in the measured iterations, with a simulated cache ({}); \
+             estimated cycles = L1 hits + 5 x LL hits + 35 x RAM\n",
+            clean(
+                run.settings
+                    .get("cache_sim")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or("unrecorded")
+            )
+        )
+    } else {
+        "instructions counted by callgrind in the measured iterations\n".to_string()
+    };
+    out.push_str(&t.render());
+    out
+}
+
+/// Micro rows: times in ms per iteration.
+pub fn micro_rows(run: &Run) -> String {
+    if run.metric.is_count() {
+        return count_rows(run);
+    }
+    let mut t = Table::new(&[
+        ("probe", Align::Left),
+        ("n", Align::Right),
+        ("ops", Align::Right),
+        ("min", Align::Right),
+        ("median", Align::Right),
+        ("p90", Align::Right),
+        ("p99", Align::Right),
+        ("max", Align::Right),
+        ("sd", Align::Right),
+        ("ops/s", Align::Right),
+        ("x calib", Align::Right),
+        ("err", Align::Right),
+        ("note", Align::Left),
+    ]);
+    for r in &run.rows {
+        t.push(vec![
+            r.name.clone(),
+            r.n.to_string(),
+            r.ops.map(|o| o.to_string()).unwrap_or_default(),
+            ms(r.min),
+            ms(r.median),
+            ms(r.p90),
+            ms(r.p99),
+            ms(r.max),
+            ms(r.stddev),
+            r.rps.map(thousands).unwrap_or_else(|| "-".into()),
+            r.normalized
+                .map(|x| significant(x, 4))
+                .unwrap_or_else(|| "-".into()),
+            r.errors.to_string(),
+            r.note.clone(),
+        ]);
+    }
+    let mut out = "times in ms per iteration\n".to_string();
+    out.push_str(&t.render());
+    out
+}
+
+/// The comparison as text: the figures that explain the verdict, then the
+/// checks (only the regressions unless `all`).
+pub fn comparison_text(c: &Comparison, all: bool) -> String {
+    let mut out = match &c.basis {
+        Some(basis) => format!("baseline: {} ({})\n", clean(&c.baseline), clean(basis)),
+        None => format!("baseline: {}\n", clean(&c.baseline)),
+    };
+    out.push_str(&format!(
+        "{} regression{} at threshold {} %{}\n",
+        c.regressions,
+        if c.regressions == 1 { "" } else { "s" },
+        c.threshold,
+        c.min_delta
+            .map(|d| format!(" and {d} ms"))
+            .unwrap_or_default()
+    ));
+    if let Some(cal) = &c.calibration {
+        out.push_str(&speed_line(cal));
+        out.push('\n');
+    }
+    if let Some(note) = c.too_slow_note() {
+        out.push_str(&format!("warning: {}\n", clean(&note)));
+    }
+    if let Some(note) = c.machine_note() {
+        out.push_str(&format!("note: {}\n", clean(&note)));
+    }
+    if let Some(note) = c.setup_note() {
+        out.push_str(&format!("note: {}\n", clean(&note)));
+    }
+    for d in &c.environment_differences {
+        out.push_str(&format!(
+            "note: the baseline was made with another set-up, {}: {} -> {}\n",
+            clean(&d.field),
+            clean(&d.baseline),
+            clean(&d.current)
+        ));
+    }
+    let paired = c.checks.iter().any(|k| k.p_value.is_some());
+    let mut columns = vec![
+        ("row", Align::Left),
+        ("metric", Align::Left),
+        ("baseline", Align::Right),
+        ("now", Align::Right),
+        ("change", Align::Right),
+    ];
+    if paired {
+        columns.push(("p", Align::Right));
+    }
+    columns.push(("verdict", Align::Left));
+    let mut t = Table::new(&columns);
+    for k in c
+        .checks
+        .iter()
+        .filter(|k| all || k.regressed || k.inconclusive)
+    {
+        let mut cells = vec![
+            k.key.clone(),
+            k.metric.clone(),
+            significant(k.baseline, 4),
+            significant(k.current, 4),
+            change(k.change_pct),
+        ];
+        if paired {
+            cells.push(k.p_value.map(|p| format!("{p:.4}")).unwrap_or_default());
+        }
+        cells.push(k.verdict_word().to_string());
+        t.push(cells);
+    }
+    if !t.is_empty() {
+        out.push_str(&t.render());
+    }
+    if !c.missing.is_empty() {
+        out.push_str(&format!("not measured: {}\n", clean(&c.missing.join(", "))));
+    }
+    if !c.new.is_empty() {
+        out.push_str(&format!("new: {}\n", clean(&c.new.join(", "))));
+    }
+    out
+}
+
+/// `calibration loop: baseline 9.36 ms, now 11.12 ms (this machine x0.84
+/// the speed of the baseline's)`.
+pub fn speed_line(cal: &CalibrationRatio) -> String {
+    format!(
+        "calibration loop: baseline {} ms, now {} ms (this machine x{:.2} the speed of the baseline's)",
+        ms(Some(cal.baseline)),
+        ms(Some(cal.current)),
+        cal.speed
+    )
+}

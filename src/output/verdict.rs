@@ -1,0 +1,62 @@
+//! The closing verdict lines and the exit code they stand for.
+
+use crate::document::comparison::{Comparison, Judged};
+use crate::document::run::{Mode, Run};
+
+/// Names of micro probes that failed their check, their setup, or panicked:
+/// a broken probe never passes, with or without a baseline.
+pub fn failed_probes(run: &Run) -> Vec<&str> {
+    if run.mode != Mode::Micro {
+        return Vec::new();
+    }
+    run.rows
+        .iter()
+        .filter(|r| r.n == 0 && r.errors > 0)
+        .map(|r| r.name.as_str())
+        .collect()
+}
+
+/// The line of a probe that failed; its name comes from the run.
+pub fn failed_line(name: &str) -> String {
+    format!("FAIL: probe {} failed its check", super::text::clean(name))
+}
+
+/// The verdict lines: one per failed probe, then PASS or FAIL against the
+/// baseline when there is one.
+pub fn lines(run: &Run) -> Vec<String> {
+    let mut out: Vec<String> = failed_probes(run).into_iter().map(failed_line).collect();
+    if let Some(c) = &run.comparison {
+        out.push(comparison_line(c).to_string());
+    }
+    out
+}
+
+/// The line that closes a comparison. Only a verdict says PASS or FAIL:
+/// across machine classes, and against the last run on this machine, the
+/// changes are information.
+pub fn comparison_line(c: &Comparison) -> &'static str {
+    let held_back = c.machines.as_ref().is_some_and(|m| m.judged == Judged::No);
+    if c.failed() {
+        "FAIL: slower than the baseline"
+    } else if held_back {
+        "NO VERDICT: the machine classes differ or are unknown; the changes are information"
+    } else if !c.setup_differences.is_empty() {
+        "NO VERDICT: the counts were made with another set-up; the changes are information"
+    } else if c.informational && c.regressions > 0 {
+        "INFO: slower than the last run on this machine (information, not a verdict)"
+    } else if c.informational {
+        "INFO: no slowdown against the last run on this machine (information, not a verdict)"
+    } else {
+        "PASS: no regression"
+    }
+}
+
+/// 1 when a probe failed or something regressed, else 0.
+pub fn exit_code(run: &Run) -> i32 {
+    let regressed = run.comparison.as_ref().is_some_and(|c| c.failed());
+    if regressed || !failed_probes(run).is_empty() {
+        1
+    } else {
+        0
+    }
+}
