@@ -33,7 +33,7 @@ fn samples(
     warmup: usize,
     repeat: usize,
 ) -> Result<(Vec<f64>, u64), String> {
-    let mut ready = sample::ready(empty)?;
+    let mut ready = sample::verified(empty)?;
     let instance = ready.instance.as_mut();
     let clock = Clock::real();
     let name = empty.name;

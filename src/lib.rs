@@ -26,6 +26,7 @@ pub use inventory;
 
 pub use probe::{Checksum, Probe};
 
+use baseline::history::Bench;
 use commands::micro::options::MicroOptions;
 use commands::{micro, testmode};
 use error::Error;
@@ -54,16 +55,13 @@ pub fn run_main() -> i32 {
         // libtest's arguments are text; a name that is not cannot match.
         return match utf8(args) {
             Ok(args) => testmode::run(args),
-            Err(e) => report(Err(e)),
+            Err(e) => exit_code(Err(e)),
         };
     }
     let bench = args
         .first()
-        .map(|program| baseline::history::Bench::for_program(Path::new(program)));
-    report(
-        MicroOptions::parse(args.into_iter().skip(1))
-            .and_then(|o| micro::main(&o, bench, &["--bench"])),
-    )
+        .map(|program| Bench::for_program(Path::new(program)));
+    exit_code(measure(args.into_iter().skip(1), bench, "--bench"))
 }
 
 /// Entry point of a yardstick binary: `micro`, `compare`, `show`,
@@ -77,13 +75,11 @@ pub fn main() -> i32 {
     }
     let command = args.remove(0);
     let result = match command.to_str() {
-        Some("micro") => MicroOptions::parse(args).and_then(|o| micro::main(&o, None, &["micro"])),
+        Some("micro") => measure(args, None, "micro"),
         // A bench binary is told to measure with `--bench`; a yardstick
         // binary that links probes takes the same call, so either can be
         // one side of `compare-builds`.
-        Some("--bench") => {
-            MicroOptions::parse(args).and_then(|o| micro::main(&o, None, &["--bench"]))
-        }
+        Some("--bench") => measure(args, None, "--bench"),
         Some("compare") => commands::saved::compare(args),
         Some("http") => utf8(args).and_then(commands::http::main),
         Some("compare-builds") => commands::compare_builds::options::PairedOptions::parse(args)
@@ -105,7 +101,22 @@ pub fn main() -> i32 {
             command.to_string_lossy()
         ))),
     };
-    report(result)
+    exit_code(result)
+}
+
+/// Micro mode, or a worker of `compare-builds` when `--worker` asks for one.
+/// `invocation` is how this binary was told to measure.
+fn measure(
+    args: impl IntoIterator<Item = OsString>,
+    bench: Option<Bench>,
+    invocation: &str,
+) -> Result<i32, Error> {
+    let options = MicroOptions::parse(args)?;
+    if options.worker {
+        commands::worker::main(&options)
+    } else {
+        micro::main(&options, bench, &[invocation])
+    }
 }
 
 /// The arguments as text; HTTP mode's options are URLs, headers and names.
@@ -122,7 +133,8 @@ fn utf8(args: Vec<OsString>) -> Result<Vec<String>, Error> {
         .collect()
 }
 
-fn report(result: Result<i32, Error>) -> i32 {
+/// The exit code of a command's result, printing its error.
+fn exit_code(result: Result<i32, Error>) -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {

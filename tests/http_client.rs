@@ -169,7 +169,7 @@ fn two_servers_give_a_row_each_and_a_pair() {
     assert_eq!(run.rows.len(), 2);
     assert_eq!(run.rows[0].target.as_deref(), Some(a.base().as_str()));
     assert_eq!(run.rows[1].target.as_deref(), Some(b.base().as_str()));
-    let pairs = run.pairs.as_ref().unwrap();
+    let pairs = run.server_pairs.as_ref().unwrap();
     assert_eq!(pairs.len(), 1);
     assert_eq!(
         (pairs[0].base.as_str(), pairs[0].other.as_str()),

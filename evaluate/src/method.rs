@@ -319,8 +319,13 @@ mod tests {
         let mut own = compare(&baseline, "b.json", &run, &Rules::default()).unwrap();
         own.threshold = 15.0;
         for c in &mut own.checks {
-            c.regressed = c.key == "a";
-            c.inconclusive = c.key == "b";
+            c.verdict = if c.key == "a" {
+                yardstick::document::check::Verdict::Regressed
+            } else {
+                yardstick::document::check::Verdict::Inconclusive(
+                    yardstick::document::check::Reason::Unconfirmed,
+                )
+            };
         }
         run.comparison = Some(own);
         with(&baseline, 15.0, |ctx| {

@@ -3,7 +3,7 @@
 //! evaluates, it only counts what they decided.
 
 use serde::{Deserialize, Serialize};
-use yardstick::document::comparison::Comparison;
+use yardstick::document::comparison::{Comparison, Figure};
 use yardstick::document::run::Run;
 
 /// What a comparison decided about one probe.
@@ -73,7 +73,7 @@ pub fn paired_outcomes(probes: &[String], run: &Run) -> Vec<ProbeOutcome> {
                 let check = c
                     .checks
                     .iter()
-                    .find(|k| &k.key == key && k.metric != "errors");
+                    .find(|k| &k.key == key && k.metric != Figure::Errors);
                 let medians = check
                     .map(|k| (k.current, k.baseline))
                     .filter(|(n, b)| n.is_finite() && b.is_finite() && *b > 0.0);
@@ -103,14 +103,14 @@ fn outcome(
     let checks = || comparison.checks.iter().filter(|c| c.key == key);
     let verdict = if !measured {
         Verdict::Inconclusive
-    } else if checks().any(|c| c.regressed) {
+    } else if checks().any(|c| c.regressed()) {
         Verdict::Regressed
-    } else if checks().any(|c| c.inconclusive) {
+    } else if checks().any(|c| c.inconclusive()) {
         Verdict::Inconclusive
     } else {
         Verdict::Pass
     };
-    let judged = checks().find(|c| c.metric != "errors");
+    let judged = checks().find(|c| c.metric != Figure::Errors);
     ProbeOutcome {
         probe: key.to_string(),
         verdict,
@@ -164,7 +164,7 @@ pub(crate) mod tests {
                 checksum: 0,
             }),
             comparison: None,
-            pairs: None,
+            server_pairs: None,
         }
     }
 
@@ -214,8 +214,9 @@ pub(crate) mod tests {
         // As a method that can abstain marks it: above the threshold, but
         // not significant.
         for check in c.checks.iter_mut().filter(|k| k.key == "b") {
-            check.regressed = false;
-            check.inconclusive = true;
+            check.verdict = yardstick::document::check::Verdict::Inconclusive(
+                yardstick::document::check::Reason::PairsDisagree,
+            );
         }
         let o = outcomes(&base, &now, &c);
         assert_eq!(o[0].verdict, Verdict::Regressed);
@@ -228,15 +229,20 @@ pub(crate) mod tests {
         use yardstick::document::comparison::Check;
         let mut run = micro_run(1.0, &[("a", 1.0), ("b", 1.0), ("c", 1.0)]);
         run.calibration = None;
-        let check = |key: &str, change: f64, regressed, inconclusive| Check {
+        let check = |key: &str, change: f64, regressed: bool, inconclusive: bool| Check {
             key: key.into(),
-            metric: "paired median ratio".into(),
+            metric: Figure::PairedMedianRatio,
             baseline: 2.0,
             current: 2.0 * (1.0 + change / 100.0),
             change_pct: change,
-            regressed,
+            verdict: match (regressed, inconclusive) {
+                (true, _) => yardstick::document::check::Verdict::Regressed,
+                (false, true) => yardstick::document::check::Verdict::Inconclusive(
+                    yardstick::document::check::Reason::PairsDisagree,
+                ),
+                (false, false) => yardstick::document::check::Verdict::Ok,
+            },
             p_value: Some(if regressed { 0.001 } else { 0.5 }),
-            inconclusive,
             confirmation_pct: None,
         };
         let probes: Vec<String> = ["a", "b", "c", "gone"].map(String::from).to_vec();

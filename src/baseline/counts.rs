@@ -10,11 +10,11 @@
 //! It is refreshed with the command in CONTRIBUTING.md ("The count
 //! baseline").
 
+use crate::baseline::Baseline;
 use crate::baseline::history::Bench;
 use crate::document::environment::{Environment, now, repository_dir};
 use crate::document::run::Metric;
 use crate::judge::setup::{self, Setup};
-use crate::output::deliver::Baseline;
 use std::path::PathBuf;
 
 /// `baselines/<bench>/counts.json`.

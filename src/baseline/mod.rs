@@ -5,3 +5,150 @@
 pub mod counts;
 pub mod history;
 pub mod pool;
+
+use crate::baseline::history::{Bench, Choice};
+use crate::document::run::{Metric, Mode, Run};
+use crate::document::store;
+use crate::error::Error;
+use crate::judge::{self, Rules};
+use std::path::Path;
+
+/// A baseline run and the name it is shown under.
+pub struct Baseline {
+    pub name: String,
+    pub run: Run,
+    /// Why it was chosen, when yardstick chose it.
+    pub basis: Option<String>,
+    /// Compared as information: its regressions do not fail the run.
+    pub informational: bool,
+}
+
+/// What the command line asks to compare with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Asked<'a> {
+    /// This file (`--baseline`).
+    File(&'a Path),
+    /// Nothing (`--no-baseline`).
+    None,
+    /// Whatever a bench chooses; nothing for other commands.
+    Default,
+}
+
+/// The baseline a run is compared with, or why there is none.
+pub enum Resolved {
+    Baseline(Box<Baseline>),
+    /// None asked for (`--no-baseline`, or no default to look for).
+    NotAsked,
+    /// A bench found nothing to judge by; the reason, in a line.
+    Nothing(String),
+}
+
+impl Baseline {
+    /// The baseline to compare with: the file asked for, else (for a bench,
+    /// unless none is asked for) the one `bench` chooses for machine class
+    /// `class`.
+    /// Read before measuring, so a bad file costs no run.
+    pub fn resolve(
+        asked: Asked<'_>,
+        bench: Option<&Bench>,
+        class: Option<&str>,
+    ) -> Result<Resolved, Error> {
+        let bench = match asked {
+            Asked::File(path) => {
+                return Baseline::load(path).map(|b| Resolved::Baseline(Box::new(b)));
+            }
+            Asked::None => None,
+            Asked::Default => bench,
+        };
+        let Some(bench) = bench else {
+            return Ok(Resolved::NotAsked);
+        };
+        let shown = class.unwrap_or("unknown");
+        Ok(match bench.choose(class) {
+            Choice::Committed(path) => Resolved::Baseline(Box::new(Baseline {
+                basis: Some(format!("committed for machine class {shown}")),
+                ..Baseline::load(&path)?
+            })),
+            Choice::LastRun(path) => match Baseline::load(&path) {
+                Ok(b) => Resolved::Baseline(Box::new(Baseline {
+                    basis: Some(format!(
+                        "the last run on machine class {shown}, as information: no baseline is \
+                         committed for it{}{}",
+                        class
+                            .map(|c| format!(" ({})", bench.committed(c).display()))
+                            .unwrap_or_default(),
+                        bench.legacy_note()
+                    )),
+                    informational: true,
+                    ..b
+                })),
+                // A kept run that cannot be read is no reason to refuse
+                // the run: the next run replaces it.
+                Err(e) => Resolved::Nothing(format!("the last run kept is unreadable ({e})")),
+            },
+            Choice::Nothing(why) => Resolved::Nothing(why),
+        })
+    }
+
+    /// Refuses, before anything is measured, a baseline that a run of
+    /// `mode` and `metric` could not be compared with: the run would be
+    /// measured for nothing.
+    pub fn suits(&self, mode: Mode, metric: Metric) -> Result<(), Error> {
+        if self.run.mode != mode {
+            return Err(Error::input(format!(
+                "{}: a {} run is no baseline for a {} run",
+                self.name,
+                self.run.mode.as_str(),
+                mode.as_str()
+            )));
+        }
+        if mode == Mode::Micro && !judge::comparable(self.run.metric, metric) {
+            return Err(Error::input(format!(
+                "{}: a run of {} is no baseline for a run of {}",
+                self.name,
+                self.run.metric.as_str(),
+                metric.as_str()
+            )));
+        }
+        Ok(())
+    }
+
+    pub fn load(path: &Path) -> Result<Baseline, Error> {
+        // Shown relative to the working directory when it is inside it, as
+        // the user would have typed it.
+        let shown = std::env::current_dir()
+            .ok()
+            .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+            .unwrap_or_else(|| path.to_path_buf());
+        let run = store::load(&shown)?;
+        let name = shown.display().to_string();
+        if run.mode == Mode::Micro && run.metric == Metric::Time && run.calibration.is_none() {
+            return Err(Error::input(format!(
+                "{name}: a micro run without calibration cannot be compared"
+            )));
+        }
+        Ok(Baseline {
+            name,
+            run,
+            basis: None,
+            informational: false,
+        })
+    }
+
+    /// Attaches the comparison of `run` with this baseline under `rules`.
+    pub fn judge(&self, mut run: Run, rules: &Rules) -> Result<Run, Error> {
+        let mut c = judge::compare(&self.run, &self.name, &run, rules)?;
+        c.basis = self.basis.clone();
+        c.informational |= self.informational;
+        let unjudged = c.too_slow_to_judge();
+        if !unjudged.is_empty() {
+            run.warnings.push(format!(
+                "inconclusive: {} over the threshold, but the machine ran too slow to judge \
+                 (see the comparison)",
+                unjudged.join(", ")
+            ));
+        }
+        run.comparison = Some(c);
+        Ok(run)
+    }
+}

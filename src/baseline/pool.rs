@@ -231,7 +231,7 @@ fn merged(runs: &[(String, Run)], rows: Vec<Row>) -> Run {
         .sum();
     run.settings.insert(POOLED_SETTING.into(), json!(pooled));
     run.comparison = None;
-    run.pairs = None;
+    run.server_pairs = None;
     run
 }
 
@@ -286,10 +286,9 @@ mod tests {
         a.warnings.push("load was high".into());
         a.comparison = Some(crate::document::comparison::Comparison {
             baseline: "old.json".into(),
-            method: "normalized".into(),
+            method: crate::document::comparison::Method::Normalized,
             threshold: 30.0,
             min_delta: None,
-            regressions: 0,
             missing: Vec::new(),
             new: Vec::new(),
             checks: Vec::new(),

@@ -1,7 +1,10 @@
 //! Options every measuring mode shares: output format, quiet, save, baseline,
 //! threshold. Parsed in one place so micro and HTTP mode read them alike.
 
+use crate::baseline::Asked;
 use crate::error::Error;
+use crate::output::Format;
+use crate::output::deliver::Delivery;
 use lexopt::{Arg, Parser, ValueExt};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -36,25 +39,15 @@ impl Flag {
     }
 }
 
-/// How the run is printed on stdout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Format {
-    #[default]
-    Table,
-    Json,
-    Csv,
-}
-
-impl Format {
-    pub fn parse(value: &str) -> Result<Format, Error> {
-        match value {
-            "table" => Ok(Format::Table),
-            "json" => Ok(Format::Json),
-            "csv" => Ok(Format::Csv),
-            other => Err(Error::usage(format!(
-                "--format: unknown format `{other}` (table, json or csv)"
-            ))),
-        }
+/// Reads `--format`'s value.
+pub fn format(value: &str) -> Result<Format, Error> {
+    match value {
+        "table" => Ok(Format::Table),
+        "json" => Ok(Format::Json),
+        "csv" => Ok(Format::Csv),
+        other => Err(Error::usage(format!(
+            "--format: unknown format `{other}` (table, json or csv)"
+        ))),
     }
 }
 
@@ -89,6 +82,27 @@ impl From<&Common> for crate::judge::Rules {
 }
 
 impl Common {
+    /// Where and how the finished run goes.
+    pub fn delivery(&self) -> Delivery {
+        Delivery {
+            format: self.format,
+            all_checks: self.all_checks,
+            save: self.save.clone(),
+        }
+    }
+
+    /// What `--baseline` and `--no-baseline` ask for; both is an error.
+    pub fn asked(&self) -> Result<Asked<'_>, Error> {
+        match (&self.baseline, self.no_baseline) {
+            (Some(_), true) => Err(Error::usage(
+                "--baseline and --no-baseline contradict each other",
+            )),
+            (Some(path), false) => Ok(Asked::File(path)),
+            (None, true) => Ok(Asked::None),
+            (None, false) => Ok(Asked::Default),
+        }
+    }
+
     /// Takes `arg` if it is a shared option (reading its value from
     /// `parser`); returns false for anything else, for the caller to handle.
     pub fn accept(&mut self, flag: &Flag, parser: &mut Parser) -> Result<bool, Error> {
@@ -98,7 +112,7 @@ impl Common {
             _ => return Ok(false),
         };
         match name {
-            "format" => self.format = Format::parse(&string(parser, "--format")?)?,
+            "format" => self.format = format(&string(parser, "--format")?)?,
             "json" => self.format = Format::Json,
             "csv" => self.format = Format::Csv,
             "quiet" => self.quiet = true,

@@ -10,3 +10,4 @@ pub mod machine;
 pub mod micro;
 pub mod saved;
 pub mod testmode;
+pub mod worker;

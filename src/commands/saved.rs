@@ -1,12 +1,13 @@
 //! `yardstick show FILE` and `yardstick compare BASE RUN`: work on saved runs
 //! without measuring anything.
 
-use super::common::{Common, Flag, Format};
+use super::common::{Common, Flag};
+use crate::baseline::Baseline;
 use crate::document::run::{Metric, Mode};
 use crate::document::store;
 use crate::error::Error;
 use crate::judge::{self, Rules};
-use crate::output::deliver::Baseline;
+use crate::output::Format;
 use crate::output::text::clean;
 use crate::output::{self, table, verdict};
 use lexopt::Parser;
@@ -149,7 +150,7 @@ pub fn compare(args: Vec<OsString>) -> Result<i32, Error> {
     })
 }
 
-/// A table under the GitHub shield; a document as it is (see `outcome`).
+/// A table under the GitHub shield; a document as it is (see `output::deliver`).
 fn shield_table(format: Format, text: String) -> String {
     match format {
         Format::Table => output::github::shielded(&text),

@@ -1,27 +1,27 @@
 //! The Comparison document: the verdict of one run against a baseline.
 //!
-//! The rules that produce it live in `compare/`, one file per mode; this is
+//! The rules that produce it live in `judge/`, one file per method; this is
 //! only the data, shared by every renderer.
 
+pub use super::check::{Check, Figure, Reason, Verdict};
+use serde::ser::{SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 
 /// A run compared with a baseline.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+///
+/// Stored with a `regressions` count, which [`Comparison::regressions`]
+/// computes from the checks, so the two never disagree.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 pub struct Comparison {
     /// The baseline file, as named.
     pub baseline: String,
-    /// `normalized` (micro: medians divided by each run's calibration),
-    /// `instructions` (micro: instruction counts), `paired` (two builds
-    /// measured in alternating rounds) or `http` (absolute times with a
-    /// minimum delta).
-    pub method: String,
+    /// How the runs were judged.
+    pub method: Method,
     /// Percent a figure may worsen before it counts as a regression.
     pub threshold: f64,
     /// HTTP: milliseconds a time must also grow by to count.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub min_delta: Option<f64>,
-    /// How many checks regressed.
-    pub regressions: usize,
     /// Every check made, regressed or not.
     pub checks: Vec<Check>,
     /// Rows of the baseline the run did not measure: listed, not counted.
@@ -31,34 +31,58 @@ pub struct Comparison {
     /// Set-up differences that move numbers (rustc, profile, target, ...).
     pub environment_differences: Vec<EnvironmentDifference>,
     /// Micro: the two calibration medians and the speed factor.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub calibration: Option<CalibrationRatio>,
     /// Wall-time comparisons whose runs are of different machine classes
     /// (or either of unknown class): both machines, and whether the times
     /// were judged all the same.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub machines: Option<MachineMismatch>,
     /// Why this baseline was the one compared with, when yardstick chose it
     /// (`cargo bench`): a committed baseline of this machine class, or the
     /// last run on it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub basis: Option<String>,
     /// Counts: the set-up fields that differ from the baseline's (see
     /// `counts::setup`); when any does, the comparison is information.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub setup_differences: Vec<EnvironmentDifference>,
     /// Given as information: regressions are shown but do not fail the run
     /// (a comparison with the last run on this machine rather than with a
     /// committed baseline, or of counts made with another set-up).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default)]
     pub informational: bool,
 }
 
 impl Comparison {
+    /// An empty comparison with `baseline` by `method` at `threshold`.
+    pub fn new(baseline: &str, method: Method, threshold: f64) -> Comparison {
+        Comparison {
+            baseline: baseline.to_string(),
+            method,
+            threshold,
+            min_delta: None,
+            checks: Vec::new(),
+            missing: Vec::new(),
+            new: Vec::new(),
+            environment_differences: Vec::new(),
+            calibration: None,
+            machines: None,
+            basis: None,
+            setup_differences: Vec::new(),
+            informational: false,
+        }
+    }
+
+    /// How many checks regressed.
+    pub fn regressions(&self) -> usize {
+        self.checks.iter().filter(|c| c.regressed()).count()
+    }
+
     /// True when anything regressed and the comparison is a verdict, not
     /// information.
     pub fn failed(&self) -> bool {
-        self.regressions > 0 && !self.informational
+        self.regressions() > 0 && !self.informational
     }
 
     /// Why the times were not judged, or were judged only because asked,
@@ -127,7 +151,7 @@ impl Comparison {
         }
         self.checks
             .iter()
-            .filter(|k| k.inconclusive)
+            .filter(|k| k.verdict == Verdict::Inconclusive(Reason::Machine))
             .map(|k| k.key.as_str())
             .collect()
     }
@@ -149,69 +173,6 @@ impl Comparison {
                 format!(" ({})", unjudged.join(", "))
             }
         ))
-    }
-}
-
-/// One figure of one row, baseline against now.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Check {
-    pub key: String,
-    /// What was compared: `median/calib`, `errors`, `median`, `p95`, `rps`,
-    /// `error_rate`.
-    pub metric: String,
-    pub baseline: f64,
-    pub current: f64,
-    /// Change in percent (percentage points for rates); positive is worse
-    /// for times and errors, negative is worse for `rps`.
-    pub change_pct: f64,
-    pub regressed: bool,
-    /// Paired comparisons: the one-sided p-value that the row got slower.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub p_value: Option<f64>,
-    /// Slower by more than the threshold, but without a verdict: the paired
-    /// comparison's worker pairs disagree, the confirmation did not see it
-    /// again, or the machine ran too slow to judge (see
-    /// [`CalibrationRatio::too_slow`]). Never counted as a regression.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub inconclusive: bool,
-    /// Micro runs against a baseline: the change found when a flagged probe
-    /// was measured again, interleaved with the calibration loop.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub confirmation_pct: Option<f64>,
-}
-
-impl Check {
-    /// The word a report shows for the verdict.
-    pub fn verdict_word(&self) -> &'static str {
-        if self.regressed {
-            "REGRESSED"
-        } else if self.inconclusive {
-            "inconclusive"
-        } else {
-            "ok"
-        }
-    }
-
-    /// A check with no paired or confirmation figures.
-    pub fn new(
-        key: &str,
-        metric: &str,
-        baseline: f64,
-        current: f64,
-        change_pct: f64,
-        regressed: bool,
-    ) -> Check {
-        Check {
-            key: key.to_string(),
-            metric: metric.to_string(),
-            baseline,
-            current,
-            change_pct,
-            regressed,
-            p_value: None,
-            inconclusive: false,
-            confirmation_pct: None,
-        }
     }
 }
 
@@ -276,4 +237,89 @@ pub enum Judged {
     /// Judged: HTTP targets off loopback, whose times are not this
     /// machine's alone.
     NotLoopback,
+}
+
+/// How a comparison judges.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// Micro, timed: medians divided by each run's calibration.
+    #[default]
+    Normalized,
+    /// Micro: instruction counts.
+    Instructions,
+    /// Micro: estimated cycles (instructions and simulated cache misses).
+    EstimatedCycles,
+    /// compare-builds: two builds measured in alternating rounds.
+    Paired,
+    /// HTTP: absolute times with a minimum delta.
+    Http,
+}
+
+impl Method {
+    /// The name the run document and reports use.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Method::Normalized => "normalized",
+            Method::Instructions => "instructions",
+            Method::EstimatedCycles => "estimated-cycles",
+            Method::Paired => "paired",
+            Method::Http => "http",
+        }
+    }
+}
+
+impl Serialize for Comparison {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        /// Writes `value` under `name`, or skips the field when `absent`.
+        fn field<S: SerializeStruct, T: Serialize + ?Sized>(
+            s: &mut S,
+            name: &'static str,
+            value: &T,
+            absent: bool,
+        ) -> Result<(), S::Error> {
+            if absent {
+                s.skip_field(name)
+            } else {
+                s.serialize_field(name, value)
+            }
+        }
+        let mut s = serializer.serialize_struct("Comparison", 14)?;
+        s.serialize_field("baseline", &self.baseline)?;
+        s.serialize_field("method", &self.method)?;
+        s.serialize_field("threshold", &self.threshold)?;
+        field(
+            &mut s,
+            "min_delta",
+            &self.min_delta,
+            self.min_delta.is_none(),
+        )?;
+        s.serialize_field("regressions", &self.regressions())?;
+        s.serialize_field("checks", &self.checks)?;
+        s.serialize_field("missing", &self.missing)?;
+        s.serialize_field("new", &self.new)?;
+        s.serialize_field("environment_differences", &self.environment_differences)?;
+        field(
+            &mut s,
+            "calibration",
+            &self.calibration,
+            self.calibration.is_none(),
+        )?;
+        field(&mut s, "machines", &self.machines, self.machines.is_none())?;
+        field(&mut s, "basis", &self.basis, self.basis.is_none())?;
+        let no_setup = self.setup_differences.is_empty();
+        field(
+            &mut s,
+            "setup_differences",
+            &self.setup_differences,
+            no_setup,
+        )?;
+        field(
+            &mut s,
+            "informational",
+            &self.informational,
+            !self.informational,
+        )?;
+        s.end()
+    }
 }

@@ -2,7 +2,10 @@
 //! [`comparison::Comparison`] with a baseline, the [`environment`] it was
 //! made in, and the [`store`] that reads and writes them atomically.
 
+pub mod builder;
+pub mod check;
 pub mod comparison;
 pub mod environment;
+pub mod row;
 pub mod run;
 pub mod store;

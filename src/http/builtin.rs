@@ -9,7 +9,7 @@ use super::plan::Plan;
 use super::session;
 use super::tls;
 use super::url::Scheme;
-use crate::document::run::{Pair, Row};
+use crate::document::run::{Row, ServerPair};
 use crate::error::Error;
 use std::sync::Arc;
 
@@ -18,7 +18,7 @@ pub fn run(
     plan: &Plan,
     o: &Options,
     progress: &mut dyn FnMut(&str),
-) -> Result<(Vec<Row>, Vec<Pair>), Error> {
+) -> Result<(Vec<Row>, Vec<ServerPair>), Error> {
     let needs_tls = plan.servers.iter().any(|s| s.url.scheme == Scheme::Https);
     let tls = if needs_tls {
         Some(tls::config(o.insecure, o.protocol).map_err(Error::Refused)?)

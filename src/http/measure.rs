@@ -5,7 +5,7 @@
 use super::client::Outcome;
 use super::plan::Plan;
 use super::session::JobResult;
-use crate::document::run::{Pair, Row, RowKind};
+use crate::document::run::{Row, RowKind, ServerPair};
 use crate::stats::median;
 use std::collections::BTreeMap;
 
@@ -88,13 +88,13 @@ pub fn most_frequent(counts: &BTreeMap<String, u64>) -> Option<String> {
 
 /// For each page measured on several servers: every later server against
 /// the first. `rows` are in job order.
-pub fn pairs(plan: &Plan, rows: &[Row]) -> Vec<Pair> {
+pub fn pairs(plan: &Plan, rows: &[Row]) -> Vec<ServerPair> {
     let mut out = Vec::new();
     for group in plan.groups.iter().filter(|g| g.len() > 1) {
         let base = &rows[group[0]];
         for &other_index in &group[1..] {
             let other = &rows[other_index];
-            out.push(Pair {
+            out.push(ServerPair {
                 name: plan.jobs[group[0]].page.clone(),
                 base: base.target.clone().unwrap_or_default(),
                 other: other.target.clone().unwrap_or_default(),

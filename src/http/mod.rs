@@ -24,8 +24,9 @@ pub mod tls;
 pub mod tools;
 pub mod url;
 
+use crate::document::builder::{Figures, RunBuilder};
 use crate::document::environment::Environment;
-use crate::document::run::{FORMAT, Mode, Run, TOOL};
+use crate::document::run::{Mode, Run};
 use crate::error::Error;
 use options::{Options, Tool};
 use plan::Plan;
@@ -57,23 +58,14 @@ pub fn measure(o: &Options) -> Result<Run, Error> {
         tool => tools::run(tool, &plan, o, &mut progress)?,
     };
     let environment = Environment::current(Path::new("."), started.clone());
-    let mut warnings = Vec::new();
-    if o.tool == Tool::Builtin && environment.is_debug_build() {
-        warnings.push("debug build: the client's own time is not representative".to_string());
-    }
-    Ok(Run {
-        tool: TOOL.to_string(),
-        format: FORMAT,
-        mode: Mode::Http,
-        started,
-        machine: environment.machine.clone(),
-        settings: settings::of(o, &plan),
-        environment,
-        warnings,
-        rows,
-        calibration: None,
-        comparison: None,
-        pairs: (!o.compare.is_empty()).then_some(pairs),
-        metric: Default::default(),
-    })
+    // An external tool's times owe nothing to this build.
+    let figures = match o.tool {
+        Tool::Builtin => Figures::ClientTime,
+        _ => Figures::Unaffected,
+    };
+    Ok(RunBuilder::new(Mode::Http, started)
+        .settings(&settings::of(o, &plan))
+        .rows(rows)
+        .server_pairs((!o.compare.is_empty()).then_some(pairs))
+        .build(environment, figures))
 }

@@ -10,7 +10,7 @@
 
 use super::change_pct;
 use super::common_rows;
-use crate::document::comparison::{Check, Comparison, EnvironmentDifference};
+use crate::document::comparison::{Check, Comparison, EnvironmentDifference, Figure, Verdict};
 use crate::document::run::{Metric, Row, Run};
 use crate::judge::setup::Setup;
 
@@ -45,7 +45,6 @@ fn figure(row: &Row, metric: Metric) -> Option<f64> {
 /// checked that the two are [`comparable`].
 pub(super) fn compare(baseline: &Run, run: &Run, out: &mut Comparison) {
     let metric = run.metric;
-    out.method = metric.as_str().to_string();
     out.setup_differences = Setup::of(baseline, metric)
         .differences(&Setup::of(run, metric))
         .into_iter()
@@ -60,14 +59,13 @@ pub(super) fn compare(baseline: &Run, run: &Run, out: &mut Comparison) {
     for (base, now) in common_rows(baseline, run) {
         if let (Some(b), Some(n)) = (figure(base, metric), figure(now, metric)) {
             let change = change_pct(b, n);
-            out.checks.push(Check::new(
-                &now.key,
-                metric.as_str(),
-                b,
-                n,
-                change,
-                change > out.threshold,
-            ));
+            let figure = match metric {
+                Metric::EstimatedCycles => Figure::EstimatedCycles,
+                _ => Figure::Instructions,
+            };
+            let verdict = Verdict::of(change > out.threshold);
+            out.checks
+                .push(Check::new(&now.key, figure, b, n, change, verdict));
         }
     }
 }
@@ -75,6 +73,7 @@ pub(super) fn compare(baseline: &Run, run: &Run, out: &mut Comparison) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::document::comparison::Method;
     use crate::document::run::{RowKind, test_micro_run};
     use crate::judge::{Rules, compare};
     use serde_json::json;
@@ -113,12 +112,12 @@ mod tests {
         );
         let c = compare(&base, "b", &now, &Rules::default()).unwrap();
         assert_eq!((c.method.as_str(), c.threshold), ("instructions", 1.0));
-        assert_eq!(c.regressions, 1);
+        assert_eq!(c.regressions(), 1);
         assert!(c.failed() && c.setup_differences.is_empty());
         assert!(
             c.checks
                 .iter()
-                .any(|k| k.key == "b" && k.regressed && k.metric == "instructions")
+                .any(|k| k.key == "b" && k.regressed() && k.metric == Figure::Instructions)
         );
         assert!(c.calibration.is_none());
     }
@@ -129,14 +128,14 @@ mod tests {
         let base = counted(Metric::EstimatedCycles, 5, &[("walk", 1000.0, 1500.0)]);
         let now = counted(Metric::EstimatedCycles, 5, &[("walk", 1000.0, 6000.0)]);
         let c = compare(&base, "b", &now, &Rules::default()).unwrap();
-        assert_eq!(c.method, "estimated-cycles");
+        assert_eq!(c.method, Method::EstimatedCycles);
         assert_eq!(c.threshold, ESTIMATED_CYCLES_THRESHOLD);
-        assert!(c.checks[0].regressed && c.checks[0].metric == "estimated-cycles");
+        assert!(c.checks[0].regressed() && c.checks[0].metric == Figure::EstimatedCycles);
         // Judged by instructions against the same baseline: no change.
         let mut by_instructions = now.clone();
         by_instructions.metric = Metric::Instructions;
         let c = compare(&base, "b", &by_instructions, &Rules::default()).unwrap();
-        assert_eq!((c.method.as_str(), c.regressions), ("instructions", 0));
+        assert_eq!((c.method.as_str(), c.regressions()), ("instructions", 0));
         assert_eq!(c.checks[0].change_pct, 0.0);
     }
 
@@ -148,7 +147,7 @@ mod tests {
         now.settings
             .insert("valgrind".into(), json!("valgrind-3.22.0"));
         let c = compare(&base, "b", &now, &Rules::default()).unwrap();
-        assert_eq!(c.regressions, 1);
+        assert_eq!(c.regressions(), 1);
         assert!(c.informational && !c.failed());
         let fields: Vec<&str> = c
             .setup_differences

@@ -6,7 +6,7 @@
 //! for growing to 0.4 ms.
 
 use super::{change_pct, common_rows};
-use crate::document::comparison::{Check, Comparison};
+use crate::document::comparison::{Check, Comparison, Figure, Verdict};
 use crate::document::run::{Row, Run};
 
 /// Percent a page's median or p95 may grow before it regresses.
@@ -19,7 +19,6 @@ const ERROR_RATE_POINTS: f64 = 1.0;
 pub(super) fn compare(baseline: &Run, run: &Run, min_delta: Option<f64>, out: &mut Comparison) {
     let min_delta = min_delta.unwrap_or(DEFAULT_MIN_DELTA);
     let threshold = out.threshold;
-    out.method = "http".to_string();
     out.min_delta = Some(min_delta);
     for (base, now) in common_rows(baseline, run) {
         let grew = |b: Option<f64>, n: Option<f64>| match (b, n) {
@@ -28,7 +27,10 @@ pub(super) fn compare(baseline: &Run, run: &Run, min_delta: Option<f64>, out: &m
         };
         let median = grew(base.median, now.median);
         let median_grew_by_delta = median.is_some_and(|(_, _, _, delta)| delta > min_delta);
-        for (metric, figures) in [("median", median), ("p95", grew(base.p95, now.p95))] {
+        for (metric, figures) in [
+            (Figure::Median, median),
+            (Figure::P95, grew(base.p95, now.p95)),
+        ] {
             if let Some((b, n, change, delta)) = figures {
                 out.checks.push(check(
                     now,
@@ -44,7 +46,7 @@ pub(super) fn compare(baseline: &Run, run: &Run, min_delta: Option<f64>, out: &m
             let change = change_pct(b, n);
             out.checks.push(check(
                 now,
-                "rps",
+                Figure::Rps,
                 b,
                 n,
                 change,
@@ -54,7 +56,7 @@ pub(super) fn compare(baseline: &Run, run: &Run, min_delta: Option<f64>, out: &m
         let (b, n) = (error_rate(base), error_rate(now));
         out.checks.push(check(
             now,
-            "error_rate",
+            Figure::ErrorRate,
             b,
             n,
             n - b,
@@ -65,13 +67,14 @@ pub(super) fn compare(baseline: &Run, run: &Run, min_delta: Option<f64>, out: &m
 
 fn check(
     row: &Row,
-    metric: &str,
+    metric: Figure,
     baseline: f64,
     current: f64,
     change_pct: f64,
     regressed: bool,
 ) -> Check {
-    Check::new(&row.key, metric, baseline, current, change_pct, regressed)
+    let verdict = Verdict::of(regressed);
+    Check::new(&row.key, metric, baseline, current, change_pct, verdict)
 }
 
 /// Failed requests in percent of all requests.
@@ -111,7 +114,7 @@ mod tests {
             rows,
             calibration: None,
             comparison: None,
-            pairs: None,
+            server_pairs: None,
             metric: Default::default(),
         }
     }
@@ -120,8 +123,8 @@ mod tests {
         let c = compare(&run(vec![base]), "b", &run(vec![now]), &Rules::default()).unwrap();
         c.checks
             .into_iter()
-            .filter(|k| k.regressed)
-            .map(|k| k.metric)
+            .filter(|k| k.regressed())
+            .map(|k| k.metric.to_string())
             .collect()
     }
 

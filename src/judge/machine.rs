@@ -13,12 +13,9 @@
 //! Instruction counts and paired comparisons are not wall time against a
 //! stored run, and are never held back.
 
-use crate::document::comparison::{Comparison, Judged, MachineMismatch};
+use crate::document::comparison::{Comparison, Judged, MachineMismatch, Reason, Verdict};
 use crate::document::run::{Metric, Mode, Run};
 use std::net::IpAddr;
-
-/// The checks that are wall time: the ones a machine class decides.
-const TIME_METRICS: [&str; 4] = ["median/calib", "median", "p95", "rps"];
 
 /// Records a class mismatch in `out` and, unless judged anyway, turns every
 /// timed regression into an inconclusive check.
@@ -55,10 +52,9 @@ pub(super) fn hold_back_across_classes(
         for check in out
             .checks
             .iter_mut()
-            .filter(|c| c.regressed && TIME_METRICS.contains(&c.metric.as_str()))
+            .filter(|c| c.regressed() && c.metric.is_time())
         {
-            check.regressed = false;
-            check.inconclusive = true;
+            check.verdict = Verdict::Inconclusive(Reason::Machine);
         }
     }
 }
@@ -88,6 +84,7 @@ fn url_on_loopback(url: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::document::comparison::Figure;
     use crate::document::run::{CalibrationSummary, Row, RowKind, test_micro_run};
     use crate::judge::{Rules, compare};
 
@@ -114,7 +111,7 @@ mod tests {
             &micro(Some("x-2cpu-00000001"), 2.0),
             false,
         );
-        assert_eq!((c.regressions, c.machines.is_none()), (1, true));
+        assert_eq!((c.regressions(), c.machines.is_none()), (1, true));
         assert!(c.failed() && c.machine_note().is_none());
     }
 
@@ -125,10 +122,10 @@ mod tests {
             &micro(Some("y-2cpu-00000002"), 2.0),
             false,
         );
-        assert_eq!(c.regressions, 0);
+        assert_eq!(c.regressions(), 0);
         assert!(!c.failed());
         let check = &c.checks[0];
-        assert!(check.inconclusive && !check.regressed && check.change_pct == 100.0);
+        assert!(check.inconclusive() && !check.regressed() && check.change_pct == 100.0);
         let m = c.machines.as_ref().unwrap();
         assert_eq!(
             (m.baseline_class.as_str(), m.current_class.as_str()),
@@ -150,7 +147,7 @@ mod tests {
             (None, None),
         ] {
             let c = judged(&micro(base, 1.0), &micro(now, 2.0), false);
-            assert_eq!(c.regressions, 0, "{base:?} {now:?}");
+            assert_eq!(c.regressions(), 0, "{base:?} {now:?}");
             assert!(c.machine_note().unwrap().contains("unknown"));
         }
     }
@@ -162,7 +159,7 @@ mod tests {
             &micro(Some("y-2cpu-00000002"), 2.0),
             true,
         );
-        assert_eq!(c.regressions, 1);
+        assert_eq!(c.regressions(), 1);
         assert_eq!(c.machines.as_ref().unwrap().judged, Judged::CrossMachine);
         assert!(c.machine_note().unwrap().contains("judged anyway"));
     }
@@ -172,7 +169,11 @@ mod tests {
         let mut now = micro(Some("y-2cpu-00000002"), 1.0);
         now.rows[0].errors = 2;
         let c = judged(&micro(Some("x-2cpu-00000001"), 1.0), &now, false);
-        assert!(c.checks.iter().any(|k| k.metric == "errors" && k.regressed));
+        assert!(
+            c.checks
+                .iter()
+                .any(|k| k.metric == Figure::Errors && k.regressed())
+        );
         assert!(c.failed());
     }
 
@@ -197,7 +198,7 @@ mod tests {
             false,
         );
         assert_eq!(
-            (c.regressions, c.machines.as_ref().unwrap().judged),
+            (c.regressions(), c.machines.as_ref().unwrap().judged),
             (0, Judged::No)
         );
         let remote = "https://example.com/";
@@ -206,7 +207,7 @@ mod tests {
             &http("y-2cpu-00000002", remote, 50.0),
             false,
         );
-        assert!(c.regressions > 0);
+        assert!(c.regressions() > 0);
         assert_eq!(c.machines.as_ref().unwrap().judged, Judged::NotLoopback);
     }
 

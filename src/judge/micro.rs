@@ -8,7 +8,7 @@
 //! calibration loop regresses.
 
 use super::{change_pct, common_rows, counts, more_failures};
-use crate::document::comparison::{CalibrationRatio, Check, Comparison};
+use crate::document::comparison::{CalibrationRatio, Check, Comparison, Figure, Reason, Verdict};
 use crate::document::run::{Metric, Row, Run};
 use crate::error::Error;
 
@@ -79,7 +79,6 @@ fn normalized_medians(
     let now_c = calibration_median(run).ok_or_else(|| {
         Error::input("the run has no calibration and cannot be compared".to_string())
     })?;
-    out.method = "normalized".to_string();
     let ratio = CalibrationRatio {
         baseline: base_c,
         current: now_c,
@@ -92,9 +91,14 @@ fn normalized_medians(
         if let (Some(b), Some(n)) = (normalized(base, base_c), normalized(now, now_c)) {
             let change = change_pct(b, n);
             let over = change > out.threshold;
-            let mut check = Check::new(&now.key, "median/calib", b, n, change, over && !too_slow);
-            check.inconclusive = over && too_slow;
-            out.checks.push(check);
+            let verdict = match (over, too_slow) {
+                (false, _) => Verdict::Ok,
+                (true, false) => Verdict::Regressed,
+                (true, true) => Verdict::Inconclusive(Reason::Machine),
+            };
+            let figure = Figure::MedianPerCalibration;
+            out.checks
+                .push(Check::new(&now.key, figure, b, n, change, verdict));
         }
     }
     Ok(())
@@ -116,6 +120,7 @@ fn normalized(row: &Row, calibration: f64) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
+    use crate::document::comparison::Method;
     use crate::document::run::{CalibrationSummary, Mode, Row, RowKind, Run, test_micro_run};
     use crate::judge::{Rules, compare};
 
@@ -159,12 +164,12 @@ mod tests {
         let base = run(10.0, vec![row("a", 2.0, 0), row("b", 5.0, 0)]);
         let now = run(20.0, vec![row("a", 4.0, 0), row("b", 10.0, 0)]);
         let c = compare(&base, "base.json", &now, &Rules::default()).unwrap();
-        assert_eq!(c.regressions, 0);
+        assert_eq!(c.regressions(), 0);
         assert_eq!(c.threshold, super::DEFAULT_THRESHOLD);
         let cal = c.calibration.unwrap();
         assert_eq!(cal.speed, 0.5);
         assert!(c.checks.iter().all(|k| k.change_pct.abs() < 1e-9));
-        assert_eq!(c.method, "normalized");
+        assert_eq!(c.method, Method::Normalized);
     }
 
     #[test]
@@ -174,8 +179,8 @@ mod tests {
         let c = compare(&base, "b", &now, &at(40.0)).unwrap();
         let a = c.checks.iter().find(|k| k.key == "a").unwrap();
         let b = c.checks.iter().find(|k| k.key == "b").unwrap();
-        assert!(!a.regressed && b.regressed);
-        assert_eq!(c.regressions, 1);
+        assert!(!a.regressed() && b.regressed());
+        assert_eq!(c.regressions(), 1);
         assert!((b.change_pct - 41.0).abs() < 1e-9);
     }
 
@@ -199,7 +204,7 @@ mod tests {
             &at(15.0),
         )
         .unwrap();
-        assert_eq!(c.regressions, 0);
+        assert_eq!(c.regressions(), 0);
         assert!(c.checks[0].change_pct.abs() < 1e-9);
     }
 
@@ -224,10 +229,10 @@ mod tests {
         let cal = c.calibration.as_ref().unwrap();
         assert!(cal.too_slow() && (cal.slowdown_pct() - 40.0).abs() < 1e-9);
         assert_eq!(cal.max_slowdown, Some(super::DEFAULT_MAX_MACHINE_SLOWDOWN));
-        assert_eq!(c.regressions, 0);
+        assert_eq!(c.regressions(), 0);
         let verdict = |c: &crate::document::comparison::Comparison, key: &str| {
             let k = c.checks.iter().find(|k| k.key == key).unwrap();
-            (k.regressed, k.inconclusive)
+            (k.regressed(), k.inconclusive())
         };
         assert_eq!(verdict(&c, "a"), (false, true));
         assert_eq!(verdict(&c, "b"), (false, false));
@@ -237,7 +242,7 @@ mod tests {
         for (loop_ms, limit) in [(14.0, Some(50.0)), (13.0, None), (5.0, None)] {
             let c = judged(loop_ms, limit);
             assert_eq!(verdict(&c, "a"), (true, false), "{loop_ms} {limit:?}");
-            assert_eq!(c.regressions, 1);
+            assert_eq!(c.regressions(), 1);
         }
     }
 
@@ -248,7 +253,7 @@ mod tests {
         let base = run(10.0, vec![stale]);
         let now = run(10.0, vec![row("a", 1.0, 0)]);
         let c = compare(&base, "b", &now, &at(40.0)).unwrap();
-        assert_eq!(c.regressions, 0);
+        assert_eq!(c.regressions(), 0);
         assert!((c.checks[0].baseline - 0.1).abs() < 1e-12);
     }
 
@@ -271,8 +276,8 @@ mod tests {
         let c = compare(&base, "b", &now, &at(40.0)).unwrap();
         assert_eq!(c.missing, vec!["gone".to_string()]);
         assert_eq!(c.new, vec!["fresh".to_string()]);
-        assert_eq!(c.regressions, 1);
-        let failed = c.checks.iter().find(|k| k.regressed).unwrap();
+        assert_eq!(c.regressions(), 1);
+        let failed = c.checks.iter().find(|k| k.regressed()).unwrap();
         assert_eq!(
             (failed.key.as_str(), failed.metric.as_str()),
             ("flaky", "errors")

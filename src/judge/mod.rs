@@ -3,6 +3,7 @@
 //! collects what every mode reports alike (missing and new rows, set-up
 //! differences).
 
+pub mod confirm;
 mod counts;
 mod http;
 mod machine;
@@ -10,7 +11,9 @@ mod micro;
 pub mod paired;
 pub mod setup;
 
-use crate::document::comparison::{Check, Comparison, EnvironmentDifference};
+use crate::document::comparison::{
+    Check, Comparison, EnvironmentDifference, Figure, Method, Verdict,
+};
 use crate::document::run::{Metric, Mode, Row, Run};
 use crate::error::Error;
 use std::collections::{BTreeSet, HashMap};
@@ -45,6 +48,16 @@ pub fn default_threshold(run: &Run) -> f64 {
     }
 }
 
+/// How a run of `run`'s mode and metric is judged.
+pub fn method(run: &Run) -> Method {
+    match (run.mode, run.metric) {
+        (Mode::Micro, Metric::Time) => Method::Normalized,
+        (Mode::Micro, Metric::Instructions) => Method::Instructions,
+        (Mode::Micro, Metric::EstimatedCycles) => Method::EstimatedCycles,
+        (Mode::Http, _) => Method::Http,
+    }
+}
+
 /// Compares `run` with `baseline` (named `baseline_name` in messages).
 pub fn compare(
     baseline: &Run,
@@ -61,12 +74,6 @@ pub fn compare(
     }
     let threshold = rules.threshold.unwrap_or_else(|| default_threshold(run));
     let mut comparison = Comparison {
-        baseline: baseline_name.to_string(),
-        method: String::new(),
-        threshold,
-        min_delta: None,
-        regressions: 0,
-        checks: Vec::new(),
         missing: keys_only_in(&baseline.rows, &run.rows),
         new: keys_only_in(&run.rows, &baseline.rows),
         environment_differences: baseline
@@ -79,8 +86,7 @@ pub fn compare(
                 current,
             })
             .collect(),
-        calibration: None,
-        ..Default::default()
+        ..Comparison::new(baseline_name, method(run), threshold)
     };
     match run.mode {
         Mode::Micro => micro::compare(
@@ -95,7 +101,6 @@ pub fn compare(
         Mode::Http => http::compare(baseline, run, rules.min_delta, &mut comparison),
     }
     machine::hold_back_across_classes(baseline, run, rules.cross_machine, &mut comparison);
-    comparison.regressions = comparison.checks.iter().filter(|c| c.regressed).count();
     Ok(comparison)
 }
 
@@ -121,7 +126,14 @@ fn keys_only_in(a: &[Row], b: &[Row]) -> Vec<String> {
 fn more_failures(key: &str, baseline: u64, current: u64) -> Option<Check> {
     (current > baseline).then(|| {
         let (b, n) = (baseline as f64, current as f64);
-        Check::new(key, "errors", b, n, change_pct(b, n), true)
+        Check::new(
+            key,
+            Figure::Errors,
+            b,
+            n,
+            change_pct(b, n),
+            Verdict::Regressed,
+        )
     })
 }
 

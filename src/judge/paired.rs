@@ -11,7 +11,7 @@
 //! signed-rank test on their logs gives p < [`ALPHA`]; above the threshold
 //! without significance it is inconclusive (a warning, never a failure).
 
-use crate::document::comparison::{Check, Comparison};
+use crate::document::comparison::{Check, Comparison, Figure, Method, Reason, Verdict};
 use crate::stats::{median, signed_rank};
 use std::collections::BTreeMap;
 
@@ -44,11 +44,6 @@ pub fn compare(
         }
     }
     Comparison {
-        baseline: baseline.to_string(),
-        method: "paired".to_string(),
-        threshold,
-        min_delta: None,
-        regressions: checks.iter().filter(|c| c.regressed).count(),
         missing: old
             .keys()
             .filter(|k| !new.contains_key(*k))
@@ -60,9 +55,7 @@ pub fn compare(
             .cloned()
             .collect(),
         checks,
-        environment_differences: Vec::new(),
-        calibration: None,
-        ..Default::default()
+        ..Comparison::new(baseline, Method::Paired, threshold)
     }
 }
 
@@ -91,18 +84,15 @@ fn paired_check(
     let logs: Vec<f64> = figures.iter().map(|r| r.ln()).collect();
     let p = signed_rank::p_greater(&logs).unwrap_or(1.0);
     let change = (ratio - 1.0) * 100.0;
-    let above = change > threshold;
+    let verdict = match (change > threshold, p < ALPHA) {
+        (false, _) => Verdict::Ok,
+        (true, true) => Verdict::Regressed,
+        (true, false) => Verdict::Inconclusive(Reason::PairsDisagree),
+    };
+    let figure = Figure::PairedMedianRatio;
     Some(Check {
         p_value: Some(p),
-        inconclusive: above && p >= ALPHA,
-        ..Check::new(
-            key,
-            "paired median ratio",
-            median(&old)?,
-            median(&new)?,
-            change,
-            above && p < ALPHA,
-        )
+        ..Check::new(key, figure, median(&old)?, median(&new)?, change, verdict)
     })
 }
 
@@ -135,7 +125,7 @@ mod tests {
         let old = [1.0, 1.02, 0.99, 1.01, 1.0, 0.98, 1.01, 1.0, 1.02, 0.99];
         let new: Vec<f64> = old.iter().map(|x| x * 1.05).collect();
         let c = paired_check("p", &rounds(&old), &rounds(&new), 3.0).unwrap();
-        assert!(c.regressed && !c.inconclusive, "{c:?}");
+        assert!(c.regressed() && !c.inconclusive(), "{c:?}");
         assert!((c.change_pct - 5.0).abs() < 1e-9);
         assert_eq!(c.p_value, Some(1.0 / 1024.0));
     }
@@ -145,12 +135,12 @@ mod tests {
         let old = [1.0; 10];
         let small: Vec<f64> = old.iter().map(|x| x * 1.02).collect();
         let c = paired_check("p", &rounds(&old), &rounds(&small), 3.0).unwrap();
-        assert!(!c.regressed && !c.inconclusive);
+        assert!(!c.regressed() && !c.inconclusive());
         // Half the rounds 30 % slower, half 20 % faster: a large median
         // change the rounds do not agree on.
         let noisy = [1.3, 0.8, 1.3, 0.8, 1.3, 0.8, 1.3, 0.8, 1.3, 1.3];
         let c = paired_check("p", &rounds(&old), &rounds(&noisy), 3.0).unwrap();
-        assert!(!c.regressed && c.inconclusive, "{c:?}");
+        assert!(!c.regressed() && c.inconclusive(), "{c:?}");
     }
 
     #[test]
@@ -158,7 +148,7 @@ mod tests {
         let old = [1.0; 8];
         let new = [0.5; 8];
         let c = paired_check("p", &rounds(&old), &rounds(&new), 3.0).unwrap();
-        assert!(!c.regressed && !c.inconclusive);
+        assert!(!c.regressed() && !c.inconclusive());
         assert!(paired_check("p", &BTreeMap::new(), &BTreeMap::new(), 3.0).is_none());
     }
 
@@ -181,11 +171,11 @@ mod tests {
         let old = [1.0; 30];
         let new = [1.06; 30];
         let c = paired_check("p", &grouped(&old, 30), &grouped(&new, 30), 3.0).unwrap();
-        assert!(!c.regressed && c.inconclusive, "{c:?}");
+        assert!(!c.regressed() && c.inconclusive(), "{c:?}");
         assert_eq!(c.p_value, Some(0.5));
         // The same on ten pairs of three rounds: ten agreeing pairs.
         let c = paired_check("p", &grouped(&old, 3), &grouped(&new, 3), 3.0).unwrap();
-        assert!(c.regressed, "{c:?}");
+        assert!(c.regressed(), "{c:?}");
         assert_eq!(c.p_value, Some(1.0 / 1024.0));
         // Each pair's figure is the median of its own rounds: one wild
         // round per pair does not move it.

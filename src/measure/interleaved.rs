@@ -11,175 +11,178 @@
 //! see `Row::normalized_median`), and a spell that slows one round moves one
 //! ratio of each probe, not all of one probe's samples.
 
+use crate::measure::Observer;
 use crate::measure::calibration::Calibration;
 use crate::measure::clock::{self, Clock, Use};
 use crate::measure::inject::Injection;
-use crate::measure::sample::{self, Measurement, Plan, guarded};
+use crate::measure::sample::{self, Measurement, Sampling, guarded};
 use crate::measure::watchdog::Watchdog;
-use crate::output::progress::Progress;
 use crate::probe::{Instance, Probe};
-use std::collections::BTreeMap;
-
-/// What one probe gave.
-pub struct Timed {
-    pub measurement: Measurement,
-    /// Per sample: milliseconds of the calibration loop just before it
-    /// (empty without calibration).
-    pub loops: Vec<f64>,
-}
 
 /// What a whole run of rounds gave.
 pub struct Rounds {
-    /// In the order of the probes given.
-    pub probes: Vec<Timed>,
+    /// One per probe, in the order given; each sample with the calibration
+    /// loop timed just before it (`loops`).
+    pub probes: Vec<Measurement>,
     /// Milliseconds per calibration loop, in the order they ran.
     pub calibration: Vec<f64>,
     /// Each loop's checksum.
     pub checksums: Vec<u64>,
 }
 
-/// A probe being measured.
-struct Live {
-    instance: Box<dyn Instance>,
-    note: String,
-    batch: u64,
-    /// How much longer than its work a sample lasts (an injected slowdown).
-    stretch: f64,
-    samples: Vec<f64>,
-    loops: Vec<f64>,
-    checksum: u64,
+/// How the rounds are run: everything they read.
+pub struct Interleaved<'a> {
+    /// Warm-up rounds, measured rounds, batch.
+    pub sampling: &'a Sampling,
+    /// Slowdowns to inject, per probe.
+    pub injection: &'a Injection,
+    /// The loop timed before each sample; `None` times the probes alone.
+    pub calibration: Option<&'a Calibration>,
+    /// Where every duration comes from.
+    pub clock: &'a Clock,
+    /// Stops the run when a probe hangs.
+    pub watchdog: &'a Watchdog,
 }
 
-/// Measures `selected` in `plan.repeat` rounds after `plan.warmup` untimed
-/// ones, with one calibration loop before each probe sample when
-/// `calibration` is given. A probe that fails its set-up or check, or
-/// panics, gets a failed measurement and leaves the rounds; the others go
-/// on. Every duration comes from `clock`.
-pub fn measure(
-    selected: &[&'static Probe],
-    plan: &Plan,
-    injection: &Injection,
-    calibration: Option<&Calibration>,
-    clock: &Clock,
-    watchdog: &Watchdog,
-    progress: &mut Progress,
-) -> Rounds {
-    let mut slots: Vec<Result<Live, Measurement>> = Vec::with_capacity(selected.len());
-    for p in selected {
-        progress.start(&format!("set-up: {}", p.name));
-        let _guard = watchdog.watch(p.name);
-        let slot = sample::ready(p).and_then(|ready| {
-            let mut instance = ready.instance;
-            let batch = match plan.min_batch {
-                Some(b) => b,
-                None => guarded(|| sample::pick_batch(clock, p.name, instance.as_mut()))?,
-            };
-            Ok(Live {
-                instance,
-                note: ready.note,
-                batch,
-                stretch: injection.stretch(p.name),
-                samples: Vec::with_capacity(plan.repeat),
-                loops: Vec::with_capacity(plan.repeat),
-                checksum: 0,
-            })
-        });
-        let slot = slot.map_err(|message| failed(plan, message));
-        if let Err(m) = &slot {
-            progress.say(&format!("probe {}: {}", p.name, m.note));
-        }
-        slots.push(slot);
-        progress.advance();
+/// A probe taking part in the rounds: its instance and what it gathered.
+struct Entry {
+    instance: Box<dyn Instance>,
+    /// How much longer than its work a sample lasts (an injected slowdown).
+    stretch: f64,
+    measurement: Measurement,
+}
+
+impl Interleaved<'_> {
+    /// How many steps [`Interleaved::measure`] reports.
+    pub fn steps(&self, probes: usize) -> usize {
+        probes + self.sampling.repeat
     }
 
-    let mut loops = Vec::new();
-    let mut checksums = Vec::new();
-    for round in 0..plan.warmup + plan.repeat {
-        let measured = round >= plan.warmup;
-        if measured {
-            progress.start(&format!(
-                "round {} of {}",
-                round - plan.warmup + 1,
-                plan.repeat
-            ));
-        } else {
-            progress.start("warm-up");
-        }
-        for (p, slot) in selected.iter().zip(slots.iter_mut()) {
-            let Ok(live) = slot else { continue };
-            let loop_ms = calibration.map(|c| {
-                // Warm-up loops do not take a step of the script.
-                let used = if measured { Use::Sample } else { Use::Sizing };
-                let (elapsed, sum) = clock.time(clock::CALIBRATION, 1, used, || {
-                    std::hint::black_box(c.run())
-                });
-                let ms = elapsed.as_secs_f64() * 1e3;
-                if measured {
-                    loops.push(ms);
-                    checksums.push(sum);
+    /// Measures `probes` in `repeat` rounds after `warmup` untimed ones,
+    /// with one calibration loop before each probe sample when there is a
+    /// loop. A probe that fails its set-up or check, or panics, gets a
+    /// failed measurement and leaves the rounds; the others go on.
+    pub fn measure(&self, probes: &[&'static Probe], observer: &mut dyn Observer) -> Rounds {
+        let mut entries: Vec<Result<Entry, Measurement>> = probes
+            .iter()
+            .map(|p| {
+                observer.start(&format!("set-up: {}", p.name));
+                let entry = self.enter(p);
+                if let Err(m) = &entry {
+                    observer.say(&format!("probe {}: {}", p.name, m.note));
                 }
-                ms
+                observer.advance();
+                entry
+            })
+            .collect();
+        let mut rounds = Rounds {
+            probes: Vec::new(),
+            calibration: Vec::new(),
+            checksums: Vec::new(),
+        };
+        let Sampling { warmup, repeat, .. } = *self.sampling;
+        for round in 0..warmup + repeat {
+            let measured = round >= warmup;
+            observer.start(&if measured {
+                format!("round {} of {repeat}", round - warmup + 1)
+            } else {
+                "warm-up".to_string()
             });
-            let _guard = watchdog.watch(p.name);
-            let sample = guarded(|| {
-                if measured {
-                    Some(sample::sample(
-                        clock,
-                        p.name,
-                        live.instance.as_mut(),
-                        live.batch,
-                        live.stretch,
-                    ))
-                } else {
-                    // Not through the counted section: warm-up is what
-                    // instruction counts must leave out.
-                    std::hint::black_box(live.instance.run(live.batch));
-                    None
-                }
-            });
-            match sample {
-                Ok(Some((ms, sum))) => {
-                    live.samples.push(ms);
-                    live.checksum = live.checksum.wrapping_add(sum);
-                    live.loops.extend(loop_ms);
-                }
-                Ok(None) => {}
-                Err(message) => {
-                    let m = failed(plan, message);
-                    progress.say(&format!("probe {}: {}", p.name, m.note));
-                    *slot = Err(m);
-                }
+            for (p, entry) in probes.iter().zip(entries.iter_mut()) {
+                self.take_turn(p, entry, measured, &mut rounds, observer);
+            }
+            if measured {
+                observer.advance();
             }
         }
-        if measured {
-            progress.advance();
+        rounds.probes = entries
+            .into_iter()
+            .map(|e| e.map_or_else(|failed| failed, |entry| entry.measurement))
+            .collect();
+        rounds
+    }
+
+    /// Sets up and checks `probe`, and picks its batch.
+    fn enter(&self, probe: &Probe) -> Result<Entry, Measurement> {
+        let _guard = self.watchdog.watch(probe.name);
+        let verified = sample::verified(probe).map_err(|m| self.failed(m))?;
+        let mut instance = verified.instance;
+        let batch = match self.sampling.min_batch {
+            Some(b) => b,
+            None => guarded(|| sample::pick_batch(self.clock, probe.name, instance.as_mut()))
+                .map_err(|m| self.failed(m))?,
+        };
+        let mut measurement = Measurement::empty(batch, verified.note);
+        measurement.samples.reserve(self.sampling.repeat);
+        Ok(Entry {
+            instance,
+            stretch: self.injection.stretch(probe.name),
+            measurement,
+        })
+    }
+
+    /// One probe's turn in a round: the calibration loop, then one sample
+    /// (untimed in warm-up). A panic takes the probe out of the rounds.
+    fn take_turn(
+        &self,
+        probe: &Probe,
+        entry: &mut Result<Entry, Measurement>,
+        measured: bool,
+        rounds: &mut Rounds,
+        observer: &mut dyn Observer,
+    ) {
+        let Ok(live) = entry else { return };
+        let loop_ms = self.calibration.map(|c| {
+            // Warm-up loops do not take a step of the script.
+            let used = if measured { Use::Sample } else { Use::Sizing };
+            let (elapsed, sum) = self.clock.time(clock::CALIBRATION, 1, used, || {
+                std::hint::black_box(c.run())
+            });
+            let ms = elapsed.as_secs_f64() * 1e3;
+            if measured {
+                rounds.calibration.push(ms);
+                rounds.checksums.push(sum);
+            }
+            ms
+        });
+        let _guard = self.watchdog.watch(probe.name);
+        let batch = live.measurement.batch;
+        let sample = guarded(|| {
+            if measured {
+                let instance = live.instance.as_mut();
+                Some(sample::sample(
+                    self.clock,
+                    probe.name,
+                    instance,
+                    batch,
+                    live.stretch,
+                ))
+            } else {
+                // Not through the counted section: warm-up is what
+                // instruction counts must leave out.
+                std::hint::black_box(live.instance.run(batch));
+                None
+            }
+        });
+        match sample {
+            Ok(Some((ms, sum))) => {
+                let m = &mut live.measurement;
+                m.samples.push(ms);
+                m.checksum = m.checksum.wrapping_add(sum);
+                m.loops.extend(loop_ms);
+            }
+            Ok(None) => {}
+            Err(message) => {
+                let failed = self.failed(message);
+                observer.say(&format!("probe {}: {}", probe.name, failed.note));
+                *entry = Err(failed);
+            }
         }
     }
 
-    let probes = slots
-        .into_iter()
-        .map(|slot| match slot {
-            Ok(live) => Timed {
-                measurement: Measurement {
-                    samples: live.samples,
-                    batch: live.batch,
-                    errors: 0,
-                    error_messages: BTreeMap::new(),
-                    note: live.note,
-                    checksum: live.checksum,
-                },
-                loops: live.loops,
-            },
-            Err(measurement) => Timed {
-                measurement,
-                loops: Vec::new(),
-            },
-        })
-        .collect();
-    Rounds {
-        probes,
-        calibration: loops,
-        checksums,
+    fn failed(&self, message: String) -> Measurement {
+        let repeat = self.sampling.repeat;
+        Measurement::failed(repeat, format!("failed: {message}"), message)
     }
 }
 
@@ -215,18 +218,10 @@ pub fn on_fresh_thread<T: Send>(work: impl FnOnce() -> T + Send) -> T {
     }
 }
 
-/// How many progress steps [`measure`] takes.
-pub fn steps(selected: usize, plan: &Plan) -> usize {
-    selected + plan.repeat
-}
-
-fn failed(plan: &Plan, message: String) -> Measurement {
-    Measurement::failed(plan.repeat, format!("failed: {message}"), message)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::measure::sample::QuietPanics;
     use crate::probe::{Note, prepare};
     use std::time::Duration;
 
@@ -241,23 +236,21 @@ mod tests {
     }
 
     fn run(selected: &[&'static Probe], calibrate: bool) -> Rounds {
-        let plan = Plan {
+        let sampling = Sampling {
             warmup: 1,
             repeat: 4,
             min_batch: Some(3),
         };
         let calibration = Calibration::new();
         let watchdog = Watchdog::start(Duration::from_secs(60), |_| {});
-        let mut progress = Progress::new(steps(selected.len(), &plan), true);
-        measure(
-            selected,
-            &plan,
-            &Injection::default(),
-            calibrate.then_some(&calibration),
-            &Clock::real(),
-            &watchdog,
-            &mut progress,
-        )
+        let interleaved = Interleaved {
+            sampling: &sampling,
+            injection: &Injection::default(),
+            calibration: calibrate.then_some(&calibration),
+            clock: &Clock::real(),
+            watchdog: &watchdog,
+        };
+        interleaved.measure(selected, &mut crate::measure::Unobserved)
     }
 
     fn adds() -> Result<Box<dyn Instance>, String> {
@@ -295,7 +288,7 @@ mod tests {
     fn every_round_times_every_probe_after_a_calibration_loop() {
         let r = run(&[&ADDS], true);
         let t = &r.probes[0];
-        assert_eq!(t.measurement.samples.len(), 4);
+        assert_eq!(t.samples.len(), 4);
         assert_eq!(t.loops, r.calibration);
         assert_eq!(r.calibration.len(), 4);
         assert!(
@@ -304,25 +297,24 @@ mod tests {
                 .all(|s| *s == crate::measure::calibration::EXPECTED_CHECKSUM)
         );
         // 4 measured samples of 3 iterations, each giving 4.
-        assert_eq!(t.measurement.checksum, 4 * 3 * 4);
-        assert_eq!(t.measurement.batch, 3);
+        assert_eq!(t.checksum, 4 * 3 * 4);
+        assert_eq!(t.batch, 3);
     }
 
     #[test]
     fn work_runs_on_a_fresh_thread_and_its_panics_come_back() {
         let name = on_fresh_thread(|| std::thread::current().name().map(str::to_string));
         assert_eq!(name.as_deref(), Some("yardstick-measure"));
-        let hook = std::panic::take_hook();
-        std::panic::set_hook(Box::new(|_| {}));
+        let quiet = QuietPanics::install();
         let caught = std::panic::catch_unwind(|| on_fresh_thread(|| panic!("harness bug")));
-        std::panic::set_hook(hook);
+        drop(quiet);
         assert!(caught.is_err());
     }
 
     #[test]
     fn without_calibration_there_are_no_ratios() {
         let r = run(&[&ADDS], false);
-        assert_eq!(r.probes[0].measurement.samples.len(), 4);
+        assert_eq!(r.probes[0].samples.len(), 4);
         assert!(r.probes[0].loops.is_empty() && r.calibration.is_empty());
     }
 
@@ -330,14 +322,13 @@ mod tests {
     fn a_probe_that_panics_fails_alone() {
         static PANICS: std::sync::LazyLock<Probe> =
             std::sync::LazyLock::new(|| fake("panics", panics_when_timed));
-        let hook = std::panic::take_hook();
-        std::panic::set_hook(Box::new(|_| {}));
+        let quiet = QuietPanics::install();
         let r = run(&[&*PANICS, &ADDS], true);
-        std::panic::set_hook(hook);
-        let failed = &r.probes[0].measurement;
+        drop(quiet);
+        let failed = &r.probes[0];
         assert!(failed.is_failure());
         assert_eq!(failed.errors, 4);
         assert!(failed.note.contains("boom"), "{}", failed.note);
-        assert_eq!(r.probes[1].measurement.samples.len(), 4);
+        assert_eq!(r.probes[1].samples.len(), 4);
     }
 }

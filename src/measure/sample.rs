@@ -19,10 +19,13 @@ pub const TARGET_SAMPLE: Duration = Duration::from_millis(1);
 /// The largest batch the harness picks by itself.
 const MAX_BATCH: u64 = 1 << 24;
 
-/// How to measure the probes of a run (see `rounds`).
+/// How many samples a run takes of each probe, and of how many
+/// iterations (see `interleaved`).
 #[derive(Debug, Clone)]
-pub struct Plan {
+pub struct Sampling {
+    /// Untimed rounds first.
     pub warmup: usize,
+    /// Timed rounds.
     pub repeat: usize,
     /// A fixed batch size; `None` lets the harness pick one per probe.
     pub min_batch: Option<u64>,
@@ -33,21 +36,41 @@ pub struct Plan {
 pub struct Measurement {
     /// Milliseconds per iteration, one per measured sample, in order.
     pub samples: Vec<f64>,
+    /// Per sample: milliseconds of the calibration loop timed just before
+    /// it (empty without a loop).
+    pub loops: Vec<f64>,
+    /// Iterations per sample.
     pub batch: u64,
     /// Samples that failed (all of them when the probe failed).
     pub errors: u64,
+    /// Each failure's message and how often it came.
     pub error_messages: BTreeMap<String, u64>,
+    /// The probe's note, or why it failed.
     pub note: String,
     /// The folded checksum of every measured iteration's result.
     pub checksum: u64,
 }
 
 impl Measurement {
+    /// A probe about to be measured: no samples yet.
+    pub fn empty(batch: u64, note: String) -> Measurement {
+        Measurement {
+            samples: Vec::new(),
+            loops: Vec::new(),
+            batch,
+            errors: 0,
+            error_messages: BTreeMap::new(),
+            note,
+            checksum: 0,
+        }
+    }
+
     /// A probe that could not be measured: no samples, every one an error.
     pub fn failed(repeat: usize, note: String, message: String) -> Measurement {
         let errors = repeat as u64;
         Measurement {
             samples: Vec::new(),
+            loops: Vec::new(),
             batch: 0,
             errors,
             error_messages: BTreeMap::from([(message, errors)]),
@@ -62,24 +85,56 @@ impl Measurement {
     }
 }
 
-/// A probe set up and verified: ready to be timed.
-pub struct Ready {
+/// A probe set up and its result checked once: ready to be timed.
+pub struct Verified {
+    /// The probe's work, set up.
     pub instance: Box<dyn Instance>,
+    /// What the probe says it measured.
     pub note: String,
 }
 
 /// Sets up a probe and runs its check once; the error is why it cannot be
 /// timed. A wrong result is never timed: timing a wrong answer measures
 /// nothing.
-pub fn ready(probe: &Probe) -> Result<Ready, String> {
+pub fn verified(probe: &Probe) -> Result<Verified, String> {
     let mut instance = match guarded(|| (probe.prepare)()) {
         Ok(Ok(instance)) => instance,
         Ok(Err(message)) | Err(message) => return Err(message),
     };
     let note = guarded(|| instance.note()).unwrap_or_default();
     match guarded(|| instance.verify()) {
-        Ok(Ok(())) => Ok(Ready { instance, note }),
+        Ok(Ok(())) => Ok(Verified { instance, note }),
         Ok(Err(message)) | Err(message) => Err(format!("check failed: {message}")),
+    }
+}
+
+/// While alive, panics print nothing: a probe that panics is reported in
+/// its row, and the default hook would also print it over the progress
+/// output. Dropping the guard puts the previous hook back.
+#[must_use]
+pub struct QuietPanics {
+    previous: Option<PanicHook>,
+}
+
+/// What `std::panic::take_hook` gives back.
+type PanicHook = Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'static>;
+
+impl QuietPanics {
+    /// Silences panics until the guard drops.
+    pub fn install() -> QuietPanics {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        QuietPanics {
+            previous: Some(previous),
+        }
+    }
+}
+
+impl Drop for QuietPanics {
+    fn drop(&mut self) {
+        if let Some(previous) = self.previous.take() {
+            std::panic::set_hook(previous);
+        }
     }
 }
 
@@ -168,7 +223,7 @@ mod tests {
                 Note::Fixed("tiny"),
             )
         });
-        let Ok(mut ready) = ready(&p) else {
+        let Ok(mut ready) = verified(&p) else {
             panic!("the probe is fine")
         };
         assert_eq!(ready.note, "tiny");
@@ -202,7 +257,7 @@ mod tests {
             )
         });
         assert_eq!(
-            ready(&bad_check).err().as_deref(),
+            verified(&bad_check).err().as_deref(),
             Some("check failed: wrong total")
         );
 
@@ -216,7 +271,7 @@ mod tests {
         });
         let hook = std::panic::take_hook();
         std::panic::set_hook(Box::new(|_| {}));
-        let message = ready(&panics).err().unwrap_or_default();
+        let message = verified(&panics).err().unwrap_or_default();
         std::panic::set_hook(hook);
         assert!(message.contains("panicked: boom"), "{message}");
     }

@@ -115,11 +115,11 @@ impl Render for CsvFormat {
         let rows = c.checks.iter().map(|k| {
             vec![
                 text(&k.key),
-                text(&k.metric),
+                text(k.metric.as_str()),
                 k.baseline.to_string(),
                 k.current.to_string(),
                 k.change_pct.to_string(),
-                k.regressed.to_string(),
+                k.regressed().to_string(),
             ]
         });
         write(std::iter::once(header.iter().map(|h| h.to_string()).collect()).chain(rows))
@@ -157,11 +157,11 @@ mod tests {
         let mut c = Comparison::default();
         c.checks.push(crate::document::comparison::Check::new(
             "=HYPERLINK(1)",
-            "median/calib",
+            crate::document::comparison::Figure::MedianPerCalibration,
             1.0,
             0.5,
             -50.0,
-            false,
+            crate::document::comparison::Verdict::Ok,
         ));
         let out = CsvFormat.comparison(&c);
         let line = out.lines().nth(1).unwrap_or_default();

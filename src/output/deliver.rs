@@ -1,187 +1,47 @@
-//! What happens to a finished run: compared with its baseline, printed,
-//! saved, announced to GitHub Actions, and turned into an exit code. Every
-//! measuring mode ends here, so they all behave alike.
+//! What happens to a finished run: printed, saved, announced to GitHub
+//! Actions, and turned into an exit code. Every command ends here, so they
+//! all behave alike.
 
-use crate::baseline::history::{Bench, Choice};
-use crate::commands::common::{Common, Format};
-use crate::document::run::{Metric, Mode, Run};
+use crate::document::run::Run;
 use crate::document::store;
 use crate::error::Error;
-use crate::judge::{self, Rules};
-use crate::output::{self, github, markdown, verdict};
+use crate::output::{self, Format, github, markdown, verdict};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// A baseline run and the name it is shown under.
-pub struct Baseline {
-    pub name: String,
-    pub run: Run,
-    /// Why it was chosen, when yardstick chose it.
-    pub basis: Option<String>,
-    /// Compared as information: its regressions do not fail the run.
-    pub informational: bool,
+/// Where and how a finished run goes.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Delivery {
+    /// The format on stdout.
+    pub format: Format,
+    /// The table lists every check, not only the regressions.
+    pub all_checks: bool,
+    /// Where to save the run.
+    pub save: Option<PathBuf>,
 }
 
-/// The baseline a run is compared with, or why there is none.
-pub enum Resolved {
-    Baseline(Box<Baseline>),
-    /// None asked for (`--no-baseline`, or no default to look for).
-    NotAsked,
-    /// A bench found nothing to judge by; the reason, in a line.
-    Nothing(String),
-}
-
-impl Baseline {
-    /// The baseline to compare with: `--baseline`, else (for a bench, unless
-    /// `--no-baseline`) the one `bench` chooses for machine class `class`.
-    /// Read before measuring, so a bad file costs no run.
-    pub fn resolve(
-        common: &Common,
-        bench: Option<&Bench>,
-        class: Option<&str>,
-    ) -> Result<Resolved, Error> {
-        if common.baseline.is_some() && common.no_baseline {
-            return Err(Error::usage(
-                "--baseline and --no-baseline contradict each other",
-            ));
+impl Delivery {
+    /// Checks what a run will write before it is measured: a `--save` that
+    /// cannot be written would otherwise lose the run.
+    pub fn check(&self) -> Result<(), Error> {
+        match &self.save {
+            Some(path) => store::check_writable(path),
+            None => Ok(()),
         }
-        if let Some(path) = &common.baseline {
-            return Baseline::load(path).map(|b| Resolved::Baseline(Box::new(b)));
-        }
-        let Some(bench) = bench.filter(|_| !common.no_baseline) else {
-            return Ok(Resolved::NotAsked);
-        };
-        let shown = class.unwrap_or("unknown");
-        Ok(match bench.choose(class) {
-            Choice::Committed(path) => Resolved::Baseline(Box::new(Baseline {
-                basis: Some(format!("committed for machine class {shown}")),
-                ..Baseline::load(&path)?
-            })),
-            Choice::LastRun(path) => match Baseline::load(&path) {
-                Ok(b) => Resolved::Baseline(Box::new(Baseline {
-                    basis: Some(format!(
-                        "the last run on machine class {shown}, as information: no baseline is \
-                         committed for it{}{}",
-                        class
-                            .map(|c| format!(" ({})", bench.committed(c).display()))
-                            .unwrap_or_default(),
-                        bench.legacy_note()
-                    )),
-                    informational: true,
-                    ..b
-                })),
-                // A kept run that cannot be read is no reason to refuse
-                // the run: the next run replaces it.
-                Err(e) => Resolved::Nothing(format!("the last run kept is unreadable ({e})")),
-            },
-            Choice::Nothing(why) => Resolved::Nothing(why),
-        })
     }
-
-    /// Refuses, before anything is measured, a baseline that a run of
-    /// `mode` and `metric` could not be compared with: the run would be
-    /// measured for nothing.
-    pub fn suits(&self, mode: Mode, metric: Metric) -> Result<(), Error> {
-        if self.run.mode != mode {
-            return Err(Error::input(format!(
-                "{}: a {} run is no baseline for a {} run",
-                self.name,
-                self.run.mode.as_str(),
-                mode.as_str()
-            )));
-        }
-        if mode == Mode::Micro && !judge::comparable(self.run.metric, metric) {
-            return Err(Error::input(format!(
-                "{}: a run of {} is no baseline for a run of {}",
-                self.name,
-                self.run.metric.as_str(),
-                metric.as_str()
-            )));
-        }
-        Ok(())
-    }
-
-    pub fn load(path: &Path) -> Result<Baseline, Error> {
-        // Shown relative to the working directory when it is inside it, as
-        // the user would have typed it.
-        let shown = std::env::current_dir()
-            .ok()
-            .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
-            .unwrap_or_else(|| path.to_path_buf());
-        let run = store::load(&shown)?;
-        let name = shown.display().to_string();
-        if run.mode == Mode::Micro && run.metric == Metric::Time && run.calibration.is_none() {
-            return Err(Error::input(format!(
-                "{name}: a micro run without calibration cannot be compared"
-            )));
-        }
-        Ok(Baseline {
-            name,
-            run,
-            basis: None,
-            informational: false,
-        })
-    }
-}
-
-/// Checks what a run will write before it is measured: a `--save` that
-/// cannot be written would otherwise lose the run.
-pub fn check_outputs(common: &Common) -> Result<(), Error> {
-    match &common.save {
-        Some(path) => store::check_writable(path),
-        None => Ok(()),
-    }
-}
-
-/// Compares (when there is a baseline), saves, prints and annotates `run`;
-/// returns the exit code: 1 on a regression or a failed probe, else 0.
-pub fn finish(run: Run, common: &Common, baseline: Option<Baseline>) -> Result<i32, Error> {
-    let run = compare_with(run, common, baseline.as_ref())?;
-    deliver(run, common)
-}
-
-/// Attaches the comparison with `baseline`, when there is one.
-pub fn compare_with(
-    mut run: Run,
-    common: &Common,
-    baseline: Option<&Baseline>,
-) -> Result<Run, Error> {
-    if let Some(b) = baseline {
-        if b.run.mode != run.mode {
-            return Err(Error::input(format!(
-                "{}: runs of different modes cannot be compared (baseline {}, run {})",
-                b.name,
-                b.run.mode.as_str(),
-                run.mode.as_str()
-            )));
-        }
-        let mut c = judge::compare(&b.run, &b.name, &run, &Rules::from(common))?;
-        c.basis = b.basis.clone();
-        c.informational |= b.informational;
-        let unjudged = c.too_slow_to_judge();
-        if !unjudged.is_empty() {
-            run.warnings.push(format!(
-                "inconclusive: {} over the threshold, but the machine ran too slow to judge \
-                 (see the comparison)",
-                unjudged.join(", ")
-            ));
-        }
-        run.comparison = Some(c);
-    }
-    Ok(run)
 }
 
 /// Saves, prints and annotates a finished run; returns the exit code: 1 on a
 /// regression or a failed probe, else 0.
-pub fn deliver(run: Run, common: &Common) -> Result<i32, Error> {
+pub fn deliver(run: Run, delivery: &Delivery) -> Result<i32, Error> {
     // A save that fails after all still prints the run, and writes it
     // where it can be found.
-    let saved = match &common.save {
+    let saved = match &delivery.save {
         Some(path) => store::save(path, &run).map_err(|e| rescue(&run, e)),
         None => Ok(()),
     };
-    let document = common.format != Format::Table;
-    let text = output::renderer(common.format, common.all_checks).run(&run);
+    let document = delivery.format != Format::Table;
+    let text = output::renderer(delivery.format, delivery.all_checks).run(&run);
     // A JSON or CSV document must stay one; neither can start a line with
     // a field's text (JSON escapes, CSV quotes), so only the table needs
     // the shield.
@@ -261,12 +121,12 @@ mod tests {
     fn a_run_its_save_cannot_take_is_saved_elsewhere_and_said_where() {
         let row = Row::with_samples("a".into(), RowKind::Probe, "a".into(), vec![1.0]);
         let run = test_micro_run(vec![row], CalibrationSummary::of(&[1.0], &[1.0], 1));
-        let common = Common {
+        let delivery = Delivery {
             save: Some("/dev/null".into()),
-            format: crate::commands::common::Format::Json,
-            ..Common::default()
+            format: Format::Json,
+            ..Delivery::default()
         };
-        let e = deliver(run.clone(), &common).unwrap_err().to_string();
+        let e = deliver(run.clone(), &delivery).unwrap_err().to_string();
         assert!(e.starts_with("error: /dev/null: not a regular file"), "{e}");
         let kept = e.rsplit("the run was saved to ").next().unwrap_or("");
         let kept = Path::new(kept.trim_end_matches(" instead"));

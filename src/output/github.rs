@@ -58,11 +58,11 @@ fn token() -> String {
 pub fn annotations(c: &Comparison, class: &str) -> Vec<String> {
     c.checks
         .iter()
-        .filter(|k| k.regressed || k.inconclusive)
+        .filter(|k| k.regressed() || k.inconclusive())
         .map(|k| {
-            let verdict = k.regressed && !c.informational;
+            let verdict = k.regressed() && !c.informational;
             // Counts belong to no machine: naming one would mislead.
-            let counted = matches!(k.metric.as_str(), "instructions" | "estimated-cycles");
+            let counted = k.metric.is_count();
             let place = if counted {
                 String::new()
             } else {
@@ -83,9 +83,9 @@ pub fn annotations(c: &Comparison, class: &str) -> Vec<String> {
             );
             let (command, title) = if verdict {
                 ("warning", "Performance regression")
-            } else if k.regressed && !c.setup_differences.is_empty() {
+            } else if k.regressed() && !c.setup_differences.is_empty() {
                 ("notice", "Counts of another set-up")
-            } else if k.regressed {
+            } else if k.regressed() {
                 ("notice", "Slower than the last run")
             } else {
                 ("notice", "Inconclusive")
@@ -114,23 +114,22 @@ fn escape_property(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::document::comparison::Check;
+    use crate::document::comparison::{Check, Figure, Method, Reason, Verdict};
+
+    const MEDIAN: Figure = Figure::MedianPerCalibration;
+    const UNSURE: Verdict = Verdict::Inconclusive(Reason::Machine);
 
     #[test]
     fn one_escaped_warning_per_regression_and_a_notice_per_inconclusive_check() {
         let c = Comparison {
             baseline: "baselines/micro.json".into(),
-            method: "normalized".into(),
+            method: Method::Normalized,
             threshold: 40.0,
             min_delta: None,
-            regressions: 1,
             checks: vec![
-                Check::new("a:b,c", "median/calib", 1.0, 1.5, 50.0, true),
-                Check::new("ok", "median/calib", 1.0, 1.0, 0.0, false),
-                Check {
-                    inconclusive: true,
-                    ..Check::new("unsure", "median/calib", 1.0, 1.6, 60.0, false)
-                },
+                Check::new("a:b,c", MEDIAN, 1.0, 1.5, 50.0, Verdict::Regressed),
+                Check::new("ok", MEDIAN, 1.0, 1.0, 0.0, Verdict::Ok),
+                Check::new("unsure", MEDIAN, 1.0, 1.6, 60.0, UNSURE),
             ],
             missing: vec![],
             new: vec![],
@@ -161,11 +160,11 @@ mod tests {
         let c = Comparison {
             checks: vec![Check::new(
                 "k\n::error::x\r\u{85}",
-                "m\n",
+                Figure::Other("m\n".into()),
                 1.0,
                 2.0,
                 100.0,
-                true,
+                Verdict::Regressed,
             )],
             baseline: "b\n::error::y".into(),
             ..Default::default()

@@ -5,7 +5,7 @@
 
 use super::layout::{Align, Table, ms, significant, thousands};
 use super::text::{clean, cleaned};
-use crate::document::run::{Pair, Row, Run};
+use crate::document::run::{Row, Run, ServerPair};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -20,7 +20,7 @@ pub fn render(run: &Run) -> String {
         out.push_str("\nfailures:\n");
         out.push_str(&failures);
     }
-    if let Some(pairs) = run.pairs.as_ref().filter(|p| !p.is_empty()) {
+    if let Some(pairs) = run.server_pairs.as_ref().filter(|p| !p.is_empty()) {
         out.push('\n');
         out.push_str(&ab_tables(pairs));
     }
@@ -165,7 +165,7 @@ fn failures(rows: &[Row]) -> String {
 }
 
 /// Per page: each later server (B) against the first (A).
-pub fn ab_tables(pairs: &[Pair]) -> String {
+pub fn ab_tables(pairs: &[ServerPair]) -> String {
     let mut out = String::new();
     let mut pages: Vec<&str> = Vec::new();
     for p in pairs {
@@ -229,7 +229,7 @@ mod tests {
         r
     }
 
-    fn run(rows: Vec<Row>, pairs: Option<Vec<Pair>>, settings: Value) -> Run {
+    fn run(rows: Vec<Row>, pairs: Option<Vec<ServerPair>>, settings: Value) -> Run {
         Run {
             tool: TOOL.into(),
             format: FORMAT,
@@ -242,7 +242,7 @@ mod tests {
             rows,
             calibration: None,
             comparison: None,
-            pairs,
+            server_pairs: pairs,
             metric: Default::default(),
         }
     }
@@ -313,7 +313,7 @@ mod tests {
 
     #[test]
     fn ab_table_per_page() {
-        let pair = |page: &str, other: &str, m: f64| Pair {
+        let pair = |page: &str, other: &str, m: f64| ServerPair {
             name: page.into(),
             base: "A-server".into(),
             other: other.into(),

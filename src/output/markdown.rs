@@ -33,8 +33,8 @@ fn comparison(c: &Comparison) -> String {
     let mut out = format!(
         "Baseline {}, judged by {}: {} regression(s) at threshold {} %.\n\n",
         escape(&c.baseline),
-        escape(&c.method),
-        c.regressions,
+        escape(c.method.as_str()),
+        c.regressions(),
         c.threshold
     );
     if let Some(cal) = &c.calibration {
@@ -67,14 +67,14 @@ fn comparison(c: &Comparison) -> String {
         out.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} |\n",
             escape(&k.key),
-            escape(&k.metric),
+            escape(k.metric.as_str()),
             significant(k.baseline, 4),
             significant(k.current, 4),
             change(k.change_pct),
-            if k.regressed {
-                format!("**{}**", k.verdict_word())
+            if k.regressed() {
+                format!("**{}**", k.verdict.word())
             } else {
-                k.verdict_word().to_string()
+                k.verdict.word().to_string()
             }
         ));
     }

@@ -16,9 +16,20 @@ pub mod table;
 pub mod text;
 pub mod verdict;
 
-use crate::commands::common::Format;
 use crate::document::comparison::Comparison;
 use crate::document::run::Run;
+
+/// How a run is printed on stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Aligned columns for people.
+    #[default]
+    Table,
+    /// The run document.
+    Json,
+    /// One line per row, for spreadsheets.
+    Csv,
+}
 
 /// An output format for stdout.
 pub trait Render {

@@ -1,6 +1,7 @@
 //! Progress on stderr: a bar on a terminal, plain lines otherwise (CI logs),
 //! nothing with `-q`. Never on stdout, which may hold a JSON or CSV document.
 
+use crate::measure::Observer;
 use crate::output::text::clean;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -15,7 +16,7 @@ impl Progress {
     pub fn new(total: usize, quiet: bool) -> Progress {
         if quiet {
             Progress::Quiet
-        } else if std::io::stderr().is_terminal() {
+        } else if total > 0 && std::io::stderr().is_terminal() {
             let bar = ProgressBar::new(total as u64);
             if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}") {
                 bar.set_style(style);
@@ -55,9 +56,24 @@ impl Progress {
         }
     }
 
+    /// Clears the bar.
     pub fn finish(self) {
         if let Progress::Bar(bar) = self {
             bar.finish_and_clear();
         }
+    }
+}
+
+impl Observer for Progress {
+    fn start(&mut self, what: &str) {
+        Progress::start(self, what);
+    }
+
+    fn advance(&mut self) {
+        Progress::advance(self);
+    }
+
+    fn say(&mut self, line: &str) {
+        Progress::say(self, line);
     }
 }

@@ -5,15 +5,16 @@
 
 use super::text::is_unsafe;
 use super::{github, http_table, markdown, renderer, verdict};
-use crate::commands::common::Format;
 use crate::document::comparison::{
-    CalibrationRatio, Check, Comparison, EnvironmentDifference, Judged, MachineMismatch,
+    CalibrationRatio, Check, Comparison, EnvironmentDifference, Figure, Judged, MachineMismatch,
+    Method, Reason, Verdict,
 };
 use crate::document::environment::Environment;
 use crate::document::run::{
-    CalibrationSummary, FORMAT, Metric, Mode, Pair, Row, RowKind, Run, TOOL,
+    CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, Run, ServerPair, TOOL,
 };
 use crate::error::Error;
+use crate::output::Format;
 use proptest::prelude::*;
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -62,20 +63,18 @@ fn fixture(mode: Mode, metric: Metric, t: &[String]) -> Run {
         r.estimated_cycles = Some(50.0);
         rows.push(r);
     }
-    let check = |s: &mut dyn FnMut() -> String, regressed, inconclusive| Check {
-        inconclusive,
+    let check = |s: &mut dyn FnMut() -> String, verdict| Check {
         p_value: Some(0.01),
-        ..Check::new(&s(), &s(), 1.0, 2.0, 100.0, regressed)
+        ..Check::new(&s(), Figure::Other(s()), 1.0, 2.0, 100.0, verdict)
     };
     let comparison = Comparison {
         baseline: s(),
-        method: s(),
+        method: Method::Normalized,
         threshold: 10.0,
-        regressions: 1,
         checks: vec![
-            check(&mut s, true, false),
-            check(&mut s, false, true),
-            check(&mut s, false, false),
+            check(&mut s, Verdict::Regressed),
+            check(&mut s, Verdict::Inconclusive(Reason::Machine)),
+            check(&mut s, Verdict::Ok),
         ],
         missing: vec![s(), s()],
         new: vec![s()],
@@ -131,7 +130,7 @@ fn fixture(mode: Mode, metric: Metric, t: &[String]) -> Run {
         rows,
         calibration: CalibrationSummary::of(&[1.0], &[1.0], 1),
         comparison: Some(comparison),
-        pairs: Some(vec![Pair {
+        server_pairs: Some(vec![ServerPair {
             name: s(),
             base: s(),
             other: s(),

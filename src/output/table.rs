@@ -165,8 +165,8 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
     };
     out.push_str(&format!(
         "{} regression{} at threshold {} %{}\n",
-        c.regressions,
-        if c.regressions == 1 { "" } else { "s" },
+        c.regressions(),
+        if c.regressions() == 1 { "" } else { "s" },
         c.threshold,
         c.min_delta
             .map(|d| format!(" and {d} ms"))
@@ -209,11 +209,11 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
     for k in c
         .checks
         .iter()
-        .filter(|k| all || k.regressed || k.inconclusive)
+        .filter(|k| all || k.regressed() || k.inconclusive())
     {
         let mut cells = vec![
             k.key.clone(),
-            k.metric.clone(),
+            k.metric.to_string(),
             significant(k.baseline, 4),
             significant(k.current, 4),
             change(k.change_pct),
@@ -221,7 +221,7 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
         if paired {
             cells.push(k.p_value.map(|p| format!("{p:.4}")).unwrap_or_default());
         }
-        cells.push(k.verdict_word().to_string());
+        cells.push(k.verdict.word().to_string());
         t.push(cells);
     }
     if !t.is_empty() {

@@ -42,7 +42,7 @@ pub fn comparison_line(c: &Comparison) -> &'static str {
         "NO VERDICT: the machine classes differ or are unknown; the changes are information"
     } else if !c.setup_differences.is_empty() {
         "NO VERDICT: the counts were made with another set-up; the changes are information"
-    } else if c.informational && c.regressions > 0 {
+    } else if c.informational && c.regressions() > 0 {
         "INFO: slower than the last run on this machine (information, not a verdict)"
     } else if c.informational {
         "INFO: no slowdown against the last run on this machine (information, not a verdict)"

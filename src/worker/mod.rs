@@ -108,7 +108,7 @@ pub fn serve(
 
 /// Sets up and verifies one probe; a failure is kept as the probe's state.
 fn prepare(probe: &Probe) -> (Slot, String) {
-    match sample::ready(probe) {
+    match sample::verified(probe) {
         Ok(ready) => (Ok(ready.instance), ready.note),
         Err(message) => (Err(message), String::new()),
     }

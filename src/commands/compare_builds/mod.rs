@@ -22,8 +22,9 @@
 
 pub mod options;
 
+use crate::document::builder::{Figures, RunBuilder};
 use crate::document::environment::{Environment, now, repository_dir};
-use crate::document::run::{FORMAT, Mode, Row, RowKind, Run, TOOL};
+use crate::document::run::{Mode, Row, RowKind};
 use crate::error::Error;
 use crate::judge::{self, paired::Side};
 use crate::measure::clock::Clock;
@@ -109,7 +110,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
     }
     // The workers inherit it; a release build refuses it here first.
     let clock = Clock::from_env()?;
-    deliver::check_outputs(&o.common)?;
+    o.common.delivery().check()?;
     let seed = o.seed.unwrap_or_else(|| fastrand::u64(..));
     let mut rng = fastrand::Rng::with_seed(seed);
     let started = now();
@@ -296,7 +297,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
     let mut warnings: Vec<String> = comparison
         .checks
         .iter()
-        .filter(|c| c.inconclusive)
+        .filter(|c| c.inconclusive())
         .map(|c| {
             format!(
                 "inconclusive: {} looks {:+.1} % slower, but the worker pairs disagree (p = {:.3})",
@@ -306,9 +307,6 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
             )
         })
         .collect();
-    if environment.is_debug_build() {
-        warnings.insert(0, "debug build: times are not representative".to_string());
-    }
     warnings.extend(clock.warning());
     let rows = new
         .into_iter()
@@ -324,7 +322,7 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
             row
         })
         .collect();
-    let mut settings = BTreeMap::new();
+    let mut settings: BTreeMap<String, serde_json::Value> = BTreeMap::new();
     settings.insert("old".into(), json!(o.old.display().to_string()));
     settings.insert("new".into(), json!(o.new.display().to_string()));
     settings.insert("rounds".into(), json!(o.rounds));
@@ -349,22 +347,13 @@ pub fn main(o: &PairedOptions) -> Result<i32, Error> {
     };
     settings.insert("env_old".into(), json!(env_names(&o.env_old)));
     settings.insert("env_new".into(), json!(env_names(&o.env_new)));
-    let run = Run {
-        tool: TOOL.to_string(),
-        format: FORMAT,
-        mode: Mode::Micro,
-        started,
-        machine: environment.machine.clone(),
-        settings,
-        environment,
-        warnings,
-        rows,
-        calibration: None,
-        comparison: Some(comparison),
-        pairs: None,
-        metric: Default::default(),
-    };
-    deliver::deliver(run, &o.common)
+    let mut run = RunBuilder::new(Mode::Micro, started)
+        .settings(&settings)
+        .warnings(warnings)
+        .rows(rows)
+        .build(environment, Figures::Times);
+    run.comparison = Some(comparison);
+    deliver::deliver(run, &o.common.delivery())
 }
 
 /// How many of `rounds` each of `pairs` worker pairs runs: as even as can

@@ -4,6 +4,7 @@
 use crate::commands::common::{self, Common, Flag};
 use crate::document::run::Metric;
 use crate::error::Error;
+use crate::probe::Probe;
 use lexopt::Parser;
 use std::time::Duration;
 
@@ -72,6 +73,35 @@ pub const MAX_BATCH: u64 = 1_000_000_000;
 const IGNORED: &[&str] = &["bench", "nocapture", "show-output"];
 
 impl MicroOptions {
+    /// The probes to run: `--probe` names (each must exist), then the filters.
+    pub fn select(&self, registered: &[&'static Probe]) -> Result<Vec<&'static Probe>, Error> {
+        let options = self;
+        for name in &options.probes {
+            if !registered.iter().any(|p| p.name == name) {
+                return Err(Error::usage(format!(
+                    "--probe: unknown probe `{name}` (see --list)"
+                )));
+            }
+        }
+        let selected: Vec<_> = registered
+            .iter()
+            .copied()
+            .filter(|p| options.probes.is_empty() || options.probes.iter().any(|n| n == p.name))
+            .filter(|p| options.matches(p.name))
+            .collect();
+        if selected.is_empty() {
+            return Err(Error::usage(if registered.is_empty() {
+                "no probe is registered in this binary".to_string()
+            } else {
+                format!(
+                    "no probe matches the filter `{}`",
+                    options.filters.join(" ")
+                )
+            }));
+        }
+        Ok(selected)
+    }
+
     /// Parses the arguments after the program name (or after `micro`).
     pub fn parse<I>(args: I) -> Result<MicroOptions, Error>
     where

@@ -16,7 +16,7 @@ use super::address;
 use super::measure::{self, FAILED};
 use super::options::{Options, Protocol, Tool};
 use super::plan::{Job, Plan};
-use crate::document::run::{Pair, Row, RowKind};
+use crate::document::run::{Row, RowKind, ServerPair};
 use crate::error::Error;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -158,7 +158,7 @@ pub fn run(
     plan: &Plan,
     o: &Options,
     progress: &mut dyn FnMut(&str),
-) -> Result<(Vec<Row>, Vec<Pair>), Error> {
+) -> Result<(Vec<Row>, Vec<ServerPair>), Error> {
     check_options(tool, o)?;
     handed::check(tool, plan, o)?;
     let program = require(tool)?;

@@ -12,6 +12,9 @@
 //! also simulate a fixed cache (see `costs`).
 
 pub mod costs;
+mod meter;
+
+pub use meter::Callgrind;
 
 use crate::document::run::{Metric, Run};
 use crate::document::store;

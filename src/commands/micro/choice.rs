@@ -1,0 +1,127 @@
+//! What a micro run is judged by, chosen before anything is measured (a bad
+//! baseline must not cost a whole run), and the run a bench keeps for the
+//! next one.
+//!
+//! A bench (`cargo bench`) chooses by machine class: a committed wall-time
+//! baseline of this class, else the committed count baseline (the run is
+//! then counted instead of timed), else its last run as information (see
+//! `baseline::history`).
+
+use super::options::MicroOptions;
+use crate::baseline::history::Bench;
+use crate::baseline::{self, Baseline, Resolved};
+use crate::document::environment;
+use crate::document::run::{Metric, Mode, Run};
+use crate::error::Error;
+
+/// The baseline a run is judged by and what it measures.
+pub struct Choice<'a> {
+    /// The baseline, if any.
+    pub baseline: Option<Baseline>,
+    /// What the run measures: asked for, or counts when only a committed
+    /// count baseline can judge.
+    pub metric: Metric,
+    /// The bench that keeps this run, when it chose the baseline itself.
+    keeper: Option<&'a Bench>,
+    /// Why a bench found nothing to judge by.
+    nothing: Option<String>,
+    /// Why a committed count baseline cannot judge here.
+    count_note: Option<String>,
+}
+
+impl<'a> Choice<'a> {
+    /// Chooses for `options`; `bench` is the bench target `cargo bench`
+    /// runs. Refuses a baseline the run could not be compared with.
+    pub fn make(options: &MicroOptions, bench: Option<&'a Bench>) -> Result<Choice<'a>, Error> {
+        // A bench chooses by machine class only for a timed, calibrated run.
+        let timed = options.metric() == Metric::Time && options.calibrate;
+        let chooser = bench.filter(|_| timed);
+        // Read only when choosing: what a process allocates before its
+        // measured section moves its counts (by up to 0.3 % through the
+        // allocator's state), and the CPU's description differs by machine.
+        let class = chooser.and_then(|_| environment::current_class());
+        let asked = options.common.asked()?;
+        let (baseline, nothing) = match Baseline::resolve(asked, chooser, class.as_deref())? {
+            Resolved::Baseline(b) => (Some(*b), None),
+            Resolved::NotAsked => (None, None),
+            Resolved::Nothing(why) => (None, Some(why)),
+        };
+        let plain = asked == baseline::Asked::Default;
+        let keeper = chooser.filter(|_| plain);
+        let mut choice = Choice {
+            baseline,
+            metric: options.metric(),
+            keeper,
+            nothing,
+            count_note: None,
+        };
+        if options.metric.is_none() {
+            choice.count_instead(keeper, options.min_batch);
+        }
+        choice.suits(options.calibrate)?;
+        Ok(choice)
+    }
+
+    /// Takes the committed count baseline where it judges instead of wall
+    /// time: for a bench without a committed wall-time baseline of this
+    /// class.
+    fn count_instead(&mut self, keeper: Option<&Bench>, batch: Option<u64>) {
+        let Some(bench) = keeper else { return };
+        if self.baseline.as_ref().is_some_and(|b| !b.informational) {
+            return;
+        }
+        match baseline::counts::usable(bench, batch) {
+            Ok(Some(counted)) => {
+                self.metric = counted.run.metric;
+                self.baseline = Some(counted);
+                self.nothing = None;
+            }
+            Ok(None) => {}
+            Err(why) => self.count_note = Some(why),
+        }
+    }
+
+    /// Refuses, before anything is measured, a baseline this run could not
+    /// be compared with.
+    fn suits(&self, calibrate: bool) -> Result<(), Error> {
+        let Some(b) = &self.baseline else {
+            return Ok(());
+        };
+        b.suits(Mode::Micro, self.metric)?;
+        if !calibrate && self.metric == Metric::Time {
+            return Err(Error::usage(format!(
+                "--no-calibration: a run without calibration cannot be compared with {} (add --no-baseline)",
+                b.name
+            )));
+        }
+        Ok(())
+    }
+
+    /// Notes on the choice that qualify the run.
+    pub fn warnings(&self) -> Option<String> {
+        self.count_note.clone()
+    }
+
+    /// Keeps a bench's run for the next one to compare with, and says
+    /// where; says too why this one had nothing to compare with. Only the
+    /// developer's loop is kept, not a run told what to compare with (as
+    /// the evaluation's runs are). A run that cannot be kept is still
+    /// reported.
+    pub fn keep(&self, run: &mut Run) {
+        let Some(bench) = self.keeper else {
+            run.warnings.extend(self.nothing.clone());
+            return;
+        };
+        let kept = bench.keep(run);
+        let place = match &kept {
+            Ok(Some(path)) => format!("kept as {}", path.display()),
+            Ok(None) => "not kept (an injected or counted run)".to_string(),
+            Err(e) => format!("not kept ({e})"),
+        };
+        match &self.nothing {
+            Some(why) => run.warnings.push(format!("{why}; this run is {place}")),
+            None if kept.is_err() => run.warnings.push(format!("this run is {place}")),
+            None => {}
+        }
+    }
+}

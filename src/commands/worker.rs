@@ -1,0 +1,27 @@
+//! `--bench --worker`: this binary as one side of `compare-builds`, serving
+//! single samples over stdin and stdout (see `worker`).
+
+use super::micro::options::MicroOptions;
+use crate::error::Error;
+use crate::measure::clock::Clock;
+use crate::measure::inject::Injection;
+use crate::probe;
+use crate::worker;
+
+/// Serves the probes `options` select until stdin closes; returns the exit
+/// code.
+pub fn main(options: &MicroOptions) -> Result<i32, Error> {
+    let registered = probe::registered().map_err(Error::Usage)?;
+    let selected = options.select(&registered)?;
+    let injection = Injection::from_env()?;
+    let clock = Clock::from_env()?;
+    let stdin = std::io::stdin();
+    worker::serve(
+        &selected,
+        &injection,
+        &clock,
+        options.min_batch,
+        stdin.lock(),
+        std::io::stdout().lock(),
+    )
+}

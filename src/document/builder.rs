@@ -1,0 +1,184 @@
+//! The one way a mode makes its [`Run`]: what every run carries alike (the
+//! tool, the format, the machine, the debug-build warning) is set here once,
+//! and each mode adds only what it measured.
+
+use crate::document::environment::Environment;
+use crate::document::run::{CalibrationSummary, FORMAT, Metric, Mode, Row, Run, ServerPair, TOOL};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// What a debug build makes unrepresentative, in the run's first warning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Figures {
+    /// Wall times of probes.
+    Times,
+    /// Instruction counts and estimated cycles.
+    Counts,
+    /// HTTP: the built-in client's own share of each request.
+    ClientTime,
+    /// Nothing a debug build could skew (an external load tool's times).
+    Unaffected,
+}
+
+/// A run being assembled; [`RunBuilder::build`] finishes it.
+#[must_use]
+pub struct RunBuilder {
+    mode: Mode,
+    started: String,
+    metric: Metric,
+    settings: BTreeMap<String, Value>,
+    warnings: Vec<String>,
+    rows: Vec<Row>,
+    calibration: Option<CalibrationSummary>,
+    server_pairs: Option<Vec<ServerPair>>,
+}
+
+impl RunBuilder {
+    /// A run of `mode` that started at `started` (RFC 3339).
+    pub fn new(mode: Mode, started: String) -> RunBuilder {
+        RunBuilder {
+            mode,
+            started,
+            metric: Metric::Time,
+            settings: BTreeMap::new(),
+            warnings: Vec::new(),
+            rows: Vec::new(),
+            calibration: None,
+            server_pairs: None,
+        }
+    }
+
+    /// What the rows measured (wall time unless said).
+    pub fn metric(mut self, metric: Metric) -> RunBuilder {
+        self.metric = metric;
+        self
+    }
+
+    /// The mode's settings: a struct of named fields, each saved under its
+    /// name. Settings set before keep their place unless `settings` names
+    /// them too.
+    pub fn settings(mut self, settings: &impl Serialize) -> RunBuilder {
+        if let Ok(Value::Object(fields)) = serde_json::to_value(settings) {
+            self.settings.extend(fields);
+        }
+        self
+    }
+
+    /// One setting more.
+    pub fn setting(mut self, name: &str, value: impl Serialize) -> RunBuilder {
+        if let Ok(value) = serde_json::to_value(value) {
+            self.settings.insert(name.to_string(), value);
+        }
+        self
+    }
+
+    /// Warnings that qualify every figure of the run, in order.
+    pub fn warnings(mut self, warnings: impl IntoIterator<Item = String>) -> RunBuilder {
+        self.warnings.extend(warnings);
+        self
+    }
+
+    /// The measured rows.
+    pub fn rows(mut self, rows: Vec<Row>) -> RunBuilder {
+        self.rows = rows;
+        self
+    }
+
+    /// The calibration loop's figures (timed micro runs).
+    pub fn calibration(mut self, calibration: Option<CalibrationSummary>) -> RunBuilder {
+        self.calibration = calibration;
+        self
+    }
+
+    /// HTTP with several servers: each later server against the first.
+    pub fn server_pairs(mut self, pairs: Option<Vec<ServerPair>>) -> RunBuilder {
+        self.server_pairs = pairs;
+        self
+    }
+
+    /// The run, made in `environment`. A debug build's warning comes first:
+    /// it qualifies every figure after it.
+    pub fn build(self, environment: Environment, figures: Figures) -> Run {
+        let mut warnings = self.warnings;
+        let subject = match figures {
+            Figures::Times => Some("times are"),
+            Figures::Counts => Some("counts are"),
+            Figures::ClientTime => Some("the client's own time is"),
+            Figures::Unaffected => None,
+        };
+        if let Some(subject) = subject.filter(|_| environment.is_debug_build()) {
+            warnings.insert(0, format!("debug build: {subject} not representative"));
+        }
+        Run {
+            tool: TOOL.to_string(),
+            format: FORMAT,
+            mode: self.mode,
+            started: self.started,
+            machine: environment.machine.clone(),
+            settings: self.settings,
+            environment,
+            warnings,
+            rows: self.rows,
+            calibration: self.calibration,
+            comparison: None,
+            server_pairs: self.server_pairs,
+            metric: self.metric,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Serialize)]
+    struct Settings {
+        repeat: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        inject: Option<String>,
+        min_batch: Option<u64>,
+    }
+
+    fn debug_environment(debug: bool) -> Environment {
+        Environment {
+            machine: "host".into(),
+            debug_assertions: debug,
+            opt_level: if debug { "0" } else { "3" }.into(),
+            ..Environment::default()
+        }
+    }
+
+    #[test]
+    fn settings_are_saved_by_field_name_in_the_order_of_names() {
+        let run = RunBuilder::new(Mode::Micro, "now".into())
+            .settings(&Settings {
+                repeat: 30,
+                inject: None,
+                min_batch: None,
+            })
+            .setting("confirm", true)
+            .build(debug_environment(false), Figures::Times);
+        let text = serde_json::to_string(&run.settings).unwrap();
+        assert_eq!(text, r#"{"confirm":true,"min_batch":null,"repeat":30}"#);
+        assert_eq!((run.machine.as_str(), run.tool.as_str()), ("host", TOOL));
+    }
+
+    #[test]
+    fn a_debug_build_warns_first_about_the_figures_it_skews() {
+        let run = |figures| {
+            RunBuilder::new(Mode::Micro, "now".into())
+                .warnings(["drift".to_string()])
+                .build(debug_environment(true), figures)
+                .warnings
+        };
+        assert_eq!(
+            run(Figures::Counts),
+            ["debug build: counts are not representative", "drift"]
+        );
+        assert_eq!(run(Figures::Unaffected), ["drift"]);
+        let release = RunBuilder::new(Mode::Http, "now".into())
+            .build(debug_environment(false), Figures::ClientTime);
+        assert!(release.warnings.is_empty());
+    }
+}

@@ -1,0 +1,326 @@
+//! One check of a comparison: one figure of one row, baseline against now,
+//! and its typed verdict.
+//!
+//! Saved runs predate the typed verdict: a check is stored as the flags
+//! `regressed` and `inconclusive`, and its figure and method as strings.
+//! [`CheckRecord`] is that stored shape, so format 1 stays byte for byte
+//! what it was; the reason a check is inconclusive is not stored, and is
+//! read back from the figures that only that reason leaves (see
+//! [`Reason`]).
+
+use serde::{Deserialize, Serialize};
+
+/// The verdict on one check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Within the threshold.
+    Ok,
+    /// Worse by more than the threshold: a regression.
+    Regressed,
+    /// Worse by more than the threshold, but without a verdict. Never
+    /// counted as a regression.
+    Inconclusive(Reason),
+}
+
+/// Why a check over the threshold has no verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// Measured again, interleaved with the calibration loop, the slowdown
+    /// did not show (the check has a `confirmation_pct`).
+    Unconfirmed,
+    /// compare-builds: the worker pairs disagree, the signed-rank test
+    /// finds no significance (the check has a `p_value`).
+    PairsDisagree,
+    /// The machine cannot judge wall time here: it ran too slow against the
+    /// baseline's calibration, or it is of another machine class. The
+    /// comparison's notes say which.
+    Machine,
+}
+
+impl Verdict {
+    /// Regressed when `worse`, else ok.
+    pub fn of(worse: bool) -> Verdict {
+        if worse {
+            Verdict::Regressed
+        } else {
+            Verdict::Ok
+        }
+    }
+
+    /// The word a report shows.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Ok => "ok",
+            Verdict::Regressed => "REGRESSED",
+            Verdict::Inconclusive(_) => "inconclusive",
+        }
+    }
+}
+
+/// Which figure of a row a check compares.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
+pub enum Figure {
+    /// Micro, timed: the median of the per-round ratios to the calibration
+    /// loop.
+    MedianPerCalibration,
+    /// Failed samples or requests.
+    Errors,
+    /// Instructions per iteration.
+    Instructions,
+    /// Estimated cycles per iteration.
+    EstimatedCycles,
+    /// compare-builds: the median of the worker pairs' ratios.
+    PairedMedianRatio,
+    /// HTTP: the median time.
+    Median,
+    /// HTTP: the 95th percentile.
+    P95,
+    /// HTTP: requests per second (lower is worse).
+    Rps,
+    /// HTTP: failed requests in percent (a change in points).
+    ErrorRate,
+    /// A figure this version does not know, read from a newer run.
+    Other(String),
+}
+
+impl Figure {
+    /// The name the run document and reports use.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Figure::MedianPerCalibration => "median/calib",
+            Figure::Errors => "errors",
+            Figure::Instructions => "instructions",
+            Figure::EstimatedCycles => "estimated-cycles",
+            Figure::PairedMedianRatio => "paired median ratio",
+            Figure::Median => "median",
+            Figure::P95 => "p95",
+            Figure::Rps => "rps",
+            Figure::ErrorRate => "error_rate",
+            Figure::Other(name) => name,
+        }
+    }
+
+    /// A wall-time figure, which belongs to a machine (see
+    /// `judge::machine`).
+    pub fn is_time(&self) -> bool {
+        matches!(
+            self,
+            Figure::MedianPerCalibration | Figure::Median | Figure::P95 | Figure::Rps
+        )
+    }
+
+    /// A count, which belongs to no machine.
+    pub fn is_count(&self) -> bool {
+        matches!(self, Figure::Instructions | Figure::EstimatedCycles)
+    }
+}
+
+impl From<String> for Figure {
+    fn from(name: String) -> Figure {
+        const KNOWN: [Figure; 9] = [
+            Figure::MedianPerCalibration,
+            Figure::Errors,
+            Figure::Instructions,
+            Figure::EstimatedCycles,
+            Figure::PairedMedianRatio,
+            Figure::Median,
+            Figure::P95,
+            Figure::Rps,
+            Figure::ErrorRate,
+        ];
+        KNOWN
+            .into_iter()
+            .find(|f| f.as_str() == name)
+            .unwrap_or(Figure::Other(name))
+    }
+}
+
+impl From<Figure> for String {
+    fn from(figure: Figure) -> String {
+        figure.as_str().to_string()
+    }
+}
+
+impl std::fmt::Display for Figure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One figure of one row, baseline against now.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "CheckRecord", into = "CheckRecord")]
+pub struct Check {
+    /// The row's key.
+    pub key: String,
+    /// What was compared.
+    pub metric: Figure,
+    /// The baseline's figure.
+    pub baseline: f64,
+    /// This run's figure.
+    pub current: f64,
+    /// Change in percent (percentage points for rates); positive is worse
+    /// for times and errors, negative is worse for `rps`.
+    pub change_pct: f64,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Paired comparisons: the one-sided p-value that the row got slower.
+    pub p_value: Option<f64>,
+    /// Micro runs against a baseline: the change found when a flagged probe
+    /// was measured again, interleaved with the calibration loop.
+    pub confirmation_pct: Option<f64>,
+}
+
+impl Check {
+    /// A check with no paired or confirmation figures.
+    pub fn new(
+        key: &str,
+        metric: Figure,
+        baseline: f64,
+        current: f64,
+        change_pct: f64,
+        verdict: Verdict,
+    ) -> Check {
+        Check {
+            key: key.to_string(),
+            metric,
+            baseline,
+            current,
+            change_pct,
+            verdict,
+            p_value: None,
+            confirmation_pct: None,
+        }
+    }
+
+    /// True for a regression.
+    pub fn regressed(&self) -> bool {
+        self.verdict == Verdict::Regressed
+    }
+
+    /// True when over the threshold but without a verdict.
+    pub fn inconclusive(&self) -> bool {
+        matches!(self.verdict, Verdict::Inconclusive(_))
+    }
+}
+
+/// A check as format 1 stores it.
+#[derive(Serialize, Deserialize)]
+struct CheckRecord {
+    key: String,
+    metric: Figure,
+    baseline: f64,
+    current: f64,
+    change_pct: f64,
+    regressed: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    p_value: Option<f64>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    inconclusive: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    confirmation_pct: Option<f64>,
+}
+
+impl From<CheckRecord> for Check {
+    fn from(r: CheckRecord) -> Check {
+        // Each reason leaves its own figure; a regression wins over a flag
+        // a hand-edited file might also set.
+        let verdict = match (r.regressed, r.inconclusive) {
+            (true, _) => Verdict::Regressed,
+            (false, false) => Verdict::Ok,
+            (false, true) if r.confirmation_pct.is_some() => {
+                Verdict::Inconclusive(Reason::Unconfirmed)
+            }
+            (false, true) if r.p_value.is_some() => Verdict::Inconclusive(Reason::PairsDisagree),
+            (false, true) => Verdict::Inconclusive(Reason::Machine),
+        };
+        Check {
+            key: r.key,
+            metric: r.metric,
+            baseline: r.baseline,
+            current: r.current,
+            change_pct: r.change_pct,
+            verdict,
+            p_value: r.p_value,
+            confirmation_pct: r.confirmation_pct,
+        }
+    }
+}
+
+impl From<Check> for CheckRecord {
+    fn from(c: Check) -> CheckRecord {
+        CheckRecord {
+            regressed: c.regressed(),
+            inconclusive: c.inconclusive(),
+            key: c.key,
+            metric: c.metric,
+            baseline: c.baseline,
+            current: c.current,
+            change_pct: c.change_pct,
+            p_value: c.p_value,
+            confirmation_pct: c.confirmation_pct,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(text: &str) -> (Check, String) {
+        let check: Check = serde_json::from_str(text).unwrap();
+        let again = serde_json::to_string(&check).unwrap();
+        (check, again)
+    }
+
+    #[test]
+    fn every_stored_shape_reads_back_to_its_verdict_and_writes_the_same_bytes() {
+        let cases = [
+            (
+                r#"{"key":"a","metric":"median/calib","baseline":1.0,"current":1.5,"change_pct":50.0,"regressed":true}"#,
+                Verdict::Regressed,
+            ),
+            (
+                r#"{"key":"a","metric":"median","baseline":1.0,"current":1.0,"change_pct":0.0,"regressed":false}"#,
+                Verdict::Ok,
+            ),
+            (
+                r#"{"key":"a","metric":"median/calib","baseline":1.0,"current":1.5,"change_pct":50.0,"regressed":false,"inconclusive":true,"confirmation_pct":1.0}"#,
+                Verdict::Inconclusive(Reason::Unconfirmed),
+            ),
+            (
+                r#"{"key":"a","metric":"paired median ratio","baseline":1.0,"current":1.5,"change_pct":50.0,"regressed":false,"p_value":0.2,"inconclusive":true}"#,
+                Verdict::Inconclusive(Reason::PairsDisagree),
+            ),
+            (
+                r#"{"key":"a","metric":"p95","baseline":1.0,"current":1.5,"change_pct":50.0,"regressed":false,"inconclusive":true}"#,
+                Verdict::Inconclusive(Reason::Machine),
+            ),
+        ];
+        for (text, verdict) in cases {
+            let (check, again) = round_trip(text);
+            assert_eq!(check.verdict, verdict, "{text}");
+            assert_eq!(again, text);
+        }
+    }
+
+    #[test]
+    fn a_figure_of_a_newer_version_is_kept_by_name() {
+        let (check, again) = round_trip(
+            r#"{"key":"a","metric":"allocations","baseline":1.0,"current":1.0,"change_pct":0.0,"regressed":false}"#,
+        );
+        assert_eq!(check.metric, Figure::Other("allocations".into()));
+        assert!(again.contains(r#""metric":"allocations""#));
+        for name in [
+            "median/calib",
+            "errors",
+            "instructions",
+            "estimated-cycles",
+            "rps",
+        ] {
+            assert_eq!(Figure::from(name.to_string()).as_str(), name);
+            assert!(!matches!(Figure::from(name.to_string()), Figure::Other(_)));
+        }
+    }
+}

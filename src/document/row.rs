@@ -1,0 +1,201 @@
+//! A row of a run: one probe, or one page of one server, with its
+//! figures per iteration or per request.
+
+use crate::stats::Summary;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The kind of thing a row measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RowKind {
+    Probe,
+    Page,
+}
+
+/// One measured thing: a probe in micro mode, a (server, page) in HTTP mode.
+/// Times are milliseconds (per iteration, or per request).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// Unique within the run; rows of two runs compare by key.
+    pub key: String,
+    pub kind: RowKind,
+    pub name: String,
+    /// Timed successful samples.
+    pub n: usize,
+    pub min: Option<f64>,
+    pub mean: Option<f64>,
+    pub median: Option<f64>,
+    pub p90: Option<f64>,
+    pub p95: Option<f64>,
+    pub p99: Option<f64>,
+    pub max: Option<f64>,
+    pub stddev: Option<f64>,
+    /// Raw per-iteration (or per-request) times in the order measured, so a
+    /// saved run can be analysed again.
+    #[serde(default)]
+    pub samples: Vec<f64>,
+    /// Iterations timed together in one sample (micro mode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<u64>,
+    /// Attempts: samples tried in micro mode, requests sent in HTTP mode.
+    pub requests: u64,
+    /// Failed attempts.
+    pub errors: u64,
+    /// Each distinct failure message and how often it occurred.
+    #[serde(default)]
+    pub error_messages: BTreeMap<String, u64>,
+    /// Operations per iteration (micro mode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ops: Option<u64>,
+    /// Micro: operations per second at the median. HTTP: successful requests
+    /// per second of wall time.
+    pub rps: Option<f64>,
+    /// Micro: the normalised figure ("x calib", see
+    /// [`Row::normalized_median`]). Informational: comparisons recompute it
+    /// from the samples rather than trusting a stored value.
+    pub normalized: Option<f64>,
+    /// Micro: the time in milliseconds of the calibration loop run just
+    /// before each sample, in the order of `samples`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calibration_samples: Vec<f64>,
+    #[serde(default)]
+    pub note: String,
+    /// Instructions per iteration (`--metric=instructions` and
+    /// `--metric=estimated-cycles`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<f64>,
+    /// L1 misses per iteration, instruction and data, in the simulated
+    /// cache (`--metric=estimated-cycles`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l1_misses: Option<f64>,
+    /// Last-level misses (RAM accesses) per iteration, in the simulated
+    /// cache.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ll_misses: Option<f64>,
+    /// L1 hits + 5 × last-level hits + 35 × RAM accesses, per iteration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_cycles: Option<f64>,
+    /// HTTP rows: the server's name or base URL, as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// HTTP rows: the page URL requested (credentials hidden).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// HTTP rows: median time to first byte.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttfb_median: Option<f64>,
+    /// HTTP rows: status code (or `failed`) and how often it was answered.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub status: BTreeMap<String, u64>,
+    /// HTTP rows: mean bytes per response as transferred.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<f64>,
+    /// HTTP rows: the cache header's answer (HIT, MISS, ...) and how often.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub cache: BTreeMap<String, u64>,
+    /// HTTP rows: the most frequent `Server` header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// HTTP rows: the tool that measured the row (`builtin`, `ab`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+}
+
+impl Row {
+    /// A row whose statistics are those of `samples` (none when empty).
+    pub fn with_samples(key: String, kind: RowKind, name: String, samples: Vec<f64>) -> Row {
+        let summary = Summary::of(&samples);
+        let pick = |f: fn(&Summary) -> f64| summary.as_ref().map(f);
+        Row {
+            key,
+            kind,
+            name,
+            n: summary.map_or(0, |s| s.n),
+            min: pick(|s| s.min),
+            mean: pick(|s| s.mean),
+            median: pick(|s| s.median),
+            p90: pick(|s| s.p90),
+            p95: pick(|s| s.p95),
+            p99: pick(|s| s.p99),
+            max: pick(|s| s.max),
+            stddev: pick(|s| s.stddev),
+            samples,
+            batch: None,
+            requests: 0,
+            errors: 0,
+            error_messages: BTreeMap::new(),
+            ops: None,
+            rps: None,
+            normalized: None,
+            calibration_samples: Vec::new(),
+            note: String::new(),
+            instructions: None,
+            l1_misses: None,
+            ll_misses: None,
+            estimated_cycles: None,
+            target: None,
+            url: None,
+            ttfb_median: None,
+            status: BTreeMap::new(),
+            bytes: None,
+            cache: BTreeMap::new(),
+            server: None,
+            tool: None,
+        }
+    }
+
+    /// Operations per second at the median time per iteration (`ops` per
+    /// iteration); none without ops or a positive median.
+    pub fn ops_per_second(&self) -> Option<f64> {
+        let (ops, median) = (self.ops?, self.median?);
+        (median > 0.0).then(|| ops as f64 * 1000.0 / median)
+    }
+
+    /// The probe's time relative to the calibration loop. With a loop
+    /// timed just before each sample, the median of the per-sample ratios:
+    /// each ratio divides by the speed of the same moment. Without (runs
+    /// made before interleaving, or pairs that do not line up), the median
+    /// over the run's calibration median `calibration`.
+    pub fn normalized_median(&self, calibration: f64) -> Option<f64> {
+        if !self.calibration_samples.is_empty()
+            && self.calibration_samples.len() == self.samples.len()
+        {
+            return crate::stats::median_of_ratios(&self.samples, &self.calibration_samples);
+        }
+        self.median
+            .filter(|m| m.is_finite() && calibration.is_finite() && calibration > 0.0)
+            .map(|m| m / calibration)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(samples: &[f64], loops: &[f64]) -> Row {
+        let mut r = Row::with_samples("p".into(), RowKind::Probe, "p".into(), samples.to_vec());
+        r.calibration_samples = loops.to_vec();
+        r
+    }
+
+    #[test]
+    fn interleaved_loops_give_the_median_of_the_ratios() {
+        // The machine halves its speed for the last two samples: the ratios
+        // stay 0.1 while the plain median moves.
+        let r = row(&[1.0, 1.0, 1.0, 2.0, 2.0], &[10.0, 10.0, 10.0, 20.0, 20.0]);
+        assert_eq!(r.normalized_median(12.0), Some(0.1));
+    }
+
+    #[test]
+    fn without_paired_loops_the_run_median_divides() {
+        assert_eq!(row(&[1.0, 2.0, 3.0], &[]).normalized_median(4.0), Some(0.5));
+        // Pairs that do not line up are not trusted either.
+        assert_eq!(
+            row(&[1.0, 2.0, 3.0], &[1.0]).normalized_median(4.0),
+            Some(0.5)
+        );
+        assert_eq!(row(&[], &[]).normalized_median(4.0), None);
+        assert_eq!(row(&[1.0], &[]).normalized_median(0.0), None);
+    }
+}

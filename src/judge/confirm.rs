@@ -1,0 +1,152 @@
+//! Confirmation: a timed regression must show again before it fails a run.
+//!
+//! A shared machine can slow one probe for the few seconds it is measured.
+//! The command measures every flagged probe once more, interleaved with the
+//! calibration loop, and hands the new ratios here: a slowdown that does not
+//! show again was the machine's, not the code's, and its check becomes
+//! inconclusive (a warning), neither a silent pass nor a false failure. The
+//! rule lives here, beside the others; measuring lives in the command.
+
+use crate::document::comparison::{Comparison, Figure, Reason, Verdict};
+
+/// A probe measured again: its new median ratio to the calibration loop,
+/// or why it could not be measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Remeasured {
+    /// The row's key.
+    pub key: String,
+    /// The median of the new per-round ratios.
+    pub ratio: Result<f64, String>,
+}
+
+/// The keys of the checks a confirmation measures again: timed regressions.
+pub fn flagged(comparison: &Comparison) -> Vec<String> {
+    comparison
+        .checks
+        .iter()
+        .filter(|c| c.regressed() && c.metric == Figure::MedianPerCalibration)
+        .map(|c| c.key.clone())
+        .collect()
+}
+
+/// Applies the re-measured ratios to `comparison`'s timed regressions and
+/// returns the notes the run shows: one per regression that did not show
+/// again (now inconclusive), and one per probe that could not be measured
+/// again (its regression stands).
+pub fn apply(comparison: &mut Comparison, again: &[Remeasured]) -> Vec<String> {
+    let threshold = comparison.threshold;
+    let mut notes = Vec::new();
+    for check in comparison
+        .checks
+        .iter_mut()
+        .filter(|c| c.regressed() && c.metric == Figure::MedianPerCalibration)
+    {
+        let Some(remeasured) = again.iter().find(|r| r.key == check.key) else {
+            continue;
+        };
+        let ratio = match &remeasured.ratio {
+            Ok(ratio) => *ratio,
+            Err(message) => {
+                notes.push(format!(
+                    "{}: could not be measured again ({message}); the regression stands",
+                    check.key
+                ));
+                continue;
+            }
+        };
+        let change = (ratio / check.baseline - 1.0) * 100.0;
+        check.confirmation_pct = Some(change);
+        if change <= threshold {
+            check.verdict = Verdict::Inconclusive(Reason::Unconfirmed);
+            notes.push(format!(
+                "inconclusive: {} measured {:+.1} % against the baseline, but {:+.1} % when measured again \
+                 interleaved with the calibration loop: the machine's load moved during the run",
+                check.key, check.change_pct, change
+            ));
+        }
+    }
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::comparison::{Check, Method};
+
+    fn comparison() -> Comparison {
+        let check = |key: &str, figure, change: f64| {
+            let verdict = Verdict::of(change > 10.0);
+            Check::new(key, figure, 1.0, 1.0 + change / 100.0, change, verdict)
+        };
+        Comparison {
+            checks: vec![
+                check("steady", Figure::MedianPerCalibration, 30.0),
+                check("passing", Figure::MedianPerCalibration, 40.0),
+                check("failing", Figure::MedianPerCalibration, 50.0),
+                check("quiet", Figure::MedianPerCalibration, 2.0),
+                check("failed", Figure::Errors, 100.0),
+            ],
+            ..Comparison::new("base.json", Method::Normalized, 10.0)
+        }
+    }
+
+    #[test]
+    fn only_timed_regressions_are_measured_again() {
+        assert_eq!(flagged(&comparison()), ["steady", "passing", "failing"]);
+    }
+
+    #[test]
+    fn a_slowdown_that_shows_again_stands_and_one_that_does_not_is_inconclusive() {
+        let mut c = comparison();
+        let notes = apply(
+            &mut c,
+            &[
+                Remeasured {
+                    key: "steady".into(),
+                    ratio: Ok(1.25),
+                },
+                Remeasured {
+                    key: "passing".into(),
+                    ratio: Ok(1.05),
+                },
+                Remeasured {
+                    key: "failing".into(),
+                    ratio: Err("panicked".into()),
+                },
+            ],
+        );
+        let verdicts: Vec<_> = c.checks.iter().map(|k| k.verdict).collect();
+        assert_eq!(
+            verdicts,
+            [
+                Verdict::Regressed,
+                Verdict::Inconclusive(Reason::Unconfirmed),
+                Verdict::Regressed,
+                Verdict::Ok,
+                Verdict::Regressed,
+            ]
+        );
+        assert_eq!(c.regressions(), 3);
+        let confirmed: Vec<_> = c.checks.iter().map(|k| k.confirmation_pct).collect();
+        assert_eq!(confirmed[..3], [Some(25.0), Some(5.000000000000004), None]);
+        assert_eq!(notes.len(), 2);
+        assert!(notes[0].starts_with("inconclusive: passing measured +40.0 %"));
+        assert!(notes[1].contains("failing: could not be measured again (panicked)"));
+    }
+
+    #[test]
+    fn a_change_exactly_at_the_threshold_is_not_confirmed() {
+        let mut c = comparison();
+        c.threshold = 25.0;
+        let again = Remeasured {
+            key: "steady".into(),
+            ratio: Ok(1.25),
+        };
+        apply(&mut c, &[again]);
+        assert_eq!(c.checks[0].confirmation_pct, Some(25.0));
+        assert_eq!(
+            c.checks[0].verdict,
+            Verdict::Inconclusive(Reason::Unconfirmed)
+        );
+    }
+}
