@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yardstick::commands::common::Format;
+use yardstick::output::Format;
 use yardstick::judge::{Rules, compare};
 use yardstick::output::{github, renderer, table};
 

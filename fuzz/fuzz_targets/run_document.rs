@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yardstick::commands::common::Format;
+use yardstick::output::Format;
 use yardstick::output::text::is_unsafe;
 use yardstick::output::{markdown, renderer};
 use yardstick::document::store;
