@@ -7,12 +7,10 @@ use crate::document::run::{Metric, Mode};
 use crate::document::store;
 use crate::error::Error;
 use crate::judge::{self, Rules};
-use crate::output::Format;
-use crate::output::text::clean;
-use crate::output::{self, table, verdict};
+
+use crate::output::deliver;
 use lexopt::Parser;
 use std::ffi::OsString;
-use std::io::Write;
 use std::path::PathBuf;
 
 /// Shared options plus the positional file names.
@@ -72,8 +70,7 @@ fn parse(
 pub fn show(args: Vec<OsString>) -> Result<i32, Error> {
     let (common, paths) = parse(args, "show", 1)?;
     let run = store::load(&paths[0])?;
-    let text = output::renderer(common.format, common.all_checks).run(&run);
-    print(&shield_table(common.format, text));
+    deliver::show(&run, &common.delivery());
     Ok(0)
 }
 
@@ -106,60 +103,5 @@ pub fn compare(args: Vec<OsString>) -> Result<i32, Error> {
         )));
     }
     let c = judge::compare(&base.run, &base.name, &run.run, &rules)?;
-    let text = match common.format {
-        Format::Table => table::comparison_text(&c, common.all_checks),
-        other => output::renderer(other, common.all_checks).comparison(&c),
-    };
-    print(&shield_table(common.format, text));
-    // A probe that failed in the run fails the comparison too, whatever the
-    // baseline says: a broken probe never passes.
-    let failed = verdict::failed_probes(&run.run);
-    let mut lines: Vec<String> = failed
-        .iter()
-        .map(|name| verdict::failed_line(name))
-        .collect();
-    // The table already explains a run too slow to judge; a document on
-    // stdout cannot, so stderr does.
-    if common.format != Format::Table {
-        lines.extend(
-            c.too_slow_note()
-                .map(|note| format!("warning: {}", clean(&note))),
-        );
-        lines.extend(
-            c.machine_note()
-                .map(|note| format!("note: {}", clean(&note))),
-        );
-    }
-    lines.push(verdict::comparison_line(&c).to_string());
-    for line in lines {
-        if common.format == Format::Table {
-            println!("{line}");
-        } else {
-            eprintln!("{line}");
-        }
-    }
-    if output::github::is_actions() {
-        for a in output::github::annotations(&c, run.run.environment.class_name()) {
-            eprintln!("{a}");
-        }
-    }
-    Ok(if c.failed() || !failed.is_empty() {
-        1
-    } else {
-        0
-    })
-}
-
-/// A table under the GitHub shield; a document as it is (see `output::deliver`).
-fn shield_table(format: Format, text: String) -> String {
-    match format {
-        Format::Table => output::github::shielded(&text),
-        _ => text,
-    }
-}
-
-fn print(text: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
+    Ok(deliver::comparison(&c, &run.run, &common.delivery()))
 }

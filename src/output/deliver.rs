@@ -2,9 +2,11 @@
 //! Actions, and turned into an exit code. Every command ends here, so they
 //! all behave alike.
 
+use crate::document::comparison::Comparison;
 use crate::document::run::Run;
 use crate::document::store;
 use crate::error::Error;
+use crate::output::text::clean;
 use crate::output::{self, Format, github, markdown, verdict};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -41,22 +43,71 @@ pub fn deliver(run: Run, delivery: &Delivery) -> Result<i32, Error> {
         None => Ok(()),
     };
     let document = delivery.format != Format::Table;
-    let text = output::renderer(delivery.format, delivery.all_checks).run(&run);
-    // A JSON or CSV document must stay one; neither can start a line with
-    // a field's text (JSON escapes, CSV quotes), so only the table needs
-    // the shield.
-    let text = if document {
-        text
-    } else {
-        github::shielded(&text)
-    };
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes());
-    let _ = stdout.flush();
-    drop(stdout);
+    show(&run, delivery);
     announce(&run, document);
     saved?;
     Ok(verdict::exit_code(&run))
+}
+
+/// Prints a comparison of two saved runs (`yardstick compare`) with its
+/// verdict lines and annotations; returns the exit code: 1 on a regression
+/// or a probe that failed in `run`, else 0.
+pub fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 {
+    let table = delivery.format == Format::Table;
+    print(&shielded(
+        delivery.format,
+        output::renderer(delivery.format, delivery.all_checks).comparison(c),
+    ));
+    // A probe that failed in the run fails the comparison too, whatever the
+    // baseline says: a broken probe never passes.
+    let failed = verdict::failed_probes(run);
+    let mut lines: Vec<String> = failed
+        .iter()
+        .map(|name| verdict::failed_line(name))
+        .collect();
+    // The table already explains a run too slow to judge; a document on
+    // stdout cannot, so stderr does.
+    if !table {
+        lines.extend(c.too_slow_note().map(|n| format!("warning: {}", clean(&n))));
+        lines.extend(c.machine_note().map(|n| format!("note: {}", clean(&n))));
+    }
+    lines.push(verdict::comparison_line(c).to_string());
+    for line in lines {
+        if table {
+            println!("{line}");
+        } else {
+            eprintln!("{line}");
+        }
+    }
+    if github::is_actions() {
+        for a in github::annotations(c, run.environment.class_name()) {
+            eprintln!("{a}");
+        }
+    }
+    i32::from(c.failed() || !failed.is_empty())
+}
+
+/// Prints a run in the chosen format (`yardstick show`, and every run).
+pub fn show(run: &Run, delivery: &Delivery) {
+    let text = output::renderer(delivery.format, delivery.all_checks).run(run);
+    print(&shielded(delivery.format, text));
+}
+
+/// A JSON or CSV document must stay one; neither can start a line with a
+/// field's text (JSON escapes, CSV quotes), so only the table needs the
+/// GitHub shield.
+fn shielded(format: Format, text: String) -> String {
+    match format {
+        Format::Table => github::shielded(&text),
+        _ => text,
+    }
+}
+
+/// Writes `text` to stdout; a closed pipe is no reason to fail the run.
+fn print(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
 }
 
 /// Writes a run its `--save` could not take to a temporary file, and says

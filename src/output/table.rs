@@ -3,8 +3,8 @@
 use super::layout::{Align, Table, change, ms, significant, thousands};
 use super::text::clean;
 use super::{Render, header};
-use crate::document::comparison::{CalibrationRatio, Comparison};
-use crate::document::run::{Metric, Mode, Run};
+use crate::document::comparison::{CalibrationRatio, Check, Comparison};
+use crate::document::run::{Metric, Mode, Row, Run};
 
 pub struct TableFormat {
     pub all_checks: bool,
@@ -49,6 +49,30 @@ impl Render for TableFormat {
 /// its misses and the estimated cycles.
 fn count_rows(run: &Run) -> String {
     let cache = run.metric == Metric::EstimatedCycles;
+    let mut t = Table::new(&count_columns(cache));
+    for r in &run.rows {
+        t.push(count_cells(r, cache));
+    }
+    let mut out = if cache {
+        format!(
+            "counted by callgrind in the measured iterations, with a simulated cache ({}); \
+             estimated cycles = L1 hits + 5 x LL hits + 35 x RAM\n",
+            clean(
+                run.settings
+                    .get("cache_sim")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or("unrecorded")
+            )
+        )
+    } else {
+        "instructions counted by callgrind in the measured iterations\n".to_string()
+    };
+    out.push_str(&t.render());
+    out
+}
+
+/// The columns of a table of counts, with the cache's when simulated.
+fn count_columns(cache: bool) -> Vec<(&'static str, Align)> {
     let mut columns = vec![
         ("probe", Align::Left),
         ("ops", Align::Right),
@@ -67,49 +91,35 @@ fn count_rows(run: &Run) -> String {
         ("err", Align::Right),
         ("note", Align::Left),
     ]);
-    let mut t = Table::new(&columns);
+    columns
+}
+
+/// One row of a table of counts; per op is of the figure judged.
+fn count_cells(r: &Row, cache: bool) -> Vec<String> {
     let count = |x: Option<f64>| x.map(thousands).unwrap_or_else(|| "-".into());
-    for r in &run.rows {
-        let judged = if cache {
-            r.estimated_cycles
-        } else {
-            r.instructions
-        };
-        let per_op = judged
-            .zip(r.ops.filter(|o| *o > 0))
-            .map(|(i, o)| i / o as f64);
-        let mut cells = vec![
-            r.name.clone(),
-            r.ops.map(|o| o.to_string()).unwrap_or_default(),
-            r.batch.map(|b| b.to_string()).unwrap_or_default(),
-            count(r.instructions),
-        ];
-        if cache {
-            cells.extend([
-                count(r.l1_misses),
-                count(r.ll_misses),
-                count(r.estimated_cycles),
-            ]);
-        }
-        cells.extend([count(per_op), r.errors.to_string(), r.note.clone()]);
-        t.push(cells);
-    }
-    let mut out = if cache {
-        format!(
-            "counted by callgrind in the measured iterations, with a simulated cache ({}); \
-             estimated cycles = L1 hits + 5 x LL hits + 35 x RAM\n",
-            clean(
-                run.settings
-                    .get("cache_sim")
-                    .and_then(|v| v.as_str())
-                    .unwrap_or("unrecorded")
-            )
-        )
+    let judged = if cache {
+        r.estimated_cycles
     } else {
-        "instructions counted by callgrind in the measured iterations\n".to_string()
+        r.instructions
     };
-    out.push_str(&t.render());
-    out
+    let per_op = judged
+        .zip(r.ops.filter(|o| *o > 0))
+        .map(|(i, o)| i / o as f64);
+    let mut cells = vec![
+        r.name.clone(),
+        r.ops.map(|o| o.to_string()).unwrap_or_default(),
+        r.batch.map(|b| b.to_string()).unwrap_or_default(),
+        count(r.instructions),
+    ];
+    if cache {
+        cells.extend([
+            count(r.l1_misses),
+            count(r.ll_misses),
+            count(r.estimated_cycles),
+        ]);
+    }
+    cells.extend([count(per_op), r.errors.to_string(), r.note.clone()]);
+    cells
 }
 
 /// Micro rows: times in ms per iteration.
@@ -159,6 +169,27 @@ pub fn micro_rows(run: &Run) -> String {
 /// The comparison as text: the figures that explain the verdict, then the
 /// checks (only the regressions unless `all`).
 pub fn comparison_text(c: &Comparison, all: bool) -> String {
+    let mut out = comparison_notes(c);
+    let shown: Vec<&Check> = c
+        .checks
+        .iter()
+        .filter(|k| all || k.regressed() || k.inconclusive())
+        .collect();
+    if !shown.is_empty() {
+        out.push_str(&checks_table(&shown));
+    }
+    if !c.missing.is_empty() {
+        out.push_str(&format!("not measured: {}\n", clean(&c.missing.join(", "))));
+    }
+    if !c.new.is_empty() {
+        out.push_str(&format!("new: {}\n", clean(&c.new.join(", "))));
+    }
+    out
+}
+
+/// The lines above the checks: the baseline, the count of regressions, the
+/// machine's speed and every note on what the verdict rests on.
+fn comparison_notes(c: &Comparison) -> String {
     let mut out = match &c.basis {
         Some(basis) => format!("baseline: {} ({})\n", clean(&c.baseline), clean(basis)),
         None => format!("baseline: {}\n", clean(&c.baseline)),
@@ -179,10 +210,7 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
     if let Some(note) = c.too_slow_note() {
         out.push_str(&format!("warning: {}\n", clean(&note)));
     }
-    if let Some(note) = c.machine_note() {
-        out.push_str(&format!("note: {}\n", clean(&note)));
-    }
-    if let Some(note) = c.setup_note() {
+    for note in [c.machine_note(), c.setup_note()].into_iter().flatten() {
         out.push_str(&format!("note: {}\n", clean(&note)));
     }
     for d in &c.environment_differences {
@@ -193,7 +221,12 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
             clean(&d.current)
         ));
     }
-    let paired = c.checks.iter().any(|k| k.p_value.is_some());
+    out
+}
+
+/// The checks shown, with a p-value column when any has one.
+fn checks_table(checks: &[&Check]) -> String {
+    let paired = checks.iter().any(|k| k.p_value.is_some());
     let mut columns = vec![
         ("row", Align::Left),
         ("metric", Align::Left),
@@ -206,11 +239,7 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
     }
     columns.push(("verdict", Align::Left));
     let mut t = Table::new(&columns);
-    for k in c
-        .checks
-        .iter()
-        .filter(|k| all || k.regressed() || k.inconclusive())
-    {
+    for k in checks {
         let mut cells = vec![
             k.key.clone(),
             k.metric.to_string(),
@@ -224,16 +253,7 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
         cells.push(k.verdict.word().to_string());
         t.push(cells);
     }
-    if !t.is_empty() {
-        out.push_str(&t.render());
-    }
-    if !c.missing.is_empty() {
-        out.push_str(&format!("not measured: {}\n", clean(&c.missing.join(", "))));
-    }
-    if !c.new.is_empty() {
-        out.push_str(&format!("new: {}\n", clean(&c.new.join(", "))));
-    }
-    out
+    t.render()
 }
 
 /// `calibration loop: baseline 9.36 ms, now 11.12 ms (this machine x0.84

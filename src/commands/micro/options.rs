@@ -116,44 +116,11 @@ impl MicroOptions {
                 continue;
             }
             match &flag {
-                Flag::Long(name) => match name.as_str() {
-                    "repeat" => {
-                        o.repeat =
-                            common::bounded(&mut parser, "--repeat", 1, MAX_SAMPLES)? as usize
+                Flag::Long(name) => {
+                    if !o.accept(name, &mut parser)? {
+                        return Err(flag.unexpected());
                     }
-                    "warmup" => {
-                        o.warmup =
-                            common::bounded(&mut parser, "--warmup", 0, MAX_SAMPLES)? as usize
-                    }
-                    "probe" => o.probes.push(common::string(&mut parser, "--probe")?),
-                    "exact" => o.exact = true,
-                    "no-calibration" => o.calibrate = false,
-                    "no-confirm" => o.confirm = false,
-                    "list" => o.list = true,
-                    "worker" => o.worker = true,
-                    "metric" => {
-                        o.metric = Some(match common::string(&mut parser, "--metric")?.as_str() {
-                            "time" => Metric::Time,
-                            "instructions" => Metric::Instructions,
-                            "estimated-cycles" => Metric::EstimatedCycles,
-                            other => {
-                                return Err(Error::usage(format!(
-                                    "--metric: unknown metric `{other}` (time, instructions or \
-                                     estimated-cycles)"
-                                )));
-                            }
-                        })
-                    }
-                    "min-batch" => {
-                        o.min_batch =
-                            Some(common::bounded(&mut parser, "--min-batch", 1, MAX_BATCH)?)
-                    }
-                    "probe-timeout" => {
-                        o.probe_timeout = common::seconds(&mut parser, "--probe-timeout")?
-                    }
-                    n if IGNORED.contains(&n) => {}
-                    _ => return Err(flag.unexpected()),
-                },
+                }
                 Flag::Value(v) => o.filters.push(v.to_string_lossy().into_owned()),
                 Flag::Short(_) => return Err(flag.unexpected()),
             }
@@ -165,6 +132,29 @@ impl MicroOptions {
             ));
         }
         Ok(o)
+    }
+
+    /// Takes `--name` if it is one of micro mode's own options (reading its
+    /// value from `parser`); false for anything else.
+    fn accept(&mut self, name: &str, parser: &mut Parser) -> Result<bool, Error> {
+        match name {
+            "repeat" => self.repeat = common::bounded(parser, "--repeat", 1, MAX_SAMPLES)? as usize,
+            "warmup" => self.warmup = common::bounded(parser, "--warmup", 0, MAX_SAMPLES)? as usize,
+            "probe" => self.probes.push(common::string(parser, "--probe")?),
+            "exact" => self.exact = true,
+            "no-calibration" => self.calibrate = false,
+            "no-confirm" => self.confirm = false,
+            "list" => self.list = true,
+            "worker" => self.worker = true,
+            "metric" => self.metric = Some(metric(&common::string(parser, "--metric")?)?),
+            "min-batch" => {
+                self.min_batch = Some(common::bounded(parser, "--min-batch", 1, MAX_BATCH)?)
+            }
+            "probe-timeout" => self.probe_timeout = common::seconds(parser, "--probe-timeout")?,
+            n if IGNORED.contains(&n) => {}
+            _ => return Ok(false),
+        }
+        Ok(true)
     }
 
     /// The metric asked for, time when none was.
@@ -182,6 +172,18 @@ impl MicroOptions {
                     name.contains(f.as_str())
                 }
             })
+    }
+}
+
+/// Reads `--metric`'s value.
+fn metric(value: &str) -> Result<Metric, Error> {
+    match value {
+        "time" => Ok(Metric::Time),
+        "instructions" => Ok(Metric::Instructions),
+        "estimated-cycles" => Ok(Metric::EstimatedCycles),
+        other => Err(Error::usage(format!(
+            "--metric: unknown metric `{other}` (time, instructions or estimated-cycles)"
+        ))),
     }
 }
 
