@@ -9,7 +9,7 @@
 //! the parts (their commands, dates and commits) so each can be traced.
 
 use crate::Error;
-use crate::evaluate::write;
+use crate::folder::write;
 use crate::method::Trial;
 use crate::plan::{Cell, Plan};
 use crate::results::{Part, Record, Results, summarise};

@@ -9,11 +9,14 @@
 //! The verdicts always come from yardstick's own comparison; the harness
 //! only counts them.
 
+pub mod baselines;
 pub mod bench;
 pub mod combine;
 pub mod estimate;
 pub mod evaluate;
+pub mod folder;
 pub mod hog;
+pub mod jobs;
 pub mod machine;
 pub mod method;
 pub mod options;
