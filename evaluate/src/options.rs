@@ -52,7 +52,15 @@ hours on a quiet 2-core machine (the estimate is printed at the start).
 
 evaluate combine --out DIR PART PART...
   one report from several results folders made the same way, each with its
-  own --seed (see CONTRIBUTING.md)";
+  own --seed (see CONTRIBUTING.md)
+
+evaluate rescore thresholds [--method=NAME] [--fences=K] [--baseline-run=K]
+                            [--max-machine-slowdown=P] [--estimate-slowdown]
+                            RESULTS.json THRESHOLD...
+evaluate rescore paired RESULTS.json [--threshold=T,...] [--alpha=A,...]
+  a results file's trials judged again by yardstick's rules at other
+  thresholds, fences, baselines, machine-slowdown limits or significance
+  levels, without measuring (`evaluate rescore --help`)";
 
 /// Which probes the instruction-count runs count.
 #[derive(Debug, Clone, PartialEq)]
