@@ -3,7 +3,7 @@
 //! injected slowdown (power), under a quiet machine and under load.
 //!
 //! Data flows one way: a [`plan`] of runs → the [`baselines`], a pilot of
-//! each method and the [`estimate`] → [`jobs`] of [`bench`] processes
+//! each method and the [`estimate`] → [`jobs`] of [`bench`](mod@bench) processes
 //! ([`runner`]) judged by each [`plan::Method`] ([`method`], [`verdict`])
 //! while a [`hog`] loads the other CPU → [`results`] summarised with
 //! [`stats`] → the [`folder`]: [`report`] (held against the project's
