@@ -41,11 +41,11 @@ pub fn timed(bench: &Bench, runs: usize, out: &Path) -> Result<Baseline, Error> 
     let mut made = Vec::with_capacity(runs);
     let mut took = Duration::ZERO;
     for k in 1..=runs {
-        let (run, time) = bench.run(&bench.stored(None))?;
+        let one = bench.run(&bench.stored(None))?;
         let path = out.join("baseline-runs").join(format!("run-{k}.json"));
-        save(&path, &run)?;
-        made.push((path.display().to_string(), run));
-        took = time;
+        save(&path, &one.run)?;
+        made.push((path.display().to_string(), one.run));
+        took = one.took;
     }
     let run = if made.len() == 1 {
         made.remove(0).1
@@ -62,10 +62,14 @@ pub fn timed(bench: &Bench, runs: usize, out: &Path) -> Result<Baseline, Error> 
 /// counts are the same in every run, so one run is the baseline.
 pub fn counted(bench: &Bench, counts: &CountSampling, out: &Path) -> Result<Baseline, Error> {
     eprintln!("evaluate: counting the instructions baseline under callgrind");
-    let (run, took) = bench.run(&bench.instructions(counts, None, None))?;
+    let counted = bench.run(&bench.instructions(counts, None, None))?;
     let path = out.join("baseline-instructions.json");
-    save(&path, &run)?;
-    Ok(Baseline { run, path, took })
+    save(&path, &counted.run)?;
+    Ok(Baseline {
+        run: counted.run,
+        path,
+        took: counted.took,
+    })
 }
 
 fn save(path: &Path, run: &Run) -> Result<(), Error> {

@@ -35,13 +35,14 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
     check_cpus(&plan)?;
     let out = out_folder(options, &workspace, &started)?;
     announce(&plan, &out);
-    let (bench, yardstick_bin) = tools(options, workspace, &plan)?;
+    let tools = tools(options, workspace, &plan)?;
+    let bench = tools.bench;
     // Built on every CPU; measured on one. Children inherit the pin, and
     // each hog moves itself to the other CPU.
     let machine = Machine::current();
     machine::pin(BENCH_CPU)?;
     let made = Baselines::make(&bench, options, &plan, &out)?;
-    let ctx = made.context(&bench, options, yardstick_bin.as_deref());
+    let ctx = made.context(&bench, options, tools.yardstick.as_deref());
     let timings = pilots(&ctx, &plan, made.timed.took, made.took_counting())?;
     // The CPUs allowed before this thread was pinned.
     let two_cpus = machine.cpus.contains(&HOG_CPU);
@@ -121,14 +122,17 @@ fn checked_plan(options: &Options) -> Result<Plan, Error> {
     Ok(plan)
 }
 
-/// The bench to run (built, or given) and the `yardstick` command the
-/// paired method needs. Runs start in the workspace: a path given relative
-/// to where the evaluation started must not change meaning there.
-fn tools(
-    options: &Options,
-    workspace: PathBuf,
-    plan: &Plan,
-) -> Result<(Bench, Option<PathBuf>), Error> {
+/// The programs an evaluation starts.
+struct Tools {
+    bench: Bench,
+    /// The `yardstick` command, which the paired method needs.
+    yardstick: Option<PathBuf>,
+}
+
+/// The bench to run (built, or given) and the `yardstick` command. Runs
+/// start in the workspace: a path given relative to where the evaluation
+/// started must not change meaning there.
+fn tools(options: &Options, workspace: PathBuf, plan: &Plan) -> Result<Tools, Error> {
     let absolute = |p: &PathBuf| std::path::absolute(p).unwrap_or_else(|_| p.clone());
     let built = match &options.bench_bin {
         Some(b) => bench::Built {
@@ -156,7 +160,10 @@ fn tools(
         dir: workspace,
         sampling: options.sampling,
     };
-    Ok((bench, yardstick_bin))
+    Ok(Tools {
+        bench,
+        yardstick: yardstick_bin,
+    })
 }
 
 /// The baselines of one evaluation, and how the counted runs sample.

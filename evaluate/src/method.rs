@@ -155,8 +155,8 @@ impl Procedure {
     ) -> Result<Vec<(Method, Trial)>, Error> {
         let load_before = crate::machine::load_average();
         let invocation = self.invocation(ctx, slowdown, seed)?;
-        let (run, elapsed) = ctx.bench.run(&invocation)?;
-        let mut trials = self.judge(ctx, &run, slowdown, elapsed.as_secs_f64())?;
+        let made = ctx.bench.run(&invocation)?;
+        let mut trials = self.judge(ctx, &made.run, slowdown, made.took.as_secs_f64())?;
         for (_, t) in &mut trials {
             t.load_before = load_before;
         }
