@@ -51,6 +51,14 @@ pub struct CountSampling {
     pub probes: Vec<String>,
 }
 
+/// What one process printed, and the wall time it took (a trial's time,
+/// and what the estimate prices trials of its kind at).
+#[derive(Debug, Clone)]
+pub struct TimedRun {
+    pub run: Run,
+    pub took: Duration,
+}
+
 /// One process to start: a program, its arguments and the slowdown set in
 /// its environment (none: the variable is removed).
 #[derive(Debug, Clone, PartialEq)]
@@ -75,7 +83,7 @@ impl Invocation {
     /// Runs the process in `dir` and reads the run it prints as JSON,
     /// with its wall time. Exit code 1 (a regression or a failed probe)
     /// still gives a run; anything else that is not a run is an error.
-    pub fn run(&self, dir: &Path) -> Result<(Run, Duration), Error> {
+    pub fn run(&self, dir: &Path) -> Result<TimedRun, Error> {
         let mut command = Command::new(&self.program);
         command
             .args(&self.args)
@@ -110,7 +118,7 @@ impl Invocation {
                 stderr.trim()
             ))
         })?;
-        Ok((run, elapsed))
+        Ok(TimedRun { run, took: elapsed })
     }
 }
 
@@ -220,7 +228,7 @@ impl Bench {
         }
     }
 
-    pub fn run(&self, invocation: &Invocation) -> Result<(Run, Duration), Error> {
+    pub fn run(&self, invocation: &Invocation) -> Result<TimedRun, Error> {
         invocation.run(&self.dir)
     }
 }

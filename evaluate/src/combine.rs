@@ -9,10 +9,10 @@
 //! the parts (their commands, dates and commits) so each can be traced.
 
 use crate::Error;
-use crate::evaluate::write;
+use crate::folder::write;
 use crate::method::Trial;
-use crate::plan::{Cell, Plan};
-use crate::results::{Part, Record, Results, summarise};
+use crate::plan::{Cell, Method, Plan};
+use crate::results::{Block, Part, Record, Results, summarise};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -92,44 +92,63 @@ fn load(dir: &Path) -> Result<Results, Error> {
 /// when the parts were not made the same way, or share a seed (their
 /// trials would repeat the same round orders and run orders).
 pub fn combine(parts: Vec<(PathBuf, Results)>, command: String) -> Result<Results, Error> {
+    check_alike(&parts)?;
+    let Some((_, first)) = parts.first() else {
+        return Err(Error("combine: no parts".to_string()));
+    };
+    let trials: Vec<Record> = parts
+        .iter()
+        .flat_map(|(_, r)| r.trials.iter().cloned())
+        .collect();
+    let plan = Plan::new(cells_made(&parts, &trials), first.plan.seed);
+    let blocks = blocks(&plan, &trials, &first.probes)?;
+    let commit = first
+        .commit
+        .clone()
+        .filter(|c| parts.iter().all(|(_, r)| r.commit.as_ref() == Some(c)));
+    let started = parts
+        .iter()
+        .map(|(_, r)| r.started.clone())
+        .min()
+        .unwrap_or_default();
+    Ok(Results {
+        command,
+        started,
+        seconds: parts.iter().map(|(_, r)| r.seconds).sum(),
+        estimate_seconds: parts.iter().map(|(_, r)| r.estimate_seconds).sum(),
+        machine: first.machine.clone(),
+        setup: first.setup.clone(),
+        commit,
+        parts: parts.iter().map(|(dir, r)| part_row(dir, r)).collect(),
+        plan,
+        probes: first.probes.clone(),
+        jobs: parts.iter().flat_map(|(_, r)| r.jobs.clone()).collect(),
+        blocks,
+        trials,
+    })
+}
+
+/// Refuses parts that are not one larger sample: made on another machine
+/// or otherwise than the first, already combined, or with a seed another
+/// part has.
+fn check_alike(parts: &[(PathBuf, Results)]) -> Result<(), Error> {
     let Some((first_dir, first)) = parts.first() else {
         return Err(Error("combine: no parts".to_string()));
     };
     let mut seeds = BTreeSet::new();
-    for (dir, r) in &parts {
-        let differs = |what: &str| {
-            Err(Error(format!(
-                "combine: {} differs from {} in its {what}",
-                dir.display(),
-                first_dir.display()
-            )))
-        };
+    for (dir, r) in parts {
         if !r.parts.is_empty() {
             return Err(Error(format!(
                 "combine: {} is itself combined: give its parts instead",
                 dir.display()
             )));
         }
-        if r.machine.host != first.machine.host || r.machine.cpu_model != first.machine.cpu_model {
-            return differs("machine");
-        }
-        let (u, f) = (&r.setup, &first.setup);
-        if (u.bench_cpu, u.hog_cpu, u.memory_mib) != (f.bench_cpu, f.hog_cpu, f.memory_mib)
-            || (u.burst_min, u.burst_max) != (f.burst_min, f.burst_max)
-        {
-            return differs("conditions (CPUs, memory hog or bursts)");
-        }
-        if u.baseline_runs != f.baseline_runs {
-            return differs("baseline runs");
-        }
-        if u.sampling != f.sampling || u.paired != f.paired || u.counts != f.counts {
-            return differs("sampling");
-        }
-        if u.threshold != f.threshold {
-            return differs("threshold");
-        }
-        if r.probes != first.probes {
-            return differs("probes");
+        if let Some(what) = difference(r, first) {
+            return Err(Error(format!(
+                "combine: {} differs from {} in its {what}",
+                dir.display(),
+                first_dir.display()
+            )));
         }
         if !seeds.insert(r.plan.seed) {
             return Err(Error(format!(
@@ -139,14 +158,35 @@ pub fn combine(parts: Vec<(PathBuf, Results)>, command: String) -> Result<Result
             )));
         }
     }
+    Ok(())
+}
 
-    let trials: Vec<Record> = parts
-        .iter()
-        .flat_map(|(_, r)| r.trials.iter().cloned())
-        .collect();
-    // The cells are what was made, counted from the trials: parts may
-    // inject different slowdowns, and a cell's runs per slowdown is the
-    // most any slowdown got (the power table counts each one's own).
+/// What `r` was made with otherwise than `first`, as a refusal names it.
+fn difference(r: &Results, first: &Results) -> Option<&'static str> {
+    let (u, f) = (&r.setup, &first.setup);
+    if r.machine.host != first.machine.host || r.machine.cpu_model != first.machine.cpu_model {
+        Some("machine")
+    } else if (u.bench_cpu, u.hog_cpu, u.memory_mib) != (f.bench_cpu, f.hog_cpu, f.memory_mib)
+        || (u.burst_min, u.burst_max) != (f.burst_min, f.burst_max)
+    {
+        Some("conditions (CPUs, memory hog or bursts)")
+    } else if u.baseline_runs != f.baseline_runs {
+        Some("baseline runs")
+    } else if u.sampling != f.sampling || u.paired != f.paired || u.counts != f.counts {
+        Some("sampling")
+    } else if u.threshold != f.threshold {
+        Some("threshold")
+    } else if r.probes != first.probes {
+        Some("probes")
+    } else {
+        None
+    }
+}
+
+/// The cells as made, counted from the trials: parts may inject different
+/// slowdowns, and a cell's runs per slowdown is the most any slowdown got
+/// (the power table counts each one's own).
+fn cells_made(parts: &[(PathBuf, Results)], trials: &[Record]) -> Vec<Cell> {
     let mut cells: Vec<Cell> = Vec::new();
     for c in parts.iter().flat_map(|(_, r)| &r.plan.cells) {
         match cells
@@ -178,7 +218,12 @@ pub fn combine(parts: Vec<(PathBuf, Results)>, command: String) -> Result<Result
             .max()
             .unwrap_or(0);
     }
-    let plan = Plan::new(cells, first.plan.seed);
+    cells
+}
+
+/// Each cell's trials summarised as one block, refused when the parts
+/// judged them by different rules.
+fn blocks(plan: &Plan, trials: &[Record], probes: &[String]) -> Result<Vec<Block>, Error> {
     let mut blocks = Vec::new();
     for cell in &plan.cells {
         let mine: Vec<_> = trials
@@ -198,10 +243,10 @@ pub fn combine(parts: Vec<(PathBuf, Results)>, command: String) -> Result<Result
         }
         // The instruction counts judge their own baseline's rows.
         let keys = match mine.first() {
-            Some(t) if cell.method == crate::plan::Method::Instructions => {
+            Some(t) if cell.method == Method::Instructions => {
                 t.outcomes.iter().map(|o| o.probe.clone()).collect()
             }
-            _ => first.probes.clone(),
+            _ => probes.to_vec(),
         };
         blocks.push(summarise(
             cell.condition,
@@ -211,42 +256,20 @@ pub fn combine(parts: Vec<(PathBuf, Results)>, command: String) -> Result<Result
             &cell.slowdowns,
         ));
     }
+    Ok(blocks)
+}
 
-    let commit = first
-        .commit
-        .clone()
-        .filter(|c| parts.iter().all(|(_, r)| r.commit.as_ref() == Some(c)));
-    let started = parts
-        .iter()
-        .map(|(_, r)| r.started.clone())
-        .min()
-        .unwrap_or_default();
-    Ok(Results {
-        command,
-        started,
-        seconds: parts.iter().map(|(_, r)| r.seconds).sum(),
-        estimate_seconds: parts.iter().map(|(_, r)| r.estimate_seconds).sum(),
-        machine: first.machine.clone(),
-        setup: first.setup.clone(),
-        commit,
-        parts: parts
-            .iter()
-            .map(|(dir, r)| Part {
-                folder: dir.display().to_string(),
-                command: r.command.clone(),
-                started: r.started.clone(),
-                commit: r.commit.clone(),
-                seed: r.plan.seed,
-                trials: r.trials.len(),
-                seconds: r.seconds,
-            })
-            .collect(),
-        plan,
-        probes: first.probes.clone(),
-        jobs: parts.iter().flat_map(|(_, r)| r.jobs.clone()).collect(),
-        blocks,
-        trials,
-    })
+/// The row of the table of parts that traces one part.
+fn part_row(dir: &Path, r: &Results) -> Part {
+    Part {
+        folder: dir.display().to_string(),
+        command: r.command.clone(),
+        started: r.started.clone(),
+        commit: r.commit.clone(),
+        seed: r.plan.seed,
+        trials: r.trials.len(),
+        seconds: r.seconds,
+    }
 }
 
 #[cfg(test)]

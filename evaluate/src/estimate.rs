@@ -2,11 +2,17 @@
 //! the start: printed before the long part, so a plan that cannot finish in
 //! time is cut before it starts rather than after an hour.
 
-use crate::plan::{Job, Method};
-use std::time::Duration;
+use crate::Error;
+use crate::method::{Context, Procedure};
+use crate::plan::{Job, Method, Plan};
+use crate::runner::workers;
+use std::time::{Duration, Instant};
 
 /// Time allowed for starting and settling one hog.
 pub const HOG_START: Duration = Duration::from_secs(1);
+
+/// The time the whole evaluation should fit in.
+const BUDGET: Duration = Duration::from_secs(90 * 60);
 
 /// Seconds one trial took when timed at the start.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -42,6 +48,116 @@ pub fn job_seconds(job: &Job, t: &Timings, threshold: f64, workers: usize) -> f6
         .map(|s| per(Some(*s)) * job.power_runs as f64)
         .sum();
     aa + power
+}
+
+/// Times one trial of each method that is not timed yet, before the long
+/// part: the estimate rests on them, and a method that cannot work fails
+/// here rather than an hour in. Their verdicts are not kept. `stored` and
+/// `counted` are what a baseline run of each kind took.
+pub fn pilots(
+    ctx: &Context<'_>,
+    plan: &Plan,
+    stored: Duration,
+    counted: Option<Duration>,
+) -> Result<Timings, Error> {
+    let methods = plan.methods();
+    let mut t = Timings {
+        stored: stored.as_secs_f64(),
+        instructions: counted.map(|d| d.as_secs_f64()),
+        ..Timings::default()
+    };
+    let highest = plan
+        .cells
+        .iter()
+        .filter(|c| c.method == Method::Confirmed && c.power_runs > 0)
+        .flat_map(|c| c.slowdowns.iter().copied())
+        .fold(None, |a: Option<f64>, s| Some(a.map_or(s, |a| a.max(s))));
+    let timed = |p: Procedure, slowdown| -> Result<f64, Error> {
+        let clock = Instant::now();
+        p.trial(ctx, slowdown, plan.seed)?;
+        Ok(clock.elapsed().as_secs_f64())
+    };
+    if methods.contains(&Method::Confirmed)
+        && let Some(s) = highest.filter(|s| *s > ctx.threshold)
+    {
+        eprintln!("evaluate: timing a confirmed run at {s} %");
+        t.confirmed_flagged = Some(timed(Procedure::Confirmed { also_stored: false }, Some(s))?);
+    }
+    if methods.contains(&Method::Paired) {
+        eprintln!("evaluate: timing a paired comparison");
+        t.paired = Some(timed(Procedure::Paired, None)?);
+    }
+    Ok(t)
+}
+
+/// The plan's jobs and what they are expected to take, from the pilots'
+/// timings.
+pub struct Schedule {
+    pub jobs: Vec<Job>,
+    /// Seconds of each job, in the jobs' order.
+    pub job_seconds: Vec<f64>,
+    /// The whole evaluation, from its start to its end.
+    pub total: Duration,
+}
+
+impl Schedule {
+    /// `elapsed` is the time the evaluation has taken so far; each hog
+    /// adds its start.
+    pub fn new(
+        plan: &Plan,
+        timings: &Timings,
+        threshold: f64,
+        two_cpus: bool,
+        elapsed: Duration,
+    ) -> Schedule {
+        let jobs = plan.jobs();
+        let job_seconds: Vec<f64> = jobs
+            .iter()
+            .map(|j| job_seconds(j, timings, threshold, workers(j, two_cpus)))
+            .collect();
+        let hogs = plan
+            .conditions()
+            .iter()
+            .filter(|c| c.hog().is_some())
+            .count() as u32;
+        let total =
+            elapsed + HOG_START * hogs + Duration::from_secs_f64(job_seconds.iter().sum::<f64>());
+        Schedule {
+            jobs,
+            job_seconds,
+            total,
+        }
+    }
+
+    /// Prints each job's estimate and the total, and warns when the total
+    /// is over the budget, while the plan can still be cut.
+    pub fn announce(&self, timings: &Timings) {
+        for (job, secs) in self.jobs.iter().zip(&self.job_seconds) {
+            eprintln!(
+                "evaluate: estimate: {} / {}: {} A/A + {} x {} slowdowns = {} runs, {}",
+                job.condition.as_str(),
+                job.name(),
+                job.aa_runs,
+                job.power_runs,
+                job.slowdowns.len(),
+                job.runs(),
+                human(*secs)
+            );
+        }
+        eprintln!(
+            "evaluate: expected duration {} in all (a timed run {:.2} s, confirmed above the threshold {}, paired {}, counted {}; runs under a hog take longer)",
+            human(self.total.as_secs_f64()),
+            timings.stored,
+            timings.confirmed_flagged.map_or("-".into(), human),
+            timings.paired.map_or("-".into(), human),
+            timings.instructions.map_or("-".into(), human),
+        );
+        if self.total > BUDGET {
+            eprintln!(
+                "evaluate: warning: that is more than 90 minutes; run fewer --methods or --conditions, or fewer --runs or --power-runs"
+            );
+        }
+    }
 }
 
 /// `12.3 min` or `45 s`.

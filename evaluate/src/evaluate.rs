@@ -3,32 +3,115 @@
 //! trials, then the results folder.
 
 use crate::Error;
-use crate::bench::{self, Bench, CountSampling, Invocation};
-use crate::estimate::{self, HOG_START, Timings};
-use crate::hog::{Hog, HogSpec};
+use crate::baselines::{self, Baseline, count_probes};
+use crate::bench::{self, Bench, CountSampling};
+use crate::estimate::{Schedule, pilots};
+use crate::folder::{self, default_out, default_workspace};
+use crate::jobs::Jobs;
 use crate::machine::{self, BENCH_CPU, HOG_CPU, Machine};
-use crate::method::{Context, Procedure, Saved, Trial};
-use crate::options::{CountProbes, Options};
+use crate::method::{Context, Procedure};
+use crate::options::Options;
 use crate::plan::{Job, Method, Plan};
-use crate::results::{JobTime, MethodCommand, Record, Results, Setup, summarise};
-use crate::runner::{Progress, trials};
-use crate::{plots, report};
+use crate::results::{MethodCommand, Results, Setup};
+use crate::runner::workers;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// The time the whole evaluation should fit in.
-const BUDGET: Duration = Duration::from_secs(90 * 60);
+use crate::folder::write;
+// The tests below choose the probes to count as the options do.
+#[cfg(test)]
+use crate::options::CountProbes;
 
 /// Runs the evaluation `options` ask for; returns the results folder.
 pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
     let clock = Instant::now();
     let started = yardstick::document::environment::now();
+    let plan = checked_plan(options)?;
+    let workspace = options.workspace.clone().unwrap_or_else(default_workspace);
+    // Read before anything runs, not when the tree may have moved on; the
+    // commit checked out, so uncommitted changes are not recorded.
+    let commit = yardstick::document::environment::commit_of(&workspace);
+    check_cpus(&plan)?;
+    let out = out_folder(options, &workspace, &started)?;
+    announce(&plan, &out);
+    let tools = tools(options, workspace, &plan)?;
+    let bench = tools.bench;
+    // Built on every CPU; measured on one. Children inherit the pin, and
+    // each hog moves itself to the other CPU.
+    let machine = Machine::current();
+    machine::pin(BENCH_CPU)?;
+    let made = Baselines::make(&bench, options, &plan, &out)?;
+    let ctx = made.context(&bench, options, tools.yardstick.as_deref());
+    let timings = pilots(&ctx, &plan, made.timed.took, made.took_counting())?;
+    // The CPUs allowed before this thread was pinned.
+    let two_cpus = machine.cpus.contains(&HOG_CPU);
+    let schedule = Schedule::new(
+        &plan,
+        &timings,
+        options.threshold,
+        two_cpus,
+        clock.elapsed(),
+    );
+    schedule.announce(&timings);
+    if options.estimate_only {
+        return Ok(out);
+    }
+    let measured = Jobs {
+        ctx: &ctx,
+        plan: &plan,
+        schedule: &schedule,
+        options,
+        two_cpus,
+    }
+    .run(clock)?;
+    let results = Results {
+        command,
+        started,
+        seconds: clock.elapsed().as_secs_f64(),
+        estimate_seconds: schedule.total.as_secs_f64(),
+        machine,
+        setup: made.setup(options, &ctx, &plan, two_cpus),
+        probes: made.timed.probes(),
+        plan,
+        jobs: measured.jobs,
+        blocks: measured.blocks,
+        trials: measured.trials,
+        commit,
+        parts: Vec::new(),
+    };
+    write(&out, &results)?;
+    Ok(out)
+}
+
+/// `--out`, or a new dated folder in the workspace; created.
+fn out_folder(options: &Options, workspace: &Path, started: &str) -> Result<PathBuf, Error> {
+    let out = match &options.out {
+        Some(dir) => dir.clone(),
+        None => default_out(workspace, started)?,
+    };
+    folder::create(&out)?;
+    Ok(out)
+}
+
+/// What is about to run and where it goes, before the long part.
+fn announce(plan: &Plan, out: &Path) {
+    eprintln!(
+        "evaluate: {} runs after the baselines, methods {}, conditions {}; results in {}",
+        plan.runs(),
+        names(&plan.methods(), Method::as_str),
+        names(&plan.conditions(), |c| c.as_str()),
+        out.display()
+    );
+}
+
+/// The plan of `options`, refused before anything is built or measured
+/// when a method cannot run: a count batch that cannot carry a slowdown,
+/// the instructions method without valgrind.
+fn checked_plan(options: &Options) -> Result<Plan, Error> {
     let plan = Plan::new(options.cells(), options.seed);
     plan.check_batches(options.count_batch).map_err(Error)?;
-    let methods = plan.methods();
-    if methods.contains(&Method::Instructions) {
-        // Refused before anything is built or measured.
+    if plan.methods().contains(&Method::Instructions) {
         yardstick::measure::callgrind::valgrind_version(
             yardstick::document::run::Metric::Instructions,
         )
@@ -39,26 +122,20 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
             ))
         })?;
     }
-    let workspace = options.workspace.clone().unwrap_or_else(default_workspace);
-    // Read before anything runs, not when the tree may have moved on; the
-    // commit checked out, so uncommitted changes are not recorded.
-    let commit = yardstick::document::environment::commit_of(&workspace);
-    check_cpus(&plan)?;
-    let out = match &options.out {
-        Some(dir) => dir.clone(),
-        None => default_out(&workspace, &started)?,
-    };
-    std::fs::create_dir_all(&out)
-        .map_err(|e| Error(format!("{}: cannot create: {e}", out.display())))?;
-    eprintln!(
-        "evaluate: {} runs after the baselines, methods {}, conditions {}; results in {}",
-        plan.runs(),
-        names(&methods, Method::as_str),
-        names(&plan.conditions(), |c| c.as_str()),
-        out.display()
-    );
-    // Runs start in the workspace: a path given relative to where the
-    // evaluation started must not change meaning there.
+    Ok(plan)
+}
+
+/// The programs an evaluation starts.
+struct Tools {
+    bench: Bench,
+    /// The `yardstick` command, which the paired method needs.
+    yardstick: Option<PathBuf>,
+}
+
+/// The bench to run (built, or given) and the `yardstick` command. Runs
+/// start in the workspace: a path given relative to where the evaluation
+/// started must not change meaning there.
+fn tools(options: &Options, workspace: PathBuf, plan: &Plan) -> Result<Tools, Error> {
     let absolute = |p: &PathBuf| std::path::absolute(p).unwrap_or_else(|_| p.clone());
     let built = match &options.bench_bin {
         Some(b) => bench::Built {
@@ -75,7 +152,7 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
         .as_ref()
         .map(absolute)
         .or(built.yardstick);
-    if methods.contains(&Method::Paired) && yardstick_bin.is_none() {
+    if plan.methods().contains(&Method::Paired) && yardstick_bin.is_none() {
         return Err(Error(
             "the paired method needs the `yardstick` command: give --yardstick-bin with --bench-bin"
                 .to_string(),
@@ -86,335 +163,114 @@ pub fn run(options: &Options, command: String) -> Result<PathBuf, Error> {
         dir: workspace,
         sampling: options.sampling,
     };
-    // Built on every CPU; measured on one. Children inherit the pin, and
-    // each hog moves itself to the other CPU.
-    let machine = Machine::current();
-    machine::pin(BENCH_CPU)?;
+    Ok(Tools {
+        bench,
+        yardstick: yardstick_bin,
+    })
+}
 
-    // The first run pays for cold caches and page faults; it is not kept.
-    bench.run(&bench.stored(None))?;
-    let (baseline, baseline_time) = pooled_baseline(&bench, options.baseline_runs, &out)?;
-    let baseline_path = out.join("baseline.json");
-    yardstick::document::store::save(&baseline_path, &baseline)
-        .map_err(|e| Error(e.to_string()))?;
-    let probes: Vec<String> = baseline.rows.iter().map(|r| r.key.clone()).collect();
-    let counts = CountSampling {
-        batch: options.count_batch,
-        probes: count_probes(&options.count_probes, &baseline),
-    };
-    let count_path = out.join("baseline-instructions.json");
-    let count_baseline = if methods.contains(&Method::Instructions) {
-        eprintln!("evaluate: counting the instructions baseline under callgrind");
-        let (run, took) = bench.run(&bench.instructions(&counts, None, None))?;
-        yardstick::document::store::save(&count_path, &run).map_err(|e| Error(e.to_string()))?;
-        Some((run, took))
-    } else {
-        None
-    };
-    let ctx = Context {
-        bench: &bench,
-        baseline: Saved {
-            run: &baseline,
-            path: &baseline_path,
-        },
-        threshold: options.threshold,
-        yardstick: yardstick_bin.as_deref(),
-        paired: options.paired,
-        counts: &counts,
-        count_baseline: count_baseline.as_ref().map(|(run, _)| Saved {
-            run,
-            path: &count_path,
-        }),
-    };
+/// The baselines of one evaluation, and how the counted runs sample.
+struct Baselines {
+    timed: Baseline,
+    counts: CountSampling,
+    /// Only when the plan counts instructions.
+    counted: Option<Baseline>,
+}
 
-    let timings = pilots(&ctx, &plan, baseline_time, count_baseline.as_ref())?;
-    let jobs = plan.jobs();
-    // The CPUs allowed before this thread was pinned.
-    let two_cpus = machine.cpus.contains(&HOG_CPU);
-    let workers = |job: &Job| {
-        if job.condition.hog().is_none() && two_cpus {
-            2
-        } else {
-            1
-        }
-    };
-    let estimates: Vec<f64> = jobs
-        .iter()
-        .map(|j| estimate::job_seconds(j, &timings, options.threshold, workers(j)))
-        .collect();
-    let hogs = plan
-        .conditions()
-        .iter()
-        .filter(|c| c.hog().is_some())
-        .count() as u32;
-    let estimate =
-        clock.elapsed() + HOG_START * hogs + Duration::from_secs_f64(estimates.iter().sum::<f64>());
-    for (job, secs) in jobs.iter().zip(&estimates) {
-        eprintln!(
-            "evaluate: estimate: {} / {}: {} A/A + {} x {} slowdowns = {} runs, {}",
-            job.condition.as_str(),
-            job.name(),
-            job.aa_runs,
-            job.power_runs,
-            job.slowdowns.len(),
-            job.runs(),
-            estimate::human(*secs)
-        );
-    }
-    eprintln!(
-        "evaluate: expected duration {} in all (a timed run {:.2} s, confirmed above the threshold {}, paired {}, counted {}; runs under a hog take longer)",
-        estimate::human(estimate.as_secs_f64()),
-        timings.stored,
-        timings
-            .confirmed_flagged
-            .map_or("-".into(), estimate::human),
-        timings.paired.map_or("-".into(), estimate::human),
-        timings.instructions.map_or("-".into(), estimate::human),
-    );
-    if estimate > BUDGET {
-        eprintln!(
-            "evaluate: warning: that is more than 90 minutes; run fewer --methods or --conditions, or fewer --runs or --power-runs"
-        );
-    }
-
-    if options.estimate_only {
-        return Ok(out);
-    }
-    let exe = std::env::current_exe()
-        .map_err(|e| Error(format!("cannot find the evaluate binary itself: {e}")))?;
-    let total = plan.runs();
-    let progress = Progress::new(total, clock);
-    let mut records = Vec::with_capacity(total);
-    let mut blocks = Vec::new();
-    let mut job_times = Vec::new();
-    for condition in plan.conditions() {
-        let hog = match condition.hog() {
-            Some(kind) => Some(Hog::start(
-                &exe,
-                &HogSpec {
-                    kind,
-                    cpu: HOG_CPU,
-                    memory_mib: options.memory_mib,
-                    burst_min: options.burst.0,
-                    burst_max: options.burst.1,
-                    seed: options.seed,
-                },
-            )?),
-            None => None,
+impl Baselines {
+    fn make(bench: &Bench, options: &Options, plan: &Plan, out: &Path) -> Result<Baselines, Error> {
+        // The first run pays for cold caches and page faults; it is not kept.
+        bench.run(&bench.stored(None))?;
+        let timed = baselines::timed(bench, options.baseline_runs, out)?;
+        let counts = CountSampling {
+            batch: options.count_batch,
+            probes: count_probes(&options.count_probes, &timed.run),
         };
-        for (index, job) in jobs.iter().enumerate() {
-            if job.condition != condition {
-                continue;
-            }
-            let job_clock = Instant::now();
-            let procedure = Procedure::of(&job.methods)?;
-            let slots = job.slots(plan.seed, index);
-            let mut seeds = fastrand::Rng::with_seed(plan.seed ^ ((index as u64) << 40));
-            let seeds: Vec<u64> = slots.iter().map(|_| seeds.u64(..)).collect();
-            let label = format!("{} / {}", condition.as_str(), job.name());
-            let on_cpus: &[usize] = if procedure == Procedure::Instructions && workers(job) == 2 {
-                &[BENCH_CPU, HOG_CPU]
-            } else {
-                &[BENCH_CPU]
-            };
-            let made = trials(&ctx, procedure, &slots, &seeds, on_cpus, &progress, &label)?;
-            for method in &job.methods {
-                let mine: Vec<Trial> = made
-                    .iter()
-                    .flatten()
-                    .filter(|(m, _)| m == method)
-                    .map(|(_, t)| t.clone())
-                    .collect();
-                let keys = match (method, &ctx.count_baseline) {
-                    (Method::Instructions, Some(saved)) => {
-                        saved.run.rows.iter().map(|r| r.key.clone()).collect()
-                    }
-                    _ => probes.clone(),
-                };
-                blocks.push(summarise(condition, *method, &mine, &keys, &job.slowdowns));
-                records.extend(mine.into_iter().map(|trial| Record {
-                    condition,
-                    method: *method,
-                    trial,
-                }));
-            }
-            job_times.push(JobTime {
-                condition,
-                methods: job.name(),
-                runs: job.runs(),
-                estimate_seconds: estimates[index],
-                seconds: job_clock.elapsed().as_secs_f64(),
-            });
-        }
-        if let Some(h) = hog {
-            h.stop()?;
+        let counted = if plan.methods().contains(&Method::Instructions) {
+            Some(baselines::counted(bench, &counts, out)?)
+        } else {
+            None
+        };
+        Ok(Baselines {
+            timed,
+            counts,
+            counted,
+        })
+    }
+
+    fn took_counting(&self) -> Option<std::time::Duration> {
+        self.counted.as_ref().map(|c| c.took)
+    }
+
+    fn context<'a>(
+        &'a self,
+        bench: &'a Bench,
+        options: &Options,
+        yardstick: Option<&'a Path>,
+    ) -> Context<'a> {
+        Context {
+            bench,
+            baseline: self.timed.saved(),
+            threshold: options.threshold,
+            yardstick,
+            paired: options.paired,
+            counts: &self.counts,
+            count_baseline: self.counted.as_ref().map(Baseline::saved),
         }
     }
-    blocks.sort_by_key(|b| (b.condition, b.method));
 
-    let commands = methods
-        .iter()
-        .filter_map(|m| {
-            let p = Procedure::of(&[*m]).ok()?;
-            let inv: Invocation = p.invocation(&ctx, None, plan.seed).ok()?;
-            Some(MethodCommand {
-                method: *m,
-                command: inv.command_line(),
-            })
-        })
-        .collect();
-    let results = Results {
-        command,
-        started,
-        seconds: clock.elapsed().as_secs_f64(),
-        estimate_seconds: estimate.as_secs_f64(),
-        machine,
-        setup: Setup {
+    /// How the runs were made, as the report describes them.
+    fn setup(&self, options: &Options, ctx: &Context<'_>, plan: &Plan, two_cpus: bool) -> Setup {
+        Setup {
             sampling: options.sampling,
             threshold: options.threshold,
             paired: options.paired,
-            counts: counts.clone(),
-            commands,
+            counts: self.counts.clone(),
+            commands: commands(ctx, plan),
             baseline: "baseline.json".to_string(),
-            baseline_seconds: baseline_time.as_secs_f64(),
+            baseline_seconds: self.timed.took.as_secs_f64(),
             baseline_runs: options.baseline_runs,
-            count_baseline: count_baseline
+            count_baseline: self
+                .counted
                 .as_ref()
                 .map(|_| "baseline-instructions.json".to_string()),
-            count_baseline_seconds: count_baseline.as_ref().map(|(_, t)| t.as_secs_f64()),
-            count_workers: jobs
-                .iter()
-                .filter(|j| j.methods == [Method::Instructions])
-                .map(workers)
-                .max()
-                .unwrap_or(1),
+            count_baseline_seconds: self.took_counting().map(|t| t.as_secs_f64()),
+            count_workers: count_workers(&plan.jobs(), two_cpus),
             bench_cpu: BENCH_CPU,
             hog_cpu: HOG_CPU,
             memory_mib: options.memory_mib,
             burst_min: options.burst.0,
             burst_max: options.burst.1,
-        },
-        plan,
-        probes,
-        jobs: job_times,
-        blocks,
-        trials: records,
-        commit,
-        parts: Vec::new(),
-    };
-    write(&out, &results)?;
-    Ok(out)
-}
-
-fn names<T: Copy>(items: &[T], name: fn(T) -> &'static str) -> String {
-    items.iter().map(|x| name(*x)).collect::<Vec<_>>().join(",")
-}
-
-/// The stored baseline: `runs` quiet runs, each saved as
-/// `baseline-runs/run-K.json`, pooled as `yardstick baseline` pools them
-/// (one run is the baseline as it is). Also the time one run took, for the
-/// estimate.
-fn pooled_baseline(
-    bench: &Bench,
-    runs: usize,
-    out: &Path,
-) -> Result<(yardstick::document::run::Run, Duration), Error> {
-    eprintln!("evaluate: {runs} quiet baseline run(s)");
-    let mut made = Vec::with_capacity(runs);
-    let mut took = Duration::ZERO;
-    for k in 1..=runs {
-        let (run, time) = bench.run(&bench.stored(None))?;
-        let path = out.join("baseline-runs").join(format!("run-{k}.json"));
-        yardstick::document::store::save(&path, &run).map_err(|e| Error(e.to_string()))?;
-        made.push((path.display().to_string(), run));
-        took = time;
-    }
-    if made.len() == 1 {
-        return Ok((made.remove(0).1, took));
-    }
-    let pooled = yardstick::baseline::pool::pool(&made)
-        .map_err(|e| Error(format!("pooling the baseline runs: {e}")))?;
-    Ok((pooled, took))
-}
-
-/// The probes to count, as `--probe` names (empty: all of them).
-pub fn count_probes(choice: &CountProbes, baseline: &yardstick::document::run::Run) -> Vec<String> {
-    match choice {
-        CountProbes::All => Vec::new(),
-        CountProbes::Named(names) => names.clone(),
-        CountProbes::Fastest(n) => {
-            let mut rows: Vec<(&str, f64)> = baseline
-                .rows
-                .iter()
-                .map(|r| (r.key.as_str(), r.median.unwrap_or(f64::INFINITY)))
-                .collect();
-            rows.sort_by(|a, b| a.1.total_cmp(&b.1));
-            let fastest: Vec<&str> = rows.iter().take(*n).map(|r| r.0).collect();
-            // In the baseline's order, as a run lists them.
-            baseline
-                .rows
-                .iter()
-                .filter(|r| fastest.contains(&r.key.as_str()))
-                .map(|r| r.key.clone())
-                .collect()
         }
     }
 }
 
-/// Times one trial of each method that is not timed yet, before the long
-/// part: the estimate rests on them, and a method that cannot work fails
-/// here rather than an hour in. Their verdicts are not kept.
-fn pilots(
-    ctx: &Context<'_>,
-    plan: &Plan,
-    stored: Duration,
-    counted: Option<&(yardstick::document::run::Run, Duration)>,
-) -> Result<Timings, Error> {
-    let methods = plan.methods();
-    let mut t = Timings {
-        stored: stored.as_secs_f64(),
-        instructions: counted.map(|(_, d)| d.as_secs_f64()),
-        ..Timings::default()
-    };
-    let highest = plan
-        .cells
+/// One A/A trial of each method as a reader would type it.
+fn commands(ctx: &Context<'_>, plan: &Plan) -> Vec<MethodCommand> {
+    plan.methods()
         .iter()
-        .filter(|c| c.method == Method::Confirmed && c.power_runs > 0)
-        .flat_map(|c| c.slowdowns.iter().copied())
-        .fold(None, |a: Option<f64>, s| Some(a.map_or(s, |a| a.max(s))));
-    let timed = |p: Procedure, slowdown| -> Result<f64, Error> {
-        let clock = Instant::now();
-        p.trial(ctx, slowdown, plan.seed)?;
-        Ok(clock.elapsed().as_secs_f64())
-    };
-    if methods.contains(&Method::Confirmed)
-        && let Some(s) = highest.filter(|s| *s > ctx.threshold)
-    {
-        eprintln!("evaluate: timing a confirmed run at {s} %");
-        t.confirmed_flagged = Some(timed(Procedure::Confirmed { also_stored: false }, Some(s))?);
-    }
-    if methods.contains(&Method::Paired) {
-        eprintln!("evaluate: timing a paired comparison");
-        t.paired = Some(timed(Procedure::Paired, None)?);
-    }
-    Ok(t)
+        .filter_map(|m| {
+            let p = Procedure::of(&[*m]).ok()?;
+            let inv = p.invocation(ctx, None, plan.seed).ok()?;
+            Some(MethodCommand {
+                method: *m,
+                command: inv.command_line(),
+            })
+        })
+        .collect()
 }
 
-/// Writes `results.json`, the plots and `report.md` into `out`.
-pub fn write(out: &Path, results: &Results) -> Result<(), Error> {
-    let save = |name: &str, text: &str| {
-        yardstick::document::store::write_atomic(&out.join(name), text)
-            .map_err(|e| Error(e.to_string()))
-    };
-    let json = serde_json::to_string_pretty(results)
-        .map_err(|e| Error(format!("results.json: cannot serialise: {e}")))?;
-    save("results.json", &(json + "\n"))?;
-    let mut names = Vec::new();
-    for (name, svg) in plots::all(results) {
-        save(&name, &svg)?;
-        names.push(name);
-    }
-    save("report.md", &report::render(results, &names))
+/// Instruction-count trials run at once where no hog runs.
+fn count_workers(jobs: &[Job], two_cpus: bool) -> usize {
+    jobs.iter()
+        .filter(|j| j.methods == [Method::Instructions])
+        .map(|j| workers(j, two_cpus))
+        .max()
+        .unwrap_or(1)
+}
+
+fn names<T: Copy>(items: &[T], name: fn(T) -> &'static str) -> String {
+    items.iter().map(|x| name(*x)).collect::<Vec<_>>().join(",")
 }
 
 /// A hog needs a CPU of its own; the benchmark always needs its CPU.
@@ -430,38 +286,6 @@ fn check_cpus(plan: &Plan) -> Result<(), Error> {
         ))),
         None => Ok(()),
     }
-}
-
-/// The workspace this crate belongs to.
-fn default_workspace() -> PathBuf {
-    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    crate_dir.parent().unwrap_or(crate_dir).to_path_buf()
-}
-
-/// `results/<date>/` in the workspace (`<date>-2`, ... when taken). The
-/// `results` folder ignores itself in git, so only a report added on
-/// purpose (`git add -f`) is ever committed.
-fn default_out(workspace: &Path, started: &str) -> Result<PathBuf, Error> {
-    let root = workspace.join("results");
-    std::fs::create_dir_all(&root)
-        .map_err(|e| Error(format!("{}: cannot create: {e}", root.display())))?;
-    let ignore = root.join(".gitignore");
-    if !ignore.exists() {
-        std::fs::write(&ignore, "*\n")
-            .map_err(|e| Error(format!("{}: cannot write: {e}", ignore.display())))?;
-    }
-    Ok(free_name(&root, started.get(..10).unwrap_or(started)))
-}
-
-/// `root/name`, or `root/name-2`, `root/name-3`, ... whichever is free.
-fn free_name(root: &Path, name: &str) -> PathBuf {
-    let mut candidate = root.join(name);
-    let mut n = 2;
-    while candidate.exists() {
-        candidate = root.join(format!("{name}-{n}"));
-        n += 1;
-    }
-    candidate
 }
 
 #[cfg(test)]

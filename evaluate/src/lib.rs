@@ -2,24 +2,31 @@
 //! flags identical code (false alarms) and how often it catches a known,
 //! injected slowdown (power), under a quiet machine and under load.
 //!
-//! Data flows one way: a [`plan`] of runs → [`bench`] processes judged by
-//! each [`plan::Method`] ([`method`], [`verdict`]) while a [`hog`] loads the
-//! other CPU → [`results`] summarised with [`stats`] → [`report`] (held
-//! against the project's [`targets`]) and [`plots`].
-//! The verdicts always come from yardstick's own comparison; the harness
-//! only counts them.
+//! Data flows one way: a [`plan`] of runs → the [`baselines`], a pilot of
+//! each method and the [`estimate`] → [`jobs`] of [`bench`](mod@bench) processes
+//! ([`runner`]) judged by each [`plan::Method`] ([`method`], [`verdict`])
+//! while a [`hog`] loads the other CPU → [`results`] summarised with
+//! [`stats`] → the [`folder`]: [`report`] (held against the project's
+//! [`targets`]) and [`plots`]. [`combine`] makes one report of several
+//! evaluations; [`rescore`] judges stored trials again at other settings.
+//! The verdicts always come from yardstick's own comparison or rules; the
+//! harness only counts them.
 
+pub mod baselines;
 pub mod bench;
 pub mod combine;
 pub mod estimate;
 pub mod evaluate;
+pub mod folder;
 pub mod hog;
+pub mod jobs;
 pub mod machine;
 pub mod method;
 pub mod options;
 pub mod plan;
 pub mod plots;
 pub mod report;
+pub mod rescore;
 pub mod results;
 pub mod runner;
 pub mod stats;
@@ -45,6 +52,10 @@ impl std::error::Error for Error {}
 pub fn main(args: Vec<String>) -> i32 {
     let result = match args.get(1).map(String::as_str) {
         Some(hog::SUBCOMMAND) => hog::main(&args[2..]).map(|()| 0),
+        Some(rescore::SUBCOMMAND) => rescore::main(&args[2..]).map(|text| {
+            print!("{text}");
+            0
+        }),
         Some(combine::SUBCOMMAND) => combine::main(&args[2..], command_line(&args)).map(|out| {
             println!("{}", out.join("report.md").display());
             0

@@ -133,64 +133,16 @@ impl Procedure {
         slowdown: Option<f64>,
         seconds: f64,
     ) -> Result<Vec<(Method, Trial)>, Error> {
-        let trial = |outcomes, c: &Comparison| Trial {
+        let printed = Printed {
+            run,
             slowdown,
             seconds,
-            drift_pct: run.calibration.as_ref().map(|c| c.drift_pct),
-            load_before: None,
-            threshold: Some(c.threshold),
-            machine_slowdown_pct: c.calibration.as_ref().map(|k| k.slowdown_pct()),
-            machine_slowdown_limit: c.calibration.as_ref().and_then(|k| k.max_slowdown),
-            outcomes,
         };
-        let own = |what: &str| {
-            run.comparison.as_ref().ok_or_else(|| {
-                Error(format!(
-                    "the {what} run printed no comparison, though it was given a baseline"
-                ))
-            })
-        };
-        let base = ctx.baseline.run;
         Ok(match self {
-            Procedure::Stored => {
-                let c = stored(ctx, run)?;
-                vec![(
-                    Method::StoredBaseline,
-                    trial(verdict::outcomes(base, run, &c), &c),
-                )]
-            }
-            Procedure::Confirmed { also_stored } => {
-                let mine = own("confirmed")?;
-                let mut out = Vec::new();
-                if also_stored {
-                    let c = stored(ctx, run)?;
-                    out.push((
-                        Method::StoredBaseline,
-                        trial(verdict::outcomes(base, run, &c), &c),
-                    ));
-                }
-                out.push((
-                    Method::Confirmed,
-                    trial(verdict::outcomes(base, run, mine), mine),
-                ));
-                out
-            }
-            Procedure::Paired => {
-                let mine = own("paired")?;
-                let probes: Vec<String> = base.rows.iter().map(|r| r.key.clone()).collect();
-                vec![(
-                    Method::Paired,
-                    trial(verdict::paired_outcomes(&probes, run), mine),
-                )]
-            }
-            Procedure::Instructions => {
-                let mine = own("instruction-count")?;
-                let saved = count_baseline(ctx)?;
-                vec![(
-                    Method::Instructions,
-                    trial(verdict::outcomes(saved.run, run, mine), mine),
-                )]
-            }
+            Procedure::Stored => vec![(Method::StoredBaseline, printed.stored(ctx)?)],
+            Procedure::Confirmed { also_stored } => printed.confirmed(ctx, also_stored)?,
+            Procedure::Paired => vec![(Method::Paired, printed.paired(ctx)?)],
+            Procedure::Instructions => vec![(Method::Instructions, printed.counted(ctx)?)],
         })
     }
 
@@ -203,8 +155,8 @@ impl Procedure {
     ) -> Result<Vec<(Method, Trial)>, Error> {
         let load_before = crate::machine::load_average();
         let invocation = self.invocation(ctx, slowdown, seed)?;
-        let (run, elapsed) = ctx.bench.run(&invocation)?;
-        let mut trials = self.judge(ctx, &run, slowdown, elapsed.as_secs_f64())?;
+        let made = ctx.bench.run(&invocation)?;
+        let mut trials = self.judge(ctx, &made.run, slowdown, made.took.as_secs_f64())?;
         for (_, t) in &mut trials {
             t.load_before = load_before;
         }
@@ -216,6 +168,81 @@ fn count_baseline<'a>(ctx: &Context<'a>) -> Result<Saved<'a>, Error> {
     ctx.count_baseline.ok_or_else(|| {
         Error("the instructions method has no counts baseline to compare with".to_string())
     })
+}
+
+/// What one trial's process printed, with what the harness knows about
+/// it: each method's verdict is read from it, never decided here.
+struct Printed<'r> {
+    run: &'r Run,
+    slowdown: Option<f64>,
+    seconds: f64,
+}
+
+impl Printed<'_> {
+    /// The trial `comparison` gave: its threshold and machine-slowdown
+    /// limit are kept beside the outcomes, so a trial can be re-scored.
+    fn trial(&self, outcomes: Vec<ProbeOutcome>, comparison: &Comparison) -> Trial {
+        Trial {
+            slowdown: self.slowdown,
+            seconds: self.seconds,
+            drift_pct: self.run.calibration.as_ref().map(|c| c.drift_pct),
+            load_before: None,
+            threshold: Some(comparison.threshold),
+            machine_slowdown_pct: comparison.calibration.as_ref().map(|k| k.slowdown_pct()),
+            machine_slowdown_limit: comparison.calibration.as_ref().and_then(|k| k.max_slowdown),
+            outcomes,
+        }
+    }
+
+    /// The comparison the process made itself; a process given a baseline
+    /// that printed none failed, and its trial must not count as a pass.
+    fn own(&self, what: &str) -> Result<&Comparison, Error> {
+        self.run.comparison.as_ref().ok_or_else(|| {
+            Error(format!(
+                "the {what} run printed no comparison, though it was given a baseline"
+            ))
+        })
+    }
+
+    fn stored(&self, ctx: &Context<'_>) -> Result<Trial, Error> {
+        let c = stored(ctx, self.run)?;
+        Ok(self.trial(verdict::outcomes(ctx.baseline.run, self.run, &c), &c))
+    }
+
+    /// The confirmed verdict, and first the stored-baseline one when the
+    /// two methods share the run.
+    fn confirmed(
+        &self,
+        ctx: &Context<'_>,
+        also_stored: bool,
+    ) -> Result<Vec<(Method, Trial)>, Error> {
+        let mine = self.own("confirmed")?;
+        let mut out = Vec::new();
+        if also_stored {
+            out.push((Method::StoredBaseline, self.stored(ctx)?));
+        }
+        let outcomes = verdict::outcomes(ctx.baseline.run, self.run, mine);
+        out.push((Method::Confirmed, self.trial(outcomes, mine)));
+        Ok(out)
+    }
+
+    fn paired(&self, ctx: &Context<'_>) -> Result<Trial, Error> {
+        let mine = self.own("paired")?;
+        let probes: Vec<String> = ctx
+            .baseline
+            .run
+            .rows
+            .iter()
+            .map(|r| r.key.clone())
+            .collect();
+        Ok(self.trial(verdict::paired_outcomes(&probes, self.run), mine))
+    }
+
+    fn counted(&self, ctx: &Context<'_>) -> Result<Trial, Error> {
+        let mine = self.own("instruction-count")?;
+        let saved = count_baseline(ctx)?;
+        Ok(self.trial(verdict::outcomes(saved.run, self.run, mine), mine))
+    }
 }
 
 /// The stored-baseline verdict: the run's rows against the timed baseline

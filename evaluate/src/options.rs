@@ -52,7 +52,15 @@ hours on a quiet 2-core machine (the estimate is printed at the start).
 
 evaluate combine --out DIR PART PART...
   one report from several results folders made the same way, each with its
-  own --seed (see CONTRIBUTING.md)";
+  own --seed (see CONTRIBUTING.md)
+
+evaluate rescore thresholds [--method=NAME] [--fences=K] [--baseline-run=K]
+                            [--max-machine-slowdown=P] [--estimate-slowdown]
+                            RESULTS.json THRESHOLD...
+evaluate rescore paired RESULTS.json [--threshold=T,...] [--alpha=A,...]
+  a results file's trials judged again by yardstick's rules at other
+  thresholds, fences, baselines, machine-slowdown limits or significance
+  levels, without measuring (`evaluate rescore --help`)";
 
 /// Which probes the instruction-count runs count.
 #[derive(Debug, Clone, PartialEq)]
@@ -105,13 +113,51 @@ struct Given {
     count_probes: Option<CountProbes>,
 }
 
+impl Given {
+    /// Reads the option `--name` (and its value) when it is one whose
+    /// default `--quick` changes; false for any other name.
+    fn read(&mut self, name: &str, p: &mut Parser) -> Result<bool, Error> {
+        match name {
+            "baseline-runs" => self.baseline_runs = Some(number(p, "--baseline-runs", 1)?),
+            "repeat" => self.repeat = Some(number(p, "--repeat", 1)? as u32),
+            "warmup" => self.warmup = Some(number(p, "--warmup", 0)? as u32),
+            "min-batch" => self.min_batch = Some(number(p, "--min-batch", 1)? as u32),
+            "paired-rounds" => self.rounds = Some(number(p, "--paired-rounds", 7)? as u32),
+            "count-probes" => self.count_probes = Some(count_probes(&value(p, "--count-probes")?)?),
+            "burst" => self.burst = Some(burst(&value(p, "--burst")?)?),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 impl Options {
     pub fn parse<I>(args: I) -> Result<Options, Error>
     where
         I: IntoIterator,
         I::Item: Into<OsString>,
     {
-        let mut o = Options {
+        let mut o = Options::full();
+        let mut given = Given::default();
+        let mut p = Parser::from_args(args);
+        while let Some(arg) = p.next().map_err(usage)? {
+            match arg {
+                Arg::Short('h') | Arg::Long("help") => o.help = true,
+                Arg::Long(name) => {
+                    let name = name.to_string();
+                    if !(o.read(&name, &mut p)? || given.read(&name, &mut p)?) {
+                        return Err(usage(Arg::Long(&name).unexpected()));
+                    }
+                }
+                other => return Err(usage(other.unexpected())),
+            }
+        }
+        Ok(o.with(given))
+    }
+
+    /// The full evaluation's options: what runs without any option.
+    fn full() -> Options {
+        Options {
             quick: false,
             estimate_only: false,
             out: None,
@@ -143,103 +189,69 @@ impl Options {
             yardstick_bin: None,
             workspace: None,
             help: false,
-        };
-        let mut given = Given::default();
-        let mut p = Parser::from_args(args);
-        while let Some(arg) = p.next().map_err(usage)? {
-            match arg {
-                Arg::Long("quick") => o.quick = true,
-                Arg::Long("estimate-only") => o.estimate_only = true,
-                Arg::Short('h') | Arg::Long("help") => o.help = true,
-                Arg::Long("out") => o.out = Some(value(&mut p, "--out")?.into()),
-                Arg::Long("runs") => o.aa_runs = Some(number(&mut p, "--runs", 1)?),
-                Arg::Long("power-runs") => o.power_runs = Some(number(&mut p, "--power-runs", 0)?),
-                Arg::Long("slowdowns") => {
-                    o.slowdowns = Some(slowdowns(&value(&mut p, "--slowdowns")?)?)
-                }
-                Arg::Long("conditions") => {
-                    o.conditions = Some(
-                        parse_list(
-                            &value(&mut p, "--conditions")?,
-                            &Condition::ALL,
-                            Condition::as_str,
-                            "--conditions",
-                        )
-                        .map_err(Error)?,
-                    )
-                }
-                Arg::Long("methods") => {
-                    o.methods = parse_list(
-                        &value(&mut p, "--methods")?,
-                        &Method::ALL,
-                        Method::as_str,
-                        "--methods",
-                    )
-                    .map_err(Error)?
-                }
-                Arg::Long("threshold") => {
-                    o.threshold = positive(&value(&mut p, "--threshold")?, "--threshold")?
-                }
-                Arg::Long("baseline-runs") => {
-                    given.baseline_runs = Some(number(&mut p, "--baseline-runs", 1)?)
-                }
-                Arg::Long("repeat") => given.repeat = Some(number(&mut p, "--repeat", 1)? as u32),
-                Arg::Long("warmup") => given.warmup = Some(number(&mut p, "--warmup", 0)? as u32),
-                Arg::Long("min-batch") => {
-                    given.min_batch = Some(number(&mut p, "--min-batch", 1)? as u32)
-                }
-                Arg::Long("paired-rounds") => {
-                    given.rounds = Some(number(&mut p, "--paired-rounds", 7)? as u32)
-                }
-                Arg::Long("paired-pairs") => {
-                    o.paired.pairs = number(&mut p, "--paired-pairs", 7)? as u32
-                }
-                Arg::Long("paired-repeat") => {
-                    o.paired.repeat = number(&mut p, "--paired-repeat", 1)? as u32
-                }
-                Arg::Long("paired-warmup") => {
-                    o.paired.warmup = number(&mut p, "--paired-warmup", 0)? as u32
-                }
-                Arg::Long("count-batch") => {
-                    o.count_batch = number(&mut p, "--count-batch", 1)? as u32
-                }
-                Arg::Long("count-probes") => {
-                    let text = value(&mut p, "--count-probes")?;
-                    given.count_probes = Some(count_probes(&text)?);
-                }
-                Arg::Long("memory-mib") => o.memory_mib = number(&mut p, "--memory-mib", 1)?,
-                Arg::Long("burst") => given.burst = Some(burst(&value(&mut p, "--burst")?)?),
-                Arg::Long("seed") => o.seed = number(&mut p, "--seed", 0)? as u64,
-                Arg::Long("bench") => o.bench = value(&mut p, "--bench")?,
-                Arg::Long("bench-bin") => o.bench_bin = Some(value(&mut p, "--bench-bin")?.into()),
-                Arg::Long("yardstick-bin") => {
-                    o.yardstick_bin = Some(value(&mut p, "--yardstick-bin")?.into())
-                }
-                Arg::Long("workspace") => o.workspace = Some(value(&mut p, "--workspace")?.into()),
-                other => return Err(usage(other.unexpected())),
-            }
         }
-        if o.quick {
-            o.burst = (0.2, 2.0);
-            (o.sampling.repeat, o.sampling.warmup) = (2, 0);
+    }
+
+    /// Reads the option `--name` (and its value) when it is one whose
+    /// default `--quick` leaves alone; false for any other name.
+    fn read(&mut self, name: &str, p: &mut Parser) -> Result<bool, Error> {
+        match name {
+            "quick" => self.quick = true,
+            "estimate-only" => self.estimate_only = true,
+            "out" => self.out = Some(value(p, "--out")?.into()),
+            "runs" => self.aa_runs = Some(number(p, "--runs", 1)?),
+            "power-runs" => self.power_runs = Some(number(p, "--power-runs", 0)?),
+            "slowdowns" => self.slowdowns = Some(slowdowns(&value(p, "--slowdowns")?)?),
+            "conditions" => {
+                let text = value(p, "--conditions")?;
+                let all = &Condition::ALL;
+                self.conditions = Some(list(&text, all, Condition::as_str, "--conditions")?)
+            }
+            "methods" => {
+                let text = value(p, "--methods")?;
+                self.methods = list(&text, &Method::ALL, Method::as_str, "--methods")?
+            }
+            "threshold" => self.threshold = positive(&value(p, "--threshold")?, "--threshold")?,
+            "paired-pairs" => self.paired.pairs = number(p, "--paired-pairs", 7)? as u32,
+            "paired-repeat" => self.paired.repeat = number(p, "--paired-repeat", 1)? as u32,
+            "paired-warmup" => self.paired.warmup = number(p, "--paired-warmup", 0)? as u32,
+            "count-batch" => self.count_batch = number(p, "--count-batch", 1)? as u32,
+            "memory-mib" => self.memory_mib = number(p, "--memory-mib", 1)?,
+            "seed" => self.seed = number(p, "--seed", 0)? as u64,
+            "bench" => self.bench = value(p, "--bench")?,
+            "bench-bin" => self.bench_bin = Some(value(p, "--bench-bin")?.into()),
+            "yardstick-bin" => self.yardstick_bin = Some(value(p, "--yardstick-bin")?.into()),
+            "workspace" => self.workspace = Some(value(p, "--workspace")?.into()),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The options with `--quick`'s defaults where it was given, then the
+    /// options given explicitly over both: an explicit option wins
+    /// whatever its position.
+    fn with(mut self, given: Given) -> Options {
+        if self.quick {
+            self.burst = (0.2, 2.0);
+            (self.sampling.repeat, self.sampling.warmup) = (2, 0);
             // Quick slowdowns are 10 and 40 %: one and four iterations of
             // ten, in half the time of a batch of twenty.
-            o.sampling.min_batch = 10;
-            o.paired.rounds = 7;
-            o.count_probes = CountProbes::Fastest(3);
-            o.baseline_runs = 2;
+            self.sampling.min_batch = 10;
+            self.paired.rounds = 7;
+            self.count_probes = CountProbes::Fastest(3);
+            self.baseline_runs = 2;
         }
-        o.baseline_runs = given.baseline_runs.unwrap_or(o.baseline_runs);
-        o.burst = given.burst.unwrap_or(o.burst);
-        o.sampling.repeat = given.repeat.unwrap_or(o.sampling.repeat);
-        o.sampling.warmup = given.warmup.unwrap_or(o.sampling.warmup);
-        o.sampling.min_batch = given.min_batch.unwrap_or(o.sampling.min_batch);
-        o.paired.rounds = given.rounds.unwrap_or(o.paired.rounds);
+        self.baseline_runs = given.baseline_runs.unwrap_or(self.baseline_runs);
+        self.burst = given.burst.unwrap_or(self.burst);
+        self.sampling.repeat = given.repeat.unwrap_or(self.sampling.repeat);
+        self.sampling.warmup = given.warmup.unwrap_or(self.sampling.warmup);
+        self.sampling.min_batch = given.min_batch.unwrap_or(self.sampling.min_batch);
+        self.paired.rounds = given.rounds.unwrap_or(self.paired.rounds);
         // Never more worker pairs than rounds (compare-builds refuses it);
         // the results record the pairs the comparisons used.
-        o.paired.pairs = o.paired.pairs.min(o.paired.rounds);
-        o.count_probes = given.count_probes.unwrap_or(o.count_probes);
-        Ok(o)
+        self.paired.pairs = self.paired.pairs.min(self.paired.rounds);
+        self.count_probes = given.count_probes.unwrap_or(self.count_probes);
+        self
     }
 
     /// The runs to make: each method's own cells (quick or full), under
@@ -293,6 +305,16 @@ fn count_probes(text: &str) -> Result<CountProbes, Error> {
         [all] if all == "all" => Ok(CountProbes::All),
         _ => Ok(CountProbes::Named(names)),
     }
+}
+
+/// A list of names (`--methods`, `--conditions`).
+fn list<T: Copy + PartialEq>(
+    text: &str,
+    all: &[T],
+    name: fn(T) -> &'static str,
+    what: &str,
+) -> Result<Vec<T>, Error> {
+    parse_list(text, all, name, what).map_err(Error)
 }
 
 fn usage(e: lexopt::Error) -> Error {

@@ -6,6 +6,7 @@ use crate::machine::Machine;
 use crate::method::Trial;
 use crate::plan::{Condition, Method, Plan};
 use crate::stats::{Rate, Spread};
+use crate::verdict::ProbeOutcome;
 use serde::{Deserialize, Serialize};
 
 /// Everything one evaluation found.
@@ -181,85 +182,108 @@ pub fn summarise(
     slowdowns: &[f64],
 ) -> Block {
     let aa: Vec<&Trial> = trials.iter().filter(|t| t.slowdown.is_none()).collect();
-    let changes = |ts: &[&Trial],
-                   probe: Option<&str>,
-                   pick: fn(&crate::verdict::ProbeOutcome) -> Option<f64>| {
-        ts.iter()
-            .flat_map(|t| &t.outcomes)
-            .filter(|o| probe.is_none_or(|p| o.probe == p))
-            .filter_map(pick)
-            .collect::<Vec<f64>>()
-    };
-    let flagged = |t: &Trial, probe: &str| {
-        t.outcomes
+    let seconds: Vec<f64> = trials.iter().map(|t| t.seconds).collect();
+    let loads: Vec<f64> = trials.iter().filter_map(|t| t.load_before).collect();
+    Block {
+        condition,
+        method,
+        threshold: trials.iter().find_map(|t| t.threshold),
+        aa: aa_summary(&aa, probes),
+        power: slowdowns
             .iter()
-            .any(|o| o.probe == probe && o.verdict.flagged())
-    };
-    let aa_summary = Aa {
+            .map(|&pct| power_at(pct, trials, probes))
+            .collect(),
+        mean_run_seconds: mean(&seconds),
+        mean_load: mean(&loads),
+        max_load: loads.iter().copied().reduce(f64::max),
+    }
+}
+
+/// The A/A figures: every flag there is a false alarm, and the spread of
+/// the changes is the noise a threshold has to clear.
+fn aa_summary(aa: &[&Trial], probes: &[String]) -> Aa {
+    Aa {
         runs: aa.len(),
         suite: Rate::of(
             aa.iter()
                 .map(|t| t.outcomes.iter().any(|o| o.verdict.flagged())),
         ),
-        raw: Spread::of_abs(&changes(&aa, None, |o| o.raw_pct)),
-        judged: Spread::of_abs(&changes(&aa, None, |o| o.judged_pct)),
+        raw: Spread::of_abs(&changes(aa, None, |o| o.raw_pct)),
+        judged: Spread::of_abs(&changes(aa, None, |o| o.judged_pct)),
         probes: probes
             .iter()
             .map(|p| ProbeAa {
                 probe: p.clone(),
                 alarms: Rate::of(aa.iter().map(|t| flagged(t, p))),
-                raw: Spread::of_abs(&changes(&aa, Some(p), |o| o.raw_pct)),
-                judged: Spread::of_abs(&changes(&aa, Some(p), |o| o.judged_pct)),
-                raw_ms: Spread::of_abs(&changes(&aa, Some(p), |o| o.raw_ms)),
+                raw: Spread::of_abs(&changes(aa, Some(p), |o| o.raw_pct)),
+                judged: Spread::of_abs(&changes(aa, Some(p), |o| o.judged_pct)),
+                raw_ms: Spread::of_abs(&changes(aa, Some(p), |o| o.raw_ms)),
             })
             .collect(),
-    };
-    let power = slowdowns
+    }
+}
+
+/// The power at one injected slowdown: each (probe, run) pair is one
+/// chance to catch it.
+fn power_at(pct: f64, trials: &[Trial], probes: &[String]) -> Power {
+    let runs: Vec<&Trial> = trials.iter().filter(|t| t.slowdown == Some(pct)).collect();
+    let per_probe: Vec<ProbePower> = probes
         .iter()
-        .map(|&pct| {
-            let runs: Vec<&Trial> = trials.iter().filter(|t| t.slowdown == Some(pct)).collect();
-            let per_probe: Vec<ProbePower> = probes
-                .iter()
-                .map(|p| ProbePower {
-                    probe: p.clone(),
-                    detected: Rate::of(runs.iter().map(|t| flagged(t, p))),
-                })
-                .collect();
-            let weakest = per_probe
-                .iter()
-                .filter(|p| p.detected.rate.is_some())
-                .min_by(|a, b| {
-                    a.detected
-                        .rate
-                        .partial_cmp(&b.detected.rate)
-                        .unwrap_or(std::cmp::Ordering::Equal)
-                })
-                .map(|p| p.probe.clone());
-            Power {
-                slowdown: pct,
-                runs: runs.len(),
-                pooled: Rate::of(
-                    runs.iter()
-                        .flat_map(|t| probes.iter().map(move |p| flagged(t, p))),
-                ),
-                weakest,
-                probes: per_probe,
-            }
+        .map(|p| ProbePower {
+            probe: p.clone(),
+            detected: Rate::of(runs.iter().map(|t| flagged(t, p))),
         })
         .collect();
-    let seconds: Vec<f64> = trials.iter().map(|t| t.seconds).collect();
-    let loads: Vec<f64> = trials.iter().filter_map(|t| t.load_before).collect();
-    let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
-    Block {
-        condition,
-        method,
-        threshold: trials.iter().find_map(|t| t.threshold),
-        aa: aa_summary,
-        power,
-        mean_run_seconds: mean(&seconds),
-        mean_load: mean(&loads),
-        max_load: loads.iter().copied().reduce(f64::max),
+    Power {
+        slowdown: pct,
+        runs: runs.len(),
+        pooled: Rate::of(
+            runs.iter()
+                .flat_map(|t| probes.iter().map(move |p| flagged(t, p))),
+        ),
+        weakest: weakest(&per_probe),
+        probes: per_probe,
     }
+}
+
+/// The probe detected least often: the one that limits the method's power.
+/// Probes without runs have no rate and cannot be it.
+fn weakest(per_probe: &[ProbePower]) -> Option<String> {
+    per_probe
+        .iter()
+        .filter(|p| p.detected.rate.is_some())
+        .min_by(|a, b| {
+            a.detected
+                .rate
+                .partial_cmp(&b.detected.rate)
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+        .map(|p| p.probe.clone())
+}
+
+/// One figure (`pick`) of every outcome of `trials`, of one probe or of all.
+fn changes(
+    trials: &[&Trial],
+    probe: Option<&str>,
+    pick: fn(&ProbeOutcome) -> Option<f64>,
+) -> Vec<f64> {
+    trials
+        .iter()
+        .flat_map(|t| &t.outcomes)
+        .filter(|o| probe.is_none_or(|p| o.probe == p))
+        .filter_map(pick)
+        .collect()
+}
+
+fn flagged(trial: &Trial, probe: &str) -> bool {
+    trial
+        .outcomes
+        .iter()
+        .any(|o| o.probe == probe && o.verdict.flagged())
+}
+
+fn mean(values: &[f64]) -> Option<f64> {
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
 #[cfg(test)]

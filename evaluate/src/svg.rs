@@ -90,16 +90,72 @@ fn number(v: f64) -> String {
     }
 }
 
+/// Where the chart's data land on the canvas: the plot area inside the
+/// margins, and the axes' ranges mapped onto it.
+struct Frame {
+    x0: f64,
+    x1: f64,
+    y0: f64,
+    y1: f64,
+    width: f64,
+    height: f64,
+}
+
+impl Frame {
+    fn of(chart: &Chart) -> Frame {
+        let (x0, x1) = chart.x_range;
+        let (y0, y1) = chart.y_range;
+        Frame {
+            x0,
+            x1,
+            y0,
+            y1,
+            width: WIDTH - LEFT - RIGHT,
+            height: HEIGHT - TOP - BOTTOM,
+        }
+    }
+
+    /// An empty range maps as a range of one, so nothing divides by zero.
+    fn span(a: f64, b: f64) -> f64 {
+        if b > a { b - a } else { 1.0 }
+    }
+
+    fn x(&self, x: f64) -> f64 {
+        LEFT + (x - self.x0) / Frame::span(self.x0, self.x1) * self.width
+    }
+
+    fn y(&self, y: f64) -> f64 {
+        TOP + self.height - (y - self.y0) / Frame::span(self.y0, self.y1) * self.height
+    }
+
+    /// Points outside the ranges get no marker: the clip path hides the
+    /// line there, and a marker would sit on the frame.
+    fn contains(&self, x: f64, y: f64) -> bool {
+        x.is_finite()
+            && y.is_finite()
+            && (self.x0..=self.x1).contains(&x)
+            && (self.y0..=self.y1).contains(&y)
+    }
+}
+
 impl Chart {
     pub fn render(&self) -> String {
-        let (x0, x1) = self.x_range;
-        let (y0, y1) = self.y_range;
-        let plot_w = WIDTH - LEFT - RIGHT;
-        let plot_h = HEIGHT - TOP - BOTTOM;
-        let span = |a: f64, b: f64| if b > a { b - a } else { 1.0 };
-        let sx = |x: f64| LEFT + (x - x0) / span(x0, x1) * plot_w;
-        let sy = |y: f64| TOP + plot_h - (y - y0) / span(y0, y1) * plot_h;
+        let frame = Frame::of(self);
         let mut s = String::new();
+        self.canvas(&mut s, &frame);
+        self.grid(&mut s, &frame);
+        self.axes(&mut s, &frame);
+        self.mark_lines(&mut s, &frame);
+        for (i, series) in self.series.iter().enumerate() {
+            series.draw(&mut s, &frame, i);
+        }
+        s.push_str("</svg>\n");
+        s
+    }
+
+    /// The document's head: size, white background, the plot's clip path
+    /// and the title.
+    fn canvas(&self, s: &mut String, f: &Frame) {
         let _ = writeln!(
             s,
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">"#
@@ -107,113 +163,135 @@ impl Chart {
         let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
         let _ = writeln!(
             s,
-            r#"<clipPath id="plot"><rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}"/></clipPath>"#
+            r#"<clipPath id="plot"><rect x="{LEFT}" y="{TOP}" width="{}" height="{}"/></clipPath>"#,
+            f.width, f.height
         );
         let _ = writeln!(
             s,
             r#"<text x="{}" y="22" text-anchor="middle" font-size="14">{}</text>"#,
-            LEFT + plot_w / 2.0,
+            LEFT + f.width / 2.0,
             escape(&self.title)
         );
-        for t in ticks(x0, x1, 8) {
-            let x = sx(t);
+    }
+
+    /// Grid lines at round values of both axes, each with its label.
+    fn grid(&self, s: &mut String, f: &Frame) {
+        for t in ticks(f.x0, f.x1, 8) {
+            let x = f.x(t);
             let _ = writeln!(
                 s,
                 r##"<line x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{:.1}" stroke="#e5e5e5"/><text x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"##,
-                TOP + plot_h,
-                TOP + plot_h + 16.0,
+                TOP + f.height,
+                TOP + f.height + 16.0,
                 number(t)
             );
         }
-        for t in ticks(y0, y1, 6) {
-            let y = sy(t);
+        for t in ticks(f.y0, f.y1, 6) {
+            let y = f.y(t);
             let _ = writeln!(
                 s,
                 r##"<line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#e5e5e5"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
-                LEFT + plot_w,
+                LEFT + f.width,
                 LEFT - 6.0,
                 y + 4.0,
                 number(t)
             );
         }
+    }
+
+    /// The plot's frame and the axes' labels.
+    fn axes(&self, s: &mut String, f: &Frame) {
         let _ = writeln!(
             s,
-            r#"<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="none" stroke="black"/>"#
+            r#"<rect x="{LEFT}" y="{TOP}" width="{}" height="{}" fill="none" stroke="black"/>"#,
+            f.width, f.height
         );
         let _ = writeln!(
             s,
             r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-            LEFT + plot_w / 2.0,
+            LEFT + f.width / 2.0,
             HEIGHT - 14.0,
             escape(&self.x_label)
         );
         let _ = writeln!(
             s,
             r#"<text transform="translate(18 {:.1}) rotate(-90)" text-anchor="middle">{}</text>"#,
-            TOP + plot_h / 2.0,
+            TOP + f.height / 2.0,
             escape(&self.y_label)
         );
+    }
+
+    /// The vertical lines at the marks (thresholds), labelled at the top.
+    fn mark_lines(&self, s: &mut String, f: &Frame) {
         for (x, label) in &self.marks {
-            let px = sx(*x);
+            let px = f.x(*x);
             let _ = writeln!(
                 s,
                 r##"<line x1="{px:.1}" y1="{TOP}" x2="{px:.1}" y2="{:.1}" stroke="#555" stroke-dasharray="2 3" clip-path="url(#plot)"/><text x="{:.1}" y="{:.1}" fill="#555">{}</text>"##,
-                TOP + plot_h,
+                TOP + f.height,
                 px + 4.0,
                 TOP + 14.0,
                 escape(label)
             );
         }
-        for (i, series) in self.series.iter().enumerate() {
-            let colour = COLOURS[series.colour % COLOURS.len()];
-            let dash = if series.dashed {
-                r#" stroke-dasharray="6 4""#
-            } else {
-                ""
-            };
-            let mut path = String::new();
-            let finite = series
-                .points
-                .iter()
-                .filter(|(x, y)| x.is_finite() && y.is_finite());
-            let mut last_y: Option<f64> = None;
-            for (x, y) in finite {
-                if let (true, Some(prev)) = (series.steps, last_y) {
-                    let _ = write!(path, "{:.1},{:.1} ", sx(*x), sy(prev));
-                }
-                let _ = write!(path, "{:.1},{:.1} ", sx(*x), sy(*y));
-                last_y = Some(*y);
+    }
+}
+
+impl Series {
+    /// The series' line, its point markers and its legend entry (the
+    /// `index`-th row of the legend).
+    fn draw(&self, s: &mut String, f: &Frame, index: usize) {
+        let colour = COLOURS[self.colour % COLOURS.len()];
+        let dash = if self.dashed {
+            r#" stroke-dasharray="6 4""#
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            s,
+            r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="1.8"{dash} clip-path="url(#plot)"/>"#,
+            self.path(f).trim_end()
+        );
+        if !self.steps {
+            for (x, y) in self.points.iter().filter(|(x, y)| f.contains(*x, *y)) {
+                let _ = writeln!(
+                    s,
+                    r#"<circle cx="{:.1}" cy="{:.1}" r="3" fill="{colour}"/>"#,
+                    f.x(*x),
+                    f.y(*y)
+                );
             }
-            let _ = writeln!(
-                s,
-                r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="1.8"{dash} clip-path="url(#plot)"/>"#,
-                path.trim_end()
-            );
-            if !series.steps {
-                for (x, y) in series.points.iter().filter(|(x, y)| {
-                    x.is_finite() && y.is_finite() && (x0..=x1).contains(x) && (y0..=y1).contains(y)
-                }) {
-                    let _ = writeln!(
-                        s,
-                        r#"<circle cx="{:.1}" cy="{:.1}" r="3" fill="{colour}"/>"#,
-                        sx(*x),
-                        sy(*y)
-                    );
-                }
-            }
-            let ly = TOP + 10.0 + i as f64 * 18.0;
-            let lx = LEFT + plot_w + 12.0;
-            let _ = writeln!(
-                s,
-                r#"<line x1="{lx:.1}" y1="{ly:.1}" x2="{:.1}" y2="{ly:.1}" stroke="{colour}" stroke-width="1.8"{dash}/><text x="{:.1}" y="{:.1}">{}</text>"#,
-                lx + 24.0,
-                lx + 30.0,
-                ly + 4.0,
-                escape(&series.label)
-            );
         }
-        s.push_str("</svg>\n");
-        s
+        let ly = TOP + 10.0 + index as f64 * 18.0;
+        let lx = LEFT + f.width + 12.0;
+        let _ = writeln!(
+            s,
+            r#"<line x1="{lx:.1}" y1="{ly:.1}" x2="{:.1}" y2="{ly:.1}" stroke="{colour}" stroke-width="1.8"{dash}/><text x="{:.1}" y="{:.1}">{}</text>"#,
+            lx + 24.0,
+            lx + 30.0,
+            ly + 4.0,
+            escape(&self.label)
+        );
+    }
+
+    /// The polyline's vertices: a step series holds each value until the
+    /// next point, so it gets a corner before every point after the first.
+    /// Points that are not finite are left out (an SVG with NaN is broken).
+    fn path(&self, f: &Frame) -> String {
+        let mut path = String::new();
+        let finite = self
+            .points
+            .iter()
+            .filter(|(x, y)| x.is_finite() && y.is_finite());
+        let mut last_y: Option<f64> = None;
+        for (x, y) in finite {
+            if let (true, Some(prev)) = (self.steps, last_y) {
+                let _ = write!(path, "{:.1},{:.1} ", f.x(*x), f.y(prev));
+            }
+            let _ = write!(path, "{:.1},{:.1} ", f.x(*x), f.y(*y));
+            last_y = Some(*y);
+        }
+        path
     }
 }
 

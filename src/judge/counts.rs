@@ -8,8 +8,8 @@
 //! differs, since a new compiler alone can move a count by more than the
 //! threshold.
 
-use super::change_pct;
 use super::common_rows;
+use super::{change_pct, over_threshold};
 use crate::document::comparison::{Check, Comparison, EnvironmentDifference, Figure, Verdict};
 use crate::document::run::{Metric, Row, Run};
 use crate::judge::setup::Setup;
@@ -63,7 +63,7 @@ pub(super) fn compare(baseline: &Run, run: &Run, out: &mut Comparison) {
                 Metric::EstimatedCycles => Figure::EstimatedCycles,
                 _ => Figure::Instructions,
             };
-            let verdict = Verdict::of(change > out.threshold);
+            let verdict = Verdict::of(over_threshold(change, out.threshold));
             out.checks
                 .push(Check::new(&now.key, figure, b, n, change, verdict));
         }

@@ -5,7 +5,7 @@
 //! more than the minimum delta, so a page answered in 0.3 ms does not fail
 //! for growing to 0.4 ms.
 
-use super::{change_pct, common_rows};
+use super::{change_pct, common_rows, over_threshold};
 use crate::document::comparison::{Check, Comparison, Figure, Verdict};
 use crate::document::run::{Row, Run};
 
@@ -38,7 +38,7 @@ pub(super) fn compare(baseline: &Run, run: &Run, min_delta: Option<f64>, out: &m
                     b,
                     n,
                     change,
-                    change > threshold && delta > min_delta,
+                    over_threshold(change, threshold) && delta > min_delta,
                 ));
             }
         }
@@ -50,7 +50,7 @@ pub(super) fn compare(baseline: &Run, run: &Run, min_delta: Option<f64>, out: &m
                 b,
                 n,
                 change,
-                -change > threshold && median_grew_by_delta,
+                over_threshold(-change, threshold) && median_grew_by_delta,
             ));
         }
         let (b, n) = (error_rate(base), error_rate(now));

@@ -7,7 +7,7 @@
 //! everything shows no change; only a probe that got slower relative to the
 //! calibration loop regresses.
 
-use super::{change_pct, common_rows, counts, more_failures};
+use super::{change_pct, common_rows, counts, more_failures, over_threshold};
 use crate::document::comparison::{CalibrationRatio, Check, Comparison, Figure, Reason, Verdict};
 use crate::document::run::{Metric, Row, Run};
 use crate::error::Error;
@@ -15,7 +15,7 @@ use crate::error::Error;
 /// Percent a probe's normalised figure may grow before it regresses. The
 /// evaluation chose it: on a contended 2-core VM, 8 of 2,100 A/A runs of the
 /// suite went past 30 % before confirmation while 372 of 392 probe runs
-/// slowed by 40 % did (`scripts/rescore-thresholds.py` over four
+/// slowed by 40 % did (`evaluate rescore thresholds` over four
 /// evaluations; docs/evaluation.md).
 pub const DEFAULT_THRESHOLD: f64 = 30.0;
 /// Percent the calibration loop may run slower than in the baseline before
@@ -90,7 +90,7 @@ fn normalized_medians(
     for (base, now) in common_rows(baseline, run) {
         if let (Some(b), Some(n)) = (normalized(base, base_c), normalized(now, now_c)) {
             let change = change_pct(b, n);
-            let over = change > out.threshold;
+            let over = over_threshold(change, out.threshold);
             let verdict = match (over, too_slow) {
                 (false, _) => Verdict::Ok,
                 (true, false) => Verdict::Regressed,

@@ -48,6 +48,12 @@ pub fn default_threshold(run: &Run) -> f64 {
     }
 }
 
+/// The rule every method shares: a figure regresses when its change is
+/// strictly above the threshold, so a change exactly at it passes.
+pub fn over_threshold(change_pct: f64, threshold: f64) -> bool {
+    change_pct > threshold
+}
+
 /// How a run of `run`'s mode and metric is judged.
 pub fn method(run: &Run) -> Method {
     match (run.mode, run.metric) {
