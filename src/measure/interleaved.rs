@@ -222,18 +222,8 @@ pub fn on_fresh_thread<T: Send>(work: impl FnOnce() -> T + Send) -> T {
 mod tests {
     use super::*;
     use crate::measure::sample::QuietPanics;
-    use crate::probe::{Note, prepare};
+    use crate::probe::{Note, fake, prepare};
     use std::time::Duration;
-
-    fn fake(name: &'static str, prepare: fn() -> Result<Box<dyn Instance>, String>) -> Probe {
-        Probe {
-            name,
-            ops: 1,
-            file: "x.rs",
-            line: 1,
-            prepare,
-        }
-    }
 
     fn run(selected: &[&'static Probe], calibrate: bool) -> Rounds {
         let sampling = Sampling {

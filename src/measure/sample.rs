@@ -199,23 +199,13 @@ pub fn pick_batch(clock: &Clock, name: &str, instance: &mut dyn Instance) -> u64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::{Note, prepare};
-
-    fn fake(prepare: fn() -> Result<Box<dyn Instance>, String>) -> Probe {
-        Probe {
-            name: "fake",
-            ops: 1,
-            file: "x.rs",
-            line: 1,
-            prepare,
-        }
-    }
+    use crate::probe::{Note, fake, prepare};
 
     #[test]
     fn short_iterations_are_batched_to_a_millisecond() {
         // A tenth of a microsecond an iteration, whatever the machine's load.
         let clock = Clock::scripted("fake=0.0001").unwrap();
-        let p = fake(|| {
+        let p = fake("fake", || {
             prepare(
                 || Ok::<_, String>(()),
                 |_: &()| std::hint::black_box(3u64) + 1,
@@ -248,7 +238,7 @@ mod tests {
 
     #[test]
     fn failing_checks_and_panics_are_not_ready() {
-        let bad_check = fake(|| {
+        let bad_check = fake("fake", || {
             prepare(
                 || Ok::<_, String>(()),
                 |_: &()| 1u8,
@@ -261,7 +251,7 @@ mod tests {
             Some("check failed: wrong total")
         );
 
-        let panics = fake(|| {
+        let panics = fake("fake", || {
             prepare(
                 || Ok::<_, String>(()),
                 |_: &()| -> u8 { panic!("boom") },

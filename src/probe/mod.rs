@@ -1,0 +1,118 @@
+//! A probe's descriptor and the registry that collects them.
+//!
+//! Probes register themselves with [`probe!`](crate::probe) through the
+//! `inventory` crate, so a team adds a probe in the file where its work lives
+//! and never edits a central list. The harness only sees the type-erased
+//! [`Probe`] descriptor; the probe's own types stay inside its
+//! [`Instance`].
+
+mod checksum;
+mod closures;
+mod macros;
+
+pub use checksum::Checksum;
+pub use closures::Note;
+#[doc(hidden)]
+pub use closures::prepare;
+
+/// One registered probe: a fixed amount of real work, timed by the harness.
+///
+/// Built by [`probe!`](crate::probe); read by the runner.
+pub struct Probe {
+    /// Unique snake_case name, the probe's key in saved runs.
+    pub name: &'static str,
+    /// Operations one iteration stands for (files parsed, URLs routed, ...).
+    pub ops: u64,
+    /// Source location of the registration, to name both sides of a duplicate.
+    pub file: &'static str,
+    /// Source line of the registration.
+    pub line: u32,
+    /// Builds the probe's input (untimed) and returns the ready instance.
+    pub prepare: fn() -> Result<Box<dyn Instance>, String>,
+}
+
+inventory::collect!(Probe);
+
+/// A probe whose untimed setup has run: the harness verifies it once, then
+/// times batches of its work.
+pub trait Instance {
+    /// What the probe stands for, shown in the table ("7 settings files, ...").
+    fn note(&self) -> String;
+    /// Runs the work once and checks its result. A probe that fails here is
+    /// reported as failed and never timed: timing a wrong answer measures
+    /// nothing.
+    fn verify(&mut self) -> Result<(), String>;
+    /// Runs `iterations` iterations back to back and returns the folded
+    /// checksum of their results. The harness times the whole call; there is
+    /// one dynamic call per sample, not per iteration.
+    fn run(&mut self, iterations: u64) -> u64;
+}
+
+/// Every registered probe, in a stable order: by name.
+///
+/// Refuses duplicate names with a message naming both registrations, because
+/// a saved run keys its rows by name and two probes under one key would
+/// compare nonsense.
+pub fn registered() -> Result<Vec<&'static Probe>, String> {
+    let mut probes: Vec<&'static Probe> = inventory::iter::<Probe>.into_iter().collect();
+    probes.sort_by(|a, b| {
+        a.name
+            .cmp(b.name)
+            .then(a.file.cmp(b.file))
+            .then(a.line.cmp(&b.line))
+    });
+    check_unique(&probes)?;
+    Ok(probes)
+}
+
+fn check_unique(sorted: &[&Probe]) -> Result<(), String> {
+    for pair in sorted.windows(2) {
+        if pair[0].name == pair[1].name {
+            return Err(format!(
+                "duplicate probe name `{}`: registered at {}:{} and at {}:{}",
+                pair[0].name, pair[0].file, pair[0].line, pair[1].file, pair[1].line
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A probe for the harness's own tests: `name`, one op, prepared by
+/// `prepare`.
+#[cfg(test)]
+pub(crate) fn fake(
+    name: &'static str,
+    prepare: fn() -> Result<Box<dyn Instance>, String>,
+) -> Probe {
+    Probe {
+        name,
+        ops: 1,
+        file: "src/x.rs",
+        line: 1,
+        prepare,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicate_names_are_refused_naming_both() {
+        fn unused() -> Result<Box<dyn Instance>, String> {
+            Err("unused".into())
+        }
+        let at = |name, line| Probe {
+            line,
+            ..fake(name, unused)
+        };
+        let (a, b, c) = (at("same", 3), at("same", 9), at("other", 1));
+        let err = check_unique(&[&c, &a, &b]).unwrap_err();
+        assert!(err.contains("`same`"), "{err}");
+        assert!(
+            err.contains("src/x.rs:3") && err.contains("src/x.rs:9"),
+            "{err}"
+        );
+        assert!(check_unique(&[&c, &a]).is_ok());
+    }
+}
