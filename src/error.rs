@@ -17,10 +17,12 @@ pub enum Error {
 }
 
 impl Error {
+    /// A command line that asks for something impossible.
     pub fn usage(message: impl Into<String>) -> Error {
         Error::Usage(message.into())
     }
 
+    /// A file or input that cannot be used.
     pub fn input(message: impl Into<String>) -> Error {
         Error::Input(message.into())
     }

@@ -8,6 +8,8 @@
 //! way: measure ([`rounds`], [`measure`], [`micro`]) → summarise
 //! ([`stats`], [`run`]) → render ([`report`]) or compare ([`compare`]).
 
+#![warn(missing_docs)]
+
 pub mod baseline;
 pub mod commands;
 pub mod document;

@@ -14,7 +14,7 @@ const POLL: Duration = Duration::from_millis(10);
 
 /// Runs `command` to its end, or kills it and its process group once
 /// `limit` has passed. The error is a sentence for the caller to prefix.
-pub fn output_within(command: &mut Command, limit: Duration) -> Result<Output, String> {
+pub(crate) fn output_within(command: &mut Command, limit: Duration) -> Result<Output, String> {
     command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

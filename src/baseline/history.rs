@@ -26,9 +26,9 @@ use crate::error::Error;
 use std::path::{Path, PathBuf};
 
 /// Overrides where kept runs go (default `<target>/yardstick`).
-pub const HOME_VARIABLE: &str = "YARDSTICK_HOME";
+pub(crate) const HOME_VARIABLE: &str = "YARDSTICK_HOME";
 /// Runs kept per machine class and bench.
-pub const KEPT: usize = 5;
+pub(crate) const KEPT: usize = 5;
 
 /// A bench target's places: its committed baselines and its kept runs.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,7 +43,7 @@ pub struct Bench {
 
 /// The baseline `cargo bench` chose, and why.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Choice {
+pub(crate) enum Choice {
     /// A committed baseline of this machine class: a verdict.
     Committed(PathBuf),
     /// The last run kept on this machine class: information.
@@ -55,7 +55,7 @@ pub enum Choice {
 impl Bench {
     /// The bench a cargo-built binary at `program` belongs to: cargo names
     /// it `<bench>-<16 hex digits>` and runs it from its package.
-    pub fn for_program(program: &Path) -> Bench {
+    pub(crate) fn for_program(program: &Path) -> Bench {
         let stem = program
             .file_stem()
             .and_then(|s| s.to_str())
@@ -90,7 +90,7 @@ impl Bench {
     }
 
     /// The baseline to judge by on machine class `class` (`None`: unknown).
-    pub fn choose(&self, class: Option<&str>) -> Choice {
+    pub(crate) fn choose(&self, class: Option<&str>) -> Choice {
         let shown = class.unwrap_or("unknown");
         if let Some(path) = class.map(|c| self.committed(c)).filter(|p| p.is_file()) {
             return Choice::Committed(path);
@@ -117,7 +117,7 @@ impl Bench {
 
     /// A word on `baselines/<bench>.json`, the single baseline of yardstick
     /// before machine classes: it is of unknown class and no longer read.
-    pub fn legacy_note(&self) -> String {
+    pub(crate) fn legacy_note(&self) -> String {
         let old = self
             .repository
             .join("baselines")

@@ -15,7 +15,9 @@ use std::path::Path;
 
 /// A baseline run and the name it is shown under.
 pub struct Baseline {
+    /// How the baseline is named in messages and reports (its path as typed).
     pub name: String,
+    /// The baseline run itself.
     pub run: Run,
     /// Why it was chosen, when yardstick chose it.
     pub basis: Option<String>,
@@ -25,7 +27,7 @@ pub struct Baseline {
 
 /// What the command line asks to compare with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Asked<'a> {
+pub(crate) enum Asked<'a> {
     /// This file (`--baseline`).
     File(&'a Path),
     /// Nothing (`--no-baseline`).
@@ -35,7 +37,7 @@ pub enum Asked<'a> {
 }
 
 /// The baseline a run is compared with, or why there is none.
-pub enum Resolved {
+pub(crate) enum Resolved {
     Baseline(Box<Baseline>),
     /// None asked for (`--no-baseline`, or no default to look for).
     NotAsked,
@@ -48,7 +50,7 @@ impl Baseline {
     /// unless none is asked for) the one `bench` chooses for machine class
     /// `class`.
     /// Read before measuring, so a bad file costs no run.
-    pub fn resolve(
+    pub(crate) fn resolve(
         asked: Asked<'_>,
         bench: Option<&Bench>,
         class: Option<&str>,
@@ -93,7 +95,7 @@ impl Baseline {
     /// Refuses, before anything is measured, a baseline that a run of
     /// `mode` and `metric` could not be compared with: the run would be
     /// measured for nothing.
-    pub fn suits(&self, mode: Mode, metric: Metric) -> Result<(), Error> {
+    pub(crate) fn suits(&self, mode: Mode, metric: Metric) -> Result<(), Error> {
         if self.run.mode != mode {
             return Err(Error::input(format!(
                 "{}: a {} run is no baseline for a {} run",
@@ -113,6 +115,8 @@ impl Baseline {
         Ok(())
     }
 
+    /// Reads the baseline at `path`; refuses a timed micro run without
+    /// calibration, which nothing could be compared with.
     pub fn load(path: &Path) -> Result<Baseline, Error> {
         // Shown relative to the working directory when it is inside it, as
         // the user would have typed it.
@@ -122,10 +126,8 @@ impl Baseline {
             .unwrap_or_else(|| path.to_path_buf());
         let run = store::load(&shown)?;
         let name = shown.display().to_string();
-        if run.mode == Mode::Micro && run.metric == Metric::Time && run.calibration.is_none() {
-            return Err(Error::input(format!(
-                "{name}: a micro run without calibration cannot be compared"
-            )));
+        if run.mode == Mode::Micro && run.metric == Metric::Time {
+            judge::calibration(&run, &name)?;
         }
         Ok(Baseline {
             name,

@@ -15,7 +15,7 @@ use serde_json::json;
 use std::collections::{HashMap, HashSet};
 
 /// Setting of a pooled run: how many runs it pools.
-pub const POOLED_SETTING: &str = "pooled_runs";
+pub(crate) const POOLED_SETTING: &str = "pooled_runs";
 
 /// Pools `runs` (each with the name it was loaded from, for errors) into one
 /// baseline: the first run's description, every run's samples and loops.

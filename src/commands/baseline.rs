@@ -16,7 +16,7 @@ const USAGE: &str = "usage: yardstick baseline RUN... --output=FILE";
 
 /// What `yardstick baseline` was asked.
 #[derive(Debug, Clone, PartialEq)]
-pub struct BaselineOptions {
+pub(crate) struct BaselineOptions {
     pub runs: Vec<PathBuf>,
     pub output: PathBuf,
 }
@@ -49,7 +49,7 @@ impl BaselineOptions {
 }
 
 /// Pools, saves, and prints how far each run sat from the pooled figure.
-pub fn main(options: &BaselineOptions) -> Result<i32, Error> {
+pub(crate) fn main(options: &BaselineOptions) -> Result<i32, Error> {
     store::check_writable(&options.output)?;
     let mut runs = Vec::with_capacity(options.runs.len());
     for p in &options.runs {

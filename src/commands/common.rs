@@ -13,12 +13,16 @@ use std::path::PathBuf;
 /// can go on reading values from it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Flag {
+    /// `--name`, without its dashes.
     Long(String),
+    /// `-c`.
     Short(char),
+    /// A positional argument.
     Value(OsString),
 }
 
 impl Flag {
+    /// The flag of lexopt's argument.
     pub fn from(arg: Arg<'_>) -> Flag {
         match arg {
             Arg::Long(name) => Flag::Long(name.to_string()),
@@ -54,10 +58,15 @@ pub fn format(value: &str) -> Result<Format, Error> {
 /// The shared options.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Common {
+    /// `--format`, `--json`, `--csv`.
     pub format: Format,
+    /// `-q`: no progress on stderr.
     pub quiet: bool,
+    /// `--save=FILE`.
     pub save: Option<PathBuf>,
+    /// `--baseline=FILE`.
     pub baseline: Option<PathBuf>,
+    /// `--no-baseline`: compare with nothing, even in a bench.
     pub no_baseline: bool,
     /// Percent; `None` takes the mode's default.
     pub threshold: Option<f64>,
@@ -65,6 +74,7 @@ pub struct Common {
     pub min_delta: Option<f64>,
     /// Percent (micro mode, timed); `None` takes the default.
     pub max_machine_slowdown: Option<f64>,
+    /// `--all-checks`: the table lists every check, not only regressions.
     pub all_checks: bool,
     /// Judge wall time against a baseline of another machine class.
     pub cross_machine: bool,
@@ -83,7 +93,7 @@ impl From<&Common> for crate::judge::Rules {
 
 impl Common {
     /// Where and how the finished run goes.
-    pub fn delivery(&self) -> Delivery {
+    pub(crate) fn delivery(&self) -> Delivery {
         Delivery {
             format: self.format,
             all_checks: self.all_checks,
@@ -92,7 +102,7 @@ impl Common {
     }
 
     /// What `--baseline` and `--no-baseline` ask for; both is an error.
-    pub fn asked(&self) -> Result<Asked<'_>, Error> {
+    pub(crate) fn asked(&self) -> Result<Asked<'_>, Error> {
         match (&self.baseline, self.no_baseline) {
             (Some(_), true) => Err(Error::usage(
                 "--baseline and --no-baseline contradict each other",
@@ -193,7 +203,7 @@ pub fn seconds(parser: &mut Parser, option: &str) -> Result<std::time::Duration,
 }
 
 /// A finite number ≥ 0.
-pub fn non_negative(parser: &mut Parser, option: &str) -> Result<f64, Error> {
+pub(crate) fn non_negative(parser: &mut Parser, option: &str) -> Result<f64, Error> {
     let text = string(parser, option)?;
     match text.trim().trim_end_matches('%').parse::<f64>() {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),

@@ -10,7 +10,7 @@ use crate::worker;
 
 /// Serves the probes `options` select until stdin closes; returns the exit
 /// code.
-pub fn main(options: &MicroOptions) -> Result<i32, Error> {
+pub(crate) fn main(options: &MicroOptions) -> Result<i32, Error> {
     let registered = probe::registered().map_err(Error::Usage)?;
     let selected = options.select(&registered)?;
     let injection = Injection::from_env()?;

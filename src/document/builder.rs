@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 /// What a debug build makes unrepresentative, in the run's first warning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Figures {
+pub(crate) enum Figures {
     /// Wall times of probes.
     Times,
     /// Instruction counts and estimated cycles.
@@ -23,7 +23,7 @@ pub enum Figures {
 
 /// A run being assembled; [`RunBuilder::build`] finishes it.
 #[must_use]
-pub struct RunBuilder {
+pub(crate) struct RunBuilder {
     mode: Mode,
     started: String,
     metric: Metric,
@@ -61,14 +61,6 @@ impl RunBuilder {
     pub fn settings(mut self, settings: &impl Serialize) -> RunBuilder {
         if let Ok(Value::Object(fields)) = serde_json::to_value(settings) {
             self.settings.extend(fields);
-        }
-        self
-    }
-
-    /// One setting more.
-    pub fn setting(mut self, name: &str, value: impl Serialize) -> RunBuilder {
-        if let Ok(value) = serde_json::to_value(value) {
-            self.settings.insert(name.to_string(), value);
         }
         self
     }
@@ -157,10 +149,9 @@ mod tests {
                 inject: None,
                 min_batch: None,
             })
-            .setting("confirm", true)
             .build(debug_environment(false), Figures::Times);
         let text = serde_json::to_string(&run.settings).unwrap();
-        assert_eq!(text, r#"{"confirm":true,"min_batch":null,"repeat":30}"#);
+        assert_eq!(text, r#"{"min_batch":null,"repeat":30}"#);
         assert_eq!((run.machine.as_str(), run.tool.as_str()), ("host", TOOL));
     }
 

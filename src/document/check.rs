@@ -103,7 +103,7 @@ impl Figure {
 
     /// A wall-time figure, which belongs to a machine (see
     /// `judge::machine`).
-    pub fn is_time(&self) -> bool {
+    pub(crate) fn is_time(&self) -> bool {
         matches!(
             self,
             Figure::MedianPerCalibration | Figure::Median | Figure::P95 | Figure::Rps
@@ -111,7 +111,7 @@ impl Figure {
     }
 
     /// A count, which belongs to no machine.
-    pub fn is_count(&self) -> bool {
+    pub(crate) fn is_count(&self) -> bool {
         matches!(self, Figure::Instructions | Figure::EstimatedCycles)
     }
 }

@@ -87,7 +87,7 @@ impl Comparison {
 
     /// Why the times were not judged, or were judged only because asked,
     /// when the runs are of different machine classes.
-    pub fn machine_note(&self) -> Option<String> {
+    pub(crate) fn machine_note(&self) -> Option<String> {
         let m = self.machines.as_ref()?;
         let unknown = "unknown";
         let machines = if m.baseline_class == unknown && m.current_class == unknown {
@@ -127,7 +127,7 @@ impl Comparison {
     }
 
     /// Why counts were not judged, when their set-ups differ.
-    pub fn setup_note(&self) -> Option<String> {
+    pub(crate) fn setup_note(&self) -> Option<String> {
         if self.setup_differences.is_empty() {
             return None;
         }
@@ -145,7 +145,7 @@ impl Comparison {
 
     /// The rows over the threshold that were not judged because the machine
     /// ran too slow (see [`CalibrationRatio::too_slow`]); empty otherwise.
-    pub fn too_slow_to_judge(&self) -> Vec<&str> {
+    pub(crate) fn too_slow_to_judge(&self) -> Vec<&str> {
         if !self.calibration.as_ref().is_some_and(|c| c.too_slow()) {
             return Vec::new();
         }
@@ -158,7 +158,7 @@ impl Comparison {
 
     /// Why nothing over the threshold was judged, when the machine ran too
     /// slow for it.
-    pub fn too_slow_note(&self) -> Option<String> {
+    pub(crate) fn too_slow_note(&self) -> Option<String> {
         let cal = self.calibration.as_ref().filter(|c| c.too_slow())?;
         let unjudged = self.too_slow_to_judge();
         Some(format!(
@@ -179,8 +179,11 @@ impl Comparison {
 /// A set-up field that differs between the baseline and the run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnvironmentDifference {
+    /// The set-up field (`rustc`, `profile`, ...).
     pub field: String,
+    /// The baseline's value.
     pub baseline: String,
+    /// This run's value.
     pub current: String,
 }
 
@@ -188,8 +191,11 @@ pub struct EnvironmentDifference {
 /// relative to the baseline's: baseline / current (0.5 = half as fast).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CalibrationRatio {
+    /// The baseline's calibration median (ms).
     pub baseline: f64,
+    /// This run's calibration median (ms).
     pub current: f64,
+    /// Baseline / current: this machine's speed relative to the baseline's.
     pub speed: f64,
     /// Percent the loop may run slower than in the baseline before a probe
     /// over the threshold is inconclusive instead of regressed: under load
@@ -219,10 +225,13 @@ impl CalibrationRatio {
 pub struct MachineMismatch {
     /// The baseline's class, `unknown` when it has none.
     pub baseline_class: String,
+    /// This run's class, `unknown` when it has none.
     pub current_class: String,
     /// Each machine's processor in a few words.
     pub baseline_cpu: String,
+    /// This run's processor in a few words.
     pub current_cpu: String,
+    /// Whether the times were judged all the same.
     pub judged: Judged,
 }
 

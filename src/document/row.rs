@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RowKind {
+    /// A probe of micro mode.
     Probe,
+    /// A page of one server in HTTP mode.
     Page,
 }
 
@@ -19,17 +21,27 @@ pub enum RowKind {
 pub struct Row {
     /// Unique within the run; rows of two runs compare by key.
     pub key: String,
+    /// What the row measured.
     pub kind: RowKind,
+    /// The probe or page, as shown.
     pub name: String,
     /// Timed successful samples.
     pub n: usize,
+    /// The fastest sample.
     pub min: Option<f64>,
+    /// The mean sample.
     pub mean: Option<f64>,
+    /// The median sample.
     pub median: Option<f64>,
+    /// The 90th percentile.
     pub p90: Option<f64>,
+    /// The 95th percentile.
     pub p95: Option<f64>,
+    /// The 99th percentile.
     pub p99: Option<f64>,
+    /// The slowest sample.
     pub max: Option<f64>,
+    /// Sample standard deviation.
     pub stddev: Option<f64>,
     /// Raw per-iteration (or per-request) times in the order measured, so a
     /// saved run can be analysed again.
@@ -60,6 +72,7 @@ pub struct Row {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub calibration_samples: Vec<f64>,
     #[serde(default)]
+    /// What the row stands for, or why it failed.
     pub note: String,
     /// Instructions per iteration (`--metric=instructions` and
     /// `--metric=estimated-cycles`).
@@ -147,7 +160,7 @@ impl Row {
 
     /// Operations per second at the median time per iteration (`ops` per
     /// iteration); none without ops or a positive median.
-    pub fn ops_per_second(&self) -> Option<f64> {
+    pub(crate) fn ops_per_second(&self) -> Option<f64> {
         let (ops, median) = (self.ops?, self.median?);
         (median > 0.0).then(|| ops as f64 * 1000.0 / median)
     }

@@ -22,11 +22,14 @@ pub const FORMAT: u32 = 1;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
+    /// Probes in-process (micro mode and compare-builds).
     Micro,
+    /// Pages over HTTP.
     Http,
 }
 
 impl Mode {
+    /// The name the run document uses.
     pub fn as_str(self) -> &'static str {
         match self {
             Mode::Micro => "micro",
@@ -38,8 +41,11 @@ impl Mode {
 /// One saved run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Run {
+    /// Always `yardstick`.
     pub tool: String,
+    /// The format version, 1.
     pub format: u32,
+    /// What kind of run it is; runs compare only within a mode.
     pub mode: Mode,
     /// When the run started, RFC 3339 in UTC.
     pub started: String,
@@ -47,15 +53,19 @@ pub struct Run {
     pub machine: String,
     /// The run's options, as given (secrets hidden).
     pub settings: BTreeMap<String, Value>,
+    /// The set-up the run was made with.
     pub environment: Environment,
     /// Warnings that qualify every figure of the run (a debug build, load
     /// drift, an injected slowdown).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// One row per probe or page.
     pub rows: Vec<Row>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The calibration loop's figures (timed micro runs).
     pub calibration: Option<CalibrationSummary>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The comparison with a baseline, when there was one.
     pub comparison: Option<Comparison>,
     /// HTTP mode with several servers: each later server against the first.
     #[serde(default, rename = "pairs", skip_serializing_if = "Option::is_none")]
@@ -85,15 +95,16 @@ pub enum Metric {
 }
 
 impl Metric {
-    pub fn is_time(&self) -> bool {
+    pub(crate) fn is_time(&self) -> bool {
         *self == Metric::Time
     }
 
     /// True for the metrics counted under callgrind.
-    pub fn is_count(&self) -> bool {
+    pub(crate) fn is_count(&self) -> bool {
         *self != Metric::Time
     }
 
+    /// The name the run document uses.
     pub fn as_str(self) -> &'static str {
         match self {
             Metric::Time => "time",
@@ -106,22 +117,32 @@ impl Metric {
 /// The calibration loop's figures for a run (milliseconds per loop).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CalibrationSummary {
+    /// Loops timed.
     pub n: usize,
+    /// The fastest loop.
     pub min: f64,
+    /// The mean loop.
     pub mean: f64,
     /// C: the median of every measured loop (one before each probe sample).
     pub median: f64,
+    /// The 90th percentile.
     pub p90: f64,
+    /// The 95th percentile.
     pub p95: f64,
+    /// The 99th percentile.
     pub p99: f64,
+    /// The slowest loop.
     pub max: f64,
+    /// Sample standard deviation.
     pub stddev: f64,
     /// The median loop of the first half of the rounds, and of the second.
     pub before_median: f64,
+    /// The median loop of the second half of the rounds.
     pub after_median: f64,
     /// after / before − 1, in percent: how much the machine's speed moved
     /// while the probes ran.
     pub drift_pct: f64,
+    /// The first loop's checksum, which proves its work unchanged.
     pub checksum: u64,
 }
 
@@ -179,13 +200,22 @@ impl CalibrationSummary {
 /// One server compared with the first, for one page (HTTP `--compare`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ServerPair {
+    /// The page.
     pub name: String,
+    /// The first server, which the others are compared with.
     pub base: String,
+    /// The server compared.
     pub other: String,
+    /// The first server's median (ms).
     pub base_median: Option<f64>,
+    /// The other server's median (ms).
     pub other_median: Option<f64>,
+    /// Other / base median.
     pub median_ratio: Option<f64>,
+    /// The first server's requests per second.
     pub base_rps: Option<f64>,
+    /// The other server's requests per second.
     pub other_rps: Option<f64>,
+    /// Other / base requests per second.
     pub rps_ratio: Option<f64>,
 }

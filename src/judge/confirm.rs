@@ -12,7 +12,7 @@ use crate::document::comparison::{Comparison, Figure, Reason, Verdict};
 /// A probe measured again: its new median ratio to the calibration loop,
 /// or why it could not be measured.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Remeasured {
+pub(crate) struct Remeasured {
     /// The row's key.
     pub key: String,
     /// The median of the new per-round ratios.
@@ -33,7 +33,7 @@ pub fn flagged(comparison: &Comparison) -> Vec<String> {
 /// returns the notes the run shows: one per regression that did not show
 /// again (now inconclusive), and one per probe that could not be measured
 /// again (its regression stands).
-pub fn apply(comparison: &mut Comparison, again: &[Remeasured]) -> Vec<String> {
+pub(crate) fn apply(comparison: &mut Comparison, again: &[Remeasured]) -> Vec<String> {
     let threshold = comparison.threshold;
     let mut notes = Vec::new();
     for check in comparison

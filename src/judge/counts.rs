@@ -17,14 +17,14 @@ use crate::judge::setup::Setup;
 /// Percent a probe's instruction count may grow before it regresses: 20
 /// fresh processes of the suite counted the same instructions to the last
 /// one (docs/evaluation.md, "Counts").
-pub const INSTRUCTIONS_THRESHOLD: f64 = 1.0;
+pub(crate) const INSTRUCTIONS_THRESHOLD: f64 = 1.0;
 /// Percent a probe's estimated cycles may grow before it regresses.
-pub const ESTIMATED_CYCLES_THRESHOLD: f64 = 1.0;
+pub(crate) const ESTIMATED_CYCLES_THRESHOLD: f64 = 1.0;
 
 /// True when a run of `run` can be judged against a baseline of `baseline`:
 /// time against time, and counts against counts that hold the run's
 /// metric (a run of estimated cycles also holds instructions).
-pub fn comparable(baseline: Metric, run: Metric) -> bool {
+pub(crate) fn comparable(baseline: Metric, run: Metric) -> bool {
     match run {
         Metric::Time => baseline == Metric::Time,
         Metric::Instructions => baseline.is_count(),

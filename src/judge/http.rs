@@ -12,7 +12,7 @@ use crate::document::run::{Row, Run};
 /// Percent a page's median or p95 may grow before it regresses.
 pub const DEFAULT_THRESHOLD: f64 = 15.0;
 /// Milliseconds a time must also grow by to count.
-pub const DEFAULT_MIN_DELTA: f64 = 1.0;
+pub(crate) const DEFAULT_MIN_DELTA: f64 = 1.0;
 /// Percentage points the error rate may rise.
 const ERROR_RATE_POINTS: f64 = 1.0;
 

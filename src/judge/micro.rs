@@ -71,11 +71,7 @@ fn normalized_medians(
     max_slowdown: f64,
     out: &mut Comparison,
 ) -> Result<(), Error> {
-    let base_c = calibration_median(baseline).ok_or_else(|| {
-        Error::input(format!(
-            "{baseline_name}: a micro run without calibration cannot be compared"
-        ))
-    })?;
+    let base_c = calibration(baseline, baseline_name)?;
     let now_c = calibration_median(run).ok_or_else(|| {
         Error::input("the run has no calibration and cannot be compared".to_string())
     })?;
@@ -102,6 +98,16 @@ fn normalized_medians(
         }
     }
     Ok(())
+}
+
+/// The calibration median of the timed run `name`: a normalised figure
+/// divides by it, so a run without one cannot be compared.
+pub fn calibration(run: &Run, name: &str) -> Result<f64, Error> {
+    calibration_median(run).ok_or_else(|| {
+        Error::input(format!(
+            "{name}: a micro run without calibration cannot be compared"
+        ))
+    })
 }
 
 /// The calibration median, when the run has a usable one.

@@ -33,13 +33,13 @@ pub struct Rules {
     pub cross_machine: bool,
 }
 
-pub use counts::comparable;
-pub use micro::DEFAULT_MAX_MACHINE_SLOWDOWN;
+pub(crate) use counts::comparable;
+pub use micro::{DEFAULT_MAX_MACHINE_SLOWDOWN, calibration};
 
 /// The default threshold of a run's mode and metric, in percent. The
 /// threshold a baseline was made with is never reused: the comparison's own
 /// options decide.
-pub fn default_threshold(run: &Run) -> f64 {
+pub(crate) fn default_threshold(run: &Run) -> f64 {
     match (run.mode, run.metric) {
         (Mode::Micro, Metric::Time) => micro::DEFAULT_THRESHOLD,
         (Mode::Micro, Metric::Instructions) => counts::INSTRUCTIONS_THRESHOLD,

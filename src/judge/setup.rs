@@ -14,10 +14,13 @@ use crate::document::run::{Metric, Run};
 /// The set-up of a run of counts, each field as shown in messages.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Setup {
+    /// The compiler, which decides the instructions.
     pub rustc: String,
     /// Profile, optimisation level and debug assertions.
     pub build: String,
+    /// The target triple.
     pub target: String,
+    /// valgrind's version, whose simulation counts.
     pub valgrind: String,
     /// The batch of every counted row (several, comma-separated, when the
     /// rows differ).
@@ -61,7 +64,7 @@ impl Setup {
     }
 
     /// The set-up of `environment`'s build, before anything is counted.
-    pub fn of_build(environment: &Environment) -> Setup {
+    pub(crate) fn of_build(environment: &Environment) -> Setup {
         Setup {
             rustc: environment.rustc.clone(),
             build: format!(

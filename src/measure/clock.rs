@@ -39,7 +39,7 @@ use std::time::{Duration, Instant};
 pub const VARIABLE: &str = "YARDSTICK_FAKE_CLOCK";
 
 /// The subject name of the calibration loop in a script.
-pub const CALIBRATION: &str = "@calibration";
+pub(crate) const CALIBRATION: &str = "@calibration";
 
 /// Milliseconds per iteration of a probe no entry names.
 const DEFAULT_PROBE_MS: f64 = 0.001;
@@ -50,7 +50,9 @@ const DEFAULT_CALIBRATION_MS: f64 = 1.0;
 /// run (picking a batch) only reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Use {
+    /// A measured sample: a scripted clock takes its next step.
     Sample,
+    /// Sizing a batch or warming up: a scripted clock repeats its first step.
     Sizing,
 }
 
@@ -107,7 +109,7 @@ impl Clock {
     /// (the slowdown knob, see `inject`). A busy wait, not a sleep, so the
     /// extra time is spent as the work's is, and moves with the machine's
     /// load as the work does. A scripted clock multiplies its step.
-    pub fn time_stretched<T>(
+    pub(crate) fn time_stretched<T>(
         &self,
         subject: &str,
         iterations: u64,

@@ -37,6 +37,7 @@ impl Injection {
         }
     }
 
+    /// Reads `NAME:PERCENT` rules separated by commas (`*` for every probe).
     pub fn parse(text: &str) -> Result<Injection, Error> {
         let mut rules = Vec::new();
         for rule in text.split(',').map(str::trim).filter(|r| !r.is_empty()) {
@@ -59,6 +60,7 @@ impl Injection {
         Ok(Injection { rules })
     }
 
+    /// True when nothing is injected.
     pub fn is_empty(&self) -> bool {
         self.rules.is_empty()
     }
@@ -96,7 +98,7 @@ impl Injection {
 impl Injection {
     /// How much longer than its work a timed sample of `probe` must last:
     /// 1 + X/100, or 1 without a rule for it.
-    pub fn stretch(&self, probe: &str) -> f64 {
+    pub(crate) fn stretch(&self, probe: &str) -> f64 {
         self.percent(probe).map_or(1.0, |p| 1.0 + p / 100.0)
     }
 }

@@ -24,7 +24,7 @@ use crate::probe::Probe;
 
 /// Watches a measurement's lifecycle: each step started and finished, and
 /// the lines (a probe that failed) that must stay visible.
-pub trait Observer: Send {
+pub(crate) trait Observer: Send {
     /// The next step begins (a probe's set-up, a round, a count).
     fn start(&mut self, what: &str);
     /// The current step is done.
@@ -34,7 +34,7 @@ pub trait Observer: Send {
 }
 
 /// An observer that shows nothing.
-pub struct Unobserved;
+pub(crate) struct Unobserved;
 
 impl Observer for Unobserved {
     fn start(&mut self, _: &str) {}
@@ -56,7 +56,7 @@ pub struct Measured {
 /// A way to measure every probe of a micro run: wall time beside the
 /// calibration loop, or counts under callgrind. The command chooses one by
 /// `--metric`, and what follows (judging, output) does not care which.
-pub trait Meter {
+pub(crate) trait Meter {
     /// How many steps [`Meter::measure`] reports to its observer.
     fn steps(&self, probes: usize) -> usize;
     /// Measures `probes`. A probe that fails gets a failed row; the error

@@ -15,7 +15,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
 /// How long a sample should last at least when the harness picks the batch.
-pub const TARGET_SAMPLE: Duration = Duration::from_millis(1);
+pub(crate) const TARGET_SAMPLE: Duration = Duration::from_millis(1);
 /// The largest batch the harness picks by itself.
 const MAX_BATCH: u64 = 1 << 24;
 
@@ -33,7 +33,7 @@ pub struct Sampling {
 
 /// What measuring one probe gave.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Measurement {
+pub(crate) struct Measurement {
     /// Milliseconds per iteration, one per measured sample, in order.
     pub samples: Vec<f64>,
     /// Per sample: milliseconds of the calibration loop timed just before
@@ -78,11 +78,6 @@ impl Measurement {
             checksum: 0,
         }
     }
-
-    /// True when the probe failed its check, its setup, or panicked.
-    pub fn is_failure(&self) -> bool {
-        self.samples.is_empty()
-    }
 }
 
 /// A probe set up and its result checked once: ready to be timed.
@@ -112,7 +107,7 @@ pub fn verified(probe: &Probe) -> Result<Verified, String> {
 /// its row, and the default hook would also print it over the progress
 /// output. Dropping the guard puts the previous hook back.
 #[must_use]
-pub struct QuietPanics {
+pub(crate) struct QuietPanics {
     previous: Option<PanicHook>,
 }
 
@@ -139,7 +134,7 @@ impl Drop for QuietPanics {
 }
 
 /// Runs `f`, turning a panic into its message.
-pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+pub(crate) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
         let text = payload
             .downcast_ref::<&str>()

@@ -17,10 +17,10 @@ use std::time::Duration;
 
 /// Drift of the calibration loop (percent) above which the run warns that
 /// the machine's load changed while it ran.
-pub const DRIFT_WARNING_PCT: f64 = 10.0;
+pub(crate) const DRIFT_WARNING_PCT: f64 = 10.0;
 
 /// Times probes.
-pub struct Timer<'a> {
+pub(crate) struct Timer<'a> {
     /// Warm-up, rounds and batch.
     pub sampling: Sampling,
     /// Slowdowns to inject.

@@ -15,7 +15,7 @@ struct Armed {
 }
 
 /// A watchdog thread; [`Watchdog::watch`] arms it for one probe.
-pub struct Watchdog {
+pub(crate) struct Watchdog {
     state: Arc<(Mutex<Armed>, Condvar)>,
     timeout: Duration,
 }
@@ -57,7 +57,7 @@ impl Watchdog {
     }
 
     /// Watches `name` from now until the returned guard is dropped.
-    pub fn watch(&self, name: &str) -> Guard<'_> {
+    pub(crate) fn watch(&self, name: &str) -> Guard<'_> {
         self.set(Some((name.to_string(), Instant::now() + self.timeout)));
         Guard { watchdog: self }
     }
@@ -82,7 +82,7 @@ impl Drop for Watchdog {
 }
 
 /// Disarms the watchdog when dropped.
-pub struct Guard<'a> {
+pub(crate) struct Guard<'a> {
     watchdog: &'a Watchdog,
 }
 

@@ -12,7 +12,7 @@ use super::text::clean;
 use crate::document::comparison::Comparison;
 use crate::document::run::Run;
 
-pub struct CsvFormat;
+pub(crate) struct CsvFormat;
 
 const RUN_COLUMNS: &[&str] = &[
     "key",

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// Where and how a finished run goes.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Delivery {
+pub(crate) struct Delivery {
     /// The format on stdout.
     pub format: Format,
     /// The table lists every check, not only the regressions.
@@ -35,7 +35,7 @@ impl Delivery {
 
 /// Saves, prints and annotates a finished run; returns the exit code: 1 on a
 /// regression or a failed probe, else 0.
-pub fn deliver(run: Run, delivery: &Delivery) -> Result<i32, Error> {
+pub(crate) fn deliver(run: Run, delivery: &Delivery) -> Result<i32, Error> {
     // A save that fails after all still prints the run, and writes it
     // where it can be found.
     let saved = match &delivery.save {
@@ -52,7 +52,7 @@ pub fn deliver(run: Run, delivery: &Delivery) -> Result<i32, Error> {
 /// Prints a comparison of two saved runs (`yardstick compare`) with its
 /// verdict lines and annotations; returns the exit code: 1 on a regression
 /// or a probe that failed in `run`, else 0.
-pub fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 {
+pub(crate) fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 {
     let table = delivery.format == Format::Table;
     print(&shielded(
         delivery.format,
@@ -88,7 +88,7 @@ pub fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 {
 }
 
 /// Prints a run in the chosen format (`yardstick show`, and every run).
-pub fn show(run: &Run, delivery: &Delivery) {
+pub(crate) fn show(run: &Run, delivery: &Delivery) {
     let text = output::renderer(delivery.format, delivery.all_checks).run(run);
     print(&shielded(delivery.format, text));
 }

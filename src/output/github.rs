@@ -16,14 +16,14 @@ use crate::output::layout::change;
 use crate::output::text::clean;
 
 /// True when running as a GitHub Actions step.
-pub fn is_actions() -> bool {
+pub(crate) fn is_actions() -> bool {
     std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true")
 }
 
 /// `text` as it must be printed: under GitHub Actions, between a
 /// `::stop-commands::` line and the line that resumes them; elsewhere as
 /// it is.
-pub fn shielded(text: &str) -> String {
+pub(crate) fn shielded(text: &str) -> String {
     if is_actions() && !text.is_empty() {
         shield_with(text, &token())
     } else {

@@ -6,7 +6,7 @@ use crate::document::comparison::Comparison;
 use crate::document::run::Run;
 use crate::document::store;
 
-pub struct JsonFormat;
+pub(crate) struct JsonFormat;
 
 impl Render for JsonFormat {
     fn run(&self, run: &Run) -> String {

@@ -2,7 +2,7 @@
 
 /// Column alignment.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Align {
+pub(crate) enum Align {
     Left,
     Right,
 }
@@ -15,7 +15,7 @@ pub struct Table {
 }
 
 impl Table {
-    pub fn new(columns: &[(&str, Align)]) -> Table {
+    pub(crate) fn new(columns: &[(&str, Align)]) -> Table {
         Table {
             columns: columns.iter().map(|(h, a)| (h.to_string(), *a)).collect(),
             rows: Vec::new(),
@@ -29,10 +29,12 @@ impl Table {
             .push(row.iter().map(|c| super::text::cleaned(c)).collect());
     }
 
+    /// True before any row is pushed.
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
     }
 
+    /// The table, columns aligned, one line per row.
     pub fn render(&self) -> String {
         let mut widths: Vec<usize> = self
             .columns

@@ -6,13 +6,24 @@ use crate::output::text::clean;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 
+/// Where progress goes, chosen once per run.
 pub enum Progress {
+    /// `-q`: nothing.
     Quiet,
-    Lines { total: usize, done: usize },
+    /// A log (CI): one numbered line per step.
+    Lines {
+        /// Steps in all.
+        total: usize,
+        /// Steps done.
+        done: usize,
+    },
+    /// A terminal: a bar.
     Bar(ProgressBar),
 }
 
 impl Progress {
+    /// Progress over `total` steps; a bar only on a terminal and for a
+    /// known number of steps.
     pub fn new(total: usize, quiet: bool) -> Progress {
         if quiet {
             Progress::Quiet

@@ -6,7 +6,7 @@ use super::{Render, header};
 use crate::document::comparison::{CalibrationRatio, Check, Comparison};
 use crate::document::run::{Metric, Mode, Row, Run};
 
-pub struct TableFormat {
+pub(crate) struct TableFormat {
     pub all_checks: bool,
 }
 
@@ -123,7 +123,7 @@ fn count_cells(r: &Row, cache: bool) -> Vec<String> {
 }
 
 /// Micro rows: times in ms per iteration.
-pub fn micro_rows(run: &Run) -> String {
+pub(crate) fn micro_rows(run: &Run) -> String {
     if run.metric.is_count() {
         return count_rows(run);
     }
@@ -258,7 +258,7 @@ fn checks_table(checks: &[&Check]) -> String {
 
 /// `calibration loop: baseline 9.36 ms, now 11.12 ms (this machine x0.84
 /// the speed of the baseline's)`.
-pub fn speed_line(cal: &CalibrationRatio) -> String {
+pub(crate) fn speed_line(cal: &CalibrationRatio) -> String {
     format!(
         "calibration loop: baseline {} ms, now {} ms (this machine x{:.2} the speed of the baseline's)",
         ms(Some(cal.baseline)),

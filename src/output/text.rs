@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 
 /// What an unsafe character is replaced by: visible, and never a separator.
-pub const REPLACEMENT: char = '\u{FFFD}';
+pub(crate) const REPLACEMENT: char = '\u{FFFD}';
 
 /// True for the characters no printed field may carry: C0 and C1 controls
 /// (newline, carriage return, escape, tab), DEL, the Unicode line and
@@ -25,7 +25,7 @@ pub fn is_unsafe(c: char) -> bool {
 
 /// `text` with every unsafe character replaced by [`REPLACEMENT`];
 /// borrowed when there is none, which is nearly always.
-pub fn clean(text: &str) -> Cow<'_, str> {
+pub(crate) fn clean(text: &str) -> Cow<'_, str> {
     if text.chars().any(is_unsafe) {
         Cow::Owned(
             text.chars()
@@ -38,7 +38,7 @@ pub fn clean(text: &str) -> Cow<'_, str> {
 }
 
 /// [`clean`] into an owned string, for cells and format arguments.
-pub fn cleaned(text: &str) -> String {
+pub(crate) fn cleaned(text: &str) -> String {
     clean(text).into_owned()
 }
 

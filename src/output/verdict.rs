@@ -5,7 +5,7 @@ use crate::document::run::{Mode, Run};
 
 /// Names of micro probes that failed their check, their setup, or panicked:
 /// a broken probe never passes, with or without a baseline.
-pub fn failed_probes(run: &Run) -> Vec<&str> {
+pub(crate) fn failed_probes(run: &Run) -> Vec<&str> {
     if run.mode != Mode::Micro {
         return Vec::new();
     }
@@ -17,7 +17,7 @@ pub fn failed_probes(run: &Run) -> Vec<&str> {
 }
 
 /// The line of a probe that failed; its name comes from the run.
-pub fn failed_line(name: &str) -> String {
+pub(crate) fn failed_line(name: &str) -> String {
     format!("FAIL: probe {} failed its check", super::text::clean(name))
 }
 
@@ -34,7 +34,7 @@ pub fn lines(run: &Run) -> Vec<String> {
 /// The line that closes a comparison. Only a verdict says PASS or FAIL:
 /// across machine classes, and against the last run on this machine, the
 /// changes are information.
-pub fn comparison_line(c: &Comparison) -> &'static str {
+pub(crate) fn comparison_line(c: &Comparison) -> &'static str {
     let held_back = c.machines.as_ref().is_some_and(|m| m.judged == Judged::No);
     if c.failed() {
         "FAIL: slower than the baseline"

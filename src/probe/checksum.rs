@@ -7,6 +7,7 @@
 /// Implement it for a probe's own result type with something cheap (a length,
 /// a count): the fold runs inside the timed loop.
 pub trait Checksum {
+    /// A cheap fingerprint of the value (its length, its bits).
     fn checksum(&self) -> u64;
 }
 

@@ -10,13 +10,21 @@ use serde::{Deserialize, Serialize};
 /// request in HTTP mode).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
+    /// Samples summarised.
     pub n: usize,
+    /// The smallest.
     pub min: f64,
+    /// The mean.
     pub mean: f64,
+    /// The median.
     pub median: f64,
+    /// The 90th percentile.
     pub p90: f64,
+    /// The 95th percentile.
     pub p95: f64,
+    /// The 99th percentile.
     pub p99: f64,
+    /// The largest.
     pub max: f64,
     /// Sample standard deviation (n − 1 in the denominator); 0 for one sample.
     pub stddev: f64,
@@ -65,7 +73,7 @@ pub fn percentile(samples: &[f64], p: f64) -> Option<f64> {
 }
 
 /// Type-7 percentile of an already sorted, non-empty slice.
-pub fn percentile_sorted(sorted: &[f64], p: f64) -> f64 {
+pub(crate) fn percentile_sorted(sorted: &[f64], p: f64) -> f64 {
     let p = p.clamp(0.0, 100.0) / 100.0;
     let h = (sorted.len() - 1) as f64 * p;
     let lo = h.floor() as usize;
@@ -80,7 +88,7 @@ pub fn median(samples: &[f64]) -> Option<f64> {
 
 /// Median of `numerators[i] / denominators[i]` over the pairs where both are
 /// finite and the denominator is positive; `None` when no pair is.
-pub fn median_of_ratios(numerators: &[f64], denominators: &[f64]) -> Option<f64> {
+pub(crate) fn median_of_ratios(numerators: &[f64], denominators: &[f64]) -> Option<f64> {
     let ratios: Vec<f64> = numerators
         .iter()
         .zip(denominators)

@@ -15,7 +15,7 @@ use crate::document::run::{Metric, Mode, Run};
 use crate::error::Error;
 
 /// The baseline a run is judged by and what it measures.
-pub struct Choice<'a> {
+pub(crate) struct Choice<'a> {
     /// The baseline, if any.
     pub baseline: Option<Baseline>,
     /// What the run measures: asked for, or counts when only a committed

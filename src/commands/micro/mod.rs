@@ -32,7 +32,7 @@ use settings::MicroSettings;
 /// the baseline by machine class (see `baseline::history`), and it keeps
 /// every timed run. `invocation` is how this binary is told to measure
 /// (`--bench` or `micro`), for the child copies that count instructions.
-pub fn main(
+pub(crate) fn main(
     options: &MicroOptions,
     bench: Option<Bench>,
     invocation: &[&str],

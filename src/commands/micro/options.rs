@@ -10,7 +10,7 @@ use std::time::Duration;
 
 /// Everything `cargo bench` / `yardstick micro` accepts.
 #[derive(Debug, Clone, PartialEq)]
-pub struct MicroOptions {
+pub(crate) struct MicroOptions {
     pub common: Common,
     pub repeat: usize,
     pub warmup: usize,
@@ -62,12 +62,12 @@ impl Default for MicroOptions {
 
 /// The most samples `--repeat` or `--warmup` asks for: far beyond any useful
 /// run, well below what would exhaust memory.
-pub const MAX_SAMPLES: u64 = 1_000_000;
+pub(crate) const MAX_SAMPLES: u64 = 1_000_000;
 
 /// The largest batch `--min-batch` asks for: a billion iterations of the
 /// shortest probe already take seconds a sample; past it, a typo would
 /// stall the run until the probe timeout, which names no option.
-pub const MAX_BATCH: u64 = 1_000_000_000;
+pub(crate) const MAX_BATCH: u64 = 1_000_000_000;
 
 /// Flags of cargo and libtest that mean nothing to the harness.
 const IGNORED: &[&str] = &["bench", "nocapture", "show-output"];

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 /// The settings of a micro run, saved under these names (format 1).
 #[derive(Debug, Clone, Serialize)]
-pub struct MicroSettings {
+pub(crate) struct MicroSettings {
     /// The injected slowdowns (`YARDSTICK_INJECT`), when any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub inject: Option<String>,
@@ -35,7 +35,7 @@ pub struct MicroSettings {
 
 /// The set-up of a counted run (see `judge::setup`).
 #[derive(Debug, Clone, Serialize)]
-pub struct CountSettings {
+pub(crate) struct CountSettings {
     /// `instructions` or `estimated-cycles`.
     pub metric: &'static str,
     /// valgrind's version, which a count depends on.

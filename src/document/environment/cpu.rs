@@ -35,8 +35,10 @@ pub struct Cpu {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub l1d: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Level-2 cache size in bytes, where the system tells.
     pub l2: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Level-3 cache size in bytes, where the system tells.
     pub l3: Option<u64>,
     /// CPUs online on the machine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -195,7 +197,7 @@ impl Cpu {
 /// The first processor's identity in a `/proc/cpuinfo`: x86 names its
 /// vendor, family, model and stepping; ARM its implementer, part and
 /// variant; a `hypervisor` flag marks a virtual machine.
-pub fn parse_cpuinfo(text: &str) -> Cpu {
+pub(crate) fn parse_cpuinfo(text: &str) -> Cpu {
     let mut cpu = Cpu::default();
     let first = text.split("\n\n").next().unwrap_or("");
     let field = |name: &str| {

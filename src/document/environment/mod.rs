@@ -20,11 +20,15 @@ pub struct Environment {
     pub rustc: String,
     /// Cargo profile (`release`, `debug`, ...) of the build.
     pub profile: String,
+    /// `opt-level` of the build.
     pub opt_level: String,
+    /// Whether debug assertions were on.
     pub debug_assertions: bool,
     /// Target triple.
     pub target: String,
+    /// The operating system (`linux`).
     pub os: String,
+    /// The architecture (`x86_64`).
     pub arch: String,
     /// Host name.
     pub machine: String,
@@ -33,6 +37,7 @@ pub struct Environment {
     pub cpus: usize,
     /// 1-, 5- and 15-minute load averages where the platform has them.
     pub load: Option<[f64; 3]>,
+    /// The commit of the repository measured, where there is one.
     pub git_commit: String,
     /// `github-actions`, `ci` (any other CI) or empty.
     pub ci: String,
@@ -82,7 +87,7 @@ impl Environment {
     }
 
     /// The processor in a few words, or the host name when unknown.
-    pub fn cpu_name(&self) -> String {
+    pub(crate) fn cpu_name(&self) -> String {
         match &self.cpu {
             Some(cpu) => cpu.describe(),
             None if self.machine.is_empty() => "an unrecorded CPU".to_string(),
@@ -92,7 +97,7 @@ impl Environment {
 
     /// True when the build's times say little about a release build: debug
     /// assertions on, or no optimisation.
-    pub fn is_debug_build(&self) -> bool {
+    pub(crate) fn is_debug_build(&self) -> bool {
         self.debug_assertions || self.opt_level == "0"
     }
 
@@ -119,13 +124,13 @@ impl Environment {
 }
 
 /// This machine's class (see [`Cpu::class`]), before anything is measured.
-pub fn current_class() -> Option<String> {
+pub(crate) fn current_class() -> Option<String> {
     Cpu::read(Path::new("/")).class(env!("YARDSTICK_BUILD_TARGET"))
 }
 
 /// Where to look for `.git` and `baselines/`: the package cargo runs us for,
 /// else the working directory.
-pub fn repository_dir() -> PathBuf {
+pub(crate) fn repository_dir() -> PathBuf {
     std::env::var_os("CARGO_MANIFEST_DIR")
         .map(PathBuf::from)
         .or_else(|| std::env::current_dir().ok())

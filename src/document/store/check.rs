@@ -9,12 +9,12 @@ use std::collections::HashSet;
 
 /// The shortest time a sample can take, in milliseconds (a picosecond):
 /// below it, the figure is not a measurement.
-pub const MIN_MS: f64 = 1e-9;
+pub(crate) const MIN_MS: f64 = 1e-9;
 /// The longest time a figure can hold, in milliseconds (about 31 years).
-pub const MAX_MS: f64 = 1e12;
+pub(crate) const MAX_MS: f64 = 1e12;
 
 /// Why `run` cannot be used, naming the row and field; `None` when it can.
-pub fn problem(run: &Run) -> Option<String> {
+pub(crate) fn problem(run: &Run) -> Option<String> {
     if let Some(why) = run
         .calibration
         .as_ref()

@@ -11,9 +11,9 @@ use crate::document::run::Run;
 use crate::error::Error;
 use std::path::Path;
 
-pub use check::{MAX_MS, MIN_MS};
-pub use read::{MAX_RUN_BYTES, load, parse};
-pub use write::{check_writable, replace_file, write_atomic};
+pub use read::{load, parse};
+pub(crate) use write::check_writable;
+pub use write::{replace_file, write_atomic};
 
 /// The JSON text of a run, as saved and as printed by `--format=json`.
 pub fn to_json(run: &Run) -> String {
@@ -73,7 +73,7 @@ mod tests {
         assert!(e.ends_with(": not a regular file"), "{e}");
         let big = t.path().join("big.json");
         let file = std::fs::File::create(&big).unwrap();
-        file.set_len(MAX_RUN_BYTES + 1).unwrap();
+        file.set_len(read::MAX_RUN_BYTES + 1).unwrap();
         let e = load(&big).unwrap_err().to_string();
         assert!(e.contains("big.json: larger than 256 MB"), "{e}");
         let bad = t.path().join("bad.json");

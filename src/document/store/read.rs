@@ -16,10 +16,10 @@ use std::path::Path;
 
 /// The largest saved run read, in bytes: a run of every sample of a
 /// thousand probes is a few megabytes; past this, a file is no run.
-pub const MAX_RUN_BYTES: u64 = 256 << 20;
+pub(crate) const MAX_RUN_BYTES: u64 = 256 << 20;
 
 /// The largest run read whole into memory before it is parsed.
-pub const IN_MEMORY_BYTES: u64 = 64 << 20;
+pub(crate) const IN_MEMORY_BYTES: u64 = 64 << 20;
 
 /// Reads a saved run, with a one-line error naming `path` when it is
 /// missing, not a regular file, too large, unreadable, not JSON, not a run,

@@ -18,7 +18,7 @@ const STALE: Duration = Duration::from_secs(3600);
 /// Checks, before anything is measured, that `path` can be saved to: its
 /// directory exists or can be made, a file can be created there, and the
 /// path is not something other than a regular file. The error names `path`.
-pub fn check_writable(path: &Path) -> Result<(), Error> {
+pub(crate) fn check_writable(path: &Path) -> Result<(), Error> {
     let shown = path.display();
     let target = resolve(path).map_err(|m| Error::input(format!("{shown}: {m}")))?;
     let dir = directory(&target);

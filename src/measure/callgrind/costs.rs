@@ -24,10 +24,10 @@
 /// taken from the machine: by default callgrind asks CPUID, and a virtual
 /// machine may claim a 256 MB direct-mapped last level, behind which
 /// nothing would ever reach RAM.
-pub const CACHE: [&str; 3] = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
+pub(crate) const CACHE: [&str; 3] = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
 
 /// The cache geometry as a run records it.
-pub fn cache_geometry() -> String {
+pub(crate) fn cache_geometry() -> String {
     CACHE
         .iter()
         .map(|o| o.trim_start_matches("--"))
@@ -36,13 +36,13 @@ pub fn cache_geometry() -> String {
 }
 
 /// Weight of an access served by the last-level cache.
-pub const LL_HIT_WEIGHT: u64 = 5;
+pub(crate) const LL_HIT_WEIGHT: u64 = 5;
 /// Weight of an access served by RAM.
-pub const RAM_WEIGHT: u64 = 35;
+pub(crate) const RAM_WEIGHT: u64 = 35;
 
 /// Totals of one callgrind output, over every counted iteration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Costs {
+pub(crate) struct Costs {
     pub instructions: u64,
     /// Present only when the cache was simulated.
     pub cache: Option<CacheCosts>,
@@ -50,7 +50,7 @@ pub struct Costs {
 
 /// Cache events of a simulated run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct CacheCosts {
+pub(crate) struct CacheCosts {
     /// Instruction fetches and data reads and writes: every access.
     pub accesses: u64,
     /// Accesses that missed L1 (instruction and data).

@@ -10,7 +10,7 @@ use crate::probe::Probe;
 use std::time::Duration;
 
 /// Counts probes.
-pub struct Callgrind<'a> {
+pub(crate) struct Callgrind<'a> {
     /// How this binary is told to measure, for its child copies.
     pub invocation: Vec<String>,
     /// Iterations per count.

@@ -14,7 +14,7 @@
 pub mod costs;
 mod meter;
 
-pub use meter::Callgrind;
+pub(crate) use meter::Callgrind;
 
 use crate::document::run::{Metric, Run};
 use crate::document::store;
@@ -26,18 +26,19 @@ use std::process::Command;
 use std::time::Duration;
 
 /// The function callgrind counts inside.
-pub const TOGGLE: &str = "yardstick_measured_section";
+pub(crate) const TOGGLE: &str = "yardstick_measured_section";
 /// Iterations counted per probe unless `--min-batch` says otherwise: enough
 /// to spread one-off costs (first allocations) thin.
-pub const DEFAULT_BATCH: u64 = 5;
+pub(crate) const DEFAULT_BATCH: u64 = 5;
 /// How many times `--probe-timeout` a probe may take under callgrind.
-pub const LIMIT_FACTOR: u32 = 100;
+pub(crate) const LIMIT_FACTOR: u32 = 100;
 /// The longest `--probe-timeout` a child accepts: a day.
 const CHILD_TIMEOUT_MAX: f64 = 86_400.0;
 
 /// What counting one probe gave, per iteration of the batch.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Counted {
+    /// Instructions per iteration.
     pub instructions: f64,
     /// With a simulated cache: L1 misses, last-level misses and estimated
     /// cycles.
@@ -74,6 +75,7 @@ pub struct Counting<'a> {
     pub cache: bool,
     /// Receives callgrind's output files.
     pub workdir: &'a Path,
+    /// How long one count may take before it is given up.
     pub limit: Duration,
 }
 
