@@ -1,7 +1,7 @@
 //! The errors that stop a run before it can give a verdict. Each is one line
 //! naming the file or option at fault, and exits with code 2.
 
-use crate::output::text::clean;
+use crate::text::clean;
 use std::fmt;
 
 /// A usage error, bad input, or a refusal; always exit code 2.

@@ -21,6 +21,7 @@ pub mod output;
 pub mod probe;
 mod process;
 pub mod stats;
+pub mod text;
 pub mod worker;
 
 #[doc(hidden)]

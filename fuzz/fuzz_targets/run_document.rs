@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use yardstick::output::Format;
-use yardstick::output::text::is_unsafe;
+use yardstick::text::is_unsafe;
 use yardstick::output::{markdown, renderer};
 use yardstick::document::store;
 

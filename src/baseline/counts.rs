@@ -14,7 +14,7 @@ use crate::baseline::Baseline;
 use crate::baseline::history::Bench;
 use crate::document::environment::{Environment, now, repository_dir};
 use crate::document::run::Metric;
-use crate::judge::setup::{self, Setup};
+use crate::judge::setup::Setup;
 use std::path::PathBuf;
 
 /// `baselines/<bench>/counts.json`.
@@ -55,7 +55,7 @@ pub fn usable(bench: &Bench, batch: Option<u64>) -> Result<Option<Baseline>, Str
     if !differences.is_empty() {
         return Err(format!(
             "{shown} cannot judge this build: {}",
-            setup::describe(&differences)
+            crate::document::comparison::describe_differences(&differences)
         ));
     }
     Ok(Some(Baseline {

@@ -101,7 +101,7 @@ fn render(runs: &[(String, Run)], pooled: &Run, options: &BaselineOptions) -> St
         runs.len(),
         pooled.rows.iter().map(|r| r.n).max().unwrap_or(0),
         t.render(),
-        crate::output::text::clean(&options.output.display().to_string())
+        crate::text::clean(&options.output.display().to_string())
     )
 }
 

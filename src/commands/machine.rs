@@ -4,7 +4,7 @@
 
 use crate::document::environment::{Cpu, current_class};
 use crate::error::Error;
-use crate::output::text::cleaned;
+use crate::text::cleaned;
 use lexopt::{Arg, Parser};
 use std::ffi::OsString;
 use std::path::Path;

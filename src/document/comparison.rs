@@ -139,7 +139,7 @@ impl Comparison {
         Some(format!(
             "the counts were made with another set-up ({}): a compiler, valgrind or batch of \
              its own moves counts by itself, so the changes are information, not a verdict",
-            crate::judge::setup::describe(&differences)
+            describe_differences(&differences)
         ))
     }
 
@@ -246,6 +246,18 @@ pub enum Judged {
     /// Judged: HTTP targets off loopback, whose times are not this
     /// machine's alone.
     NotLoopback,
+}
+
+/// The differences in a line: `valgrind valgrind-3.19.0 against
+/// valgrind-3.22.0; batch 5 against 50`.
+pub(crate) fn describe_differences(differences: &[(String, String, String)]) -> String {
+    differences
+        .iter()
+        .map(|(field, baseline, current)| {
+            format!("{field} {baseline} in the baseline, {current} now")
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// How a comparison judges.

@@ -107,21 +107,10 @@ impl Setup {
     }
 }
 
-/// The differences in a line: `valgrind valgrind-3.19.0 against
-/// valgrind-3.22.0; batch 5 against 50`.
-pub fn describe(differences: &[(String, String, String)]) -> String {
-    differences
-        .iter()
-        .map(|(field, baseline, current)| {
-            format!("{field} {baseline} in the baseline, {current} now")
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::document::comparison::describe_differences;
     use crate::document::run::{Row, RowKind, test_micro_run};
     use serde_json::json;
 
@@ -165,9 +154,9 @@ mod tests {
             ["rustc", "build", "target", "valgrind", "batch", "cache"]
         );
         assert!(
-            describe(&d).contains("batch 5 in the baseline, 50 now"),
+            describe_differences(&d).contains("batch 5 in the baseline, 50 now"),
             "{}",
-            describe(&d)
+            describe_differences(&d)
         );
     }
 

@@ -8,9 +8,9 @@
 //! text, such as a `::` workflow command in a CI log.
 
 use super::Render;
-use super::text::clean;
 use crate::document::comparison::Comparison;
 use crate::document::run::Run;
+use crate::text::clean;
 
 pub(crate) struct CsvFormat;
 

@@ -6,8 +6,8 @@ use crate::document::comparison::Comparison;
 use crate::document::run::Run;
 use crate::document::store;
 use crate::error::Error;
-use crate::output::text::clean;
 use crate::output::{self, Format, github, markdown, verdict};
+use crate::text::clean;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

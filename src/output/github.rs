@@ -13,7 +13,7 @@
 
 use crate::document::comparison::Comparison;
 use crate::output::layout::change;
-use crate::output::text::clean;
+use crate::text::clean;
 
 /// True when running as a GitHub Actions step.
 pub(crate) fn is_actions() -> bool {
@@ -172,7 +172,7 @@ mod tests {
         let lines = annotations(&c, "class\n::error::z");
         assert_eq!(lines.len(), 1);
         assert!(
-            !lines[0].chars().any(crate::output::text::is_unsafe),
+            !lines[0].chars().any(crate::text::is_unsafe),
             "{}",
             lines[0]
         );

@@ -2,10 +2,10 @@
 //! comparison table and the run's table, in Markdown.
 
 use super::layout::{change, ms, significant, thousands};
-use super::text::clean;
 use super::{header, verdict};
 use crate::document::comparison::Comparison;
 use crate::document::run::{Mode, Run};
+use crate::text::clean;
 
 /// The Markdown summary of a run (and its comparison).
 pub fn summary(run: &Run) -> String {

@@ -13,7 +13,8 @@ pub mod progress;
 #[cfg(test)]
 mod properties;
 pub mod table;
-pub mod text;
+/// Kept under `output` as well while callers move to `crate::text`.
+pub use crate::text;
 pub mod verdict;
 
 use crate::document::comparison::Comparison;

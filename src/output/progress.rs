@@ -2,7 +2,7 @@
 //! nothing with `-q`. Never on stdout, which may hold a JSON or CSV document.
 
 use crate::measure::Observer;
-use crate::output::text::clean;
+use crate::text::clean;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 

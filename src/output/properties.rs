@@ -3,7 +3,6 @@
 //! newline (or any other separator) in a field starts a line of its own,
 //! where a CI log would read it as a workflow command.
 
-use super::text::is_unsafe;
 use super::{github, http_table, markdown, renderer, verdict};
 use crate::document::comparison::{
     CalibrationRatio, Check, Comparison, EnvironmentDifference, Figure, Judged, MachineMismatch,
@@ -15,6 +14,7 @@ use crate::document::run::{
 };
 use crate::error::Error;
 use crate::output::Format;
+use crate::text::is_unsafe;
 use proptest::prelude::*;
 use serde_json::json;
 use std::collections::BTreeMap;

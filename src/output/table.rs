@@ -1,10 +1,10 @@
 //! The aligned table a person reads in a terminal or a CI log.
 
 use super::layout::{Align, Table, change, ms, significant, thousands};
-use super::text::clean;
 use super::{Render, header};
 use crate::document::comparison::{CalibrationRatio, Check, Comparison};
 use crate::document::run::{Metric, Mode, Row, Run};
+use crate::text::clean;
 
 pub(crate) struct TableFormat {
     pub all_checks: bool,

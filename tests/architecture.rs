@@ -1,0 +1,131 @@
+//! The dependency rule of docs/design.md, checked on the source: each
+//! folder of `src/` imports only from the layers below it, and never from a
+//! peer of its own layer. Data flows one way, from the probes to the exit
+//! code, and a module that reached up or sideways would let it flow back.
+//!
+//! Test code (`#[cfg(test)]` onwards in a file, and `tests.rs` files) may
+//! use anything.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The layers, lowest first. A module may import from any lower layer.
+const LAYERS: &[&[&str]] = &[
+    &["text"],
+    &["error", "stats", "process"],
+    &["probe"],
+    &["document"],
+    &["measure", "judge", "http"],
+    &["baseline", "worker"],
+    &["output"],
+    &["commands"],
+];
+
+fn layer(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&module))
+}
+
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Every `crate::<module>` a file's non-test code names.
+fn imports(code: &str) -> BTreeSet<String> {
+    let code = code.split("#[cfg(test)]").next().unwrap_or("");
+    code.match_indices("crate::")
+        .map(|(at, m)| {
+            code[at + m.len()..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn every_module_imports_only_from_the_layers_below_it() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let mut wrong = Vec::new();
+    let mut seen = BTreeSet::new();
+    for path in &files {
+        let relative = path.strip_prefix(&src).unwrap_or(path);
+        let top = relative
+            .components()
+            .next()
+            .and_then(|c| c.as_os_str().to_str())
+            .unwrap_or("")
+            .trim_end_matches(".rs")
+            .to_string();
+        let Some(own) = layer(&top) else { continue };
+        seen.insert(top.clone());
+        if path.file_name().is_some_and(|n| n == "tests.rs") {
+            continue;
+        }
+        let code = std::fs::read_to_string(path).unwrap_or_default();
+        for module in imports(&code) {
+            match layer(&module) {
+                Some(l) if module != top && l >= own => {
+                    wrong.push(format!("{} imports crate::{module}", relative.display()))
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports against the layers:\n{}",
+        wrong.join("\n")
+    );
+    // A folder the rule does not name is a folder nobody placed.
+    let named: BTreeSet<String> = LAYERS
+        .iter()
+        .flat_map(|l| l.iter())
+        .map(|m| m.to_string())
+        .collect();
+    let top_level: BTreeSet<String> = files
+        .iter()
+        .filter_map(|p| p.strip_prefix(&src).ok())
+        .filter_map(|p| p.components().next())
+        .filter_map(|c| {
+            c.as_os_str()
+                .to_str()
+                .map(|s| s.trim_end_matches(".rs").to_string())
+        })
+        .filter(|m| !matches!(m.as_str(), "lib" | "bin"))
+        .collect();
+    let unplaced: Vec<_> = top_level.difference(&named).collect();
+    assert!(unplaced.is_empty(), "modules in no layer: {unplaced:?}");
+    assert_eq!(seen, named, "a layer names a module that is gone");
+}
+
+#[test]
+fn only_the_commands_know_the_command_line() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let wrong: Vec<String> = files
+        .iter()
+        .filter(|p| !p.starts_with(src.join("commands")) && !p.ends_with("lib.rs"))
+        .filter(|p| {
+            let code = std::fs::read_to_string(p).unwrap_or_default();
+            imports(&code).contains("commands")
+        })
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "command-line types used outside commands/: {wrong:?}"
+    );
+}
