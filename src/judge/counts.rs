@@ -41,7 +41,7 @@ fn figure(row: &Row, metric: Metric) -> Option<f64> {
     }
 }
 
-/// Judges `run`'s counts against `baseline`'s; `micro::compare` has
+/// Judges `run`'s counts against `baseline`'s; `judge::compare` has
 /// checked that the two are [`comparable`].
 pub(super) fn compare(baseline: &Run, run: &Run, out: &mut Comparison) {
     let metric = run.metric;

@@ -7,7 +7,7 @@ pub mod confirm;
 mod counts;
 mod http;
 mod machine;
-mod micro;
+mod normalized;
 pub mod paired;
 pub mod setup;
 
@@ -34,14 +34,14 @@ pub struct Rules {
 }
 
 pub(crate) use counts::comparable;
-pub use micro::{DEFAULT_MAX_MACHINE_SLOWDOWN, calibration};
+pub use normalized::{DEFAULT_MAX_MACHINE_SLOWDOWN, calibration};
 
 /// The default threshold of a run's mode and metric, in percent. The
 /// threshold a baseline was made with is never reused: the comparison's own
 /// options decide.
 pub(crate) fn default_threshold(run: &Run) -> f64 {
     match (run.mode, run.metric) {
-        (Mode::Micro, Metric::Time) => micro::DEFAULT_THRESHOLD,
+        (Mode::Micro, Metric::Time) => normalized::DEFAULT_THRESHOLD,
         (Mode::Micro, Metric::Instructions) => counts::INSTRUCTIONS_THRESHOLD,
         (Mode::Micro, Metric::EstimatedCycles) => counts::ESTIMATED_CYCLES_THRESHOLD,
         (Mode::Http, _) => http::DEFAULT_THRESHOLD,
@@ -95,19 +95,37 @@ pub fn compare(
         ..Comparison::new(baseline_name, method(run), threshold)
     };
     match run.mode {
-        Mode::Micro => micro::compare(
-            baseline,
-            baseline_name,
-            run,
-            rules
-                .max_machine_slowdown
-                .unwrap_or(DEFAULT_MAX_MACHINE_SLOWDOWN),
-            &mut comparison,
-        )?,
+        Mode::Micro => {
+            if !counts::comparable(baseline.metric, run.metric) {
+                return Err(Error::input(format!(
+                    "{baseline_name}: a run of {} is no baseline for a run of {}",
+                    baseline.metric.as_str(),
+                    run.metric.as_str()
+                )));
+            }
+            failures(baseline, run, &mut comparison);
+            let slowdown = rules.max_machine_slowdown;
+            let slowdown = slowdown.unwrap_or(DEFAULT_MAX_MACHINE_SLOWDOWN);
+            match run.metric {
+                Metric::Time => {
+                    normalized::compare(baseline, baseline_name, run, slowdown, &mut comparison)?
+                }
+                _ => counts::compare(baseline, run, &mut comparison),
+            }
+        }
         Mode::Http => http::compare(baseline, run, rules.min_delta, &mut comparison),
     }
     machine::hold_back_across_classes(baseline, run, rules.cross_machine, &mut comparison);
     Ok(comparison)
+}
+
+/// A probe that failed more often than in the baseline regresses, whatever
+/// its figures.
+fn failures(baseline: &Run, run: &Run, out: &mut Comparison) {
+    for (base, now) in common_rows(baseline, run) {
+        out.checks
+            .extend(more_failures(&now.key, base.errors, now.errors));
+    }
 }
 
 /// Rows measured in both runs, in the order of `run`; matched through a

@@ -1,5 +1,6 @@
-//! Micro mode's rules for wall time: normalised medians. Runs of counts
-//! have their own (`counts.rs`).
+//! The normalised method: wall time of micro runs, judged by medians
+//! divided by the calibration loop. Runs of counts have their own method
+//! (`counts.rs`).
 //!
 //! Each probe's time is divided by the calibration loop's time of the same
 //! run (sample by sample where the run interleaved them, see
@@ -7,9 +8,9 @@
 //! everything shows no change; only a probe that got slower relative to the
 //! calibration loop regresses.
 
-use super::{change_pct, common_rows, counts, more_failures, over_threshold};
+use super::{change_pct, common_rows, over_threshold};
 use crate::document::comparison::{CalibrationRatio, Check, Comparison, Figure, Reason, Verdict};
-use crate::document::run::{Metric, Row, Run};
+use crate::document::run::{Row, Run};
 use crate::error::Error;
 
 /// Percent a probe's normalised figure may grow before it regresses. The
@@ -31,40 +32,8 @@ pub const DEFAULT_THRESHOLD: f64 = 30.0;
 /// under contention, and a faster machine class is what normalising is for.
 pub const DEFAULT_MAX_MACHINE_SLOWDOWN: f64 = 30.0;
 
+/// Judges `run`'s normalised medians against `baseline`'s.
 pub(super) fn compare(
-    baseline: &Run,
-    baseline_name: &str,
-    run: &Run,
-    max_slowdown: f64,
-    out: &mut Comparison,
-) -> Result<(), Error> {
-    if !counts::comparable(baseline.metric, run.metric) {
-        return Err(Error::input(format!(
-            "{baseline_name}: a run of {} is no baseline for a run of {}",
-            baseline.metric.as_str(),
-            run.metric.as_str()
-        )));
-    }
-    errors(baseline, run, out);
-    match run.metric {
-        Metric::Time => normalized_medians(baseline, baseline_name, run, max_slowdown, out),
-        Metric::Instructions | Metric::EstimatedCycles => {
-            counts::compare(baseline, run, out);
-            Ok(())
-        }
-    }
-}
-
-/// A probe that failed more often than in the baseline regresses, whatever
-/// its figures.
-fn errors(baseline: &Run, run: &Run, out: &mut Comparison) {
-    for (base, now) in common_rows(baseline, run) {
-        out.checks
-            .extend(more_failures(&now.key, base.errors, now.errors));
-    }
-}
-
-fn normalized_medians(
     baseline: &Run,
     baseline_name: &str,
     run: &Run,
