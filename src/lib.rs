@@ -5,8 +5,9 @@
 //! every probe in rounds, times a fixed calibration loop just before every
 //! sample, and reports each probe's time also relative to that loop
 //! ("x calib"), so that runs made on two machines compare. Data flows one
-//! way: measure ([`rounds`], [`measure`], [`micro`]) → summarise
-//! ([`stats`], [`run`]) → render ([`report`]) or compare ([`compare`]).
+//! way, one folder per step: [`measure`] → [`document`] (the Run) →
+//! [`judge`] (against a [`baseline`]) → [`output`]; [`commands`] put the
+//! steps in order. docs/design.md draws the tree and the flows.
 
 #![warn(missing_docs)]
 

@@ -4,7 +4,7 @@
 //! own, and a line starting `::` is a GitHub workflow command; an escape
 //! sequence rewrites the terminal; a bidirectional override makes a log say
 //! something else than its bytes. So every printed field goes through
-//! [`clean`], which leaves one visible character where such a character was.
+//! `clean`, which leaves one visible character where such a character was.
 
 use std::borrow::Cow;
 

@@ -17,7 +17,7 @@
 //! 4. otherwise nothing, and it says so.
 //!
 //! Every timed run of `cargo bench` is kept there, the newest
-//! [`KEPT`] of each class and bench; `YARDSTICK_HOME` moves the folder.
+//! `KEPT` of each class and bench; `YARDSTICK_HOME` moves the folder.
 
 use crate::document::environment::repository_dir;
 use crate::document::run::{Metric, Run};
@@ -134,7 +134,7 @@ impl Bench {
     }
 
     /// Keeps `run` among the runs of its class, and drops all but the
-    /// newest [`KEPT`]. Runs of counts and runs made with an injected
+    /// newest `KEPT`. Runs of counts and runs made with an injected
     /// slowdown are not kept: they are no baseline for wall time.
     pub fn keep(&self, run: &Run) -> Result<Option<PathBuf>, Error> {
         if run.metric != Metric::Time

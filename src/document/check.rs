@@ -3,7 +3,7 @@
 //!
 //! Saved runs predate the typed verdict: a check is stored as the flags
 //! `regressed` and `inconclusive`, and its figure and method as strings.
-//! [`CheckRecord`] is that stored shape, so format 1 stays byte for byte
+//! `CheckRecord` is that stored shape, so format 1 stays byte for byte
 //! what it was; the reason a check is inconclusive is not stored, and is
 //! read back from the figures that only that reason leaves (see
 //! [`Reason`]).

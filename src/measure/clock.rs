@@ -92,7 +92,7 @@ impl Clock {
     }
 
     /// Runs `work`, which does `iterations` iterations of `subject` (a
-    /// probe's name, or [`CALIBRATION`] for one loop), and returns how long
+    /// probe's name, or `CALIBRATION` for one loop), and returns how long
     /// it took with its result.
     pub fn time<T>(
         &self,

@@ -5,7 +5,7 @@
 //!
 //! Every power figure of the evaluation rests on this knob, so it must
 //! inject exactly what it says, at any batch size:
-//! - **Wall time** ([`Injection::stretch`]): each sample times its batch,
+//! - **Wall time** (`Injection::stretch`): each sample times its batch,
 //!   then busy-waits X % of that sample's own work time inside the timed
 //!   section, so the sample takes (1 + X/100) times as long. Extra
 //!   iterations could not do that: at a batch of 1, 40 % rounds to none.

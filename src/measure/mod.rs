@@ -2,10 +2,10 @@
 //! timed run ([`interleaved`]) with the calibration loop ([`calibration`])
 //! beside every sample, the clock they read ([`clock`]), the slowdown knob
 //! ([`inject`]), the watchdog that stops a stuck probe ([`watchdog`]), and
-//! the two [`Meter`]s a micro run chooses from: the [`timer::Timer`] and
+//! the two `Meter`s a micro run chooses from: the `timer::Timer` and
 //! counting under [`callgrind`].
 //!
-//! Measuring reports what it does through an [`Observer`] and never prints:
+//! Measuring reports what it does through an `Observer` and never prints:
 //! whether a run shows a bar, plain lines or nothing is the output's
 //! business.
 

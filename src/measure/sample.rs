@@ -172,7 +172,7 @@ pub fn yardstick_measured_section(instance: &mut dyn Instance, iterations: u64) 
 
 use yardstick_measured_section as measured_section;
 
-/// The smallest batch whose sample lasts at least [`TARGET_SAMPLE`], found by
+/// The smallest batch whose sample lasts at least `TARGET_SAMPLE`, found by
 /// timing growing batches (the first runs double as extra warm-up).
 pub fn pick_batch(clock: &Clock, name: &str, instance: &mut dyn Instance) -> u64 {
     let mut batch = 1u64;

@@ -22,7 +22,7 @@ impl Table {
         }
     }
 
-    /// Adds a row; every cell is [`cleaned`](super::text::clean), so no
+    /// Adds a row; every cell is cleaned (`text::clean`), so no
     /// cell can start a line of its own.
     pub fn push(&mut self, row: Vec<String>) {
         self.rows

@@ -135,7 +135,7 @@ fn rows(run: &Run) -> String {
 
 /// Keeps text from a run from breaking a table cell or turning into markup
 /// (a link, an image fetched from elsewhere, HTML): unsafe characters are
-/// [`clean`]ed, `<`, `>` and `&` become entities, and the marks of code,
+/// `clean`ed, `<`, `>` and `&` become entities, and the marks of code,
 /// emphasis, links, images and table cells are backslash-escaped, which
 /// CommonMark shows as the mark itself.
 pub fn escape(text: &str) -> String {

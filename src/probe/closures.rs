@@ -1,12 +1,12 @@
 //! How a probe written as closures (set-up, run, check) becomes an
-//! [`Instance`]: the generic half of [`probe!`](crate::probe).
+//! [`Instance`]: the generic half of [`probe!`](macro@crate::probe).
 
 use super::{Checksum, Instance};
 use std::fmt::Display;
 use std::hint::black_box;
 
 /// The note of a probe: a fixed text, or one computed from its prepared state
-/// ("<file>, 2,034 KB, 8,412 messages").
+/// ("`<file>`, 2,034 KB, 8,412 messages").
 pub enum Note<S> {
     /// The same text every run.
     Fixed(&'static str),
@@ -56,7 +56,7 @@ where
     }
 }
 
-/// Called by [`probe!`](crate::probe): runs the setup and wraps the probe's
+/// Called by [`probe!`](macro@crate::probe): runs the setup and wraps the probe's
 /// closures behind [`Instance`]. Generic so that the closures' types are
 /// inferred from the setup's output.
 #[doc(hidden)]

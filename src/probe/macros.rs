@@ -1,4 +1,4 @@
-//! The [`probe!`](crate::probe) macro: one call registers a probe.
+//! The [`probe!`](macro@crate::probe) macro: one call registers a probe.
 
 /// Registers a probe. One call, in the file where the probe's work lives.
 ///
@@ -25,7 +25,7 @@
 ///
 /// - `setup` runs once, untimed, and returns `Result<State, impl Display>`.
 /// - `run` is the timed work, one iteration; its result goes through
-///   `black_box` and into the run's checksum (see [`Checksum`]).
+///   `black_box` and into the run's checksum (see [`Checksum`](crate::Checksum)).
 /// - `check` verifies one result before anything is timed.
 /// - `note` is a string literal, or `|state| String` to describe the input.
 #[macro_export]

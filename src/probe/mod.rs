@@ -1,6 +1,6 @@
 //! A probe's descriptor and the registry that collects them.
 //!
-//! Probes register themselves with [`probe!`](crate::probe) through the
+//! Probes register themselves with [`probe!`](macro@crate::probe) through the
 //! `inventory` crate, so a team adds a probe in the file where its work lives
 //! and never edits a central list. The harness only sees the type-erased
 //! [`Probe`] descriptor; the probe's own types stay inside its
@@ -17,7 +17,7 @@ pub use closures::prepare;
 
 /// One registered probe: a fixed amount of real work, timed by the harness.
 ///
-/// Built by [`probe!`](crate::probe); read by the runner.
+/// Built by [`probe!`](macro@crate::probe); read by the runner.
 pub struct Probe {
     /// Unique snake_case name, the probe's key in saved runs.
     pub name: &'static str,

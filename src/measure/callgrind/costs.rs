@@ -3,7 +3,7 @@
 //! Instructions alone are blind to memory: a probe that walks its data in a
 //! shuffled order runs the same instructions as one that walks it in order,
 //! yet waits on RAM for most of them. Callgrind's cache simulation counts
-//! the misses of a fixed cache (see [`CACHE`]), deterministically, and the
+//! the misses of a fixed cache (see `CACHE`), deterministically, and the
 //! estimated cycles weigh each access by where it was served:
 //!
 //! ```text
