@@ -20,7 +20,7 @@
 //! above the threshold but not significant, it is inconclusive: a warning,
 //! never a failure.
 
-pub mod options;
+pub(crate) mod options;
 
 use crate::document::builder::{Figures, RunBuilder};
 use crate::document::environment::{Environment, now, repository_dir};
@@ -100,7 +100,7 @@ impl Series {
     }
 }
 
-pub fn main(o: &PairedOptions) -> Result<i32, Error> {
+pub(crate) fn main(o: &PairedOptions) -> Result<i32, Error> {
     for path in [&o.old, &o.new] {
         if !path.is_file() {
             return Err(Error::input(format!(
