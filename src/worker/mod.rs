@@ -10,9 +10,8 @@
 //! it. So both builds run as long-lived workers (`--bench --worker`) and the
 //! parent asks each in turn for one sample.
 //!
-//! The lines they exchange are in [`protocol`]; what a worker process does
-//! is [`server`], and how the parent starts one and talks to it is
-//! [`client`].
+//! The lines they exchange are in `protocol`; what a worker process does is
+//! `server`, and how the parent starts one and talks to it is `client`.
 
 pub(crate) mod client;
 pub(crate) mod protocol;
