@@ -6,7 +6,8 @@ use crate::error::Error;
 use crate::measure::clock::Clock;
 use crate::measure::inject::Injection;
 use crate::probe;
-use crate::worker;
+use crate::worker::server;
+use std::io::BufReader;
 
 /// Serves the probes `options` select until stdin closes; returns the exit
 /// code.
@@ -15,13 +16,14 @@ pub(crate) fn main(options: &MicroOptions) -> Result<i32, Error> {
     let selected = options.select(&registered)?;
     let injection = Injection::from_env()?;
     let clock = Clock::from_env()?;
-    let stdin = std::io::stdin();
-    worker::serve(
+    // Unlocked handles: the probes, and so the serving, run on a thread of
+    // their own, and a lock cannot move there.
+    server::serve(
         &selected,
         &injection,
         &clock,
         options.min_batch,
-        stdin.lock(),
-        std::io::stdout().lock(),
+        BufReader::new(std::io::stdin()),
+        std::io::stdout(),
     )
 }

@@ -8,33 +8,125 @@
 //! independent would call that offset a change. Each pair's figure is the
 //! median of its rounds' ratios; a probe regresses when the median of the
 //! pairs' figures exceeds the threshold *and* an exact one-sided Wilcoxon
-//! signed-rank test on their logs gives p < [`ALPHA`]; above the threshold
+//! signed-rank test on their logs gives p < `ALPHA`; above the threshold
 //! without significance it is inconclusive (a warning, never a failure).
+//!
+//! The vocabulary of a paired comparison lives here, where the rule needs
+//! it, and `compare-builds` speaks it too: a `Build` is the old or the new
+//! one, `Builds` holds one value for each, a `Round` is where a figure was
+//! taken, and a `Series` is what one build gave for one probe.
 
 use crate::document::comparison::{Check, Comparison, Figure, Method, Reason, Verdict};
 use crate::stats::{median, signed_rank};
 use std::collections::BTreeMap;
+use std::ops::{Index, IndexMut};
 
-/// Percent the median ratio may exceed 1 before a probe can regress.
+/// Percent the median ratio may exceed 1 before a probe can regress, when
+/// `--threshold` is not given. Public: the evaluation harness re-scores
+/// paired trials from this default.
 pub const DEFAULT_THRESHOLD: f64 = 3.0;
-/// The one-sided significance level of the signed-rank test.
+/// The one-sided significance level of the signed-rank test: below it the
+/// pairs agree on a slowdown. Public: the evaluation harness re-scores
+/// paired trials at this level and others.
 pub const ALPHA: f64 = 0.01;
 
-/// What one build gave for one probe: its median in each round it measured
-/// the probe, keyed by (worker pair, round), and how many samples failed.
-#[derive(Debug, Clone, Default)]
-pub struct Side {
-    pub rounds: BTreeMap<(usize, usize), f64>,
-    pub errors: u64,
+/// One of the two builds compared: the old one is the baseline, the new one
+/// is judged against it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Build {
+    /// The baseline build (`compare-builds OLD NEW`'s first binary).
+    Old,
+    /// The build judged (the second binary).
+    New,
 }
 
-/// The checks of every probe both builds measured.
-pub fn compare(
-    old: &BTreeMap<String, Side>,
-    new: &BTreeMap<String, Side>,
+impl Build {
+    /// Both builds, the old one first: the order in which a pair's workers
+    /// are warmed up and its first pair started.
+    pub(crate) const BOTH: [Build; 2] = [Build::Old, Build::New];
+}
+
+/// One value for each build, reached by [`Build`]: the two sides of a
+/// comparison are named, so they cannot be swapped by an index.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Builds<T> {
+    /// The old build's value.
+    pub(crate) old: T,
+    /// The new build's value.
+    pub(crate) new: T,
+}
+
+impl<T> Builds<T> {
+    /// Both values, each made from its own by `f`.
+    pub(crate) fn map<U>(self, mut f: impl FnMut(T) -> U) -> Builds<U> {
+        let old = f(self.old);
+        Builds {
+            old,
+            new: f(self.new),
+        }
+    }
+
+    /// Both values, borrowed.
+    pub(crate) fn as_ref(&self) -> Builds<&T> {
+        Builds {
+            old: &self.old,
+            new: &self.new,
+        }
+    }
+}
+
+impl<T> Index<Build> for Builds<T> {
+    type Output = T;
+
+    fn index(&self, build: Build) -> &T {
+        match build {
+            Build::Old => &self.old,
+            Build::New => &self.new,
+        }
+    }
+}
+
+impl<T> IndexMut<Build> for Builds<T> {
+    fn index_mut(&mut self, build: Build) -> &mut T {
+        match build {
+            Build::Old => &mut self.old,
+            Build::New => &mut self.new,
+        }
+    }
+}
+
+/// Where a round's figure was taken. Only figures of the same round pair
+/// up into a ratio, and the rounds of one worker pair make one piece of
+/// evidence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Round {
+    /// The worker pair that ran the round, from 0.
+    pub(crate) pair: usize,
+    /// The round's number in the whole comparison, from 1.
+    pub(crate) number: usize,
+}
+
+/// What one build gave for one probe: every sample in the order taken (the
+/// saved row's), the median of each round it measured the probe in (what
+/// the rule judges), and how many of the samples asked for failed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Series {
+    /// Milliseconds per iteration, one per sample taken.
+    pub(crate) samples: Vec<f64>,
+    /// The median of each round's block of samples.
+    pub(crate) rounds: BTreeMap<Round, f64>,
+    /// Samples asked for but not taken, because the probe failed.
+    pub(crate) errors: u64,
+}
+
+/// The checks of every probe both builds measured, each build's series by
+/// probe name; `baseline` names the old build in the comparison.
+pub(crate) fn compare(
+    series: &Builds<BTreeMap<String, Series>>,
     threshold: f64,
     baseline: &str,
 ) -> Comparison {
+    let Builds { old, new } = series;
     let mut checks = Vec::new();
     for (key, n) in new {
         let Some(o) = old.get(key) else { continue };
@@ -64,17 +156,17 @@ pub fn compare(
 /// figure, the median of its rounds' ratios.
 fn paired_check(
     key: &str,
-    old: &BTreeMap<(usize, usize), f64>,
-    new: &BTreeMap<(usize, usize), f64>,
+    old: &BTreeMap<Round, f64>,
+    new: &BTreeMap<Round, f64>,
     threshold: f64,
 ) -> Option<Check> {
     let mut by_pair: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
-    for ((pair, round), o) in old {
-        if let Some(n) = new.get(&(*pair, *round))
+    for (round, o) in old {
+        if let Some(n) = new.get(round)
             && *o > 0.0
             && n.is_finite()
         {
-            by_pair.entry(*pair).or_default().push(n / o);
+            by_pair.entry(round.pair).or_default().push(n / o);
         }
     }
     let figures: Vec<f64> = by_pair.values().filter_map(|r| median(r)).collect();
@@ -101,23 +193,51 @@ mod tests {
     use super::*;
 
     /// Each round on a pair of workers of its own.
-    fn rounds(values: &[f64]) -> BTreeMap<(usize, usize), f64> {
-        values
-            .iter()
-            .copied()
-            .enumerate()
-            .map(|(i, v)| ((i, i), v))
-            .collect()
+    fn rounds(values: &[f64]) -> BTreeMap<Round, f64> {
+        grouped(values, 1)
     }
 
     /// `per_pair` rounds on each pair.
-    fn grouped(values: &[f64], per_pair: usize) -> BTreeMap<(usize, usize), f64> {
+    fn grouped(values: &[f64], per_pair: usize) -> BTreeMap<Round, f64> {
         values
             .iter()
             .copied()
             .enumerate()
-            .map(|(i, v)| ((i / per_pair, i), v))
+            .map(|(i, v)| {
+                let round = Round {
+                    pair: i / per_pair,
+                    number: i,
+                };
+                (round, v)
+            })
             .collect()
+    }
+
+    #[test]
+    fn each_build_is_reached_by_its_name() {
+        let mut builds = Builds { old: 1, new: 2 };
+        builds[Build::New] += 10;
+        assert_eq!((builds[Build::Old], builds.new), (1, 12));
+        assert_eq!(builds.as_ref().map(|n| n * 2), Builds { old: 2, new: 24 });
+    }
+
+    #[test]
+    fn probes_one_build_lacks_are_missing_or_new() {
+        let series = |names: &[&str]| -> BTreeMap<String, Series> {
+            let series = names.iter().map(|n| (n.to_string(), Series::default()));
+            series.collect()
+        };
+        let builds = Builds {
+            old: series(&["a", "b"]),
+            new: series(&["b", "c"]),
+        };
+        let c = compare(&builds, 3.0, "old-bench");
+        assert_eq!(
+            (c.missing, c.new),
+            (vec!["a".to_string()], vec!["c".to_string()])
+        );
+        // Nothing measured, nothing failed: no check.
+        assert!(c.checks.is_empty(), "{:?}", c.checks);
     }
 
     #[test]
@@ -157,9 +277,10 @@ mod tests {
         // The old build failed round 2: rounds 3.. must not shift onto 2.
         let old = rounds(&[1.0, 1.0, 2.0, 2.0, 2.0]);
         let mut new = old.clone();
-        new.insert((2, 2), 9.0);
+        let third = Round { pair: 2, number: 2 };
+        new.insert(third, 9.0);
         let mut old = old;
-        old.remove(&(2, 2));
+        old.remove(&third);
         let c = paired_check("p", &old, &new, 3.0).unwrap();
         assert_eq!(c.change_pct, 0.0);
     }

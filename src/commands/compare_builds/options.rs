@@ -10,60 +10,68 @@ use std::time::Duration;
 
 /// With fewer worker pairs even a slowdown in every pair cannot reach
 /// p < 0.01 (the exact test's smallest p-value is 2^-pairs).
-pub const MIN_PAIRS: usize = 7;
+pub(crate) const MIN_PAIRS: usize = 7;
 
 /// Worker pairs when `--pairs` is not given (fewer when there are fewer
 /// rounds): ten pairs reach p < 0.001 when all agree, and the default 30
 /// rounds give each three, whose median stands up to one odd round.
-pub const DEFAULT_PAIRS: usize = 10;
+pub(crate) const DEFAULT_PAIRS: usize = 10;
 
 /// The most rounds `--rounds` asks for: far beyond any useful comparison.
-pub const MAX_ROUNDS: u64 = 100_000;
+pub(crate) const MAX_ROUNDS: u64 = 100_000;
 
 /// Milliseconds each build spends on a probe in each round when
 /// `--round-time` is not given. One sample is at the mercy of one
 /// interruption; the median of several short ones is not, and a probe whose
 /// sample takes a millisecond can afford twenty a round.
-pub const DEFAULT_ROUND_MS: u64 = 20;
+pub(crate) const DEFAULT_ROUND_MS: u64 = 20;
 
 /// Everything `compare-builds` accepts.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PairedOptions {
-    pub common: Common,
-    /// The two bench binaries (built from the old and the new code).
-    pub old: PathBuf,
-    pub new: PathBuf,
-    /// Rounds; in each, every probe is timed once on each build, the two
-    /// samples back to back in a random order.
-    pub rounds: usize,
+pub(crate) struct PairedOptions {
+    /// The options every command takes (output, threshold, quiet).
+    pub(crate) common: Common,
+    /// The old bench binary, built from the code compared against: the
+    /// baseline.
+    pub(crate) old: PathBuf,
+    /// The new bench binary, built from the code judged.
+    pub(crate) new: PathBuf,
+    /// Rounds; in each, every probe is timed on each build, the two blocks
+    /// of samples back to back in a random order.
+    pub(crate) rounds: usize,
     /// Fresh pairs of worker processes the rounds are spread over; each
-    /// pair is one piece of evidence (see `compare::paired`).
-    pub pairs: usize,
+    /// pair is one piece of evidence (see `judge::paired`).
+    pub(crate) pairs: usize,
     /// The fewest samples per probe per build per round (the round's figure
     /// is their median).
-    pub repeat: usize,
+    pub(crate) repeat: usize,
     /// Milliseconds per probe per build per round: a probe whose sample is
-    /// shorter takes more than `repeat` samples a round (see `paired`).
-    pub round_ms: u64,
+    /// shorter takes more than `repeat` samples a round (see `schedule`).
+    pub(crate) round_ms: u64,
     /// Untimed samples per probe per build before each pair's first round.
-    pub warmup: usize,
-    pub min_batch: Option<u64>,
-    pub probes: Vec<String>,
-    /// Extra environment for one side (`--env-old=K=V`, `--env-new=K=V`).
-    pub env_old: Vec<(String, String)>,
-    pub env_new: Vec<(String, String)>,
+    pub(crate) warmup: usize,
+    /// A fixed batch for every probe; by default each worker picks one and
+    /// both builds take the larger.
+    pub(crate) min_batch: Option<u64>,
+    /// The probes compared (`--probe=NAME` each); all when empty.
+    pub(crate) probes: Vec<String>,
+    /// Extra environment for the old build's workers (`--env-old=K=V`).
+    pub(crate) env_old: Vec<(String, String)>,
+    /// Extra environment for the new build's workers (`--env-new=K=V`).
+    pub(crate) env_new: Vec<(String, String)>,
     /// Seed of the round order; random when not given.
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// How long a worker may take to answer (set-up, or one sample).
-    pub probe_timeout: Duration,
+    pub(crate) probe_timeout: Duration,
     /// The CPU both workers run on (`--cpu=N`); by default the last one this
     /// process may use.
-    pub cpu: Option<usize>,
+    pub(crate) cpu: Option<usize>,
 }
 
-impl PairedOptions {
-    pub fn parse(args: Vec<OsString>) -> Result<PairedOptions, Error> {
-        let mut o = PairedOptions {
+impl Default for PairedOptions {
+    /// Every option as it is when not given; no binaries yet.
+    fn default() -> PairedOptions {
+        PairedOptions {
             common: Common::default(),
             old: PathBuf::new(),
             new: PathBuf::new(),
@@ -79,7 +87,15 @@ impl PairedOptions {
             seed: None,
             probe_timeout: Duration::from_secs(120),
             cpu: None,
-        };
+        }
+    }
+}
+
+impl PairedOptions {
+    /// Reads `compare-builds`' arguments (after the command's name); the
+    /// error names the option at fault.
+    pub(crate) fn parse(args: Vec<OsString>) -> Result<PairedOptions, Error> {
+        let mut o = PairedOptions::default();
         let mut binaries = Vec::new();
         let mut pairs = None;
         let mut parser = Parser::from_args(args);
@@ -89,97 +105,96 @@ impl PairedOptions {
                 continue;
             }
             match &flag {
-                Flag::Long(name) => match name.as_str() {
-                    "rounds" => {
-                        o.rounds = common::bounded(&mut parser, "--rounds", 1, MAX_ROUNDS)? as usize
+                Flag::Long(name) if name == "pairs" => {
+                    pairs = Some(common::bounded(&mut parser, "--pairs", 1, MAX_ROUNDS)? as usize)
+                }
+                Flag::Long(name) => {
+                    if !o.accept(name, &mut parser)? {
+                        return Err(flag.unexpected());
                     }
-                    "pairs" => {
-                        pairs =
-                            Some(common::bounded(&mut parser, "--pairs", 1, MAX_ROUNDS)? as usize)
-                    }
-                    "repeat" => {
-                        o.repeat =
-                            common::bounded(&mut parser, "--repeat", 1, MAX_SAMPLES)? as usize
-                    }
-                    "round-time" => {
-                        o.round_ms = common::bounded(&mut parser, "--round-time", 0, 60_000)?
-                    }
-                    "warmup" => {
-                        o.warmup =
-                            common::bounded(&mut parser, "--warmup", 0, MAX_SAMPLES)? as usize
-                    }
-                    "min-batch" => {
-                        o.min_batch =
-                            Some(common::bounded(&mut parser, "--min-batch", 1, MAX_BATCH)?)
-                    }
-                    "probe" => o.probes.push(common::string(&mut parser, "--probe")?),
-                    "seed" => o.seed = Some(common::count(&mut parser, "--seed")?),
-                    "env-old" => o.env_old.push(assignment(
-                        &common::string(&mut parser, "--env-old")?,
-                        "--env-old",
-                    )?),
-                    "cpu" => {
-                        o.cpu = Some(common::bounded(&mut parser, "--cpu", 0, 1 << 16)? as usize)
-                    }
-                    "probe-timeout" => {
-                        o.probe_timeout = common::seconds(&mut parser, "--probe-timeout")?
-                    }
-                    "env-new" => o.env_new.push(assignment(
-                        &common::string(&mut parser, "--env-new")?,
-                        "--env-new",
-                    )?),
-                    _ => return Err(flag.unexpected()),
-                },
+                }
                 Flag::Value(v) => binaries.push(PathBuf::from(v)),
                 Flag::Short(_) => return Err(flag.unexpected()),
             }
         }
-        if o.common.baseline.is_some() || o.common.no_baseline {
-            return Err(Error::usage(
-                "yardstick compare-builds does not take --baseline or --no-baseline: OLD is the baseline",
-            ));
-        }
-        if o.common.cross_machine {
-            return Err(Error::usage(
-                "yardstick compare-builds does not take --cross-machine: both builds run on this machine",
-            ));
-        }
-        if o.common.max_machine_slowdown.is_some() {
-            return Err(Error::usage(
-                "yardstick compare-builds does not take --max-machine-slowdown: both builds share the machine's load",
-            ));
-        }
+        refuse_common(&o.common)?;
         o.pairs = pairs.unwrap_or(DEFAULT_PAIRS.min(o.rounds));
-        if o.rounds < MIN_PAIRS {
+        o.check_pairs()?;
+        [o.old, o.new] = <[PathBuf; 2]>::try_from(binaries).map_err(|_| {
+            Error::usage("usage: yardstick compare-builds OLD NEW [OPTIONS] (two bench binaries)")
+        })?;
+        Ok(o)
+    }
+
+    /// Takes the long option `name` if it is one of this command's own
+    /// (`--pairs` aside, whose default hangs on `--rounds`).
+    fn accept(&mut self, name: &str, parser: &mut Parser) -> Result<bool, Error> {
+        match name {
+            "rounds" => self.rounds = common::bounded(parser, "--rounds", 1, MAX_ROUNDS)? as usize,
+            "repeat" => self.repeat = common::bounded(parser, "--repeat", 1, MAX_SAMPLES)? as usize,
+            "round-time" => self.round_ms = common::bounded(parser, "--round-time", 0, 60_000)?,
+            "warmup" => self.warmup = common::bounded(parser, "--warmup", 0, MAX_SAMPLES)? as usize,
+            "min-batch" => {
+                self.min_batch = Some(common::bounded(parser, "--min-batch", 1, MAX_BATCH)?)
+            }
+            "probe" => self.probes.push(common::string(parser, "--probe")?),
+            "seed" => self.seed = Some(common::count(parser, "--seed")?),
+            "env-old" => self.env_old.push(assignment(parser, "--env-old")?),
+            "env-new" => self.env_new.push(assignment(parser, "--env-new")?),
+            "cpu" => self.cpu = Some(common::bounded(parser, "--cpu", 0, 1 << 16)? as usize),
+            "probe-timeout" => self.probe_timeout = common::seconds(parser, "--probe-timeout")?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Refuses rounds and pairs too few for a verdict at p < 0.01, and
+    /// more pairs than rounds.
+    fn check_pairs(&self) -> Result<(), Error> {
+        if self.rounds < MIN_PAIRS {
             return Err(Error::usage(format!(
                 "--rounds: at least {MIN_PAIRS} rounds (on {MIN_PAIRS} worker pairs) are needed for a verdict at p < 0.01"
             )));
         }
-        if o.pairs < MIN_PAIRS {
+        if self.pairs < MIN_PAIRS {
             return Err(Error::usage(format!(
                 "--pairs: at least {MIN_PAIRS} worker pairs are needed for a verdict at p < 0.01"
             )));
         }
-        if o.pairs > o.rounds {
+        if self.pairs > self.rounds {
             return Err(Error::usage(format!(
                 "--pairs: {} pairs need at least as many rounds (--rounds={})",
-                o.pairs, o.rounds
+                self.pairs, self.rounds
             )));
         }
-        match <[PathBuf; 2]>::try_from(binaries) {
-            Ok([old, new]) => {
-                o.old = old;
-                o.new = new;
-                Ok(o)
-            }
-            Err(_) => Err(Error::usage(
-                "usage: yardstick compare-builds OLD NEW [OPTIONS] (two bench binaries)",
-            )),
-        }
+        Ok(())
     }
 }
 
-fn assignment(text: &str, option: &str) -> Result<(String, String), Error> {
+/// Refuses the common options that mean nothing when both builds run here,
+/// side by side.
+fn refuse_common(common: &Common) -> Result<(), Error> {
+    if common.baseline.is_some() || common.no_baseline {
+        return Err(Error::usage(
+            "yardstick compare-builds does not take --baseline or --no-baseline: OLD is the baseline",
+        ));
+    }
+    if common.cross_machine {
+        return Err(Error::usage(
+            "yardstick compare-builds does not take --cross-machine: both builds run on this machine",
+        ));
+    }
+    if common.max_machine_slowdown.is_some() {
+        return Err(Error::usage(
+            "yardstick compare-builds does not take --max-machine-slowdown: both builds share the machine's load",
+        ));
+    }
+    Ok(())
+}
+
+/// Reads `option`'s NAME=VALUE.
+fn assignment(parser: &mut Parser, option: &str) -> Result<(String, String), Error> {
+    let text = common::string(parser, option)?;
     match text.split_once('=') {
         Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
         _ => Err(Error::usage(format!(
