@@ -10,7 +10,7 @@ use std::time::Duration;
 
 /// The protocol asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Protocol {
+pub(crate) enum Protocol {
     /// HTTP/1.1 for `http`, HTTP/2 when the server offers it by ALPN.
     Negotiated,
     /// HTTP/1.1 only, also over TLS.
@@ -23,7 +23,7 @@ pub enum Protocol {
 impl Protocol {
     /// The name saved in a run's settings (`--http`'s values, or
     /// `negotiated`).
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Protocol::Negotiated => "negotiated",
             Protocol::Http1 => "1.1",
@@ -35,7 +35,7 @@ impl Protocol {
 /// What the client accepts as `Accept-Encoding`: a page's time depends on
 /// whether it is compressed, so it is asked for, not left to defaults.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Encoding {
+pub(crate) enum Encoding {
     /// `Accept-Encoding: gzip`, what nearly every visitor sends.
     Gzip,
     /// `Accept-Encoding: br`.
@@ -46,7 +46,7 @@ pub enum Encoding {
 
 impl Encoding {
     /// The name `--encoding` takes and a run's settings save.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Encoding::Gzip => "gzip",
             Encoding::Br => "br",
@@ -57,7 +57,7 @@ impl Encoding {
 
 /// Who sends the requests and times them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tool {
+pub(crate) enum Tool {
     /// yardstick's own client: every request timed, TTFB and cache answers
     /// included.
     Builtin,
@@ -73,10 +73,10 @@ pub enum Tool {
 
 impl Tool {
     /// The installed load tools a run can hand its pages to.
-    pub const EXTERNAL: [Tool; 4] = [Tool::Ab, Tool::Wrk, Tool::Oha, Tool::H2load];
+    pub(crate) const EXTERNAL: [Tool; 4] = [Tool::Ab, Tool::Wrk, Tool::Oha, Tool::H2load];
 
     /// The name `--tool` takes, which is also the program's name.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Tool::Builtin => "builtin",
             Tool::Ab => "ab",
@@ -93,11 +93,11 @@ impl Tool {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Resolve {
     /// The host as in the URLs, compared without regard to case.
-    pub host: String,
+    pub(crate) host: String,
     /// The port as in the URLs (or the scheme's default).
-    pub port: u16,
+    pub(crate) port: u16,
     /// Where its connections go.
-    pub address: IpAddr,
+    pub(crate) address: IpAddr,
 }
 
 /// Everything an HTTP run is asked to measure and how. The defaults are
@@ -108,59 +108,59 @@ pub struct Job {
     /// `base` or `compare`.
     pub urls: Vec<String>,
     /// A file of more pages, one a line.
-    pub urls_file: Option<PathBuf>,
+    pub(crate) urls_file: Option<PathBuf>,
     /// The server the paths are measured on.
-    pub base: Option<String>,
+    pub(crate) base: Option<String>,
     /// Servers the paths are measured on side by side: the first is the
     /// reference.
-    pub compare: Vec<String>,
+    pub(crate) compare: Vec<String>,
     /// Measured requests per page and server.
-    pub requests: u64,
+    pub(crate) requests: u64,
     /// Unmeasured requests per page and server before the first round
     /// (raised to one per connection).
-    pub warmup: u64,
+    pub(crate) warmup: u64,
     /// Requests in flight at a time, each on its own connection.
-    pub concurrency: u64,
+    pub(crate) concurrency: u64,
     /// How many parts the measured requests are split into, the servers
     /// taking turns within each.
-    pub rounds: u64,
+    pub(crate) rounds: u64,
     /// Every request gets a unique query, so no cache answers it.
-    pub cold: bool,
+    pub(crate) cold: bool,
     /// The response header whose first word tells a cache hit from a miss.
-    pub cache_header: String,
+    pub(crate) cache_header: String,
     /// Connections are kept open between requests.
-    pub keepalive: bool,
+    pub(crate) keepalive: bool,
     /// The HTTP version asked for.
-    pub protocol: Protocol,
+    pub(crate) protocol: Protocol,
     /// The `Accept-Encoding` sent.
-    pub encoding: Encoding,
+    pub(crate) encoding: Encoding,
     /// How long a request may take before it counts as failed.
-    pub timeout: Duration,
+    pub(crate) timeout: Duration,
     /// `user:password` for basic auth; never saved.
-    pub auth: Option<String>,
+    pub(crate) auth: Option<String>,
     /// Extra request headers (name, value), in the order given.
-    pub headers: Vec<(String, String)>,
+    pub(crate) headers: Vec<(String, String)>,
     /// Names of headers whose values are secrets beyond the deny-list's:
     /// hidden like them.
-    pub secret_headers: Vec<String>,
+    pub(crate) secret_headers: Vec<String>,
     /// The `Cookie` header sent; never saved.
-    pub cookie: Option<String>,
+    pub(crate) cookie: Option<String>,
     /// Addresses given for names, before any lookup.
-    pub resolve: Vec<Resolve>,
+    pub(crate) resolve: Vec<Resolve>,
     /// TLS certificates are not checked.
-    pub insecure: bool,
+    pub(crate) insecure: bool,
     /// Who sends the requests.
-    pub tool: Tool,
+    pub(crate) tool: Tool,
     /// Seconds of load for a tool that runs for a duration (wrk).
-    pub duration: u64,
+    pub(crate) duration: u64,
     /// The safety caps on servers that are not loopback are lifted.
-    pub force: bool,
+    pub(crate) force: bool,
     /// Percent a page may slow down before the comparison flags it: not
     /// used to measure, but saved with the run's settings.
-    pub threshold: Option<f64>,
+    pub(crate) threshold: Option<f64>,
     /// Milliseconds a page must also slow down by to be flagged: saved
     /// with the run's settings like `threshold`.
-    pub min_delta: Option<f64>,
+    pub(crate) min_delta: Option<f64>,
 }
 
 impl Default for Job {
@@ -199,7 +199,7 @@ impl Job {
     /// True when the value of header `name` is a secret: by the deny-list,
     /// or named in `secret_headers`. Such a value is never saved, printed
     /// or put on a tool's command line.
-    pub fn is_secret(&self, name: &str) -> bool {
+    pub(crate) fn is_secret(&self, name: &str) -> bool {
         is_secret_header(name)
             || self
                 .secret_headers
