@@ -36,7 +36,7 @@ impl Protocol {
 /// whether it is compressed, so it is asked for, not left to defaults.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Encoding {
-    /// `Accept-Encoding: gzip`, what nearly every visitor sends.
+    /// `Accept-Encoding: gzip`, which every browser accepts.
     Gzip,
     /// `Accept-Encoding: br`.
     Br,

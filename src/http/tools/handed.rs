@@ -137,7 +137,7 @@ mod tests {
 
     /// The job these options of `yardstick http` describe (those the tests
     /// use), its schedule resolved to loopback.
-    fn plan_of(a: &[&str]) -> (Schedule, Job) {
+    fn schedule_of(a: &[&str]) -> (Schedule, Job) {
         let mut o = Job::default();
         for arg in a {
             let (flag, value) = arg.split_once('=').unwrap_or((arg, ""));
@@ -159,14 +159,14 @@ mod tests {
                 other => panic!("not understood here: {other}"),
             }
         }
-        let mut plan = Schedule::new(&o, o.urls.clone()).unwrap();
-        plan.resolve(&o.resolve, &|_, _| vec!["127.0.0.1".parse().unwrap()]);
-        (plan, o)
+        let mut schedule = Schedule::new(&o, o.urls.clone()).unwrap();
+        schedule.resolve(&o.resolve, &|_, _| vec!["127.0.0.1".parse().unwrap()]);
+        (schedule, o)
     }
 
     #[test]
     fn credentials_are_kept_apart_from_the_command_line() {
-        let (plan, o) = plan_of(&[
+        let (schedule, o) = schedule_of(&[
             "--url=http://u:p@localhost:8080/x?y=1",
             "--cookie=a=1",
             "--header=X-A: b",
@@ -174,7 +174,11 @@ mod tests {
             "--secret-header=X-Deploy: d",
             "--encoding=none",
         ]);
-        let h = hand(&o, &plan.visits[0], plan.servers[0].addresses.first());
+        let h = hand(
+            &o,
+            &schedule.visits[0],
+            schedule.servers[0].addresses.first(),
+        );
         assert_eq!(h.url, "http://127.0.0.1:8080/x?y=1");
         assert_eq!(h.headers, ["X-A: b", "Host: localhost:8080"]);
         let names: Vec<&str> = h.secrets.iter().map(|(n, _)| n.as_str()).collect();
@@ -184,12 +188,16 @@ mod tests {
 
     #[test]
     fn literals_stay_and_a_given_host_header_wins() {
-        let (plan, o) = plan_of(&["--url=http://[::1]:81/", "--header=Host: other"]);
-        let h = hand(&o, &plan.visits[0], plan.servers[0].addresses.first());
+        let (schedule, o) = schedule_of(&["--url=http://[::1]:81/", "--header=Host: other"]);
+        let h = hand(
+            &o,
+            &schedule.visits[0],
+            schedule.servers[0].addresses.first(),
+        );
         assert_eq!(h.url, "http://[::1]:81/");
         assert!(!h.headers.iter().any(|l| l.starts_with("Host: [")), "{h:?}");
-        let (plan, o) = plan_of(&["--url=http://example.test/", "--header=host: mine"]);
-        let h = hand(&o, &plan.visits[0], Some("127.0.0.1".parse().unwrap()));
+        let (schedule, o) = schedule_of(&["--url=http://example.test/", "--header=host: mine"]);
+        let h = hand(&o, &schedule.visits[0], Some("127.0.0.1".parse().unwrap()));
         assert_eq!(h.url, "http://127.0.0.1:80/");
         assert_eq!(
             h.headers
@@ -218,9 +226,9 @@ mod tests {
                 "X-D",
             ),
         ] {
-            let (plan, o) = plan_of(args);
+            let (schedule, o) = schedule_of(args);
             for tool in [Tool::Ab, Tool::Oha, Tool::H2load] {
-                let e = check(tool, &plan, &o).unwrap_err();
+                let e = check(tool, &schedule, &o).unwrap_err();
                 let m = e.to_string();
                 assert_eq!(e.exit_code(), 2);
                 assert!(
@@ -232,25 +240,29 @@ mod tests {
                     "{m}"
                 );
             }
-            assert!(check(Tool::Wrk, &plan, &o).is_ok());
+            assert!(check(Tool::Wrk, &schedule, &o).is_ok());
         }
-        let (plan, o) = plan_of(&["--url=http://127.0.0.1:1/", "--header=X-Trace: t"]);
-        assert!(check(Tool::Ab, &plan, &o).is_ok());
+        let (schedule, o) = schedule_of(&["--url=http://127.0.0.1:1/", "--header=X-Trace: t"]);
+        assert!(check(Tool::Ab, &schedule, &o).is_ok());
     }
 
     #[test]
     fn https_on_a_name_needs_force() {
-        let (plan, o) = plan_of(&["--url=https://example.test/"]);
-        let e = check(Tool::H2load, &plan, &o).unwrap_err().to_string();
+        let (schedule, o) = schedule_of(&["--url=https://example.test/"]);
+        let e = check(Tool::H2load, &schedule, &o).unwrap_err().to_string();
         assert!(
             e.contains("https on a name") && e.contains("--force"),
             "{e}"
         );
-        let (plan, o) = plan_of(&["--url=https://example.test/", "--force"]);
-        assert!(check(Tool::H2load, &plan, &o).is_ok());
-        let h = hand(&o, &plan.visits[0], plan.servers[0].addresses.first());
+        let (schedule, o) = schedule_of(&["--url=https://example.test/", "--force"]);
+        assert!(check(Tool::H2load, &schedule, &o).is_ok());
+        let h = hand(
+            &o,
+            &schedule.visits[0],
+            schedule.servers[0].addresses.first(),
+        );
         assert_eq!(h.url, "https://example.test:443/");
-        let (plan, o) = plan_of(&["--url=https://127.0.0.1/"]);
-        assert!(check(Tool::H2load, &plan, &o).is_ok());
+        let (schedule, o) = schedule_of(&["--url=https://127.0.0.1/"]);
+        assert!(check(Tool::H2load, &schedule, &o).is_ok());
     }
 }
