@@ -9,7 +9,6 @@ use http_support::{closed_port, options, start, start_tls};
 use yardstick::commands::http::measure;
 use yardstick::document::run::Row;
 use yardstick::error::Error;
-use yardstick::measure::Unobserved;
 
 fn only_row(run: &yardstick::document::run::Run) -> &Row {
     assert_eq!(run.rows.len(), 1, "{:?}", run.rows);
@@ -349,13 +348,13 @@ fn connections_go_only_to_the_addresses_checked() {
     // the address the plan was given, with no lookup of the client's own.
     plan.resolve(&[], &|_, _| vec!["127.0.0.1".parse().unwrap()]);
     assert!(plan.servers[0].addresses.is_loopback());
-    let rows = yardstick::http::builtin::run(&plan, &o.job, &mut Unobserved).unwrap();
+    let rows = yardstick::http::builtin::run(&plan, &o.job, &mut |_| {}).unwrap();
     assert_eq!((rows[0].n, rows[0].errors), (3, 0));
     // Three measured and one warm-up request (one per connection).
     assert_eq!(s.seen.requests(), 4);
     // Unresolved, the same plan has nowhere to go.
     plan.resolve(&[], &|_, _| Vec::new());
-    let rows = yardstick::http::builtin::run(&plan, &o.job, &mut Unobserved).unwrap();
+    let rows = yardstick::http::builtin::run(&plan, &o.job, &mut |_| {}).unwrap();
     assert_eq!(rows[0].errors, 3);
     assert!(
         rows[0]

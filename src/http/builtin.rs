@@ -11,13 +11,17 @@ use super::tls;
 use super::url::Scheme;
 use crate::document::run::Row;
 use crate::error::Error;
-use crate::measure::Observer;
 use std::sync::Arc;
 
-/// Measures every visit of `schedule` as `job` asks; rows are in visit
-/// order. Connections go only to the addresses the schedule holds, so a
-/// caller that resolved it decides where every request goes.
-pub fn run(schedule: &Schedule, job: &Job, observer: &mut dyn Observer) -> Result<Vec<Row>, Error> {
+/// Measures every visit of `schedule` as `job` asks, telling `progress` of
+/// each step; rows are in visit order. Connections go only to the
+/// addresses the schedule holds, so a caller that resolved it decides
+/// where every request goes.
+pub fn run(
+    schedule: &Schedule,
+    job: &Job,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<Row>, Error> {
     let needs_tls = schedule
         .servers
         .iter()
@@ -34,12 +38,9 @@ pub fn run(schedule: &Schedule, job: &Job, observer: &mut dyn Observer) -> Resul
     };
     let client = Arc::new(Client::new(job, connector).map_err(Error::Usage)?);
     let runtime = runtime(schedule.concurrency)?;
-    let session = runtime.block_on(session::run(schedule, client, &mut *observer));
+    let session = runtime.block_on(session::run(schedule, client, &mut *progress));
     for (server, n) in schedule.servers.iter().zip(&session.opened) {
-        super::say(
-            observer,
-            &format!("{}: {n} connections opened", server.name),
-        );
+        progress(&format!("{}: {n} connections opened", server.name));
     }
     let rows = schedule
         .visits

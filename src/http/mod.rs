@@ -8,8 +8,8 @@
 //! `session`, `client`, `connect` and `tls`) measures with the built-in
 //! client, `tools` hands pages to an installed load tool, `rows` turns
 //! answers into rows, and `settings` says what the run saves of the job.
-//! Nothing here reads the command line or prints: progress goes to an
-//! [`Observer`].
+//! Nothing here reads the command line or prints: progress lines go to a
+//! callback, which the command connects to its output.
 
 pub mod address;
 pub mod builtin;
@@ -31,21 +31,20 @@ use crate::document::builder::{Figures, RunBuilder};
 use crate::document::environment::{Environment, now};
 use crate::document::run::{Mode, Run};
 use crate::error::Error;
-use crate::measure::Observer;
 use job::{Job, Tool};
 use schedule::Schedule;
 use settings::HttpSettings;
 use std::path::Path;
 
 /// Measures what `job` asks for and returns the run, not yet compared or
-/// saved; progress lines go to `observer`. Refusals (safety caps, bad
-/// pages, a missing tool) come before any connection is made.
-pub(crate) fn measure(job: &Job, observer: &mut dyn Observer) -> Result<Run, Error> {
+/// saved; each step is told to `progress` as a line. Refusals (safety
+/// caps, bad pages, a missing tool) come before any connection is made.
+pub(crate) fn measure(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Run, Error> {
     let schedule = checked_schedule(job)?;
     let started = now();
     let rows = match job.tool {
-        Tool::Builtin => builtin::run(&schedule, job, observer)?,
-        tool => tools::run(tool, &schedule, job, observer)?,
+        Tool::Builtin => builtin::run(&schedule, job, progress)?,
+        tool => tools::run(tool, &schedule, job, progress)?,
     };
     let pairs = rows::pairs(&schedule, &rows);
     let environment = Environment::current(Path::new("."), started.clone());
@@ -75,9 +74,4 @@ fn checked_schedule(job: &Job) -> Result<Schedule, Error> {
         tools::require(job.tool)?;
     }
     Ok(schedule)
-}
-
-/// Tells `observer` of a step, marked as HTTP mode's.
-fn say(observer: &mut dyn Observer, line: &str) {
-    observer.say(&format!("http: {line}"));
 }

@@ -9,7 +9,6 @@ use super::client::{Client, Outcome, Slot};
 use super::failure::Failure;
 use super::schedule::Schedule;
 use super::url::Url;
-use crate::measure::Observer;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -48,11 +47,11 @@ enum Work {
     Shared(u64),
 }
 
-/// Runs the whole schedule; `observer` is told of each step.
+/// Runs the whole schedule; `progress` is told of each step.
 pub(crate) async fn run(
     schedule: &Schedule,
     client: Arc<Client>,
-    observer: &mut dyn Observer,
+    progress: &mut dyn FnMut(&str),
 ) -> Session {
     let slots_per_server = usize::try_from(schedule.concurrency).unwrap_or(usize::MAX);
     let mut pools: Vec<Vec<Slot>> = schedule
@@ -61,10 +60,10 @@ pub(crate) async fn run(
         .map(|_| (0..slots_per_server).map(|_| Slot::default()).collect())
         .collect();
     let mut visits = vec![Fetched::default(); schedule.visits.len()];
-    super::say(
-        observer,
-        &format!("warm-up: {} requests per page and server", schedule.warmup),
-    );
+    progress(&format!(
+        "warm-up: {} requests per page and server",
+        schedule.warmup
+    ));
     for &index in schedule.groups.iter().flatten() {
         let visit = &schedule.visits[index];
         let work = Work::Each(split(schedule.warmup, slots_per_server));
@@ -73,7 +72,7 @@ pub(crate) async fn run(
     let rounds = schedule.rounds();
     let n_rounds = rounds.len();
     for (i, round) in rounds.into_iter().enumerate() {
-        super::say(observer, &format!("round {}/{n_rounds}", i + 1));
+        progress(&format!("round {}/{n_rounds}", i + 1));
         for b in round {
             let visit = &schedule.visits[b.visit];
             let pool = &mut pools[visit.server];

@@ -29,12 +29,14 @@ pub fn main(args: Vec<String>) -> Result<i32, Error> {
     deliver::deliver(run, &delivery)
 }
 
-/// Measures what `o` asks for, with progress lines on stderr unless `-q`,
-/// and returns the run, neither judged nor saved: the command's first
-/// step, for callers that want the run itself.
+/// Measures what `o` asks for, with progress lines on stderr (marked
+/// `http: `) unless `-q`, and returns the run, neither judged nor saved:
+/// the command's first step, for callers that want the run itself.
 pub fn measure(o: &HttpOptions) -> Result<Run, Error> {
-    let mut progress = Progress::new(0, o.common.quiet);
-    let run = http::measure(&o.job, &mut progress);
+    let progress = Progress::new(0, o.common.quiet);
+    let run = http::measure(&o.job, &mut |line| {
+        progress.say(&format!("http: {line}"));
+    });
     progress.finish();
     run
 }

@@ -19,7 +19,6 @@ use super::rows::{FAILED, Labels};
 use super::schedule::{Schedule, Visit};
 use crate::document::run::Row;
 use crate::error::Error;
-use crate::measure::Observer;
 use invocation::{Invocation, time_limit};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -172,13 +171,13 @@ pub(crate) fn check_options(tool: Tool, job: &Job) -> Result<(), Error> {
     }
 }
 
-/// Measures every visit of `schedule` with `tool`; rows are in visit
-/// order.
+/// Measures every visit of `schedule` with `tool`, telling `progress` of
+/// each page; rows are in visit order.
 pub(crate) fn run(
     tool: Tool,
     schedule: &Schedule,
     job: &Job,
-    observer: &mut dyn Observer,
+    progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<Row>, Error> {
     check_options(tool, job)?;
     handed::check(tool, schedule, job)?;
@@ -186,7 +185,7 @@ pub(crate) fn run(
     let mut rows: Vec<Option<Row>> = vec![None; schedule.visits.len()];
     for &index in schedule.groups.iter().flatten() {
         let visit = &schedule.visits[index];
-        super::say(observer, &format!("{}: {}", tool.as_str(), visit.url));
+        progress(&format!("{}: {}", tool.as_str(), visit.url));
         let summary = measure_visit(tool, &program, schedule, job, visit)?;
         rows[index] = Some(summary.into_row(Labels::of(visit, schedule), tool));
     }
