@@ -1,7 +1,7 @@
 //! What an HTTP run is asked to measure and how: the pages and their
 //! servers, how many requests and how many at a time, what every request
 //! carries, and who sends them. A plain description: the command line
-//! fills it (`commands::http::options`), and [`super::measure`] reads it.
+//! fills it (`commands::http::options`), and `http::measure` reads it.
 
 use super::settings::is_secret_header;
 use std::net::IpAddr;

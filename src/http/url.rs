@@ -190,7 +190,7 @@ fn ambiguous_userinfo(text: &str) -> bool {
 
 /// `text` with any `user:password@` of an URL-looking string hidden, for
 /// server names and messages about input that did not parse. Where the
-/// credentials end cannot be told (see [`ambiguous_userinfo`]), everything
+/// credentials end cannot be told (see `ambiguous_userinfo`), everything
 /// up to the last `@` is hidden: too much rather than a password's tail.
 pub fn hide_userinfo(text: &str) -> String {
     let Some((scheme, rest)) = text.split_once("://") else {
