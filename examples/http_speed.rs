@@ -12,8 +12,8 @@ use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use yardstick::commands::http::{measure, options};
 use yardstick::http::tools::wrk;
-use yardstick::http::{measure, options};
 use yardstick::stats::median;
 
 const ROUNDS: usize = 15;

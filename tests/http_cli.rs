@@ -83,7 +83,7 @@ fn saved_document_matches_the_schema_and_hides_secrets() {
 /// measurement made while the machine is loaded can take any time.
 fn baseline_at(server: &http_support::TestServer, ms: f64, dir: &Path) -> std::path::PathBuf {
     let path = dir.join(format!("base-{ms}.json"));
-    let o = yardstick::http::options::parse(
+    let o = yardstick::commands::http::options::parse(
         vec![
             format!("--url={}", server.url("/slow")),
             "--requests=4".into(),
@@ -93,7 +93,7 @@ fn baseline_at(server: &http_support::TestServer, ms: f64, dir: &Path) -> std::p
         None,
     )
     .unwrap();
-    let mut run = yardstick::http::measure(&o).unwrap();
+    let mut run = yardstick::commands::http::measure(&o).unwrap();
     for row in &mut run.rows {
         for v in [&mut row.median, &mut row.p95] {
             *v = v.map(|_| ms);

@@ -5,12 +5,12 @@
 //! for the check and to someone else's server for the connections (a DNS
 //! answer with a short lifetime, a second lookup) cannot happen.
 
-use super::options::Resolve;
+use super::job::Resolve;
 use std::net::{IpAddr, ToSocketAddrs};
 
 /// How a server's addresses were found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Source {
+pub(crate) enum Source {
     /// Not looked for yet: no address, so no connection and no exemption.
     #[default]
     None,
@@ -22,11 +22,14 @@ pub enum Source {
     Lookup,
 }
 
-/// The addresses of one server, in the resolver's order, each once.
+/// The addresses of one server, in the resolver's order, each once: found
+/// once, so the caps judge the addresses the connections go to.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Addresses {
-    pub ips: Vec<IpAddr>,
-    pub source: Source,
+    /// Every address, in the resolver's order.
+    pub(crate) ips: Vec<IpAddr>,
+    /// Where they came from.
+    pub(crate) source: Source,
 }
 
 impl Addresses {
@@ -39,7 +42,7 @@ impl Addresses {
     }
 
     /// The address an external tool is handed: the first one.
-    pub fn first(&self) -> Option<IpAddr> {
+    pub(crate) fn first(&self) -> Option<IpAddr> {
         self.ips.first().copied()
     }
 }
@@ -49,7 +52,7 @@ pub type Lookup<'a> = &'a dyn Fn(&str, u16) -> Vec<IpAddr>;
 
 /// The addresses of `host:port`: its own when it is a literal address, the
 /// last `--resolve` for it, else what `lookup` answers.
-pub fn of(host: &str, port: u16, resolve: &[Resolve], lookup: Lookup<'_>) -> Addresses {
+pub(crate) fn of(host: &str, port: u16, resolve: &[Resolve], lookup: Lookup<'_>) -> Addresses {
     if let Some(ip) = literal(host) {
         return Addresses {
             ips: vec![ip],
@@ -79,7 +82,7 @@ pub fn of(host: &str, port: u16, resolve: &[Resolve], lookup: Lookup<'_>) -> Add
 }
 
 /// `host` as a literal address, IPv6 with or without its brackets.
-pub fn literal(host: &str) -> Option<IpAddr> {
+pub(crate) fn literal(host: &str) -> Option<IpAddr> {
     let bare = host
         .strip_prefix('[')
         .and_then(|h| h.strip_suffix(']'))
@@ -157,10 +160,12 @@ mod tests {
                 "{host}"
             );
         }
-        let r = [
-            Resolve::parse("site.invalid:443:192.0.2.1").unwrap(),
-            Resolve::parse("site.invalid:443:127.0.0.1").unwrap(),
-        ];
+        let at = |address: &str| Resolve {
+            host: "site.invalid".into(),
+            port: 443,
+            address: address.parse().unwrap(),
+        };
+        let r = [at("192.0.2.1"), at("127.0.0.1")];
         let a = of("SITE.invalid", 443, &r, &never);
         assert_eq!((a.is_loopback(), a.source), (true, Source::Resolve));
         assert!(!of("site.invalid", 80, &r, &|_, _| vec![]).is_loopback());

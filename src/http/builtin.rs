@@ -1,57 +1,54 @@
-//! Measuring a plan with the built-in client: sets up TLS and the tokio
-//! runtime, runs the session, and turns its results into rows and pairs.
+//! Measuring a schedule with the built-in client: sets up TLS and the
+//! tokio runtime, runs the session, and turns its results into rows.
 
 use super::client::Client;
 use super::connect::{self, Connector};
-use super::measure;
-use super::options::Options;
-use super::plan::Plan;
+use super::job::Job;
+use super::rows::{self, Labels};
+use super::schedule::Schedule;
 use super::session;
 use super::tls;
 use super::url::Scheme;
-use crate::document::run::{Row, ServerPair};
+use crate::document::run::Row;
 use crate::error::Error;
 use std::sync::Arc;
 
-/// Measures every job of `plan`; rows are in job order.
+/// Measures every visit of `schedule` as `job` asks, telling `progress` of
+/// each step; rows are in visit order. Connections go only to the
+/// addresses the schedule holds, so a caller that resolved it decides
+/// where every request goes.
 pub fn run(
-    plan: &Plan,
-    o: &Options,
+    schedule: &Schedule,
+    job: &Job,
     progress: &mut dyn FnMut(&str),
-) -> Result<(Vec<Row>, Vec<ServerPair>), Error> {
-    let needs_tls = plan.servers.iter().any(|s| s.url.scheme == Scheme::Https);
+) -> Result<Vec<Row>, Error> {
+    let needs_tls = schedule
+        .servers
+        .iter()
+        .any(|s| s.url.scheme == Scheme::Https);
     let tls = if needs_tls {
-        Some(tls::config(o.insecure, o.protocol).map_err(Error::Refused)?)
+        Some(tls::config(job.insecure, job.protocol).map_err(Error::Refused)?)
     } else {
         None
     };
     let connector = Connector {
-        protocol: o.protocol,
-        addresses: connect::addresses_of(plan),
+        protocol: job.protocol,
+        addresses: connect::addresses_of(schedule),
         tls,
     };
-    let client = Arc::new(Client::new(o, connector).map_err(Error::Usage)?);
-    let runtime = runtime(plan.concurrency)?;
-    let (results, opened) = runtime.block_on(session::run(plan, client, &mut *progress));
-    for (server, n) in plan.servers.iter().zip(&opened) {
+    let client = Arc::new(Client::new(job, connector).map_err(Error::Usage)?);
+    let runtime = runtime(schedule.concurrency)?;
+    let session = runtime.block_on(session::run(schedule, client, &mut *progress));
+    for (server, n) in schedule.servers.iter().zip(&session.opened) {
         progress(&format!("{}: {n} connections opened", server.name));
     }
-    let rows: Vec<Row> = plan
-        .jobs
+    let rows = schedule
+        .visits
         .iter()
-        .zip(&results)
-        .map(|(job, result)| {
-            measure::row(
-                job.key(plan),
-                job.page.clone(),
-                plan.servers[job.server].name.clone(),
-                job.url.to_string(),
-                result,
-            )
-        })
+        .zip(&session.visits)
+        .map(|(visit, fetched)| rows::row(Labels::of(visit, schedule), fetched))
         .collect();
-    let pairs = measure::pairs(plan, &rows);
-    Ok((rows, pairs))
+    Ok(rows)
 }
 
 /// A runtime with as many worker threads as requests can be in flight, up

@@ -5,7 +5,7 @@
 
 use super::connect::{Conn, Connector, Sender};
 use super::failure::{self, Failure};
-use super::options::{Encoding, Options};
+use super::job::{Encoding, Job};
 use super::url::Url;
 use base64::Engine;
 use bytes::Bytes;
@@ -19,91 +19,98 @@ use std::time::{Duration, Instant};
 
 /// A response.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Answer {
+pub(crate) struct Answer {
     /// Milliseconds from sending (or connecting, when a connection had to be
     /// opened) to the body's last byte.
-    pub total: f64,
+    pub(crate) total: f64,
     /// Milliseconds to the response head.
-    pub ttfb: f64,
-    pub status: u16,
-    pub bytes: u64,
+    pub(crate) ttfb: f64,
+    /// The status code.
+    pub(crate) status: u16,
+    /// Body bytes as transferred (compressed when the server compressed).
+    pub(crate) bytes: u64,
     /// The cache header's first word, upper-cased.
-    pub cache: Option<String>,
-    pub server: Option<String>,
+    pub(crate) cache: Option<String>,
+    /// The `Server` header.
+    pub(crate) server: Option<String>,
 }
 
 /// What one request gave.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
+    /// The server answered, whatever the status.
     Answer(Answer),
+    /// No answer: the connection, TLS or the timeout failed.
     Failed(Failure),
 }
 
 /// A connection slot: the connection a task keeps between requests.
 #[derive(Default)]
-pub struct Slot {
+pub(crate) struct Slot {
     conn: Option<Conn>,
     /// The request timeout, kept from one request to the next: moving a
     /// timer's deadline later costs nothing, while a new timer per request
     /// takes the runtime's timer lock twice.
     timer: Option<Pin<Box<tokio::time::Sleep>>>,
     /// Connections this slot opened (the tests count them).
-    pub opened: u64,
+    pub(crate) opened: u64,
 }
 
 /// Everything requests share within a run.
-pub struct Client {
-    pub connector: Connector,
+pub(crate) struct Client {
+    /// How connections are opened.
+    pub(crate) connector: Connector,
     keepalive: bool,
     timeout: Duration,
     headers: HeaderMap,
     has_auth: bool,
     cache_header: HeaderName,
-    /// `--cold`: a run-unique prefix and a counter for `_bench`.
-    cold: Option<(String, AtomicU64)>,
+    /// `--cold`: every request's unique query.
+    cold: Option<ColdQueries>,
+}
+
+/// The values of `_bench` for cold requests: a prefix no other run shares,
+/// then a count.
+struct ColdQueries {
+    prefix: String,
+    sent: AtomicU64,
+}
+
+impl ColdQueries {
+    fn new() -> ColdQueries {
+        ColdQueries {
+            prefix: run_unique(),
+            sent: AtomicU64::new(0),
+        }
+    }
+
+    /// The next request's value.
+    fn next(&self) -> String {
+        let n = self.sent.fetch_add(1, Ordering::Relaxed);
+        format!("{}{n}", self.prefix)
+    }
 }
 
 impl Client {
     /// The client for a run; `connector` knows how to reach the servers.
-    pub fn new(o: &Options, connector: Connector) -> Result<Client, String> {
-        let mut headers = HeaderMap::new();
-        let agent = concat!("yardstick/", env!("CARGO_PKG_VERSION"));
-        headers.insert(USER_AGENT, HeaderValue::from_static(agent));
-        match o.encoding {
-            Encoding::Gzip => headers.insert(ACCEPT_ENCODING, HeaderValue::from_static("gzip")),
-            Encoding::Br => headers.insert(ACCEPT_ENCODING, HeaderValue::from_static("br")),
-            Encoding::None => None,
-        };
-        if let Some(auth) = &o.auth {
-            headers.insert(AUTHORIZATION, basic(auth)?);
-        }
-        if let Some(cookie) = &o.cookie {
-            let v =
-                HeaderValue::from_str(cookie).map_err(|_| "--cookie: not a valid header value")?;
-            headers.insert(COOKIE, v);
-        }
-        for (name, value) in &o.headers {
-            let name =
-                HeaderName::from_bytes(name.as_bytes()).map_err(|e| format!("--header: {e}"))?;
-            let value = HeaderValue::from_str(value).map_err(|e| format!("--header: {e}"))?;
-            headers.append(name, value);
-        }
-        let cache_header = HeaderName::from_bytes(o.cache_header.as_bytes())
+    pub(crate) fn new(job: &Job, connector: Connector) -> Result<Client, String> {
+        let headers = headers(job)?;
+        let cache_header = HeaderName::from_bytes(job.cache_header.as_bytes())
             .map_err(|e| format!("--cache-header: {e}"))?;
         Ok(Client {
             connector,
-            keepalive: o.keepalive,
-            timeout: o.timeout,
+            keepalive: job.keepalive,
+            timeout: job.timeout,
             has_auth: headers.contains_key(AUTHORIZATION),
             headers,
             cache_header,
-            cold: o.cold.then(|| (run_unique(), AtomicU64::new(0))),
+            cold: job.cold.then(ColdQueries::new),
         })
     }
 
     /// Sends one GET for `url` on the slot's connection, opening one when
     /// the slot has none (or it closed). A failure drops the connection.
-    pub async fn fetch(&self, slot: &mut Slot, url: &Url) -> Outcome {
+    pub(crate) async fn fetch(&self, slot: &mut Slot, url: &Url) -> Outcome {
         if slot.conn.as_mut().is_some_and(|c| !still_open(c)) {
             slot.conn = None;
         }
@@ -154,10 +161,7 @@ impl Client {
 
     fn request(&self, url: &Url, h2: bool) -> Result<Request<Empty<Bytes>>, Failure> {
         let path = match &self.cold {
-            Some((prefix, counter)) => {
-                let n = counter.fetch_add(1, Ordering::Relaxed);
-                url.path_with_bench(&format!("{prefix}{n}"))
-            }
+            Some(cold) => url.path_with_bench(&cold.next()),
             None => url.path.clone(),
         };
         let uri = if h2 {
@@ -185,6 +189,31 @@ impl Client {
         }
         Ok(request)
     }
+}
+
+/// The headers every request of `job` carries.
+fn headers(job: &Job) -> Result<HeaderMap, String> {
+    let mut headers = HeaderMap::new();
+    let agent = concat!("yardstick/", env!("CARGO_PKG_VERSION"));
+    headers.insert(USER_AGENT, HeaderValue::from_static(agent));
+    match job.encoding {
+        Encoding::Gzip => headers.insert(ACCEPT_ENCODING, HeaderValue::from_static("gzip")),
+        Encoding::Br => headers.insert(ACCEPT_ENCODING, HeaderValue::from_static("br")),
+        Encoding::None => None,
+    };
+    if let Some(auth) = &job.auth {
+        headers.insert(AUTHORIZATION, basic(auth)?);
+    }
+    if let Some(cookie) = &job.cookie {
+        let v = HeaderValue::from_str(cookie).map_err(|_| "--cookie: not a valid header value")?;
+        headers.insert(COOKIE, v);
+    }
+    for (name, value) in &job.headers {
+        let name = HeaderName::from_bytes(name.as_bytes()).map_err(|e| format!("--header: {e}"))?;
+        let value = HeaderValue::from_str(value).map_err(|e| format!("--header: {e}"))?;
+        headers.append(name, value);
+    }
+    Ok(headers)
 }
 
 /// `Authorization: Basic ...` for `user:password`, marked sensitive so it
@@ -236,40 +265,7 @@ async fn exchange(
         driver,
         closed,
     } = conn;
-    let work = async {
-        let response = match sender {
-            Sender::H1(s) => {
-                s.ready().await.map_err(|e| failure::of(&e))?;
-                s.send_request(request).await
-            }
-            Sender::H2(s) => {
-                s.ready().await.map_err(|e| failure::of(&e))?;
-                s.send_request(request).await
-            }
-        }
-        .map_err(|e| failure::of(&e))?;
-        let ttfb = start.elapsed();
-        let (parts, mut body) = response.into_parts();
-        let mut bytes = 0u64;
-        while let Some(frame) = body.frame().await {
-            let frame = frame.map_err(|e| failure::of(&e))?;
-            if let Some(data) = frame.data_ref() {
-                bytes += data.len() as u64;
-            }
-        }
-        let total = start.elapsed();
-        Ok(Answer {
-            total: millis(total),
-            ttfb: millis(ttfb),
-            status: parts.status.as_u16(),
-            bytes,
-            cache: first_word(parts.headers.get(cache_header)),
-            server: parts
-                .headers
-                .get(SERVER)
-                .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_string()),
-        })
-    };
+    let work = answer(sender, request, start, cache_header);
     tokio::pin!(work);
     let ended = tokio::select! {
         biased;
@@ -286,12 +282,54 @@ async fn exchange(
     }
 }
 
+/// Sends `request` and reads its answer to the body's last byte; times are
+/// from `start`. The connection must be driven meanwhile.
+async fn answer(
+    sender: &mut Sender,
+    request: Request<Empty<Bytes>>,
+    start: Instant,
+    cache_header: &HeaderName,
+) -> Result<Answer, Failure> {
+    let response = match sender {
+        Sender::H1(s) => {
+            s.ready().await.map_err(|e| failure::of(&e))?;
+            s.send_request(request).await
+        }
+        Sender::H2(s) => {
+            s.ready().await.map_err(|e| failure::of(&e))?;
+            s.send_request(request).await
+        }
+    }
+    .map_err(|e| failure::of(&e))?;
+    let ttfb = start.elapsed();
+    let (parts, mut body) = response.into_parts();
+    let mut bytes = 0u64;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| failure::of(&e))?;
+        if let Some(data) = frame.data_ref() {
+            bytes += data.len() as u64;
+        }
+    }
+    let total = start.elapsed();
+    Ok(Answer {
+        total: millis(total),
+        ttfb: millis(ttfb),
+        status: parts.status.as_u16(),
+        bytes,
+        cache: first_word(parts.headers.get(cache_header)),
+        server: parts
+            .headers
+            .get(SERVER)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_string()),
+    })
+}
+
 fn millis(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
 /// The first word of a cache header, upper-cased (`hit from edge` → `HIT`).
-pub fn first_word(value: Option<&HeaderValue>) -> Option<String> {
+pub(crate) fn first_word(value: Option<&HeaderValue>) -> Option<String> {
     let text = String::from_utf8_lossy(value?.as_bytes()).to_string();
     text.split(|c: char| c.is_whitespace() || c == ',' || c == ';')
         .find(|w| !w.is_empty())

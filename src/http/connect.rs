@@ -1,4 +1,4 @@
-//! Opening one connection: TCP to an address the plan checked (never a
+//! Opening one connection: TCP to an address the schedule checked (never a
 //! lookup of its own), TLS with ALPN for `https`, then the HTTP/1.1 or
 //! HTTP/2 handshake.
 //! The connection's driver future is kept with its sender, so the task that
@@ -6,8 +6,8 @@
 //! inside a measured time.
 
 use super::failure::{self, Failure};
-use super::options::Protocol;
-use super::plan::Plan;
+use super::job::Protocol;
+use super::schedule::Schedule;
 use super::url::{Scheme, Url};
 use bytes::Bytes;
 use http_body_util::Empty;
@@ -22,48 +22,55 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 
 /// The byte stream under HTTP: plain TCP or TLS over it.
-pub trait Stream: AsyncRead + AsyncWrite + Unpin + Send {}
+pub(crate) trait Stream: AsyncRead + AsyncWrite + Unpin + Send {}
 impl<T: AsyncRead + AsyncWrite + Unpin + Send> Stream for T {}
 
 type Io = TokioIo<Box<dyn Stream>>;
 
 /// The sending half of a connection.
-pub enum Sender {
+pub(crate) enum Sender {
+    /// HTTP/1.1: one request at a time.
     H1(http1::SendRequest<Empty<Bytes>>),
+    /// HTTP/2.
     H2(http2::SendRequest<Empty<Bytes>>),
 }
 
 /// The future that reads and writes the socket; it ends when the
 /// connection closes.
-pub type Driver = Pin<Box<dyn Future<Output = Result<(), hyper::Error>> + Send>>;
+pub(crate) type Driver = Pin<Box<dyn Future<Output = Result<(), hyper::Error>> + Send>>;
 
 /// One open connection.
-pub struct Conn {
-    pub sender: Sender,
-    pub driver: Driver,
+pub(crate) struct Conn {
+    /// Where requests go in.
+    pub(crate) sender: Sender,
+    /// What moves the bytes; polled by the task that sends.
+    pub(crate) driver: Driver,
     /// The driver has ended: it must not be polled again.
-    pub closed: bool,
+    pub(crate) closed: bool,
 }
 
 impl Conn {
-    pub fn is_http2(&self) -> bool {
+    /// True for HTTP/2, whose requests carry the full URI.
+    pub(crate) fn is_http2(&self) -> bool {
         matches!(self.sender, Sender::H2(_))
     }
 }
 
 /// How to reach servers: shared by every connection of a run.
-pub struct Connector {
-    pub protocol: Protocol,
+pub(crate) struct Connector {
+    /// The HTTP version asked for.
+    pub(crate) protocol: Protocol,
     /// The checked addresses of each (lower-case host, port): connections go
     /// to these and nowhere else.
-    pub addresses: HashMap<(String, u16), Vec<SocketAddr>>,
+    pub(crate) addresses: HashMap<(String, u16), Vec<SocketAddr>>,
     /// Present when some page is `https`.
-    pub tls: Option<Arc<rustls::ClientConfig>>,
+    pub(crate) tls: Option<Arc<rustls::ClientConfig>>,
 }
 
-/// The addresses of every server of a resolved plan, for a [`Connector`].
-pub fn addresses_of(plan: &Plan) -> HashMap<(String, u16), Vec<SocketAddr>> {
-    plan.servers
+/// The addresses of every server of a resolved schedule, for a [`Connector`].
+pub(crate) fn addresses_of(schedule: &Schedule) -> HashMap<(String, u16), Vec<SocketAddr>> {
+    schedule
+        .servers
         .iter()
         .map(|s| {
             let port = s.url.port;
@@ -75,7 +82,7 @@ pub fn addresses_of(plan: &Plan) -> HashMap<(String, u16), Vec<SocketAddr>> {
 
 impl Connector {
     /// Opens a connection to the server of `url`.
-    pub async fn open(&self, url: &Url) -> Result<Conn, Failure> {
+    pub(crate) async fn open(&self, url: &Url) -> Result<Conn, Failure> {
         let tcp = self.tcp(url).await?;
         match url.scheme {
             Scheme::Http => {

@@ -8,10 +8,11 @@ use std::io;
 
 /// A request that got no answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure(pub String);
+pub(crate) struct Failure(pub(crate) String);
 
 impl Failure {
-    pub fn new(message: impl Into<String>) -> Failure {
+    /// A failure in these words.
+    pub(crate) fn new(message: impl Into<String>) -> Failure {
         Failure(message.into())
     }
 }
@@ -23,14 +24,14 @@ impl fmt::Display for Failure {
 }
 
 /// The failure an I/O error stands for.
-pub fn of_io(e: &io::Error) -> Failure {
+pub(crate) fn of_io(e: &io::Error) -> Failure {
     of(e)
 }
 
 /// The failure an error stands for: the first cause along its chain that
 /// says something stable (a refused or reset connection, a TLS alert),
 /// else the chain's own words.
-pub fn of(e: &(dyn StdError + 'static)) -> Failure {
+pub(crate) fn of(e: &(dyn StdError + 'static)) -> Failure {
     let mut words = Vec::new();
     let mut cause: Option<&(dyn StdError + 'static)> = Some(e);
     while let Some(err) = cause {

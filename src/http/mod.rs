@@ -2,70 +2,76 @@
 //! back to back, warm or cold caches, and the same rows, formats and
 //! comparisons as every other mode.
 //!
-//! `options` reads the command line, `pages` and `plan` decide what is
-//! requested in which order, `safety` refuses what could harm a server that
-//! is not ours, `session` (over `client`, `connect` and `tls`) measures with
-//! the built-in client, `tools` hands pages to an installed load tool, and
-//! `measure` turns answers into rows.
+//! A [`job::Job`] says what to measure; `pages` and `schedule` decide what
+//! is requested in which order, `address` where each request goes, `safety`
+//! refuses what could harm a server that is not ours, `builtin` (over
+//! `session`, `client`, `connect` and `tls`) measures with the built-in
+//! client, `tools` hands pages to an installed load tool, `rows` turns
+//! answers into rows, and `settings` says what the run saves of the job.
+//! Nothing here reads the command line or prints: progress lines go to a
+//! callback, which the command connects to its output.
 
 pub mod address;
 pub mod builtin;
-pub mod client;
-pub mod connect;
-pub mod failure;
-pub mod measure;
-pub mod options;
-pub mod pages;
-pub mod plan;
-pub mod safety;
-pub mod session;
-pub mod settings;
-pub mod tls;
+pub(crate) mod client;
+pub(crate) mod connect;
+pub(crate) mod failure;
+pub mod job;
+pub(crate) mod pages;
+pub(crate) mod rows;
+pub(crate) mod safety;
+pub mod schedule;
+pub(crate) mod session;
+pub(crate) mod settings;
+pub(crate) mod tls;
 pub mod tools;
 pub mod url;
 
 use crate::document::builder::{Figures, RunBuilder};
-use crate::document::environment::Environment;
+use crate::document::environment::{Environment, now};
 use crate::document::run::{Mode, Run};
 use crate::error::Error;
-use options::{Options, Tool};
-use plan::Plan;
+use job::{Job, Tool};
+use schedule::Schedule;
+use settings::HttpSettings;
 use std::path::Path;
 
-/// Measures what `o` asks for and returns the run, not yet compared or
-/// saved. Refusals (safety caps, bad pages, a missing tool) come before any
-/// connection is made.
-pub fn measure(o: &Options) -> Result<Run, Error> {
-    let mut page_list = o.urls.clone();
-    if let Some(file) = &o.urls_file {
-        page_list.extend(pages::from_file(file)?);
-    }
-    let mut plan = Plan::new(o, page_list)?;
-    plan.resolve(&o.resolve, &address::system_lookup);
-    safety::check(&plan, o)?;
-    if o.tool != Tool::Builtin {
-        tools::require(o.tool)?;
-    }
-    let started = crate::document::environment::now();
-    let quiet = o.common.quiet;
-    let mut progress = |line: &str| {
-        if !quiet {
-            eprintln!("http: {}", crate::output::text::clean(line));
-        }
+/// Measures what `job` asks for and returns the run, not yet compared or
+/// saved; each step is told to `progress` as a line. Refusals (safety
+/// caps, bad pages, a missing tool) come before any connection is made.
+pub(crate) fn measure(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Run, Error> {
+    let schedule = checked_schedule(job)?;
+    let started = now();
+    let rows = match job.tool {
+        Tool::Builtin => builtin::run(&schedule, job, progress)?,
+        tool => tools::run(tool, &schedule, job, progress)?,
     };
-    let (rows, pairs) = match o.tool {
-        Tool::Builtin => builtin::run(&plan, o, &mut progress)?,
-        tool => tools::run(tool, &plan, o, &mut progress)?,
-    };
+    let pairs = rows::pairs(&schedule, &rows);
     let environment = Environment::current(Path::new("."), started.clone());
     // An external tool's times owe nothing to this build.
-    let figures = match o.tool {
+    let figures = match job.tool {
         Tool::Builtin => Figures::ClientTime,
         _ => Figures::Unaffected,
     };
     Ok(RunBuilder::new(Mode::Http, started)
-        .settings(&settings::of(o, &plan))
+        .settings(&HttpSettings::of(job, &schedule))
         .rows(rows)
-        .server_pairs((!o.compare.is_empty()).then_some(pairs))
+        .server_pairs((!job.compare.is_empty()).then_some(pairs))
         .build(environment, figures))
+}
+
+/// The schedule of `job`'s pages (from `urls`, then `urls_file`), every
+/// server's addresses found, once the caps and the tool allow it.
+fn checked_schedule(job: &Job) -> Result<Schedule, Error> {
+    let mut pages = job.urls.clone();
+    if let Some(file) = &job.urls_file {
+        pages.extend(pages::from_file(file)?);
+    }
+    let mut schedule = Schedule::new(job, pages)?;
+    schedule.resolve(&job.resolve, &address::system_lookup);
+    safety::check(&schedule, job)?;
+    if job.tool != Tool::Builtin {
+        tools::require(job.tool)?;
+    }
+    Ok(schedule)
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 
 /// Reads a list of pages: one per line, blank lines and `#` comments
 /// skipped. Absolute URLs are checked here so an error names the line.
-pub fn from_file(path: &Path) -> Result<Vec<String>, Error> {
+pub(crate) fn from_file(path: &Path) -> Result<Vec<String>, Error> {
     let shown = path.display();
     let text = std::fs::read_to_string(path)
         .map_err(|e| Error::input(format!("{shown}: cannot read: {e}")))?;
@@ -16,7 +16,7 @@ pub fn from_file(path: &Path) -> Result<Vec<String>, Error> {
 }
 
 /// The pages of a list file's text; the error carries its line number.
-pub fn parse_list(text: &str) -> Result<Vec<String>, (usize, String)> {
+pub(crate) fn parse_list(text: &str) -> Result<Vec<String>, (usize, String)> {
     let mut pages = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -31,7 +31,7 @@ pub fn parse_list(text: &str) -> Result<Vec<String>, (usize, String)> {
 
 /// Checks one page as given: an absolute URL must parse; a path may not
 /// hold white space.
-pub fn check(page: &str) -> Result<(), String> {
+pub(crate) fn check(page: &str) -> Result<(), String> {
     if page.contains("://") {
         Url::parse(page).map(|_| ())
     } else if page.chars().any(char::is_whitespace) {
@@ -42,7 +42,7 @@ pub fn check(page: &str) -> Result<(), String> {
 }
 
 /// True for an absolute URL, false for a path.
-pub fn is_absolute(page: &str) -> bool {
+pub(crate) fn is_absolute(page: &str) -> bool {
     page.contains("://")
 }
 

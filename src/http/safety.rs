@@ -5,60 +5,60 @@
 //! loopback address. `localhost.` and `*.localhost` are resolved like any
 //! name, and `127.0.0.1.example.com` is whatever its answers are.
 
-use super::options::{Options, Tool};
-use super::plan::{Job, Plan};
+use super::job::{Job, Tool};
+use super::schedule::{Schedule, Visit};
 use crate::error::Error;
 
 /// Requests per URL allowed against a host that is not loopback.
-pub const MAX_REQUESTS_PER_URL: u64 = 1_000;
+pub(crate) const MAX_REQUESTS_PER_URL: u64 = 1_000;
 /// Requests at the same time allowed against a host that is not loopback.
-pub const MAX_CONCURRENCY: u64 = 16;
+pub(crate) const MAX_CONCURRENCY: u64 = 16;
 /// Unmeasured requests per URL allowed against a host that is not loopback.
-pub const MAX_WARMUP: u64 = 100;
+pub(crate) const MAX_WARMUP: u64 = 100;
 /// Requests in all (warm-up included) allowed to hosts that are not loopback.
-pub const MAX_TOTAL: u64 = 20_000;
+pub(crate) const MAX_TOTAL: u64 = 20_000;
 
-/// Refuses a plan that goes past a cap against a server that is not
-/// loopback, unless `--force`. Called after [`Plan::resolve`] and before
-/// any connection is made.
-pub fn check(plan: &Plan, o: &Options) -> Result<(), Error> {
-    if o.force {
+/// Refuses a schedule that goes past a cap against a server that is not
+/// loopback, unless `--force`. Called after [`Schedule::resolve`] and
+/// before any connection is made.
+pub(crate) fn check(schedule: &Schedule, job: &Job) -> Result<(), Error> {
+    if job.force {
         return Ok(());
     }
-    let remote = |j: &Job| !plan.servers[j.server].addresses.is_loopback();
-    let Some(first) = plan.jobs.iter().find(|j| remote(j)) else {
+    let remote = |v: &Visit| !schedule.servers[v.server].addresses.is_loopback();
+    let Some(first) = schedule.visits.iter().find(|v| remote(v)) else {
         return Ok(());
     };
-    let host = plan.servers[first.server].name.as_str();
+    let host = schedule.servers[first.server].name.as_str();
     let refuse = |what: String| {
         Err(Error::Refused(format!(
             "{host} is not a loopback host and {what}; --force lifts the caps"
         )))
     };
-    if o.tool == Tool::Wrk {
+    if job.tool == Tool::Wrk {
         return refuse(
             "wrk runs for a duration, so its request count cannot be capped".to_string(),
         );
     }
-    if o.requests > MAX_REQUESTS_PER_URL {
+    if job.requests > MAX_REQUESTS_PER_URL {
         return refuse(format!(
             "{} requests per URL is above the cap of {MAX_REQUESTS_PER_URL}",
-            o.requests
+            job.requests
         ));
     }
-    if o.concurrency > MAX_CONCURRENCY {
+    if job.concurrency > MAX_CONCURRENCY {
         return refuse(format!(
             "{} requests at a time is above the cap of {MAX_CONCURRENCY}",
-            o.concurrency
+            job.concurrency
         ));
     }
-    if o.warmup > MAX_WARMUP {
+    if job.warmup > MAX_WARMUP {
         return refuse(format!(
             "a warm-up of {} is above the cap of {MAX_WARMUP}",
-            o.warmup
+            job.warmup
         ));
     }
-    let total = plan.total_requests(remote);
+    let total = schedule.total_requests(remote);
     if total > MAX_TOTAL {
         return refuse(format!(
             "{total} requests in all is above the cap of {MAX_TOTAL}"
@@ -70,25 +70,21 @@ pub fn check(plan: &Plan, o: &Options) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::options::Resolve;
+    use crate::http::job::Resolve;
 
-    fn opts(f: impl FnOnce(&mut Options)) -> (Plan, Options) {
-        let mut o = Options::default();
-        o.url_defaults();
+    fn opts(f: impl FnOnce(&mut Job)) -> (Schedule, Job) {
+        let mut o = Job {
+            urls: vec!["https://example.invalid/".into()],
+            ..Job::default()
+        };
         f(&mut o);
-        let mut plan = Plan::new(&o, o.urls.clone()).unwrap();
+        let mut schedule = Schedule::new(&o, o.urls.clone()).unwrap();
         // No name resolves here: only literals and --resolve are loopback.
-        plan.resolve(&o.resolve, &|_, _| Vec::new());
-        (plan, o)
+        schedule.resolve(&o.resolve, &|_, _| Vec::new());
+        (schedule, o)
     }
 
-    impl Options {
-        fn url_defaults(&mut self) {
-            self.urls = vec!["https://example.invalid/".into()];
-        }
-    }
-
-    fn refused(f: impl FnOnce(&mut Options)) -> Option<String> {
+    fn refused(f: impl FnOnce(&mut Job)) -> Option<String> {
         let (p, o) = opts(f);
         check(&p, &o).err().map(|e| {
             assert!(matches!(e, Error::Refused(_)));
@@ -164,7 +160,11 @@ mod tests {
         );
         assert!(
             refused(|o| {
-                o.resolve = vec![Resolve::parse("example.invalid:443:::1").unwrap()];
+                o.resolve = vec![Resolve {
+                    host: "example.invalid".into(),
+                    port: 443,
+                    address: "::1".parse().unwrap(),
+                }];
                 o.concurrency = 64;
             })
             .is_none()

@@ -1,25 +1,41 @@
-//! Runs a plan with the built-in client: per server, `concurrency` slots,
-//! each a task owning its connection for the length of a batch. The warm-up
-//! gives every slot its share of requests (at least one, so each connection
-//! is open and its handshake done before anything is timed); measured
-//! batches let the slots take requests from a common count, so exactly
-//! `concurrency` requests are in flight until the batch ends.
+//! Runs a schedule with the built-in client: per server, `concurrency`
+//! slots, each a task owning its connection for the length of a batch. The
+//! warm-up gives every slot its share of requests (at least one, so each
+//! connection is open and its handshake done before anything is timed);
+//! measured batches let the slots take requests from a common count, so
+//! exactly `concurrency` requests are in flight until the batch ends.
 
 use super::client::{Client, Outcome, Slot};
 use super::failure::Failure;
-use super::plan::Plan;
+use super::schedule::Schedule;
 use super::url::Url;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// What one job's measured requests gave.
+/// What measured requests gave: one visit's, or one batch's.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct JobResult {
+pub(crate) struct Fetched {
     /// In the order they finished.
-    pub outcomes: Vec<Outcome>,
-    /// Wall time of the job's measured batches together.
-    pub wall: Duration,
+    pub(crate) outcomes: Vec<Outcome>,
+    /// Wall time of the batches together.
+    pub(crate) wall: Duration,
+}
+
+impl Fetched {
+    fn add(&mut self, batch: Fetched) {
+        self.outcomes.extend(batch.outcomes);
+        self.wall += batch.wall;
+    }
+}
+
+/// What a whole session gave.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Session {
+    /// One per visit, in the schedule's order.
+    pub(crate) visits: Vec<Fetched>,
+    /// Connections opened per server.
+    pub(crate) opened: Vec<u64>,
 }
 
 /// How a batch hands out requests.
@@ -31,51 +47,44 @@ enum Work {
     Shared(u64),
 }
 
-/// Runs the whole plan; `progress` is told of each step. Returns one result
-/// per job and the connections opened per server.
-pub async fn run(
-    plan: &Plan,
+/// Runs the whole schedule; `progress` is told of each step.
+pub(crate) async fn run(
+    schedule: &Schedule,
     client: Arc<Client>,
     progress: &mut dyn FnMut(&str),
-) -> (Vec<JobResult>, Vec<u64>) {
-    let slots_per_server = usize::try_from(plan.concurrency).unwrap_or(usize::MAX);
-    let mut pools: Vec<Vec<Slot>> = plan
+) -> Session {
+    let slots_per_server = usize::try_from(schedule.concurrency).unwrap_or(usize::MAX);
+    let mut pools: Vec<Vec<Slot>> = schedule
         .servers
         .iter()
         .map(|_| (0..slots_per_server).map(|_| Slot::default()).collect())
         .collect();
-    let mut results = vec![JobResult::default(); plan.jobs.len()];
+    let mut visits = vec![Fetched::default(); schedule.visits.len()];
     progress(&format!(
         "warm-up: {} requests per page and server",
-        plan.warmup
+        schedule.warmup
     ));
-    for &job_index in plan.groups.iter().flatten() {
-        let job = &plan.jobs[job_index];
-        let work = Work::Each(split(plan.warmup, slots_per_server));
-        batch(&client, &mut pools[job.server], &job.url, work).await;
+    for &index in schedule.groups.iter().flatten() {
+        let visit = &schedule.visits[index];
+        let work = Work::Each(split(schedule.warmup, slots_per_server));
+        batch(&client, &mut pools[visit.server], &visit.url, work).await;
     }
-    let rounds = plan.rounds();
+    let rounds = schedule.rounds();
     let n_rounds = rounds.len();
     for (i, round) in rounds.into_iter().enumerate() {
         progress(&format!("round {}/{n_rounds}", i + 1));
         for b in round {
-            let job = &plan.jobs[b.job];
-            let (outcomes, wall) = batch(
-                &client,
-                &mut pools[job.server],
-                &job.url,
-                Work::Shared(b.count),
-            )
-            .await;
-            results[b.job].outcomes.extend(outcomes);
-            results[b.job].wall += wall;
+            let visit = &schedule.visits[b.visit];
+            let pool = &mut pools[visit.server];
+            let fetched = batch(&client, pool, &visit.url, Work::Shared(b.count)).await;
+            visits[b.visit].add(fetched);
         }
     }
     let opened = pools
         .iter()
         .map(|pool| pool.iter().map(|s| s.opened).sum())
         .collect();
-    (results, opened)
+    Session { visits, opened }
 }
 
 /// `n` split over `parts` as evenly as possible.
@@ -87,12 +96,7 @@ fn split(n: u64, parts: usize) -> Vec<u64> {
 }
 
 /// One batch on one server's slots: a task per slot, all started together.
-async fn batch(
-    client: &Arc<Client>,
-    pool: &mut Vec<Slot>,
-    url: &Url,
-    work: Work,
-) -> (Vec<Outcome>, Duration) {
+async fn batch(client: &Arc<Client>, pool: &mut Vec<Slot>, url: &Url, work: Work) -> Fetched {
     let shared = Arc::new(AtomicU64::new(match work {
         Work::Shared(n) => n,
         Work::Each(_) => 0,
@@ -132,7 +136,10 @@ async fn batch(
     }
     let wall = start.elapsed();
     finished.sort_by_key(|(at, _)| *at);
-    (finished.into_iter().map(|(_, o)| o).collect(), wall)
+    Fetched {
+        outcomes: finished.into_iter().map(|(_, o)| o).collect(),
+        wall,
+    }
 }
 
 async fn slot_task(

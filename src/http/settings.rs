@@ -2,100 +2,130 @@
 //! and to read its table, and never a secret (passwords, cookies and the
 //! values of secret headers are saved as `(hidden)`).
 
-use super::options::{Options, Protocol, Tool};
-use super::plan::Plan;
+use super::job::{Job, Tool};
+use super::schedule::Schedule;
 use super::tools;
-use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use serde::Serialize;
 
 /// How secrets are saved and shown.
-pub const HIDDEN: &str = "(hidden)";
+pub(crate) const HIDDEN: &str = "(hidden)";
 
-/// The settings block of an HTTP run.
-pub fn of(o: &Options, plan: &Plan) -> BTreeMap<String, Value> {
-    let mut s = BTreeMap::new();
-    let mut put = |k: &str, v: Value| {
-        s.insert(k.to_string(), v);
-    };
-    let servers: Vec<&str> = plan.servers.iter().map(|s| s.name.as_str()).collect();
-    let pages: Vec<&str> = plan
-        .groups
-        .iter()
-        .map(|g| plan.jobs[g[0]].page.as_str())
-        .collect();
-    put("servers", json!(servers));
-    put("pages", json!(pages));
-    if !o.compare.is_empty() {
-        put(
-            "compare",
-            json!(servers[..o.compare.len().min(servers.len())]),
-        );
+/// The settings of an HTTP run, saved under these names (format 1).
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct HttpSettings<'a> {
+    /// Every server, as given (credentials hidden).
+    servers: Vec<&'a str>,
+    /// Every page, once, in order.
+    pages: Vec<&'a str>,
+    /// The servers of `--compare`, the reference first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compare: Option<Vec<&'a str>>,
+    requests: u64,
+    /// The warm-up asked for, and the one made (one per connection at least).
+    warmup: u64,
+    warmup_effective: u64,
+    concurrency: u64,
+    rounds: u64,
+    cold: bool,
+    cache_header: &'a str,
+    keepalive: bool,
+    /// `negotiated`, `1.1` or `2`.
+    http: &'static str,
+    encoding: &'static str,
+    /// Seconds.
+    timeout: f64,
+    /// `Name: value`, secret values hidden.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    headers: Vec<String>,
+    /// Only whether one was sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cookie: Option<&'static str>,
+    /// Only whether it was sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    auth: Option<&'static str>,
+    /// `host:port:address`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    resolve: Vec<String>,
+    insecure: bool,
+    tool: &'static str,
+    /// Seconds of load, for wrk, which runs for a duration.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    duration: Option<u64>,
+    force: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    threshold: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    min_delta: Option<f64>,
+    /// The load tools installed, whether used or not.
+    tools_found: Vec<&'static str>,
+}
+
+impl<'a> HttpSettings<'a> {
+    /// The settings of `job`, measured by `schedule`.
+    pub(crate) fn of(job: &'a Job, schedule: &'a Schedule) -> HttpSettings<'a> {
+        let servers: Vec<&str> = schedule.servers.iter().map(|s| s.name.as_str()).collect();
+        let pages = schedule
+            .groups
+            .iter()
+            .map(|g| schedule.visits[g[0]].page.as_str())
+            .collect();
+        let compare = (!job.compare.is_empty())
+            .then(|| servers[..job.compare.len().min(servers.len())].to_vec());
+        HttpSettings {
+            servers,
+            pages,
+            compare,
+            requests: job.requests,
+            warmup: job.warmup,
+            warmup_effective: schedule.warmup,
+            concurrency: job.concurrency,
+            rounds: job.rounds,
+            cold: job.cold,
+            cache_header: &job.cache_header,
+            keepalive: job.keepalive,
+            http: job.protocol.as_str(),
+            encoding: job.encoding.as_str(),
+            timeout: job.timeout.as_secs_f64(),
+            headers: shown_headers(job),
+            cookie: job.cookie.as_ref().map(|_| HIDDEN),
+            auth: job.auth.as_ref().map(|_| HIDDEN),
+            resolve: job
+                .resolve
+                .iter()
+                .map(|r| format!("{}:{}:{}", r.host, r.port, r.address))
+                .collect(),
+            insecure: job.insecure,
+            tool: job.tool.as_str(),
+            duration: (job.tool == Tool::Wrk).then_some(job.duration),
+            force: job.force,
+            threshold: job.threshold,
+            min_delta: job.min_delta,
+            tools_found: tools_found(),
+        }
     }
-    put("requests", json!(o.requests));
-    put("warmup", json!(o.warmup));
-    put("warmup_effective", json!(plan.warmup));
-    put("concurrency", json!(o.concurrency));
-    put("rounds", json!(o.rounds));
-    put("cold", json!(o.cold));
-    put("cache_header", json!(o.cache_header));
-    put("keepalive", json!(o.keepalive));
-    put(
-        "http",
-        json!(match o.protocol {
-            Protocol::Negotiated => "negotiated",
-            Protocol::Http1 => "1.1",
-            Protocol::Http2 => "2",
-        }),
-    );
-    put("encoding", json!(o.encoding.as_str()));
-    put("timeout", json!(o.timeout.as_secs_f64()));
-    let headers: Vec<String> = o
-        .headers
+}
+
+/// `Name: value` of every extra header, the value hidden when secret.
+fn shown_headers(job: &Job) -> Vec<String> {
+    job.headers
         .iter()
         .map(|(name, value)| {
-            if o.is_secret(name) {
+            if job.is_secret(name) {
                 format!("{name}: {HIDDEN}")
             } else {
                 format!("{name}: {value}")
             }
         })
-        .collect();
-    if !headers.is_empty() {
-        put("headers", json!(headers));
-    }
-    if o.cookie.is_some() {
-        put("cookie", json!(HIDDEN));
-    }
-    if o.auth.is_some() {
-        put("auth", json!(HIDDEN));
-    }
-    if !o.resolve.is_empty() {
-        let r: Vec<String> = o
-            .resolve
-            .iter()
-            .map(|r| format!("{}:{}:{}", r.host, r.port, r.address))
-            .collect();
-        put("resolve", json!(r));
-    }
-    put("insecure", json!(o.insecure));
-    put("tool", json!(o.tool.as_str()));
-    if o.tool == Tool::Wrk {
-        put("duration", json!(o.duration));
-    }
-    put("force", json!(o.force));
-    if let Some(t) = o.common.threshold {
-        put("threshold", json!(t));
-    }
-    if let Some(d) = o.common.min_delta {
-        put("min_delta", json!(d));
-    }
-    let found: Vec<&str> = Tool::EXTERNAL
+        .collect()
+}
+
+/// The external tools installed on this machine.
+fn tools_found() -> Vec<&'static str> {
+    Tool::EXTERNAL
         .iter()
         .filter(|t| tools::installed(t.as_str()).is_some())
         .map(|t| t.as_str())
-        .collect();
-    put("tools_found", json!(found));
-    s
+        .collect()
 }
 
 /// Headers whose values are credentials, by name: the ones HTTP defines
@@ -103,7 +133,7 @@ pub fn of(o: &Options, plan: &Plan) -> BTreeMap<String, Value> {
 /// auth (`X-Api-Key`, `X-Auth-Token`, `Client-Secret`), case-insensitive.
 /// Hiding a harmless header costs a `(hidden)` in a saved run; showing a
 /// secret one costs the secret. `--secret-header` marks any other.
-pub fn is_secret_header(name: &str) -> bool {
+pub(crate) fn is_secret_header(name: &str) -> bool {
     let name = name.trim().to_ascii_lowercase();
     [
         "authorization",
@@ -120,32 +150,36 @@ pub fn is_secret_header(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::options::parse;
+    use crate::http::job::Resolve;
+
+    fn headers(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect()
+    }
 
     #[test]
     fn secrets_are_never_saved() {
-        let o = parse(
-            [
-                "--url=http://user:pw1@localhost:1/",
-                "--auth=me:pw2",
-                "--cookie=session=pw3",
-                "--header=authorization: Bearer pw4",
-                "--header=Cookie: pw5",
-                "--header=X-Api-Key: pw6",
-                "--header=x-auth-token: pw7",
-                "--header=Set-Cookie: pw8",
-                "--header=Client-SECRET: pw9",
-                "--secret-header=X-Deploy: pw10",
-                "--header=X-Trace: visible",
-            ]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
-            None,
-        )
-        .unwrap();
-        let plan = Plan::new(&o, o.urls.clone()).unwrap();
-        let text = serde_json::to_string(&of(&o, &plan)).unwrap();
+        let o = Job {
+            urls: vec!["http://user:pw1@localhost:1/".into()],
+            auth: Some("me:pw2".into()),
+            cookie: Some("session=pw3".into()),
+            headers: headers(&[
+                ("authorization", "Bearer pw4"),
+                ("Cookie", "pw5"),
+                ("X-Api-Key", "pw6"),
+                ("x-auth-token", "pw7"),
+                ("Set-Cookie", "pw8"),
+                ("Client-SECRET", "pw9"),
+                ("X-Deploy", "pw10"),
+                ("X-Trace", "visible"),
+            ]),
+            secret_headers: vec!["X-Deploy".into()],
+            ..Job::default()
+        };
+        let schedule = Schedule::new(&o, o.urls.clone()).unwrap();
+        let text = serde_json::to_string(&HttpSettings::of(&o, &schedule)).unwrap();
         for secret in [
             "pw1", "pw2", "pw3", "pw4", "pw5", "pw6", "pw7", "pw8", "pw9", "pw10",
         ] {
@@ -154,6 +188,79 @@ mod tests {
         assert!(text.contains("X-Trace: visible"), "{text}");
         assert!(text.contains("(hidden)@localhost:1"), "{text}");
         assert!(text.contains("X-Deploy: (hidden)"), "{text}");
+    }
+
+    fn saved(job: &Job) -> serde_json::Map<String, serde_json::Value> {
+        let schedule = Schedule::new(job, job.urls.clone()).unwrap();
+        match serde_json::to_value(HttpSettings::of(job, &schedule)).unwrap() {
+            serde_json::Value::Object(fields) => fields,
+            other => panic!("not an object: {other}"),
+        }
+    }
+
+    #[test]
+    fn what_was_not_given_is_not_saved_and_the_rest_is() {
+        let plain = saved(&Job {
+            urls: vec!["http://127.0.0.1:1/a".into()],
+            ..Job::default()
+        });
+        let mut keys: Vec<&str> = plain.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(
+            keys,
+            [
+                "cache_header",
+                "cold",
+                "concurrency",
+                "encoding",
+                "force",
+                "http",
+                "insecure",
+                "keepalive",
+                "pages",
+                "requests",
+                "rounds",
+                "servers",
+                "timeout",
+                "tool",
+                "tools_found",
+                "warmup",
+                "warmup_effective",
+            ]
+        );
+        assert_eq!(plain["http"], "negotiated");
+        assert_eq!(plain["timeout"], 30.0);
+        let full = saved(&Job {
+            compare: vec!["http://127.0.0.1:1".into(), "http://127.0.0.1:2".into()],
+            urls: vec!["/a".into()],
+            headers: headers(&[("X-A", "b")]),
+            resolve: vec![Resolve {
+                host: "h".into(),
+                port: 80,
+                address: "127.0.0.1".parse().unwrap(),
+            }],
+            cookie: Some("c".into()),
+            auth: Some("u:p".into()),
+            tool: Tool::Wrk,
+            threshold: Some(20.0),
+            min_delta: Some(3.0),
+            ..Job::default()
+        });
+        assert_eq!(
+            full["compare"],
+            serde_json::json!(["http://127.0.0.1:1", "http://127.0.0.1:2"])
+        );
+        assert_eq!(full["headers"], serde_json::json!(["X-A: b"]));
+        assert_eq!(full["resolve"], serde_json::json!(["h:80:127.0.0.1"]));
+        assert_eq!(
+            (&full["cookie"], &full["auth"]),
+            (&HIDDEN.into(), &HIDDEN.into())
+        );
+        assert_eq!(
+            (&full["duration"], &full["threshold"]),
+            (&10.into(), &20.0.into())
+        );
+        assert_eq!(full["min_delta"], 3.0);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! signatures are still checked, so the connection is what it claims to be
 //! cryptographically; only who vouches for the key is not).
 
-use super::options::Protocol;
+use super::job::Protocol;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::WebPkiSupportedAlgorithms;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
@@ -11,7 +11,7 @@ use rustls::{ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme
 use std::sync::Arc;
 
 /// The client's TLS set-up; the error is a one-line message.
-pub fn config(insecure: bool, protocol: Protocol) -> Result<Arc<ClientConfig>, String> {
+pub(crate) fn config(insecure: bool, protocol: Protocol) -> Result<Arc<ClientConfig>, String> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let builder = ClientConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()

@@ -13,13 +13,16 @@ use std::fmt;
 
 /// The scheme of a page: only plain and TLS HTTP are measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scheme {
+pub(crate) enum Scheme {
+    /// Plain HTTP.
     Http,
+    /// HTTP over TLS.
     Https,
 }
 
 impl Scheme {
-    pub fn as_str(self) -> &'static str {
+    /// The scheme as written in a URL.
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Scheme::Http => "http",
             Scheme::Https => "https",
@@ -34,20 +37,24 @@ impl Scheme {
     }
 }
 
-/// An absolute `http` or `https` URL.
+/// An absolute `http` or `https` URL, its parts as written and its
+/// credentials apart: what is requested, shown and saved never carries
+/// them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Url {
-    pub scheme: Scheme,
+    /// Plain or TLS.
+    pub(crate) scheme: Scheme,
     /// The host as written, IPv6 literals without their brackets.
-    pub host: String,
-    pub port: u16,
+    pub(crate) host: String,
+    /// The port written, or the scheme's.
+    pub(crate) port: u16,
     /// `host[:port]` as written, credentials left out: the `Host` header.
-    pub authority: String,
+    pub(crate) authority: String,
     /// Path and query, starting with `/`.
-    pub path: String,
+    pub(crate) path: String,
     /// `user:password` from the URL, percent-decoded, if any: sent as basic
     /// auth, never shown.
-    pub userinfo: Option<String>,
+    pub(crate) userinfo: Option<String>,
 }
 
 impl Url {
@@ -183,7 +190,7 @@ fn ambiguous_userinfo(text: &str) -> bool {
 
 /// `text` with any `user:password@` of an URL-looking string hidden, for
 /// server names and messages about input that did not parse. Where the
-/// credentials end cannot be told (see [`ambiguous_userinfo`]), everything
+/// credentials end cannot be told (see `ambiguous_userinfo`), everything
 /// up to the last `@` is hidden: too much rather than a password's tail.
 pub fn hide_userinfo(text: &str) -> String {
     let Some((scheme, rest)) = text.split_once("://") else {

@@ -9,8 +9,9 @@ use crate::document::run::{Row, Run, ServerPair};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// The whole table text of an HTTP run.
-pub fn render(run: &Run) -> String {
+/// The whole table text of an HTTP run: the table format prints it in
+/// place of the probe table, whose columns do not fit pages.
+pub(crate) fn render(run: &Run) -> String {
     let mut out = String::new();
     out.push_str(&header(run));
     out.push('\n');
@@ -28,7 +29,7 @@ pub fn render(run: &Run) -> String {
 }
 
 /// `http: 2 servers × 3 pages, 100 requests + 5 warm-up each, ...`.
-pub fn header(run: &Run) -> String {
+fn header(run: &Run) -> String {
     let s = &run.settings;
     let list_len = |k: &str| s.get(k).and_then(Value::as_array).map_or(0, Vec::len);
     let num = |k: &str| s.get(k).and_then(Value::as_u64);
@@ -165,7 +166,7 @@ fn failures(rows: &[Row]) -> String {
 }
 
 /// Per page: each later server (B) against the first (A).
-pub fn ab_tables(pairs: &[ServerPair]) -> String {
+fn ab_tables(pairs: &[ServerPair]) -> String {
     let mut out = String::new();
     let mut pages: Vec<&str> = Vec::new();
     for p in pairs {

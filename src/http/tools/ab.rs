@@ -7,14 +7,39 @@
 //! into the note. ab's `Non-2xx responses` cannot tell a redirect from an
 //! error page: all of them count as errors.
 
+use super::invocation::Invocation;
 use super::units::{after, count, number};
 use super::{Summary, first_line};
-use crate::http::options::Options;
+use crate::error::Error;
+use crate::http::job::Job;
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// Runs ab for one page: a warm-up, then the measured requests, their
+/// percentiles read from a file in a private folder.
+pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
+    let dir =
+        tempfile::tempdir().map_err(|e| Error::Refused(format!("ab: no temporary folder: {e}")))?;
+    let csv = dir.path().join("percentiles.csv");
+    let (url, headers) = (&run.handed.url, &run.handed.headers);
+    let c = run.concurrency;
+    run.warm_up(|n| args(url, n, c, run.job, headers, &csv));
+    let args = args(url, run.requests, c, run.job, headers, &csv);
+    let printed = run.output(&args)?;
+    let percentiles = std::fs::read_to_string(&csv).unwrap_or_default();
+    parse(&printed.stdout, &printed.stderr, &percentiles, run.requests)
+        .map_err(|m| run.failed(&args, m))
+}
+
 /// The command line for `n` requests, `c` at a time.
-pub fn args(url: &str, n: u64, c: u64, o: &Options, headers: &[String], csv: &Path) -> Vec<String> {
+pub(crate) fn args(
+    url: &str,
+    n: u64,
+    c: u64,
+    job: &Job,
+    headers: &[String],
+    csv: &Path,
+) -> Vec<String> {
     let mut a = vec![
         "-q".to_string(),
         "-r".to_string(),
@@ -23,11 +48,11 @@ pub fn args(url: &str, n: u64, c: u64, o: &Options, headers: &[String], csv: &Pa
         "-c".to_string(),
         c.to_string(),
         "-s".to_string(),
-        o.timeout.as_secs().max(1).to_string(),
+        job.timeout.as_secs().max(1).to_string(),
         "-e".to_string(),
         csv.display().to_string(),
     ];
-    if o.keepalive {
+    if job.keepalive {
         a.push("-k".to_string());
     }
     for h in headers {
@@ -40,7 +65,8 @@ pub fn args(url: &str, n: u64, c: u64, o: &Options, headers: &[String], csv: &Pa
 
 /// Reads ab's summary (`stdout`), its error output and its percentile file
 /// (`percentiles`, possibly empty); `requested` is the `-n` given, for a run
-/// that ended before it could count anything.
+/// that ended before it could count anything. The error says why there is
+/// no summary.
 pub fn parse(
     stdout: &str,
     stderr: &str,
@@ -48,14 +74,7 @@ pub fn parse(
     requested: u64,
 ) -> Result<Summary, String> {
     let Some(complete) = after(stdout, "Complete requests:").and_then(count) else {
-        let said = format!("{stdout}\n{stderr}");
-        if let Some(line) = said.lines().find(|l| l.contains("apr_")) {
-            return Ok(Summary::all_failed(requested, &apr_message(line)));
-        }
-        return Err(format!(
-            "no summary in ab's output ({})",
-            first_line(stderr)
-        ));
+        return without_summary(stdout, stderr, requested);
     };
     let mut s = Summary {
         requests: complete,
@@ -64,6 +83,33 @@ pub fn parse(
             .map(str::to_string),
         ..Summary::default()
     };
+    count_failures(&mut s, stdout, complete);
+    let seconds = after(stdout, "Time taken for tests:").and_then(first_number);
+    s.rps = seconds.filter(|t| *t > 0.0).map(|t| s.succeeded as f64 / t);
+    let html = after(stdout, "HTML transferred:").and_then(first_number);
+    s.bytes = html.filter(|_| complete > 0).map(|b| b / complete as f64);
+    // ab times every request it made, failed or not: no success, no time.
+    if s.succeeded > 0 {
+        read_times(&mut s, stdout, percentiles);
+    }
+    Ok(s)
+}
+
+/// ab printed no summary: every request failed when it names a socket
+/// error (`apr_...`), else its output is not understood.
+fn without_summary(stdout: &str, stderr: &str, requested: u64) -> Result<Summary, String> {
+    let said = format!("{stdout}\n{stderr}");
+    if let Some(line) = said.lines().find(|l| l.contains("apr_")) {
+        return Ok(Summary::all_failed(requested, &apr_message(line)));
+    }
+    Err(format!(
+        "no summary in ab's output ({})",
+        first_line(stderr)
+    ))
+}
+
+/// The failures of `complete` requests, by kind, and the successes left.
+fn count_failures(s: &mut Summary, stdout: &str, complete: u64) {
     let breakdown = failure_breakdown(stdout);
     let get = |k: &str| breakdown.get(k).copied().unwrap_or(0);
     let failed = get("Connect")
@@ -83,19 +129,14 @@ pub fn parse(
         );
     }
     s.succeeded = complete.saturating_sub(failed.saturating_add(non2xx));
-    for (key, n) in [
-        ("2xx", s.succeeded),
-        ("non-2xx", non2xx),
-        ("failed", failed),
-    ] {
-        if n > 0 {
-            s.status.insert(key.to_string(), n);
-        }
-    }
-    let seconds = after(stdout, "Time taken for tests:").and_then(first_number);
-    s.rps = seconds.filter(|t| *t > 0.0).map(|t| s.succeeded as f64 / t);
-    let html = after(stdout, "HTML transferred:").and_then(first_number);
-    s.bytes = html.filter(|_| complete > 0).map(|b| b / complete as f64);
+    s.add_status("2xx", s.succeeded);
+    s.add_status("non-2xx", non2xx);
+    s.add_status("failed", failed);
+}
+
+/// The mean, deviation and percentiles: from the percentile file, to the
+/// microsecond, else from the printed table, in whole milliseconds.
+fn read_times(s: &mut Summary, stdout: &str, percentiles: &str) {
     s.mean = after(stdout, "Time per request:").and_then(first_number);
     s.stddev = after(stdout, "Total:")
         .and_then(|t| t.split_whitespace().nth(2))
@@ -113,13 +154,6 @@ pub fn parse(
     s.p95 = at(95);
     s.p99 = at(99);
     s.max = at(100);
-    if s.succeeded == 0 {
-        // ab times every request it made, failed or not: no success, no time.
-        (
-            s.min, s.mean, s.median, s.p90, s.p95, s.p99, s.max, s.stddev,
-        ) = (None, None, None, None, None, None, None, None);
-    }
-    Ok(s)
 }
 
 /// `apr_socket_recv: Connection refused (111)` → `Connection refused`.

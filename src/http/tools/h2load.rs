@@ -3,12 +3,24 @@
 //! no percentiles, so the row has no median from it. Its `failed` count
 //! includes error statuses; `errored` includes timeouts.
 
+use super::invocation::Invocation;
 use super::units::{after, count, millis};
 use super::{Summary, first_line};
-use crate::http::options::{Options, Protocol};
+use crate::error::Error;
+use crate::http::job::{Job, Protocol};
+
+/// Runs h2load for one page: a warm-up, then the measured requests.
+pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
+    let (url, headers) = (&run.handed.url, &run.handed.headers);
+    let c = run.concurrency;
+    run.warm_up(|n| args(url, n, c, run.job, headers));
+    let args = args(url, run.requests, c, run.job, headers);
+    let printed = run.output(&args)?;
+    parse(&printed.stdout, &printed.stderr).map_err(|m| run.failed(&args, m))
+}
 
 /// The command line for `n` requests over `c` connections.
-pub fn args(url: &str, n: u64, c: u64, o: &Options, headers: &[String]) -> Vec<String> {
+pub(crate) fn args(url: &str, n: u64, c: u64, o: &Job, headers: &[String]) -> Vec<String> {
     let mut a = vec![
         "-n".to_string(),
         n.to_string(),
@@ -29,7 +41,7 @@ pub fn args(url: &str, n: u64, c: u64, o: &Options, headers: &[String]) -> Vec<S
     a
 }
 
-/// Reads h2load's summary.
+/// Reads h2load's summary; the error says why there is none.
 pub fn parse(stdout: &str, stderr: &str) -> Result<Summary, String> {
     let counts = after(stdout, "requests:").map(labelled).ok_or_else(|| {
         format!(
@@ -37,50 +49,22 @@ pub fn parse(stdout: &str, stderr: &str) -> Result<Summary, String> {
             first_line(&format!("{stdout}\n{stderr}"))
         )
     })?;
-    let get = |k: &str| counts.iter().find(|(l, _)| l == k).map_or(0, |(_, n)| *n);
     let statuses = after(stdout, "status codes:")
         .map(labelled)
         .unwrap_or_default();
-    let status = |k: &str| statuses.iter().find(|(l, _)| l == k).map_or(0, |(_, n)| *n);
     let mut s = Summary {
-        requests: get("total"),
-        succeeded: get("succeeded"),
+        requests: counts.get("total"),
+        succeeded: counts.get("succeeded"),
         ..Summary::default()
     };
-    let timeouts = get("timeout");
-    s.add_error("HTTP 4xx", status("4xx"));
-    s.add_error("HTTP 5xx", status("5xx"));
-    s.add_error("timeout", timeouts);
-    s.add_error("connection error", get("errored").saturating_sub(timeouts));
-    // Requests never started (a refused connection) are neither done nor
-    // errored in every version: count the rest of the total as failed.
-    let accounted = s.succeeded.saturating_add(s.errors);
-    s.add_error("not done", s.requests.saturating_sub(accounted));
-    for (key, n) in [
-        ("2xx", status("2xx")),
-        ("3xx", status("3xx")),
-        ("4xx", status("4xx")),
-        ("5xx", status("5xx")),
-    ] {
-        if n > 0 {
-            s.status.insert(key.to_string(), n);
-        }
-    }
-    let no_answer = s.requests.saturating_sub(
-        statuses
-            .iter()
-            .map(|(_, n)| *n)
-            .fold(0u64, u64::saturating_add),
-    );
-    if no_answer > 0 {
-        s.status.insert("failed".to_string(), no_answer);
-    }
+    count_errors(&mut s, &counts, &statuses);
+    count_statuses(&mut s, &statuses);
     let seconds = after(stdout, "finished in")
         .and_then(|t| t.split(',').next())
         .and_then(millis)
         .map(|ms| ms / 1000.0);
     s.rps = seconds.filter(|t| *t > 0.0).map(|t| s.succeeded as f64 / t);
-    let done = get("done");
+    let done = counts.get("done");
     s.bytes = after(stdout, "traffic:")
         .and_then(data_bytes)
         .filter(|_| done > 0)
@@ -95,15 +79,68 @@ pub fn parse(stdout: &str, stderr: &str) -> Result<Summary, String> {
     Ok(s)
 }
 
-/// `400 total, 400 started, 400 done` → [(total, 400), ...].
-fn labelled(text: &str) -> Vec<(String, u64)> {
-    text.split(',')
-        .filter_map(|part| {
-            let mut w = part.split_whitespace();
-            let n = count(w.next()?)?;
-            Some((w.next()?.to_string(), n))
-        })
-        .collect()
+/// The errors by kind. h2load's `failed` includes error statuses and its
+/// `errored` timeouts, so each is counted once here.
+fn count_errors(s: &mut Summary, counts: &Labelled, statuses: &Labelled) {
+    let timeouts = counts.get("timeout");
+    s.add_error("HTTP 4xx", statuses.get("4xx"));
+    s.add_error("HTTP 5xx", statuses.get("5xx"));
+    s.add_error("timeout", timeouts);
+    s.add_error(
+        "connection error",
+        counts.get("errored").saturating_sub(timeouts),
+    );
+    // Requests never started (a refused connection) are neither done nor
+    // errored in every version: count the rest of the total as failed.
+    let accounted = s.succeeded.saturating_add(s.errors);
+    s.add_error("not done", s.requests.saturating_sub(accounted));
+}
+
+/// The answers by status class, and the requests that got none.
+fn count_statuses(s: &mut Summary, statuses: &Labelled) {
+    for class in ["2xx", "3xx", "4xx", "5xx"] {
+        s.add_status(class, statuses.get(class));
+    }
+    s.add_status("failed", s.requests.saturating_sub(statuses.total()));
+}
+
+/// Counts by label, as printed: `400 total, 400 started, 400 done`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Labelled(Vec<Count>);
+
+/// One count of a [`Labelled`] line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Count {
+    label: String,
+    n: u64,
+}
+
+impl Labelled {
+    /// The first count labelled `label`; 0 when there is none.
+    fn get(&self, label: &str) -> u64 {
+        self.0.iter().find(|c| c.label == label).map_or(0, |c| c.n)
+    }
+
+    /// Every count together.
+    fn total(&self) -> u64 {
+        self.0.iter().map(|c| c.n).fold(0u64, u64::saturating_add)
+    }
+}
+
+/// `400 total, 400 started, 400 done` → total 400, started 400, done 400.
+fn labelled(text: &str) -> Labelled {
+    Labelled(
+        text.split(',')
+            .filter_map(|part| {
+                let mut w = part.split_whitespace();
+                let n = count(w.next()?)?;
+                Some(Count {
+                    label: w.next()?.to_string(),
+                    n,
+                })
+            })
+            .collect(),
+    )
 }
 
 /// `traffic: 483.98KB (495600) total, 73.44KB (75200) headers (space

@@ -12,88 +12,88 @@
 //! (for SNI and the certificate), so a tool is refused an `https` page on a
 //! name unless `--force`.
 
-use super::super::address;
-use super::super::options::{Encoding, Options, Tool};
-use super::super::plan::{Job, Plan};
-use super::super::url::{Scheme, Url};
 use crate::error::Error;
+use crate::http::address;
+use crate::http::job::{Encoding, Job, Tool};
+use crate::http::schedule::{Schedule, Visit};
+use crate::http::url::{Scheme, Url};
 use base64::Engine;
 use std::net::IpAddr;
 
 /// What one run of a tool is given.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Handed {
+pub(crate) struct Handed {
     /// The URL fetched: the checked address in place of a name.
-    pub url: String,
+    pub(crate) url: String,
     /// `Name: value` lines safe on a command line, `Host` among them when
     /// the URL carries an address for a name.
-    pub headers: Vec<String>,
+    pub(crate) headers: Vec<String>,
     /// Credentials (name, value): never on a command line.
-    pub secrets: Vec<(String, String)>,
+    pub(crate) secrets: Vec<(String, String)>,
 }
 
 /// Refuses what a tool cannot be given safely: credentials to a tool that
 /// takes them only as arguments, an `https` page on a name (unless
 /// `--force`). Called before any tool runs.
-pub fn check(tool: Tool, plan: &Plan, o: &Options) -> Result<(), Error> {
+pub(crate) fn check(tool: Tool, schedule: &Schedule, job: &Job) -> Result<(), Error> {
     let name = tool.as_str();
     if !matches!(tool, Tool::Wrk)
-        && let Some(job) = plan
-            .jobs
+        && let Some(visit) = schedule
+            .visits
             .iter()
-            .find(|j| !hand(o, j, None).secrets.is_empty())
+            .find(|v| !hand(job, v, None).secrets.is_empty())
     {
         return Err(Error::Refused(format!(
             "--tool={name}: {name} takes headers only on its command line, which every local user \
              can read, so it is given no credentials ({} for {}); use the built-in client or --tool=wrk",
-            credential_names(o, job),
-            job.url
+            credential_names(job, visit),
+            visit.url
         )));
     }
-    if !o.force
-        && let Some(job) = plan
-            .jobs
+    if !job.force
+        && let Some(visit) = schedule
+            .visits
             .iter()
-            .find(|j| j.url.scheme == Scheme::Https && address::literal(&j.url.host).is_none())
+            .find(|v| v.url.scheme == Scheme::Https && address::literal(&v.url.host).is_none())
     {
         return Err(Error::Refused(format!(
             "--tool={name}: {} is https on a name, which {name} would resolve itself (TLS needs \
              the name), so the address the caps judged could differ; give the address, or --force",
-            job.url
+            visit.url
         )));
     }
     Ok(())
 }
 
-/// What `job` is handed; `address` replaces a name in the URL (the host
+/// What `visit` is handed; `address` replaces a name in the URL (the host
 /// as written stays when there is none).
-pub fn hand(o: &Options, job: &Job, address: Option<IpAddr>) -> Handed {
+pub(crate) fn hand(job: &Job, visit: &Visit, address: Option<IpAddr>) -> Handed {
     let mut headers = Vec::new();
     let mut secrets = Vec::new();
-    match o.encoding {
+    match job.encoding {
         Encoding::Gzip => headers.push("Accept-Encoding: gzip".to_string()),
         Encoding::Br => headers.push("Accept-Encoding: br".to_string()),
         Encoding::None => {}
     }
-    if let Some(auth) = o.auth.as_ref().or(job.url.userinfo.as_ref()) {
+    if let Some(auth) = job.auth.as_ref().or(visit.url.userinfo.as_ref()) {
         let encoded = base64::engine::general_purpose::STANDARD.encode(auth);
         secrets.push(("Authorization".to_string(), format!("Basic {encoded}")));
     }
-    if let Some(cookie) = &o.cookie {
+    if let Some(cookie) = &job.cookie {
         secrets.push(("Cookie".to_string(), cookie.clone()));
     }
-    for (name, value) in &o.headers {
-        if o.is_secret(name) {
+    for (name, value) in &job.headers {
+        if job.is_secret(name) {
             secrets.push((name.clone(), value.clone()));
         } else {
             headers.push(format!("{name}: {value}"));
         }
     }
-    let url = &job.url;
+    let url = &visit.url;
     let named = address::literal(&url.host).is_none();
     let host = match address {
         Some(ip) if named && url.scheme == Scheme::Http => {
-            let given = o
+            let given = job
                 .headers
                 .iter()
                 .any(|(n, _)| n.eq_ignore_ascii_case("host"));
@@ -121,9 +121,9 @@ fn host_as_written(url: &Url) -> String {
     }
 }
 
-/// The credentials a job carries, by name, for a refusal.
-fn credential_names(o: &Options, job: &Job) -> String {
-    let names: Vec<String> = hand(o, job, None)
+/// The credentials a visit carries, by name, for a refusal.
+fn credential_names(job: &Job, visit: &Visit) -> String {
+    let names: Vec<String> = hand(job, visit, None)
         .secrets
         .into_iter()
         .map(|(n, _)| n)
@@ -134,18 +134,39 @@ fn credential_names(o: &Options, job: &Job) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::options::parse;
 
-    fn plan_of(a: &[&str]) -> (Plan, Options) {
-        let o = parse(a.iter().map(|s| s.to_string()).collect(), None).unwrap();
-        let mut plan = Plan::new(&o, o.urls.clone()).unwrap();
-        plan.resolve(&o.resolve, &|_, _| vec!["127.0.0.1".parse().unwrap()]);
-        (plan, o)
+    /// The job these options of `yardstick http` describe (those the tests
+    /// use), its schedule resolved to loopback.
+    fn schedule_of(a: &[&str]) -> (Schedule, Job) {
+        let mut o = Job::default();
+        for arg in a {
+            let (flag, value) = arg.split_once('=').unwrap_or((arg, ""));
+            let header = || {
+                let (n, v) = value.split_once(':').unwrap();
+                (n.trim().to_string(), v.trim().to_string())
+            };
+            match flag {
+                "--url" => o.urls.push(value.into()),
+                "--auth" => o.auth = Some(value.into()),
+                "--cookie" => o.cookie = Some(value.into()),
+                "--header" => o.headers.push(header()),
+                "--secret-header" => {
+                    o.secret_headers.push(header().0);
+                    o.headers.push(header());
+                }
+                "--encoding" if value == "none" => o.encoding = Encoding::None,
+                "--force" => o.force = true,
+                other => panic!("not understood here: {other}"),
+            }
+        }
+        let mut schedule = Schedule::new(&o, o.urls.clone()).unwrap();
+        schedule.resolve(&o.resolve, &|_, _| vec!["127.0.0.1".parse().unwrap()]);
+        (schedule, o)
     }
 
     #[test]
     fn credentials_are_kept_apart_from_the_command_line() {
-        let (plan, o) = plan_of(&[
+        let (schedule, o) = schedule_of(&[
             "--url=http://u:p@localhost:8080/x?y=1",
             "--cookie=a=1",
             "--header=X-A: b",
@@ -153,7 +174,11 @@ mod tests {
             "--secret-header=X-Deploy: d",
             "--encoding=none",
         ]);
-        let h = hand(&o, &plan.jobs[0], plan.servers[0].addresses.first());
+        let h = hand(
+            &o,
+            &schedule.visits[0],
+            schedule.servers[0].addresses.first(),
+        );
         assert_eq!(h.url, "http://127.0.0.1:8080/x?y=1");
         assert_eq!(h.headers, ["X-A: b", "Host: localhost:8080"]);
         let names: Vec<&str> = h.secrets.iter().map(|(n, _)| n.as_str()).collect();
@@ -163,12 +188,16 @@ mod tests {
 
     #[test]
     fn literals_stay_and_a_given_host_header_wins() {
-        let (plan, o) = plan_of(&["--url=http://[::1]:81/", "--header=Host: other"]);
-        let h = hand(&o, &plan.jobs[0], plan.servers[0].addresses.first());
+        let (schedule, o) = schedule_of(&["--url=http://[::1]:81/", "--header=Host: other"]);
+        let h = hand(
+            &o,
+            &schedule.visits[0],
+            schedule.servers[0].addresses.first(),
+        );
         assert_eq!(h.url, "http://[::1]:81/");
         assert!(!h.headers.iter().any(|l| l.starts_with("Host: [")), "{h:?}");
-        let (plan, o) = plan_of(&["--url=http://example.test/", "--header=host: mine"]);
-        let h = hand(&o, &plan.jobs[0], Some("127.0.0.1".parse().unwrap()));
+        let (schedule, o) = schedule_of(&["--url=http://example.test/", "--header=host: mine"]);
+        let h = hand(&o, &schedule.visits[0], Some("127.0.0.1".parse().unwrap()));
         assert_eq!(h.url, "http://127.0.0.1:80/");
         assert_eq!(
             h.headers
@@ -197,9 +226,9 @@ mod tests {
                 "X-D",
             ),
         ] {
-            let (plan, o) = plan_of(args);
+            let (schedule, o) = schedule_of(args);
             for tool in [Tool::Ab, Tool::Oha, Tool::H2load] {
-                let e = check(tool, &plan, &o).unwrap_err();
+                let e = check(tool, &schedule, &o).unwrap_err();
                 let m = e.to_string();
                 assert_eq!(e.exit_code(), 2);
                 assert!(
@@ -211,25 +240,29 @@ mod tests {
                     "{m}"
                 );
             }
-            assert!(check(Tool::Wrk, &plan, &o).is_ok());
+            assert!(check(Tool::Wrk, &schedule, &o).is_ok());
         }
-        let (plan, o) = plan_of(&["--url=http://127.0.0.1:1/", "--header=X-Trace: t"]);
-        assert!(check(Tool::Ab, &plan, &o).is_ok());
+        let (schedule, o) = schedule_of(&["--url=http://127.0.0.1:1/", "--header=X-Trace: t"]);
+        assert!(check(Tool::Ab, &schedule, &o).is_ok());
     }
 
     #[test]
     fn https_on_a_name_needs_force() {
-        let (plan, o) = plan_of(&["--url=https://example.test/"]);
-        let e = check(Tool::H2load, &plan, &o).unwrap_err().to_string();
+        let (schedule, o) = schedule_of(&["--url=https://example.test/"]);
+        let e = check(Tool::H2load, &schedule, &o).unwrap_err().to_string();
         assert!(
             e.contains("https on a name") && e.contains("--force"),
             "{e}"
         );
-        let (plan, o) = plan_of(&["--url=https://example.test/", "--force"]);
-        assert!(check(Tool::H2load, &plan, &o).is_ok());
-        let h = hand(&o, &plan.jobs[0], plan.servers[0].addresses.first());
+        let (schedule, o) = schedule_of(&["--url=https://example.test/", "--force"]);
+        assert!(check(Tool::H2load, &schedule, &o).is_ok());
+        let h = hand(
+            &o,
+            &schedule.visits[0],
+            schedule.servers[0].addresses.first(),
+        );
         assert_eq!(h.url, "https://example.test:443/");
-        let (plan, o) = plan_of(&["--url=https://127.0.0.1/"]);
-        assert!(check(Tool::H2load, &plan, &o).is_ok());
+        let (schedule, o) = schedule_of(&["--url=https://127.0.0.1/"]);
+        assert!(check(Tool::H2load, &schedule, &o).is_ok());
     }
 }

@@ -7,46 +7,59 @@
 
 pub mod ab;
 pub mod h2load;
-pub mod handed;
+pub(crate) mod handed;
+pub(crate) mod invocation;
 pub mod oha;
-pub mod units;
+pub(crate) mod units;
 pub mod wrk;
 
 use super::address;
-use super::measure::{self, FAILED};
-use super::options::{Options, Protocol, Tool};
-use super::plan::{Job, Plan};
-use crate::document::run::{Row, RowKind, ServerPair};
+use super::job::{Job, Protocol, Tool};
+use super::rows::{FAILED, Labels};
+use super::schedule::{Schedule, Visit};
+use crate::document::run::Row;
 use crate::error::Error;
+use invocation::{Invocation, time_limit};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::Duration;
 
-/// What a tool reported for one page. Times in milliseconds.
+/// What a tool reported for one page, read from its output: the part of a
+/// row a tool can fill. Times in milliseconds.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Summary {
     /// Requests attempted.
     pub requests: u64,
     /// Answered with a status below 400.
     pub succeeded: u64,
+    /// Requests that failed or were answered with an error status.
     pub errors: u64,
+    /// Why requests failed → how many.
     pub error_messages: BTreeMap<String, u64>,
     /// Status code or class (`2xx`, `4xx`, `non-2xx`) → count.
     pub status: BTreeMap<String, u64>,
+    /// The fastest request.
     pub min: Option<f64>,
+    /// The mean request time.
     pub mean: Option<f64>,
+    /// The median request time.
     pub median: Option<f64>,
+    /// The 90th percentile.
     pub p90: Option<f64>,
+    /// The 95th percentile.
     pub p95: Option<f64>,
+    /// The 99th percentile.
     pub p99: Option<f64>,
+    /// The slowest request.
     pub max: Option<f64>,
+    /// The standard deviation of request times.
     pub stddev: Option<f64>,
+    /// The median time to the first byte.
     pub ttfb_median: Option<f64>,
     /// Successful requests per second.
     pub rps: Option<f64>,
     /// Mean bytes per answer, as the tool counts them.
     pub bytes: Option<f64>,
+    /// The `Server` header, when the tool reports it.
     pub server: Option<String>,
     /// What the tool said that the row's figures do not show.
     pub note: String,
@@ -54,7 +67,7 @@ pub struct Summary {
 
 impl Summary {
     /// Every request failed before an answer, for one reason.
-    pub fn all_failed(requests: u64, message: &str) -> Summary {
+    pub(crate) fn all_failed(requests: u64, message: &str) -> Summary {
         Summary {
             requests,
             errors: requests,
@@ -73,8 +86,15 @@ impl Summary {
         }
     }
 
-    fn into_row(self, key: String, page: String, target: String, url: String, tool: Tool) -> Row {
-        let mut row = Row::with_samples(key, RowKind::Page, page, Vec::new());
+    /// Adds `n` requests under the status key `key`, when there are any.
+    fn add_status(&mut self, key: &str, n: u64) {
+        if n > 0 {
+            self.status.insert(key.to_string(), n);
+        }
+    }
+
+    fn into_row(self, labels: Labels, tool: Tool) -> Row {
+        let mut row = labels.row(Vec::new());
         row.n = usize::try_from(self.succeeded).unwrap_or(usize::MAX);
         row.min = self.min;
         row.mean = self.mean;
@@ -90,8 +110,6 @@ impl Summary {
         row.error_messages = self.error_messages;
         row.rps = self.rps;
         row.note = self.note;
-        row.target = Some(target);
-        row.url = Some(url);
         row.status = self.status;
         row.bytes = self.bytes;
         row.server = self.server;
@@ -100,7 +118,8 @@ impl Summary {
     }
 }
 
-/// The path of an installed program, found on `PATH`.
+/// The path of an installed program, found on `PATH`: whether a tool can
+/// be used, and what a run saves as the tools it found.
 pub fn installed(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
@@ -122,7 +141,7 @@ fn is_executable(p: &Path) -> bool {
 }
 
 /// Refuses a tool that is not installed, naming it.
-pub fn require(tool: Tool) -> Result<PathBuf, Error> {
+pub(crate) fn require(tool: Tool) -> Result<PathBuf, Error> {
     require_program(tool.as_str())
 }
 
@@ -136,165 +155,84 @@ fn require_program(name: &str) -> Result<PathBuf, Error> {
 
 /// Refuses options the tool cannot honour, rather than measuring something
 /// else than was asked.
-pub fn check_options(tool: Tool, o: &Options) -> Result<(), Error> {
+pub(crate) fn check_options(tool: Tool, job: &Job) -> Result<(), Error> {
     let name = tool.as_str();
     let refuse = |what: &str| Err(Error::usage(format!("--tool={name}: {what}")));
-    if o.cold {
+    if job.cold {
         return refuse("--cold needs the built-in client (a unique query per request)");
     }
-    if !o.resolve.is_empty() {
+    if !job.resolve.is_empty() {
         return refuse("--resolve works with the built-in client only");
     }
     match tool {
-        Tool::Ab | Tool::Wrk if o.protocol == Protocol::Http2 => refuse("speaks HTTP/1.1 only"),
-        Tool::Wrk | Tool::H2load if !o.keepalive => refuse("always keeps connections alive"),
+        Tool::Ab | Tool::Wrk if job.protocol == Protocol::Http2 => refuse("speaks HTTP/1.1 only"),
+        Tool::Wrk | Tool::H2load if !job.keepalive => refuse("always keeps connections alive"),
         _ => Ok(()),
     }
 }
 
-/// Measures every job with `tool`.
-pub fn run(
+/// Measures every visit of `schedule` with `tool`, telling `progress` of
+/// each page; rows are in visit order.
+pub(crate) fn run(
     tool: Tool,
-    plan: &Plan,
-    o: &Options,
+    schedule: &Schedule,
+    job: &Job,
     progress: &mut dyn FnMut(&str),
-) -> Result<(Vec<Row>, Vec<ServerPair>), Error> {
-    check_options(tool, o)?;
-    handed::check(tool, plan, o)?;
+) -> Result<Vec<Row>, Error> {
+    check_options(tool, job)?;
+    handed::check(tool, schedule, job)?;
     let program = require(tool)?;
-    let mut rows: Vec<Option<Row>> = vec![None; plan.jobs.len()];
-    for &index in plan.groups.iter().flatten() {
-        let job = &plan.jobs[index];
-        progress(&format!("{}: {}", tool.as_str(), job.url));
-        let summary = measure_job(tool, &program, plan, o, job)?;
-        rows[index] = Some(summary.into_row(
-            job.key(plan),
-            job.page.clone(),
-            plan.servers[job.server].name.clone(),
-            job.url.to_string(),
-            tool,
-        ));
+    let mut rows: Vec<Option<Row>> = vec![None; schedule.visits.len()];
+    for &index in schedule.groups.iter().flatten() {
+        let visit = &schedule.visits[index];
+        progress(&format!("{}: {}", tool.as_str(), visit.url));
+        let summary = measure_visit(tool, &program, schedule, job, visit)?;
+        rows[index] = Some(summary.into_row(Labels::of(visit, schedule), tool));
     }
-    let rows: Vec<Row> = rows.into_iter().flatten().collect();
-    let pairs = measure::pairs(plan, &rows);
-    Ok((rows, pairs))
+    Ok(rows.into_iter().flatten().collect())
 }
 
-fn measure_job(
+/// Runs `tool` for one visit. A server without an address fails every
+/// request, as the built-in client says it, and no tool looks it up.
+fn measure_visit(
     tool: Tool,
     program: &Path,
-    plan: &Plan,
-    o: &Options,
+    schedule: &Schedule,
     job: &Job,
+    visit: &Visit,
 ) -> Result<Summary, Error> {
-    let n = plan.requests;
-    let addresses = &plan.servers[job.server].addresses;
-    if addresses.ips.is_empty() && address::literal(&job.url.host).is_none() {
-        // As the built-in client says it, and no lookup of the tool's own.
+    let addresses = &schedule.servers[visit.server].addresses;
+    if addresses.ips.is_empty() && address::literal(&visit.url.host).is_none() {
         return Ok(Summary::all_failed(
-            n,
-            &format!("cannot resolve {}", job.url.host),
+            schedule.requests,
+            &format!("cannot resolve {}", visit.url.host),
         ));
     }
-    let handed = handed::hand(o, job, addresses.first());
-    let (url, headers) = (&handed.url, &handed.headers);
-    let c = plan.concurrency;
-    let limit = time_limit(o, n.max(plan.warmup), c);
-    // No credential is ever an argument; a header that looks like one is
-    // still hidden, should one of the tools print its command line.
-    let shown = |args: &[String]| -> String {
-        args.iter()
-            .map(|a| match a.split_once(':') {
-                Some((name, _)) if o.is_secret(name) => format!("{name}: (hidden)"),
-                _ => a.clone(),
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let failed = |args: &[String], m: String| {
-        Error::Refused(format!("{} {}: {m}", tool.as_str(), shown(args)))
+    let run = Invocation {
+        tool,
+        program,
+        job,
+        handed: handed::hand(job, visit, addresses.first()),
+        requests: schedule.requests,
+        warmup: schedule.warmup,
+        concurrency: schedule.concurrency,
+        limit: time_limit(
+            job,
+            schedule.requests.max(schedule.warmup),
+            schedule.concurrency,
+        ),
     };
     match tool {
-        Tool::Ab => {
-            let dir = tempfile::tempdir()
-                .map_err(|e| Error::Refused(format!("ab: no temporary folder: {e}")))?;
-            let csv = dir.path().join("percentiles.csv");
-            if plan.warmup > 0 {
-                let warm = ab::args(url, plan.warmup.max(c), c, o, headers, &csv);
-                let _ = output(program, &warm, limit);
-            }
-            let args = ab::args(url, n, c, o, headers, &csv);
-            let (stdout, stderr) = output(program, &args, limit).map_err(|m| failed(&args, m))?;
-            let percentiles = std::fs::read_to_string(&csv).unwrap_or_default();
-            ab::parse(&stdout, &stderr, &percentiles, n).map_err(|m| failed(&args, m))
-        }
-        Tool::Wrk => {
-            // Credentials go in a Lua script of mode 0600 in a private
-            // folder, removed when the run ends.
-            let dir = tempfile::tempdir()
-                .map_err(|e| Error::Refused(format!("wrk: no temporary folder: {e}")))?;
-            let script = if handed.secrets.is_empty() {
-                None
-            } else {
-                let path = dir.path().join("credentials.lua");
-                wrk::write_script(&path, &handed.secrets)
-                    .map_err(|e| Error::Refused(format!("wrk: cannot write its script: {e}")))?;
-                Some(path)
-            };
-            let args = wrk::args(url, o.duration, c, o, headers, script.as_deref());
-            let (stdout, stderr) = output(program, &args, limit).map_err(|m| failed(&args, m))?;
-            wrk::parse(&stdout, &stderr).map_err(|m| failed(&args, m))
-        }
-        Tool::Oha => {
-            if plan.warmup > 0 {
-                let _ = output(
-                    program,
-                    &oha::args(url, plan.warmup.max(c), c, o, headers),
-                    limit,
-                );
-            }
-            let args = oha::args(url, n, c, o, headers);
-            let (stdout, _) = output(program, &args, limit).map_err(|m| failed(&args, m))?;
-            oha::parse(&stdout, n).map_err(|m| failed(&args, m))
-        }
-        Tool::H2load => {
-            if plan.warmup > 0 {
-                let _ = output(
-                    program,
-                    &h2load::args(url, plan.warmup.max(c), c, o, headers),
-                    limit,
-                );
-            }
-            let args = h2load::args(url, n, c, o, headers);
-            let (stdout, stderr) = output(program, &args, limit).map_err(|m| failed(&args, m))?;
-            h2load::parse(&stdout, &stderr).map_err(|m| failed(&args, m))
-        }
+        Tool::Ab => ab::measure(&run),
+        Tool::Wrk => wrk::measure(&run),
+        Tool::Oha => oha::measure(&run),
+        Tool::H2load => h2load::measure(&run),
         Tool::Builtin => Err(Error::usage("the built-in client is not an external tool")),
     }
 }
 
-/// The longest a tool may run: every request of a connection timing out one
-/// after the other (or the whole `--duration`), plus a minute to start and
-/// report; at most a day.
-fn time_limit(o: &Options, requests: u64, concurrency: u64) -> Duration {
-    let per_connection = requests.div_ceil(concurrency.max(1)) as f64 + 1.0;
-    let seconds = o.timeout.as_secs_f64() * per_connection + o.duration as f64 + 60.0;
-    Duration::from_secs_f64(seconds.min(86_400.0))
-}
-
-/// Runs the tool and returns its stdout and stderr, whatever its exit code:
-/// a tool that could not connect says so in its output, which the parser
-/// turns into errors. Past `limit` it is killed, and that is the error.
-fn output(program: &Path, args: &[String], limit: Duration) -> Result<(String, String), String> {
-    let out = crate::process::output_within(Command::new(program).args(args), limit)?;
-    Ok((
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    ))
-}
-
 /// The first line of `text` that is not blank, for messages.
-pub fn first_line(text: &str) -> &str {
+fn first_line(text: &str) -> &str {
     text.lines()
         .map(str::trim)
         .find(|l| !l.is_empty())
@@ -304,24 +242,29 @@ pub fn first_line(text: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::options::parse;
+    use std::time::Duration;
 
-    fn opts(a: &[&str]) -> Options {
-        parse(a.iter().map(|s| s.to_string()).collect(), None).unwrap()
+    fn job(f: impl FnOnce(&mut Job)) -> Job {
+        let mut job = Job {
+            urls: vec!["http://127.0.0.1:1/".into()],
+            ..Job::default()
+        };
+        f(&mut job);
+        job
     }
 
     #[test]
     fn a_tool_may_take_every_request_timing_out_plus_a_minute() {
-        let o = opts(&["--url=http://127.0.0.1:1/", "--timeout=2"]);
+        let o = job(|j| j.timeout = Duration::from_secs(2));
         // 100 requests on 4 connections: 25 each and one more, beside the
         // default 10 s --duration.
         assert_eq!(
             time_limit(&o, 100, 4),
             Duration::from_secs(2 * 26 + 10 + 60)
         );
-        let o = opts(&["--url=http://127.0.0.1:1/", "--timeout=30", "--duration=5"]);
+        let o = job(|j| j.duration = 5);
         assert_eq!(time_limit(&o, 1, 0), Duration::from_secs(30 * 2 + 5 + 60));
-        let o = opts(&["--url=http://127.0.0.1:1/", "--timeout=86400"]);
+        let o = job(|j| j.timeout = Duration::from_secs(86_400));
         assert_eq!(time_limit(&o, 1_000_000, 1), Duration::from_secs(86_400));
     }
 
@@ -340,15 +283,24 @@ mod tests {
 
     #[test]
     fn options_a_tool_cannot_honour_are_refused() {
-        let e = check_options(Tool::Wrk, &opts(&["--cold"]))
+        let e = check_options(Tool::Wrk, &job(|j| j.cold = true))
             .unwrap_err()
             .to_string();
         assert!(e.contains("--tool=wrk") && e.contains("--cold"), "{e}");
-        assert!(check_options(Tool::Ab, &opts(&["--http=2"])).is_err());
-        assert!(check_options(Tool::H2load, &opts(&["--http=2"])).is_ok());
-        assert!(check_options(Tool::Oha, &opts(&["--resolve=a:1:127.0.0.1"])).is_err());
-        assert!(check_options(Tool::Wrk, &opts(&["--no-keepalive"])).is_err());
-        assert!(check_options(Tool::Ab, &opts(&["--no-keepalive"])).is_ok());
+        let http2 = job(|j| j.protocol = Protocol::Http2);
+        assert!(check_options(Tool::Ab, &http2).is_err());
+        assert!(check_options(Tool::H2load, &http2).is_ok());
+        let resolved = job(|j| {
+            j.resolve = vec![crate::http::job::Resolve {
+                host: "a".into(),
+                port: 1,
+                address: "127.0.0.1".parse().unwrap(),
+            }]
+        });
+        assert!(check_options(Tool::Oha, &resolved).is_err());
+        let closing = job(|j| j.keepalive = false);
+        assert!(check_options(Tool::Wrk, &closing).is_err());
+        assert!(check_options(Tool::Ab, &closing).is_ok());
     }
 
     #[test]
@@ -359,7 +311,13 @@ mod tests {
             median: Some(1.5),
             ..Summary::default()
         };
-        let r = s.into_row("k".into(), "/".into(), "t".into(), "u".into(), Tool::Wrk);
+        let labels = Labels {
+            key: "k".into(),
+            page: "/".into(),
+            target: "t".into(),
+            url: "u".into(),
+        };
+        let r = s.into_row(labels, Tool::Wrk);
         assert_eq!(
             (r.n, r.median, r.p95, r.tool.as_deref()),
             (9, Some(1.5), None, Some("wrk"))

@@ -6,11 +6,23 @@
 //! first byte gives the row's TTFB median.
 
 use super::Summary;
-use crate::http::options::{Options, Protocol};
+use super::invocation::Invocation;
+use crate::error::Error;
+use crate::http::job::{Job, Protocol};
 use serde_json::Value;
 
+/// Runs oha for one page: a warm-up, then the measured requests.
+pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
+    let (url, headers) = (&run.handed.url, &run.handed.headers);
+    let c = run.concurrency;
+    run.warm_up(|n| args(url, n, c, run.job, headers));
+    let args = args(url, run.requests, c, run.job, headers);
+    let printed = run.output(&args)?;
+    parse(&printed.stdout, run.requests).map_err(|m| run.failed(&args, m))
+}
+
 /// The command line for `n` requests, `c` at a time.
-pub fn args(url: &str, n: u64, c: u64, o: &Options, headers: &[String]) -> Vec<String> {
+pub(crate) fn args(url: &str, n: u64, c: u64, o: &Job, headers: &[String]) -> Vec<String> {
     let mut a = vec![
         "--no-tui".to_string(),
         "--output-format".to_string(),
@@ -42,65 +54,97 @@ pub fn args(url: &str, n: u64, c: u64, o: &Options, headers: &[String]) -> Vec<S
     a
 }
 
-/// Reads oha's JSON summary; `requested` is the `-n` given.
+/// Reads oha's JSON summary; `requested` is the `-n` given. The error says
+/// why there is none.
 pub fn parse(stdout: &str, requested: u64) -> Result<Summary, String> {
     let start = stdout.find('{').ok_or("no JSON summary in oha's output")?;
     let doc: Value = serde_json::from_str(&stdout[start..])
         .map_err(|e| format!("oha's summary is not JSON: {e}"))?;
     let summary = doc.get("summary").ok_or("oha's JSON has no summary")?;
-    let secs = |v: Option<&Value>| v.and_then(Value::as_f64).filter(|x| x.is_finite());
-    let ms = |v: Option<&Value>| secs(v).map(|s| s * 1000.0);
     let mut s = Summary::default();
-    let mut answered = 0u64;
-    let mut error_answers = 0u64;
-    if let Some(codes) = doc.get("statusCodeDistribution").and_then(Value::as_object) {
-        for (code, n) in codes {
-            let n = n.as_u64().unwrap_or(0);
-            answered = answered.saturating_add(n);
-            s.status.insert(code.clone(), n);
-            if code.parse::<u16>().map_or(true, |c| c >= 400) {
-                error_answers = error_answers.saturating_add(n);
-                s.add_error(&format!("HTTP {code}"), n);
-            }
-        }
-    }
-    let mut failed = 0u64;
-    if let Some(errors) = doc.get("errorDistribution").and_then(Value::as_object) {
-        for (message, n) in errors {
-            let n = n.as_u64().unwrap_or(0);
-            failed = failed.saturating_add(n);
-            s.add_error(&without_os_code(message), n);
-        }
-    }
-    if failed > 0 {
-        s.status.insert("failed".to_string(), failed);
-    }
-    s.requests = answered.saturating_add(failed);
+    let answers = count_answers(&mut s, &doc);
+    let failed = count_failures(&mut s, &doc);
+    s.requests = answers.all.saturating_add(failed);
     if s.requests == 0 {
         return Ok(Summary::all_failed(requested, "no request completed"));
     }
-    s.succeeded = answered.saturating_sub(error_answers);
-    let total = secs(summary.get("total"));
+    s.succeeded = answers.all.saturating_sub(answers.errors);
+    let total = seconds(summary.get("total"));
     s.rps = total.filter(|t| *t > 0.0).map(|t| s.succeeded as f64 / t);
     s.bytes = summary
         .get("sizePerRequest")
         .and_then(Value::as_f64)
         .filter(|b| b.is_finite());
     if s.succeeded > 0 {
-        s.min = ms(summary.get("fastest"));
-        s.max = ms(summary.get("slowest"));
-        s.mean = ms(summary.get("average"));
-        s.stddev = ms(summary.get("stdDev"));
-        let p = doc.get("latencyPercentiles");
-        let at = |k: &str| ms(p.and_then(|p| p.get(k)));
-        (s.median, s.p90, s.p95, s.p99) = (at("p50"), at("p90"), at("p95"), at("p99"));
-        let first_byte = doc.get("firstBytePercentiles");
-        s.ttfb_median = ms(first_byte.and_then(|p| p.get("p50")));
-        if error_answers > 0 {
+        read_times(&mut s, &doc, summary);
+        if answers.errors > 0 {
             s.note = "oha's times include its error answers".to_string();
         }
     }
     Ok(s)
+}
+
+/// The answers oha got, by its status codes.
+struct Answers {
+    all: u64,
+    /// Those of status 400 or more (or not a status at all).
+    errors: u64,
+}
+
+/// Counts `statusCodeDistribution` into `s` by code; error statuses are
+/// errors.
+fn count_answers(s: &mut Summary, doc: &Value) -> Answers {
+    let mut answers = Answers { all: 0, errors: 0 };
+    let codes = doc.get("statusCodeDistribution").and_then(Value::as_object);
+    for (code, n) in codes.into_iter().flatten() {
+        let n = n.as_u64().unwrap_or(0);
+        answers.all = answers.all.saturating_add(n);
+        s.status.insert(code.clone(), n);
+        if code.parse::<u16>().map_or(true, |c| c >= 400) {
+            answers.errors = answers.errors.saturating_add(n);
+            s.add_error(&format!("HTTP {code}"), n);
+        }
+    }
+    answers
+}
+
+/// Counts `errorDistribution` (requests without an answer) into `s`;
+/// returns how many there were.
+fn count_failures(s: &mut Summary, doc: &Value) -> u64 {
+    let mut failed = 0u64;
+    let errors = doc.get("errorDistribution").and_then(Value::as_object);
+    for (message, n) in errors.into_iter().flatten() {
+        let n = n.as_u64().unwrap_or(0);
+        failed = failed.saturating_add(n);
+        s.add_error(&without_os_code(message), n);
+    }
+    if failed > 0 {
+        s.status.insert("failed".to_string(), failed);
+    }
+    failed
+}
+
+/// The request times of the summary and the percentiles, in milliseconds.
+fn read_times(s: &mut Summary, doc: &Value, summary: &Value) {
+    s.min = millis(summary.get("fastest"));
+    s.max = millis(summary.get("slowest"));
+    s.mean = millis(summary.get("average"));
+    s.stddev = millis(summary.get("stdDev"));
+    let p = doc.get("latencyPercentiles");
+    let at = |k: &str| millis(p.and_then(|p| p.get(k)));
+    (s.median, s.p90, s.p95, s.p99) = (at("p50"), at("p90"), at("p95"), at("p99"));
+    let first_byte = doc.get("firstBytePercentiles");
+    s.ttfb_median = millis(first_byte.and_then(|p| p.get("p50")));
+}
+
+/// oha's seconds, when finite.
+fn seconds(v: Option<&Value>) -> Option<f64> {
+    v.and_then(Value::as_f64).filter(|x| x.is_finite())
+}
+
+/// oha's seconds in milliseconds.
+fn millis(v: Option<&Value>) -> Option<f64> {
+    seconds(v).map(|s| s * 1000.0)
 }
 
 /// `Connection refused (os error 111)` → `Connection refused`, so the

@@ -3,7 +3,7 @@
 //! `2.39KB`, `812.84B`).
 
 /// A time with its unit, in milliseconds.
-pub fn millis(text: &str) -> Option<f64> {
+pub(crate) fn millis(text: &str) -> Option<f64> {
     let text = text.trim();
     let split = text.find(|c: char| c.is_ascii_alphabetic())?;
     let (number, unit) = text.split_at(split);
@@ -22,7 +22,7 @@ pub fn millis(text: &str) -> Option<f64> {
 
 /// A size with a binary prefix (`KB` = 1024 bytes, as wrk and h2load
 /// mean it), in bytes.
-pub fn bytes(text: &str) -> Option<f64> {
+pub(crate) fn bytes(text: &str) -> Option<f64> {
     let text = text.trim();
     let split = text.find(|c: char| c.is_ascii_alphabetic())?;
     let (number, unit) = text.split_at(split);
@@ -39,12 +39,12 @@ pub fn bytes(text: &str) -> Option<f64> {
 }
 
 /// A whole count (`1,234` allowed).
-pub fn count(text: &str) -> Option<u64> {
+pub(crate) fn count(text: &str) -> Option<u64> {
     text.trim().replace(',', "").parse().ok()
 }
 
 /// A plain decimal number.
-pub fn number(text: &str) -> Option<f64> {
+pub(crate) fn number(text: &str) -> Option<f64> {
     text.trim().parse().ok().and_then(finite)
 }
 
@@ -54,7 +54,7 @@ fn finite(v: f64) -> Option<f64> {
 
 /// The text after `label` on the first line that starts with it (after
 /// leading spaces).
-pub fn after<'a>(text: &'a str, label: &str) -> Option<&'a str> {
+pub(crate) fn after<'a>(text: &'a str, label: &str) -> Option<&'a str> {
     text.lines()
         .map(str::trim_start)
         .find_map(|line| line.strip_prefix(label))

@@ -3,18 +3,45 @@
 //! headers. A late answer (past `--timeout`) is counted by wrk as a request
 //! and a timeout error with no time: here it is an error, not a success.
 
+use super::invocation::Invocation;
 use super::units::{after, bytes, count, millis};
 use super::{Summary, first_line};
-use crate::http::options::Options;
+use crate::error::Error;
+use crate::http::job::Job;
 use std::path::Path;
+
+/// Runs wrk for one page. Credentials go in a Lua script of mode 0600 in a
+/// private folder, removed when the run ends.
+pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
+    let dir = tempfile::tempdir()
+        .map_err(|e| Error::Refused(format!("wrk: no temporary folder: {e}")))?;
+    let script = if run.handed.secrets.is_empty() {
+        None
+    } else {
+        let path = dir.path().join("credentials.lua");
+        write_script(&path, &run.handed.secrets)
+            .map_err(|e| Error::Refused(format!("wrk: cannot write its script: {e}")))?;
+        Some(path)
+    };
+    let args = args(
+        &run.handed.url,
+        run.job.duration,
+        run.concurrency,
+        run.job,
+        &run.handed.headers,
+        script.as_deref(),
+    );
+    let printed = run.output(&args)?;
+    parse(&printed.stdout, &printed.stderr).map_err(|m| run.failed(&args, m))
+}
 
 /// The command line for `seconds` of load with `c` connections; `script`
 /// is the Lua file that sets the credentials, if any.
-pub fn args(
+pub(crate) fn args(
     url: &str,
     seconds: u64,
     c: u64,
-    o: &Options,
+    job: &Job,
     headers: &[String],
     script: Option<&Path>,
 ) -> Vec<String> {
@@ -30,7 +57,7 @@ pub fn args(
         format!("{seconds}s"),
         "--timeout".to_string(),
         // wrk takes whole seconds (or m, h) only.
-        format!("{}s", o.timeout.as_secs().max(1)),
+        format!("{}s", job.timeout.as_secs().max(1)),
     ];
     for h in headers {
         a.push("-H".to_string());
@@ -47,7 +74,7 @@ pub fn args(
 /// The Lua that adds `headers` to every request wrk makes. Every byte of a
 /// name or value is written as a decimal escape, so no value can end the
 /// string or add code.
-pub fn script(headers: &[(String, String)]) -> String {
+pub(crate) fn script(headers: &[(String, String)]) -> String {
     let quoted = |text: &str| -> String {
         let escaped: String = text.bytes().map(|b| format!("\\{b}")).collect();
         format!("\"{escaped}\"")
@@ -65,7 +92,7 @@ pub fn script(headers: &[(String, String)]) -> String {
 
 /// Writes [`script`] to `path`, readable by this user alone (0600) from
 /// the moment it exists.
-pub fn write_script(path: &Path, headers: &[(String, String)]) -> std::io::Result<()> {
+pub(crate) fn write_script(path: &Path, headers: &[(String, String)]) -> std::io::Result<()> {
     use std::io::Write;
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
@@ -76,107 +103,138 @@ pub fn write_script(path: &Path, headers: &[(String, String)]) -> std::io::Resul
     file.sync_all()
 }
 
-/// Reads wrk's summary.
+/// Reads wrk's summary; the error says why there is none.
 pub fn parse(stdout: &str, stderr: &str) -> Result<Summary, String> {
     let said = format!("{stdout}\n{stderr}");
-    if let Some(line) = said
-        .lines()
-        .find(|l| l.starts_with("unable to connect to "))
-    {
-        // wrk gives up at the first connection it cannot open.
-        let message = line
-            .trim_start_matches("unable to connect to ")
-            .split_once(' ')
-            .map_or("unable to connect", |(_, m)| m.trim());
-        let mut s = Summary::all_failed(1, message);
-        s.note = "wrk stopped: it could not connect".to_string();
+    if let Some(s) = could_not_connect(&said) {
         return Ok(s);
     }
-    let (answered, seconds, read) = totals(stdout)
+    let totals = totals(stdout)
         .ok_or_else(|| format!("no summary in wrk's output ({})", first_line(&said)))?;
-    let non2xx = after(stdout, "Non-2xx or 3xx responses:")
-        .and_then(count)
-        .unwrap_or(0);
-    let socket = socket_errors(stdout);
-    let mut s = Summary {
-        requests: answered
-            .saturating_add(socket[0])
-            .saturating_add(socket[1])
-            .saturating_add(socket[2]),
-        ..Summary::default()
-    };
-    s.add_error("HTTP 4xx/5xx", non2xx);
-    s.add_error("connect error", socket[0]);
-    s.add_error("read error", socket[1]);
-    s.add_error("write error", socket[2]);
-    s.add_error("timeout", socket[3]);
-    s.succeeded = answered.saturating_sub(non2xx.saturating_add(socket[3]));
-    let failed = socket[0]
-        .saturating_add(socket[1])
-        .saturating_add(socket[2]);
-    let late = socket[3].min(answered.saturating_sub(non2xx));
-    for (key, n) in [
-        ("2xx/3xx", s.succeeded),
-        ("4xx/5xx", non2xx),
-        ("failed", failed.saturating_add(late)),
-    ] {
-        if n > 0 {
-            s.status.insert(key.to_string(), n);
-        }
-    }
-    s.rps = (seconds > 0.0).then(|| s.succeeded as f64 / seconds);
-    s.bytes = (answered > 0).then(|| read / answered as f64);
+    let mut s = counted(stdout, &totals);
     if s.succeeded > 0 {
-        if let Some(words) = after(stdout, "Latency") {
-            let w: Vec<&str> = words.split_whitespace().collect();
-            s.mean = w.first().and_then(|v| millis(v));
-            s.stddev = w.get(1).and_then(|v| millis(v));
-            s.max = w.get(2).and_then(|v| millis(v));
-        }
-        for line in stdout.lines() {
-            let mut words = line.split_whitespace();
-            let (Some(p), Some(v)) = (words.next(), words.next()) else {
-                continue;
-            };
-            let value = millis(v);
-            match p {
-                "50%" => s.median = value,
-                "90%" => s.p90 = value,
-                "99%" => s.p99 = value,
-                _ => {}
-            }
-        }
+        read_times(&mut s, stdout);
     }
     Ok(s)
 }
 
-/// `149156 requests in 2.10s, 176.24MB read` → (requests, seconds, bytes).
-fn totals(stdout: &str) -> Option<(u64, f64, f64)> {
+/// wrk gives up at the first connection it cannot open, and says so.
+fn could_not_connect(said: &str) -> Option<Summary> {
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("unable to connect to "))?;
+    let message = line
+        .trim_start_matches("unable to connect to ")
+        .split_once(' ')
+        .map_or("unable to connect", |(_, m)| m.trim());
+    let mut s = Summary::all_failed(1, message);
+    s.note = "wrk stopped: it could not connect".to_string();
+    Some(s)
+}
+
+/// The requests of a summary by outcome, the rate and the bytes. A late
+/// answer (a timeout) was counted by wrk as answered: here it failed.
+fn counted(stdout: &str, totals: &Totals) -> Summary {
+    let answered = totals.requests;
+    let non2xx = after(stdout, "Non-2xx or 3xx responses:")
+        .and_then(count)
+        .unwrap_or(0);
+    let e = socket_errors(stdout);
+    let failed = e.connect.saturating_add(e.read).saturating_add(e.write);
+    let mut s = Summary {
+        requests: answered.saturating_add(failed),
+        ..Summary::default()
+    };
+    s.add_error("HTTP 4xx/5xx", non2xx);
+    s.add_error("connect error", e.connect);
+    s.add_error("read error", e.read);
+    s.add_error("write error", e.write);
+    s.add_error("timeout", e.timeout);
+    s.succeeded = answered.saturating_sub(non2xx.saturating_add(e.timeout));
+    let late = e.timeout.min(answered.saturating_sub(non2xx));
+    s.add_status("2xx/3xx", s.succeeded);
+    s.add_status("4xx/5xx", non2xx);
+    s.add_status("failed", failed.saturating_add(late));
+    s.rps = (totals.seconds > 0.0).then(|| s.succeeded as f64 / totals.seconds);
+    s.bytes = (answered > 0).then(|| totals.bytes / answered as f64);
+    s
+}
+
+/// The mean, deviation and maximum of `Latency`, and the percentiles of
+/// `--latency`'s table.
+fn read_times(s: &mut Summary, stdout: &str) {
+    if let Some(words) = after(stdout, "Latency") {
+        let w: Vec<&str> = words.split_whitespace().collect();
+        s.mean = w.first().and_then(|v| millis(v));
+        s.stddev = w.get(1).and_then(|v| millis(v));
+        s.max = w.get(2).and_then(|v| millis(v));
+    }
+    for line in stdout.lines() {
+        let mut words = line.split_whitespace();
+        let (Some(p), Some(v)) = (words.next(), words.next()) else {
+            continue;
+        };
+        let value = millis(v);
+        match p {
+            "50%" => s.median = value,
+            "90%" => s.p90 = value,
+            "99%" => s.p99 = value,
+            _ => {}
+        }
+    }
+}
+
+/// The totals line of wrk's summary.
+#[derive(Debug, Clone, PartialEq)]
+struct Totals {
+    /// Requests answered (late ones included).
+    requests: u64,
+    seconds: f64,
+    /// Bytes read, headers included.
+    bytes: f64,
+}
+
+/// `149156 requests in 2.10s, 176.24MB read`.
+fn totals(stdout: &str) -> Option<Totals> {
     stdout.lines().find_map(|line| {
         let (n, rest) = line.trim().split_once(" requests in ")?;
         let (time, rest) = rest.split_once(", ")?;
         let read = rest.strip_suffix(" read")?;
-        Some((count(n)?, millis(time)? / 1000.0, bytes(read)?))
+        Some(Totals {
+            requests: count(n)?,
+            seconds: millis(time)? / 1000.0,
+            bytes: bytes(read)?,
+        })
     })
 }
 
-/// `Socket errors: connect 0, read 0, write 0, timeout 2` → the four counts.
-fn socket_errors(stdout: &str) -> [u64; 4] {
-    let mut out = [0; 4];
-    if let Some(text) = after(stdout, "Socket errors:") {
-        for part in text.split(',') {
-            let mut words = part.split_whitespace();
-            let (Some(kind), Some(n)) = (words.next(), words.next().and_then(count)) else {
-                continue;
-            };
-            let slot = match kind {
-                "connect" => 0,
-                "read" => 1,
-                "write" => 2,
-                "timeout" => 3,
-                _ => continue,
-            };
-            out[slot] = n;
+/// wrk's socket errors, by kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct SocketErrors {
+    connect: u64,
+    read: u64,
+    write: u64,
+    /// Answers later than `--timeout`, which wrk also counts as requests.
+    timeout: u64,
+}
+
+/// `Socket errors: connect 0, read 0, write 0, timeout 2`.
+fn socket_errors(stdout: &str) -> SocketErrors {
+    let mut out = SocketErrors::default();
+    let Some(text) = after(stdout, "Socket errors:") else {
+        return out;
+    };
+    for part in text.split(',') {
+        let mut words = part.split_whitespace();
+        let (Some(kind), Some(n)) = (words.next(), words.next().and_then(count)) else {
+            continue;
+        };
+        match kind {
+            "connect" => out.connect = n,
+            "read" => out.read = n,
+            "write" => out.write = n,
+            "timeout" => out.timeout = n,
+            _ => {}
         }
     }
     out
@@ -191,20 +249,28 @@ mod tests {
     fn totals_in_every_unit() {
         assert_eq!(
             totals("  4 requests in 3.02s, 2.39KB read\n"),
-            Some((4, 3.02, 2.39 * 1024.0))
+            Some(Totals {
+                requests: 4,
+                seconds: 3.02,
+                bytes: 2.39 * 1024.0
+            })
         );
         assert_eq!(
             totals("  1258 requests in 2.04s, 3.94GB read"),
-            Some((1258, 2.04, 3.94 * 1024f64.powi(3)))
+            Some(Totals {
+                requests: 1258,
+                seconds: 2.04,
+                bytes: 3.94 * 1024f64.powi(3)
+            })
         );
         assert_eq!(totals("nothing"), None);
     }
 
     #[test]
     fn timeouts_are_whole_seconds() {
-        let o = Options {
+        let o = Job {
             timeout: std::time::Duration::from_millis(1500),
-            ..Options::default()
+            ..Job::default()
         };
         let a = args(
             "http://127.0.0.1:1/",
@@ -244,7 +310,7 @@ mod tests {
             "http://127.0.0.1:1/",
             1,
             1,
-            &Options::default(),
+            &Job::default(),
             &[],
             Some(&path),
         );

@@ -1,4 +1,5 @@
-//! What is measured and in which order: pages × servers, split into rounds.
+//! What is requested and in which order: pages × servers, split into
+//! rounds.
 //!
 //! Servers are measured back to back, page by page, so two servers compared
 //! see the same minute of the machine; the server order is reversed every
@@ -6,25 +7,26 @@
 //! after-effects).
 
 use super::address::{self, Addresses, Lookup};
-use super::options::{Options, Resolve};
+use super::job::{Job, Resolve};
 use super::pages;
 use super::url::Url;
 use crate::error::Error;
 
-/// One (server, page) measured.
+/// One page on one server, requested again and again: one row of the run.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Job {
-    /// Index into [`Plan::servers`].
-    pub server: usize,
+pub(crate) struct Visit {
+    /// Index into [`Schedule::servers`].
+    pub(crate) server: usize,
     /// The page as given (a path, or the path of an absolute URL).
-    pub page: String,
-    pub url: Url,
+    pub(crate) page: String,
+    /// The URL requested.
+    pub(crate) url: Url,
 }
 
-impl Job {
+impl Visit {
     /// The row key: server and page, unique within a run.
-    pub fn key(&self, plan: &Plan) -> String {
-        format!("{} {}", plan.servers[self.server].name, self.page)
+    pub(crate) fn key(&self, schedule: &Schedule) -> String {
+        format!("{} {}", schedule.servers[self.server].name, self.page)
     }
 }
 
@@ -32,53 +34,61 @@ impl Job {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Server {
     /// As given (credentials hidden).
-    pub name: String,
+    pub(crate) name: String,
     /// Any URL of the server: its scheme, host and port.
-    pub url: Url,
-    /// Where its connections go: empty until [`Plan::resolve`].
+    pub(crate) url: Url,
+    /// Where its connections go: empty until [`Schedule::resolve`].
     pub addresses: Addresses,
 }
 
-/// A share of one job's measured requests within a round.
+/// A share of one visit's measured requests within a round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Batch {
-    pub job: usize,
-    pub count: u64,
+pub(crate) struct Batch {
+    /// Index into [`Schedule::visits`].
+    pub(crate) visit: usize,
+    /// Requests of the batch.
+    pub(crate) count: u64,
 }
 
-/// The whole measurement.
+/// Every request of a run, and their order: the servers, the visits of
+/// each page to each server, and how the requests are split into rounds.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Plan {
+pub struct Schedule {
+    /// Every server, those of `--base` or `--compare` first, in order.
     pub servers: Vec<Server>,
-    pub jobs: Vec<Job>,
-    /// Jobs of the same page on different servers, in server order.
-    pub groups: Vec<Vec<usize>>,
-    pub requests: u64,
-    /// Unmeasured requests per job: at least one per connection.
-    pub warmup: u64,
-    pub concurrency: u64,
-    pub rounds: u64,
+    /// Every page on every server it is measured on.
+    pub(crate) visits: Vec<Visit>,
+    /// Visits of the same page on different servers, in server order.
+    pub(crate) groups: Vec<Vec<usize>>,
+    /// Measured requests per visit.
+    pub(crate) requests: u64,
+    /// Unmeasured requests per visit: at least one per connection.
+    pub(crate) warmup: u64,
+    /// Requests in flight at a time on each server.
+    pub(crate) concurrency: u64,
+    /// How many parts the measured requests are split into.
+    pub(crate) rounds: u64,
 }
 
-impl Plan {
-    /// Builds the plan from the options and the pages (from `--url` and
-    /// `--urls-file`, in that order).
-    pub fn new(o: &Options, mut page_list: Vec<String>) -> Result<Plan, Error> {
-        let mut plan = Plan {
+impl Schedule {
+    /// The schedule of `job` for `page_list` (from `--url` and
+    /// `--urls-file`, in that order); no address is found yet.
+    pub fn new(job: &Job, mut page_list: Vec<String>) -> Result<Schedule, Error> {
+        let mut schedule = Schedule {
             servers: Vec::new(),
-            jobs: Vec::new(),
+            visits: Vec::new(),
             groups: Vec::new(),
-            requests: o.requests,
-            warmup: o.warmup.max(o.concurrency),
-            concurrency: o.concurrency,
-            rounds: o.rounds,
+            requests: job.requests,
+            warmup: job.warmup.max(job.concurrency),
+            concurrency: job.concurrency,
+            rounds: job.rounds,
         };
-        let bases: Vec<&String> = o.base.iter().chain(o.compare.iter()).collect();
+        let bases: Vec<&String> = job.base.iter().chain(job.compare.iter()).collect();
         for base in &bases {
-            let url = Url::parse(base).map_err(|m| option_error(o, m))?;
-            plan.server_of(&url, Some(super::url::hide_userinfo(base)));
+            let url = Url::parse(base).map_err(|m| option_error(job, m))?;
+            schedule.server_of(&url, Some(super::url::hide_userinfo(base)));
         }
-        let n_bases = plan.servers.len();
+        let n_bases = schedule.servers.len();
         if page_list.is_empty() {
             if n_bases == 0 {
                 return Err(Error::usage(
@@ -88,28 +98,40 @@ impl Plan {
             page_list.push("/".to_string());
         }
         for page in page_list {
-            pages::check(&page).map_err(|m| Error::usage(format!("--url: {m}")))?;
-            if pages::is_absolute(&page) {
-                let url = Url::parse(&page).map_err(|m| Error::usage(format!("--url: {m}")))?;
-                let server = plan.server_of(&url, None);
-                plan.push_group(vec![(server, url.path.clone(), url)]);
-            } else if n_bases == 0 {
-                return Err(Error::usage(format!(
-                    "`{page}` is a path: give --base or --compare for its server"
-                )));
-            } else {
-                let name = if page.starts_with('/') {
-                    page.clone()
-                } else {
-                    format!("/{page}")
-                };
-                let jobs = (0..n_bases)
-                    .map(|s| (s, name.clone(), plan.servers[s].url.join(&page)))
-                    .collect();
-                plan.push_group(jobs);
-            }
+            schedule.add_page(&page, n_bases)?;
         }
-        Ok(plan)
+        Ok(schedule)
+    }
+
+    /// Adds `page`: an absolute URL on its own server, or a path on each
+    /// of the first `n_bases` servers.
+    fn add_page(&mut self, page: &str, n_bases: usize) -> Result<(), Error> {
+        pages::check(page).map_err(|m| Error::usage(format!("--url: {m}")))?;
+        if pages::is_absolute(page) {
+            let url = Url::parse(page).map_err(|m| Error::usage(format!("--url: {m}")))?;
+            let server = self.server_of(&url, None);
+            let page = url.path.clone();
+            self.push_group(vec![Visit { server, page, url }]);
+        } else if n_bases == 0 {
+            return Err(Error::usage(format!(
+                "`{page}` is a path: give --base or --compare for its server"
+            )));
+        } else {
+            let name = if page.starts_with('/') {
+                page.to_string()
+            } else {
+                format!("/{page}")
+            };
+            let visits = (0..n_bases)
+                .map(|server| Visit {
+                    server,
+                    page: name.clone(),
+                    url: self.servers[server].url.join(page),
+                })
+                .collect();
+            self.push_group(visits);
+        }
+        Ok(())
     }
 
     /// The index of the server of `url`, adding it when new.
@@ -134,20 +156,19 @@ impl Plan {
         self.servers.len() - 1
     }
 
-    fn push_group(&mut self, jobs: Vec<(usize, String, Url)>) {
+    fn push_group(&mut self, visits: Vec<Visit>) {
         let mut group = Vec::new();
-        for (server, page, url) in jobs {
-            let job = Job { server, page, url };
+        for visit in visits {
             // The same page named twice is measured once.
             if self
-                .jobs
+                .visits
                 .iter()
-                .any(|j| j.server == server && j.page == job.page)
+                .any(|v| v.server == visit.server && v.page == visit.page)
             {
                 continue;
             }
-            group.push(self.jobs.len());
-            self.jobs.push(job);
+            group.push(self.visits.len());
+            self.visits.push(visit);
         }
         if !group.is_empty() {
             self.groups.push(group);
@@ -157,9 +178,12 @@ impl Plan {
     /// Finds every server's addresses, asking `lookup` once per host and
     /// port: servers that share them share the answer.
     pub fn resolve(&mut self, resolve: &[Resolve], lookup: Lookup<'_>) {
-        let mut seen: Vec<((String, u16), Addresses)> = Vec::new();
+        let mut seen: Vec<(HostPort, Addresses)> = Vec::new();
         for server in &mut self.servers {
-            let key = (server.url.host.to_ascii_lowercase(), server.url.port);
+            let key = HostPort {
+                host: server.url.host.to_ascii_lowercase(),
+                port: server.url.port,
+            };
             server.addresses = match seen.iter().find(|(k, _)| *k == key) {
                 Some((_, a)) => a.clone(),
                 None => {
@@ -171,10 +195,10 @@ impl Plan {
         }
     }
 
-    /// The measured requests of every job, round by round: each round gives
-    /// every server its share of a page back to back, in server order on
-    /// even rounds and reversed on odd ones.
-    pub fn rounds(&self) -> Vec<Vec<Batch>> {
+    /// The measured requests of every visit, round by round: each round
+    /// gives every server its share of a page back to back, in server order
+    /// on even rounds and reversed on odd ones.
+    pub(crate) fn rounds(&self) -> Vec<Vec<Batch>> {
         // Rounds past the number of requests would be empty.
         (0..self.rounds.min(self.requests))
             .map(|round| {
@@ -189,7 +213,10 @@ impl Plan {
                     if round % 2 == 1 {
                         order.reverse();
                     }
-                    batches.extend(order.into_iter().map(|job| Batch { job, count: share }));
+                    batches.extend(order.into_iter().map(|visit| Batch {
+                        visit,
+                        count: share,
+                    }));
                 }
                 batches
             })
@@ -197,19 +224,26 @@ impl Plan {
             .collect()
     }
 
-    /// Every request the plan sends to the jobs for which `pick` is true,
-    /// warm-up included.
-    pub fn total_requests(&self, pick: impl Fn(&Job) -> bool) -> u64 {
-        let per_job = self.requests.saturating_add(self.warmup);
-        self.jobs
+    /// Every request the schedule sends to the visits for which `pick` is
+    /// true, warm-up included.
+    pub(crate) fn total_requests(&self, pick: impl Fn(&Visit) -> bool) -> u64 {
+        let per_visit = self.requests.saturating_add(self.warmup);
+        self.visits
             .iter()
-            .filter(|j| pick(j))
-            .fold(0u64, |sum, _| sum.saturating_add(per_job))
+            .filter(|v| pick(v))
+            .fold(0u64, |sum, _| sum.saturating_add(per_visit))
     }
 }
 
-fn option_error(o: &Options, m: String) -> Error {
-    let option = if o.base.is_some() {
+/// A host (lower-case) and port: what one lookup answers for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct HostPort {
+    host: String,
+    port: u16,
+}
+
+fn option_error(job: &Job, m: String) -> Error {
+    let option = if job.base.is_some() {
         "--base"
     } else {
         "--compare"
@@ -221,41 +255,41 @@ fn option_error(o: &Options, m: String) -> Error {
 mod tests {
     use super::*;
 
-    fn plan(f: impl FnOnce(&mut Options), pages: &[&str]) -> Result<Plan, Error> {
-        let mut o = Options::default();
+    fn schedule_of(f: impl FnOnce(&mut Job), pages: &[&str]) -> Result<Schedule, Error> {
+        let mut o = Job::default();
         f(&mut o);
-        Plan::new(&o, pages.iter().map(|s| s.to_string()).collect())
+        Schedule::new(&o, pages.iter().map(|s| s.to_string()).collect())
     }
 
     #[test]
     fn paths_run_on_every_compared_server_and_urls_on_their_own() {
-        let p = plan(
+        let p = schedule_of(
             |o| o.compare = vec!["http://127.0.0.1:1".into(), "http://localhost:2/app".into()],
             &["/", "about", "http://127.0.0.1:3/x?y=1"],
         )
         .unwrap();
         assert_eq!(p.servers.len(), 3);
-        assert_eq!(p.jobs.len(), 5);
+        assert_eq!(p.visits.len(), 5);
         assert_eq!(p.groups, [vec![0, 1], vec![2, 3], vec![4]]);
-        assert_eq!(p.jobs[3].url.to_string(), "http://localhost:2/app/about");
-        assert_eq!(p.jobs[3].key(&p), "http://localhost:2/app /about");
-        assert_eq!(p.jobs[4].key(&p), "http://127.0.0.1:3 /x?y=1");
+        assert_eq!(p.visits[3].url.to_string(), "http://localhost:2/app/about");
+        assert_eq!(p.visits[3].key(&p), "http://localhost:2/app /about");
+        assert_eq!(p.visits[4].key(&p), "http://127.0.0.1:3 /x?y=1");
     }
 
     #[test]
     fn the_base_alone_measures_its_root_page() {
-        let p = plan(|o| o.base = Some("http://localhost:8080".into()), &[]).unwrap();
-        assert_eq!(p.jobs.len(), 1);
-        assert_eq!(p.jobs[0].page, "/");
-        let e = plan(|_| {}, &[]).unwrap_err().to_string();
+        let p = schedule_of(|o| o.base = Some("http://localhost:8080".into()), &[]).unwrap();
+        assert_eq!(p.visits.len(), 1);
+        assert_eq!(p.visits[0].page, "/");
+        let e = schedule_of(|_| {}, &[]).unwrap_err().to_string();
         assert!(e.contains("no page"), "{e}");
-        let e = plan(|_| {}, &["/x"]).unwrap_err().to_string();
+        let e = schedule_of(|_| {}, &["/x"]).unwrap_err().to_string();
         assert!(e.contains("--base"), "{e}");
     }
 
     #[test]
     fn urls_of_one_server_share_it() {
-        let p = plan(
+        let p = schedule_of(
             |_| {},
             &[
                 "http://localhost:1/a",
@@ -266,14 +300,14 @@ mod tests {
         .unwrap();
         assert_eq!(p.servers.len(), 2);
         assert_eq!(
-            p.jobs.iter().map(|j| j.server).collect::<Vec<_>>(),
+            p.visits.iter().map(|j| j.server).collect::<Vec<_>>(),
             [0, 0, 1]
         );
     }
 
     #[test]
     fn warmup_covers_every_connection() {
-        let p = plan(
+        let p = schedule_of(
             |o| {
                 o.warmup = 1;
                 o.concurrency = 8;
@@ -283,7 +317,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(p.warmup, 8);
-        let p = plan(
+        let p = schedule_of(
             |o| {
                 o.warmup = 20;
                 o.base = Some("http://h".into())
@@ -296,7 +330,7 @@ mod tests {
 
     #[test]
     fn rounds_alternate_the_server_order_and_split_the_requests() {
-        let p = plan(
+        let p = schedule_of(
             |o| {
                 o.compare = vec!["http://a".into(), "http://b".into()];
                 o.requests = 7;
@@ -309,7 +343,7 @@ mod tests {
         let order = |round: &Vec<Batch>| {
             round
                 .iter()
-                .map(|b| p.jobs[b.job].server)
+                .map(|b| p.visits[b.visit].server)
                 .collect::<Vec<_>>()
         };
         assert_eq!(order(&r[0]), [0, 1, 0, 1]);
@@ -317,16 +351,16 @@ mod tests {
         assert_eq!(order(&r[2]), [0, 1, 0, 1]);
         let counts: Vec<u64> = r.iter().map(|round| round[0].count).collect();
         assert_eq!(counts, [3, 2, 2]);
-        for job in 0..p.jobs.len() {
+        for visit in 0..p.visits.len() {
             let total: u64 = r
                 .iter()
                 .flatten()
-                .filter(|b| b.job == job)
+                .filter(|b| b.visit == visit)
                 .map(|b| b.count)
                 .sum();
             assert_eq!(total, 7);
         }
-        let huge = plan(
+        let huge = schedule_of(
             |o| {
                 o.requests = 3;
                 o.rounds = u64::MAX;
@@ -336,7 +370,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(huge.rounds().len(), 3);
-        let few = plan(
+        let few = schedule_of(
             |o| {
                 o.requests = 1;
                 o.rounds = 4;
@@ -350,7 +384,7 @@ mod tests {
 
     #[test]
     fn each_host_and_port_is_looked_up_once() {
-        let mut p = plan(
+        let mut p = schedule_of(
             |o| {
                 o.compare = vec![
                     "http://a:1".into(),
@@ -375,7 +409,7 @@ mod tests {
 
     #[test]
     fn totals_include_the_warmup() {
-        let p = plan(
+        let p = schedule_of(
             |o| {
                 o.requests = 10;
                 o.warmup = 5;
@@ -386,6 +420,6 @@ mod tests {
         )
         .unwrap();
         assert_eq!(p.total_requests(|_| true), 60);
-        assert_eq!(p.total_requests(|j| j.server == 0), 30);
+        assert_eq!(p.total_requests(|v| v.server == 0), 30);
     }
 }

@@ -2,71 +2,121 @@
 //! (status below 400) are timed samples: a refused connection has no time,
 //! and an error page answered fast must not make a broken server look fast.
 
-use super::client::Outcome;
-use super::plan::Plan;
-use super::session::JobResult;
+use super::client::{Answer, Outcome};
+use super::schedule::{Schedule, Visit};
+use super::session::Fetched;
 use crate::document::run::{Row, RowKind, ServerPair};
 use crate::stats::median;
 use std::collections::BTreeMap;
 
 /// The `status` key of a request that got no answer.
-pub const FAILED: &str = "failed";
+pub(crate) const FAILED: &str = "failed";
 
-/// The row of one job measured by the built-in client.
-pub fn row(key: String, page: String, target: String, url: String, result: &JobResult) -> Row {
-    let mut samples = Vec::new();
-    let mut ttfbs = Vec::new();
-    let mut bytes = Vec::new();
-    let mut errors = 0u64;
-    let mut messages: BTreeMap<String, u64> = BTreeMap::new();
-    let mut status: BTreeMap<String, u64> = BTreeMap::new();
-    let mut cache: BTreeMap<String, u64> = BTreeMap::new();
-    let mut servers: BTreeMap<String, u64> = BTreeMap::new();
-    for outcome in &result.outcomes {
-        match outcome {
-            Outcome::Failed(f) => {
-                errors += 1;
-                *messages.entry(f.0.clone()).or_default() += 1;
-                *status.entry(FAILED.to_string()).or_default() += 1;
-            }
-            Outcome::Answer(a) => {
-                *status.entry(a.status.to_string()).or_default() += 1;
-                if let Some(c) = &a.cache {
-                    *cache.entry(c.clone()).or_default() += 1;
-                }
-                if let Some(s) = &a.server {
-                    *servers.entry(s.clone()).or_default() += 1;
-                }
-                if a.status >= 400 {
-                    errors += 1;
-                    *messages.entry(format!("HTTP {}", a.status)).or_default() += 1;
-                } else {
-                    samples.push(a.total);
-                    ttfbs.push(a.ttfb);
-                    bytes.push(a.bytes as f64);
-                }
-            }
+/// What names a visit's row, whoever measured it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Labels {
+    /// Server and page, unique within a run.
+    pub(crate) key: String,
+    /// The page as given.
+    pub(crate) page: String,
+    /// The server's name.
+    pub(crate) target: String,
+    /// The URL requested (credentials hidden).
+    pub(crate) url: String,
+}
+
+impl Labels {
+    /// The labels of `visit`'s row.
+    pub(crate) fn of(visit: &Visit, schedule: &Schedule) -> Labels {
+        Labels {
+            key: visit.key(schedule),
+            page: visit.page.clone(),
+            target: schedule.servers[visit.server].name.clone(),
+            url: visit.url.to_string(),
         }
     }
-    let successes = samples.len();
-    let mut row = Row::with_samples(key, RowKind::Page, page, samples);
+
+    /// A page row of `samples` under these labels; the rest is the
+    /// measurer's to fill.
+    pub(crate) fn row(self, samples: Vec<f64>) -> Row {
+        let mut row = Row::with_samples(self.key, RowKind::Page, self.page, samples);
+        row.target = Some(self.target);
+        row.url = Some(self.url);
+        row
+    }
+}
+
+/// The outcomes of a visit's requests, counted as a row shows them.
+#[derive(Debug, Default)]
+struct Tally {
+    /// Total times of the successful answers, in milliseconds.
+    samples: Vec<f64>,
+    ttfbs: Vec<f64>,
+    bytes: Vec<f64>,
+    errors: u64,
+    messages: BTreeMap<String, u64>,
+    status: BTreeMap<String, u64>,
+    cache: BTreeMap<String, u64>,
+    servers: BTreeMap<String, u64>,
+}
+
+impl Tally {
+    fn add(&mut self, outcome: &Outcome) {
+        match outcome {
+            Outcome::Failed(f) => {
+                self.errors += 1;
+                *self.messages.entry(f.0.clone()).or_default() += 1;
+                *self.status.entry(FAILED.to_string()).or_default() += 1;
+            }
+            Outcome::Answer(a) => self.add_answer(a),
+        }
+    }
+
+    fn add_answer(&mut self, a: &Answer) {
+        *self.status.entry(a.status.to_string()).or_default() += 1;
+        if let Some(c) = &a.cache {
+            *self.cache.entry(c.clone()).or_default() += 1;
+        }
+        if let Some(s) = &a.server {
+            *self.servers.entry(s.clone()).or_default() += 1;
+        }
+        if a.status >= 400 {
+            self.errors += 1;
+            *self
+                .messages
+                .entry(format!("HTTP {}", a.status))
+                .or_default() += 1;
+        } else {
+            self.samples.push(a.total);
+            self.ttfbs.push(a.ttfb);
+            self.bytes.push(a.bytes as f64);
+        }
+    }
+}
+
+/// The row of one visit measured by the built-in client.
+pub(crate) fn row(labels: Labels, result: &Fetched) -> Row {
+    let mut tally = Tally::default();
+    for outcome in &result.outcomes {
+        tally.add(outcome);
+    }
+    let successes = tally.samples.len();
+    let mut row = labels.row(tally.samples);
     row.requests = result.outcomes.len() as u64;
-    row.errors = errors;
-    row.error_messages = messages;
+    row.errors = tally.errors;
+    row.error_messages = tally.messages;
     row.rps = rate(successes, result.wall.as_secs_f64());
-    row.target = Some(target);
-    row.url = Some(url);
-    row.ttfb_median = median(&ttfbs);
-    row.status = status;
-    row.bytes = mean(&bytes);
-    row.cache = cache;
-    row.server = most_frequent(&servers);
+    row.ttfb_median = median(&tally.ttfbs);
+    row.status = tally.status;
+    row.bytes = mean(&tally.bytes);
+    row.cache = tally.cache;
+    row.server = most_frequent(&tally.servers);
     row.tool = Some("builtin".to_string());
     row
 }
 
 /// Successful requests per second of wall time; none without time.
-pub fn rate(successes: usize, seconds: f64) -> Option<f64> {
+pub(crate) fn rate(successes: usize, seconds: f64) -> Option<f64> {
     (seconds > 0.0 && seconds.is_finite()).then(|| successes as f64 / seconds)
 }
 
@@ -76,7 +126,7 @@ fn mean(xs: &[f64]) -> Option<f64> {
 
 /// The most frequent value; the first in order among equals, so the choice
 /// does not depend on the order answers came in.
-pub fn most_frequent(counts: &BTreeMap<String, u64>) -> Option<String> {
+pub(crate) fn most_frequent(counts: &BTreeMap<String, u64>) -> Option<String> {
     let mut best: Option<(&String, u64)> = None;
     for (value, &n) in counts {
         if best.is_none_or(|(_, b)| n > b) {
@@ -87,15 +137,15 @@ pub fn most_frequent(counts: &BTreeMap<String, u64>) -> Option<String> {
 }
 
 /// For each page measured on several servers: every later server against
-/// the first. `rows` are in job order.
-pub fn pairs(plan: &Plan, rows: &[Row]) -> Vec<ServerPair> {
+/// the first. `rows` are in visit order.
+pub(crate) fn pairs(schedule: &Schedule, rows: &[Row]) -> Vec<ServerPair> {
     let mut out = Vec::new();
-    for group in plan.groups.iter().filter(|g| g.len() > 1) {
+    for group in schedule.groups.iter().filter(|g| g.len() > 1) {
         let base = &rows[group[0]];
         for &other_index in &group[1..] {
             let other = &rows[other_index];
             out.push(ServerPair {
-                name: plan.jobs[group[0]].page.clone(),
+                name: schedule.visits[group[0]].page.clone(),
                 base: base.target.clone().unwrap_or_default(),
                 other: other.target.clone().unwrap_or_default(),
                 base_median: base.median,
@@ -120,9 +170,8 @@ fn ratio(top: Option<f64>, bottom: Option<f64>) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::client::Answer;
     use crate::http::failure::Failure;
-    use crate::http::options::Options;
+    use crate::http::job::Job;
     use std::time::Duration;
 
     fn answer(total: f64, status: u16, cache: Option<&str>, server: &str) -> Outcome {
@@ -136,8 +185,17 @@ mod tests {
         })
     }
 
-    fn result(outcomes: Vec<Outcome>) -> JobResult {
-        JobResult {
+    fn labels() -> Labels {
+        Labels {
+            key: "k".into(),
+            page: "/".into(),
+            target: "t".into(),
+            url: "u".into(),
+        }
+    }
+
+    fn result(outcomes: Vec<Outcome>) -> Fetched {
+        Fetched {
             outcomes,
             wall: Duration::from_millis(500),
         }
@@ -146,10 +204,7 @@ mod tests {
     #[test]
     fn only_successful_answers_are_samples() {
         let r = row(
-            "k".into(),
-            "/".into(),
-            "t".into(),
-            "u".into(),
+            labels(),
             &result(vec![
                 answer(2.0, 200, Some("HIT"), "nginx"),
                 answer(4.0, 200, Some("MISS"), "nginx"),
@@ -177,10 +232,7 @@ mod tests {
     #[test]
     fn a_dead_server_has_no_time() {
         let r = row(
-            "k".into(),
-            "/".into(),
-            "t".into(),
-            "u".into(),
+            labels(),
             &result(vec![Outcome::Failed(Failure::new("Connection refused"))]),
         );
         assert_eq!((r.n, r.median, r.min, r.bytes), (0, None, None, None));
@@ -201,11 +253,11 @@ mod tests {
 
     #[test]
     fn pairs_compare_later_servers_with_the_first() {
-        let o = Options {
+        let o = Job {
             compare: vec!["http://a".into(), "http://b".into(), "http://c".into()],
-            ..Options::default()
+            ..Job::default()
         };
-        let plan = Plan::new(&o, vec!["/".into(), "http://d/x".into()]).unwrap();
+        let schedule = Schedule::new(&o, vec!["/".into(), "http://d/x".into()]).unwrap();
         let mk = |t: &str, med: f64, rps: f64| {
             let mut r = Row::with_samples(t.into(), RowKind::Page, "/".into(), vec![med]);
             r.target = Some(t.into());
@@ -218,7 +270,7 @@ mod tests {
             mk("http://c", 1.0, 200.0),
             mk("http://d", 1.0, 1.0),
         ];
-        let p = pairs(&plan, &rows);
+        let p = pairs(&schedule, &rows);
         assert_eq!(p.len(), 2);
         assert_eq!(
             (p[0].base.as_str(), p[0].other.as_str()),

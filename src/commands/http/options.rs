@@ -1,198 +1,29 @@
-//! The options of `yardstick http`, parsed from the arguments after `http`.
-//! The shared ones (format, save, baseline, threshold, ...) go through
-//! [`Common::accept`] so every mode reads them alike.
+//! The options of `yardstick http`, parsed from the arguments after `http`
+//! into the shared ones (format, save, baseline, threshold, ..., read by
+//! [`Common::accept`] so every mode reads them alike) and the [`Job`] the
+//! HTTP slice measures. Secrets may also come from the environment
+//! (`YARDSTICK_AUTH`, `YARDSTICK_SECRET_HEADERS`), kept off the command
+//! line that every local user can read.
 
 use crate::commands::common::{Common, Flag, count, path, positive, seconds, string};
 use crate::error::Error;
+use crate::http::job::{Encoding, Job, Protocol, Resolve, Tool};
 use lexopt::Parser;
-use std::net::IpAddr;
-use std::path::PathBuf;
-use std::time::Duration;
 
-/// The protocol asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Protocol {
-    /// HTTP/1.1 for `http`, HTTP/2 when the server offers it by ALPN.
-    Negotiated,
-    Http1,
-    Http2,
-}
-
-/// What the client accepts as `Accept-Encoding`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Encoding {
-    Gzip,
-    Br,
-    None,
-}
-
-impl Encoding {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Encoding::Gzip => "gzip",
-            Encoding::Br => "br",
-            Encoding::None => "none",
-        }
-    }
-}
-
-/// Who measures the pages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tool {
-    Builtin,
-    Ab,
-    Wrk,
-    Oha,
-    H2load,
-}
-
-impl Tool {
-    pub const EXTERNAL: [Tool; 4] = [Tool::Ab, Tool::Wrk, Tool::Oha, Tool::H2load];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Tool::Builtin => "builtin",
-            Tool::Ab => "ab",
-            Tool::Wrk => "wrk",
-            Tool::Oha => "oha",
-            Tool::H2load => "h2load",
-        }
-    }
-}
-
-/// `--resolve=host:port:address`: reach `host:port` at `address`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Resolve {
-    pub host: String,
-    pub port: u16,
-    pub address: IpAddr,
-}
-
-impl Resolve {
-    pub fn parse(text: &str) -> Result<Resolve, Error> {
-        let bad = || {
-            Error::usage(format!(
-                "--resolve: `{text}` is not host:port:address (e.g. example.com:443:127.0.0.1)"
-            ))
-        };
-        let (host, rest) = text.split_once(':').ok_or_else(bad)?;
-        let (port, address) = rest.split_once(':').ok_or_else(bad)?;
-        let address = address
-            .strip_prefix('[')
-            .and_then(|a| a.strip_suffix(']'))
-            .unwrap_or(address);
-        if host.is_empty() {
-            return Err(bad());
-        }
-        Ok(Resolve {
-            host: host.to_string(),
-            port: port.parse().map_err(|_| bad())?,
-            address: address.parse().map_err(|_| bad())?,
-        })
-    }
-}
-
-/// Everything `yardstick http` was asked to do.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Options {
-    pub common: Common,
-    /// `--url` values as given: absolute URLs or paths.
-    pub urls: Vec<String>,
-    pub urls_file: Option<PathBuf>,
-    pub base: Option<String>,
-    /// `--compare` servers: the first is the reference.
-    pub compare: Vec<String>,
-    pub requests: u64,
-    pub warmup: u64,
-    pub concurrency: u64,
-    pub rounds: u64,
-    pub cold: bool,
-    pub cache_header: String,
-    pub keepalive: bool,
-    pub protocol: Protocol,
-    pub encoding: Encoding,
-    pub timeout: Duration,
-    /// `user:password`; never saved.
-    pub auth: Option<String>,
-    pub headers: Vec<(String, String)>,
-    /// Names of headers given with `--secret-header` (or in
-    /// `YARDSTICK_SECRET_HEADERS`): hidden like the deny-list's.
-    pub secret_headers: Vec<String>,
-    pub cookie: Option<String>,
-    pub resolve: Vec<Resolve>,
-    pub insecure: bool,
-    pub tool: Tool,
-    pub duration: u64,
-    pub force: bool,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            common: Common::default(),
-            urls: Vec::new(),
-            urls_file: None,
-            base: None,
-            compare: Vec::new(),
-            requests: 100,
-            warmup: 5,
-            concurrency: 4,
-            rounds: 2,
-            cold: false,
-            cache_header: "X-Cache".to_string(),
-            keepalive: true,
-            protocol: Protocol::Negotiated,
-            encoding: Encoding::Gzip,
-            timeout: Duration::from_secs(30),
-            auth: None,
-            headers: Vec::new(),
-            secret_headers: Vec::new(),
-            cookie: None,
-            resolve: Vec::new(),
-            insecure: false,
-            tool: Tool::Builtin,
-            duration: 10,
-            force: false,
-        }
-    }
-}
-
-impl Options {
-    /// True when the value of header `name` is a secret: by the deny-list,
-    /// or marked with `--secret-header`.
-    pub fn is_secret(&self, name: &str) -> bool {
-        super::settings::is_secret_header(name)
-            || self
-                .secret_headers
-                .iter()
-                .any(|s| s.eq_ignore_ascii_case(name.trim()))
-    }
-
-    /// Adds a header whose value is a secret (`source` names where it came
-    /// from, for messages).
-    fn secret_header(&mut self, text: &str, source: &str) -> Result<(), Error> {
-        let (name, value) = header(text, source)?;
-        self.secret_headers.push(name.clone());
-        self.headers.push((name, value));
-        Ok(())
-    }
-
-    /// The secret headers of `YARDSTICK_SECRET_HEADERS`, one `Name: value`
-    /// a line: secrets kept off yardstick's own command line.
-    pub fn secret_headers_from_env(&mut self, text: Option<String>) -> Result<(), Error> {
-        for line in text.iter().flat_map(|t| t.lines()) {
-            if !line.trim().is_empty() {
-                self.secret_header(line, "YARDSTICK_SECRET_HEADERS")?;
-            }
-        }
-        Ok(())
-    }
+/// Everything `yardstick http` was asked to do: what to measure, and what
+/// to do with the run (judge, print, save).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HttpOptions {
+    /// The options every mode shares.
+    pub(crate) common: Common,
+    /// What to measure and how.
+    pub job: Job,
 }
 
 /// Parses the arguments after `http`; `env_auth` is `YARDSTICK_AUTH`, used
 /// when `--auth` is not given.
-pub fn parse(args: Vec<String>, env_auth: Option<String>) -> Result<Options, Error> {
-    let mut o = Options::default();
+pub fn parse(args: Vec<String>, env_auth: Option<String>) -> Result<HttpOptions, Error> {
+    let mut o = HttpOptions::default();
     let mut parser = Parser::from_args(args);
     while let Some(arg) = parser.next()? {
         let flag = Flag::from(arg);
@@ -202,47 +33,69 @@ pub fn parse(args: Vec<String>, env_auth: Option<String>) -> Result<Options, Err
         let Flag::Long(name) = &flag else {
             return Err(flag.unexpected());
         };
-        let option = format!("--{name}");
-        let p = &mut parser;
-        match name.as_str() {
-            "url" => o.urls.push(non_empty(p, &option)?),
-            "urls-file" => o.urls_file = Some(path(p, &option)?),
-            "base" => o.base = Some(non_empty(p, &option)?),
-            "compare" => o.compare = list(&non_empty(p, &option)?, &option)?,
-            "requests" | "runs" => o.requests = positive(p, &option)?,
-            "warmup" => o.warmup = count(p, &option)?,
-            "concurrency" => o.concurrency = concurrency(p, &option)?,
-            "rounds" => o.rounds = positive(p, &option)?,
-            "cold" => o.cold = true,
-            "cache-header" => o.cache_header = header_name(&non_empty(p, &option)?, &option)?,
-            "no-keepalive" => o.keepalive = false,
-            "http" => o.protocol = protocol(&string(p, &option)?)?,
-            "encoding" => o.encoding = encoding(&string(p, &option)?)?,
-            "timeout" => o.timeout = seconds(p, &option)?,
-            "auth" => o.auth = Some(auth(&string(p, &option)?)?),
-            "header" => o.headers.push(header(&string(p, &option)?, &option)?),
-            "secret-header" => o.secret_header(&string(p, &option)?, &option)?,
-            "cookie" => o.cookie = Some(non_empty(p, &option)?),
-            "resolve" => o.resolve.push(Resolve::parse(&string(p, &option)?)?),
-            "insecure" => o.insecure = true,
-            "tool" => o.tool = tool(&string(p, &option)?)?,
-            "duration" => o.duration = positive(p, &option)?,
-            "force" => o.force = true,
-            _ => return Err(flag.unexpected()),
+        if !accept(&mut o.job, name, &mut parser)? {
+            return Err(flag.unexpected());
         }
     }
-    if o.auth.is_none()
+    auth_from_env(&mut o.job, env_auth)?;
+    o.job.threshold = o.common.threshold;
+    o.job.min_delta = o.common.min_delta;
+    check(&o)?;
+    Ok(o)
+}
+
+/// Takes `--name` if it is an option of HTTP mode (reading its value from
+/// `p`); returns false for anything else.
+fn accept(job: &mut Job, name: &str, p: &mut Parser) -> Result<bool, Error> {
+    let option = format!("--{name}");
+    match name {
+        "url" => job.urls.push(non_empty(p, &option)?),
+        "urls-file" => job.urls_file = Some(path(p, &option)?),
+        "base" => job.base = Some(non_empty(p, &option)?),
+        "compare" => job.compare = list(&non_empty(p, &option)?, &option)?,
+        "requests" | "runs" => job.requests = positive(p, &option)?,
+        "warmup" => job.warmup = count(p, &option)?,
+        "concurrency" => job.concurrency = concurrency(p, &option)?,
+        "rounds" => job.rounds = positive(p, &option)?,
+        "cold" => job.cold = true,
+        "cache-header" => job.cache_header = header_name(&non_empty(p, &option)?, &option)?,
+        "no-keepalive" => job.keepalive = false,
+        "http" => job.protocol = protocol(&string(p, &option)?)?,
+        "encoding" => job.encoding = encoding(&string(p, &option)?)?,
+        "timeout" => job.timeout = seconds(p, &option)?,
+        "auth" => job.auth = Some(auth(&string(p, &option)?)?),
+        "header" => job.headers.push(header(&string(p, &option)?, &option)?),
+        "secret-header" => secret_header(job, &string(p, &option)?, &option)?,
+        "cookie" => job.cookie = Some(non_empty(p, &option)?),
+        "resolve" => job.resolve.push(resolve(&string(p, &option)?)?),
+        "insecure" => job.insecure = true,
+        "tool" => job.tool = tool(&string(p, &option)?)?,
+        "duration" => job.duration = positive(p, &option)?,
+        "force" => job.force = true,
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// `YARDSTICK_AUTH`, when `--auth` was not given. Its value is not echoed.
+fn auth_from_env(job: &mut Job, env_auth: Option<String>) -> Result<(), Error> {
+    if job.auth.is_none()
         && let Some(value) = env_auth.filter(|v| !v.is_empty())
     {
-        o.auth =
+        job.auth =
             Some(auth(&value).map_err(|_| Error::usage("YARDSTICK_AUTH: expected user:password"))?);
     }
-    if o.compare.len() == 1 {
+    Ok(())
+}
+
+/// Refuses options that contradict each other or do not apply to HTTP.
+fn check(o: &HttpOptions) -> Result<(), Error> {
+    if o.job.compare.len() == 1 {
         return Err(Error::usage(
             "--compare: name at least two servers, separated by commas",
         ));
     }
-    if o.base.is_some() && !o.compare.is_empty() {
+    if o.job.base.is_some() && !o.job.compare.is_empty() {
         return Err(Error::usage(
             "--base and --compare both name the servers: give one of them",
         ));
@@ -252,7 +105,27 @@ pub fn parse(args: Vec<String>, env_auth: Option<String>) -> Result<Options, Err
             "yardstick http does not take --max-machine-slowdown: pages are timed without a calibration loop",
         ));
     }
-    Ok(o)
+    Ok(())
+}
+
+/// Adds a header whose value is a secret (`source` names where it came
+/// from, for messages).
+fn secret_header(job: &mut Job, text: &str, source: &str) -> Result<(), Error> {
+    let (name, value) = header(text, source)?;
+    job.secret_headers.push(name.clone());
+    job.headers.push((name, value));
+    Ok(())
+}
+
+/// The secret headers of `YARDSTICK_SECRET_HEADERS`, one `Name: value`
+/// a line: secrets kept off yardstick's own command line.
+pub(crate) fn secret_headers_from_env(job: &mut Job, text: Option<String>) -> Result<(), Error> {
+    for line in text.iter().flat_map(|t| t.lines()) {
+        if !line.trim().is_empty() {
+            secret_header(job, line, "YARDSTICK_SECRET_HEADERS")?;
+        }
+    }
+    Ok(())
 }
 
 fn non_empty(p: &mut Parser, option: &str) -> Result<String, Error> {
@@ -264,7 +137,7 @@ fn non_empty(p: &mut Parser, option: &str) -> Result<String, Error> {
 }
 
 /// Most requests at a time one run may hold open: one task and socket each.
-pub const MAX_CONCURRENCY: u64 = 10_000;
+const MAX_CONCURRENCY: u64 = 10_000;
 
 fn concurrency(p: &mut Parser, option: &str) -> Result<u64, Error> {
     match positive(p, option)? {
@@ -322,6 +195,29 @@ fn auth(value: &str) -> Result<String, Error> {
     }
 }
 
+/// `--resolve=host:port:address`, the address of IPv6 in brackets or not.
+fn resolve(text: &str) -> Result<Resolve, Error> {
+    let bad = || {
+        Error::usage(format!(
+            "--resolve: `{text}` is not host:port:address (e.g. example.com:443:127.0.0.1)"
+        ))
+    };
+    let (host, rest) = text.split_once(':').ok_or_else(bad)?;
+    let (port, address) = rest.split_once(':').ok_or_else(bad)?;
+    let address = address
+        .strip_prefix('[')
+        .and_then(|a| a.strip_suffix(']'))
+        .unwrap_or(address);
+    if host.is_empty() {
+        return Err(bad());
+    }
+    Ok(Resolve {
+        host: host.to_string(),
+        port: port.parse().map_err(|_| bad())?,
+        address: address.parse().map_err(|_| bad())?,
+    })
+}
+
 fn header_name(name: &str, option: &str) -> Result<String, Error> {
     http::HeaderName::from_bytes(name.as_bytes())
         .map(|_| name.to_string())
@@ -348,6 +244,8 @@ fn header(text: &str, option: &str) -> Result<(String, String), Error> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use std::net::IpAddr;
+    use std::time::Duration;
 
     fn args(a: &[&str]) -> Vec<String> {
         a.iter().map(|s| s.to_string()).collect()
@@ -355,7 +253,9 @@ mod tests {
 
     #[test]
     fn defaults_are_the_documented_ones() {
-        let o = parse(args(&["--base=http://localhost:8080"]), None).unwrap();
+        let o = parse(args(&["--base=http://localhost:8080"]), None)
+            .unwrap()
+            .job;
         assert_eq!(
             (o.requests, o.warmup, o.concurrency, o.rounds),
             (100, 5, 4, 2)
@@ -402,6 +302,9 @@ mod tests {
             None,
         )
         .unwrap();
+        assert_eq!(o.common.threshold, Some(20.0));
+        let o = o.job;
+        assert_eq!(o.threshold, Some(20.0));
         assert_eq!(o.urls, ["/a", "http://h/b"]);
         assert_eq!(o.compare, ["http://a:1", "http://b:2"]);
         assert_eq!(
@@ -412,16 +315,19 @@ mod tests {
         assert_eq!(o.timeout, Duration::from_millis(500));
         assert_eq!(o.headers, [("X-A".to_string(), "1".to_string())]);
         assert_eq!(o.resolve[0].address, "127.0.0.1".parse::<IpAddr>().unwrap());
-        assert_eq!(o.common.threshold, Some(20.0));
         assert!(o.cold && !o.keepalive && o.insecure && o.force);
         assert_eq!(o.tool, Tool::Wrk);
     }
 
     #[test]
     fn auth_comes_from_the_environment_unless_given() {
-        let o = parse(args(&["--url=http://h/"]), Some("env:pw".into())).unwrap();
+        let o = parse(args(&["--url=http://h/"]), Some("env:pw".into()))
+            .unwrap()
+            .job;
         assert_eq!(o.auth.as_deref(), Some("env:pw"));
-        let o = parse(args(&["--auth=cli:pw"]), Some("env:pw".into())).unwrap();
+        let o = parse(args(&["--auth=cli:pw"]), Some("env:pw".into()))
+            .unwrap()
+            .job;
         assert_eq!(o.auth.as_deref(), Some("cli:pw"));
         let e = parse(args(&[]), Some("nocolon".into()))
             .unwrap_err()
@@ -471,14 +377,13 @@ mod tests {
             args(&["--secret-header=X-Deploy: d1", "--header=X-Trace: t"]),
             None,
         )
-        .unwrap();
-        o.secret_headers_from_env(Some("X-Env: e1\n\nx-other: e2\n".into()))
-            .unwrap();
+        .unwrap()
+        .job;
+        secret_headers_from_env(&mut o, Some("X-Env: e1\n\nx-other: e2\n".into())).unwrap();
         assert!(o.is_secret("x-deploy") && o.is_secret("X-ENV") && o.is_secret("X-Other"));
         assert!(o.is_secret("X-Api-Key") && !o.is_secret("X-Trace"));
         assert_eq!(o.headers.len(), 4);
-        let e = o
-            .secret_headers_from_env(Some("nocolon-secret".into()))
+        let e = secret_headers_from_env(&mut o, Some("nocolon-secret".into()))
             .unwrap_err()
             .to_string();
         assert!(
@@ -489,7 +394,7 @@ mod tests {
 
     #[test]
     fn resolve_takes_bracketed_ipv6() {
-        let r = Resolve::parse("example.test:8443:[::1]").unwrap();
+        let r = resolve("example.test:8443:[::1]").unwrap();
         assert_eq!((r.host.as_str(), r.port), ("example.test", 8443));
         assert!(r.address.is_loopback());
     }

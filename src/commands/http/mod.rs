@@ -1,0 +1,55 @@
+//! `yardstick http`: pages measured over HTTP (see `http`), then judged,
+//! printed and saved like every mode.
+
+pub mod options;
+
+use crate::baseline::{Baseline, Resolved};
+use crate::commands::common::Common;
+use crate::document::run::{Metric, Mode, Run};
+use crate::error::Error;
+use crate::http;
+use crate::judge::Rules;
+use crate::output::deliver;
+use crate::output::progress::Progress;
+use options::HttpOptions;
+
+/// `yardstick http ARGS`: measures, then reports, saves and compares like
+/// every mode; returns the exit code.
+pub fn main(args: Vec<String>) -> Result<i32, Error> {
+    let mut o = options::parse(args, std::env::var("YARDSTICK_AUTH").ok())?;
+    options::secret_headers_from_env(&mut o.job, std::env::var("YARDSTICK_SECRET_HEADERS").ok())?;
+    // Read before measuring, so a bad baseline file costs no run.
+    let baseline = baseline(&o.common)?;
+    let delivery = o.common.delivery();
+    delivery.check()?;
+    let mut run = measure(&o)?;
+    if let Some(b) = &baseline {
+        run = b.judge(run, &Rules::from(&o.common))?;
+    }
+    deliver::deliver(run, &delivery)
+}
+
+/// Measures what `o` asks for, with progress lines on stderr (marked
+/// `http: `) unless `-q`, and returns the run, neither judged nor saved:
+/// the command's first step, for callers that want the run itself.
+pub fn measure(o: &HttpOptions) -> Result<Run, Error> {
+    let progress = Progress::new(0, o.common.quiet);
+    let run = http::measure(&o.job, &mut |line| {
+        progress.say(&format!("http: {line}"));
+    });
+    progress.finish();
+    run
+}
+
+/// The baseline `--baseline` names, if any, checked to hold HTTP times.
+/// HTTP has no default baseline: without `--baseline` nothing is judged.
+fn baseline(common: &Common) -> Result<Option<Baseline>, Error> {
+    let baseline = match Baseline::resolve(common.asked()?, None, None)? {
+        Resolved::Baseline(b) => Some(*b),
+        _ => None,
+    };
+    if let Some(b) = &baseline {
+        b.suits(Mode::Http, Metric::Time)?;
+    }
+    Ok(baseline)
+}

@@ -1,0 +1,209 @@
+//! What an HTTP run is asked to measure and how: the pages and their
+//! servers, how many requests and how many at a time, what every request
+//! carries, and who sends them. A plain description: the command line
+//! fills it (`commands::http::options`), and `http::measure` reads it.
+
+use super::settings::is_secret_header;
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The protocol asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Protocol {
+    /// HTTP/1.1 for `http`, HTTP/2 when the server offers it by ALPN.
+    Negotiated,
+    /// HTTP/1.1 only, also over TLS.
+    Http1,
+    /// HTTP/2 only: prior knowledge for `http`, refused without ALPN's
+    /// agreement for `https`.
+    Http2,
+}
+
+impl Protocol {
+    /// The name saved in a run's settings (`--http`'s values, or
+    /// `negotiated`).
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Protocol::Negotiated => "negotiated",
+            Protocol::Http1 => "1.1",
+            Protocol::Http2 => "2",
+        }
+    }
+}
+
+/// What the client accepts as `Accept-Encoding`: a page's time depends on
+/// whether it is compressed, so it is asked for, not left to defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Encoding {
+    /// `Accept-Encoding: gzip`, which every browser accepts.
+    Gzip,
+    /// `Accept-Encoding: br`.
+    Br,
+    /// No `Accept-Encoding`: the page as stored.
+    None,
+}
+
+impl Encoding {
+    /// The name `--encoding` takes and a run's settings save.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Encoding::Gzip => "gzip",
+            Encoding::Br => "br",
+            Encoding::None => "none",
+        }
+    }
+}
+
+/// Who sends the requests and times them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tool {
+    /// yardstick's own client: every request timed, TTFB and cache answers
+    /// included.
+    Builtin,
+    /// ApacheBench.
+    Ab,
+    /// wrk, which runs for a duration rather than a number of requests.
+    Wrk,
+    /// oha.
+    Oha,
+    /// h2load, from nghttp2.
+    H2load,
+}
+
+impl Tool {
+    /// The installed load tools a run can hand its pages to.
+    pub(crate) const EXTERNAL: [Tool; 4] = [Tool::Ab, Tool::Wrk, Tool::Oha, Tool::H2load];
+
+    /// The name `--tool` takes, which is also the program's name.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Tool::Builtin => "builtin",
+            Tool::Ab => "ab",
+            Tool::Wrk => "wrk",
+            Tool::Oha => "oha",
+            Tool::H2load => "h2load",
+        }
+    }
+}
+
+/// `host:port` reached at `address` instead of what the system resolver
+/// says (`--resolve`, as curl's): a name measured on a server it does not
+/// point at yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolve {
+    /// The host as in the URLs, compared without regard to case.
+    pub(crate) host: String,
+    /// The port as in the URLs (or the scheme's default).
+    pub(crate) port: u16,
+    /// Where its connections go.
+    pub(crate) address: IpAddr,
+}
+
+/// Everything an HTTP run is asked to measure and how. The defaults are
+/// the documented ones of `yardstick http`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    /// Pages as given: absolute URLs, or paths measured on every server of
+    /// `base` or `compare`.
+    pub urls: Vec<String>,
+    /// A file of more pages, one a line.
+    pub(crate) urls_file: Option<PathBuf>,
+    /// The server the paths are measured on.
+    pub(crate) base: Option<String>,
+    /// Servers the paths are measured on side by side: the first is the
+    /// reference.
+    pub(crate) compare: Vec<String>,
+    /// Measured requests per page and server.
+    pub(crate) requests: u64,
+    /// Unmeasured requests per page and server before the first round
+    /// (raised to one per connection).
+    pub(crate) warmup: u64,
+    /// Requests in flight at a time, each on its own connection.
+    pub(crate) concurrency: u64,
+    /// How many parts the measured requests are split into, the servers
+    /// taking turns within each.
+    pub(crate) rounds: u64,
+    /// Every request gets a unique query, so no cache answers it.
+    pub(crate) cold: bool,
+    /// The response header whose first word tells a cache hit from a miss.
+    pub(crate) cache_header: String,
+    /// Connections are kept open between requests.
+    pub(crate) keepalive: bool,
+    /// The HTTP version asked for.
+    pub(crate) protocol: Protocol,
+    /// The `Accept-Encoding` sent.
+    pub(crate) encoding: Encoding,
+    /// How long a request may take before it counts as failed.
+    pub(crate) timeout: Duration,
+    /// `user:password` for basic auth; never saved.
+    pub(crate) auth: Option<String>,
+    /// Extra request headers (name, value), in the order given.
+    pub(crate) headers: Vec<(String, String)>,
+    /// Names of headers whose values are secrets beyond the deny-list's:
+    /// hidden like them.
+    pub(crate) secret_headers: Vec<String>,
+    /// The `Cookie` header sent; never saved.
+    pub(crate) cookie: Option<String>,
+    /// Addresses given for names, before any lookup.
+    pub(crate) resolve: Vec<Resolve>,
+    /// TLS certificates are not checked.
+    pub(crate) insecure: bool,
+    /// Who sends the requests.
+    pub(crate) tool: Tool,
+    /// Seconds of load for a tool that runs for a duration (wrk).
+    pub(crate) duration: u64,
+    /// The safety caps on servers that are not loopback are lifted.
+    pub(crate) force: bool,
+    /// Percent a page may slow down before the comparison flags it: not
+    /// used to measure, but saved with the run's settings.
+    pub(crate) threshold: Option<f64>,
+    /// Milliseconds a page must also slow down by to be flagged: saved
+    /// with the run's settings like `threshold`.
+    pub(crate) min_delta: Option<f64>,
+}
+
+impl Default for Job {
+    fn default() -> Job {
+        Job {
+            urls: Vec::new(),
+            urls_file: None,
+            base: None,
+            compare: Vec::new(),
+            requests: 100,
+            warmup: 5,
+            concurrency: 4,
+            rounds: 2,
+            cold: false,
+            cache_header: "X-Cache".to_string(),
+            keepalive: true,
+            protocol: Protocol::Negotiated,
+            encoding: Encoding::Gzip,
+            timeout: Duration::from_secs(30),
+            auth: None,
+            headers: Vec::new(),
+            secret_headers: Vec::new(),
+            cookie: None,
+            resolve: Vec::new(),
+            insecure: false,
+            tool: Tool::Builtin,
+            duration: 10,
+            force: false,
+            threshold: None,
+            min_delta: None,
+        }
+    }
+}
+
+impl Job {
+    /// True when the value of header `name` is a secret: by the deny-list,
+    /// or named in `secret_headers`. Such a value is never saved, printed
+    /// or put on a tool's command line.
+    pub(crate) fn is_secret(&self, name: &str) -> bool {
+        is_secret_header(name)
+            || self
+                .secret_headers
+                .iter()
+                .any(|s| s.eq_ignore_ascii_case(name.trim()))
+    }
+}

@@ -1,0 +1,89 @@
+//! Running an installed tool for one page: within a time limit, with its
+//! output read whatever its exit code, and an error that names the command
+//! line without a credential in it.
+
+use super::handed::Handed;
+use crate::error::Error;
+use crate::http::job::{Job, Tool};
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+/// One page handed to one tool: everything its module needs to run it.
+pub(crate) struct Invocation<'a> {
+    /// The tool, for messages.
+    pub(crate) tool: Tool,
+    /// Its program, found on `PATH`.
+    pub(crate) program: &'a Path,
+    /// What the run was asked for (timeout, keep-alive, protocol, ...).
+    pub(crate) job: &'a Job,
+    /// The URL and headers the tool is given, and the credentials it is
+    /// given only in a private file.
+    pub(crate) handed: Handed,
+    /// Measured requests.
+    pub(crate) requests: u64,
+    /// Unmeasured requests first (none when 0).
+    pub(crate) warmup: u64,
+    /// Requests at a time.
+    pub(crate) concurrency: u64,
+    /// The longest one run of the tool may take.
+    pub(crate) limit: Duration,
+}
+
+/// What a tool printed.
+pub(crate) struct Printed {
+    /// Standard output, where tools print their summary.
+    pub(crate) stdout: String,
+    /// Standard error, where they say why they could not.
+    pub(crate) stderr: String,
+}
+
+impl Invocation<'_> {
+    /// Runs the tool with `args` and returns what it printed, whatever its
+    /// exit code: a tool that could not connect says so in its output,
+    /// which its parser turns into errors. Past the limit it is killed,
+    /// and that is the error.
+    pub(crate) fn output(&self, args: &[String]) -> Result<Printed, Error> {
+        let out = crate::process::output_within(Command::new(self.program).args(args), self.limit)
+            .map_err(|m| self.failed(args, m))?;
+        Ok(Printed {
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        })
+    }
+
+    /// Runs the tool for its warm-up, when there is one: nothing it says
+    /// matters, a failure included.
+    pub(crate) fn warm_up(&self, args: impl FnOnce(u64) -> Vec<String>) {
+        if self.warmup > 0 {
+            let _ = self.output(&args(self.warmup.max(self.concurrency)));
+        }
+    }
+
+    /// The error of a run with `args` that failed with `message`. No
+    /// credential is ever an argument; a header that looks like one is
+    /// still hidden, should one of the tools print its command line.
+    pub(crate) fn failed(&self, args: &[String], message: String) -> Error {
+        let shown: Vec<String> = args
+            .iter()
+            .map(|a| match a.split_once(':') {
+                Some((name, _)) if self.job.is_secret(name) => format!("{name}: (hidden)"),
+                _ => a.clone(),
+            })
+            .collect();
+        Error::Refused(format!(
+            "{} {}: {message}",
+            self.tool.as_str(),
+            shown.join(" ")
+        ))
+    }
+}
+
+/// The longest a tool may run: every request of a connection timing out one
+/// after the other (or the whole `--duration`), plus a minute to start and
+/// report; at most a day.
+pub(crate) fn time_limit(job: &Job, requests: u64, concurrency: u64) -> Duration {
+    let per_connection = requests.div_ceil(concurrency.max(1)) as f64 + 1.0;
+    let seconds = job.timeout.as_secs_f64() * per_connection + job.duration as f64 + 60.0;
+    Duration::from_secs_f64(seconds.min(86_400.0))
+}
