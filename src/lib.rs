@@ -23,7 +23,7 @@ pub mod probe;
 mod process;
 pub mod stats;
 pub mod text;
-pub mod worker;
+pub(crate) mod worker;
 
 #[doc(hidden)]
 pub use inventory;

@@ -4,7 +4,7 @@
 //! yardstick prints from being read as one.
 //!
 //! The runner takes any log line starting `::` for a command. Fields are
-//! `clean`(super::text::clean)ed, so none can start a line after a
+//! [`clean`](crate::text::clean)ed, so none can start a line after a
 //! newline, but the first column of a table starts its line with a probe
 //! key, which a saved run may set to `::error::...`. So under Actions, text
 //! that carries such fields is printed between `::stop-commands::TOKEN` and

@@ -4,8 +4,8 @@
 //! an A/B table per page. Pure text, no trailing spaces.
 
 use super::layout::{Align, Table, ms, significant, thousands};
-use super::text::{clean, cleaned};
 use crate::document::run::{Row, Run, ServerPair};
+use crate::text::{clean, cleaned};
 use serde_json::Value;
 use std::collections::BTreeMap;
 

@@ -26,7 +26,7 @@ impl Table {
     /// cell can start a line of its own.
     pub fn push(&mut self, row: Vec<String>) {
         self.rows
-            .push(row.iter().map(|c| super::text::cleaned(c)).collect());
+            .push(row.iter().map(|c| crate::text::cleaned(c)).collect());
     }
 
     /// True before any row is pushed.

@@ -13,8 +13,6 @@ pub mod progress;
 #[cfg(test)]
 mod properties;
 pub mod table;
-/// Kept under `output` as well while callers move to `crate::text`.
-pub use crate::text;
 pub mod verdict;
 
 use crate::document::comparison::Comparison;
@@ -83,5 +81,5 @@ pub fn header(run: &Run) -> String {
     }
     // Every part but the mode comes from the run, which may be a saved
     // file from anywhere.
-    text::cleaned(&parts.join(" · "))
+    crate::text::cleaned(&parts.join(" · "))
 }

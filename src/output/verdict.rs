@@ -18,7 +18,7 @@ pub(crate) fn failed_probes(run: &Run) -> Vec<&str> {
 
 /// The line of a probe that failed; its name comes from the run.
 pub(crate) fn failed_line(name: &str) -> String {
-    format!("FAIL: probe {} failed its check", super::text::clean(name))
+    format!("FAIL: probe {} failed its check", crate::text::clean(name))
 }
 
 /// The verdict lines: one per failed probe, then PASS or FAIL against the

@@ -158,12 +158,16 @@ impl Answer {
 
 impl fmt::Display for Answer {
     /// The answer line, without its newline; a time is written in full
-    /// precision (`{:e}`).
+    /// precision (`{:e}`). An error message keeps to its line: a panic
+    /// message with a newline would otherwise send half of itself as the
+    /// next answer, and the parent would give up on the whole comparison.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Answer::Warmed => f.write_str("ok"),
             Answer::Time(ms) => write!(f, "{ms:e}"),
-            Answer::Error(message) => write!(f, "error {message}"),
+            Answer::Error(message) => {
+                write!(f, "error {}", message.replace(['\n', '\r'], " "))
+            }
         }
     }
 }
@@ -222,6 +226,8 @@ mod tests {
             assert_eq!(Answer::parse(&line), Some(answer), "{line}");
         }
         assert_eq!(Answer::Time(0.004).to_string(), "4e-3");
+        let multiline = Answer::Error("panicked: a\nb\r\nc".into()).to_string();
+        assert_eq!(multiline, "error panicked: a b  c");
         for line in ["", "okay", "-1", "NaN", "inf", "error"] {
             assert_eq!(Answer::parse(line), None, "{line}");
         }
