@@ -148,21 +148,7 @@ pub(crate) mod tests {
                     Row::with_samples(k.to_string(), RowKind::Probe, k.to_string(), vec![*m])
                 })
                 .collect(),
-            calibration: Some(CalibrationSummary {
-                n: 1,
-                min: calibration,
-                mean: calibration,
-                median: calibration,
-                p90: calibration,
-                p95: calibration,
-                p99: calibration,
-                max: calibration,
-                stddev: 0.0,
-                before_median: calibration,
-                after_median: calibration,
-                drift_pct: 0.0,
-                checksum: 0,
-            }),
+            calibration: CalibrationSummary::of(&[calibration], &[calibration], 0),
             comparison: None,
             server_pairs: None,
         }

@@ -205,7 +205,7 @@ fn merged(runs: &[(String, Run)], rows: Vec<Row>) -> Run {
     }
     let checksum = runs[0].1.calibration.as_ref().map_or(0, |c| c.checksum);
     run.calibration = CalibrationSummary::of(&before, &after, checksum).or(run.calibration);
-    let c = run.calibration.as_ref().map(|c| c.median);
+    let c = run.calibration.as_ref().map(|c| c.loops.median);
     run.rows = rows;
     for row in &mut run.rows {
         row.normalized = c.and_then(|c| row.normalized_median(c));
@@ -277,7 +277,7 @@ mod tests {
         assert_eq!(row.normalized, Some(0.5));
         assert_eq!(base.settings[POOLED_SETTING], json!(5));
         let c = base.calibration.as_ref().unwrap();
-        assert_eq!((c.n, c.median, c.checksum), (10, 4.0, 7));
+        assert_eq!((c.loops.n, c.loops.median, c.checksum), (10, 4.0, 7));
     }
 
     #[test]

@@ -117,25 +117,11 @@ impl Metric {
 /// The calibration loop's figures for a run (milliseconds per loop).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CalibrationSummary {
-    /// Loops timed.
-    pub n: usize,
-    /// The fastest loop.
-    pub min: f64,
-    /// The mean loop.
-    pub mean: f64,
-    /// C: the median of every measured loop (one before each probe sample).
-    pub median: f64,
-    /// The 90th percentile.
-    pub p90: f64,
-    /// The 95th percentile.
-    pub p95: f64,
-    /// The 99th percentile.
-    pub p99: f64,
-    /// The slowest loop.
-    pub max: f64,
-    /// Sample standard deviation.
-    pub stddev: f64,
-    /// The median loop of the first half of the rounds, and of the second.
+    /// Every measured loop (one before each probe sample); its median is C,
+    /// the divisor of the run's normalised figures.
+    #[serde(flatten)]
+    pub loops: Summary,
+    /// The median loop of the first half of the rounds.
     pub before_median: f64,
     /// The median loop of the second half of the rounds.
     pub after_median: f64,
@@ -180,15 +166,7 @@ impl CalibrationSummary {
         let before_median = crate::stats::median(before).filter(|m| *m > 0.0)?;
         let after_median = crate::stats::median(after)?;
         Some(CalibrationSummary {
-            n: s.n,
-            min: s.min,
-            mean: s.mean,
-            median: s.median,
-            p90: s.p90,
-            p95: s.p95,
-            p99: s.p99,
-            max: s.max,
-            stddev: s.stddev,
+            loops: s,
             before_median,
             after_median,
             drift_pct: (after_median / before_median - 1.0) * 100.0,

@@ -83,7 +83,7 @@ pub fn calibration(run: &Run, name: &str) -> Result<f64, Error> {
 fn calibration_median(run: &Run) -> Option<f64> {
     run.calibration
         .as_ref()
-        .map(|c| c.median)
+        .map(|c| c.loops.median)
         .filter(|m| m.is_finite() && *m > 0.0)
 }
 
@@ -100,21 +100,8 @@ mod tests {
     use crate::judge::{Rules, compare};
 
     fn calibration(median: f64) -> CalibrationSummary {
-        CalibrationSummary {
-            n: 10,
-            min: median,
-            mean: median,
-            median,
-            p90: median,
-            p95: median,
-            p99: median,
-            max: median,
-            stddev: 0.0,
-            before_median: median,
-            after_median: median,
-            drift_pct: 0.0,
-            checksum: 1,
-        }
+        let loops = [median; 5];
+        CalibrationSummary::of(&loops, &loops, 1).unwrap()
     }
 
     fn row(name: &str, median: f64, errors: u64) -> Row {

@@ -93,7 +93,7 @@ impl Meter for Timer<'_> {
         let mut warnings = Timer::loop_warnings(&rounds, summary.as_ref());
         warnings.extend(self.injection.warning());
         warnings.extend(self.clock.warning());
-        let median = summary.as_ref().map(|c| c.median);
+        let median = summary.as_ref().map(|c| c.loops.median);
         let rows = probes
             .iter()
             .zip(rounds.probes)

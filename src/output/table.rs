@@ -21,8 +21,8 @@ impl Render for TableFormat {
         if let Some(c) = &run.calibration {
             out.push_str(&format!(
                 "calibration loop: median {} ms (n {}), before {} ms, after {} ms, drift {:+.1} %\n",
-                ms(Some(c.median)),
-                c.n,
+                ms(Some(c.loops.median)),
+                c.loops.n,
                 ms(Some(c.before_median)),
                 ms(Some(c.after_median)),
                 c.drift_pct

@@ -42,7 +42,10 @@ fn figures(path: &Path) -> Result<BTreeMap<String, f64>, Error> {
             e.to_string().trim_start_matches("error: ")
         ))
     })?;
-    let calibration = run.calibration.as_ref().map_or(f64::NAN, |c| c.median);
+    let calibration = run
+        .calibration
+        .as_ref()
+        .map_or(f64::NAN, |c| c.loops.median);
     Ok(run
         .rows
         .iter()

@@ -18,7 +18,7 @@ pub(crate) fn problem(run: &Run) -> Option<String> {
     if let Some(why) = run
         .calibration
         .as_ref()
-        .and_then(|c| time("calibration.median", c.median))
+        .and_then(|c| time("calibration.median", c.loops.median))
     {
         return Some(why);
     }
@@ -116,7 +116,7 @@ mod tests {
         }
         let mut bad = run(&[1.0], &[1.0]);
         if let Some(c) = bad.calibration.as_mut() {
-            c.median = 0.0;
+            c.loops.median = 0.0;
         }
         assert!(
             problem(&bad)
