@@ -11,18 +11,30 @@
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "cli")]
 pub mod baseline;
+#[cfg(feature = "cli")]
 pub mod commands;
+#[cfg(feature = "cli")]
 pub mod document;
+#[cfg(feature = "cli")]
 pub mod error;
+#[cfg(feature = "cli")]
 pub mod http;
+#[cfg(feature = "cli")]
 pub mod judge;
+#[cfg(feature = "cli")]
 pub mod measure;
+#[cfg(feature = "cli")]
 pub mod output;
 pub mod probe;
+#[cfg(feature = "cli")]
 mod process;
+#[cfg(feature = "cli")]
 pub mod stats;
+#[cfg(feature = "cli")]
 pub mod text;
+#[cfg(feature = "cli")]
 pub(crate) mod worker;
 
 #[doc(hidden)]
@@ -30,13 +42,20 @@ pub use inventory;
 
 pub use probe::{Checksum, Probe};
 
+#[cfg(feature = "cli")]
 use baseline::history::Bench;
+#[cfg(feature = "cli")]
 use commands::micro::options::MicroOptions;
+#[cfg(feature = "cli")]
 use commands::{micro, testmode};
+#[cfg(feature = "cli")]
 use error::Error;
+#[cfg(feature = "cli")]
 use std::ffi::OsString;
+#[cfg(feature = "cli")]
 use std::path::Path;
 
+#[cfg(feature = "cli")]
 const USAGE: &str = "usage: yardstick <command> [OPTIONS]
 commands:
   micro    measure the probes linked into this binary
@@ -50,6 +69,7 @@ commands:
   machine  print this machine's class (--class: the class alone), the key
            of its wall-time baselines";
 
+#[cfg(feature = "cli")]
 /// Entry point of a bench target (`harness = false`): measures under
 /// `cargo bench` (which passes `--bench`), and runs each probe once as a
 /// test under `cargo test`. Returns the process exit code.
@@ -68,6 +88,7 @@ pub fn run_main() -> i32 {
     exit_code(measure(args.into_iter().skip(1), bench, "--bench"))
 }
 
+#[cfg(feature = "cli")]
 /// Entry point of a yardstick binary: `micro`, `compare`, `show`,
 /// `baseline`, `http`.
 /// Returns the process exit code.
@@ -108,6 +129,7 @@ pub fn main() -> i32 {
     exit_code(result)
 }
 
+#[cfg(feature = "cli")]
 /// Micro mode, or a worker of `compare-builds` when `--worker` asks for one.
 /// `invocation` is how this binary was told to measure.
 fn measure(
@@ -123,6 +145,7 @@ fn measure(
     }
 }
 
+#[cfg(feature = "cli")]
 /// The arguments as text; HTTP mode's options are URLs, headers and names.
 fn utf8(args: Vec<OsString>) -> Result<Vec<String>, Error> {
     args.into_iter()
@@ -137,6 +160,7 @@ fn utf8(args: Vec<OsString>) -> Result<Vec<String>, Error> {
         .collect()
 }
 
+#[cfg(feature = "cli")]
 /// The exit code of a command's result, printing its error.
 fn exit_code(result: Result<i32, Error>) -> i32 {
     match result {
