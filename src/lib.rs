@@ -38,17 +38,25 @@ use std::ffi::OsString;
 use std::path::Path;
 
 const USAGE: &str = "usage: yardstick <command> [OPTIONS]
+
 commands:
-  micro    measure the probes linked into this binary
-  compare  BASE RUN: compare two saved runs (exit 1 on a regression)
-  compare-builds OLD NEW: measure two bench binaries in alternating rounds
-           and test the new one for a regression (exit 1)
-  show     FILE: print a saved run
-  baseline RUN... --output=FILE: pool saved runs of one build into a
-           baseline
-  http     measure pages over HTTP
-  machine  print this machine's class (--class: the class alone), the key
-           of its wall-time baselines";
+  micro           measure the probes linked into this binary (what
+                  cargo bench runs)
+  compare         BASE RUN: judge a saved run against another (exit 1 on a
+                  regression)
+  compare-builds  OLD NEW: measure two bench binaries in alternating rounds
+                  and test the new one for a regression (exit 1)
+  show            FILE: print a saved run
+  baseline        RUN... --output=FILE: pool saved runs of one build into a
+                  baseline
+  http            measure pages over HTTP
+  machine         print this machine's class, the key of its wall-time
+                  baselines
+
+yardstick <command> --help (or yardstick help <command>) prints a command's
+options; docs/cli.md has them all. -V, --version prints the version.
+Exit codes: 0 no regression, 1 a regression or a failed probe, 2 bad usage
+or input.";
 
 /// Entry point of a bench target (`harness = false`): measures under
 /// `cargo bench` (which passes `--bench`), and runs each probe once as a
@@ -68,8 +76,8 @@ pub fn run_main() -> i32 {
     exit_code(measure(args.into_iter().skip(1), bench, "--bench"))
 }
 
-/// Entry point of a yardstick binary: `micro`, `compare`, `show`,
-/// `baseline`, `http`.
+/// Entry point of a yardstick binary: `micro`, `compare`,
+/// `compare-builds`, `show`, `baseline`, `http`, `machine` (and `help`).
 /// Returns the process exit code.
 pub fn main() -> i32 {
     let mut args: Vec<OsString> = std::env::args_os().skip(1).collect();
@@ -78,7 +86,12 @@ pub fn main() -> i32 {
         return 2;
     }
     let command = args.remove(0);
-    let result = match command.to_str() {
+    exit_code(run_command(command, args))
+}
+
+/// Runs `command` of a yardstick binary with the arguments after it.
+fn run_command(command: OsString, mut args: Vec<OsString>) -> Result<i32, Error> {
+    match command.to_str() {
         Some("micro") => measure(args, None, "micro"),
         // A bench binary is told to measure with `--bench`; a yardstick
         // binary that links probes takes the same call, so either can be
@@ -92,6 +105,11 @@ pub fn main() -> i32 {
         Some("machine") => commands::machine::main(args),
         Some("baseline") => commands::baseline::BaselineOptions::parse(args)
             .and_then(|o| commands::baseline::main(&o)),
+        // `help COMMAND` answers as `COMMAND --help` does.
+        Some("help") if !args.is_empty() => {
+            let command = args.remove(0);
+            run_command(command, vec![OsString::from("--help")])
+        }
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(0)
@@ -104,8 +122,7 @@ pub fn main() -> i32 {
             "unknown command `{}` (see yardstick --help)",
             command.to_string_lossy()
         ))),
-    };
-    exit_code(result)
+    }
 }
 
 /// Micro mode, or a worker of `compare-builds` when `--worker` asks for one.
@@ -137,10 +154,15 @@ fn utf8(args: Vec<OsString>) -> Result<Vec<String>, Error> {
         .collect()
 }
 
-/// The exit code of a command's result, printing its error.
+/// The exit code of a command's result, printing its error (on stderr) or
+/// the help it was asked for (on stdout).
 fn exit_code(result: Result<i32, Error>) -> i32 {
     match result {
         Ok(code) => code,
+        Err(Error::Help(text)) => {
+            println!("{}", text.trim_end());
+            0
+        }
         Err(e) => {
             eprintln!("{e}");
             e.exit_code()
