@@ -6,7 +6,7 @@ evaluation's results.json, beside the share flagged.
 The report gives power only; a probe caught less often than the others may
 be noisier, or its injected X % may show as less than X. This tells which.
 
-    python3 scripts/power-estimates.py results/2026-12-01-round-time/results.json
+    python3 scripts/power-estimates.py evaluate/results/<report>/results.json
 """
 
 import json

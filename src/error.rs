@@ -1,10 +1,12 @@
 //! The errors that stop a run before it can give a verdict. Each is one line
-//! naming the file or option at fault, and exits with code 2.
+//! naming the file or option at fault, and exits with code 2; `--help` stops
+//! a command the same way, with its text and exit code 0.
 
 use crate::text::clean;
 use std::fmt;
 
-/// A usage error, bad input, or a refusal; always exit code 2.
+/// A usage error, bad input, or a refusal (exit code 2); or the help a
+/// command was asked for (exit code 0).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Error {
     /// A bad option or argument.
@@ -14,6 +16,11 @@ pub enum Error {
     /// A measurement that cannot be made: a probe past its timeout, a
     /// safety cap, a missing tool.
     Refused(String),
+    /// Not a failure: `--help` or `-h` asked for this command's help. The
+    /// parser stops there, as at an error, so nothing runs and no other
+    /// option is checked (clap models its help the same way); the text goes
+    /// to stdout and the exit code is 0.
+    Help(&'static str),
 }
 
 impl Error {
@@ -27,9 +34,12 @@ impl Error {
         Error::Input(message.into())
     }
 
-    /// The process exit code for this error.
+    /// The process exit code for this error: 0 for help, else 2.
     pub fn exit_code(&self) -> i32 {
-        2
+        match self {
+            Error::Help(_) => 0,
+            _ => 2,
+        }
     }
 }
 
@@ -40,6 +50,8 @@ impl fmt::Display for Error {
         match self {
             Error::Usage(m) | Error::Input(m) => write!(f, "error: {}", clean(m)),
             Error::Refused(m) => write!(f, "REFUSED: {}", clean(m)),
+            // Our own text, several lines: not cleaned.
+            Error::Help(text) => f.write_str(text.trim_end()),
         }
     }
 }

@@ -35,7 +35,7 @@ fn commands(log: &str) -> Vec<String> {
     found
 }
 
-/// yardstick's own annotations (see `report/github.rs`).
+/// yardstick's own annotations (see `output/github.rs`).
 fn ours(command: &str) -> bool {
     [
         "::warning title=Performance regression%3A ",

@@ -336,11 +336,11 @@ mod tests {
     fn default_folders_are_dated_ignored_and_never_reused() {
         let t = tempfile::tempdir().unwrap();
         let a = default_out(t.path(), "2030-01-02T03:04:05Z").unwrap();
-        assert_eq!(a, t.path().join("results/2030-01-02"));
+        assert_eq!(a, t.path().join("evaluate/results/2030-01-02"));
         std::fs::create_dir_all(&a).unwrap();
         let b = default_out(t.path(), "2030-01-02T09:00:00Z").unwrap();
-        assert_eq!(b, t.path().join("results/2030-01-02-2"));
-        let ignore = std::fs::read_to_string(t.path().join("results/.gitignore")).unwrap();
+        assert_eq!(b, t.path().join("evaluate/results/2030-01-02-2"));
+        let ignore = std::fs::read_to_string(t.path().join("evaluate/results/.gitignore")).unwrap();
         assert_eq!(ignore, "*\n");
     }
 }

@@ -34,11 +34,15 @@ pub fn default_workspace() -> PathBuf {
     crate_dir.parent().unwrap_or(crate_dir).to_path_buf()
 }
 
-/// `results/<date>/` in the workspace (`<date>-2`, ... when taken). The
-/// `results` folder ignores itself in git, so only a report added on
-/// purpose (`git add -f`) is ever committed.
+/// Where evaluations write by default, relative to the workspace: beside
+/// the harness that makes them, not at the top of the repository.
+pub const RESULTS_DIR: &str = "evaluate/results";
+
+/// `evaluate/results/<date>/` in the workspace (`<date>-2`, ... when
+/// taken). The folder ignores what it holds in git (a `.gitignore` of `*`),
+/// so only a report added on purpose (`git add -f`) is ever committed.
 pub fn default_out(workspace: &Path, started: &str) -> Result<PathBuf, Error> {
-    let root = workspace.join("results");
+    let root = workspace.join(RESULTS_DIR);
     create(&root)?;
     let ignore = root.join(".gitignore");
     if !ignore.exists() {

@@ -28,7 +28,8 @@ hours on a quiet 2-core machine (the estimate is printed at the start).
                        method's own: 300 for the headline figures)
   --power-runs N       runs per slowdown of every method and condition
   --slowdowns LIST     injected slowdowns in percent, for every method
-  --out DIR            results folder (default results/<date>/ in the workspace)
+  --out DIR            results folder (default evaluate/results/<date>/ in
+                       the workspace)
   --threshold PCT      the stored-baseline and confirmed threshold (default 15)
   --baseline-runs N    quiet runs pooled into the stored baseline with
                        `yardstick baseline` (default 5, quick 2; 1: the

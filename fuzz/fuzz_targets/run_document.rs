@@ -1,7 +1,7 @@
 //! The saved-run reader: any text as a run document. A run it accepts
 //! must save as a document that reads back the same (what `--format=json`
 //! and `yardstick show` rely on), and print in every format with nothing
-//! unsafe in the table, CSV or job summary (`report/text.rs`).
+//! unsafe in the table, CSV or job summary (`text.rs`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -1,7 +1,7 @@
 //! Which baseline `cargo bench` judges by, and the runs it keeps.
 //!
 //! Wall time is judged only against a baseline of this machine class (see
-//! `compare/machine.rs`), so plain `cargo bench` on unchanged code must
+//! `judge/machine.rs`), so plain `cargo bench` on unchanged code must
 //! never fail because of the machine. It judges by, in this order:
 //!
 //! 1. a committed baseline of this class, `baselines/<bench>/<class>.json`:
@@ -9,7 +9,7 @@
 //! 2. otherwise the committed count baseline, `baselines/<bench>/counts.json`,
 //!    where valgrind is installed and the set-up matches: the run is counted
 //!    instead of timed, and the counts give the verdict (see
-//!    `counts::baseline`);
+//!    `baseline::counts::usable`);
 //! 3. otherwise the last run of this class that `cargo bench` kept, under
 //!    `<target>/yardstick/<class>/<bench>/` (as criterion keeps its last
 //!    run): the same table and verdict words, with confirmation, but as

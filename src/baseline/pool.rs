@@ -1,8 +1,8 @@
 //! A baseline pooled from several runs of the same build.
 //!
 //! One run is one process, and on a shared machine one process can sit a
-//! few percent (in one evaluation, 10.8 %) off the typical speed of a
-//! probe for its whole life: its pages landed elsewhere, a neighbour was
+//! few percent off the typical speed of a probe for its whole life
+//! (docs/evaluation.md, "Pooling the baseline"): its pages landed elsewhere, a neighbour was
 //! busy. A baseline that is such a run shifts every later comparison by the
 //! same amount, towards false alarms or towards missed slowdowns. Pooling
 //! every sample of several runs, each beside the calibration loop timed

@@ -14,6 +14,21 @@ use std::path::PathBuf;
 
 const USAGE: &str = "usage: yardstick baseline RUN... --output=FILE";
 
+/// What `yardstick baseline --help` prints; keep it in step with `parse` and
+/// docs/cli.md (tests/help.rs checks both).
+pub(crate) const HELP: &str = "usage: yardstick baseline RUN... --output=FILE
+
+Pools saved runs of one build and machine class into one baseline: every
+sample of every run, each beside the calibration loop timed just before it.
+Prints how far each run sat from the pooled figure, so an odd run is seen
+before it becomes the baseline. CONTRIBUTING.md, \"The baseline\", has the
+recipe.
+
+  -o, --output=FILE         where the baseline goes (required)
+
+Exit codes: 0, or 2 on bad usage or input (one line on stderr).
+";
+
 /// What `yardstick baseline` was asked.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct BaselineOptions {
@@ -32,9 +47,7 @@ impl BaselineOptions {
                     output = Some(path(&mut parser, "--output")?)
                 }
                 Flag::Short('o') => output = Some(path(&mut parser, "-o")?),
-                Flag::Long(name) if name == "help" => {
-                    return Err(Error::usage(USAGE));
-                }
+                flag if flag.is_help() => return Err(Error::Help(HELP)),
                 Flag::Value(v) => runs.push(PathBuf::from(v)),
                 other => return Err(other.unexpected()),
             }

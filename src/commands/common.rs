@@ -31,6 +31,11 @@ impl Flag {
         }
     }
 
+    /// True for `--help` and `-h`: the command answers with its help.
+    pub fn is_help(&self) -> bool {
+        matches!(self, Flag::Short('h')) || matches!(self, Flag::Long(name) if name == "help")
+    }
+
     /// The unexpected-argument error for this flag.
     pub fn unexpected(&self) -> Error {
         match self {
@@ -42,6 +47,29 @@ impl Flag {
         }
     }
 }
+
+/// The help lines of the output options, for a command's help text
+/// (`concat!` takes a macro, not a constant).
+macro_rules! output_help {
+    () => {
+        "  --format=FORMAT           table, json or csv (default table); --json and
+                            --csv are short for the last two
+  -q, --quiet               no progress on stderr
+"
+    };
+}
+pub(crate) use output_help;
+
+/// The help line of the exit codes every command shares.
+macro_rules! exit_help {
+    () => {
+        "
+Exit codes: 0 no regression, 1 a regression or a failed probe, 2 bad usage
+or input (one line on stderr). docs/cli.md has every option.
+"
+    };
+}
+pub(crate) use exit_help;
 
 /// Reads `--format`'s value.
 pub fn format(value: &str) -> Result<Format, Error> {

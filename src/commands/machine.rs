@@ -9,6 +9,21 @@ use lexopt::{Arg, Parser};
 use std::ffi::OsString;
 use std::path::Path;
 
+/// What `yardstick machine --help` prints; keep it in step with `main` and
+/// docs/cli.md (tests/help.rs checks both).
+pub(crate) const HELP: &str = "usage: yardstick machine [--class]
+
+Prints this machine's class, the key of its wall-time baselines
+(baselines/<bench>/<class>.json), and what it is made of: the processor,
+online CPUs, SMT, hypervisor, kernel and governor. Wall time is judged only
+against a baseline of the same class.
+
+  --class                   print the class alone (unknown when the machine
+                            cannot be identified)
+
+Exit codes: 0, or 2 on bad usage.
+";
+
 /// Prints the class (with `--class`, the class alone: `unknown` when the
 /// machine cannot be identified), else the class and what it is made of.
 pub fn main(args: Vec<OsString>) -> Result<i32, Error> {
@@ -17,6 +32,7 @@ pub fn main(args: Vec<OsString>) -> Result<i32, Error> {
     while let Some(arg) = parser.next()? {
         match arg {
             Arg::Long("class") => class_only = true,
+            Arg::Long("help") | Arg::Short('h') => return Err(Error::Help(HELP)),
             other => {
                 return Err(Error::usage(format!(
                     "yardstick machine: {}",

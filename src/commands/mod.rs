@@ -1,6 +1,7 @@
 //! The commands: each reads its options, runs the steps below it in one
 //! direction (measure, summarise, judge, deliver) and returns an exit code.
-//! Only this folder knows the command line.
+//! Only this folder knows the command line. [`run_main`] (a bench target)
+//! and [`main`] (the yardstick binary) route the arguments to them.
 
 pub mod baseline;
 pub mod common;
@@ -11,3 +12,141 @@ pub mod micro;
 pub mod saved;
 pub mod testmode;
 pub mod worker;
+
+use crate::baseline::history::Bench;
+use crate::error::Error;
+use micro::options::MicroOptions;
+use std::ffi::OsString;
+use std::path::Path;
+
+const USAGE: &str = "usage: yardstick <command> [OPTIONS]
+
+commands:
+  micro           measure the probes linked into this binary (what
+                  cargo bench runs)
+  compare         BASE RUN: judge a saved run against another (exit 1 on a
+                  regression)
+  compare-builds  OLD NEW: measure two bench binaries in alternating rounds
+                  and test the new one for a regression (exit 1)
+  show            FILE: print a saved run
+  baseline        RUN... --output=FILE: pool saved runs of one build into a
+                  baseline
+  http            measure pages over HTTP
+  machine         print this machine's class, the key of its wall-time
+                  baselines
+
+yardstick <command> --help (or yardstick help <command>) prints a command's
+options; docs/cli.md has them all. -V, --version prints the version.
+Exit codes: 0 no regression, 1 a regression or a failed probe, 2 bad usage
+or input.";
+
+/// Entry point of a bench target (`harness = false`): measures under
+/// `cargo bench` (which passes `--bench`), and runs each probe once as a
+/// test under `cargo test`. Returns the process exit code.
+pub fn run_main() -> i32 {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    if !args.iter().skip(1).any(|a| a == "--bench") {
+        // libtest's arguments are text; a name that is not cannot match.
+        return match utf8(args) {
+            Ok(args) => testmode::run(args),
+            Err(e) => exit_code(Err(e)),
+        };
+    }
+    let bench = args
+        .first()
+        .map(|program| Bench::for_program(Path::new(program)));
+    exit_code(measure(args.into_iter().skip(1), bench, "--bench"))
+}
+
+/// Entry point of a yardstick binary: `micro`, `compare`,
+/// `compare-builds`, `show`, `baseline`, `http`, `machine` (and `help`).
+/// Returns the process exit code.
+pub fn main() -> i32 {
+    let mut args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    if args.is_empty() {
+        eprintln!("{USAGE}");
+        return 2;
+    }
+    let command = args.remove(0);
+    exit_code(run_command(command, args))
+}
+
+/// Runs `command` of a yardstick binary with the arguments after it.
+fn run_command(command: OsString, mut args: Vec<OsString>) -> Result<i32, Error> {
+    match command.to_str() {
+        Some("micro") => measure(args, None, "micro"),
+        // A bench binary is told to measure with `--bench`; a yardstick
+        // binary that links probes takes the same call, so either can be
+        // one side of `compare-builds`.
+        Some("--bench") => measure(args, None, "--bench"),
+        Some("compare") => saved::compare(args),
+        Some("http") => utf8(args).and_then(http::main),
+        Some("compare-builds") => compare_builds::options::PairedOptions::parse(args)
+            .and_then(|o| compare_builds::main(&o)),
+        Some("show") => saved::show(args),
+        Some("machine") => machine::main(args),
+        Some("baseline") => baseline::BaselineOptions::parse(args).and_then(|o| baseline::main(&o)),
+        // `help COMMAND` answers as `COMMAND --help` does.
+        Some("help") if !args.is_empty() => {
+            let command = args.remove(0);
+            run_command(command, vec![OsString::from("--help")])
+        }
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(0)
+        }
+        Some("-V" | "--version") => {
+            println!("yardstick {}", env!("CARGO_PKG_VERSION"));
+            Ok(0)
+        }
+        _ => Err(Error::usage(format!(
+            "unknown command `{}` (see yardstick --help)",
+            command.to_string_lossy()
+        ))),
+    }
+}
+
+/// Micro mode, or a worker of `compare-builds` when `--worker` asks for one.
+/// `invocation` is how this binary was told to measure.
+fn measure(
+    args: impl IntoIterator<Item = OsString>,
+    bench: Option<Bench>,
+    invocation: &str,
+) -> Result<i32, Error> {
+    let options = MicroOptions::parse(args)?;
+    if options.worker {
+        worker::main(&options)
+    } else {
+        micro::main(&options, bench, &[invocation])
+    }
+}
+
+/// The arguments as text; HTTP mode's options are URLs, headers and names.
+fn utf8(args: Vec<OsString>) -> Result<Vec<String>, Error> {
+    args.into_iter()
+        .map(|a| {
+            a.into_string().map_err(|a| {
+                Error::usage(format!(
+                    "argument `{}` is not valid UTF-8",
+                    a.to_string_lossy()
+                ))
+            })
+        })
+        .collect()
+}
+
+/// The exit code of a command's result, printing its error (on stderr) or
+/// the help it was asked for (on stdout).
+fn exit_code(result: Result<i32, Error>) -> i32 {
+    match result {
+        Ok(code) => code,
+        Err(Error::Help(text)) => {
+            println!("{}", text.trim_end());
+            0
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            e.exit_code()
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! `yardstick show FILE` and `yardstick compare BASE RUN`: work on saved runs
 //! without measuring anything.
 
-use super::common::{Common, Flag};
+use super::common::{Common, Flag, exit_help, output_help};
 use crate::baseline::Baseline;
 use crate::document::run::{Metric, Mode};
 use crate::document::store;
@@ -13,17 +13,60 @@ use lexopt::Parser;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-/// Shared options plus the positional file names.
+/// What `yardstick show --help` prints; keep it in step with `parse` and
+/// docs/cli.md (tests/help.rs checks both).
+pub(crate) const SHOW_HELP: &str = concat!(
+    "usage: yardstick show FILE [OPTIONS]
+
+Prints a saved run (and its comparison, if it was judged) without measuring.
+
+",
+    output_help!(),
+    "
+Exit codes: 0, or 2 on bad usage or input (one line on stderr).
+"
+);
+
+/// What `yardstick compare --help` prints; keep it in step with `parse`,
+/// `Common::accept` and docs/cli.md (tests/help.rs checks all three).
+pub(crate) const COMPARE_HELP: &str = concat!(
+    "usage: yardstick compare BASE RUN [OPTIONS]
+
+Judges the saved run RUN against the saved run BASE without measuring, by
+the rules of their kind: normalised medians for timed micro runs, counts,
+or HTTP times. It cannot measure again, so nothing is confirmed.
+
+  --threshold=PCT           how much slower regresses (default: 30 for timed
+                            micro runs, 1 for counts, 15 for HTTP runs)
+  --max-machine-slowdown=PCT
+                            judge nothing when RUN's calibration loop ran more
+                            than PCT % slower than BASE's (default 30; timed
+                            micro runs only)
+  --min-delta=MS            HTTP runs: a time regresses only when it also grew
+                            by MS milliseconds (default 1)
+  --cross-machine           judge wall time across machine classes too
+                            (expect false alarms)
+  --all-checks              list every check, not only the regressions
+",
+    output_help!(),
+    exit_help!()
+);
+
+/// Shared options plus the positional file names; `help` answers `--help`.
 fn parse(
     args: Vec<OsString>,
     command: &str,
     files: usize,
+    help: &'static str,
 ) -> Result<(Common, Vec<PathBuf>), Error> {
     let mut common = Common::default();
     let mut paths = Vec::new();
     let mut parser = Parser::from_args(args);
     while let Some(arg) = parser.next()? {
         let flag = Flag::from(arg);
+        if flag.is_help() {
+            return Err(Error::Help(help));
+        }
         if common.accept(&flag, &mut parser)? {
             continue;
         }
@@ -68,7 +111,7 @@ fn parse(
 
 /// Prints a saved run in the chosen format.
 pub fn show(args: Vec<OsString>) -> Result<i32, Error> {
-    let (common, paths) = parse(args, "show", 1)?;
+    let (common, paths) = parse(args, "show", 1, SHOW_HELP)?;
     let run = store::load(&paths[0])?;
     deliver::show(&run, &common.delivery());
     Ok(0)
@@ -76,7 +119,7 @@ pub fn show(args: Vec<OsString>) -> Result<i32, Error> {
 
 /// Compares two saved runs; exit 1 on a regression.
 pub fn compare(args: Vec<OsString>) -> Result<i32, Error> {
-    let (common, paths) = parse(args, "compare", 2)?;
+    let (common, paths) = parse(args, "compare", 2, COMPARE_HELP)?;
     let base = Baseline::load(&paths[0])?;
     let run = Baseline::load(&paths[1])?;
     // The run is measured against the baseline: where they differ in kind,

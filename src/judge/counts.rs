@@ -14,11 +14,11 @@ use crate::document::comparison::{Check, Comparison, EnvironmentDifference, Figu
 use crate::document::run::{Metric, Row, Run};
 use crate::judge::setup::Setup;
 
-/// Percent a probe's instruction count may grow before it regresses: 20
-/// fresh processes of the suite counted the same instructions to the last
-/// one (docs/evaluation.md, "Counts").
+/// Percent a probe's instruction count may grow before it regresses: 1 %
+/// (why: docs/evaluation.md, "Counts").
 pub(crate) const INSTRUCTIONS_THRESHOLD: f64 = 1.0;
-/// Percent a probe's estimated cycles may grow before it regresses.
+/// Percent a probe's estimated cycles may grow before it regresses: 1 %
+/// (why: docs/evaluation.md, "Counts").
 pub(crate) const ESTIMATED_CYCLES_THRESHOLD: f64 = 1.0;
 
 /// True when a run of `run` can be judged against a baseline of `baseline`:

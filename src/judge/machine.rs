@@ -2,9 +2,8 @@
 //! against a baseline of the same machine class.
 //!
 //! The calibration loop removes a machine's speed, not its shape: on
-//! another CPU model a memory-bound probe moved +100 % against the loop
-//! while compute-bound ones moved −20 %, and the unchanged suite failed
-//! 8 runs of 8 against a baseline from another machine. So between classes
+//! another CPU model each probe moves by a factor of its own against the
+//! loop (docs/evaluation.md, "Machine classes"). So between classes
 //! (or against a run of unknown class, such as every run saved before
 //! classes were recorded) the changes are listed as information and nothing
 //! is judged, unless `--cross-machine` asks for the plain rule. HTTP times

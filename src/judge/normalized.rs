@@ -13,23 +13,13 @@ use crate::document::comparison::{CalibrationRatio, Check, Comparison, Figure, R
 use crate::document::run::{Row, Run};
 use crate::error::Error;
 
-/// Percent a probe's normalised figure may grow before it regresses. The
-/// evaluation chose it: on a contended 2-core VM, 8 of 2,100 A/A runs of the
-/// suite went past 30 % before confirmation while 372 of 392 probe runs
-/// slowed by 40 % did (`evaluate rescore thresholds` over four
-/// evaluations; docs/evaluation.md).
+/// Percent a probe's normalised figure may grow before it regresses: 30 %
+/// (why: docs/evaluation.md, "The threshold of 30 %").
 pub const DEFAULT_THRESHOLD: f64 = 30.0;
 /// Percent the calibration loop may run slower than in the baseline before
-/// a probe over the threshold is inconclusive instead of regressed. When
-/// other tenants load the machine that heavily, some probes slow down far
-/// more than the loop (datatype_validate's normalised A/A change reached 30 %
-/// at the 95th percentile on a noisy morning), so the normalised figure
-/// stops meaning what it means at rest:
-/// in 1,500 A/A runs of three evaluations on a contended 2-core VM, the 5 %
-/// whose loop ran more than 30 % slower than the baseline's made 47 of the
-/// 83 false alarms at 15 % (docs/design.md, "Why a run too slow to judge is
-/// inconclusive"). One-sided: a machine faster than the baseline's is not
-/// under contention, and a faster machine class is what normalising is for.
+/// a probe over the threshold is inconclusive instead of regressed: 30 %
+/// (why: docs/evaluation.md, "The machine-slowdown limit"). One-sided: a
+/// machine faster than the baseline's is not under contention.
 pub const DEFAULT_MAX_MACHINE_SLOWDOWN: f64 = 30.0;
 
 /// Judges `run`'s normalised medians against `baseline`'s.

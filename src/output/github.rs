@@ -4,12 +4,12 @@
 //! yardstick prints from being read as one.
 //!
 //! The runner takes any log line starting `::` for a command. Fields are
-//! [`clean`](crate::text::clean)ed, so none can start a line after a
-//! newline, but the first column of a table starts its line with a probe
-//! key, which a saved run may set to `::error::...`. So under Actions, text
-//! that carries such fields is printed between `::stop-commands::TOKEN` and
-//! `::TOKEN::`, with a token nobody can guess; yardstick's own annotations
-//! are printed after the closing line, where they still work.
+//! cleaned (`text::clean`), so none can start a line after a newline, but
+//! the first column of a table starts its line with a probe key, which a
+//! saved run may set to `::error::...`. So under Actions, text that carries
+//! such fields is printed between `::stop-commands::TOKEN` and `::TOKEN::`,
+//! with a token nobody can guess; yardstick's own annotations are printed
+//! after the closing line, where they still work.
 
 use crate::document::comparison::Comparison;
 use crate::output::layout::change;

@@ -1,7 +1,7 @@
 //! The trials of a `results.json`, read loosely: by method and condition
 //! names rather than the harness's own lists, so that trials of a method
-//! it no longer has (the learned baseline of `results/2026-11-30-learned`)
-//! can still be re-scored.
+//! it no longer has (the learned baseline; docs/evaluation.md, "Tried and
+//! not kept") can still be re-scored.
 
 use crate::Error;
 use crate::method::Trial;

@@ -1,6 +1,6 @@
 //! `yardstick compare-builds OLD NEW`: options of the paired comparison.
 
-use crate::commands::common::{self, Common, Flag};
+use crate::commands::common::{self, Common, Flag, exit_help, output_help};
 use crate::commands::micro::options::{MAX_BATCH, MAX_SAMPLES};
 use crate::error::Error;
 use lexopt::Parser;
@@ -25,6 +25,48 @@ pub(crate) const MAX_ROUNDS: u64 = 100_000;
 /// interruption; the median of several short ones is not, and a probe whose
 /// sample takes a millisecond can afford twenty a round.
 pub(crate) const DEFAULT_ROUND_MS: u64 = 20;
+
+/// What `yardstick compare-builds --help` prints; keep it in step with
+/// `PairedOptions::accept`, `Common::accept` and docs/cli.md (tests/help.rs
+/// checks all three).
+pub(crate) const HELP: &str = concat!(
+    "usage: yardstick compare-builds OLD NEW [OPTIONS]
+
+Measures two bench binaries (say, built from the main branch and from a pull
+request) on one CPU: in each round every probe is timed on each build, one
+block of samples right after the other, in a random order; the rounds are
+spread over fresh pairs of worker processes. NEW regresses (exit 1) when the
+median of the pairs' ratios exceeds the threshold and a one-sided signed-rank
+test over the pairs gives p < 0.01.
+
+  --rounds=N                rounds (default 30; 7 to 100000)
+  --pairs=N                 worker pairs the rounds are spread over (default
+                            10, or the rounds if fewer; 7 to the rounds)
+  --round-time=MS           milliseconds of samples per probe, build and round
+                            (default 20; 0 to 60000; 0: --repeat samples)
+  --repeat=N                the fewest samples per probe, build and round
+                            (default 1; 1 to 1000000)
+  --warmup=N                untimed samples per probe and build before each
+                            pair's first round (default 3; 0 to 1000000)
+  --min-batch=K             iterations per sample (default: the larger of the
+                            two builds' choices; 1 to 1000000000)
+  --probe=NAME              compare only this probe (repeatable)
+  --threshold=PCT           how much slower regresses (default 3)
+  --env-old=NAME=VALUE      extra environment for OLD's workers (repeatable)
+  --env-new=NAME=VALUE      extra environment for NEW's workers (repeatable)
+  --seed=N                  seed of the random orders (default: drawn, and
+                            saved in the run's settings)
+  --cpu=N                   the CPU both workers run on (default: the last one
+                            this process may use; 0 to 65536)
+  --probe-timeout=SECONDS   how long a worker may take to answer (default 120;
+                            above 0, at most 86400)
+  --all-checks              list every check, not only the regressions
+",
+    output_help!(),
+    "  --save=FILE               also write the comparison's run as JSON
+",
+    exit_help!()
+);
 
 /// Everything `compare-builds` accepts.
 #[derive(Debug, Clone, PartialEq)]
@@ -101,6 +143,9 @@ impl PairedOptions {
         let mut parser = Parser::from_args(args);
         while let Some(arg) = parser.next()? {
             let flag = Flag::from(arg);
+            if flag.is_help() {
+                return Err(Error::Help(HELP));
+            }
             if o.common.accept(&flag, &mut parser)? {
                 continue;
             }
@@ -189,6 +234,11 @@ fn refuse_common(common: &Common) -> Result<(), Error> {
             "yardstick compare-builds does not take --max-machine-slowdown: both builds share the machine's load",
         ));
     }
+    if common.min_delta.is_some() {
+        return Err(Error::usage(
+            "yardstick compare-builds does not take --min-delta: it applies to HTTP runs",
+        ));
+    }
     Ok(())
 }
 
@@ -256,6 +306,7 @@ mod tests {
                 vec!["a", "b", "--max-machine-slowdown=50"],
                 "--max-machine-slowdown",
             ),
+            (vec!["a", "b", "--min-delta=1"], "--min-delta"),
         ] {
             let e = parse(&args).unwrap_err().to_string();
             assert!(e.contains(needle), "{e}");

@@ -5,10 +5,79 @@
 //! (`YARDSTICK_AUTH`, `YARDSTICK_SECRET_HEADERS`), kept off the command
 //! line that every local user can read.
 
-use crate::commands::common::{Common, Flag, count, path, positive, seconds, string};
+use crate::commands::common::{
+    Common, Flag, count, exit_help, output_help, path, positive, seconds, string,
+};
 use crate::error::Error;
 use crate::http::job::{Encoding, Job, Protocol, Resolve, Tool};
 use lexopt::Parser;
+
+/// What `yardstick http --help` prints; keep it in step with `accept`,
+/// `Common::accept` and docs/cli.md (tests/help.rs checks all three).
+pub(crate) const HELP: &str = concat!(
+    "usage: yardstick http [OPTIONS]
+
+Measures pages as a visitor gets them, with the statistics, formats and
+baseline comparison of micro mode.
+
+Pages and servers:
+  --url=URL_OR_PATH         a page (repeatable; an absolute URL names its own
+                            server)
+  --urls-file=FILE          pages one per line, # comments
+  --base=URL                the server of relative pages (default page: /)
+  --compare=A,B[,C...]      measure several servers back to back, each later
+                            one compared with the first (information)
+
+How to measure:
+  --requests=N              measured requests per page and server (default
+                            100; also --runs)
+  --warmup=N                unmeasured requests first (default 5; at least
+                            one per connection)
+  --concurrency=N           requests in flight (default 4; at most 10000)
+  --rounds=N                rounds; the order of servers is reversed every
+                            other round (default 2)
+  --cold                    a unique _bench= query parameter on every request,
+                            so caches pass it by
+  --cache-header=NAME       the header whose values are counted per row
+                            (default X-Cache)
+  --no-keepalive            a new connection for every request
+  --http=1.1|2              the protocol (default: negotiated)
+  --encoding=gzip|br|none   Accept-Encoding (default gzip)
+  --timeout=SECONDS         per request (default 30; above 0, at most 86400)
+  --auth=USER:PASSWORD      basic auth (or YARDSTICK_AUTH); never saved
+  --header=\"Name: value\"    an extra header (repeatable)
+  --secret-header=\"Name: value\"
+                            a header whose value is hidden in saves and output
+                            (repeatable; or YARDSTICK_SECRET_HEADERS, one a
+                            line)
+  --cookie=COOKIE           the Cookie header (hidden)
+  --resolve=HOST:PORT:ADDRESS
+                            connect to ADDRESS for HOST:PORT (repeatable)
+  --insecure                accept any TLS certificate
+  --tool=TOOL               builtin, ab, wrk, oha or h2load (default builtin)
+  --duration=SECONDS        how long wrk runs per page (default 10)
+  --force                   lift the caps on servers that are not loopback
+                            (1000 requests per page, 16 at a time, a warm-up
+                            of 100, 20000 in all) and allow an https name
+                            with a tool
+
+How to judge:
+  --baseline=FILE           judge against this saved HTTP run (default: none)
+  --no-baseline             judge against nothing
+  --threshold=PCT           how much slower the median or p95 regresses
+                            (default 15)
+  --min-delta=MS            and by how many milliseconds at least (default 1)
+  --cross-machine           judge loopback times against a run of another
+                            machine class too
+  --all-checks              list every check, not only the regressions
+
+Output:
+",
+    output_help!(),
+    "  --save=FILE               also write the run as JSON
+",
+    exit_help!()
+);
 
 /// Everything `yardstick http` was asked to do: what to measure, and what
 /// to do with the run (judge, print, save).
@@ -27,6 +96,9 @@ pub fn parse(args: Vec<String>, env_auth: Option<String>) -> Result<HttpOptions,
     let mut parser = Parser::from_args(args);
     while let Some(arg) = parser.next()? {
         let flag = Flag::from(arg);
+        if flag.is_help() {
+            return Err(Error::Help(HELP));
+        }
         if o.common.accept(&flag, &mut parser)? {
             continue;
         }

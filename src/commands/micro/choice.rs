@@ -37,8 +37,9 @@ impl<'a> Choice<'a> {
         let timed = options.metric() == Metric::Time && options.calibrate;
         let chooser = bench.filter(|_| timed);
         // Read only when choosing: what a process allocates before its
-        // measured section moves its counts (by up to 0.3 % through the
-        // allocator's state), and the CPU's description differs by machine.
+        // measured section moves its counts through the allocator's state
+        // (docs/evaluation.md, "Counts"), and the CPU's description differs
+        // by machine.
         let class = chooser.and_then(|_| environment::current_class());
         let asked = options.common.asked()?;
         let (baseline, nothing) = match Baseline::resolve(asked, chooser, class.as_deref())? {

@@ -1,12 +1,70 @@
 //! Micro mode's options: libtest-style, so `cargo bench -- FILTER` and the
 //! flags cargo passes work as a Rust developer expects.
 
-use crate::commands::common::{self, Common, Flag};
+use crate::commands::common::{self, Common, Flag, exit_help, output_help};
 use crate::document::run::Metric;
 use crate::error::Error;
 use crate::probe::Probe;
 use lexopt::Parser;
 use std::time::Duration;
+
+/// What `cargo bench -- --help` and `yardstick micro --help` print; keep it
+/// in step with `MicroOptions::accept`, `Common::accept` and
+/// docs/cli.md (tests/help.rs checks all three).
+pub(crate) const HELP: &str = concat!(
+    "usage: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
+       yardstick micro [OPTIONS] [FILTER...]   (a binary that links probes)
+
+Measures the registered probes in rounds, each sample right after a
+calibration loop, and judges the run against a baseline: by default, for
+cargo bench, the committed baselines/<bench>/<class>.json of this machine
+class, else the committed counts.json (where valgrind is installed), else
+the last run kept on this class (information only).
+
+Which probes:
+  FILTER...                 probes whose name contains a FILTER
+  --exact                   a FILTER must equal the name
+  --probe=NAME              only this probe (repeatable; an unknown name is
+                            an error)
+  --list                    list the probes and exit
+
+How to measure:
+  --repeat=N                measured rounds (default 30; 1 to 1000000)
+  --warmup=N                unmeasured rounds first (default 3; 0 to 1000000)
+  --min-batch=K             iterations per sample (default: the fewest that
+                            last about 1 ms, 5 when counted; 1 to 1000000000)
+  --probe-timeout=SECONDS   stop the run (exit 2) when one probe takes longer
+                            (default 120; above 0, at most 86400)
+  --metric=METRIC           time, instructions or estimated-cycles (default
+                            time; the counts run under valgrind's callgrind)
+  --no-calibration          no calibration loop (the run cannot be judged by
+                            normalised medians)
+
+How to judge:
+  --baseline=FILE           judge against this saved run
+  --no-baseline             judge against nothing, and keep nothing
+  --threshold=PCT           how much slower regresses (default 30; counts 1)
+  --max-machine-slowdown=PCT
+                            judge nothing when the calibration loop ran more
+                            than PCT % slower than the baseline's (default 30)
+  --no-confirm              do not measure flagged probes again before the
+                            verdict
+  --cross-machine           judge wall time against another machine class too
+                            (expect false alarms)
+  --all-checks              list every check, not only the regressions
+
+Output:
+",
+    output_help!(),
+    "  --save=FILE               also write the run as JSON
+
+Internal: --worker serves samples to compare-builds on stdin and stdout.
+cargo's --bench, --nocapture and --show-output are accepted and ignored.
+Environment: YARDSTICK_INJECT=NAME:PCT makes probes slower (for evaluating
+a check); YARDSTICK_HOME moves the kept runs (default target/yardstick).
+",
+    exit_help!()
+);
 
 /// Everything `cargo bench` / `yardstick micro` accepts.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,7 +84,7 @@ pub(crate) struct MicroOptions {
     pub probe_timeout: Duration,
     /// What to measure (`--metric`): wall time, instructions or estimated
     /// cycles. Unset, a run is timed, except that `cargo bench` may count
-    /// when only a count baseline can judge (see `counts::baseline`).
+    /// when only a count baseline can judge (see `baseline::counts::usable`).
     pub metric: Option<Metric>,
     /// Time the calibration loop (off with `--no-calibration`, for runs that
     /// are never compared by normalised medians, such as the child copies
@@ -112,6 +170,9 @@ impl MicroOptions {
         let mut parser = Parser::from_args(args);
         while let Some(arg) = parser.next()? {
             let flag = Flag::from(arg);
+            if flag.is_help() {
+                return Err(Error::Help(HELP));
+            }
             if o.common.accept(&flag, &mut parser)? {
                 continue;
             }
@@ -124,6 +185,11 @@ impl MicroOptions {
                 Flag::Value(v) => o.filters.push(v.to_string_lossy().into_owned()),
                 Flag::Short(_) => return Err(flag.unexpected()),
             }
+        }
+        if o.common.min_delta.is_some() {
+            return Err(Error::usage(
+                "micro mode does not take --min-delta: it applies to HTTP runs",
+            ));
         }
         if o.common.max_machine_slowdown.is_some() && (o.metric().is_count() || !o.calibrate) {
             return Err(Error::usage(
@@ -223,6 +289,17 @@ mod tests {
     }
 
     #[test]
+    fn help_stops_the_parser_where_it_stands() {
+        assert_eq!(MicroOptions::parse(["--help"]), Err(Error::Help(HELP)));
+        let later = MicroOptions::parse(["--bench", "-h", "--frobnicate"]);
+        assert_eq!(later, Err(Error::Help(HELP)));
+        // An option before it is read first, and its error stands.
+        let earlier = MicroOptions::parse(["--repeat=0", "-h"]);
+        assert!(matches!(earlier, Err(Error::Usage(_))), "{earlier:?}");
+        assert_eq!(Error::Help(HELP).exit_code(), 0);
+    }
+
+    #[test]
     fn metrics_are_named_and_time_is_the_default() {
         let metric = |args: &[&str]| MicroOptions::parse(args).unwrap().metric;
         assert_eq!(metric(&[]), None);
@@ -263,6 +340,7 @@ mod tests {
                 vec!["--no-calibration", "--max-machine-slowdown=50"],
                 "--max-machine-slowdown",
             ),
+            (vec!["--min-delta=5"], "--min-delta"),
         ] {
             let e = MicroOptions::parse(args).unwrap_err().to_string();
             assert!(e.contains(needle), "{e}");

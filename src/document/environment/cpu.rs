@@ -1,9 +1,9 @@
 //! The machine's processor: what a wall-time figure belongs to.
 //!
 //! Dividing by the calibration loop removes a machine's overall speed, not
-//! its shape. On another CPU model a memory-bound probe moved +100 %
-//! against the loop while compute-bound ones moved −20 %, so a wall-time
-//! verdict is only given against a baseline of the same *machine class*:
+//! its shape: on another CPU model each probe moves by a factor of its own
+//! (docs/evaluation.md, "Machine classes"), so a wall-time verdict is only
+//! given against a baseline of the same *machine class*:
 //! the same processor (vendor, family/model/stepping, or on ARM
 //! implementer/part), the same cache sizes, the same number of online CPUs,
 //! the same target.
