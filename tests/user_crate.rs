@@ -1,0 +1,98 @@
+//! A user's crate, `examples/user-crate`, driven as its owner would drive
+//! it: `cargo test` runs each probe once with its check, `cargo bench`
+//! measures them, and its library pulls in nothing but the probe registry.
+//!
+//! The crate builds in a target folder of its own (a first build takes
+//! about a minute on two cores); the bench runs in the dev profile, since
+//! what is tested is that the probes register and run, not their times.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/user-crate")
+}
+
+fn cargo(args: &[&str]) -> Output {
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/user-crate");
+    Command::new(env!("CARGO"))
+        .args(args)
+        .current_dir(example())
+        .env("CARGO_TARGET_DIR", target)
+        .env_remove("YARDSTICK_INJECT")
+        .env_remove("YARDSTICK_FAKE_CLOCK")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .output()
+        .expect("cargo runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn a_users_crate_tests_and_benches_its_probes() {
+    let test = cargo(&["test", "--locked"]);
+    let out = text(&test.stdout);
+    assert!(test.status.success(), "{out}\n{}", text(&test.stderr));
+    for probe in ["user_words", "user_distinct", "user_join"] {
+        assert!(out.contains(&format!("test {probe}")), "{probe}: {out}");
+    }
+
+    let bench = cargo(&[
+        "bench",
+        "--locked",
+        "--profile=dev",
+        "--bench",
+        "speed",
+        "--",
+        "--no-baseline",
+        "--repeat=2",
+        "--warmup=0",
+        "--format=json",
+        "-q",
+    ]);
+    let stderr = text(&bench.stderr);
+    assert_eq!(bench.status.code(), Some(0), "{stderr}");
+    let run: serde_json::Value = serde_json::from_slice(&bench.stdout).expect("a run document");
+    let mut rows: Vec<(String, u64)> = run["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            (
+                r["key"].as_str().unwrap_or("").to_string(),
+                r["n"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    rows.sort();
+    assert_eq!(
+        rows,
+        [
+            ("user_distinct".to_string(), 2),
+            ("user_join".to_string(), 2),
+            ("user_words".to_string(), 2)
+        ]
+    );
+}
+
+#[test]
+fn a_library_that_registers_probes_pulls_in_only_the_registry() {
+    let tree = cargo(&[
+        "tree",
+        "--locked",
+        "--edges=normal",
+        "--prefix=none",
+        "--format={p}",
+    ]);
+    assert!(tree.status.success(), "{}", text(&tree.stderr));
+    let mut crates: Vec<String> = text(&tree.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect();
+    crates.sort();
+    crates.dedup();
+    assert_eq!(crates, ["inventory", "user-crate", "yardstick"]);
+}
