@@ -141,6 +141,26 @@ impl Common {
         }
     }
 
+    /// The next argument that is the command's own: the shared options are
+    /// taken on the way, and `--help`/`-h` answers with `help`. `None` at
+    /// the end of the arguments.
+    pub fn next_own(
+        &mut self,
+        parser: &mut Parser,
+        help: &'static str,
+    ) -> Result<Option<Flag>, Error> {
+        while let Some(arg) = parser.next()? {
+            let flag = Flag::from(arg);
+            if flag.is_help() {
+                return Err(Error::Help(help));
+            }
+            if !self.accept(&flag, parser)? {
+                return Ok(Some(flag));
+            }
+        }
+        Ok(None)
+    }
+
     /// Takes `arg` if it is a shared option (reading its value from
     /// `parser`); returns false for anything else, for the caller to handle.
     pub fn accept(&mut self, flag: &Flag, parser: &mut Parser) -> Result<bool, Error> {

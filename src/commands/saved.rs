@@ -62,14 +62,7 @@ fn parse(
     let mut common = Common::default();
     let mut paths = Vec::new();
     let mut parser = Parser::from_args(args);
-    while let Some(arg) = parser.next()? {
-        let flag = Flag::from(arg);
-        if flag.is_help() {
-            return Err(Error::Help(help));
-        }
-        if common.accept(&flag, &mut parser)? {
-            continue;
-        }
+    while let Some(flag) = common.next_own(&mut parser, help)? {
         match flag {
             Flag::Value(v) => paths.push(PathBuf::from(v)),
             other => return Err(other.unexpected()),

@@ -141,14 +141,7 @@ impl PairedOptions {
         let mut binaries = Vec::new();
         let mut pairs = None;
         let mut parser = Parser::from_args(args);
-        while let Some(arg) = parser.next()? {
-            let flag = Flag::from(arg);
-            if flag.is_help() {
-                return Err(Error::Help(HELP));
-            }
-            if o.common.accept(&flag, &mut parser)? {
-                continue;
-            }
+        while let Some(flag) = o.common.next_own(&mut parser, HELP)? {
             match &flag {
                 Flag::Long(name) if name == "pairs" => {
                     pairs = Some(common::bounded(&mut parser, "--pairs", 1, MAX_ROUNDS)? as usize)

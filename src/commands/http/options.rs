@@ -94,14 +94,7 @@ pub struct HttpOptions {
 pub fn parse(args: Vec<String>, env_auth: Option<String>) -> Result<HttpOptions, Error> {
     let mut o = HttpOptions::default();
     let mut parser = Parser::from_args(args);
-    while let Some(arg) = parser.next()? {
-        let flag = Flag::from(arg);
-        if flag.is_help() {
-            return Err(Error::Help(HELP));
-        }
-        if o.common.accept(&flag, &mut parser)? {
-            continue;
-        }
+    while let Some(flag) = o.common.next_own(&mut parser, HELP)? {
         let Flag::Long(name) = &flag else {
             return Err(flag.unexpected());
         };

@@ -168,14 +168,7 @@ impl MicroOptions {
     {
         let mut o = MicroOptions::default();
         let mut parser = Parser::from_args(args);
-        while let Some(arg) = parser.next()? {
-            let flag = Flag::from(arg);
-            if flag.is_help() {
-                return Err(Error::Help(HELP));
-            }
-            if o.common.accept(&flag, &mut parser)? {
-                continue;
-            }
+        while let Some(flag) = o.common.next_own(&mut parser, HELP)? {
             match &flag {
                 Flag::Long(name) => {
                     if !o.accept(name, &mut parser)? {
