@@ -30,6 +30,12 @@ pub const DEFAULT_THRESHOLD: f64 = 3.0;
 /// paired trials at this level and others.
 pub const ALPHA: f64 = 0.01;
 
+/// The test's one-sided p-value is significant strictly below the level
+/// `alpha` ([`ALPHA`] for a verdict).
+pub fn significant(p_value: f64, alpha: f64) -> bool {
+    p_value < alpha
+}
+
 /// One of the two builds compared: the old one is the baseline, the new one
 /// is judged against it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -176,7 +182,10 @@ fn paired_check(
     let logs: Vec<f64> = figures.iter().map(|r| r.ln()).collect();
     let p = signed_rank::p_greater(&logs).unwrap_or(1.0);
     let change = (ratio - 1.0) * 100.0;
-    let verdict = match (change > threshold, p < ALPHA) {
+    let verdict = match (
+        super::over_threshold(change, threshold),
+        significant(p, ALPHA),
+    ) {
         (false, _) => Verdict::Ok,
         (true, true) => Verdict::Regressed,
         (true, false) => Verdict::Inconclusive(Reason::PairsDisagree),

@@ -2,12 +2,6 @@
 //! decision the re-scoring makes goes through this module, and this module
 //! only asks the library, so a re-scored trial is judged as yardstick
 //! judges it.
-//!
-//! Two of the rules are not public functions of the library: they are
-//! written inline in `yardstick::judge` (`change > threshold`, `p <
-//! ALPHA`). Until the library exports them, each is written out here in one
-//! marked adapter, and nowhere else; when it does, each adapter's body
-//! becomes the one-line call named in its comment.
 
 use yardstick::document::comparison::CalibrationRatio;
 
@@ -32,12 +26,11 @@ pub fn over_threshold(change_pct: f64, threshold: f64) -> bool {
     yardstick::judge::over_threshold(change_pct, threshold)
 }
 
-/// ADAPTER for a rule the library does not export yet. The signed-rank
-/// test's one-sided p-value is significant strictly below the level: `p <
-/// ALPHA` in `yardstick::judge::paired::paired_check`, here at any level.
-/// Becomes `yardstick::judge::paired::significant(p_value, alpha)`.
+/// The signed-rank test's one-sided p-value is significant strictly below
+/// the level: the library's [`yardstick::judge::paired::significant`], here
+/// at any level.
 pub fn significant(p_value: f64, alpha: f64) -> bool {
-    p_value < alpha
+    yardstick::judge::paired::significant(p_value, alpha)
 }
 
 #[cfg(test)]

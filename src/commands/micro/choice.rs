@@ -98,8 +98,9 @@ impl<'a> Choice<'a> {
         Ok(())
     }
 
-    /// Notes on the choice that qualify the run.
-    pub fn warnings(&self) -> Option<String> {
+    /// Why a committed count baseline could not judge here, when it could
+    /// not: a warning on the run.
+    pub fn count_note(&self) -> Option<String> {
         self.count_note.clone()
     }
 

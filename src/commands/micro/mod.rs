@@ -76,7 +76,7 @@ pub(crate) fn main(
             measure(&meter, &selected, &settings, counted, quiet)?
         }
     };
-    run.warnings.extend(choice.warnings());
+    run.warnings.extend(choice.count_note());
     if let Some(baseline) = &choice.baseline {
         run = baseline.judge(run, &Rules::from(&options.common))?;
     }

@@ -23,12 +23,13 @@ pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
     let csv = dir.path().join("percentiles.csv");
     let (url, headers) = (&run.handed.url, &run.handed.headers);
     let c = run.concurrency;
-    run.warm_up(|n| args(url, n, c, run.job, headers, &csv));
-    let args = args(url, run.requests, c, run.job, headers, &csv);
-    let printed = run.output(&args)?;
-    let percentiles = std::fs::read_to_string(&csv).unwrap_or_default();
-    parse(&printed.stdout, &printed.stderr, &percentiles, run.requests)
-        .map_err(|m| run.failed(&args, m))
+    run.counted(
+        |n| args(url, n, c, run.job, headers, &csv),
+        |printed| {
+            let percentiles = std::fs::read_to_string(&csv).unwrap_or_default();
+            parse(&printed.stdout, &printed.stderr, &percentiles, run.requests)
+        },
+    )
 }
 
 /// The command line for `n` requests, `c` at a time.

@@ -13,10 +13,10 @@ use crate::http::job::{Job, Protocol};
 pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
     let (url, headers) = (&run.handed.url, &run.handed.headers);
     let c = run.concurrency;
-    run.warm_up(|n| args(url, n, c, run.job, headers));
-    let args = args(url, run.requests, c, run.job, headers);
-    let printed = run.output(&args)?;
-    parse(&printed.stdout, &printed.stderr).map_err(|m| run.failed(&args, m))
+    run.counted(
+        |n| args(url, n, c, run.job, headers),
+        |printed| parse(&printed.stdout, &printed.stderr),
+    )
 }
 
 /// The command line for `n` requests over `c` connections.

@@ -2,6 +2,7 @@
 //! output read whatever its exit code, and an error that names the command
 //! line without a credential in it.
 
+use super::Summary;
 use super::handed::Handed;
 use crate::error::Error;
 use crate::http::job::{Job, Tool};
@@ -54,10 +55,25 @@ impl Invocation<'_> {
 
     /// Runs the tool for its warm-up, when there is one: nothing it says
     /// matters, a failure included.
-    pub(crate) fn warm_up(&self, args: impl FnOnce(u64) -> Vec<String>) {
+    fn warm_up(&self, args: impl FnOnce(u64) -> Vec<String>) {
         if self.warmup > 0 {
             let _ = self.output(&args(self.warmup.max(self.concurrency)));
         }
+    }
+
+    /// A tool run for a count of requests: a warm-up of `args(warm-up
+    /// count)`, then `args(requests)` measured and its output read by
+    /// `parse`. A tool that fails or prints what `parse` refuses is an error
+    /// naming its command line (credentials hidden).
+    pub(crate) fn counted(
+        &self,
+        args: impl Fn(u64) -> Vec<String>,
+        parse: impl FnOnce(&Printed) -> Result<Summary, String>,
+    ) -> Result<Summary, Error> {
+        self.warm_up(&args);
+        let args = args(self.requests);
+        let printed = self.output(&args)?;
+        parse(&printed).map_err(|m| self.failed(&args, m))
     }
 
     /// The error of a run with `args` that failed with `message`. No

@@ -15,10 +15,10 @@ use serde_json::Value;
 pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
     let (url, headers) = (&run.handed.url, &run.handed.headers);
     let c = run.concurrency;
-    run.warm_up(|n| args(url, n, c, run.job, headers));
-    let args = args(url, run.requests, c, run.job, headers);
-    let printed = run.output(&args)?;
-    parse(&printed.stdout, run.requests).map_err(|m| run.failed(&args, m))
+    run.counted(
+        |n| args(url, n, c, run.job, headers),
+        |printed| parse(&printed.stdout, run.requests),
+    )
 }
 
 /// The command line for `n` requests, `c` at a time.
