@@ -290,6 +290,57 @@ fn tests() -> Vec<Trial> {
             check(ran.stderr.contains("[1/3]"), "progress on stderr", &ran)?;
             Ok(())
         }),
+        Trial::test("rows_save_the_result_fingerprint_at_any_batch", || {
+            let mut joined = Vec::new();
+            for batch in ["--min-batch=1", "--min-batch=7"] {
+                let ran = run(scripted(&[
+                    "--probe=fine_sum",
+                    "--probe=fine_words",
+                    batch,
+                    "--format=json",
+                ]));
+                check(ran.code == 0, "exit 0", &ran)?;
+                let doc = json(&ran.stdout);
+                assert_valid_run(&doc);
+                // 5050, the sum, is its own fingerprint.
+                check(
+                    doc["rows"][0]["checksum"] == "00000000000013ba",
+                    "the sum's fingerprint",
+                    &ran,
+                )?;
+                let mut bad = doc.clone();
+                bad["rows"][0]["checksum"] = Value::from(5050);
+                check(
+                    schema_errors(&bad).len() == 1,
+                    "the schema wants 16 hex digits",
+                    &ran,
+                )?;
+                joined.push((doc["rows"][1]["checksum"].clone(), ran));
+            }
+            check(
+                joined[0].0.is_string() && joined[0].0 == joined[1].0,
+                "the same work gives the same fingerprint at any batch",
+                &joined[1].1,
+            )?;
+            // A worker of compare-builds says them in its greeting.
+            let worker = run(child().args([
+                "--bench",
+                "--worker",
+                "-q",
+                "--no-baseline",
+                "--min-batch=2",
+                "--probe=fine_sum",
+            ]));
+            check(
+                worker.code == 0
+                    && worker
+                        .stdout
+                        .contains(r#""checksums":{"fine_sum":"00000000000013ba"}"#),
+                "the greeting carries the fingerprint",
+                &worker,
+            )?;
+            Ok(())
+        }),
         Trial::test("failing_and_panicking_probes_fail_the_run", || {
             let ran = run(micro(&[
                 "--probe=fine_sum",

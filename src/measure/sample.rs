@@ -47,13 +47,14 @@ pub(crate) struct Measurement {
     pub error_messages: BTreeMap<String, u64>,
     /// The probe's note, or why it failed.
     pub note: String,
-    /// The folded checksum of every measured iteration's result.
-    pub checksum: u64,
+    /// The fingerprint of one iteration's result (see
+    /// [`Instance::checksum`]).
+    pub checksum: Option<u64>,
 }
 
 impl Measurement {
     /// A probe about to be measured: no samples yet.
-    pub fn empty(batch: u64, note: String) -> Measurement {
+    pub fn empty(batch: u64, note: String, checksum: Option<u64>) -> Measurement {
         Measurement {
             samples: Vec::new(),
             loops: Vec::new(),
@@ -61,7 +62,7 @@ impl Measurement {
             errors: 0,
             error_messages: BTreeMap::new(),
             note,
-            checksum: 0,
+            checksum,
         }
     }
 
@@ -75,7 +76,7 @@ impl Measurement {
             errors,
             error_messages: BTreeMap::from([(message, errors)]),
             note,
-            checksum: 0,
+            checksum: None,
         }
     }
 }
@@ -147,18 +148,18 @@ pub(crate) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 
 /// Times one sample of probe `name`, `batch` iterations, stretched to
 /// `stretch` times its work by an injected slowdown (1: none), and returns
-/// milliseconds per iteration and the sample's checksum.
+/// milliseconds per iteration.
 pub fn sample(
     clock: &Clock,
     name: &str,
     instance: &mut dyn Instance,
     batch: u64,
     stretch: f64,
-) -> (f64, u64) {
-    let (elapsed, sum) = clock.time_stretched(name, batch, Use::Sample, stretch, || {
+) -> f64 {
+    let (elapsed, ()) = clock.time_stretched(name, batch, Use::Sample, stretch, || {
         measured_section(instance, batch)
     });
-    (elapsed.as_secs_f64() * 1e3 / batch as f64, sum)
+    elapsed.as_secs_f64() * 1e3 / batch as f64
 }
 
 /// Every measured sample runs through this one function, under
@@ -166,8 +167,8 @@ pub fn sample(
 /// count inside it alone (`--toggle-collect=yardstick_measured_section`).
 #[inline(never)]
 #[unsafe(no_mangle)]
-pub fn yardstick_measured_section(instance: &mut dyn Instance, iterations: u64) -> u64 {
-    instance.run(iterations)
+pub fn yardstick_measured_section(instance: &mut dyn Instance, iterations: u64) {
+    instance.run(iterations);
 }
 
 use yardstick_measured_section as measured_section;
@@ -195,15 +196,20 @@ pub fn pick_batch(clock: &Clock, name: &str, instance: &mut dyn Instance) -> u64
 mod tests {
     use super::*;
     use crate::probe::{Note, fake, prepare};
+    use std::sync::atomic::{AtomicU64, Ordering};
 
     #[test]
     fn short_iterations_are_batched_to_a_millisecond() {
         // A tenth of a microsecond an iteration, whatever the machine's load.
+        static RUNS: AtomicU64 = AtomicU64::new(0);
         let clock = Clock::scripted("fake=0.0001").unwrap();
         let p = fake("fake", || {
             prepare(
                 || Ok::<_, String>(()),
-                |_: &()| std::hint::black_box(3u64) + 1,
+                |_: &()| {
+                    RUNS.fetch_add(1, Ordering::Relaxed);
+                    std::hint::black_box(3u64) + 1
+                },
                 |_, v: &u64| if *v == 4 { Ok(()) } else { Err("bad".into()) },
                 Note::Fixed("tiny"),
             )
@@ -212,23 +218,29 @@ mod tests {
             panic!("the probe is fine")
         };
         assert_eq!(ready.note, "tiny");
+        assert_eq!(ready.instance.checksum(), Some(4));
         // 1, 16, 256, 4096 iterations take less than a millisecond; then
         // the batch that should take 1.2 ms.
         let batch = pick_batch(&clock, "fake", ready.instance.as_mut());
         assert_eq!(batch, 12_000);
-        let (ms, sum) = sample(&clock, "fake", ready.instance.as_mut(), batch, 1.0);
-        assert_eq!(sum, 4 * batch);
+        let ms = sample(&clock, "fake", ready.instance.as_mut(), batch, 1.0);
         assert!((ms - 0.0001).abs() < 1e-12, "{ms}");
         // On the real clock, a sample's time is positive.
-        let (ms, _) = sample(&Clock::real(), "fake", ready.instance.as_mut(), 10, 1.0);
+        let ms = sample(&Clock::real(), "fake", ready.instance.as_mut(), 10, 1.0);
         assert!(ms > 0.0);
         // An injected 40 % makes the scripted sample 40 % longer, at any
         // batch, with the same work.
         for batch in [1, 2, 20] {
-            let (ms, sum) = sample(&clock, "fake", ready.instance.as_mut(), batch, 1.4);
-            assert_eq!(sum, 4 * batch);
+            let ms = sample(&clock, "fake", ready.instance.as_mut(), batch, 1.4);
             assert!((ms - 0.00014).abs() < 1e-12, "{ms}");
         }
+        // The work ran: the check's iteration, the sizing runs', and every
+        // sample's.
+        let sizing = 1 + 16 + 256 + 4096 + 12_000;
+        assert_eq!(
+            RUNS.load(Ordering::Relaxed),
+            1 + sizing + 12_000 + 10 + 1 + 2 + 20
+        );
     }
 
     #[test]

@@ -25,7 +25,10 @@
 ///
 /// - `setup` runs once, untimed, and returns `Result<State, impl Display>`.
 /// - `run` is the timed work, one iteration; its result goes through
-///   `black_box` and into the run's checksum (see [`Checksum`](crate::Checksum)).
+///   `black_box`. Its fingerprint (the row's `checksum`) is taken once,
+///   untimed, of the result `check` sees: by its
+///   [`Checksum`](crate::Checksum) if it has one, else by its `Hash`, else
+///   none.
 /// - `check` verifies one result before anything is timed.
 /// - `note` is a string literal, or `|state| String` to describe the input.
 #[macro_export]
@@ -55,7 +58,12 @@ macro_rules! probe {
             fn __yardstick_prepare()
                 -> ::core::result::Result<::std::boxed::Box<dyn $crate::probe::Instance>, ::std::string::String>
             {
-                $crate::probe::prepare($setup, $run, $check, $note)
+                $crate::probe::build::setup($setup)
+                    .run($run)
+                    .fingerprint($crate::probe!(@fingerprint))
+                    .check($check)
+                    .note($note)
+                    .build()
             }
             $crate::inventory::submit! {
                 $crate::probe::Probe {
@@ -67,5 +75,14 @@ macro_rules! probe {
                 }
             }
         };
+    };
+    // The result's fingerprint, chosen at its concrete type (see
+    // `probe::fingerprint`).
+    (@fingerprint) => {
+        |out| {
+            #[allow(unused_imports)]
+            use $crate::probe::fingerprint::{ByChecksum as _, ByHash as _, Unfingerprinted as _};
+            (&&&$crate::probe::fingerprint::Of(out)).fingerprint()
+        }
     };
 }
