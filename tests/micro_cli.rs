@@ -93,12 +93,13 @@ yardstick::probe! {
     check: |_, x: &u64| if x % 2 == 1 { Ok(()) } else { Err(format!("{x} is even")) },
 }
 
-// The light form: no check.
+// The light form: a fresh input per iteration, and no check.
 yardstick::probe! {
     name: light_sort,
     note: "100 numbers sorted, each time a fresh copy",
     setup: || Ok::<_, String>((0..100u32).rev().collect::<Vec<_>>()),
-    run: |v| { let mut v = v.clone(); v.sort_unstable(); v },
+    setup_each: |v: &Vec<u32>| v.clone(),
+    run: |_, mut v: Vec<u32>| { v.sort_unstable(); v },
 }
 
 const QUICK: &[&str] = &["--repeat=3", "--warmup=1", "-q"];

@@ -1,5 +1,6 @@
 //! The forms `yardstick::probe!` takes: optional fields in any order, the
-//! closure shapes with and without `setup`, the unchecked note, and the fingerprint each kind of result gets without
+//! closure shapes each combination of `setup` and `setup_each` gives, the
+//! unchecked note, and the fingerprint each kind of result gets without
 //! code of its own. The misspelt, repeated and missing fields that must not
 //! compile are the `compile_fail` examples of the macro's documentation.
 
@@ -36,6 +37,22 @@ yardstick::probe! {
     run: |words| words.join(" ").len(),
     setup: || Ok::<_, String>(vec!["a".to_string(), "bc".to_string()]),
     check: |words, len| if *len == words.len() * 2 { Ok(()) } else { Err(format!("{len}")) },
+}
+
+// A fresh input per iteration, without and with state.
+yardstick::probe! {
+    name: each_stateless,
+    setup_each: || vec![3u32, 1, 2],
+    run: |mut v: Vec<u32>| { v.sort_unstable(); v },
+    check: |v| if v == &[1, 2, 3] { Ok(()) } else { Err(format!("{v:?}")) },
+}
+
+yardstick::probe! {
+    run: |_, mut w| { w.sort(); w },
+    setup_each: |words: &Vec<String>| words.clone(),
+    setup: || Ok::<_, String>(vec!["b".to_string(), "a".to_string()]),
+    note: "2 words sorted",
+    name: each_stateful,
 }
 
 // The six-field form of earlier releases, shuffled.
@@ -106,6 +123,21 @@ fn state_comes_first_in_every_closure() {
         ("ten squares", Some(385))
     );
     assert_eq!(probe("six_fields").ops, 10);
+}
+
+#[test]
+fn each_iteration_gets_a_fresh_input() {
+    let mut plain = verified("each_stateless");
+    assert_eq!(plain.checksum(), Some(vec![1u32, 2, 3].checksum()));
+    let mut sorted = verified("each_stateful");
+    assert_eq!(sorted.note(), "2 words sorted (unchecked)");
+    let expected = vec!["a".to_string(), "b".to_string()].checksum();
+    assert_eq!(sorted.checksum(), Some(expected));
+    for instance in [&mut plain, &mut sorted] {
+        let chunk = instance.make_inputs(10);
+        assert_eq!(chunk, 10);
+        instance.run(chunk);
+    }
 }
 
 #[test]

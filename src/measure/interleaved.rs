@@ -154,9 +154,7 @@ impl Interleaved<'_> {
                     live.stretch,
                 ))
             } else {
-                // Not through the counted section: warm-up is what
-                // instruction counts must leave out.
-                live.instance.run(batch);
+                sample::unmeasured(live.instance.as_mut(), batch);
                 None
             }
         });

@@ -6,7 +6,11 @@
 //! with a monotonic clock; every figure the harness reports is per iteration
 //! (the sample's time / `batch`). Batching makes a probe whose iteration
 //! takes microseconds measurable: the clock's resolution and the call's own
-//! cost shrink to nothing against a sample of about a millisecond.
+//! cost shrink to nothing against a sample of about a millisecond. A probe
+//! with per-iteration inputs (`setup_each`) has them made before the timed
+//! section, untimed; when a batch's inputs would hold too much memory at
+//! once, the batch runs in chunks, each chunk's inputs made and then its
+//! iterations timed, and the chunks' times add up to the sample's.
 
 use crate::measure::clock::{Clock, Use};
 use crate::probe::{Instance, Probe};
@@ -156,15 +160,22 @@ pub fn sample(
     batch: u64,
     stretch: f64,
 ) -> f64 {
-    let (elapsed, ()) = clock.time_stretched(name, batch, Use::Sample, stretch, || {
-        measured_section(instance, batch)
-    });
+    let elapsed = timed(
+        clock,
+        name,
+        instance,
+        batch,
+        Use::Sample,
+        stretch,
+        |i, n| measured_section(i, n),
+    );
     elapsed.as_secs_f64() * 1e3 / batch as f64
 }
 
 /// Every measured sample runs through this one function, under
 /// a fixed symbol name, so that `--metric=instructions` can tell callgrind to
 /// count inside it alone (`--toggle-collect=yardstick_measured_section`).
+/// A probe's per-iteration inputs are made before it is called.
 #[inline(never)]
 #[unsafe(no_mangle)]
 pub fn yardstick_measured_section(instance: &mut dyn Instance, iterations: u64) {
@@ -173,12 +184,50 @@ pub fn yardstick_measured_section(instance: &mut dyn Instance, iterations: u64) 
 
 use yardstick_measured_section as measured_section;
 
+/// Times `batch` iterations of `instance`, each chunk of them through
+/// `section`: the chunk's per-iteration inputs are made first, untimed and
+/// outside `section`, then its iterations are timed; the chunks' times add
+/// up. A probe without inputs is one chunk (see [`Instance::make_inputs`]).
+fn timed(
+    clock: &Clock,
+    name: &str,
+    instance: &mut dyn Instance,
+    batch: u64,
+    used: Use,
+    stretch: f64,
+    section: impl Fn(&mut dyn Instance, u64),
+) -> Duration {
+    let (elapsed, ()) = clock.time_parts(name, batch, used, stretch, |parts| {
+        let mut left = batch;
+        while left > 0 {
+            let chunk = instance.make_inputs(left).clamp(1, left);
+            parts.time(|| section(&mut *instance, chunk));
+            left -= chunk;
+        }
+    });
+    elapsed
+}
+
+/// Runs `batch` iterations untimed (a warm-up sample), inputs made the way
+/// a timed sample makes them. Not through the counted section: warm-up is
+/// what instruction counts must leave out.
+pub fn unmeasured(instance: &mut dyn Instance, batch: u64) {
+    let mut left = batch;
+    while left > 0 {
+        let chunk = instance.make_inputs(left).clamp(1, left);
+        instance.run(chunk);
+        left -= chunk;
+    }
+}
+
 /// The smallest batch whose sample lasts at least `TARGET_SAMPLE`, found by
 /// timing growing batches (the first runs double as extra warm-up).
 pub fn pick_batch(clock: &Clock, name: &str, instance: &mut dyn Instance) -> u64 {
     let mut batch = 1u64;
     loop {
-        let (elapsed, _) = clock.time(name, batch, Use::Sizing, || instance.run(batch));
+        let elapsed = timed(clock, name, instance, batch, Use::Sizing, 1.0, |i, n| {
+            i.run(n)
+        });
         if elapsed >= TARGET_SAMPLE || batch >= MAX_BATCH {
             return batch;
         }
@@ -195,6 +244,7 @@ pub fn pick_batch(clock: &Clock, name: &str, instance: &mut dyn Instance) -> u64
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::measure::clock::timing;
     use crate::probe::{Note, fake, prepare};
     use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -271,5 +321,94 @@ mod tests {
         let message = verified(&panics).err().unwrap_or_default();
         std::panic::set_hook(hook);
         assert!(message.contains("panicked: boom"), "{message}");
+    }
+
+    /// What the probe with per-iteration inputs saw. Its `prepare` is a
+    /// plain `fn`, so it counts in statics, which this test alone reads.
+    static MADE: AtomicU64 = AtomicU64::new(0);
+    static MADE_TIMED: AtomicU64 = AtomicU64::new(0);
+    static USED: AtomicU64 = AtomicU64::new(0);
+    static USED_UNTIMED: AtomicU64 = AtomicU64::new(0);
+    static ALIVE: AtomicU64 = AtomicU64::new(0);
+    static MOST_ALIVE: AtomicU64 = AtomicU64::new(0);
+
+    /// 64 KiB: a chunk holds at most 256 of them (16 MiB by their size).
+    type Input = [u8; 64 << 10];
+
+    fn fed() -> Result<Box<dyn Instance>, String> {
+        let count = |c: &AtomicU64| c.fetch_add(1, Ordering::Relaxed);
+        crate::probe::build::stateless()
+            .setup_each(move || {
+                count(&MADE);
+                if timing::open() {
+                    count(&MADE_TIMED);
+                }
+                let alive = count(&ALIVE) + 1;
+                MOST_ALIVE.fetch_max(alive, Ordering::Relaxed);
+                [7u8; 64 << 10]
+            })
+            .run(move |input: Input| {
+                count(&USED);
+                if !timing::open() {
+                    count(&USED_UNTIMED);
+                }
+                ALIVE.fetch_sub(1, Ordering::Relaxed);
+                u64::from(input[0]) + u64::from(input[input.len() - 1])
+            })
+            .fingerprint(|sum| Some(*sum))
+            .check(|sum| {
+                if *sum == 14 {
+                    Ok(())
+                } else {
+                    Err(format!("{sum}"))
+                }
+            })
+            .build()
+    }
+
+    fn counted() -> [u64; 4] {
+        [&MADE, &MADE_TIMED, &USED, &USED_UNTIMED].map(|c| c.swap(0, Ordering::Relaxed))
+    }
+
+    #[test]
+    fn inputs_are_made_untimed_before_the_iterations_that_consume_them() {
+        let p = fake("fed", fed);
+        let Ok(mut ready) = verified(&p) else {
+            panic!("the probe is fine")
+        };
+        let instance = ready.instance.as_mut();
+        assert_eq!(instance.checksum(), Some(14));
+        // The check's iteration, untimed.
+        assert_eq!(counted(), [1, 0, 1, 1]);
+        let scripted = Clock::scripted("fed=0.01").unwrap();
+        for clock in [&scripted, &Clock::real()] {
+            // 600 inputs of 64 KiB would be 37.5 MiB: made 256 at most at a
+            // time, each chunk's iterations timed after it is made. None is
+            // made inside a timed part; every iteration runs inside one.
+            let ms = sample(clock, "fed", instance, 600, 1.0);
+            assert_eq!(counted(), [600, 0, 600, 0]);
+            assert!(MOST_ALIVE.load(Ordering::Relaxed) <= 256);
+            assert_eq!(ALIVE.load(Ordering::Relaxed), 0);
+            if clock.describe().is_some() {
+                // The chunks make one sample, which takes one step.
+                assert!((ms - 0.01).abs() < 1e-12, "{ms}");
+            }
+        }
+        // Sizing times the same way: 1, 16, then the 120 iterations that
+        // should take 1.2 ms.
+        assert_eq!(pick_batch(&scripted, "fed", instance), 120);
+        assert_eq!(counted(), [137, 0, 137, 0]);
+        // Warm-up makes its inputs the same way, and times nothing.
+        unmeasured(instance, 300);
+        assert_eq!(counted(), [300, 0, 300, 300]);
+        // The counted section only consumes what was made before it.
+        assert_eq!(instance.make_inputs(5), 5);
+        assert_eq!(counted(), [5, 0, 0, 0]);
+        yardstick_measured_section(instance, 5);
+        assert_eq!(counted(), [0, 0, 5, 5]);
+        // A run nobody made inputs for (test mode's single run) makes its
+        // own.
+        instance.run(2);
+        assert_eq!(counted(), [2, 0, 2, 2]);
     }
 }

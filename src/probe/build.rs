@@ -4,6 +4,7 @@
 //!
 //! ```text
 //! setup(f) | stateless()          Start
+//!   [.each(make)]                 Each        per-iteration inputs
 //!   .run(run)                     Ran
 //!   .fingerprint(f)               Ran         chosen by the macro (see `fingerprint`)
 //!   .check(check) | .unchecked()  Ready
@@ -12,12 +13,13 @@
 //! ```
 //!
 //! The closures' shapes follow from what the probe has: `run` takes
-//! `&state` when there is a `setup`, and nothing else (`|| work()`,
-//! `|state| work(state)`); `check` takes `&state` when there is a `setup`,
-//! then `&result`.
+//! `&state` when there is a `setup`, then the input when there is a
+//! `setup_each`, and nothing else (`|| work()`, `|state| work(state)`,
+//! `|input| work(input)`, `|state, input| work(state, input)`); `check`
+//! takes `&state` when there is a `setup`, then `&result`.
 
 use super::Instance;
-use super::closures::{Closures, Note, Plain, Work};
+use super::closures::{Closures, Fed, Note, Plain, Work};
 use std::fmt::Display;
 use std::marker::PhantomData;
 
@@ -30,6 +32,13 @@ pub struct Stateless;
 pub struct Start<S, K> {
     state: Result<S, String>,
     kind: PhantomData<K>,
+}
+
+/// A probe with per-iteration inputs, before its `run`.
+pub struct Each<S, K, I, M> {
+    state: Result<S, String>,
+    make: M,
+    kind: PhantomData<(K, fn() -> I)>,
 }
 
 /// A probe with its work, before its check.
@@ -76,9 +85,22 @@ impl<S, K> Start<S, K> {
             kind: PhantomData,
         }
     }
+
+    fn each<I, M>(self, make: M) -> Each<S, K, I, M> {
+        Each {
+            state: self.state,
+            make,
+            kind: PhantomData,
+        }
+    }
 }
 
 impl<S> Start<S, Stateful> {
+    /// `setup_each: |state| input`.
+    pub fn setup_each<I, M: Fn(&S) -> I>(self, make: M) -> Each<S, Stateful, I, M> {
+        self.each(make)
+    }
+
     /// `run: |state| result`.
     pub fn run<T, R: Fn(&S) -> T>(self, run: R) -> Ran<S, Stateful, Plain<R>> {
         self.ran(Plain(run))
@@ -86,15 +108,55 @@ impl<S> Start<S, Stateful> {
 }
 
 impl Start<(), Stateless> {
+    /// `setup_each: || input`.
+    pub fn setup_each<I>(self, make: impl Fn() -> I) -> Each<(), Stateless, I, impl Fn(&()) -> I> {
+        self.each(move |_: &()| make())
+    }
+
     /// `run: || result`.
     pub fn run<T>(self, run: impl Fn() -> T) -> Ran<(), Stateless, Plain<impl Fn(&()) -> T>> {
         self.ran(Plain(move |_: &()| run()))
     }
 }
 
+impl<S, K, I, M> Each<S, K, I, M> {
+    fn fed<T, R>(self, run: R) -> Ran<S, K, Fed<I, M, R>>
+    where
+        M: Fn(&S) -> I,
+        R: Fn(&S, I) -> T,
+    {
+        let work = Fed {
+            make: self.make,
+            run,
+            inputs: Vec::new(),
+        };
+        Start::<S, K> {
+            state: self.state,
+            kind: PhantomData,
+        }
+        .ran(work)
+    }
+}
+
+impl<S, I, M: Fn(&S) -> I> Each<S, Stateful, I, M> {
+    /// `run: |state, input| result`.
+    pub fn run<T, R: Fn(&S, I) -> T>(self, run: R) -> Ran<S, Stateful, Fed<I, M, R>> {
+        self.fed(run)
+    }
+}
+
+impl<I, M: Fn(&()) -> I> Each<(), Stateless, I, M> {
+    /// `run: |input| result`.
+    pub fn run<T>(self, run: impl Fn(I) -> T) -> StatelessFed<I, M, impl Fn(&(), I) -> T> {
+        self.fed(move |_: &(), input: I| run(input))
+    }
+}
+
 /// What a check returns: `Ok(())`, or why the result is wrong.
 type Verdict = Result<(), String>;
 type CheckFn<S, T> = fn(&S, &T) -> Verdict;
+/// A probe without state, with per-iteration inputs.
+type StatelessFed<I, M, R> = Ran<(), Stateless, Fed<I, M, R>>;
 
 impl<S, K, W: Work<S>> Ran<S, K, W> {
     /// How the result is fingerprinted (the macro picks it by type).

@@ -3,21 +3,29 @@
 
 /// Registers a probe. One call, in the file where the probe's work lives.
 ///
-/// `name` and `run` are required; `setup`, `ops`, `note` and `check` are
-/// optional, and the fields come in any order:
+/// `name` and `run` are required; `setup`, `setup_each`, `ops`, `note` and
+/// `check` are optional, and the fields come in any order:
 ///
 /// | field | what it is | default |
 /// |---|---|---|
 /// | `name` | unique snake_case identifier, the row's key in saved runs | required |
 /// | `run` | one iteration of the work, timed | required |
 /// | `setup` | `|| -> Result<State, impl Display>`, once, untimed; an error fails the probe | no state |
+/// | `setup_each` | makes a fresh input for every iteration, untimed | no input |
 /// | `check` | verifies one result before anything is timed: `Ok(())` or `Err(String)` | unchecked |
 /// | `ops` | operations one iteration stands for | `1` |
 /// | `note` | a string literal, or `|state| String` | empty |
 ///
-/// The closures take `&state` first when there is a `setup`: `run: || work()`
-/// or `run: |state| work(state)`, `check: |result| ...` or
-/// `check: |state, result| ...`.
+/// The closures take what the probe has, in this order: `&state` when there
+/// is a `setup`, then (for `run`) the input when there is a `setup_each`,
+/// or (for `check`) `&result`:
+///
+/// | fields | `setup_each` | `run` | `check` |
+/// |---|---|---|---|
+/// | neither | | `\|\| work()` | `\|result\| ...` |
+/// | `setup` | | `\|state\| work(state)` | `\|state, result\| ...` |
+/// | `setup_each` | `\|\| input()` | `\|input\| work(input)` | `\|result\| ...` |
+/// | both | `\|state\| input(state)` | `\|state, input\| work(state, input)` | `\|state, result\| ...` |
 ///
 /// The smallest probe:
 ///
@@ -33,7 +41,9 @@
 /// # }
 /// ```
 ///
-/// With state built once:
+/// With state built once, and a fresh input per iteration, so that sorting
+/// does not time the clone of its input (a `setup_each` input is made
+/// before the timed section and consumed by one iteration):
 ///
 /// ```
 /// fn words(n: usize) -> Vec<String> {
@@ -45,7 +55,8 @@
 ///     ops: 1000,
 ///     note: "1,000 words sorted",
 ///     setup: || Ok::<_, String>(words(1000)),
-///     run: |words| { let mut w = words.clone(); w.sort(); w },
+///     setup_each: |words| words.clone(),
+///     run: |_, mut w: Vec<String>| { w.sort(); w },
 ///     check: |_, sorted| {
 ///         if sorted.windows(2).all(|p| p[0] <= p[1]) { Ok(()) } else { Err("not sorted".into()) }
 ///     },
@@ -83,7 +94,7 @@
 #[macro_export]
 macro_rules! probe {
     // Every field read: the slots are [name] [ops] [note] [setup]
-    // [unused] [run] [check].
+    // [setup_each] [run] [check].
     (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt) => {
         $crate::probe!(@done $n $o $t $s $e $r $c);
     };
@@ -101,6 +112,9 @@ macro_rules! probe {
     };
     (@munch $n:tt $o:tt $t:tt [] $e:tt $r:tt $c:tt setup: $v:expr $(, $($rest:tt)*)?) => {
         $crate::probe!(@munch $n $o $t [$v] $e $r $c $($($rest)*)?);
+    };
+    (@munch $n:tt $o:tt $t:tt $s:tt [] $r:tt $c:tt setup_each: $v:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o $t $s [$v] $r $c $($($rest)*)?);
     };
     (@munch $n:tt $o:tt $t:tt $s:tt $e:tt [] $c:tt run: $v:expr $(, $($rest:tt)*)?) => {
         $crate::probe!(@munch $n $o $t $s $e [$v] $c $($($rest)*)?);
@@ -127,6 +141,9 @@ macro_rules! probe {
     (@wrong setup $n:tt $o:tt $t:tt [$($x:tt)+] $($rest:tt)*) => {
         $crate::probe!(@twice setup);
     };
+    (@wrong setup_each $n:tt $o:tt $t:tt $s:tt [$($x:tt)+] $($rest:tt)*) => {
+        $crate::probe!(@twice setup_each);
+    };
     (@wrong run $n:tt $o:tt $t:tt $s:tt $e:tt [$($x:tt)+] $c:tt) => { $crate::probe!(@twice run); };
     (@wrong check $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt [$($x:tt)+]) => {
         $crate::probe!(@twice check);
@@ -143,13 +160,14 @@ macro_rules! probe {
     };
     (@wrong ops $($rest:tt)*) => { $crate::probe!(@expression ops); };
     (@wrong setup $($rest:tt)*) => { $crate::probe!(@expression setup); };
+    (@wrong setup_each $($rest:tt)*) => { $crate::probe!(@expression setup_each); };
     (@wrong run $($rest:tt)*) => { $crate::probe!(@expression run); };
     (@wrong check $($rest:tt)*) => { $crate::probe!(@expression check); };
     (@wrong $field:ident $($rest:tt)*) => {
         ::core::compile_error!(::core::concat!(
             "probe!: unknown field `",
             ::core::stringify!($field),
-            "` (the fields are name, run, setup, check, ops and note)"
+            "` (the fields are name, run, setup, setup_each, check, ops and note)"
         ));
     };
     (@twice $field:ident) => {
@@ -189,16 +207,18 @@ macro_rules! probe {
     };
     (@ops) => { 1 };
     (@ops $ops:expr) => { $ops };
-    (@build [$($note:expr)?] $s:tt $e:tt [$run:expr] []) => {
+    (@build [$($note:expr)?] $s:tt [$($each:expr)?] [$run:expr] []) => {
         $crate::probe!(@start $s)
+            $(.setup_each($each))?
             .run($run)
             .fingerprint($crate::probe!(@fingerprint))
             .unchecked()
             $(.note($note))?
             .build()
     };
-    (@build [$($note:expr)?] $s:tt $e:tt [$run:expr] [$check:expr]) => {
+    (@build [$($note:expr)?] $s:tt [$($each:expr)?] [$run:expr] [$check:expr]) => {
         $crate::probe!(@start $s)
+            $(.setup_each($each))?
             .run($run)
             .fingerprint($crate::probe!(@fingerprint))
             .check($check)

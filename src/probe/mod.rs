@@ -53,9 +53,18 @@ pub trait Instance {
     fn checksum(&self) -> Option<u64> {
         None
     }
+    /// Makes, untimed, the per-iteration inputs of the next
+    /// [`Instance::run`] of up to `iterations` iterations, and returns how
+    /// many iterations that run may take: all of them for a probe without
+    /// inputs, fewer when their inputs would hold too much memory at once
+    /// (the harness then times the batch chunk by chunk).
+    fn make_inputs(&mut self, iterations: u64) -> u64 {
+        iterations
+    }
     /// Runs `iterations` iterations back to back, each result through
-    /// `black_box`. The harness times the whole call; there is one dynamic
-    /// call per sample, not per iteration.
+    /// `black_box`, consuming inputs [`Instance::make_inputs`] made (and
+    /// making, inside the call, any it did not). The harness times the
+    /// whole call; there is one dynamic call per sample, not per iteration.
     fn run(&mut self, iterations: u64);
 }
 
