@@ -10,11 +10,11 @@
 /// |---|---|---|
 /// | `name` | unique snake_case identifier, the row's key in saved runs | required |
 /// | `run` | one iteration of the work, timed | required |
-/// | `setup` | `|| -> Result<State, impl Display>`, once, untimed; an error fails the probe | no state |
+/// | `setup` | `\|\| -> Result<State, impl Display>`, once, untimed; an error fails the probe | no state |
 /// | `setup_each` | makes a fresh input for every iteration, untimed | no input |
 /// | `check` | verifies one result before anything is timed: `Ok(())` or `Err(String)` | unchecked |
 /// | `ops` | operations one iteration stands for | `1` |
-/// | `note` | a string literal, or `|state| String` | empty |
+/// | `note` | a string literal, or `\|state\| String` | empty |
 ///
 /// The closures take what the probe has, in this order: `&state` when there
 /// is a `setup`, then (for `run`) the input when there is a `setup_each`,
