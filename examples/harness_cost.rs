@@ -42,7 +42,7 @@ fn samples(
         sample::sample(&clock, name, instance, batch, 1.0);
     }
     let samples = (0..repeat)
-        .map(|_| sample::sample(&clock, name, instance, batch, 1.0).0)
+        .map(|_| sample::sample(&clock, name, instance, batch, 1.0))
         .collect();
     Ok((samples, batch))
 }

@@ -26,6 +26,19 @@ yardstick::probe! {
     check: |_, total: &u64| if *total == 5050 { Ok(()) } else { Err(format!("sum {total}")) },
 }
 
+/// Elements of each input `fed_sum` makes: making one writes 20,000
+/// numbers, at least 20,000 instructions.
+const FED: u64 = 20_000;
+
+yardstick::probe! {
+    name: fed_sum,
+    ops: 100,
+    note: "100 numbers summed, of a fresh 20,000-number input each time",
+    setup_each: || (0..FED).collect::<Vec<u64>>(),
+    run: |v: Vec<u64>| v[..100].iter().map(|x| std::hint::black_box(*x)).sum::<u64>(),
+    check: |total| if *total == 4950 { Ok(()) } else { Err(format!("sum {total}")) },
+}
+
 /// Elements of the walked data: 16 MiB of u64, twice the simulated
 /// last-level cache.
 const WALKED: usize = 1 << 21;
@@ -148,6 +161,24 @@ fn compare(baseline: &Path, run_path: &Path) -> Ran {
 
 fn tests() -> Vec<Trial> {
     vec![
+        Trial::test("making_inputs_is_not_counted", || {
+            if !has_valgrind() {
+                return Ok(());
+            }
+            let t = tempfile::tempdir()?;
+            let (ran, fed) = counted(t.path(), "fed.json", "instructions", "fed_sum", 5, &[])?;
+            check(ran.code == 0, "exit 0", &ran)?;
+            let (_, small) = counted(t.path(), "small.json", "instructions", "small_sum", 5, &[])?;
+            // The same sum of 100 numbers, plus freeing the input; making
+            // the input would add 20,000 instructions and more.
+            let (fed, small) = (figure(&fed, "instructions"), figure(&small, "instructions"));
+            check(
+                fed < small + 2_000.0,
+                &format!("{fed} instructions an iteration, against {small} without an input"),
+                &ran,
+            )?;
+            Ok(())
+        }),
         Trial::test(
             "counts_repeat_exactly_and_catch_a_two_percent_slowdown",
             || {

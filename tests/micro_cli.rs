@@ -93,6 +93,15 @@ yardstick::probe! {
     check: |_, x: &u64| if x % 2 == 1 { Ok(()) } else { Err(format!("{x} is even")) },
 }
 
+// The light form: a fresh input per iteration, and no check.
+yardstick::probe! {
+    name: light_sort,
+    note: "100 numbers sorted, each time a fresh copy",
+    setup: || Ok::<_, String>((0..100u32).rev().collect::<Vec<_>>()),
+    setup_each: |v: &Vec<u32>| v.clone(),
+    run: |_, mut v: Vec<u32>| { v.sort_unstable(); v },
+}
+
 const QUICK: &[&str] = &["--repeat=3", "--warmup=1", "-q"];
 
 /// The clock the tests script (see `yardstick::measure::clock`): every figure of a
@@ -288,6 +297,63 @@ fn tests() -> Vec<Trial> {
                 &ran,
             )?;
             check(ran.stderr.contains("[1/3]"), "progress on stderr", &ran)?;
+            Ok(())
+        }),
+        Trial::test("rows_save_the_result_fingerprint_at_any_batch", || {
+            let mut sorted = Vec::new();
+            for batch in ["--min-batch=1", "--min-batch=7"] {
+                let ran = run(scripted(&[
+                    "--probe=fine_sum",
+                    "--probe=light_sort",
+                    batch,
+                    "--format=json",
+                ]));
+                check(ran.code == 0, "an unchecked probe runs", &ran)?;
+                let doc = json(&ran.stdout);
+                assert_valid_run(&doc);
+                // 5050, the sum, is its own fingerprint.
+                check(
+                    doc["rows"][0]["checksum"] == "00000000000013ba",
+                    "the sum's fingerprint",
+                    &ran,
+                )?;
+                let note = doc["rows"][1]["note"].as_str().unwrap_or("");
+                check(
+                    note.ends_with("(unchecked)"),
+                    "the note says unchecked",
+                    &ran,
+                )?;
+                let mut bad = doc.clone();
+                bad["rows"][0]["checksum"] = Value::from(5050);
+                check(
+                    schema_errors(&bad).len() == 1,
+                    "the schema wants 16 hex digits",
+                    &ran,
+                )?;
+                sorted.push((doc["rows"][1]["checksum"].clone(), ran));
+            }
+            check(
+                sorted[0].0.is_string() && sorted[0].0 == sorted[1].0,
+                "the same work gives the same fingerprint at any batch",
+                &sorted[1].1,
+            )?;
+            // A worker of compare-builds says them in its greeting.
+            let worker = run(child().args([
+                "--bench",
+                "--worker",
+                "-q",
+                "--no-baseline",
+                "--min-batch=2",
+                "--probe=fine_sum",
+            ]));
+            check(
+                worker.code == 0
+                    && worker
+                        .stdout
+                        .contains(r#""checksums":{"fine_sum":"00000000000013ba"}"#),
+                "the greeting carries the fingerprint",
+                &worker,
+            )?;
             Ok(())
         }),
         Trial::test("failing_and_panicking_probes_fail_the_run", || {

@@ -74,6 +74,19 @@ pub struct Row {
     #[serde(default)]
     /// What the row stands for, or why it failed.
     pub note: String,
+    /// Micro: the fingerprint of one iteration's result, taken untimed when
+    /// the probe was checked (see `yardstick::Checksum`). The same work
+    /// gives the same figure at any batch, in any run and any build, so
+    /// two variants that must agree can be told apart. Absent for a failed
+    /// probe, one whose result has no fingerprint, and older runs. Saved
+    /// as 16 hex digits: readers that take JSON numbers as doubles (jq,
+    /// JavaScript) would round a 64-bit integer.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "checksum_hex"
+    )]
+    pub checksum: Option<u64>,
     /// Instructions per iteration (`--metric=instructions` and
     /// `--metric=estimated-cycles`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -143,6 +156,7 @@ impl Row {
             normalized: None,
             calibration_samples: Vec::new(),
             note: String::new(),
+            checksum: None,
             instructions: None,
             l1_misses: None,
             ll_misses: None,
@@ -182,6 +196,34 @@ impl Row {
     }
 }
 
+/// A fingerprint as 16 lowercase hex digits, for `serde(with)`.
+pub(crate) mod checksum_hex {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    /// Writes `Some` as its digits (`None` is skipped by the field).
+    pub(crate) fn serialize<S: Serializer>(value: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(v) => s.serialize_str(&format!("{v:016x}")),
+            None => s.serialize_none(),
+        }
+    }
+
+    /// Reads 16 hex digits, or null.
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        let Some(text) = Option::<String>::deserialize(d)? else {
+            return Ok(None);
+        };
+        if text.len() != 16 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(D::Error::custom(format!(
+                "checksum `{text}` is not 16 hex digits"
+            )));
+        }
+        u64::from_str_radix(&text, 16)
+            .map(Some)
+            .map_err(D::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,6 +232,37 @@ mod tests {
         let mut r = Row::with_samples("p".into(), RowKind::Probe, "p".into(), samples.to_vec());
         r.calibration_samples = loops.to_vec();
         r
+    }
+
+    #[test]
+    fn a_checksum_is_saved_as_hex_digits_and_read_back() {
+        let mut r = row(&[1.0], &[]);
+        r.checksum = Some(0x00ab_cdef_0123_4567);
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["checksum"], "00abcdef01234567");
+        let back: Row = serde_json::from_value(json.clone()).unwrap();
+        assert_eq!(back, r);
+        // A row without one (older runs) reads as none, and is written
+        // without the field.
+        let mut old = json.clone();
+        old.as_object_mut().unwrap().remove("checksum");
+        let back: Row = serde_json::from_value(old).unwrap();
+        assert_eq!(back.checksum, None);
+        assert!(
+            serde_json::to_value(&back)
+                .unwrap()
+                .get("checksum")
+                .is_none()
+        );
+        for bad in [
+            serde_json::json!(5),
+            serde_json::json!("abc"),
+            serde_json::json!("zzzzzzzzzzzzzzzz"),
+        ] {
+            let mut doc = json.clone();
+            doc["checksum"] = bad;
+            assert!(serde_json::from_value::<Row>(doc).is_err());
+        }
     }
 
     #[test]

@@ -101,36 +101,43 @@ impl Clock {
         used: Use,
         work: impl FnOnce() -> T,
     ) -> (Duration, T) {
-        self.time_stretched(subject, iterations, used, 1.0, work)
+        self.time_parts(subject, iterations, used, 1.0, |parts| parts.time(work))
     }
 
-    /// Like [`Clock::time`], but the timing lasts `stretch` times as long
-    /// as `work` did: after the work, the clock busy-waits for the rest
+    /// Like [`Clock::time`], but only the parts of `work` it runs through
+    /// [`Parts::time`] count: what it does between them (making a probe's
+    /// inputs) is not timed. The timing lasts `stretch` times as long as
+    /// those parts did: after the work, the clock busy-waits for the rest
     /// (the slowdown knob, see `inject`). A busy wait, not a sleep, so the
     /// extra time is spent as the work's is, and moves with the machine's
-    /// load as the work does. A scripted clock multiplies its step.
-    pub(crate) fn time_stretched<T>(
+    /// load as the work does. A scripted clock gives the whole timing its
+    /// one step, times `stretch`, whatever the parts.
+    pub(crate) fn time_parts<T>(
         &self,
         subject: &str,
         iterations: u64,
         used: Use,
         stretch: f64,
-        work: impl FnOnce() -> T,
+        work: impl FnOnce(&mut Parts) -> T,
     ) -> (Duration, T) {
+        let mut parts = Parts {
+            real: self.script.is_none(),
+            elapsed: Duration::ZERO,
+        };
+        let result = work(&mut parts);
         match &self.script {
             None => {
-                let start = Instant::now();
-                let result = work();
                 if stretch > 1.0 {
-                    let until = start.elapsed().mul_f64(stretch);
-                    while start.elapsed() < until {
+                    let extra = parts.elapsed.mul_f64(stretch - 1.0);
+                    let start = Instant::now();
+                    while start.elapsed() < extra {
                         std::hint::spin_loop();
                     }
+                    parts.elapsed += start.elapsed();
                 }
-                (start.elapsed(), result)
+                (parts.elapsed, result)
             }
             Some(script) => {
-                let result = work();
                 let ms = script.step(subject, used) * iterations as f64 * stretch.max(1.0);
                 let elapsed = Duration::try_from_secs_f64(ms / 1e3).unwrap_or(Duration::MAX);
                 (elapsed, result)
@@ -150,6 +157,61 @@ impl Clock {
         self.describe().map(|text| {
             format!("fake clock ({VARIABLE}={text}): these times are scripted, not measured")
         })
+    }
+}
+
+/// The timed parts of one timing (see [`Clock::time_parts`]): their
+/// durations add up.
+pub(crate) struct Parts {
+    /// Whether the real clock times the parts (a script ignores them).
+    real: bool,
+    elapsed: Duration,
+}
+
+impl Parts {
+    /// Runs `work` as a timed part and returns its result.
+    pub(crate) fn time<T>(&mut self, work: impl FnOnce() -> T) -> T {
+        #[cfg(test)]
+        let _open = timing::Open::new();
+        if !self.real {
+            return work();
+        }
+        let start = Instant::now();
+        let result = work();
+        self.elapsed += start.elapsed();
+        result
+    }
+}
+
+/// In the harness's own tests: whether a timed part is running on this
+/// thread, so a test can prove what is timed and what is not without
+/// reading a time.
+#[cfg(test)]
+pub(crate) mod timing {
+    use std::cell::Cell;
+
+    thread_local! {
+        static OPEN: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// Whether a timed part is running on this thread.
+    pub(crate) fn open() -> bool {
+        OPEN.with(Cell::get)
+    }
+
+    /// Marks a timed part open until dropped.
+    pub(super) struct Open(bool);
+
+    impl Open {
+        pub(super) fn new() -> Open {
+            Open(OPEN.with(|o| o.replace(true)))
+        }
+    }
+
+    impl Drop for Open {
+        fn drop(&mut self) {
+            OPEN.with(|o| o.set(self.0));
+        }
     }
 }
 

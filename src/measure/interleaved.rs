@@ -58,7 +58,7 @@ impl Interleaved<'_> {
     /// loop. A probe that fails its set-up or check, or panics, gets a
     /// failed measurement and leaves the rounds; the others go on.
     pub fn measure(&self, probes: &[&'static Probe], observer: &mut dyn Observer) -> Rounds {
-        let mut entries: Vec<Result<Entry, Measurement>> = probes
+        let mut entries: Vec<Result<Entry, Box<Measurement>>> = probes
             .iter()
             .map(|p| {
                 observer.start(&format!("set-up: {}", p.name));
@@ -92,13 +92,13 @@ impl Interleaved<'_> {
         }
         rounds.probes = entries
             .into_iter()
-            .map(|e| e.map_or_else(|failed| failed, |entry| entry.measurement))
+            .map(|e| e.map_or_else(|failed| *failed, |entry| entry.measurement))
             .collect();
         rounds
     }
 
     /// Sets up and checks `probe`, and picks its batch.
-    fn enter(&self, probe: &Probe) -> Result<Entry, Measurement> {
+    fn enter(&self, probe: &Probe) -> Result<Entry, Box<Measurement>> {
         let _guard = self.watchdog.watch(probe.name);
         let verified = sample::verified(probe).map_err(|m| self.failed(m))?;
         let mut instance = verified.instance;
@@ -107,7 +107,8 @@ impl Interleaved<'_> {
             None => guarded(|| sample::pick_batch(self.clock, probe.name, instance.as_mut()))
                 .map_err(|m| self.failed(m))?,
         };
-        let mut measurement = Measurement::empty(batch, verified.note);
+        let checksum = instance.checksum();
+        let mut measurement = Measurement::empty(batch, verified.note, checksum);
         measurement.samples.reserve(self.sampling.repeat);
         Ok(Entry {
             instance,
@@ -121,7 +122,7 @@ impl Interleaved<'_> {
     fn take_turn(
         &self,
         probe: &Probe,
-        entry: &mut Result<Entry, Measurement>,
+        entry: &mut Result<Entry, Box<Measurement>>,
         measured: bool,
         rounds: &mut Rounds,
         observer: &mut dyn Observer,
@@ -153,17 +154,14 @@ impl Interleaved<'_> {
                     live.stretch,
                 ))
             } else {
-                // Not through the counted section: warm-up is what
-                // instruction counts must leave out.
-                std::hint::black_box(live.instance.run(batch));
+                sample::unmeasured(live.instance.as_mut(), batch);
                 None
             }
         });
         match sample {
-            Ok(Some((ms, sum))) => {
+            Ok(Some(ms)) => {
                 let m = &mut live.measurement;
                 m.samples.push(ms);
-                m.checksum = m.checksum.wrapping_add(sum);
                 m.loops.extend(loop_ms);
             }
             Ok(None) => {}
@@ -175,9 +173,15 @@ impl Interleaved<'_> {
         }
     }
 
-    fn failed(&self, message: String) -> Measurement {
+    /// A failed probe's measurement, boxed: it is the rare side of every
+    /// entry's `Result`.
+    fn failed(&self, message: String) -> Box<Measurement> {
         let repeat = self.sampling.repeat;
-        Measurement::failed(repeat, format!("failed: {message}"), message)
+        Box::new(Measurement::failed(
+            repeat,
+            format!("failed: {message}"),
+            message,
+        ))
     }
 }
 
@@ -281,8 +285,8 @@ mod tests {
                 .iter()
                 .all(|s| *s == crate::measure::calibration::EXPECTED_CHECKSUM)
         );
-        // 4 measured samples of 3 iterations, each giving 4.
-        assert_eq!(t.checksum, 4 * 3 * 4);
+        // The fingerprint of one iteration's result, 4.
+        assert_eq!(t.checksum, Some(4));
         assert_eq!(t.batch, 3);
     }
 

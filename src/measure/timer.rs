@@ -137,5 +137,6 @@ fn row(probe: &Probe, m: Measurement, calibration: Option<f64>) -> Row {
     row.calibration_samples = m.loops;
     row.normalized = calibration.and_then(|c| row.normalized_median(c));
     row.note = m.note;
+    row.checksum = m.checksum;
     row
 }

@@ -1,9 +1,15 @@
-//! How a probe written as closures (set-up, run, check) becomes an
-//! [`Instance`]: the generic half of [`probe!`](macro@crate::probe).
+//! How a probe written as closures becomes an [`Instance`]: the generic
+//! half of [`probe!`](macro@crate::probe). The builder (`build`) puts the
+//! closures together; this file runs them.
+//!
+//! One iteration is a [`Work`]: [`Plain`] calls `run(&state)`; [`Fed`]
+//! first makes a fresh input with `setup_each(&state)`, untimed, and calls
+//! `run(&state, input)`. Fed inputs are made before the timed section, a
+//! chunk at a time (see [`Fed`]), and each iteration consumes one.
 
-use super::{Checksum, Instance};
-use std::fmt::Display;
+use super::Instance;
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 /// The note of a probe: a fixed text, or one computed from its prepared state
 /// ("`<file>`, 2,034 KB, 8,412 messages").
@@ -14,116 +20,161 @@ pub enum Note<S> {
     Computed(fn(&S) -> String),
 }
 
-/// A probe's set-up state and closures behind [`Instance`]: the harness
-/// sees only the trait, the probe keeps its own types.
-struct Closures<S, T, R, C>
-where
-    R: Fn(&S) -> T,
-    C: Fn(&S, &T) -> Result<(), String>,
-{
-    state: S,
-    run: R,
-    check: C,
-    note: Note<S>,
+/// What one iteration of a probe does, with its state.
+pub trait Work<S> {
+    /// The result of one iteration.
+    type Output;
+    /// One iteration, input made and all, for the check.
+    fn once(&mut self, state: &S) -> Self::Output;
+    /// Makes the inputs of up to `iterations` iterations; returns how many
+    /// the next [`Work::run`] may take.
+    fn make_inputs(&mut self, state: &S, iterations: u64) -> u64;
+    /// `iterations` iterations, each result through `black_box`.
+    fn run(&mut self, state: &S, iterations: u64);
 }
 
-impl<S, T, R, C> Instance for Closures<S, T, R, C>
+/// An iteration without an input of its own: `run(&state)`.
+pub struct Plain<R>(pub(super) R);
+
+impl<S, T, R: Fn(&S) -> T> Work<S> for Plain<R> {
+    type Output = T;
+
+    fn once(&mut self, state: &S) -> T {
+        (self.0)(state)
+    }
+
+    fn make_inputs(&mut self, _: &S, iterations: u64) -> u64 {
+        iterations
+    }
+
+    #[inline]
+    fn run(&mut self, state: &S, iterations: u64) {
+        for _ in 0..iterations {
+            black_box((self.0)(black_box(state)));
+        }
+    }
+}
+
+/// Inputs alive at once, at most: one chunk of a batch.
+pub(crate) const MAX_INPUTS: u64 = 1 << 16;
+/// Bytes of inputs alive at once, at most, counting each input's own size
+/// (`size_of`; what it owns on the heap is bounded by [`INPUT_TIME`]).
+pub(crate) const INPUT_BYTES: usize = 16 << 20;
+/// A chunk stops growing once making it took this long. Making an input
+/// writes the memory it holds, and a core writes a few GB a second, so this
+/// bounds a chunk's heap to some tens of MB.
+pub(crate) const INPUT_TIME: Duration = Duration::from_millis(5);
+
+/// An iteration with an input of its own: `setup_each(&state)` makes it,
+/// untimed, and `run(&state, input)` consumes it.
+///
+/// A batch lasts about a millisecond, so a fast iteration makes for a large
+/// batch, and a batch's inputs all made at once could hold gigabytes. So
+/// they are made a chunk at a time: at most [`MAX_INPUTS`] inputs, at most
+/// [`INPUT_BYTES`] of them by their own size, and no more than take
+/// [`INPUT_TIME`] to make. The harness times each chunk's iterations and
+/// adds the times up (see `measure::sample`); the batch stays the batch.
+pub struct Fed<I, M, R> {
+    pub(super) make: M,
+    pub(super) run: R,
+    /// Inputs made and not yet consumed, in order.
+    pub(super) inputs: Vec<I>,
+}
+
+impl<I, M, R> Fed<I, M, R> {
+    /// The most inputs one chunk holds.
+    fn chunk_limit() -> u64 {
+        let by_size = INPUT_BYTES / std::mem::size_of::<I>().max(1);
+        MAX_INPUTS.min(by_size.max(1) as u64)
+    }
+}
+
+impl<S, I, T, M, R> Work<S> for Fed<I, M, R>
 where
-    T: Checksum,
-    R: Fn(&S) -> T,
-    C: Fn(&S, &T) -> Result<(), String>,
+    M: Fn(&S) -> I,
+    R: Fn(&S, I) -> T,
+{
+    type Output = T;
+
+    fn once(&mut self, state: &S) -> T {
+        let input = (self.make)(state);
+        (self.run)(state, input)
+    }
+
+    fn make_inputs(&mut self, state: &S, iterations: u64) -> u64 {
+        let wanted = iterations.min(Self::chunk_limit());
+        let started = Instant::now();
+        while (self.inputs.len() as u64) < wanted {
+            self.inputs.push((self.make)(state));
+            if started.elapsed() >= INPUT_TIME {
+                break;
+            }
+        }
+        (self.inputs.len() as u64).min(iterations)
+    }
+
+    #[inline]
+    fn run(&mut self, state: &S, iterations: u64) {
+        let ready = self.inputs.len().min(iterations as usize);
+        for input in self.inputs.drain(..ready) {
+            black_box((self.run)(black_box(state), input));
+        }
+        // Inputs nobody made beforehand (a caller that skipped
+        // `make_inputs`, such as a test's single run) are made here.
+        for _ in ready as u64..iterations {
+            let input = (self.make)(state);
+            black_box((self.run)(black_box(state), input));
+        }
+    }
+}
+
+/// A probe's set-up state and closures behind [`Instance`]: the harness
+/// sees only the trait, the probe keeps its own types.
+pub struct Closures<S, W: Work<S>, C> {
+    pub(super) state: S,
+    pub(super) work: W,
+    pub(super) check: C,
+    /// Whether `check` verifies anything; without, the note says so.
+    pub(super) checked: bool,
+    pub(super) note: Note<S>,
+    pub(super) fingerprint: fn(&W::Output) -> Option<u64>,
+    /// The fingerprint of the result `verify` saw.
+    pub(super) checksum: Option<u64>,
+}
+
+impl<S, W, C> Instance for Closures<S, W, C>
+where
+    W: Work<S>,
+    C: Fn(&S, &W::Output) -> Result<(), String>,
 {
     fn note(&self) -> String {
-        match &self.note {
+        let note = match &self.note {
             Note::Fixed(text) => (*text).to_string(),
             Note::Computed(f) => f(&self.state),
+        };
+        match (self.checked, note.is_empty()) {
+            (true, _) => note,
+            (false, true) => "unchecked".to_string(),
+            (false, false) => format!("{note} (unchecked)"),
         }
     }
 
     fn verify(&mut self) -> Result<(), String> {
-        let output = (self.run)(&self.state);
+        let output = self.work.once(&self.state);
+        self.checksum = (self.fingerprint)(&output);
         (self.check)(&self.state, &output)
     }
 
+    fn checksum(&self) -> Option<u64> {
+        self.checksum
+    }
+
+    fn make_inputs(&mut self, iterations: u64) -> u64 {
+        self.work.make_inputs(&self.state, iterations)
+    }
+
     #[inline(never)]
-    fn run(&mut self, iterations: u64) -> u64 {
-        let mut sum = 0u64;
-        for _ in 0..iterations {
-            let output = black_box((self.run)(black_box(&self.state)));
-            sum = sum.wrapping_add(output.checksum());
-        }
-        sum
-    }
-}
-
-/// Called by [`probe!`](macro@crate::probe): runs the setup and wraps the probe's
-/// closures behind [`Instance`]. Generic so that the closures' types are
-/// inferred from the setup's output.
-#[doc(hidden)]
-pub fn prepare<S, E, T, R, C>(
-    setup: impl FnOnce() -> Result<S, E>,
-    run: R,
-    check: C,
-    note: Note<S>,
-) -> Result<Box<dyn Instance>, String>
-where
-    S: 'static,
-    E: Display,
-    T: Checksum + 'static,
-    R: Fn(&S) -> T + 'static,
-    C: Fn(&S, &T) -> Result<(), String> + 'static,
-{
-    let state = setup().map_err(|e| format!("setup failed: {e}"))?;
-    Ok(Box::new(Closures {
-        state,
-        run,
-        check,
-        note,
-    }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn prepared_probe_runs_verifies_and_folds() {
-        let mut inst = prepare(
-            || Ok::<_, String>(vec![3u64, 1, 2]),
-            |v: &Vec<u64>| v.iter().sum::<u64>(),
-            |_, out: &u64| {
-                if *out == 6 {
-                    Ok(())
-                } else {
-                    Err(format!("sum {out}"))
-                }
-            },
-            Note::Computed(|v: &Vec<u64>| format!("{} numbers", v.len())),
-        )
-        .unwrap();
-        assert_eq!(inst.note(), "3 numbers");
-        assert!(inst.verify().is_ok());
-        assert_eq!(inst.run(4), 24);
-    }
-
-    #[test]
-    fn failing_check_and_setup_are_reported() {
-        let mut inst = prepare(
-            || Ok::<_, String>(1u32),
-            |v: &u32| *v,
-            |_, _: &u32| Err("wrong".to_string()),
-            Note::Fixed("x"),
-        )
-        .unwrap();
-        assert_eq!(inst.verify().unwrap_err(), "wrong");
-        let err = prepare(
-            || Err::<u32, _>("no file"),
-            |v: &u32| *v,
-            |_, _: &u32| Ok(()),
-            Note::Fixed("x"),
-        )
-        .err()
-        .unwrap();
-        assert_eq!(err, "setup failed: no file");
+    fn run(&mut self, iterations: u64) {
+        self.work.run(&self.state, iterations);
     }
 }

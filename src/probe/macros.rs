@@ -1,6 +1,49 @@
-//! The [`probe!`](macro@crate::probe) macro: one call registers a probe.
+//! The [`probe!`](macro@crate::probe) macro, which registers a probe, and
+//! [`main!`](macro@crate::main), which makes a bench target's `main`.
 
 /// Registers a probe. One call, in the file where the probe's work lives.
+///
+/// `name` and `run` are required; `setup`, `setup_each`, `ops`, `note` and
+/// `check` are optional, and the fields come in any order:
+///
+/// | field | what it is | default |
+/// |---|---|---|
+/// | `name` | unique snake_case identifier, the row's key in saved runs | required |
+/// | `run` | one iteration of the work, timed | required |
+/// | `setup` | `\|\| -> Result<State, impl Display>`, once, untimed; an error fails the probe | no state |
+/// | `setup_each` | makes a fresh input for every iteration, untimed | no input |
+/// | `check` | verifies one result before anything is timed: `Ok(())` or `Err(String)` | unchecked |
+/// | `ops` | operations one iteration stands for | `1` |
+/// | `note` | a string literal, or `\|state\| String` | empty |
+///
+/// The closures take what the probe has, in this order: `&state` when there
+/// is a `setup`, then (for `run`) the input when there is a `setup_each`,
+/// or (for `check`) `&result`:
+///
+/// | fields | `setup_each` | `run` | `check` |
+/// |---|---|---|---|
+/// | neither | | `\|\| work()` | `\|result\| ...` |
+/// | `setup` | | `\|state\| work(state)` | `\|state, result\| ...` |
+/// | `setup_each` | `\|\| input()` | `\|input\| work(input)` | `\|result\| ...` |
+/// | both | `\|state\| input(state)` | `\|state, input\| work(state, input)` | `\|state, result\| ...` |
+///
+/// The smallest probe:
+///
+/// ```
+/// yardstick::probe! {
+///     name: sum_of_squares,
+///     run: || (1..=1000u64).map(|i| i * i).sum::<u64>(),
+///     check: |total| if *total == 333_833_500 { Ok(()) } else { Err(format!("sum {total}")) },
+/// }
+/// # fn main() {
+/// #     let p = yardstick::probe::registered().unwrap();
+/// #     assert!(p.iter().any(|p| p.name == "sum_of_squares"));
+/// # }
+/// ```
+///
+/// With state built once, and a fresh input per iteration, so that sorting
+/// does not time the clone of its input (a `setup_each` input is made
+/// before the timed section and consumed by one iteration):
 ///
 /// ```
 /// fn words(n: usize) -> Vec<String> {
@@ -12,60 +55,218 @@
 ///     ops: 1000,
 ///     note: "1,000 words sorted",
 ///     setup: || Ok::<_, String>(words(1000)),
-///     run: |words: &Vec<String>| { let mut w = words.clone(); w.sort(); w },
-///     check: |_, sorted: &Vec<String>| {
+///     setup_each: |words| words.clone(),
+///     run: |_, mut w: Vec<String>| { w.sort(); w },
+///     check: |_, sorted| {
 ///         if sorted.windows(2).all(|p| p[0] <= p[1]) { Ok(()) } else { Err("not sorted".into()) }
 ///     },
 /// }
-/// # fn main() {
-/// #     let p = yardstick::probe::registered().unwrap();
-/// #     assert!(p.iter().any(|p| p.name == "words_sort"));
-/// # }
+/// # fn main() {}
 /// ```
 ///
-/// - `setup` runs once, untimed, and returns `Result<State, impl Display>`.
-/// - `run` is the timed work, one iteration; its result goes through
-///   `black_box` and into the run's checksum (see [`Checksum`](crate::Checksum)).
-/// - `check` verifies one result before anything is timed.
-/// - `note` is a string literal, or `|state| String` to describe the input.
+/// - `run`'s result goes through `black_box`, so the optimiser cannot drop
+///   the work, and is dropped inside the timed loop. Its fingerprint (the
+///   row's `checksum`) is taken once, untimed, of the result `check` sees:
+///   by its [`Checksum`](crate::Checksum) if it has one, else by its
+///   `Hash`, else none. No type needs code of its own for that.
+/// - Without `check` the probe is timed unverified and its note ends in
+///   "(unchecked)": a probe that computes the wrong thing, or that the
+///   optimiser emptied, is then timed instead of caught. Write one.
+/// - A misspelt, repeated or missing field is a compile error that names
+///   it:
+///
+/// ```compile_fail
+/// yardstick::probe! { name: typo, run: || 1u8, chek: |_| Ok(()) }
+/// # fn main() {}
+/// ```
+/// ```compile_fail
+/// yardstick::probe! { run: || 1u8 }
+/// # fn main() {}
+/// ```
+/// ```compile_fail
+/// yardstick::probe! { name: no_run, ops: 2 }
+/// # fn main() {}
+/// ```
+/// ```compile_fail
+/// yardstick::probe! { name: twice, run: || 1u8, run: || 2u8 }
+/// # fn main() {}
+/// ```
 #[macro_export]
 macro_rules! probe {
-    (
-        name: $name:ident,
-        ops: $ops:expr,
-        note: $note:literal,
-        setup: $setup:expr,
-        run: $run:expr,
-        check: $check:expr $(,)?
-    ) => {
-        $crate::probe!(@register $name, $ops, $crate::probe::Note::Fixed($note), $setup, $run, $check);
+    // Every field read: the slots are [name] [ops] [note] [setup]
+    // [setup_each] [run] [check].
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt) => {
+        $crate::probe!(@done $n $o $t $s $e $r $c);
     };
-    (
-        name: $name:ident,
-        ops: $ops:expr,
-        note: $note:expr,
-        setup: $setup:expr,
-        run: $run:expr,
-        check: $check:expr $(,)?
-    ) => {
-        $crate::probe!(@register $name, $ops, $crate::probe::Note::Computed($note), $setup, $run, $check);
+    (@munch [] $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt name: $v:ident $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch [$v] $o $t $s $e $r $c $($($rest)*)?);
     };
-    (@register $name:ident, $ops:expr, $note:expr, $setup:expr, $run:expr, $check:expr) => {
+    (@munch $n:tt [] $t:tt $s:tt $e:tt $r:tt $c:tt ops: $v:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n [$v] $t $s $e $r $c $($($rest)*)?);
+    };
+    (@munch $n:tt $o:tt [] $s:tt $e:tt $r:tt $c:tt note: $v:literal $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o [$crate::probe::Note::Fixed($v)] $s $e $r $c $($($rest)*)?);
+    };
+    (@munch $n:tt $o:tt [] $s:tt $e:tt $r:tt $c:tt note: $v:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o [$crate::probe::Note::Computed($v)] $s $e $r $c $($($rest)*)?);
+    };
+    (@munch $n:tt $o:tt $t:tt [] $e:tt $r:tt $c:tt setup: $v:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o $t [$v] $e $r $c $($($rest)*)?);
+    };
+    (@munch $n:tt $o:tt $t:tt $s:tt [] $r:tt $c:tt setup_each: $v:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o $t $s [$v] $r $c $($($rest)*)?);
+    };
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt [] $c:tt run: $v:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o $t $s $e [$v] $c $($($rest)*)?);
+    };
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt [] check: $v:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o $t $s $e $r [$v] $($($rest)*)?);
+    };
+    // A field that did not take: unknown, given twice, or a value that is
+    // not one expression followed by a comma.
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt
+        $field:ident : $($rest:tt)*) => {
+        $crate::probe!(@wrong $field $n $o $t $s $e $r $c);
+    };
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $($rest:tt)*) => {
+        ::core::compile_error!(::core::concat!(
+            "probe!: expected `field: value,` pairs, found `",
+            ::core::stringify!($($rest)*),
+            "`"
+        ));
+    };
+    (@wrong name [$($x:tt)+] $($rest:tt)*) => { $crate::probe!(@twice name); };
+    (@wrong ops $n:tt [$($x:tt)+] $($rest:tt)*) => { $crate::probe!(@twice ops); };
+    (@wrong note $n:tt $o:tt [$($x:tt)+] $($rest:tt)*) => { $crate::probe!(@twice note); };
+    (@wrong setup $n:tt $o:tt $t:tt [$($x:tt)+] $($rest:tt)*) => {
+        $crate::probe!(@twice setup);
+    };
+    (@wrong setup_each $n:tt $o:tt $t:tt $s:tt [$($x:tt)+] $($rest:tt)*) => {
+        $crate::probe!(@twice setup_each);
+    };
+    (@wrong run $n:tt $o:tt $t:tt $s:tt $e:tt [$($x:tt)+] $c:tt) => { $crate::probe!(@twice run); };
+    (@wrong check $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt [$($x:tt)+]) => {
+        $crate::probe!(@twice check);
+    };
+    (@wrong name $($rest:tt)*) => {
+        ::core::compile_error!(
+            "probe!: `name` takes a snake_case identifier followed by a comma, such as `name: words_sort,`"
+        );
+    };
+    (@wrong note $($rest:tt)*) => {
+        ::core::compile_error!(
+            "probe!: `note` takes a string literal or a closure `|state| String`, followed by a comma"
+        );
+    };
+    (@wrong ops $($rest:tt)*) => { $crate::probe!(@expression ops); };
+    (@wrong setup $($rest:tt)*) => { $crate::probe!(@expression setup); };
+    (@wrong setup_each $($rest:tt)*) => { $crate::probe!(@expression setup_each); };
+    (@wrong run $($rest:tt)*) => { $crate::probe!(@expression run); };
+    (@wrong check $($rest:tt)*) => { $crate::probe!(@expression check); };
+    (@wrong $field:ident $($rest:tt)*) => {
+        ::core::compile_error!(::core::concat!(
+            "probe!: unknown field `",
+            ::core::stringify!($field),
+            "` (the fields are name, run, setup, setup_each, check, ops and note)"
+        ));
+    };
+    (@twice $field:ident) => {
+        ::core::compile_error!(::core::concat!(
+            "probe!: `", ::core::stringify!($field), "` is given twice"
+        ));
+    };
+    (@expression $field:ident) => {
+        ::core::compile_error!(::core::concat!(
+            "probe!: `", ::core::stringify!($field),
+            "` takes one expression (a closure, a function) followed by a comma"
+        ));
+    };
+    (@done [] $($rest:tt)*) => {
+        ::core::compile_error!("probe!: missing `name` (the probe's unique snake_case name)");
+    };
+    (@done $n:tt $o:tt $t:tt $s:tt $e:tt [] $c:tt) => {
+        ::core::compile_error!("probe!: missing `run` (one iteration of the work, timed)");
+    };
+    (@done [$name:ident] [$($ops:expr)?] $t:tt $s:tt $e:tt $r:tt $c:tt) => {
         const _: () = {
             fn __yardstick_prepare()
                 -> ::core::result::Result<::std::boxed::Box<dyn $crate::probe::Instance>, ::std::string::String>
             {
-                $crate::probe::prepare($setup, $run, $check, $note)
+                $crate::probe!(@build $t $s $e $r $c)
             }
             $crate::inventory::submit! {
                 $crate::probe::Probe {
                     name: ::core::stringify!($name),
-                    ops: $ops,
+                    ops: $crate::probe!(@ops $($ops)?),
                     file: ::core::file!(),
                     line: ::core::line!(),
                     prepare: __yardstick_prepare,
                 }
             }
         };
+    };
+    (@ops) => { 1 };
+    (@ops $ops:expr) => { $ops };
+    (@build [$($note:expr)?] $s:tt [$($each:expr)?] [$run:expr] []) => {
+        $crate::probe!(@start $s)
+            $(.setup_each($each))?
+            .run($run)
+            .fingerprint($crate::probe!(@fingerprint))
+            .unchecked()
+            $(.note($note))?
+            .build()
+    };
+    (@build [$($note:expr)?] $s:tt [$($each:expr)?] [$run:expr] [$check:expr]) => {
+        $crate::probe!(@start $s)
+            $(.setup_each($each))?
+            .run($run)
+            .fingerprint($crate::probe!(@fingerprint))
+            .check($check)
+            $(.note($note))?
+            .build()
+    };
+    (@start []) => { $crate::probe::build::stateless() };
+    (@start [$setup:expr]) => { $crate::probe::build::setup($setup) };
+    // The result's fingerprint, chosen at its concrete type (see
+    // `probe::fingerprint`).
+    (@fingerprint) => {
+        |out| {
+            #[allow(unused_imports)]
+            use $crate::probe::fingerprint::{ByChecksum as _, ByHash as _, Unfingerprinted as _};
+            (&&&$crate::probe::fingerprint::Of(out)).fingerprint()
+        }
+    };
+    ($($fields:tt)*) => {
+        $crate::probe!(@munch [] [] [] [] [] [] [] $($fields)*);
+    };
+}
+
+/// The `main` of a bench target (`harness = false`): measures under
+/// `cargo bench`, runs each probe once as a test under `cargo test`, and
+/// exits with [`run_main`](crate::run_main)'s code.
+///
+/// ```no_run
+/// // benches/micro.rs, with `[[bench]] name = "micro" harness = false`
+/// yardstick::main!(mycrate, other_crate);
+/// # mod mycrate {} mod other_crate {}
+/// ```
+///
+/// Name every library crate whose probes the bench runs. Probes register
+/// through `inventory`, in a static the crate's code never mentions, and
+/// rustc links only the dependencies a target names: a library that the
+/// bench names nowhere is left out of the link, and its probes vanish
+/// without an error (the run then has none of them, or none at all). For
+/// each crate the macro writes `use mycrate as _;`, which names it; probes
+/// in the bench file itself need no name (`yardstick::main!()`).
+#[macro_export]
+macro_rules! main {
+    ($($krate:ident),* $(,)?) => {
+        $(
+            #[allow(unused_imports)]
+            use $krate as _;
+        )*
+        fn main() {
+            ::std::process::exit($crate::run_main());
+        }
     };
 }

@@ -6,14 +6,18 @@
 //! [`Probe`] descriptor; the probe's own types stay inside its
 //! [`Instance`].
 
+#[doc(hidden)]
+pub mod build;
 mod checksum;
 mod closures;
+#[doc(hidden)]
+pub mod fingerprint;
 mod macros;
 
-pub use checksum::Checksum;
-pub use closures::Note;
 #[doc(hidden)]
-pub use closures::prepare;
+pub use build::prepare;
+pub use checksum::{Checksum, FingerprintHasher};
+pub use closures::Note;
 
 /// One registered probe: a fixed amount of real work, timed by the harness.
 ///
@@ -42,10 +46,26 @@ pub trait Instance {
     /// reported as failed and never timed: timing a wrong answer measures
     /// nothing.
     fn verify(&mut self) -> Result<(), String>;
-    /// Runs `iterations` iterations back to back and returns the folded
-    /// checksum of their results. The harness times the whole call; there is
-    /// one dynamic call per sample, not per iteration.
-    fn run(&mut self, iterations: u64) -> u64;
+    /// The fingerprint of the result [`Instance::verify`] saw (see
+    /// [`Checksum`]): one iteration's, so the same work gives the same
+    /// figure at any batch. `None` before `verify`, or when the result has
+    /// no fingerprint.
+    fn checksum(&self) -> Option<u64> {
+        None
+    }
+    /// Makes, untimed, the per-iteration inputs of the next
+    /// [`Instance::run`] of up to `iterations` iterations, and returns how
+    /// many iterations that run may take: all of them for a probe without
+    /// inputs, fewer when their inputs would hold too much memory at once
+    /// (the harness then times the batch chunk by chunk).
+    fn make_inputs(&mut self, iterations: u64) -> u64 {
+        iterations
+    }
+    /// Runs `iterations` iterations back to back, each result through
+    /// `black_box`, consuming inputs [`Instance::make_inputs`] made (and
+    /// making, inside the call, any it did not). The harness times the
+    /// whole call; there is one dynamic call per sample, not per iteration.
+    fn run(&mut self, iterations: u64);
 }
 
 /// Every registered probe, in a stable order: by name.

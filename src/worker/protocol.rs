@@ -3,7 +3,8 @@
 //! (`Display`), so that the server and the client cannot disagree.
 //!
 //! The worker prepares and verifies its probes, then writes one JSON line,
-//! a [`Greeting`]. Then, per [`Request`] line, one [`Answer`] line:
+//! a [`Greeting`] (with each probe's result fingerprint beside it, see
+//! [`GreetingLine`]). Then, per [`Request`] line, one [`Answer`] line:
 //!
 //! - `warm NAME BATCH COUNT` runs COUNT untimed samples: `ok`;
 //! - `time NAME BATCH` times one sample: milliseconds per iteration;
@@ -12,6 +13,7 @@
 //! and stays failed). End of input ends the worker.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// What a worker offers, its first line: every selected probe, ready or
@@ -37,6 +39,35 @@ pub(crate) struct Offer {
     pub(crate) batch: Option<u64>,
     /// Why the probe cannot be timed, if it cannot.
     pub(crate) error: Option<String>,
+}
+
+/// The greeting line as a worker writes it: the [`Greeting`] and, beside
+/// its probes, each verified probe's result fingerprint (the saved row's
+/// `checksum`, 16 hex digits), by name, so that the parent can tell whether
+/// two builds do the same work.
+///
+/// The fingerprints sit under a key of their own, so the line stays one
+/// every parent and worker reads: a parent built before them reads it as a
+/// plain greeting (unknown JSON keys are skipped), and a worker built
+/// before them writes no key, which reads as no fingerprints. A token
+/// appended to each `time` answer instead would make an older parent fail
+/// on every answer of a newer worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct GreetingLine {
+    /// What the worker offers.
+    #[serde(flatten)]
+    pub(crate) greeting: Greeting,
+    /// Probe name → fingerprint, for the probes that have one.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) checksums: BTreeMap<String, String>,
+}
+
+impl fmt::Display for GreetingLine {
+    /// The greeting line as one line of JSON.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let line = serde_json::to_string(self).map_err(|_| fmt::Error)?;
+        f.write_str(&line)
+    }
 }
 
 impl Greeting {
@@ -251,5 +282,48 @@ mod tests {
         );
         assert_eq!(Greeting::parse(&line), Ok(greeting));
         assert!(Greeting::parse("--bench").is_err());
+    }
+
+    #[test]
+    fn fingerprints_ride_beside_the_greeting_for_old_and_new_readers() {
+        let greeting = Greeting {
+            probes: vec![Offer {
+                name: "a".into(),
+                ops: 1,
+                note: String::new(),
+                batch: Some(3),
+                error: None,
+            }],
+        };
+        let line = GreetingLine {
+            greeting: greeting.clone(),
+            checksums: BTreeMap::from([("a".to_string(), "00000000000013ba".to_string())]),
+        }
+        .to_string();
+        assert_eq!(
+            line,
+            r#"{"probes":[{"name":"a","ops":1,"note":"","batch":3,"error":null}],"checksums":{"a":"00000000000013ba"}}"#
+        );
+        // A parent reads the greeting as before; one that knows the
+        // fingerprints reads them too.
+        assert_eq!(Greeting::parse(&line), Ok(greeting.clone()));
+        let read: GreetingLine = serde_json::from_str(&line).unwrap();
+        assert_eq!(read.checksums["a"], "00000000000013ba");
+        // An older worker's greeting has none, and reads as none.
+        let old = r#"{"probes":[{"name":"a","ops":1,"note":"","batch":3,"error":null}]}"#;
+        let read: GreetingLine = serde_json::from_str(old).unwrap();
+        assert_eq!((read.greeting, read.checksums.len()), (greeting, 0));
+        // Without fingerprints the line is the old greeting, byte for byte.
+        let plain = GreetingLine {
+            greeting: read_greeting(old),
+            checksums: BTreeMap::new(),
+        };
+        assert_eq!(plain.to_string(), old);
+        // The answers are the old answers.
+        assert_eq!(Answer::parse("4e-3"), Some(Answer::Time(0.004)));
+    }
+
+    fn read_greeting(line: &str) -> Greeting {
+        Greeting::parse(line).unwrap_or_else(|e| panic!("{e}: {line}"))
     }
 }

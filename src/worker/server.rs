@@ -14,7 +14,7 @@ use crate::measure::inject::Injection;
 use crate::measure::interleaved::on_fresh_thread;
 use crate::measure::sample::{self, QuietPanics, guarded};
 use crate::probe::{Instance, Probe};
-use crate::worker::protocol::{Answer, Greeting, Offer, Request};
+use crate::worker::protocol::{Answer, Greeting, GreetingLine, Offer, Request};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 
@@ -54,26 +54,37 @@ impl<'a> Server<'a> {
         injection: &'a Injection,
         clock: &'a Clock,
         min_batch: Option<u64>,
-    ) -> (Server<'a>, Greeting) {
+    ) -> (Server<'a>, GreetingLine) {
         let mut slots = BTreeMap::new();
         let mut probes = Vec::new();
+        let mut checksums = BTreeMap::new();
         for probe in selected {
-            let (slot, offer) = offer(probe, clock, min_batch);
+            let (slot, offer, checksum) = offer(probe, clock, min_batch);
             slots.insert(probe.name, slot);
             probes.push(offer);
+            if let Some(checksum) = checksum {
+                checksums.insert(probe.name.to_string(), format!("{checksum:016x}"));
+            }
         }
         let server = Server {
             slots,
             injection,
             clock,
         };
-        (server, Greeting { probes })
+        let greeting = Greeting { probes };
+        (
+            server,
+            GreetingLine {
+                greeting,
+                checksums,
+            },
+        )
     }
 
     /// Writes the greeting, then one answer per request line.
     fn serve(
         mut self,
-        greeting: &Greeting,
+        greeting: &GreetingLine,
         input: impl BufRead,
         mut output: impl Write,
     ) -> Result<i32, Error> {
@@ -107,15 +118,19 @@ impl<'a> Server<'a> {
         let result = guarded(|| match *request {
             Request::Warm { batch, count, .. } => {
                 for _ in 0..count {
-                    std::hint::black_box(instance.run(batch));
+                    sample::unmeasured(instance.as_mut(), batch);
                 }
                 Answer::Warmed
             }
             Request::Time { batch, .. } => {
                 let stretch = self.injection.stretch(name);
-                let (ms, sum) = sample::sample(self.clock, name, instance.as_mut(), batch, stretch);
-                std::hint::black_box(sum);
-                Answer::Time(ms)
+                Answer::Time(sample::sample(
+                    self.clock,
+                    name,
+                    instance.as_mut(),
+                    batch,
+                    stretch,
+                ))
             }
         });
         result.unwrap_or_else(|message| {
@@ -126,19 +141,21 @@ impl<'a> Server<'a> {
 }
 
 /// Sets up and verifies one probe and picks its batch; a failure is kept
-/// as the probe's state and named in its offer.
-fn offer(probe: &Probe, clock: &Clock, min_batch: Option<u64>) -> (Slot, Offer) {
-    let (slot, note, batch) = match sample::verified(probe) {
-        Err(message) => (Err(message), String::new(), None),
+/// as the probe's state and named in its offer. Also the fingerprint of the
+/// result the check saw.
+fn offer(probe: &Probe, clock: &Clock, min_batch: Option<u64>) -> (Slot, Offer, Option<u64>) {
+    let (slot, note, batch, checksum) = match sample::verified(probe) {
+        Err(message) => (Err(message), String::new(), None, None),
         Ok(ready) => {
             let mut instance = ready.instance;
+            let checksum = instance.checksum();
             let batch = match min_batch {
                 Some(batch) => Ok(batch),
                 None => guarded(|| sample::pick_batch(clock, probe.name, instance.as_mut())),
             };
             match batch {
-                Ok(batch) => (Ok(instance), ready.note, Some(batch)),
-                Err(message) => (Err(message), ready.note, None),
+                Ok(batch) => (Ok(instance), ready.note, Some(batch), checksum),
+                Err(message) => (Err(message), ready.note, None, checksum),
             }
         }
     };
@@ -149,7 +166,7 @@ fn offer(probe: &Probe, clock: &Clock, min_batch: Option<u64>) -> (Slot, Offer) 
         batch,
         error: slot.as_ref().err().cloned(),
     };
-    (slot, offer)
+    (slot, offer, checksum)
 }
 
 #[cfg(test)]
@@ -165,8 +182,11 @@ mod tests {
             fn verify(&mut self) -> Result<(), String> {
                 Ok(())
             }
-            fn run(&mut self, iterations: u64) -> u64 {
-                (0..iterations).map(std::hint::black_box).sum()
+            fn checksum(&self) -> Option<u64> {
+                Some(42)
+            }
+            fn run(&mut self, iterations: u64) {
+                std::hint::black_box((0..iterations).map(std::hint::black_box).sum::<u64>());
             }
         }
         Ok(Box::new(Count))
@@ -228,6 +248,12 @@ mod tests {
         );
         assert_eq!(greeting.probes[1].batch, None);
         assert_eq!(greeting.probes[1].error.as_deref(), Some("no input"));
+        // Beside the offers, the fingerprint of each verified probe's result.
+        assert!(
+            lines[0].ends_with(r#","checksums":{"counting":"000000000000002a"}}"#),
+            "{}",
+            lines[0]
+        );
     }
 
     #[test]

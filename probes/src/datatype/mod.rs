@@ -23,7 +23,7 @@ pub use form::{Attribute, Datatype, PostedForm, posted_field};
 use std::fmt;
 
 /// The outcome of validating one input.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Verdict {
     Valid,
     /// The human message names the rule ("The input must be between 1 and

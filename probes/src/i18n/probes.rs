@@ -96,18 +96,12 @@ struct LookupState {
 }
 
 /// What a round of lookups found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Tally {
     /// Lookups that returned the expected translation.
     pub right: usize,
     /// The key number of the first lookup that did not, if any.
     pub first_wrong: Option<usize>,
-}
-
-impl yardstick::Checksum for Tally {
-    fn checksum(&self) -> u64 {
-        self.right as u64
-    }
 }
 
 /// The first [`LOOKED_UP`] messages in file order that have a translation a

@@ -82,6 +82,7 @@ impl Callgrind<'_> {
                     row.estimated_cycles = Some(cycles);
                 }
                 row.note = counted.note;
+                row.checksum = counted.checksum;
             }
             Err(message) => {
                 observer.say(&format!("probe {}: failed: {message}", p.name));

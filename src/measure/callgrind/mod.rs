@@ -45,6 +45,8 @@ pub struct Counted {
     pub cache: Option<[f64; 3]>,
     /// The probe's note.
     pub note: String,
+    /// The fingerprint of one iteration's result, as the child saw it.
+    pub checksum: Option<u64>,
 }
 
 /// A probe counted, or why it could not be.
@@ -125,10 +127,10 @@ impl Counting<'_> {
                 out_file.display()
             ))
         })?;
-        let note = child
+        let (note, checksum) = child
             .rows
             .first()
-            .map(|r| r.note.clone())
+            .map(|r| (r.note.clone(), r.checksum))
             .unwrap_or_default();
         let Some(costs) = Costs::parse(&text).filter(|c| !self.cache || c.cache.is_some()) else {
             return Ok(Err(format!(
@@ -136,7 +138,9 @@ impl Counting<'_> {
                 out_file.display()
             )));
         };
-        Ok(Ok(self.per_iteration(costs, note)))
+        let mut counted = self.per_iteration(costs, note);
+        counted.checksum = checksum;
+        Ok(Ok(counted))
     }
 
     /// valgrind running this binary's child copy that counts `iterations`
@@ -192,6 +196,7 @@ impl Counting<'_> {
                 ]
             }),
             note,
+            checksum: None,
         }
     }
 }
