@@ -973,6 +973,20 @@ fn tests() -> Vec<Trial> {
                 "every round took them",
                 &ran,
             )?;
+            // The worker's fingerprint of the result is the row's, and the
+            // two builds, one binary, agree on it.
+            check(
+                doc["rows"][0]["checksum"]
+                    .as_str()
+                    .is_some_and(|c| c.len() == 16),
+                "the result's fingerprint is saved",
+                &ran,
+            )?;
+            check(
+                !ran.stdout.contains("different results"),
+                "the same results",
+                &ran,
+            )?;
 
             // Each pair's processes are fresh: the old build's process is
             // the slow one in every other pair, the new build's in the rest.

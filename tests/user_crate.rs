@@ -75,6 +75,14 @@ fn a_users_crate_tests_and_benches_its_probes() {
             ("user_words".to_string(), 2)
         ]
     );
+    for row in run["rows"].as_array().expect("rows") {
+        // Every result is fingerprinted, though the crate wrote no Checksum.
+        let checksum = row["checksum"].as_str().unwrap_or("");
+        assert_eq!(checksum.len(), 16, "{row}");
+        // Only the probe without a check says so.
+        let unchecked = row["note"].as_str().unwrap_or("").contains("unchecked");
+        assert_eq!(unchecked, row["key"] == "user_join", "{row}");
+    }
 }
 
 #[test]
@@ -95,4 +103,17 @@ fn a_library_that_registers_probes_pulls_in_only_the_registry() {
     crates.sort();
     crates.dedup();
     assert_eq!(crates, ["inventory", "user-crate", "yardstick"]);
+}
+
+#[test]
+fn the_readme_shows_the_crates_code_in_full() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    for file in ["src/lib.rs", "benches/speed.rs"] {
+        let code = std::fs::read_to_string(example().join(file)).expect("the example's file");
+        assert!(
+            readme.contains(&format!("```rust\n{code}```")),
+            "README.md does not show examples/user-crate/{file} as it is"
+        );
+    }
 }

@@ -3,8 +3,8 @@
 //! (`Display`), so that the server and the client cannot disagree.
 //!
 //! The worker prepares and verifies its probes, then writes one JSON line,
-//! a [`Greeting`] (with each probe's result fingerprint beside it, see
-//! [`GreetingLine`]). Then, per [`Request`] line, one [`Answer`] line:
+//! a [`Greeting`] (its probes, and each one's result fingerprint). Then,
+//! per [`Request`] line, one [`Answer`] line:
 //!
 //! - `warm NAME BATCH COUNT` runs COUNT untimed samples: `ok`;
 //! - `time NAME BATCH` times one sample: milliseconds per iteration;
@@ -17,12 +17,25 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 /// What a worker offers, its first line: every selected probe, ready or
-/// failed. The parent learns from it which probes it can ask for, and the
-/// batch each would take.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// failed. The parent learns from it which probes it can ask for, the
+/// batch each would take, and each verified probe's result fingerprint
+/// (the saved row's `checksum`), so that it can tell whether two builds do
+/// the same work.
+///
+/// The fingerprints sit under a key of their own, absent when there are
+/// none, so the line stays one every parent and worker reads: a parent
+/// built before them skips the unknown key, and a worker built before them
+/// writes none, which reads as none. A token appended to each `time`
+/// answer instead would make an older parent fail on every answer of a
+/// newer worker.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Greeting {
     /// One offer per selected probe, in the worker's order.
     pub(crate) probes: Vec<Offer>,
+    /// Probe name → fingerprint (16 hex digits), for the probes that have
+    /// one.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) checksums: BTreeMap<String, String>,
 }
 
 /// One probe of a worker, as its greeting describes it.
@@ -39,35 +52,6 @@ pub(crate) struct Offer {
     pub(crate) batch: Option<u64>,
     /// Why the probe cannot be timed, if it cannot.
     pub(crate) error: Option<String>,
-}
-
-/// The greeting line as a worker writes it: the [`Greeting`] and, beside
-/// its probes, each verified probe's result fingerprint (the saved row's
-/// `checksum`, 16 hex digits), by name, so that the parent can tell whether
-/// two builds do the same work.
-///
-/// The fingerprints sit under a key of their own, so the line stays one
-/// every parent and worker reads: a parent built before them reads it as a
-/// plain greeting (unknown JSON keys are skipped), and a worker built
-/// before them writes no key, which reads as no fingerprints. A token
-/// appended to each `time` answer instead would make an older parent fail
-/// on every answer of a newer worker.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct GreetingLine {
-    /// What the worker offers.
-    #[serde(flatten)]
-    pub(crate) greeting: Greeting,
-    /// Probe name → fingerprint, for the probes that have one.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub(crate) checksums: BTreeMap<String, String>,
-}
-
-impl fmt::Display for GreetingLine {
-    /// The greeting line as one line of JSON.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let line = serde_json::to_string(self).map_err(|_| fmt::Error)?;
-        f.write_str(&line)
-    }
 }
 
 impl Greeting {
@@ -274,6 +258,7 @@ mod tests {
                 batch: None,
                 error: Some("no input".into()),
             }],
+            ..Greeting::default()
         };
         let line = greeting.to_string();
         assert_eq!(
@@ -285,42 +270,27 @@ mod tests {
     }
 
     #[test]
-    fn fingerprints_ride_beside_the_greeting_for_old_and_new_readers() {
-        let greeting = Greeting {
-            probes: vec![Offer {
-                name: "a".into(),
-                ops: 1,
-                note: String::new(),
-                batch: Some(3),
-                error: None,
-            }],
-        };
-        let line = GreetingLine {
-            greeting: greeting.clone(),
-            checksums: BTreeMap::from([("a".to_string(), "00000000000013ba".to_string())]),
-        }
-        .to_string();
+    fn fingerprints_ride_beside_the_offers_for_old_and_new_readers() {
+        let old = r#"{"probes":[{"name":"a","ops":1,"note":"","batch":3,"error":null}]}"#;
+        let mut greeting = read_greeting(old);
+        // An older worker's greeting has none, and without them the line is
+        // the old greeting, byte for byte.
+        assert!(greeting.checksums.is_empty());
+        assert_eq!(greeting.to_string(), old);
+        greeting.checksums = BTreeMap::from([("a".to_string(), "00000000000013ba".to_string())]);
+        let line = greeting.to_string();
         assert_eq!(
             line,
             r#"{"probes":[{"name":"a","ops":1,"note":"","batch":3,"error":null}],"checksums":{"a":"00000000000013ba"}}"#
         );
-        // A parent reads the greeting as before; one that knows the
-        // fingerprints reads them too.
-        assert_eq!(Greeting::parse(&line), Ok(greeting.clone()));
-        let read: GreetingLine = serde_json::from_str(&line).unwrap();
-        assert_eq!(read.checksums["a"], "00000000000013ba");
-        // An older worker's greeting has none, and reads as none.
-        let old = r#"{"probes":[{"name":"a","ops":1,"note":"","batch":3,"error":null}]}"#;
-        let read: GreetingLine = serde_json::from_str(old).unwrap();
-        assert_eq!((read.greeting, read.checksums.len()), (greeting, 0));
-        // Without fingerprints the line is the old greeting, byte for byte.
-        let plain = GreetingLine {
-            greeting: read_greeting(old),
-            checksums: BTreeMap::new(),
-        };
-        assert_eq!(plain.to_string(), old);
-        // The answers are the old answers.
-        assert_eq!(Answer::parse("4e-3"), Some(Answer::Time(0.004)));
+        assert_eq!(Greeting::parse(&line), Ok(greeting));
+        // A parent that knows no fingerprints reads the offers as before.
+        #[derive(Deserialize)]
+        struct OlderParent {
+            probes: Vec<Offer>,
+        }
+        let older: OlderParent = serde_json::from_str(&line).unwrap();
+        assert_eq!(older.probes.len(), 1);
     }
 
     fn read_greeting(line: &str) -> Greeting {

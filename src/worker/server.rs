@@ -14,7 +14,7 @@ use crate::measure::inject::Injection;
 use crate::measure::interleaved::on_fresh_thread;
 use crate::measure::sample::{self, QuietPanics, guarded};
 use crate::probe::{Instance, Probe};
-use crate::worker::protocol::{Answer, Greeting, GreetingLine, Offer, Request};
+use crate::worker::protocol::{Answer, Greeting, Offer, Request};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 
@@ -54,7 +54,7 @@ impl<'a> Server<'a> {
         injection: &'a Injection,
         clock: &'a Clock,
         min_batch: Option<u64>,
-    ) -> (Server<'a>, GreetingLine) {
+    ) -> (Server<'a>, Greeting) {
         let mut slots = BTreeMap::new();
         let mut probes = Vec::new();
         let mut checksums = BTreeMap::new();
@@ -71,20 +71,13 @@ impl<'a> Server<'a> {
             injection,
             clock,
         };
-        let greeting = Greeting { probes };
-        (
-            server,
-            GreetingLine {
-                greeting,
-                checksums,
-            },
-        )
+        (server, Greeting { probes, checksums })
     }
 
     /// Writes the greeting, then one answer per request line.
     fn serve(
         mut self,
-        greeting: &GreetingLine,
+        greeting: &Greeting,
         input: impl BufRead,
         mut output: impl Write,
     ) -> Result<i32, Error> {

@@ -24,10 +24,8 @@ pub fn distinct(words: &[String]) -> usize {
 yardstick::probe! {
     name: user_words,
     ops: 1000,
-    note: "1,000 words of 8 letters made",
-    setup: || Ok::<_, String>(()),
-    run: |_: &()| words(1000, 8),
-    check: |_, w: &Vec<String>| if w.len() == 1000 { Ok(()) } else { Err(format!("{} words", w.len())) },
+    run: || words(1000, 8),
+    check: |w| if w.len() == 1000 { Ok(()) } else { Err(format!("{} words", w.len())) },
 }
 
 yardstick::probe! {
@@ -35,6 +33,6 @@ yardstick::probe! {
     ops: 1000,
     note: "distinct words among 1,000",
     setup: || Ok::<_, String>(words(1000, 8)),
-    run: |w: &Vec<String>| distinct(w),
-    check: |_, n: &usize| if *n == 26 { Ok(()) } else { Err(format!("{n} distinct")) },
+    run: |w| distinct(w),
+    check: |_, n| if *n == 26 { Ok(()) } else { Err(format!("{n} distinct")) },
 }

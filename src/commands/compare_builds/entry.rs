@@ -18,6 +18,9 @@ pub(super) struct Entry {
     note: String,
     /// Operations one iteration stands for.
     ops: u64,
+    /// The fingerprint of the probe's result, as the first worker
+    /// reported it.
+    pub(super) checksum: Option<u64>,
     /// Why the probe failed on this build; once it has, it is not asked
     /// again.
     failure: Option<String>,
@@ -31,7 +34,16 @@ pub(super) fn entries(greeting: &Greeting) -> Entries {
     greeting
         .probes
         .iter()
-        .map(|offer| (offer.name.clone(), Entry::offered(offer)))
+        .map(|offer| {
+            let mut entry = Entry::offered(offer);
+            // A fingerprint that is not 16 hex digits is no fingerprint.
+            entry.checksum = greeting
+                .checksums
+                .get(&offer.name)
+                .filter(|hex| hex.len() == 16)
+                .and_then(|hex| u64::from_str_radix(hex, 16).ok());
+            (offer.name.clone(), entry)
+        })
         .collect()
 }
 
@@ -56,6 +68,7 @@ impl Entry {
         let mut entry = Entry {
             note: offer.note.clone(),
             ops: offer.ops,
+            checksum: None,
             failure: None,
             series: Series::default(),
         };
@@ -94,6 +107,7 @@ impl Entry {
         row.requests = row.n as u64 + errors;
         row.errors = errors;
         row.ops = Some(self.ops);
+        row.checksum = self.checksum;
         row.rps = row.ops_per_second();
         row.note = match &self.failure {
             Some(message) => format!("failed: {message}"),
@@ -148,9 +162,30 @@ mod tests {
     }
 
     #[test]
+    fn the_first_workers_fingerprints_reach_the_rows() {
+        let greeting = Greeting {
+            probes: vec![offer("a", None), offer("b", None), offer("c", None)],
+            checksums: [
+                ("a", "00000000000013ba"),
+                ("b", "not hex digits!!"),
+                ("c", "12"),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        };
+        let rows: Vec<_> = entries(&greeting)
+            .into_iter()
+            .map(|(name, entry)| entry.into_row(name, None).checksum)
+            .collect();
+        assert_eq!(rows, [Some(0x13ba), None, None]);
+    }
+
+    #[test]
     fn a_probe_a_later_worker_cannot_time_fails_for_the_samples_left() {
         let first = Greeting {
             probes: vec![offer("a", None), offer("b", None), offer("c", None)],
+            ..Greeting::default()
         };
         let mut entries = entries(&first);
         for entry in entries.values_mut() {
@@ -158,6 +193,7 @@ mod tests {
         }
         let later = Greeting {
             probes: vec![offer("a", None), offer("b", Some("set-up failed"))],
+            ..Greeting::default()
         };
         fail_unoffered(&mut entries, &later);
         assert!(!entries["a"].failed());

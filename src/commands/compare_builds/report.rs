@@ -2,6 +2,7 @@
 //! reproduce it, and the warnings that qualify its figures.
 
 use super::Setup;
+use super::entry::Entries;
 use super::options::PairedOptions;
 use super::rounds::Measured;
 use super::schedule::Schedule;
@@ -9,6 +10,7 @@ use super::workers::Timed;
 use crate::document::builder::{Figures, RunBuilder};
 use crate::document::comparison::Comparison;
 use crate::document::run::{Mode, Run};
+use crate::judge::paired::Builds;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -60,6 +62,7 @@ pub(super) fn run(
     let Measured { timed, entries } = measured;
     let settings = Settings::new(o, &setup, schedule, &timed, threshold);
     let mut warnings = inconclusive(&comparison);
+    warnings.extend(different_results(&entries));
     warnings.extend(setup.clock.warning());
     let rows = entries
         .new
@@ -112,6 +115,27 @@ impl<'a> Settings<'a> {
     }
 }
 
+/// A warning for each probe whose result has another fingerprint on the
+/// new build than on the old: its times compare work that is not the same
+/// (a change of input, or of what the probe computes), so a speed-up may
+/// be the work shrinking.
+fn different_results(entries: &Builds<Entries>) -> Vec<String> {
+    entries
+        .new
+        .iter()
+        .filter_map(|(name, new)| {
+            let old = entries.old.get(name)?.checksum?;
+            let new = new.checksum?;
+            (old != new).then(|| {
+                format!(
+                    "different results: {name} gives another result on the new build \
+                     (checksum {old:016x} → {new:016x}), so its times compare different work"
+                )
+            })
+        })
+        .collect()
+}
+
 /// A warning for each probe above the threshold that the worker pairs do
 /// not agree on.
 fn inconclusive(comparison: &Comparison) -> Vec<String> {
@@ -128,4 +152,49 @@ fn inconclusive(comparison: &Comparison) -> Vec<String> {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commands::compare_builds::entry::entries;
+    use crate::worker::protocol::{Greeting, Offer};
+
+    fn greeting(checksums: &[(&str, &str)]) -> Greeting {
+        let offer = |name: &str| Offer {
+            name: name.into(),
+            ops: 1,
+            note: String::new(),
+            batch: Some(1),
+            error: None,
+        };
+        Greeting {
+            probes: ["a", "b", "c"].into_iter().map(offer).collect(),
+            checksums: checksums
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn only_a_result_that_changed_between_the_builds_is_warned_of() {
+        // a: same result; b: another result; c: only the new build says.
+        let old = greeting(&[("a", "0000000000000001"), ("b", "0000000000000002")]);
+        let new = greeting(&[
+            ("a", "0000000000000001"),
+            ("b", "0000000000000003"),
+            ("c", "0000000000000004"),
+        ]);
+        let warnings = different_results(&Builds {
+            old: entries(&old),
+            new: entries(&new),
+        });
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].contains("b gives another result"),
+            "{warnings:?}"
+        );
+        assert!(warnings[0].contains("0000000000000002 → 0000000000000003"));
+    }
 }

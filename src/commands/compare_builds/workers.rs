@@ -152,7 +152,10 @@ mod tests {
                 error: batch.is_none().then(|| "failed".to_string()),
             })
             .collect();
-        Greeting { probes }
+        Greeting {
+            probes,
+            ..Greeting::default()
+        }
     }
 
     #[test]
