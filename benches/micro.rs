@@ -1,3 +1,7 @@
 //! The reference probe suite under `cargo bench` (and, once each, under
-//! `cargo test`).
+//! `cargo test`), with each probe's allocations counted.
+
+#[global_allocator]
+static ALLOC: yardstick::alloc::Counting = yardstick::alloc::Counting;
+
 yardstick::main!(probes);

@@ -11,6 +11,7 @@
 
 #![warn(missing_docs)]
 
+pub mod alloc;
 #[cfg(feature = "cli")]
 pub mod baseline;
 #[cfg(feature = "cli")]

@@ -180,6 +180,14 @@ fn pooled(same: &[&Row]) -> Row {
     row.requests = same.iter().map(|r| r.requests).sum();
     row.rps = row.ops_per_second();
     row.note = first.note.clone();
+    row.checksum = first.checksum;
+    // Counts repeat exactly; should they differ, the most a run allocated
+    // is the baseline, so that the pool never makes a regression of a run
+    // it holds.
+    row.memory = same
+        .iter()
+        .filter_map(|r| r.memory)
+        .max_by_key(|m| m.allocs);
     row.calibration_samples = same
         .iter()
         .flat_map(|r| r.calibration_samples.iter().copied())

@@ -114,10 +114,28 @@ fn measure(
     invocation: &str,
 ) -> Result<i32, Error> {
     let options = MicroOptions::parse(args)?;
+    allocation_counting()?;
     if options.worker {
         worker::main(&options)
     } else {
         micro::main(&options, bench, &[invocation])
+    }
+}
+
+/// `YARDSTICK_ALLOC=off` turns the counting allocator off, so that its
+/// cost can be measured against the same binary (see `crate::alloc`).
+fn allocation_counting() -> Result<(), Error> {
+    match std::env::var_os("YARDSTICK_ALLOC") {
+        None => Ok(()),
+        Some(v) if v == "on" => Ok(()),
+        Some(v) if v == "off" => {
+            crate::alloc::set_counting(false);
+            Ok(())
+        }
+        Some(v) => Err(Error::usage(format!(
+            "YARDSTICK_ALLOC: `{}` is neither `on` nor `off`",
+            v.to_string_lossy()
+        ))),
     }
 }
 

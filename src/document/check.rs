@@ -80,6 +80,8 @@ pub enum Figure {
     Rps,
     /// HTTP: failed requests in percent (a change in points).
     ErrorRate,
+    /// Allocations per iteration (judged on any machine).
+    Allocs,
     /// A figure this version does not know, read from a newer run.
     Other(String),
 }
@@ -97,6 +99,7 @@ impl Figure {
             Figure::P95 => "p95",
             Figure::Rps => "rps",
             Figure::ErrorRate => "error_rate",
+            Figure::Allocs => "allocs",
             Figure::Other(name) => name,
         }
     }
@@ -112,13 +115,16 @@ impl Figure {
 
     /// A count, which belongs to no machine.
     pub(crate) fn is_count(&self) -> bool {
-        matches!(self, Figure::Instructions | Figure::EstimatedCycles)
+        matches!(
+            self,
+            Figure::Instructions | Figure::EstimatedCycles | Figure::Allocs
+        )
     }
 }
 
 impl From<String> for Figure {
     fn from(name: String) -> Figure {
-        const KNOWN: [Figure; 9] = [
+        const KNOWN: [Figure; 10] = [
             Figure::MedianPerCalibration,
             Figure::Errors,
             Figure::Instructions,
@@ -128,6 +134,7 @@ impl From<String> for Figure {
             Figure::P95,
             Figure::Rps,
             Figure::ErrorRate,
+            Figure::Allocs,
         ];
         KNOWN
             .into_iter()

@@ -87,6 +87,10 @@ pub struct Row {
         with = "checksum_hex"
     )]
     pub checksum: Option<u64>,
+    /// Micro: what one iteration allocated on the measuring thread, when
+    /// the bench installs `yardstick::alloc::Counting`; absent without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<Memory>,
     /// Instructions per iteration (`--metric=instructions` and
     /// `--metric=estimated-cycles`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -128,6 +132,21 @@ pub struct Row {
     pub tool: Option<String>,
 }
 
+/// What one iteration of a probe allocated, counted by
+/// `yardstick::alloc::Counting` on the thread that ran it. Counts, so the
+/// same work gives the same figures on any machine.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Memory {
+    /// Fresh allocations.
+    pub allocs: u64,
+    /// Reallocations.
+    pub reallocs: u64,
+    /// Bytes asked for: allocations' sizes plus what reallocations grew by.
+    pub bytes: u64,
+    /// The most bytes live at once above the level before the iteration.
+    pub peak: u64,
+}
+
 impl Row {
     /// A row whose statistics are those of `samples` (none when empty).
     pub fn with_samples(key: String, kind: RowKind, name: String, samples: Vec<f64>) -> Row {
@@ -157,6 +176,7 @@ impl Row {
             calibration_samples: Vec::new(),
             note: String::new(),
             checksum: None,
+            memory: None,
             instructions: None,
             l1_misses: None,
             ll_misses: None,

@@ -7,6 +7,7 @@ pub mod confirm;
 mod counts;
 mod http;
 mod machine;
+pub mod memory;
 mod normalized;
 pub mod paired;
 pub mod setup;
@@ -112,6 +113,7 @@ pub fn compare(
                 }
                 _ => counts::compare(baseline, run, &mut comparison),
             }
+            memory::compare(baseline, run, &mut comparison);
         }
         Mode::Http => http::compare(baseline, run, rules.min_delta, &mut comparison),
     }

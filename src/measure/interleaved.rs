@@ -90,6 +90,15 @@ impl Interleaved<'_> {
                 observer.advance();
             }
         }
+        for (p, entry) in probes.iter().zip(entries.iter_mut()) {
+            if let Ok(live) = entry {
+                let _guard = self.watchdog.watch(p.name);
+                // A panic here would have shown in the rounds; if it comes
+                // now, the probe just has no memory figures.
+                live.measurement.memory =
+                    guarded(|| sample::allocations(live.instance.as_mut())).unwrap_or(None);
+            }
+        }
         rounds.probes = entries
             .into_iter()
             .map(|e| e.map_or_else(|failed| *failed, |entry| entry.measurement))

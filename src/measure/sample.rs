@@ -12,6 +12,7 @@
 //! once, the batch runs in chunks, each chunk's inputs made and then its
 //! iterations timed, and the chunks' times add up to the sample's.
 
+use crate::alloc::{self, Allocations};
 use crate::measure::clock::{Clock, Use};
 use crate::probe::{Instance, Probe};
 use std::collections::BTreeMap;
@@ -54,6 +55,8 @@ pub(crate) struct Measurement {
     /// The fingerprint of one iteration's result (see
     /// [`Instance::checksum`]).
     pub checksum: Option<u64>,
+    /// What one iteration allocated (see [`allocations`]).
+    pub memory: Option<Allocations>,
 }
 
 impl Measurement {
@@ -67,6 +70,7 @@ impl Measurement {
             error_messages: BTreeMap::new(),
             note,
             checksum,
+            memory: None,
         }
     }
 
@@ -81,8 +85,23 @@ impl Measurement {
             error_messages: BTreeMap::from([(message, errors)]),
             note,
             checksum: None,
+            memory: None,
         }
     }
+}
+
+/// What one iteration of a warm `instance` allocates on this thread, or
+/// `None` without the counting allocator. Taken after the timed rounds, so
+/// that first-use growth (a cache filled, a buffer sized) is behind it, and
+/// of the second of two iterations for the same reason; its input, if it
+/// has one, is made before the count starts.
+pub fn allocations(instance: &mut dyn Instance) -> Option<Allocations> {
+    let mut last = None;
+    for _ in 0..2 {
+        instance.make_inputs(1);
+        last = alloc::measure(|| instance.run(1)).1;
+    }
+    last
 }
 
 /// A probe set up and its result checked once: ready to be timed.

@@ -2,7 +2,7 @@
 //! calibration loop, on a fresh thread, under the watchdog; then one row
 //! per probe and the loop's summary.
 
-use crate::document::row::{Row, RowKind};
+use crate::document::row::{Memory, Row, RowKind};
 use crate::document::run::CalibrationSummary;
 use crate::error::Error;
 use crate::measure::calibration::{self, Calibration};
@@ -138,5 +138,11 @@ fn row(probe: &Probe, m: Measurement, calibration: Option<f64>) -> Row {
     row.normalized = calibration.and_then(|c| row.normalized_median(c));
     row.note = m.note;
     row.checksum = m.checksum;
+    row.memory = m.memory.map(|a| Memory {
+        allocs: a.allocs,
+        reallocs: a.reallocs,
+        bytes: a.bytes,
+        peak: a.peak,
+    });
     row
 }

@@ -11,7 +11,8 @@
 //! with a token nobody can guess; yardstick's own annotations are printed
 //! after the closing line, where they still work.
 
-use crate::document::comparison::Comparison;
+use crate::document::comparison::{Comparison, Figure};
+use crate::judge::memory;
 use crate::output::layout::change;
 use crate::text::clean;
 
@@ -68,13 +69,16 @@ pub fn annotations(c: &Comparison, class: &str) -> Vec<String> {
             } else {
                 format!(" on machine class {class}")
             };
+            let threshold = match k.metric {
+                Figure::Allocs => memory::rule(),
+                _ => format!("{} %", c.threshold),
+            };
             let message = format!(
-                "{} {} changed {} against {}{place} (threshold {} %){}",
+                "{} {} changed {} against {}{place} (threshold {threshold}){}",
                 k.key,
                 k.metric,
                 change(k.change_pct),
                 c.baseline,
-                c.threshold,
                 if verdict {
                     ""
                 } else {

@@ -2,8 +2,10 @@
 
 use super::layout::{Align, Table, change, ms, significant, thousands};
 use super::{Render, header};
-use crate::document::comparison::{CalibrationRatio, Check, Comparison};
+use crate::document::comparison::{CalibrationRatio, Check, Comparison, Figure};
+use crate::document::row::Memory;
 use crate::document::run::{Metric, Mode, Row, Run};
+use crate::judge::memory;
 use crate::text::clean;
 
 pub(crate) struct TableFormat {
@@ -139,10 +141,20 @@ pub(crate) fn micro_rows(run: &Run) -> String {
         ("sd", Align::Right),
         ("ops/s", Align::Right),
         ("x calib", Align::Right),
+        ("allocs", Align::Right),
+        ("bytes", Align::Right),
+        ("peak", Align::Right),
         ("err", Align::Right),
         ("note", Align::Left),
     ]);
     for r in &run.rows {
+        // Without the counting allocator there is nothing to show.
+        let memory = |f: fn(&Memory) -> u64| {
+            r.memory
+                .as_ref()
+                .map(|m| thousands(f(m) as f64))
+                .unwrap_or_else(|| "-".into())
+        };
         t.push(vec![
             r.name.clone(),
             r.n.to_string(),
@@ -157,11 +169,18 @@ pub(crate) fn micro_rows(run: &Run) -> String {
             r.normalized
                 .map(|x| significant(x, 4))
                 .unwrap_or_else(|| "-".into()),
+            memory(|m| m.allocs),
+            memory(|m| m.bytes),
+            memory(|m| m.peak),
             r.errors.to_string(),
             r.note.clone(),
         ]);
     }
-    let mut out = "times in ms per iteration\n".to_string();
+    let mut out = "times in ms per iteration".to_string();
+    if run.rows.iter().any(|r| r.memory.is_some()) {
+        out.push_str("; allocs, bytes and peak bytes per iteration");
+    }
+    out.push('\n');
     out.push_str(&t.render());
     out
 }
@@ -203,6 +222,9 @@ fn comparison_notes(c: &Comparison) -> String {
             .map(|d| format!(" and {d} ms"))
             .unwrap_or_default()
     ));
+    if c.checks.iter().any(|k| k.metric == Figure::Allocs) {
+        out.push_str(&format!("allocations judged at {}\n", memory::rule()));
+    }
     if let Some(cal) = &c.calibration {
         out.push_str(&speed_line(cal));
         out.push('\n');

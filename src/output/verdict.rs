@@ -1,6 +1,6 @@
 //! The closing verdict lines and the exit code they stand for.
 
-use crate::document::comparison::{Comparison, Judged};
+use crate::document::comparison::{Comparison, Figure, Judged};
 use crate::document::run::{Mode, Run};
 
 /// Names of micro probes that failed their check, their setup, or panicked:
@@ -37,7 +37,16 @@ pub fn lines(run: &Run) -> Vec<String> {
 pub(crate) fn comparison_line(c: &Comparison) -> &'static str {
     let held_back = c.machines.as_ref().is_some_and(|m| m.judged == Judged::No);
     if c.failed() {
-        "FAIL: slower than the baseline"
+        let regressed = |allocs: bool| {
+            c.checks
+                .iter()
+                .any(|k| k.regressed() && (k.metric == Figure::Allocs) == allocs)
+        };
+        match (regressed(false), regressed(true)) {
+            (true, true) => "FAIL: slower than the baseline, and allocates more",
+            (false, true) => "FAIL: allocates more than the baseline",
+            _ => "FAIL: slower than the baseline",
+        }
     } else if held_back {
         "NO VERDICT: the machine classes differ or are unknown; the changes are information"
     } else if !c.setup_differences.is_empty() {
