@@ -82,6 +82,10 @@ fn a_users_crate_tests_and_benches_its_probes() {
         // Only the probe without a check says so.
         let unchecked = row["note"].as_str().unwrap_or("").contains("unchecked");
         assert_eq!(unchecked, row["key"] == "user_join", "{row}");
+        // The bench installs the counting allocator: making 1,000 words
+        // allocates each of them.
+        let allocs = row["memory"]["allocs"].as_u64().unwrap_or(0);
+        assert!(allocs >= 1, "{row}");
     }
 }
 

@@ -6,4 +6,8 @@ yardstick::probe! {
     run: || user_crate::words(1000, 8).join(" "),
 }
 
+// Optional: each probe's allocations, bytes and peak per iteration.
+#[global_allocator]
+static ALLOC: yardstick::alloc::Counting = yardstick::alloc::Counting;
+
 yardstick::main!(user_crate);
