@@ -40,6 +40,10 @@ const RUN_COLUMNS: &[&str] = &[
     "bytes",
     "server",
     "tool",
+    "allocs",
+    "reallocs",
+    "alloc_bytes",
+    "peak_bytes",
 ];
 
 fn num(v: Option<f64>) -> String {
@@ -72,7 +76,7 @@ impl Render for CsvFormat {
     fn run(&self, run: &Run) -> String {
         let header = RUN_COLUMNS.iter().map(|c| c.to_string()).collect();
         let rows = run.rows.iter().map(|r| {
-            vec![
+            let mut record = vec![
                 text(&r.key),
                 format!("{:?}", r.kind).to_lowercase(),
                 text(&r.name),
@@ -98,7 +102,10 @@ impl Render for CsvFormat {
                 num(r.bytes),
                 text(r.server.as_deref().unwrap_or_default()),
                 text(r.tool.as_deref().unwrap_or_default()),
-            ]
+            ];
+            let memory = r.memory.map(|m| [m.allocs, m.reallocs, m.bytes, m.peak]);
+            record.extend((0..4).map(|i| memory.map(|m| m[i].to_string()).unwrap_or_default()));
+            record
         });
         write(std::iter::once(header).chain(rows))
     }

@@ -2,7 +2,7 @@
 
 use super::layout::{Align, Table, change, ms, significant, thousands};
 use super::{Render, header};
-use crate::document::comparison::{CalibrationRatio, Check, Comparison, Figure};
+use crate::document::comparison::{CalibrationRatio, Check, Comparison, Figure, Method};
 use crate::document::row::Memory;
 use crate::document::run::{Metric, Mode, Row, Run};
 use crate::judge::memory;
@@ -129,33 +129,16 @@ pub(crate) fn micro_rows(run: &Run) -> String {
     if run.metric.is_count() {
         return count_rows(run);
     }
-    let mut t = Table::new(&[
-        ("probe", Align::Left),
-        ("n", Align::Right),
-        ("ops", Align::Right),
-        ("min", Align::Right),
-        ("median", Align::Right),
-        ("p90", Align::Right),
-        ("p99", Align::Right),
-        ("max", Align::Right),
-        ("sd", Align::Right),
-        ("ops/s", Align::Right),
-        ("x calib", Align::Right),
-        ("allocs", Align::Right),
-        ("bytes", Align::Right),
-        ("peak", Align::Right),
-        ("err", Align::Right),
-        ("note", Align::Left),
-    ]);
+    // compare-builds measures no memory: its runs leave the columns out.
+    // A micro run shows them, `-` without the counting allocator.
+    let paired = run
+        .comparison
+        .as_ref()
+        .is_some_and(|c| c.method == Method::Paired);
+    let with_memory = run.rows.iter().any(|r| r.memory.is_some()) || !paired;
+    let mut t = Table::new(&micro_columns(with_memory));
     for r in &run.rows {
-        // Without the counting allocator there is nothing to show.
-        let memory = |f: fn(&Memory) -> u64| {
-            r.memory
-                .as_ref()
-                .map(|m| thousands(f(m) as f64))
-                .unwrap_or_else(|| "-".into())
-        };
-        t.push(vec![
+        let mut cells = vec![
             r.name.clone(),
             r.n.to_string(),
             r.ops.map(|o| o.to_string()).unwrap_or_default(),
@@ -169,12 +152,12 @@ pub(crate) fn micro_rows(run: &Run) -> String {
             r.normalized
                 .map(|x| significant(x, 4))
                 .unwrap_or_else(|| "-".into()),
-            memory(|m| m.allocs),
-            memory(|m| m.bytes),
-            memory(|m| m.peak),
-            r.errors.to_string(),
-            r.note.clone(),
-        ]);
+        ];
+        if with_memory {
+            cells.extend(memory_cells(r.memory.as_ref()));
+        }
+        cells.extend([r.errors.to_string(), r.note.clone()]);
+        t.push(cells);
     }
     let mut out = "times in ms per iteration".to_string();
     if run.rows.iter().any(|r| r.memory.is_some()) {
@@ -183,6 +166,40 @@ pub(crate) fn micro_rows(run: &Run) -> String {
     out.push('\n');
     out.push_str(&t.render());
     out
+}
+
+/// The micro table's columns, with or without the memory ones.
+fn micro_columns(with_memory: bool) -> Vec<(&'static str, Align)> {
+    let mut columns = vec![
+        ("probe", Align::Left),
+        ("n", Align::Right),
+        ("ops", Align::Right),
+        ("min", Align::Right),
+        ("median", Align::Right),
+        ("p90", Align::Right),
+        ("p99", Align::Right),
+        ("max", Align::Right),
+        ("sd", Align::Right),
+        ("ops/s", Align::Right),
+        ("x calib", Align::Right),
+    ];
+    if with_memory {
+        columns.extend([
+            ("allocs", Align::Right),
+            ("bytes", Align::Right),
+            ("peak", Align::Right),
+        ]);
+    }
+    columns.extend([("err", Align::Right), ("note", Align::Left)]);
+    columns
+}
+
+/// A row's allocs, bytes and peak; `-` without the counting allocator.
+fn memory_cells(memory: Option<&Memory>) -> [String; 3] {
+    match memory {
+        Some(m) => [m.allocs, m.bytes, m.peak].map(|x| thousands(x as f64)),
+        None => ["-", "-", "-"].map(String::from),
+    }
 }
 
 /// The comparison as text: the figures that explain the verdict, then the
