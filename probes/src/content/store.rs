@@ -1,0 +1,297 @@
+//! Reading the content store: what the template language's `fetch`
+//! functions and the URL router ask of it.
+//!
+//! Statements are prepared once and cached by the connection, as a CMS's
+//! database layer keeps them, so a probe times the query, not its parsing.
+
+use super::ContentError;
+use super::query::{ListQuery, Param};
+use super::schema;
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params_from_iter};
+use std::path::{Path, PathBuf};
+
+/// A node of the tree, with what lists show of its object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    pub node_id: i64,
+    pub parent_node_id: i64,
+    pub object_id: i64,
+    pub depth: i64,
+    pub path_string: String,
+    /// The node's URL alias path, without the leading `/`.
+    pub url_alias: String,
+    pub priority: i64,
+    pub sort_field: i64,
+    pub sort_order: i64,
+    pub is_hidden: bool,
+    pub is_invisible: bool,
+    pub name: String,
+    pub class_identifier: String,
+    pub published: i64,
+    pub modified: i64,
+}
+
+/// An object's attribute in one version and language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attribute {
+    pub id: i64,
+    pub identifier: String,
+    pub data_type: String,
+    pub text: Option<String>,
+    pub int: Option<i64>,
+    pub sort_key_string: String,
+    pub sort_key_int: i64,
+}
+
+/// An object in its current version and one language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Object {
+    pub id: i64,
+    pub class_identifier: String,
+    pub name: String,
+    pub current_version: i64,
+    pub language: String,
+    pub published: i64,
+    pub modified: i64,
+    pub section_id: i64,
+    pub owner_id: i64,
+    /// In the class's placement order.
+    pub attributes: Vec<Attribute>,
+}
+
+/// A URL alias resolved: its node, and whether it is the node's current
+/// alias or an old one (which the CMS redirects).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resolved {
+    pub node_id: i64,
+    pub current: bool,
+}
+
+/// An open content store, read-only.
+pub struct ContentStore {
+    conn: Connection,
+    path: PathBuf,
+}
+
+const NODE_COLUMNS: &str = "SELECT n.node_id, n.parent_node_id, n.object_id, n.depth, \
+     n.path_string, n.path_identification_string, n.priority, n.sort_field, n.sort_order, \
+     n.is_hidden, n.is_invisible, o.name, c.identifier, o.published, o.modified \
+     FROM content_node n JOIN content_object o ON o.id = n.object_id \
+     JOIN content_class c ON c.id = o.class_id";
+
+impl ContentStore {
+    /// Opens the store at `path`; a file that is missing, not SQLite, or
+    /// of another layout is refused, naming it.
+    pub fn open(path: &Path) -> Result<ContentStore, ContentError> {
+        if !path.is_file() {
+            return Err(ContentError::new(format!(
+                "{}: no content store (the file does not exist)",
+                path.display()
+            )));
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn =
+            Connection::open_with_flags(path, flags).map_err(|e| ContentError::sql(path, e))?;
+        let version: i64 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(|e| ContentError::sql(path, e))?;
+        if version != schema::VERSION {
+            return Err(ContentError::new(format!(
+                "{}: not a content store of layout {} (it says {version})",
+                path.display(),
+                schema::VERSION
+            )));
+        }
+        Ok(ContentStore {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The file the store reads.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn at(&self, e: rusqlite::Error) -> ContentError {
+        ContentError::sql(&self.path, e)
+    }
+
+    /// Node `id`, or `None`.
+    pub fn node(&self, id: i64) -> Result<Option<Node>, ContentError> {
+        let sql = format!("{NODE_COLUMNS} WHERE n.node_id = ?1");
+        let mut statement = self.conn.prepare_cached(&sql).map_err(|e| self.at(e))?;
+        statement
+            .query_row([id], node_of)
+            .optional()
+            .map_err(|e| self.at(e))
+    }
+
+    /// Object `id` in its current version, in `language` (its initial
+    /// language when `None`), or `None`.
+    pub fn object(&self, id: i64, language: Option<&str>) -> Result<Option<Object>, ContentError> {
+        let mut statement = self
+            .conn
+            .prepare_cached(
+                "SELECT o.id, c.identifier, o.name, o.current_version, o.initial_language, \
+                 o.published, o.modified, o.section_id, o.owner_id \
+                 FROM content_object o JOIN content_class c ON c.id = o.class_id WHERE o.id = ?1",
+            )
+            .map_err(|e| self.at(e))?;
+        let found = statement
+            .query_row([id], |r| {
+                Ok(Object {
+                    id: r.get(0)?,
+                    class_identifier: r.get(1)?,
+                    name: r.get(2)?,
+                    current_version: r.get(3)?,
+                    language: r.get(4)?,
+                    published: r.get(5)?,
+                    modified: r.get(6)?,
+                    section_id: r.get(7)?,
+                    owner_id: r.get(8)?,
+                    attributes: Vec::new(),
+                })
+            })
+            .optional()
+            .map_err(|e| self.at(e))?;
+        let Some(mut object) = found else {
+            return Ok(None);
+        };
+        if let Some(language) = language {
+            object.language = language.to_string();
+        }
+        object.attributes = self.attributes(object.id, object.current_version, &object.language)?;
+        Ok(Some(object))
+    }
+
+    fn attributes(
+        &self,
+        object: i64,
+        version: i64,
+        language: &str,
+    ) -> Result<Vec<Attribute>, ContentError> {
+        let mut statement = self
+            .conn
+            .prepare_cached(
+                "SELECT a.id, ca.identifier, a.data_type, a.data_text, a.data_int, \
+                 a.sort_key_string, a.sort_key_int \
+                 FROM content_object_attribute a \
+                 JOIN content_class_attribute ca ON ca.id = a.class_attribute_id \
+                 WHERE a.object_id = ?1 AND a.version = ?2 AND a.language_code = ?3 \
+                 ORDER BY ca.placement",
+            )
+            .map_err(|e| self.at(e))?;
+        let rows = statement
+            .query_map(rusqlite::params![object, version, language], |r| {
+                Ok(Attribute {
+                    id: r.get(0)?,
+                    identifier: r.get(1)?,
+                    data_type: r.get(2)?,
+                    text: r.get(3)?,
+                    int: r.get(4)?,
+                    sort_key_string: r.get(5)?,
+                    sort_key_int: r.get(6)?,
+                })
+            })
+            .map_err(|e| self.at(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.at(e))
+    }
+
+    /// The nodes `query` asks for; none when its parent does not exist.
+    pub fn list(&self, query: &ListQuery) -> Result<Vec<Node>, ContentError> {
+        let Some(parent) = self.node(query.parent)? else {
+            return Ok(Vec::new());
+        };
+        let (filter, mut params) = query.filter(&parent.path_string, parent.depth);
+        let mut sql = format!(
+            "{NODE_COLUMNS}{filter}{}",
+            query.order((parent.sort_field, parent.sort_order))
+        );
+        if query.limit.is_some() || query.offset > 0 {
+            sql.push_str(" LIMIT ? OFFSET ?");
+            let limit = query.limit.map_or(-1, |l| l.min(i64::MAX as u64) as i64);
+            params.push(Param::Int(limit));
+            params.push(Param::Int(query.offset.min(i64::MAX as u64) as i64));
+        }
+        let mut statement = self.conn.prepare_cached(&sql).map_err(|e| self.at(e))?;
+        let rows = statement
+            .query_map(params_from_iter(params.iter()), node_of)
+            .map_err(|e| self.at(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.at(e))
+    }
+
+    /// How many nodes `query` finds, its limit and offset aside.
+    pub fn count(&self, query: &ListQuery) -> Result<u64, ContentError> {
+        let Some(parent) = self.node(query.parent)? else {
+            return Ok(0);
+        };
+        let (filter, params) = query.filter(&parent.path_string, parent.depth);
+        let sql = format!(
+            "SELECT COUNT(*) FROM content_node n JOIN content_object o ON o.id = n.object_id \
+             JOIN content_class c ON c.id = o.class_id{filter}"
+        );
+        let mut statement = self.conn.prepare_cached(&sql).map_err(|e| self.at(e))?;
+        let n: i64 = statement
+            .query_row(params_from_iter(params.iter()), |r| r.get(0))
+            .map_err(|e| self.at(e))?;
+        Ok(n.max(0) as u64)
+    }
+
+    /// The node a URL path (`/news/harbour-festival`) names, element by
+    /// element as the CMS resolves it, case-insensitively; `/` is the
+    /// front page.
+    pub fn resolve(&self, url: &str) -> Result<Option<Resolved>, ContentError> {
+        let mut statement = self
+            .conn
+            .prepare_cached(
+                "SELECT id, action, is_original FROM url_alias WHERE parent = ?1 AND text = ?2",
+            )
+            .map_err(|e| self.at(e))?;
+        let mut parent = 0i64;
+        let mut found = None;
+        for element in url.split('/').filter(|e| !e.is_empty()) {
+            let row: Option<(i64, String, bool)> = statement
+                .query_row(rusqlite::params![parent, element.to_lowercase()], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
+                .optional()
+                .map_err(|e| self.at(e))?;
+            let Some((id, action, original)) = row else {
+                return Ok(None);
+            };
+            parent = id;
+            found = Some((action, original));
+        }
+        Ok(match found {
+            None => Some(Resolved {
+                node_id: super::FRONT_PAGE,
+                current: true,
+            }),
+            Some((action, current)) => action
+                .strip_prefix("eznode:")
+                .and_then(|n| n.parse().ok())
+                .map(|node_id| Resolved { node_id, current }),
+        })
+    }
+}
+
+fn node_of(r: &Row) -> rusqlite::Result<Node> {
+    Ok(Node {
+        node_id: r.get(0)?,
+        parent_node_id: r.get(1)?,
+        object_id: r.get(2)?,
+        depth: r.get(3)?,
+        path_string: r.get(4)?,
+        url_alias: r.get(5)?,
+        priority: r.get(6)?,
+        sort_field: r.get(7)?,
+        sort_order: r.get(8)?,
+        is_hidden: r.get(9)?,
+        is_invisible: r.get(10)?,
+        name: r.get(11)?,
+        class_identifier: r.get(12)?,
+        published: r.get(13)?,
+        modified: r.get(14)?,
+    })
+}
