@@ -11,6 +11,8 @@ pub trait Translator {
     fn translate(&self, context: &str, source: &str, comment: &str) -> Option<&str>;
 }
 
+use crate::content::{ListQuery, Node, Object};
+
 /// A typed setting value as the settings reader stores it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SettingValue {
@@ -25,6 +27,21 @@ pub trait SettingsSource {
     /// The value of `name` in `group` of the settings file `file`
     /// (for example `site.ini`), or `None` when it is not set.
     fn setting(&self, file: &str, group: &str, name: &str) -> Option<SettingValue>;
+}
+
+/// The content store as the template engine's `fetch` and `treemenu`
+/// reach it. An error (the database went away) is a message; the
+/// template then renders nothing for that call.
+pub trait ContentSource: Send + Sync {
+    /// Node `id`, or `None`.
+    fn node(&self, id: i64) -> Result<Option<Node>, String>;
+    /// Object `id` in its current version and `language` (its own when
+    /// `None`), or `None`.
+    fn object(&self, id: i64, language: Option<&str>) -> Result<Option<Object>, String>;
+    /// The nodes `query` lists.
+    fn list(&self, query: &ListQuery) -> Result<Vec<Node>, String>;
+    /// How many nodes `query` finds, its limit and offset aside.
+    fn count(&self, query: &ListQuery) -> Result<u64, String>;
 }
 
 /// Replaces `%1`, `%2`, ... and named `%name` placeholders in `text`.

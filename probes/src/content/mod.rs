@@ -11,6 +11,7 @@
 mod checksum;
 pub mod classes;
 mod generate;
+pub mod image;
 mod query;
 mod schema;
 mod store;
