@@ -14,7 +14,7 @@ use super::program::{Program, Sym};
 use super::render::Renderer;
 use super::scope::ROOT;
 use super::value::Value;
-use crate::host::{SettingsSource, Translator};
+use crate::host::{ContentSource, SettingsSource, Translator};
 
 /// Budgets that stop a runaway template instead of hanging the process.
 #[derive(Clone, Copy, Debug)]
@@ -60,6 +60,7 @@ pub struct Engine {
     pub clock: Clock,
     translator: Option<Arc<dyn Translator + Send + Sync>>,
     settings: Option<Arc<dyn SettingsSource + Send + Sync>>,
+    content: Option<Arc<dyn ContentSource>>,
     cache: Option<CompiledCache>,
     /// Programs loaded through [`Engine::load`], by URI.
     loaded: Mutex<HashMap<String, Arc<Program>>>,
@@ -76,6 +77,7 @@ impl Engine {
             clock: Clock::System,
             translator: None,
             settings: None,
+            content: None,
             cache: None,
             loaded: Mutex::new(HashMap::new()),
         }
@@ -88,6 +90,12 @@ impl Engine {
 
     pub fn with_settings(mut self, s: Arc<dyn SettingsSource + Send + Sync>) -> Self {
         self.settings = Some(s);
+        self
+    }
+
+    /// Lets `fetch` and `treemenu` read `content`.
+    pub fn with_content(mut self, content: Arc<dyn ContentSource>) -> Self {
+        self.content = Some(content);
         self
     }
 
@@ -109,6 +117,7 @@ impl Engine {
             locale: &self.locale,
             designs: &self.designs,
             clock: self.clock,
+            content: self.content.as_ref(),
         }
     }
 

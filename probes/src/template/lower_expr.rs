@@ -91,6 +91,15 @@ impl ExprLowering<'_> {
                 None => Expr::Const(Value::Null),
             })
             .collect();
+        if op == Op::Fetch && input.is_none() {
+            let constant = |i: usize| match args.get(i) {
+                Some(Expr::Const(v)) => Some(v),
+                _ => None,
+            };
+            if let Some(message) = ops::check_fetch(constant(0), constant(1), constant(2)) {
+                self.warn(name_span, message);
+            }
+        }
         fold_op(op, input, args)
     }
 }
@@ -124,6 +133,7 @@ pub fn fold_op(op: Op, input: Option<Expr>, args: Vec<Expr>) -> Expr {
         locale: &locale,
         designs: &[],
         clock: ops::Clock::System,
+        content: None,
     };
     Expr::Const(ops::apply(op, Operands::new(input, &args, &eval), &env))
 }

@@ -5,12 +5,14 @@
 //! [`expr`] (a syntax tree with spans) → [`compile`] (resolved names,
 //! folded constants, jumps) → [`render`]. [`cache`] keeps compiled programs
 //! on disk; [`engine::Engine`] ties the parts to a design search path, a
-//! site, a locale, and the kernel's translator and settings reader.
+//! site, a locale, and the kernel's translator, settings reader and content
+//! store ([`content`] shows its nodes to templates).
 
 pub mod ast;
 pub mod cache;
 pub mod codec;
 pub mod compile;
+pub mod content;
 pub mod engine;
 pub mod error;
 pub mod expr;

@@ -9,6 +9,7 @@
 
 mod array;
 mod edit;
+mod fetch;
 mod l10n;
 mod locale;
 mod logic;
@@ -21,6 +22,7 @@ mod types;
 use std::borrow::Cow;
 use std::path::PathBuf;
 
+pub use fetch::check as check_fetch;
 pub use l10n::Locale;
 pub use site::Site;
 pub use text::{escape_html_into, escape_js_into};
@@ -28,7 +30,8 @@ pub use types::Clock;
 
 use super::program::Expr;
 use super::value::Value;
-use crate::host::{SettingsSource, Translator};
+use crate::host::{ContentSource, SettingsSource, Translator};
+use std::sync::Arc;
 
 macro_rules! ops {
     ($($variant:ident = $name:literal, pure: $pure:literal;)*) => {
@@ -151,6 +154,8 @@ ops! {
     Simpletags = "simpletags", pure: false;
     Wordtoimage = "wordtoimage", pure: false;
     Locale = "locale", pure: false;
+    Fetch = "fetch", pure: false;
+    Treemenu = "treemenu", pure: false;
 }
 
 /// What operators may read besides their operands.
@@ -163,6 +168,9 @@ pub struct Env<'a> {
     pub designs: &'a [PathBuf],
     /// Where `currentdate` reads the time.
     pub clock: Clock,
+    /// The content store `fetch` and `treemenu` read; without one they
+    /// yield nothing.
+    pub content: Option<&'a Arc<dyn ContentSource>>,
 }
 
 /// An operator's operands: the piped input, then lazily evaluated
@@ -321,6 +329,8 @@ pub fn apply(op: Op, mut ops: Operands<'_, '_>, env: &Env) -> Value {
         Simpletags => markup::simpletags(&unary(&mut ops), env),
         Wordtoimage => markup::wordtoimage(&unary(&mut ops), env),
         Locale => locale::locale(unary(&mut ops), env),
+        Fetch => fetch::fetch(&ops, env),
+        Treemenu => fetch::treemenu(&ops, env),
     }
 }
 
@@ -387,6 +397,7 @@ pub(crate) mod testing {
             locale: &locale,
             designs: &[],
             clock: Clock::Fixed(1_700_000_000),
+            content: None,
         };
         f(&env)
     }
@@ -441,8 +452,8 @@ mod tests {
         for &op in Op::ALL {
             assert_eq!(Op::from_name(op.name()), Some(op));
         }
-        assert_eq!(Op::from_name("fetch"), None);
-        assert_eq!(Op::from_name("treemenu"), None);
+        assert_eq!(Op::from_name("fancy_filter"), None);
+        assert!(!Op::Fetch.is_pure() && !Op::Treemenu.is_pure());
         assert!(!Op::I18n.is_pure() && Op::Sum.is_pure());
     }
 }

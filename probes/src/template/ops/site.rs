@@ -279,6 +279,7 @@ mod tests {
             locale: &locale,
             designs: &designs,
             clock: crate::template::ops::Clock::System,
+            content: None,
         };
         let run =
             |op, v: &str, q: &[Value]| run_with(&env, op, Some(s(v)), q).to_text().into_owned();
