@@ -7,6 +7,7 @@
 
 pub mod content;
 pub mod datatype;
+pub mod filecache;
 pub mod fixtures;
 pub mod host;
 pub mod i18n;

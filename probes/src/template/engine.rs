@@ -5,6 +5,9 @@
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use crate::filecache::FileCache;
 
 use super::cache::CompiledCache;
 use super::compile::compile;
@@ -34,6 +37,13 @@ impl Default for Limits {
     }
 }
 
+/// Where `{cache-block}` output is kept.
+pub(crate) struct BlockCache {
+    pub cache: FileCache,
+    /// When the content last changed: blocks stored before are stale.
+    pub content_changed: Option<SystemTime>,
+}
+
 /// The variables a render starts with, in the global namespace.
 #[derive(Clone, Debug, Default)]
 pub struct Vars {
@@ -61,6 +71,7 @@ pub struct Engine {
     translator: Option<Arc<dyn Translator + Send + Sync>>,
     settings: Option<Arc<dyn SettingsSource + Send + Sync>>,
     content: Option<Arc<dyn ContentSource>>,
+    blocks: Option<BlockCache>,
     cache: Option<CompiledCache>,
     /// Programs loaded through [`Engine::load`], by URI.
     loaded: Mutex<HashMap<String, Arc<Program>>>,
@@ -78,6 +89,7 @@ impl Engine {
             translator: None,
             settings: None,
             content: None,
+            blocks: None,
             cache: None,
             loaded: Mutex::new(HashMap::new()),
         }
@@ -97,6 +109,25 @@ impl Engine {
     pub fn with_content(mut self, content: Arc<dyn ContentSource>) -> Self {
         self.content = Some(content);
         self
+    }
+
+    /// Keeps the output of `{cache-block}` in `cache`; blocks stored
+    /// before `content_changed` are stale unless they ignore content
+    /// expiry.
+    pub fn with_block_cache(
+        mut self,
+        cache: FileCache,
+        content_changed: Option<SystemTime>,
+    ) -> Self {
+        self.blocks = Some(BlockCache {
+            cache,
+            content_changed,
+        });
+        self
+    }
+
+    pub(crate) fn block_cache(&self) -> Option<&BlockCache> {
+        self.blocks.as_ref()
     }
 
     /// Keeps compiled templates in `dir` between runs.

@@ -204,6 +204,25 @@ pub enum Inst {
     RunOnce {
         skip: u32,
     },
+    /// `{cache-block}`: writes the block's stored output and jumps to `end`
+    /// when the file cache has it fresh; otherwise the body renders and
+    /// `CacheBlockEnd` stores what it wrote. Without a file cache the body
+    /// just renders.
+    CacheBlock {
+        /// `keys=`: a value or an array that tells the block's variants
+        /// apart (the page's node, the user's language).
+        keys: Option<Expr>,
+        /// `expiry=`: seconds a stored output stays fresh (0: until the
+        /// content changes).
+        expiry: Option<Expr>,
+        /// `ignore_content_expiry`: content changes do not make it stale.
+        ignore_content_expiry: bool,
+        end: u32,
+    },
+    /// Ends the `{cache-block}` whose `CacheBlock` is at `start`.
+    CacheBlockEnd {
+        start: u32,
+    },
     /// `{node_view_gui}`, `{content_view_gui}`, `{attribute_view_gui}`:
     /// renders the template the view mode (and datatype) picks, with the
     /// tag's parameters in scope.

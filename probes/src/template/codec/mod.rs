@@ -13,7 +13,7 @@ use super::value::Value;
 
 /// Bumped whenever the encoding or the instruction set changes, so that
 /// caches written by another build are recompiled.
-pub const FORMAT_VERSION: u16 = 3;
+pub const FORMAT_VERSION: u16 = 4;
 
 mod read;
 
@@ -315,6 +315,22 @@ impl Writer {
             Inst::RunOnce { skip } => {
                 self.u8(22);
                 self.u32(*skip);
+            }
+            Inst::CacheBlock {
+                keys,
+                expiry,
+                ignore_content_expiry,
+                end,
+            } => {
+                self.u8(24);
+                self.opt_expr(keys.as_ref());
+                self.opt_expr(expiry.as_ref());
+                self.bool(*ignore_content_expiry);
+                self.u32(*end);
+            }
+            Inst::CacheBlockEnd { start } => {
+                self.u8(25);
+                self.u32(*start);
             }
             Inst::ViewGui { kind, params } => {
                 self.u8(23);

@@ -336,6 +336,13 @@ impl Reader<'_> {
                 },
                 params: self.named()?,
             },
+            24 => Inst::CacheBlock {
+                keys: self.opt_expr()?,
+                expiry: self.opt_expr()?,
+                ignore_content_expiry: self.bool()?,
+                end: self.u32()?,
+            },
+            25 => Inst::CacheBlockEnd { start: self.u32()? },
             t => return Err(format!("bad instruction tag {t} at byte {}", self.pos - 1)),
         })
     }

@@ -75,6 +75,29 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// `{cache-block keys=... expiry=... ignore_content_expiry}...{/cache-block}`.
+    /// `subtree_expiry` is accepted and has no effect: the store has no
+    /// per-subtree expiry.
+    pub(super) fn cache_block_tag(&mut self, tag: &Tag, body: &[Node]) -> Result<()> {
+        self.check_params(
+            tag,
+            &["keys", "expiry", "ignore_content_expiry", "subtree_expiry"],
+        );
+        let keys = self.opt_param(tag, "keys");
+        let expiry = self.opt_param(tag, "expiry");
+        let ignore_content_expiry = self.param(tag, "ignore_content_expiry").is_some();
+        let at = self.emit(Inst::CacheBlock {
+            keys,
+            expiry,
+            ignore_content_expiry,
+            end: 0,
+        });
+        self.nodes(body)?;
+        self.emit(Inst::CacheBlockEnd { start: at as u32 });
+        self.patch_here(&[at]);
+        Ok(())
+    }
+
     /// `{node_view_gui content_node=$node view=line}` and its relatives:
     /// every parameter is handed to the picked template by its own name.
     pub(super) fn view_gui_tag(&mut self, tag: &Tag) {

@@ -121,6 +121,7 @@ impl Compiler<'_> {
             Inst::LoopStart(spec) => spec.next = target,
             Inst::Switch { default, .. } => *default = target,
             Inst::RunOnce { skip } => *skip = target,
+            Inst::CacheBlock { end, .. } => *end = target,
             _ => {}
         }
     }
@@ -240,13 +241,7 @@ impl Compiler<'_> {
                 self.include_tag(tag);
                 Ok(())
             }
-            "cache-block" => {
-                self.check_params(
-                    tag,
-                    &["keys", "expiry", "ignore_content_expiry", "subtree_expiry"],
-                );
-                self.nodes(body)
-            }
+            "cache-block" => self.cache_block_tag(tag, body),
             "break" | "continue" | "skip" => {
                 self.flow_tag(tag);
                 Ok(())

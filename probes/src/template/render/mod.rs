@@ -7,6 +7,7 @@
 //! it expects is skipped, never a panic. Runaway loops and include cycles
 //! end in an error once a configurable budget is spent.
 
+mod block;
 mod include;
 mod loops;
 
@@ -136,6 +137,7 @@ impl<'e> Renderer<'e> {
         let mut lets: Vec<LetFrame> = Vec::new();
         // Where each open `{set-block}` capture starts in the output.
         let mut captures: Vec<usize> = Vec::new();
+        let mut blocks: Vec<block::OpenBlock> = Vec::new();
         let root_ns = self.scope.current();
         while let Some(inst) = code.get(pc) {
             pc += 1;
@@ -360,6 +362,39 @@ impl<'e> Renderer<'e> {
                 }
                 Inst::ViewGui { kind, params } => {
                     self.view_gui(program, pc - 1, &env, *kind, params)?;
+                }
+                Inst::CacheBlock {
+                    keys,
+                    expiry,
+                    ignore_content_expiry,
+                    end,
+                } => {
+                    let (keys, expiry) = (keys.as_ref(), expiry.as_ref());
+                    let found = self.cache_block(
+                        program,
+                        pc - 1,
+                        &env,
+                        keys,
+                        expiry,
+                        *ignore_content_expiry,
+                    );
+                    match found {
+                        block::Found::Hit(text) => {
+                            self.out.push_str(&text);
+                            pc = *end as usize;
+                        }
+                        block::Found::Render(open) => blocks.push(open),
+                    }
+                }
+                Inst::CacheBlockEnd { start } => {
+                    // A block left by a jump (a `{break}` inside it) is
+                    // dropped unstored on the way to its own end.
+                    while let Some(open) = blocks.pop() {
+                        if open.at == *start as usize {
+                            self.close_cache_block(open);
+                            break;
+                        }
+                    }
                 }
             }
         }
