@@ -10,7 +10,7 @@
 
 use super::{change_pct, common_rows, over_threshold};
 use crate::document::comparison::{CalibrationRatio, Check, Comparison, Figure, Reason, Verdict};
-use crate::document::run::{Row, Run};
+use crate::document::run::{Row, RowKind, Run};
 use crate::error::Error;
 
 /// Percent a probe's normalised figure may grow before it regresses: 30 %
@@ -30,6 +30,11 @@ pub(super) fn compare(
     max_slowdown: f64,
     out: &mut Comparison,
 ) -> Result<(), Error> {
+    // A run of process probes alone has nothing this method judges, and
+    // needs no loop.
+    if !has_probes(run) {
+        return Ok(());
+    }
     let base_c = calibration(baseline, baseline_name)?;
     let now_c = calibration_median(run).ok_or_else(|| {
         Error::input("the run has no calibration and cannot be compared".to_string())
@@ -57,6 +62,11 @@ pub(super) fn compare(
         }
     }
     Ok(())
+}
+
+/// Whether `run` has rows of in-process probes.
+fn has_probes(run: &Run) -> bool {
+    run.rows.iter().any(|r| r.kind == RowKind::Probe)
 }
 
 /// The calibration median of the timed run `name`: a normalised figure

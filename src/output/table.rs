@@ -4,7 +4,7 @@ use super::layout::{Align, Table, change, ms, significant, thousands};
 use super::{Render, header};
 use crate::document::comparison::{CalibrationRatio, Check, Comparison, Figure};
 use crate::document::row::Memory;
-use crate::document::run::{Metric, Mode, Row, Run};
+use crate::document::run::{Metric, Mode, Row, RowKind, Run};
 use crate::judge::memory;
 use crate::text::clean;
 
@@ -147,7 +147,7 @@ pub(crate) fn micro_rows(run: &Run) -> String {
         ("err", Align::Right),
         ("note", Align::Left),
     ]);
-    for r in &run.rows {
+    for r in run.rows.iter().filter(|r| r.kind != RowKind::Process) {
         // Without the counting allocator there is nothing to show.
         let memory = |f: fn(&Memory) -> u64| {
             r.memory
@@ -182,7 +182,47 @@ pub(crate) fn micro_rows(run: &Run) -> String {
     }
     out.push('\n');
     out.push_str(&t.render());
+    out.push_str(&process_rows(run));
     out
+}
+
+/// The rows of process probes, if any: one sample per child, absolute
+/// milliseconds (no "x calib": a whole process is not divided by the loop).
+fn process_rows(run: &Run) -> String {
+    let mut t = Table::new(&[
+        ("row", Align::Left),
+        ("n", Align::Right),
+        ("min", Align::Right),
+        ("median", Align::Right),
+        ("max", Align::Right),
+        ("peak RSS", Align::Right),
+        ("err", Align::Right),
+        ("note", Align::Left),
+    ]);
+    for r in run.rows.iter().filter(|r| r.kind == RowKind::Process) {
+        t.push(vec![
+            r.name.clone(),
+            r.n.to_string(),
+            ms(r.min),
+            ms(r.median),
+            ms(r.max),
+            r.peak_rss.map(mebibytes).unwrap_or_default(),
+            r.errors.to_string(),
+            r.note.clone(),
+        ]);
+    }
+    if t.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\nprocess probes, ms per child (empty: the floor, a child that is ready at once)\n{}",
+        t.render()
+    )
+}
+
+/// Bytes as MiB with one decimal: `12.5 MiB`.
+fn mebibytes(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
 }
 
 /// The comparison as text: the figures that explain the verdict, then the

@@ -132,7 +132,8 @@ mod tests {
             ..fake(name, unused)
         };
         let (a, b, c) = (at("same", 3), at("same", 9), at("other", 1));
-        let named = |ps: &[&Probe]| -> Vec<_> { ps.iter().map(|p| (p.name, p.file, p.line)).collect() };
+        let named =
+            |ps: &[&Probe]| -> Vec<_> { ps.iter().map(|p| (p.name, p.file, p.line)).collect() };
         let err = check_unique(&named(&[&c, &a, &b])).unwrap_err();
         assert!(err.contains("`same`"), "{err}");
         assert!(

@@ -303,7 +303,10 @@ mod tests {
 
     impl Write for Shared {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().map_err(|_| std::io::ErrorKind::Other)?.write(buf)
+            self.0
+                .lock()
+                .map_err(|_| std::io::ErrorKind::Other)?
+                .write(buf)
         }
         fn flush(&mut self) -> std::io::Result<()> {
             Ok(())
