@@ -32,7 +32,7 @@ pub(super) fn compare(
 ) -> Result<(), Error> {
     // A run of process probes alone has nothing this method judges, and
     // needs no loop.
-    if !has_probes(run) {
+    if only_processes(run) {
         return Ok(());
     }
     let base_c = calibration(baseline, baseline_name)?;
@@ -64,9 +64,10 @@ pub(super) fn compare(
     Ok(())
 }
 
-/// Whether `run` has rows of in-process probes.
-fn has_probes(run: &Run) -> bool {
-    run.rows.iter().any(|r| r.kind == RowKind::Probe)
+/// Whether `run` holds process probes' rows and nothing else.
+fn only_processes(run: &Run) -> bool {
+    let kind = |k: RowKind| run.rows.iter().any(|r| r.kind == k);
+    kind(RowKind::Process) && !kind(RowKind::Probe)
 }
 
 /// The calibration median of the timed run `name`: a normalised figure
@@ -244,6 +245,24 @@ mod tests {
             (failed.key.as_str(), failed.metric.as_str()),
             ("flaky", "errors")
         );
+    }
+
+    #[test]
+    fn a_run_of_process_probes_alone_needs_no_loop() {
+        let mut base = run(10.0, vec![]);
+        base.calibration = None;
+        let mut now = base.clone();
+        let mut row = Row::with_samples(
+            "k.boot".into(),
+            RowKind::Process,
+            "k.boot".into(),
+            vec![5.0],
+        );
+        row.errors = 1;
+        now.rows = vec![row.clone()];
+        base.rows = vec![Row { errors: 0, ..row }];
+        let c = compare(&base, "base.json", &now, &Rules::default()).unwrap();
+        assert!(c.checks.is_empty() && c.calibration.is_none());
     }
 
     #[test]
