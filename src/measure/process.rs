@@ -19,7 +19,6 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How long a killed child may take to be reaped before the parent gives
@@ -222,7 +221,6 @@ pub(crate) fn run_child(mut command: Command, timeout: Duration) -> Result<Child
     read_lines(child.stdout.take(), tx.clone());
     let kill = reaper::start(child, tx);
     let told = gather(&events, started + timeout, &kill);
-    let last = stderr.lock().map(|s| s.clone()).unwrap_or_default();
     let told = told.map_err(|why| match why {
         Stuck::Running => format!(
             "ran past --probe-timeout ({} s), killed",
@@ -232,6 +230,9 @@ pub(crate) fn run_child(mut command: Command, timeout: Duration) -> Result<Child
                               (a process it started?)"
             .to_string(),
     })?;
+    // The child has ended, so its stderr ends soon too (unless a process
+    // it started holds it open).
+    let last = stderr.recv_timeout(REAP_GRACE).unwrap_or_default();
     outcome(told, started, &last)
 }
 
@@ -300,35 +301,49 @@ fn outcome(told: Told, started: Instant, stderr: &str) -> Result<ChildRun, Strin
 /// protocol.
 fn read_lines(stdout: Option<impl Read + Send + 'static>, tx: Sender<Event>) {
     std::thread::spawn(move || {
-        if let Some(out) = stdout {
-            let mut reader = BufReader::new(out);
-            let mut bytes = Vec::new();
-            while matches!(reader.read_until(b'\n', &mut bytes), Ok(n) if n > 0) {
-                let at = Instant::now();
-                if let Some(line) = Line::parse(&String::from_utf8_lossy(&bytes)) {
-                    let _ = tx.send(Event::Line(line, at));
-                }
-                bytes.clear();
+        each_line(stdout, |text| {
+            let at = Instant::now();
+            if let Some(line) = Line::parse(text) {
+                let _ = tx.send(Event::Line(line, at));
             }
-        }
+        });
         let _ = tx.send(Event::Closed);
     });
 }
 
-/// Keeps the last line the child writes to stderr (at most 300
-/// characters), for the message of a child that fails.
-fn last_line(stderr: Option<impl Read + Send + 'static>) -> Arc<Mutex<String>> {
-    let last = Arc::new(Mutex::new(String::new()));
-    let shared = Arc::clone(&last);
+/// The longest piece of a line read at once: a child that writes without
+/// newlines cannot make the parent hold all of it.
+const MAX_LINE: u64 = 64 * 1024;
+
+/// Calls `f` with each line of `pipe` until its end, whatever the bytes
+/// (read lossily; a child whose pipe is left unread would block on its
+/// next write), a line longer than [`MAX_LINE`] in pieces.
+fn each_line(pipe: Option<impl Read>, mut f: impl FnMut(&str)) {
+    let Some(pipe) = pipe else { return };
+    let mut reader = BufReader::new(pipe);
+    let mut bytes = Vec::new();
+    while matches!((&mut reader).take(MAX_LINE).read_until(b'\n', &mut bytes), Ok(n) if n > 0) {
+        f(&String::from_utf8_lossy(&bytes));
+        bytes.clear();
+    }
+}
+
+/// Reads the child's stderr to its end on a thread of its own, and sends
+/// its last line that is not blank (at most 300 characters, cleaned), for
+/// the message of a child that fails.
+fn last_line(stderr: Option<impl Read + Send + 'static>) -> Receiver<String> {
+    let (tx, last) = mpsc::channel();
     std::thread::spawn(move || {
-        let Some(err) = stderr else { return };
-        for line in BufReader::new(err).lines().map_while(Result::ok) {
-            if !line.trim().is_empty()
-                && let Ok(mut l) = shared.lock()
-            {
-                *l = crate::text::cleaned(&line).chars().take(300).collect();
+        let mut kept = String::new();
+        each_line(stderr, |line| {
+            if !line.trim().is_empty() {
+                kept = crate::text::cleaned(line.trim_end())
+                    .chars()
+                    .take(300)
+                    .collect();
             }
-        }
+        });
+        let _ = tx.send(kept);
     });
     last
 }

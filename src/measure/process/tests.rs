@@ -47,6 +47,11 @@ fn each_way_a_child_fails_is_named_in_one_line() {
     for (script, want) in [
         ("echo oops >&2; exit 3", "exited with code 3: oops"),
         ("kill -9 $$", "killed by signal 9"),
+        // Far more than a pipe holds, and not text.
+        (
+            "head -c 300000 /dev/urandom >&2; exit 4",
+            "exited with code 4",
+        ),
         ("echo fine", "exited without signalling ready"),
         (
             "echo '#yardstick-process# hello'",
