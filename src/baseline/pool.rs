@@ -9,7 +9,7 @@
 //! just before it, gives a reference figure (the median of all their
 //! per-sample ratios) that no single process decides.
 
-use crate::document::run::{CalibrationSummary, Metric, Mode, Row, Run};
+use crate::document::run::{CalibrationSummary, Metric, Mode, Row, RowKind, Run};
 use crate::error::Error;
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
@@ -23,6 +23,8 @@ pub(crate) const POOLED_SETTING: &str = "pooled_runs";
 /// metric, without calibration, with an injected slowdown, with a failed
 /// probe, of other probes, or timed against another calibration loop.
 pub fn pool(runs: &[(String, Run)]) -> Result<Run, Error> {
+    let owned = without_processes(runs);
+    let runs = owned.as_slice();
     let Some((first_name, first)) = runs.first() else {
         return Err(Error::usage("a baseline pools at least one run"));
     };
@@ -56,6 +58,18 @@ pub fn pool(runs: &[(String, Run)]) -> Result<Run, Error> {
         })
         .collect();
     Ok(merged(runs, rows))
+}
+
+/// The runs without their process probes' rows: absolute times of whole
+/// processes, which a pool of ratios to the loop cannot hold.
+fn without_processes(runs: &[(String, Run)]) -> Vec<(String, Run)> {
+    runs.iter()
+        .map(|(name, run)| {
+            let mut run = run.clone();
+            run.rows.retain(|r| r.kind != RowKind::Process);
+            (name.clone(), run)
+        })
+        .collect()
 }
 
 /// A run that can go into a baseline, or why not.

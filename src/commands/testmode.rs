@@ -1,21 +1,31 @@
 //! `cargo test` runs the bench target without `--bench`: then every probe
 //! runs once with its check, as one test each, through libtest-mimic, so a
-//! broken probe fails the test suite long before anyone times it.
+//! broken probe fails the test suite long before anyone times it. Each
+//! process probe runs one child, which must signal ready and exit 0.
 
-use crate::probe::{self, Probe};
+use crate::measure::process::run_child;
+use crate::probe::{self, Probe, ProcessProbe};
 use libtest_mimic::{Arguments, Failed, Trial};
+use std::process::Command;
+use std::time::Duration;
+
+/// How long a process probe's one child may run: micro mode's default
+/// `--probe-timeout`.
+const CHILD_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Runs every registered probe once as a test; returns the process exit code.
 pub fn run(args: Vec<String>) -> i32 {
     let args = Arguments::from_iter(args);
-    let probes = match probe::registered() {
-        Ok(p) => p,
+    let registered = probe::registered().and_then(|p| Ok((p, probe::process::registered()?)));
+    let (probes, processes) = match registered {
+        Ok(both) => both,
         Err(err) => {
             eprintln!("error: {err}");
             return 2;
         }
     };
-    let trials = probes.into_iter().map(trial).collect();
+    let mut trials: Vec<Trial> = probes.into_iter().map(trial).collect();
+    trials.extend(processes.into_iter().map(process_trial));
     if libtest_mimic::run(&args, trials).has_failed() {
         101
     } else {
@@ -35,5 +45,19 @@ fn verify_once(p: &Probe) -> Result<(), Failed> {
         .verify()
         .map_err(|e| Failed::from(format!("check failed: {e}")))?;
     instance.run(1);
+    Ok(())
+}
+
+fn process_trial(p: &'static ProcessProbe) -> Trial {
+    Trial::test(p.name, move || child_once(p))
+}
+
+/// Starts one child of a process probe, as `cargo bench` would, and
+/// fails unless it signals ready and exits 0.
+fn child_once(p: &ProcessProbe) -> Result<(), Failed> {
+    let program = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
+    let mut command = Command::new(program);
+    command.args(["--bench", &format!("--process-child={}", p.name)]);
+    run_child(command, CHILD_TIMEOUT).map_err(Failed::from)?;
     Ok(())
 }

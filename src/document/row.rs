@@ -13,6 +13,11 @@ pub enum RowKind {
     Probe,
     /// A page of one server in HTTP mode.
     Page,
+    /// A figure of a process probe, one sample per child process:
+    /// `NAME.boot`, `NAME.process` or `NAME.<label>`. Absolute times of
+    /// whole processes, so micro mode's methods (which divide by the
+    /// calibration loop) do not judge them.
+    Process,
 }
 
 /// One measured thing: a probe in micro mode, a (server, page) in HTTP mode.
@@ -91,6 +96,11 @@ pub struct Row {
     /// the bench installs `yardstick::alloc::Counting`; absent without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory: Option<Memory>,
+    /// Process rows (`NAME.process`): the children's peak resident set in
+    /// bytes, the median over the children, from `wait4`; absent where the
+    /// platform does not give it (anywhere but Linux).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_rss: Option<u64>,
     /// Instructions per iteration (`--metric=instructions` and
     /// `--metric=estimated-cycles`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -177,6 +187,7 @@ impl Row {
             note: String::new(),
             checksum: None,
             memory: None,
+            peak_rss: None,
             instructions: None,
             l1_misses: None,
             ll_misses: None,

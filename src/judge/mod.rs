@@ -15,7 +15,7 @@ pub mod setup;
 use crate::document::comparison::{
     Check, Comparison, EnvironmentDifference, Figure, Method, Verdict,
 };
-use crate::document::run::{Metric, Mode, Row, Run};
+use crate::document::run::{Metric, Mode, Row, RowKind, Run};
 use crate::error::Error;
 use std::collections::{BTreeSet, HashMap};
 
@@ -132,10 +132,16 @@ fn failures(baseline: &Run, run: &Run, out: &mut Comparison) {
 
 /// Rows measured in both runs, in the order of `run`; matched through a
 /// hash of the baseline's keys, so runs of many rows compare in linear time.
+///
+/// Rows of process probes are left out: they are absolute times of whole
+/// processes, which no method here judges (normalised medians divide by
+/// the loop, counts and allocations are not theirs). They are listed as
+/// new or missing like any row, without a verdict.
 fn common_rows<'a>(baseline: &'a Run, run: &'a Run) -> impl Iterator<Item = (&'a Row, &'a Row)> {
     let by_key: HashMap<&str, &Row> = baseline.rows.iter().map(|r| (r.key.as_str(), r)).collect();
     run.rows
         .iter()
+        .filter(|now| now.kind != RowKind::Process)
         .filter_map(move |now| by_key.get(now.key.as_str()).map(|b| (*b, now)))
 }
 

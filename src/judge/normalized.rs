@@ -10,7 +10,7 @@
 
 use super::{change_pct, common_rows, over_threshold};
 use crate::document::comparison::{CalibrationRatio, Check, Comparison, Figure, Reason, Verdict};
-use crate::document::run::{Row, Run};
+use crate::document::run::{Row, RowKind, Run};
 use crate::error::Error;
 
 /// Percent a probe's normalised figure may grow before it regresses: 30 %
@@ -30,6 +30,11 @@ pub(super) fn compare(
     max_slowdown: f64,
     out: &mut Comparison,
 ) -> Result<(), Error> {
+    // A run of process probes alone has nothing this method judges, and
+    // needs no loop.
+    if only_processes(run) {
+        return Ok(());
+    }
     let base_c = calibration(baseline, baseline_name)?;
     let now_c = calibration_median(run).ok_or_else(|| {
         Error::input("the run has no calibration and cannot be compared".to_string())
@@ -57,6 +62,12 @@ pub(super) fn compare(
         }
     }
     Ok(())
+}
+
+/// Whether `run` holds process probes' rows and nothing else.
+fn only_processes(run: &Run) -> bool {
+    let kind = |k: RowKind| run.rows.iter().any(|r| r.kind == k);
+    kind(RowKind::Process) && !kind(RowKind::Probe)
 }
 
 /// The calibration median of the timed run `name`: a normalised figure
@@ -234,6 +245,24 @@ mod tests {
             (failed.key.as_str(), failed.metric.as_str()),
             ("flaky", "errors")
         );
+    }
+
+    #[test]
+    fn a_run_of_process_probes_alone_needs_no_loop() {
+        let mut base = run(10.0, vec![]);
+        base.calibration = None;
+        let mut now = base.clone();
+        let mut row = Row::with_samples(
+            "k.boot".into(),
+            RowKind::Process,
+            "k.boot".into(),
+            vec![5.0],
+        );
+        row.errors = 1;
+        now.rows = vec![row.clone()];
+        base.rows = vec![Row { errors: 0, ..row }];
+        let c = compare(&base, "base.json", &now, &Rules::default()).unwrap();
+        assert!(c.checks.is_empty() && c.calibration.is_none());
     }
 
     #[test]

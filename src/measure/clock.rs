@@ -145,6 +145,20 @@ impl Clock {
         }
     }
 
+    /// A time measured without [`Clock::time`] (a child process's boot,
+    /// which ends on another thread's word): the time itself, or, under a
+    /// script, the script's next step for `subject` as one iteration, so
+    /// that a test can give whole processes the times it chose.
+    pub(crate) fn stand_in(&self, subject: &str, measured: Duration) -> Duration {
+        match &self.script {
+            None => measured,
+            Some(script) => {
+                let ms = script.step(subject, Use::Sample);
+                Duration::try_from_secs_f64(ms / 1e3).unwrap_or(Duration::MAX)
+            }
+        }
+    }
+
     /// The script as written back, for a run's settings and warnings; `None`
     /// for the real clock.
     pub fn describe(&self) -> Option<String> {
@@ -361,6 +375,15 @@ mod tests {
         let c = Clock::scripted("a=86400000").unwrap();
         let (d, ()) = c.time("a", u64::MAX, Use::Sample, || ());
         assert_eq!(d, Duration::MAX);
+    }
+
+    #[test]
+    fn a_script_stands_in_for_times_measured_elsewhere() {
+        let c = Clock::scripted("k.boot=2,3").unwrap();
+        let real = Duration::from_millis(7);
+        assert_eq!(c.stand_in("k.boot", real), Duration::from_millis(2));
+        assert_eq!(c.stand_in("k.boot", real), Duration::from_millis(3));
+        assert_eq!(Clock::real().stand_in("k.boot", real), real);
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod callgrind;
 pub mod clock;
 pub mod inject;
 pub mod interleaved;
+pub mod process;
 pub mod sample;
 pub mod timer;
 pub mod watchdog;

@@ -4,7 +4,7 @@ use super::layout::{Align, Table, change, ms, significant, thousands};
 use super::{Render, header};
 use crate::document::comparison::{CalibrationRatio, Check, Comparison, Figure, Method};
 use crate::document::row::Memory;
-use crate::document::run::{Metric, Mode, Row, Run};
+use crate::document::run::{Metric, Mode, Row, RowKind, Run};
 use crate::judge::memory;
 use crate::text::clean;
 
@@ -137,7 +137,7 @@ pub(crate) fn micro_rows(run: &Run) -> String {
         .is_some_and(|c| c.method == Method::Paired);
     let with_memory = run.rows.iter().any(|r| r.memory.is_some()) || !paired;
     let mut t = Table::new(&micro_columns(with_memory));
-    for r in &run.rows {
+    for r in run.rows.iter().filter(|r| r.kind != RowKind::Process) {
         let mut cells = vec![
             r.name.clone(),
             r.n.to_string(),
@@ -165,6 +165,7 @@ pub(crate) fn micro_rows(run: &Run) -> String {
     }
     out.push('\n');
     out.push_str(&t.render());
+    out.push_str(&process_rows(run));
     out
 }
 
@@ -200,6 +201,45 @@ fn memory_cells(memory: Option<&Memory>) -> [String; 3] {
         Some(m) => [m.allocs, m.bytes, m.peak].map(|x| thousands(x as f64)),
         None => ["-", "-", "-"].map(String::from),
     }
+}
+
+/// The rows of process probes, if any: one sample per child, absolute
+/// milliseconds (no "x calib": a whole process is not divided by the loop).
+fn process_rows(run: &Run) -> String {
+    let mut t = Table::new(&[
+        ("row", Align::Left),
+        ("n", Align::Right),
+        ("min", Align::Right),
+        ("median", Align::Right),
+        ("max", Align::Right),
+        ("peak RSS", Align::Right),
+        ("err", Align::Right),
+        ("note", Align::Left),
+    ]);
+    for r in run.rows.iter().filter(|r| r.kind == RowKind::Process) {
+        t.push(vec![
+            r.name.clone(),
+            r.n.to_string(),
+            ms(r.min),
+            ms(r.median),
+            ms(r.max),
+            r.peak_rss.map(mebibytes).unwrap_or_default(),
+            r.errors.to_string(),
+            r.note.clone(),
+        ]);
+    }
+    if t.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\nprocess probes, ms per child (empty: the floor, a child that is ready at once)\n{}",
+        t.render()
+    )
+}
+
+/// Bytes as MiB with one decimal: `12.5 MiB`.
+fn mebibytes(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
 }
 
 /// The comparison as text: the figures that explain the verdict, then the

@@ -1,7 +1,7 @@
 //! The closing verdict lines and the exit code they stand for.
 
 use crate::document::comparison::{Comparison, Figure, Judged};
-use crate::document::run::{Mode, Run};
+use crate::document::run::{Mode, RowKind, Run};
 
 /// Names of micro probes that failed their check, their setup, or panicked:
 /// a broken probe never passes, with or without a baseline.
@@ -11,7 +11,12 @@ pub(crate) fn failed_probes(run: &Run) -> Vec<&str> {
     }
     run.rows
         .iter()
-        .filter(|r| r.n == 0 && r.errors > 0)
+        .filter(|r| match r.kind {
+            // A process probe fails on its first failing child, whatever
+            // the children before it gave; its `.process` row stands for it.
+            RowKind::Process => r.errors > 0 && r.key.ends_with(".process"),
+            _ => r.n == 0 && r.errors > 0,
+        })
         .map(|r| r.name.as_str())
         .collect()
 }

@@ -1,4 +1,6 @@
-//! The [`probe!`](macro@crate::probe) macro, which registers a probe, and
+//! The [`probe!`](macro@crate::probe) macro, which registers a probe,
+//! [`process_probe!`](macro@crate::process_probe), which registers a process
+//! probe, and
 //! [`main!`](macro@crate::main), which makes a bench target's `main`.
 
 /// Registers a probe. One call, in the file where the probe's work lives.
@@ -268,5 +270,131 @@ macro_rules! main {
         fn main() {
             ::std::process::exit($crate::run_main());
         }
+    };
+}
+
+/// Registers a process probe: work timed as a whole child process (see
+/// [`probe::process`](crate::probe::process)). One call, in the file where
+/// the work lives.
+///
+/// `name` and `child` are required, `note` (a string literal) is optional,
+/// in any order. `child` is a closure `|child: &mut Child| -> Result<(),
+/// String>` that runs in a fresh copy of the bench binary: it calls
+/// [`Child::ready`](crate::probe::Child::ready) when the process is ready
+/// (its `boot` time ends there) and may
+/// [`report`](crate::probe::Child::report) times it measured about itself.
+/// An `Err` fails the probe with its message.
+///
+/// ```
+/// yardstick::process_probe! {
+///     name: kernel,
+///     note: "boot, then the first render",
+///     child: |child| {
+///         let started = std::time::Instant::now();
+///         child.ready();
+///         let page = format!("<p>{}</p>", 6 * 7);
+///         child.report("render_cold", started.elapsed());
+///         if page.len() == 9 { Ok(()) } else { Err(format!("rendered {page}")) }
+///     },
+/// }
+/// # fn main() {}
+/// ```
+///
+/// A misspelt, repeated or missing field is a compile error that names it:
+///
+/// ```compile_fail
+/// yardstick::process_probe! { name: typo, chidl: |c| { c.ready(); Ok(()) } }
+/// # fn main() {}
+/// ```
+/// ```compile_fail
+/// yardstick::process_probe! { child: |c| { c.ready(); Ok(()) } }
+/// # fn main() {}
+/// ```
+/// ```compile_fail
+/// yardstick::process_probe! { name: no_child, note: "x" }
+/// # fn main() {}
+/// ```
+/// ```compile_fail
+/// yardstick::process_probe! { name: twice, name: again, child: |c| { c.ready(); Ok(()) } }
+/// # fn main() {}
+/// ```
+#[macro_export]
+macro_rules! process_probe {
+    // The slots are [name] [note] [child].
+    (@munch $n:tt $t:tt $c:tt) => {
+        $crate::process_probe!(@done $n $t $c);
+    };
+    (@munch [] $t:tt $c:tt name: $v:ident $(, $($rest:tt)*)?) => {
+        $crate::process_probe!(@munch [$v] $t $c $($($rest)*)?);
+    };
+    (@munch $n:tt [] $c:tt note: $v:literal $(, $($rest:tt)*)?) => {
+        $crate::process_probe!(@munch $n [$v] $c $($($rest)*)?);
+    };
+    (@munch $n:tt $t:tt [] child: $v:expr $(, $($rest:tt)*)?) => {
+        $crate::process_probe!(@munch $n $t [$v] $($($rest)*)?);
+    };
+    (@munch $n:tt $t:tt $c:tt $field:ident : $($rest:tt)*) => {
+        $crate::process_probe!(@wrong $field $n $t $c);
+    };
+    (@munch $n:tt $t:tt $c:tt $($rest:tt)*) => {
+        ::core::compile_error!(::core::concat!(
+            "process_probe!: expected `field: value,` pairs, found `",
+            ::core::stringify!($($rest)*),
+            "`"
+        ));
+    };
+    (@wrong name [$($x:tt)+] $t:tt $c:tt) => { $crate::process_probe!(@twice name); };
+    (@wrong note $n:tt [$($x:tt)+] $c:tt) => { $crate::process_probe!(@twice note); };
+    (@wrong child $n:tt $t:tt [$($x:tt)+]) => { $crate::process_probe!(@twice child); };
+    (@wrong name $($rest:tt)*) => {
+        ::core::compile_error!("process_probe!: `name` takes a snake_case identifier followed by a comma");
+    };
+    (@wrong note $($rest:tt)*) => {
+        ::core::compile_error!("process_probe!: `note` takes a string literal followed by a comma");
+    };
+    (@wrong child $($rest:tt)*) => {
+        ::core::compile_error!("process_probe!: `child` takes one closure followed by a comma");
+    };
+    (@wrong $field:ident $($rest:tt)*) => {
+        ::core::compile_error!(::core::concat!(
+            "process_probe!: unknown field `",
+            ::core::stringify!($field),
+            "` (the fields are name, child and note)"
+        ));
+    };
+    (@twice $field:ident) => {
+        ::core::compile_error!(::core::concat!(
+            "process_probe!: `", ::core::stringify!($field), "` is given twice"
+        ));
+    };
+    (@done [] $t:tt $c:tt) => {
+        ::core::compile_error!("process_probe!: missing `name` (the probe's unique snake_case name)");
+    };
+    (@done $n:tt $t:tt []) => {
+        ::core::compile_error!("process_probe!: missing `child` (the closure the child process runs)");
+    };
+    (@done [$name:ident] [$($note:literal)?] [$child:expr]) => {
+        const _: () = {
+            fn __yardstick_child(
+                child: &mut $crate::probe::Child,
+            ) -> ::core::result::Result<(), ::std::string::String> {
+                let run: fn(&mut $crate::probe::Child) -> ::core::result::Result<(), ::std::string::String> = $child;
+                run(child)
+            }
+            $crate::inventory::submit! {
+                $crate::probe::ProcessProbe {
+                    name: ::core::stringify!($name),
+                    note: $crate::process_probe!(@note $($note)?),
+                    file: ::core::file!(),
+                    line: ::core::line!(),
+                    child: __yardstick_child,
+                }
+            }
+        };
+    };
+    (@note) => { "" };
+    (@note $note:literal) => { $note };
+    ($($fields:tt)*) => {
+        $crate::process_probe!(@munch [] [] [] $($fields)*);
     };
 }

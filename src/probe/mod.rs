@@ -13,11 +13,13 @@ mod closures;
 #[doc(hidden)]
 pub mod fingerprint;
 mod macros;
+pub mod process;
 
 #[doc(hidden)]
 pub use build::prepare;
 pub use checksum::{Checksum, FingerprintHasher};
 pub use closures::Note;
+pub use process::{Child, ProcessProbe};
 
 /// One registered probe: a fixed amount of real work, timed by the harness.
 ///
@@ -81,16 +83,19 @@ pub fn registered() -> Result<Vec<&'static Probe>, String> {
             .then(a.file.cmp(b.file))
             .then(a.line.cmp(&b.line))
     });
-    check_unique(&probes)?;
+    let named: Vec<_> = probes.iter().map(|p| (p.name, p.file, p.line)).collect();
+    check_unique(&named)?;
     Ok(probes)
 }
 
-fn check_unique(sorted: &[&Probe]) -> Result<(), String> {
+/// Refuses the first name that two neighbours of `sorted` (name, file,
+/// line) share, naming both registrations.
+fn check_unique(sorted: &[(&str, &str, u32)]) -> Result<(), String> {
     for pair in sorted.windows(2) {
-        if pair[0].name == pair[1].name {
+        let ((name, file_a, line_a), (other, file_b, line_b)) = (pair[0], pair[1]);
+        if name == other {
             return Err(format!(
-                "duplicate probe name `{}`: registered at {}:{} and at {}:{}",
-                pair[0].name, pair[0].file, pair[0].line, pair[1].file, pair[1].line
+                "duplicate probe name `{name}`: registered at {file_a}:{line_a} and at {file_b}:{line_b}"
             ));
         }
     }
@@ -127,12 +132,14 @@ mod tests {
             ..fake(name, unused)
         };
         let (a, b, c) = (at("same", 3), at("same", 9), at("other", 1));
-        let err = check_unique(&[&c, &a, &b]).unwrap_err();
+        let named =
+            |ps: &[&Probe]| -> Vec<_> { ps.iter().map(|p| (p.name, p.file, p.line)).collect() };
+        let err = check_unique(&named(&[&c, &a, &b])).unwrap_err();
         assert!(err.contains("`same`"), "{err}");
         assert!(
             err.contains("src/x.rs:3") && err.contains("src/x.rs:9"),
             "{err}"
         );
-        assert!(check_unique(&[&c, &a]).is_ok());
+        assert!(check_unique(&named(&[&c, &a])).is_ok());
     }
 }

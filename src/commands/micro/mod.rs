@@ -11,18 +11,19 @@ mod settings;
 use crate::baseline::{self, history::Bench};
 use crate::document::builder::{Figures, RunBuilder};
 use crate::document::environment::{Environment, now, repository_dir};
-use crate::document::run::{Metric, Mode, Run};
+use crate::document::run::{Metric, Mode, Row, Run};
 use crate::error::Error;
 use crate::judge::Rules;
 use crate::measure::Meter;
 use crate::measure::callgrind::{self, Callgrind};
 use crate::measure::clock::Clock;
 use crate::measure::inject::Injection;
+use crate::measure::process::Children;
 use crate::measure::sample::Sampling;
 use crate::measure::timer::Timer;
 use crate::output::deliver;
 use crate::output::progress::Progress;
-use crate::probe::{self, Probe};
+use crate::probe::{self, Probe, ProcessProbe};
 use choice::Choice;
 use options::MicroOptions;
 use settings::MicroSettings;
@@ -38,13 +39,12 @@ pub(crate) fn main(
     invocation: &[&str],
 ) -> Result<i32, Error> {
     let registered = probe::registered().map_err(Error::Usage)?;
+    let processes = probe::process::registered().map_err(Error::Usage)?;
     if options.list {
-        for p in registered.iter().filter(|p| options.matches(p.name)) {
-            println!("{}: bench", p.name);
-        }
+        list(options, &registered, &processes);
         return Ok(0);
     }
-    let selected = options.select(&registered)?;
+    let (selected, process_selected) = options.select_all(&registered, &processes)?;
     let injection = Injection::from_env()?;
     let clock = Clock::from_env()?;
     let choice = Choice::make(options, bench.as_ref())?;
@@ -54,26 +54,18 @@ pub(crate) fn main(
     let quiet = options.common.quiet;
     let mut run = match choice.metric {
         Metric::Time => {
-            let settings = MicroSettings::timed(options, &injection, &clock);
-            measure(&timer, &selected, &settings, Metric::Time, quiet)?
+            let mut settings = MicroSettings::timed(options, &injection, &clock);
+            settings.boot_repeat = (!process_selected.is_empty()).then_some(options.boot_repeat);
+            let mut run = measure(&timer, &selected, &settings, Metric::Time, quiet)?;
+            let children = children(options, &clock, invocation)?;
+            run.rows
+                .extend(measure_processes(&children, &process_selected, quiet));
+            run
         }
         counted => {
-            let batch = options
-                .min_batch
-                .or_else(|| choice.baseline.as_ref().and_then(baseline::counts::batch))
-                .unwrap_or(callgrind::DEFAULT_BATCH);
-            let valgrind = callgrind::valgrind_version(counted)?;
-            let settings = MicroSettings::counted(options, &injection, counted, batch, valgrind);
-            let meter = Callgrind {
-                invocation: invocation.iter().map(ToString::to_string).collect(),
-                batch,
-                cache: counted == Metric::EstimatedCycles,
-                limit: options
-                    .probe_timeout
-                    .saturating_mul(callgrind::LIMIT_FACTOR),
-                injection: &injection,
-            };
-            measure(&meter, &selected, &settings, counted, quiet)?
+            let mut run = count(options, &choice, &injection, counted, &selected, invocation)?;
+            run.warnings.extend(left_out(&process_selected));
+            run
         }
     };
     run.warnings.extend(choice.count_note());
@@ -86,6 +78,89 @@ pub(crate) fn main(
     }
     choice.keep(&mut run);
     deliver::deliver(run, &delivery)
+}
+
+/// `--list`: every probe and process probe the filters pass, in libtest's
+/// form.
+fn list(options: &MicroOptions, registered: &[&Probe], processes: &[&ProcessProbe]) {
+    let names = registered.iter().map(|p| p.name);
+    for name in names.chain(processes.iter().map(|p| p.name)) {
+        if options.matches(name) {
+            println!("{name}: bench");
+        }
+    }
+}
+
+/// A counted run of `selected` under callgrind.
+fn count(
+    options: &MicroOptions,
+    choice: &Choice,
+    injection: &Injection,
+    counted: Metric,
+    selected: &[&'static Probe],
+    invocation: &[&str],
+) -> Result<Run, Error> {
+    let batch = options
+        .min_batch
+        .or_else(|| choice.baseline.as_ref().and_then(baseline::counts::batch))
+        .unwrap_or(callgrind::DEFAULT_BATCH);
+    let valgrind = callgrind::valgrind_version(counted)?;
+    let settings = MicroSettings::counted(options, injection, counted, batch, valgrind);
+    let meter = Callgrind {
+        invocation: invocation.iter().map(ToString::to_string).collect(),
+        batch,
+        cache: counted == Metric::EstimatedCycles,
+        limit: options
+            .probe_timeout
+            .saturating_mul(callgrind::LIMIT_FACTOR),
+        injection,
+    };
+    measure(&meter, selected, &settings, counted, options.common.quiet)
+}
+
+/// The warning of a counted run that leaves process probes out: a whole
+/// process is timed, and callgrind would count the harness's start-up.
+fn left_out(processes: &[&ProcessProbe]) -> Option<String> {
+    let names: Vec<&str> = processes.iter().map(|p| p.name).collect();
+    (!names.is_empty()).then(|| {
+        format!(
+            "process probes are timed, never counted: this run leaves out {}",
+            names.join(", ")
+        )
+    })
+}
+
+/// How process probes' children are started: this binary again, told to
+/// measure as it was (`invocation`).
+fn children<'a>(
+    options: &MicroOptions,
+    clock: &'a Clock,
+    invocation: &[&str],
+) -> Result<Children<'a>, Error> {
+    let program = std::env::current_exe().map_err(|e| {
+        Error::input(format!(
+            "cannot find this binary, which process probes start again: {e}"
+        ))
+    })?;
+    Ok(Children {
+        program,
+        invocation: invocation.iter().map(ToString::to_string).collect(),
+        repeat: options.boot_repeat,
+        timeout: options.probe_timeout,
+        clock,
+    })
+}
+
+/// The rows of `probes` (none selected: none at all) and of the floor
+/// beside them, with progress on stderr.
+fn measure_processes(children: &Children, probes: &[&ProcessProbe], quiet: bool) -> Vec<Row> {
+    if probes.is_empty() {
+        return Vec::new();
+    }
+    let mut progress = Progress::new(children.steps(probes.len()), quiet);
+    let rows = children.measure(probes, &mut progress);
+    progress.finish();
+    rows
 }
 
 /// The wall-time meter `options` ask for.

@@ -4,7 +4,7 @@
 use crate::commands::common::{self, Common, Flag, exit_help, output_help};
 use crate::document::run::Metric;
 use crate::error::Error;
-use crate::probe::Probe;
+use crate::probe::{Probe, ProcessProbe};
 use lexopt::Parser;
 use std::time::Duration;
 
@@ -22,11 +22,12 @@ class, else the committed counts.json (where valgrind is installed), else
 the last run kept on this class (information only).
 
 Which probes:
-  FILTER...                 probes whose name contains a FILTER
+  FILTER...                 probes (and process probes) whose name contains
+                            a FILTER
   --exact                   a FILTER must equal the name
   --probe=NAME              only this probe (repeatable; an unknown name is
                             an error)
-  --list                    list the probes and exit
+  --list                    list the probes (process probes too) and exit
 
 How to measure:
   --repeat=N                measured rounds (default 30; 1 to 1000000)
@@ -34,7 +35,10 @@ How to measure:
   --min-batch=K             iterations per sample (default: the fewest that
                             last about 1 ms, 5 when counted; 1 to 1000000000)
   --probe-timeout=SECONDS   stop the run (exit 2) when one probe takes longer
-                            (default 120; above 0, at most 86400)
+                            (default 120; above 0, at most 86400); a process
+                            probe's child is killed and the probe fails
+  --boot-repeat=N           children started per process probe (default 5;
+                            1 to 1000)
   --metric=METRIC           time, instructions or estimated-cycles (default
                             time; the counts run under valgrind's callgrind)
   --no-calibration          no calibration loop (the run cannot be judged by
@@ -58,7 +62,8 @@ Output:
     output_help!(),
     "  --save=FILE               also write the run as JSON
 
-Internal: --worker serves samples to compare-builds on stdin and stdout.
+Internal: --worker serves samples to compare-builds on stdin and stdout;
+--process-child=NAME runs one process probe's child.
 cargo's --bench, --nocapture and --show-output are accepted and ignored.
 Environment: YARDSTICK_INJECT=NAME:PCT makes probes slower (for evaluating
 a check); YARDSTICK_HOME moves the kept runs (default target/yardstick).
@@ -96,6 +101,8 @@ pub(crate) struct MicroOptions {
     /// Serve single samples to `compare-builds` over stdin and stdout
     /// (`--worker`; see `worker`).
     pub worker: bool,
+    /// Children started per process probe (`--boot-repeat`).
+    pub boot_repeat: usize,
 }
 
 impl Default for MicroOptions {
@@ -114,6 +121,7 @@ impl Default for MicroOptions {
             calibrate: true,
             confirm: true,
             worker: false,
+            boot_repeat: 5,
         }
     }
 }
@@ -127,37 +135,55 @@ pub(crate) const MAX_SAMPLES: u64 = 1_000_000;
 /// stall the run until the probe timeout, which names no option.
 pub(crate) const MAX_BATCH: u64 = 1_000_000_000;
 
+/// The most children `--boot-repeat` starts per process probe: each is a
+/// whole process, and a thousand already make a figure far steadier than
+/// the machine.
+pub(crate) const MAX_BOOT_REPEAT: u64 = 1000;
+
 /// Flags of cargo and libtest that mean nothing to the harness.
 const IGNORED: &[&str] = &["bench", "nocapture", "show-output"];
 
 impl MicroOptions {
     /// The probes to run: `--probe` names (each must exist), then the filters.
     pub fn select(&self, registered: &[&'static Probe]) -> Result<Vec<&'static Probe>, Error> {
-        let options = self;
-        for name in &options.probes {
-            if !registered.iter().any(|p| p.name == name) {
+        let (selected, _) = self.select_all(registered, &[])?;
+        Ok(selected)
+    }
+
+    /// The probes and process probes to run: `--probe` names (each must
+    /// name one or the other), then the filters; at least one of either.
+    pub fn select_all(
+        &self,
+        registered: &[&'static Probe],
+        process: &[&'static ProcessProbe],
+    ) -> Result<(Vec<&'static Probe>, Vec<&'static ProcessProbe>), Error> {
+        for name in &self.probes {
+            if !registered.iter().any(|p| p.name == name) && !process.iter().any(|p| p.name == name)
+            {
                 return Err(Error::usage(format!(
                     "--probe: unknown probe `{name}` (see --list)"
                 )));
             }
         }
+        let wanted = |name: &str| {
+            (self.probes.is_empty() || self.probes.iter().any(|n| n == name)) && self.matches(name)
+        };
         let selected: Vec<_> = registered
             .iter()
             .copied()
-            .filter(|p| options.probes.is_empty() || options.probes.iter().any(|n| n == p.name))
-            .filter(|p| options.matches(p.name))
+            .filter(|p| wanted(p.name))
             .collect();
-        if selected.is_empty() {
-            return Err(Error::usage(if registered.is_empty() {
-                "no probe is registered in this binary".to_string()
-            } else {
-                format!(
-                    "no probe matches the filter `{}`",
-                    options.filters.join(" ")
-                )
-            }));
+        let processes: Vec<_> = process.iter().copied().filter(|p| wanted(p.name)).collect();
+        if selected.is_empty() && processes.is_empty() {
+            return Err(Error::usage(
+                if registered.is_empty() && process.is_empty() {
+                    "no probe is registered in this binary".to_string()
+                } else {
+                    format!("no probe matches the filter `{}`", self.filters.join(" "))
+                },
+            ));
         }
-        Ok(selected)
+        Ok((selected, processes))
     }
 
     /// Parses the arguments after the program name (or after `micro`).
@@ -210,6 +236,10 @@ impl MicroOptions {
                 self.min_batch = Some(common::bounded(parser, "--min-batch", 1, MAX_BATCH)?)
             }
             "probe-timeout" => self.probe_timeout = common::seconds(parser, "--probe-timeout")?,
+            "boot-repeat" => {
+                self.boot_repeat =
+                    common::bounded(parser, "--boot-repeat", 1, MAX_BOOT_REPEAT)? as usize
+            }
             n if IGNORED.contains(&n) => {}
             _ => return Ok(false),
         }
@@ -334,6 +364,9 @@ mod tests {
                 "--max-machine-slowdown",
             ),
             (vec!["--min-delta=5"], "--min-delta"),
+            (vec!["--boot-repeat=0"], "--boot-repeat"),
+            (vec!["--boot-repeat=1001"], "--boot-repeat"),
+            (vec!["--boot-repeat=x"], "--boot-repeat"),
         ] {
             let e = MicroOptions::parse(args).unwrap_err().to_string();
             assert!(e.contains(needle), "{e}");

@@ -28,6 +28,9 @@ pub(crate) struct MicroSettings {
     pub exact: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub threshold: Option<f64>,
+    /// Children per process probe (`--boot-repeat`), when any ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub boot_repeat: Option<usize>,
     /// Counted runs: what was counted, with what.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub counting: Option<CountSettings>,
@@ -59,6 +62,7 @@ impl MicroSettings {
             filters: o.filters.clone(),
             exact: o.exact,
             threshold: o.common.threshold,
+            boot_repeat: None,
             counting: None,
         }
     }
