@@ -44,4 +44,4 @@ pub use inventory;
 pub use probe::{Checksum, Probe};
 
 #[cfg(feature = "cli")]
-pub use commands::{main, run_main};
+pub use commands::{main, run_main, run_suite};

@@ -33,7 +33,7 @@ const COMMANDS: &[Cli] = &[
     Cli {
         name: "micro",
         sources: &[COMMON, "src/commands/micro/options.rs"],
-        refused: &["min-delta"],
+        refused: &[],
         section: "## Micro mode",
     },
     Cli {

@@ -11,6 +11,7 @@ pub mod filecache;
 pub mod fixtures;
 pub mod host;
 pub mod i18n;
+pub mod kernel;
 pub mod router;
 pub mod settings;
 pub mod template;

@@ -60,13 +60,16 @@ pub fn pool(runs: &[(String, Run)]) -> Result<Run, Error> {
     Ok(merged(runs, rows))
 }
 
-/// The runs without their process probes' rows: absolute times of whole
-/// processes, which a pool of ratios to the loop cannot hold.
+/// The runs without their process probes' rows in micro mode: absolute
+/// times of whole processes, which a pool of ratios to the loop cannot
+/// hold. Kernel mode judges absolute times, and keeps them.
 fn without_processes(runs: &[(String, Run)]) -> Vec<(String, Run)> {
     runs.iter()
         .map(|(name, run)| {
             let mut run = run.clone();
-            run.rows.retain(|r| r.kind != RowKind::Process);
+            if run.mode == Mode::Micro {
+                run.rows.retain(|r| r.kind != RowKind::Process);
+            }
             (name.clone(), run)
         })
         .collect()
@@ -74,13 +77,13 @@ fn without_processes(runs: &[(String, Run)]) -> Vec<(String, Run)> {
 
 /// A run that can go into a baseline, or why not.
 fn poolable(name: &str, run: &Run) -> Result<(), Error> {
-    if run.mode != Mode::Micro || run.metric != Metric::Time {
+    if !run.mode.is_probes() || run.metric != Metric::Time {
         let metric = match run.metric {
             Metric::Time => String::new(),
             other => format!(" of {}", other.as_str()),
         };
         return Err(Error::input(format!(
-            "{name}: a baseline pools timed micro runs (this is a {} run{metric})",
+            "{name}: a baseline pools timed micro or kernel runs (this is a {} run{metric})",
             run.mode.as_str()
         )));
     }
@@ -195,6 +198,9 @@ fn pooled(same: &[&Row]) -> Row {
     row.rps = row.ops_per_second();
     row.note = first.note.clone();
     row.checksum = first.checksum;
+    let mut rss: Vec<u64> = same.iter().filter_map(|r| r.peak_rss).collect();
+    rss.sort_unstable();
+    row.peak_rss = rss.get(rss.len() / 2).copied();
     // Counts repeat exactly; should they differ, the most a run allocated
     // is the baseline, so that the pool never makes a regression of a run
     // it holds.

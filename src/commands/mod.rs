@@ -19,6 +19,8 @@ use micro::options::MicroOptions;
 use std::ffi::OsString;
 use std::path::Path;
 
+use crate::probe::DEFAULT_SUITE;
+
 const USAGE: &str = "usage: yardstick <command> [OPTIONS]
 
 commands:
@@ -44,18 +46,25 @@ or input.";
 /// `cargo bench` (which passes `--bench`), and runs each probe once as a
 /// test under `cargo test`. Returns the process exit code.
 pub fn run_main() -> i32 {
+    run_suite(DEFAULT_SUITE)
+}
+
+/// [`run_main`] for the probes of `suite` (`yardstick::main!(suite: kernel,
+/// ...)`): a bench runs its own suite's probes, and the `kernel` suite runs
+/// in kernel mode.
+pub fn run_suite(suite: &str) -> i32 {
     let args: Vec<OsString> = std::env::args_os().collect();
     if !args.iter().skip(1).any(|a| a == "--bench") {
         // libtest's arguments are text; a name that is not cannot match.
         return match utf8(args) {
-            Ok(args) => testmode::run(args),
+            Ok(args) => testmode::run(args, suite),
             Err(e) => exit_code(Err(e)),
         };
     }
     let bench = args
         .first()
         .map(|program| Bench::for_program(Path::new(program)));
-    exit_code(measure(args.into_iter().skip(1), bench, "--bench"))
+    exit_code(measure(args.into_iter().skip(1), bench, "--bench", suite))
 }
 
 /// Entry point of a yardstick binary: `micro`, `compare`,
@@ -74,11 +83,11 @@ pub fn main() -> i32 {
 /// Runs `command` of a yardstick binary with the arguments after it.
 fn run_command(command: OsString, mut args: Vec<OsString>) -> Result<i32, Error> {
     match command.to_str() {
-        Some("micro") => measure(args, None, "micro"),
+        Some("micro") => measure(args, None, "micro", DEFAULT_SUITE),
         // A bench binary is told to measure with `--bench`; a yardstick
         // binary that links probes takes the same call, so either can be
         // one side of `compare-builds`.
-        Some("--bench") => measure(args, None, "--bench"),
+        Some("--bench") => measure(args, None, "--bench", DEFAULT_SUITE),
         Some("compare") => saved::compare(args),
         Some("http") => utf8(args).and_then(http::main),
         Some("compare-builds") => compare_builds::options::PairedOptions::parse(args)
@@ -112,6 +121,7 @@ fn measure(
     args: impl IntoIterator<Item = OsString>,
     bench: Option<Bench>,
     invocation: &str,
+    suite: &str,
 ) -> Result<i32, Error> {
     let args: Vec<OsString> = args.into_iter().collect();
     // A process probe's child does nothing else, and its boot is timed:
@@ -119,7 +129,7 @@ fn measure(
     if let Some(name) = process_child(&args) {
         return Ok(crate::probe::process::child_main(&name));
     }
-    let options = MicroOptions::parse(args)?;
+    let options = MicroOptions::parse_for(args, suite)?;
     allocation_counting()?;
     if options.worker {
         worker::main(&options)

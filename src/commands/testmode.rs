@@ -13,8 +13,9 @@ use std::time::Duration;
 /// `--probe-timeout`.
 const CHILD_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// Runs every registered probe once as a test; returns the process exit code.
-pub fn run(args: Vec<String>) -> i32 {
+/// Runs every registered probe of `suite` once as a test; returns the
+/// process exit code.
+pub fn run(args: Vec<String>, suite: &str) -> i32 {
     let args = Arguments::from_iter(args);
     let registered = probe::registered().and_then(|p| Ok((p, probe::process::registered()?)));
     let (probes, processes) = match registered {
@@ -24,8 +25,18 @@ pub fn run(args: Vec<String>) -> i32 {
             return 2;
         }
     };
-    let mut trials: Vec<Trial> = probes.into_iter().map(trial).collect();
-    trials.extend(processes.into_iter().map(process_trial));
+    let ours = |s: &str| s == suite;
+    let mut trials: Vec<Trial> = probes
+        .into_iter()
+        .filter(|p| ours(p.suite))
+        .map(trial)
+        .collect();
+    trials.extend(
+        processes
+            .into_iter()
+            .filter(|p| ours(p.suite))
+            .map(process_trial),
+    );
     if libtest_mimic::run(&args, trials).has_failed() {
         101
     } else {

@@ -275,6 +275,9 @@ pub enum Method {
     Paired,
     /// HTTP: absolute times with a minimum delta.
     Http,
+    /// Kernel mode: absolute medians with a minimum delta, within one
+    /// machine class.
+    Absolute,
 }
 
 impl Method {
@@ -286,6 +289,7 @@ impl Method {
             Method::EstimatedCycles => "estimated-cycles",
             Method::Paired => "paired",
             Method::Http => "http",
+            Method::Absolute => "absolute",
         }
     }
 }

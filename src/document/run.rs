@@ -26,14 +26,23 @@ pub enum Mode {
     Micro,
     /// Pages over HTTP.
     Http,
+    /// Probes that hold state, and whole processes, timed absolutely
+    /// (`cargo bench --bench kernel`).
+    Kernel,
 }
 
 impl Mode {
+    /// Whether its rows are probes (micro and kernel mode), not pages.
+    pub fn is_probes(self) -> bool {
+        matches!(self, Mode::Micro | Mode::Kernel)
+    }
+
     /// The name the run document uses.
     pub fn as_str(self) -> &'static str {
         match self {
             Mode::Micro => "micro",
             Mode::Http => "http",
+            Mode::Kernel => "kernel",
         }
     }
 }

@@ -26,7 +26,7 @@ pub(super) fn hold_back_across_classes(
 ) {
     let wall_time = match run.mode {
         Mode::Micro => run.metric == Metric::Time,
-        Mode::Http => true,
+        Mode::Http | Mode::Kernel => true,
     };
     let (b, n) = (&baseline.environment, &run.environment);
     let same_class = b.machine_class.is_some() && b.machine_class == n.machine_class;

@@ -6,6 +6,7 @@
 pub mod confirm;
 mod counts;
 mod http;
+mod kernel;
 mod machine;
 pub mod memory;
 mod normalized;
@@ -24,7 +25,7 @@ use std::collections::{BTreeSet, HashMap};
 pub struct Rules {
     /// Percent; `None` takes the mode's default.
     pub threshold: Option<f64>,
-    /// Milliseconds (HTTP); `None` takes the default.
+    /// Milliseconds (kernel and HTTP); `None` takes the default.
     pub min_delta: Option<f64>,
     /// Percent (micro, timed); `None` takes
     /// [`DEFAULT_MAX_MACHINE_SLOWDOWN`].
@@ -46,6 +47,7 @@ pub(crate) fn default_threshold(run: &Run) -> f64 {
         (Mode::Micro, Metric::Instructions) => counts::INSTRUCTIONS_THRESHOLD,
         (Mode::Micro, Metric::EstimatedCycles) => counts::ESTIMATED_CYCLES_THRESHOLD,
         (Mode::Http, _) => http::DEFAULT_THRESHOLD,
+        (Mode::Kernel, _) => kernel::DEFAULT_THRESHOLD,
     }
 }
 
@@ -62,6 +64,7 @@ pub fn method(run: &Run) -> Method {
         (Mode::Micro, Metric::Instructions) => Method::Instructions,
         (Mode::Micro, Metric::EstimatedCycles) => Method::EstimatedCycles,
         (Mode::Http, _) => Method::Http,
+        (Mode::Kernel, _) => Method::Absolute,
     }
 }
 
@@ -116,6 +119,11 @@ pub fn compare(
             memory::compare(baseline, run, &mut comparison);
         }
         Mode::Http => http::compare(baseline, run, rules.min_delta, &mut comparison),
+        Mode::Kernel => {
+            failures(baseline, run, &mut comparison);
+            kernel::compare(baseline, run, rules.min_delta, &mut comparison);
+            memory::compare(baseline, run, &mut comparison);
+        }
     }
     machine::hold_back_across_classes(baseline, run, rules.cross_machine, &mut comparison);
     Ok(comparison)
@@ -133,15 +141,16 @@ fn failures(baseline: &Run, run: &Run, out: &mut Comparison) {
 /// Rows measured in both runs, in the order of `run`; matched through a
 /// hash of the baseline's keys, so runs of many rows compare in linear time.
 ///
-/// Rows of process probes are left out: they are absolute times of whole
-/// processes, which no method here judges (normalised medians divide by
-/// the loop, counts and allocations are not theirs). They are listed as
-/// new or missing like any row, without a verdict.
+/// In micro mode rows of process probes are left out: they are absolute
+/// times of whole processes, which micro's methods do not judge
+/// (normalised medians divide by the loop, counts and allocations are not
+/// theirs); they are listed as new or missing like any row. Kernel mode
+/// judges them, as absolute times.
 fn common_rows<'a>(baseline: &'a Run, run: &'a Run) -> impl Iterator<Item = (&'a Row, &'a Row)> {
     let by_key: HashMap<&str, &Row> = baseline.rows.iter().map(|r| (r.key.as_str(), r)).collect();
     run.rows
         .iter()
-        .filter(|now| now.kind != RowKind::Process)
+        .filter(|now| run.mode != Mode::Micro || now.kind != RowKind::Process)
         .filter_map(move |now| by_key.get(now.key.as_str()).map(|b| (*b, now)))
 }
 

@@ -277,6 +277,7 @@ mod tests {
     static ADDS: Probe = Probe {
         name: "adds",
         ops: 1,
+        suite: crate::probe::DEFAULT_SUITE,
         file: "x.rs",
         line: 1,
         prepare: adds,

@@ -71,7 +71,14 @@ impl Children<'_> {
     /// One probe's children, one after another, and its rows.
     fn probe(&self, probe: &ProcessProbe, observer: &mut dyn Observer) -> Vec<Row> {
         let mut runs = Vec::new();
-        let mut failure = None;
+        // The set-up the children share (a database made once), untimed.
+        let mut failure = probe
+            .setup
+            .and_then(|setup| setup().err())
+            .map(|e| format!("set-up failed: {e}"));
+        if let Some(why) = &failure {
+            observer.say(&format!("process probe {}: failed: {why}", probe.name));
+        }
         for k in 0..self.repeat {
             if failure.is_some() {
                 observer.advance();

@@ -93,7 +93,7 @@ fn comparison(c: &Comparison) -> String {
 fn rows(run: &Run) -> String {
     let mut out = String::new();
     match run.mode {
-        Mode::Micro => {
+        Mode::Micro | Mode::Kernel => {
             out.push_str("| probe | n | median ms | p99 ms | ops/s | x calib | err | note |\n");
             out.push_str("|---|--:|--:|--:|--:|--:|--:|---|\n");
             for r in &run.rows {

@@ -32,7 +32,7 @@ impl Render for TableFormat {
         }
         out.push('\n');
         match run.mode {
-            Mode::Micro => out.push_str(&micro_rows(run)),
+            Mode::Micro | Mode::Kernel => out.push_str(&micro_rows(run)),
             Mode::Http => out.push_str(&super::http_table::render(run)),
         }
         if let Some(c) = &run.comparison {
@@ -128,6 +128,10 @@ fn count_cells(r: &Row, cache: bool) -> Vec<String> {
 pub(crate) fn micro_rows(run: &Run) -> String {
     if run.metric.is_count() {
         return count_rows(run);
+    }
+    if run.rows.iter().all(|r| r.kind == RowKind::Process) {
+        // Process probes alone: only their table.
+        return process_rows(run).trim_start().to_string();
     }
     // compare-builds measures no memory: its runs leave the columns out.
     // A micro run shows them, `-` without the counting allocator.

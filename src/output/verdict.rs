@@ -1,12 +1,12 @@
 //! The closing verdict lines and the exit code they stand for.
 
 use crate::document::comparison::{Comparison, Figure, Judged};
-use crate::document::run::{Mode, RowKind, Run};
+use crate::document::run::{RowKind, Run};
 
 /// Names of micro probes that failed their check, their setup, or panicked:
 /// a broken probe never passes, with or without a baseline.
 pub(crate) fn failed_probes(run: &Run) -> Vec<&str> {
-    if run.mode != Mode::Micro {
+    if !run.mode.is_probes() {
         return Vec::new();
     }
     run.rows

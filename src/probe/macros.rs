@@ -1,6 +1,4 @@
-//! The [`probe!`](macro@crate::probe) macro, which registers a probe,
-//! [`process_probe!`](macro@crate::process_probe), which registers a process
-//! probe, and
+//! The [`probe!`](macro@crate::probe) macro, which registers a probe, and
 //! [`main!`](macro@crate::main), which makes a bench target's `main`.
 
 /// Registers a probe. One call, in the file where the probe's work lives.
@@ -96,41 +94,44 @@
 #[macro_export]
 macro_rules! probe {
     // Every field read: the slots are [name] [ops] [note] [setup]
-    // [setup_each] [run] [check].
-    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt) => {
-        $crate::probe!(@done $n $o $t $s $e $r $c);
+    // [setup_each] [run] [check] [suite].
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt) => {
+        $crate::probe!(@done $n $o $t $s $e $r $c $u);
     };
-    (@munch [] $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt name: $v:ident $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch [$v] $o $t $s $e $r $c $($($rest)*)?);
+    (@munch [] $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt name: $v:ident $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch [$v] $o $t $s $e $r $c $u $($($rest)*)?);
     };
-    (@munch $n:tt [] $t:tt $s:tt $e:tt $r:tt $c:tt ops: $v:expr $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch $n [$v] $t $s $e $r $c $($($rest)*)?);
+    (@munch $n:tt [] $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt ops: $v:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n [$v] $t $s $e $r $c $u $($($rest)*)?);
     };
-    (@munch $n:tt $o:tt [] $s:tt $e:tt $r:tt $c:tt note: $v:literal $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch $n $o [$crate::probe::Note::Fixed($v)] $s $e $r $c $($($rest)*)?);
+    (@munch $n:tt $o:tt [] $s:tt $e:tt $r:tt $c:tt $u:tt note: $v:literal $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o [$crate::probe::Note::Fixed($v)] $s $e $r $c $u $($($rest)*)?);
     };
-    (@munch $n:tt $o:tt [] $s:tt $e:tt $r:tt $c:tt note: $v:expr $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch $n $o [$crate::probe::Note::Computed($v)] $s $e $r $c $($($rest)*)?);
+    (@munch $n:tt $o:tt [] $s:tt $e:tt $r:tt $c:tt $u:tt note: $v:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o [$crate::probe::Note::Computed($v)] $s $e $r $c $u $($($rest)*)?);
     };
-    (@munch $n:tt $o:tt $t:tt [] $e:tt $r:tt $c:tt setup: $v:expr $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch $n $o $t [$v] $e $r $c $($($rest)*)?);
+    (@munch $n:tt $o:tt $t:tt [] $e:tt $r:tt $c:tt $u:tt setup: $v:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o $t [$v] $e $r $c $u $($($rest)*)?);
     };
-    (@munch $n:tt $o:tt $t:tt $s:tt [] $r:tt $c:tt setup_each: $v:expr $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch $n $o $t $s [$v] $r $c $($($rest)*)?);
+    (@munch $n:tt $o:tt $t:tt $s:tt [] $r:tt $c:tt $u:tt setup_each: $v:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o $t $s [$v] $r $c $u $($($rest)*)?);
     };
-    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt [] $c:tt run: $v:expr $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch $n $o $t $s $e [$v] $c $($($rest)*)?);
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt [] $c:tt $u:tt run: $v:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o $t $s $e [$v] $c $u $($($rest)*)?);
     };
-    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt [] check: $v:expr $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch $n $o $t $s $e $r [$v] $($($rest)*)?);
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt [] $u:tt check: $v:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o $t $s $e $r [$v] $u $($($rest)*)?);
+    };
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt [] suite: $v:ident $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o $t $s $e $r $c [$v] $($($rest)*)?);
     };
     // A field that did not take: unknown, given twice, or a value that is
     // not one expression followed by a comma.
-    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt
         $field:ident : $($rest:tt)*) => {
-        $crate::probe!(@wrong $field $n $o $t $s $e $r $c);
+        $crate::probe!(@wrong $field $n $o $t $s $e $r $c $u);
     };
-    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $($rest:tt)*) => {
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt $($rest:tt)*) => {
         ::core::compile_error!(::core::concat!(
             "probe!: expected `field: value,` pairs, found `",
             ::core::stringify!($($rest)*),
@@ -146,9 +147,19 @@ macro_rules! probe {
     (@wrong setup_each $n:tt $o:tt $t:tt $s:tt [$($x:tt)+] $($rest:tt)*) => {
         $crate::probe!(@twice setup_each);
     };
-    (@wrong run $n:tt $o:tt $t:tt $s:tt $e:tt [$($x:tt)+] $c:tt) => { $crate::probe!(@twice run); };
-    (@wrong check $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt [$($x:tt)+]) => {
+    (@wrong run $n:tt $o:tt $t:tt $s:tt $e:tt [$($x:tt)+] $($rest:tt)*) => {
+        $crate::probe!(@twice run);
+    };
+    (@wrong check $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt [$($x:tt)+] $u:tt) => {
         $crate::probe!(@twice check);
+    };
+    (@wrong suite $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt [$($x:tt)+]) => {
+        $crate::probe!(@twice suite);
+    };
+    (@wrong suite $($rest:tt)*) => {
+        ::core::compile_error!(
+            "probe!: `suite` takes an identifier followed by a comma, such as `suite: kernel,`"
+        );
     };
     (@wrong name $($rest:tt)*) => {
         ::core::compile_error!(
@@ -169,7 +180,7 @@ macro_rules! probe {
         ::core::compile_error!(::core::concat!(
             "probe!: unknown field `",
             ::core::stringify!($field),
-            "` (the fields are name, run, setup, setup_each, check, ops and note)"
+            "` (the fields are name, run, setup, setup_each, check, ops, note and suite)"
         ));
     };
     (@twice $field:ident) => {
@@ -186,10 +197,10 @@ macro_rules! probe {
     (@done [] $($rest:tt)*) => {
         ::core::compile_error!("probe!: missing `name` (the probe's unique snake_case name)");
     };
-    (@done $n:tt $o:tt $t:tt $s:tt $e:tt [] $c:tt) => {
+    (@done $n:tt $o:tt $t:tt $s:tt $e:tt [] $c:tt $u:tt) => {
         ::core::compile_error!("probe!: missing `run` (one iteration of the work, timed)");
     };
-    (@done [$name:ident] [$($ops:expr)?] $t:tt $s:tt $e:tt $r:tt $c:tt) => {
+    (@done [$name:ident] [$($ops:expr)?] $t:tt $s:tt $e:tt $r:tt $c:tt [$($suite:ident)?]) => {
         const _: () = {
             fn __yardstick_prepare()
                 -> ::core::result::Result<::std::boxed::Box<dyn $crate::probe::Instance>, ::std::string::String>
@@ -200,6 +211,7 @@ macro_rules! probe {
                 $crate::probe::Probe {
                     name: ::core::stringify!($name),
                     ops: $crate::probe!(@ops $($ops)?),
+                    suite: $crate::probe!(@suite $($suite)?),
                     file: ::core::file!(),
                     line: ::core::line!(),
                     prepare: __yardstick_prepare,
@@ -207,6 +219,8 @@ macro_rules! probe {
             }
         };
     };
+    (@suite) => { $crate::probe::DEFAULT_SUITE };
+    (@suite $suite:ident) => { ::core::stringify!($suite) };
     (@ops) => { 1 };
     (@ops $ops:expr) => { $ops };
     (@build [$($note:expr)?] $s:tt [$($each:expr)?] [$run:expr] []) => {
@@ -239,7 +253,7 @@ macro_rules! probe {
         }
     };
     ($($fields:tt)*) => {
-        $crate::probe!(@munch [] [] [] [] [] [] [] $($fields)*);
+        $crate::probe!(@munch [] [] [] [] [] [] [] [] $($fields)*);
     };
 }
 
@@ -260,8 +274,27 @@ macro_rules! probe {
 /// without an error (the run then has none of them, or none at all). For
 /// each crate the macro writes `use mycrate as _;`, which names it; probes
 /// in the bench file itself need no name (`yardstick::main!()`).
+///
+/// A bench runs the probes of one suite: `micro` unless it names another.
+/// Probes that hold state or are whole processes say `suite: kernel` and
+/// run in their own bench, judged as absolute times (kernel mode):
+///
+/// ```no_run
+/// // benches/kernel.rs, with `[[bench]] name = "kernel" harness = false`
+/// yardstick::main!(suite: kernel, mycrate);
+/// # mod mycrate {}
+/// ```
 #[macro_export]
 macro_rules! main {
+    (suite: $suite:ident $(, $krate:ident)* $(,)?) => {
+        $(
+            #[allow(unused_imports)]
+            use $krate as _;
+        )*
+        fn main() {
+            ::std::process::exit($crate::run_suite(::core::stringify!($suite)));
+        }
+    };
     ($($krate:ident),* $(,)?) => {
         $(
             #[allow(unused_imports)]
@@ -270,131 +303,5 @@ macro_rules! main {
         fn main() {
             ::std::process::exit($crate::run_main());
         }
-    };
-}
-
-/// Registers a process probe: work timed as a whole child process (see
-/// [`probe::process`](crate::probe::process)). One call, in the file where
-/// the work lives.
-///
-/// `name` and `child` are required, `note` (a string literal) is optional,
-/// in any order. `child` is a closure `|child: &mut Child| -> Result<(),
-/// String>` that runs in a fresh copy of the bench binary: it calls
-/// [`Child::ready`](crate::probe::Child::ready) when the process is ready
-/// (its `boot` time ends there) and may
-/// [`report`](crate::probe::Child::report) times it measured about itself.
-/// An `Err` fails the probe with its message.
-///
-/// ```
-/// yardstick::process_probe! {
-///     name: kernel,
-///     note: "boot, then the first render",
-///     child: |child| {
-///         let started = std::time::Instant::now();
-///         child.ready();
-///         let page = format!("<p>{}</p>", 6 * 7);
-///         child.report("render_cold", started.elapsed());
-///         if page.len() == 9 { Ok(()) } else { Err(format!("rendered {page}")) }
-///     },
-/// }
-/// # fn main() {}
-/// ```
-///
-/// A misspelt, repeated or missing field is a compile error that names it:
-///
-/// ```compile_fail
-/// yardstick::process_probe! { name: typo, chidl: |c| { c.ready(); Ok(()) } }
-/// # fn main() {}
-/// ```
-/// ```compile_fail
-/// yardstick::process_probe! { child: |c| { c.ready(); Ok(()) } }
-/// # fn main() {}
-/// ```
-/// ```compile_fail
-/// yardstick::process_probe! { name: no_child, note: "x" }
-/// # fn main() {}
-/// ```
-/// ```compile_fail
-/// yardstick::process_probe! { name: twice, name: again, child: |c| { c.ready(); Ok(()) } }
-/// # fn main() {}
-/// ```
-#[macro_export]
-macro_rules! process_probe {
-    // The slots are [name] [note] [child].
-    (@munch $n:tt $t:tt $c:tt) => {
-        $crate::process_probe!(@done $n $t $c);
-    };
-    (@munch [] $t:tt $c:tt name: $v:ident $(, $($rest:tt)*)?) => {
-        $crate::process_probe!(@munch [$v] $t $c $($($rest)*)?);
-    };
-    (@munch $n:tt [] $c:tt note: $v:literal $(, $($rest:tt)*)?) => {
-        $crate::process_probe!(@munch $n [$v] $c $($($rest)*)?);
-    };
-    (@munch $n:tt $t:tt [] child: $v:expr $(, $($rest:tt)*)?) => {
-        $crate::process_probe!(@munch $n $t [$v] $($($rest)*)?);
-    };
-    (@munch $n:tt $t:tt $c:tt $field:ident : $($rest:tt)*) => {
-        $crate::process_probe!(@wrong $field $n $t $c);
-    };
-    (@munch $n:tt $t:tt $c:tt $($rest:tt)*) => {
-        ::core::compile_error!(::core::concat!(
-            "process_probe!: expected `field: value,` pairs, found `",
-            ::core::stringify!($($rest)*),
-            "`"
-        ));
-    };
-    (@wrong name [$($x:tt)+] $t:tt $c:tt) => { $crate::process_probe!(@twice name); };
-    (@wrong note $n:tt [$($x:tt)+] $c:tt) => { $crate::process_probe!(@twice note); };
-    (@wrong child $n:tt $t:tt [$($x:tt)+]) => { $crate::process_probe!(@twice child); };
-    (@wrong name $($rest:tt)*) => {
-        ::core::compile_error!("process_probe!: `name` takes a snake_case identifier followed by a comma");
-    };
-    (@wrong note $($rest:tt)*) => {
-        ::core::compile_error!("process_probe!: `note` takes a string literal followed by a comma");
-    };
-    (@wrong child $($rest:tt)*) => {
-        ::core::compile_error!("process_probe!: `child` takes one closure followed by a comma");
-    };
-    (@wrong $field:ident $($rest:tt)*) => {
-        ::core::compile_error!(::core::concat!(
-            "process_probe!: unknown field `",
-            ::core::stringify!($field),
-            "` (the fields are name, child and note)"
-        ));
-    };
-    (@twice $field:ident) => {
-        ::core::compile_error!(::core::concat!(
-            "process_probe!: `", ::core::stringify!($field), "` is given twice"
-        ));
-    };
-    (@done [] $t:tt $c:tt) => {
-        ::core::compile_error!("process_probe!: missing `name` (the probe's unique snake_case name)");
-    };
-    (@done $n:tt $t:tt []) => {
-        ::core::compile_error!("process_probe!: missing `child` (the closure the child process runs)");
-    };
-    (@done [$name:ident] [$($note:literal)?] [$child:expr]) => {
-        const _: () = {
-            fn __yardstick_child(
-                child: &mut $crate::probe::Child,
-            ) -> ::core::result::Result<(), ::std::string::String> {
-                let run: fn(&mut $crate::probe::Child) -> ::core::result::Result<(), ::std::string::String> = $child;
-                run(child)
-            }
-            $crate::inventory::submit! {
-                $crate::probe::ProcessProbe {
-                    name: ::core::stringify!($name),
-                    note: $crate::process_probe!(@note $($note)?),
-                    file: ::core::file!(),
-                    line: ::core::line!(),
-                    child: __yardstick_child,
-                }
-            }
-        };
-    };
-    (@note) => { "" };
-    (@note $note:literal) => { $note };
-    ($($fields:tt)*) => {
-        $crate::process_probe!(@munch [] [] [] $($fields)*);
     };
 }

@@ -14,6 +14,7 @@ mod closures;
 pub mod fingerprint;
 mod macros;
 pub mod process;
+mod process_macro;
 
 #[doc(hidden)]
 pub use build::prepare;
@@ -29,6 +30,9 @@ pub struct Probe {
     pub name: &'static str,
     /// Operations one iteration stands for (files parsed, URLs routed, ...).
     pub ops: u64,
+    /// The bench target that runs it: [`DEFAULT_SUITE`] unless the probe
+    /// says `suite: kernel` (see [`main!`](macro@crate::main)).
+    pub suite: &'static str,
     /// Source location of the registration, to name both sides of a duplicate.
     pub file: &'static str,
     /// Source line of the registration.
@@ -38,6 +42,14 @@ pub struct Probe {
 }
 
 inventory::collect!(Probe);
+
+/// The suite of a probe that names none, and of a bench whose `main!`
+/// names none: `cargo bench --bench micro`, or a user's own bench.
+pub const DEFAULT_SUITE: &str = "micro";
+
+/// The suite `cargo bench --bench kernel` runs: probes that hold state and
+/// whole processes, judged as absolute times (kernel mode).
+pub const KERNEL_SUITE: &str = "kernel";
 
 /// A probe whose untimed setup has run: the harness verifies it once, then
 /// times batches of its work.
@@ -112,6 +124,7 @@ pub(crate) fn fake(
     Probe {
         name,
         ops: 1,
+        suite: crate::probe::DEFAULT_SUITE,
         file: "src/x.rs",
         line: 1,
         prepare,

@@ -39,12 +39,18 @@ pub struct ProcessProbe {
     pub name: &'static str,
     /// What the probe stands for, shown in the table.
     pub note: &'static str,
+    /// The bench target that runs it (see [`Probe::suite`](super::Probe)).
+    pub suite: &'static str,
     /// Source file of the registration, to name both sides of a duplicate.
     pub file: &'static str,
     /// Source line of the registration.
     pub line: u32,
     /// Runs in the child process; an `Err` fails the probe with its text.
     pub child: fn(&mut Child) -> Result<(), String>,
+    /// Runs once in the parent before the first child, untimed: what every
+    /// child needs ready (a database made, a cache filled). An `Err` fails
+    /// the probe.
+    pub setup: Option<fn() -> Result<(), String>>,
 }
 
 inventory::collect!(ProcessProbe);
@@ -53,12 +59,15 @@ inventory::collect!(ProcessProbe);
 pub static EMPTY_PROBE: ProcessProbe = ProcessProbe {
     name: EMPTY,
     note: "the floor: a child that signals ready at once and exits",
+    // Measured beside the process probes of whichever suite runs.
+    suite: super::DEFAULT_SUITE,
     file: file!(),
     line: line!(),
     child: |child| {
         child.ready();
         Ok(())
     },
+    setup: None,
 };
 
 /// Every registered process probe, by name.

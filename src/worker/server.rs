@@ -192,6 +192,7 @@ mod tests {
     static COUNTING: Probe = Probe {
         name: "counting",
         ops: 3,
+        suite: crate::probe::DEFAULT_SUITE,
         file: file!(),
         line: line!(),
         prepare: counting,
@@ -199,6 +200,7 @@ mod tests {
     static BROKEN: Probe = Probe {
         name: "broken",
         ops: 1,
+        suite: crate::probe::DEFAULT_SUITE,
         file: file!(),
         line: line!(),
         prepare: broken,

@@ -19,8 +19,9 @@ mod values;
 mod words;
 
 pub use checksum::checksum;
-pub use generate::{FRONT_PAGE, Generated, Shape, generate};
+pub use generate::{FRONT_PAGE, GENERATOR, Generated, Shape, generate};
 pub use query::{ClassFilter, ListQuery, SortKey};
+pub use schema::VERSION as LAYOUT;
 pub use store::{Attribute, ContentStore, Node, Object, Resolved};
 
 use std::fmt;

@@ -59,7 +59,7 @@ impl<'a> Choice<'a> {
         if options.metric.is_none() {
             choice.count_instead(keeper, options.min_batch);
         }
-        choice.suits(options.calibrate)?;
+        choice.suits(options.mode(), options.calibrate)?;
         Ok(choice)
     }
 
@@ -84,11 +84,11 @@ impl<'a> Choice<'a> {
 
     /// Refuses, before anything is measured, a baseline this run could not
     /// be compared with.
-    fn suits(&self, calibrate: bool) -> Result<(), Error> {
+    fn suits(&self, mode: Mode, calibrate: bool) -> Result<(), Error> {
         let Some(b) = &self.baseline else {
             return Ok(());
         };
-        b.suits(Mode::Micro, self.metric)?;
+        b.suits(mode, self.metric)?;
         if !calibrate && self.metric == Metric::Time {
             return Err(Error::usage(format!(
                 "--no-calibration: a run without calibration cannot be compared with {} (add --no-baseline)",

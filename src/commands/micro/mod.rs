@@ -56,7 +56,8 @@ pub(crate) fn main(
         Metric::Time => {
             let mut settings = MicroSettings::timed(options, &injection, &clock);
             settings.boot_repeat = (!process_selected.is_empty()).then_some(options.boot_repeat);
-            let mut run = measure(&timer, &selected, &settings, Metric::Time, quiet)?;
+            let mode = options.mode();
+            let mut run = measure(&timer, &selected, &settings, (mode, Metric::Time), quiet)?;
             let children = children(options, &clock, invocation)?;
             run.rows
                 .extend(measure_processes(&children, &process_selected, quiet));
@@ -80,11 +81,13 @@ pub(crate) fn main(
     deliver::deliver(run, &delivery)
 }
 
-/// `--list`: every probe and process probe the filters pass, in libtest's
-/// form.
+/// `--list`: every probe and process probe of the suite that the filters
+/// pass, in libtest's form.
 fn list(options: &MicroOptions, registered: &[&Probe], processes: &[&ProcessProbe]) {
-    let names = registered.iter().map(|p| p.name);
-    for name in names.chain(processes.iter().map(|p| p.name)) {
+    let ours = |suite: &str| suite == options.suite;
+    let names = registered.iter().filter(|p| ours(p.suite)).map(|p| p.name);
+    let process_names = processes.iter().filter(|p| ours(p.suite)).map(|p| p.name);
+    for name in names.chain(process_names) {
         if options.matches(name) {
             println!("{name}: bench");
         }
@@ -115,7 +118,8 @@ fn count(
             .saturating_mul(callgrind::LIMIT_FACTOR),
         injection,
     };
-    measure(&meter, selected, &settings, counted, options.common.quiet)
+    let quiet = options.common.quiet;
+    measure(&meter, selected, &settings, (Mode::Micro, counted), quiet)
 }
 
 /// The warning of a counted run that leaves process probes out: a whole
@@ -187,12 +191,13 @@ fn stop_on_timeout(message: &str) {
     std::process::exit(2);
 }
 
-/// Every probe measured by `meter`, with progress on stderr, as a run.
+/// Every probe measured by `meter`, with progress on stderr, as a run of
+/// `mode` and `metric`.
 fn measure(
     meter: &dyn Meter,
     selected: &[&'static Probe],
     settings: &MicroSettings,
-    metric: Metric,
+    (mode, metric): (Mode, Metric),
     quiet: bool,
 ) -> Result<Run, Error> {
     let started = now();
@@ -205,7 +210,7 @@ fn measure(
         Metric::Time => Figures::Times,
         _ => Figures::Counts,
     };
-    Ok(RunBuilder::new(Mode::Micro, started)
+    Ok(RunBuilder::new(mode, started)
         .metric(metric)
         .settings(settings)
         .warnings(measured.warnings)

@@ -2,9 +2,9 @@
 //! flags cargo passes work as a Rust developer expects.
 
 use crate::commands::common::{self, Common, Flag, exit_help, output_help};
-use crate::document::run::Metric;
+use crate::document::run::{Metric, Mode};
 use crate::error::Error;
-use crate::probe::{Probe, ProcessProbe};
+use crate::probe::{DEFAULT_SUITE, KERNEL_SUITE, Probe, ProcessProbe};
 use lexopt::Parser;
 use std::time::Duration;
 
@@ -28,6 +28,9 @@ Which probes:
   --probe=NAME              only this probe (repeatable; an unknown name is
                             an error)
   --list                    list the probes (process probes too) and exit
+  --suite=NAME              the probes of this suite (default: the bench's,
+                            as its yardstick::main! names it, else micro);
+                            kernel runs in kernel mode
 
 How to measure:
   --repeat=N                measured rounds (default 30; 1 to 1000000)
@@ -48,6 +51,8 @@ How to judge:
   --baseline=FILE           judge against this saved run
   --no-baseline             judge against nothing, and keep nothing
   --threshold=PCT           how much slower regresses (default 30; counts 1)
+  --min-delta=MS            kernel mode: a slowdown must also add MS
+                            milliseconds to the median (default 0.05)
   --max-machine-slowdown=PCT
                             judge nothing when the calibration loop ran more
                             than PCT % slower than the baseline's (default 30)
@@ -103,6 +108,9 @@ pub(crate) struct MicroOptions {
     pub worker: bool,
     /// Children started per process probe (`--boot-repeat`).
     pub boot_repeat: usize,
+    /// The suite whose probes run: the bench's (see `yardstick::main!`),
+    /// or `--suite`. The `kernel` suite runs in kernel mode.
+    pub suite: String,
 }
 
 impl Default for MicroOptions {
@@ -122,6 +130,7 @@ impl Default for MicroOptions {
             confirm: true,
             worker: false,
             boot_repeat: 5,
+            suite: DEFAULT_SUITE.to_string(),
         }
     }
 }
@@ -157,6 +166,16 @@ impl MicroOptions {
         registered: &[&'static Probe],
         process: &[&'static ProcessProbe],
     ) -> Result<(Vec<&'static Probe>, Vec<&'static ProcessProbe>), Error> {
+        let registered: Vec<&'static Probe> = registered
+            .iter()
+            .copied()
+            .filter(|p| p.suite == self.suite)
+            .collect();
+        let process: Vec<&'static ProcessProbe> = process
+            .iter()
+            .copied()
+            .filter(|p| p.suite == self.suite)
+            .collect();
         for name in &self.probes {
             if !registered.iter().any(|p| p.name == name) && !process.iter().any(|p| p.name == name)
             {
@@ -186,13 +205,16 @@ impl MicroOptions {
         Ok((selected, processes))
     }
 
-    /// Parses the arguments after the program name (or after `micro`).
-    pub fn parse<I>(args: I) -> Result<MicroOptions, Error>
+    /// Parses the arguments of a bench whose probes are those of `suite`.
+    pub fn parse_for<I>(args: I, suite: &str) -> Result<MicroOptions, Error>
     where
         I: IntoIterator,
         I::Item: Into<std::ffi::OsString>,
     {
-        let mut o = MicroOptions::default();
+        let mut o = MicroOptions {
+            suite: suite.to_string(),
+            ..MicroOptions::default()
+        };
         let mut parser = Parser::from_args(args);
         while let Some(flag) = o.common.next_own(&mut parser, HELP)? {
             match &flag {
@@ -205,11 +227,7 @@ impl MicroOptions {
                 Flag::Short(_) => return Err(flag.unexpected()),
             }
         }
-        if o.common.min_delta.is_some() {
-            return Err(Error::usage(
-                "micro mode does not take --min-delta: it applies to HTTP runs",
-            ));
-        }
+        o.check_mode()?;
         if o.common.max_machine_slowdown.is_some() && (o.metric().is_count() || !o.calibrate) {
             return Err(Error::usage(
                 "--max-machine-slowdown needs the calibration loop of a timed run \
@@ -217,6 +235,29 @@ impl MicroOptions {
             ));
         }
         Ok(o)
+    }
+
+    /// The mode the suite runs in: `kernel` judges absolute times.
+    pub fn mode(&self) -> Mode {
+        if self.suite == KERNEL_SUITE {
+            Mode::Kernel
+        } else {
+            Mode::Micro
+        }
+    }
+
+    /// What one mode takes and the other does not.
+    fn check_mode(&self) -> Result<(), Error> {
+        match self.mode() {
+            Mode::Kernel if self.metric().is_count() => Err(Error::usage(
+                "--metric: kernel mode is timed (its probes hold state and whole processes); \
+                 counts are micro mode's",
+            )),
+            Mode::Micro if self.common.min_delta.is_some() => Err(Error::usage(
+                "micro mode does not take --min-delta: it applies to kernel and HTTP runs",
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Takes `--name` if it is one of micro mode's own options (reading its
@@ -236,6 +277,7 @@ impl MicroOptions {
                 self.min_batch = Some(common::bounded(parser, "--min-batch", 1, MAX_BATCH)?)
             }
             "probe-timeout" => self.probe_timeout = common::seconds(parser, "--probe-timeout")?,
+            "suite" => self.suite = common::string(parser, "--suite")?,
             "boot-repeat" => {
                 self.boot_repeat =
                     common::bounded(parser, "--boot-repeat", 1, MAX_BOOT_REPEAT)? as usize
@@ -279,6 +321,17 @@ fn metric(value: &str) -> Result<Metric, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl MicroOptions {
+        /// Parses the arguments for the default suite.
+        pub(crate) fn parse<I>(args: I) -> Result<MicroOptions, Error>
+        where
+            I: IntoIterator,
+            I::Item: Into<std::ffi::OsString>,
+        {
+            MicroOptions::parse_for(args, DEFAULT_SUITE)
+        }
+    }
 
     #[test]
     fn defaults_and_cargo_flags() {

@@ -70,9 +70,11 @@ fn probe() -> ProcessProbe {
     ProcessProbe {
         name: "k",
         note: "kernel",
+        suite: crate::probe::DEFAULT_SUITE,
         file: "x.rs",
         line: 1,
         child: |_| Ok(()),
+        setup: None,
     }
 }
 

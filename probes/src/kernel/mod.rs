@@ -1,0 +1,87 @@
+//! The kernel as one request meets it: a site booted (its content store
+//! opened, its settings read, its template engine set up over both) and a
+//! node's full view rendered. The kernel suite's probes
+//! (`cargo bench --bench kernel`) time these parts.
+
+mod probes;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::content::{self, ContentStore, Shape};
+use crate::fixtures;
+use crate::host::{ContentSource, SettingsSource};
+use crate::settings::SiteSettings;
+use crate::template::content::NodeValue;
+use crate::template::{Engine, Vars};
+
+/// The content store the kernel probes read: the default shape, generated
+/// once into the system's temporary folder and shared by every process of
+/// a run (a child must not pay for building it). The name carries the
+/// shape and the store's layout, so a store of another shape or layout is
+/// never taken for it; building goes through a temporary file and a
+/// rename, so two processes that build it at once both end with a whole
+/// one.
+pub fn fixture() -> Result<PathBuf, String> {
+    let shape = Shape::default();
+    let name = format!(
+        "yardstick-content-l{}g{}-{}-{}-{}.db",
+        content::LAYOUT,
+        content::GENERATOR,
+        shape.nodes,
+        shape.depth,
+        shape.seed
+    );
+    let path = std::env::temp_dir().join(name);
+    if !path.is_file() {
+        content::generate(&path, &shape).map_err(|e| e.to_string())?;
+    }
+    Ok(path)
+}
+
+/// A booted site.
+pub struct Site {
+    pub store: Arc<ContentStore>,
+    pub settings: Arc<SiteSettings>,
+    pub engine: Engine,
+}
+
+impl Site {
+    /// Opens the content store at `path`, reads the fixture site's settings
+    /// (the `eng` site access over the base), and sets up the engine over
+    /// the design folder, the store and the settings.
+    pub fn boot(path: &std::path::Path) -> Result<Site, String> {
+        let store = Arc::new(ContentStore::open(path).map_err(|e| e.to_string())?);
+        let settings = Arc::new(SiteSettings::new(vec![
+            fixtures::path("settings"),
+            fixtures::path("settings/siteaccess/eng"),
+            fixtures::path("settings/override"),
+        ]));
+        // The settings every page reads, read now as a request would.
+        for file in ["site.ini", "content.ini", "design.ini", "template.ini"] {
+            settings.file(file).map_err(|e| e.to_string())?;
+        }
+        let engine = Engine::new(vec![fixtures::path("design")])
+            .with_content(store.clone() as Arc<dyn ContentSource>)
+            .with_settings(settings.clone() as Arc<dyn SettingsSource + Send + Sync>);
+        Ok(Site {
+            store,
+            settings,
+            engine,
+        })
+    }
+
+    /// The full view of node `id`, rendered.
+    pub fn full_view(&self, id: i64) -> Result<String, String> {
+        let node = self
+            .store
+            .node(id)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("--node={id}: no such node"))?;
+        let source = self.store.clone() as Arc<dyn ContentSource>;
+        let vars = Vars::new().set("node", NodeValue::value(node, &source));
+        self.engine
+            .render_uri("design:node/view/full.tpl", &vars)
+            .map_err(|e| e.to_string())
+    }
+}

@@ -1,0 +1,214 @@
+//! End-to-end tests of kernel mode: a bench whose `main!` names the
+//! kernel suite runs that suite's probes only, saves a run of mode
+//! `kernel`, and judges absolute medians with a threshold and a minimum
+//! delta, within one machine class only.
+//!
+//! This test binary is itself the bench, started as a child
+//! (`YARDSTICK_E2E_CHILD`); its times come from the scripted clock.
+
+mod common;
+
+use common::{assert_valid_run, check, json, run};
+use libtest_mimic::{Arguments, Failed, Trial};
+use serde_json::Value;
+use std::process::Command;
+
+yardstick::probe! {
+    suite: kernel,
+    name: k_sum,
+    run: || (0..std::hint::black_box(500u64)).sum::<u64>(),
+    check: |s| if *s == 124_750 { Ok(()) } else { Err(format!("sum {s}")) },
+}
+
+yardstick::probe! {
+    suite: kernel,
+    name: k_tiny,
+    run: || std::hint::black_box(3u64) * 7,
+    check: |x| if *x == 21 { Ok(()) } else { Err(format!("{x}")) },
+}
+
+yardstick::process_probe! {
+    suite: kernel,
+    name: k_proc,
+    child: |child| {
+        child.ready();
+        Ok(())
+    },
+}
+
+// Of the default suite: never in a kernel run.
+yardstick::probe! {
+    name: micro_only,
+    run: || 1u8,
+}
+
+/// The bench, started as `cargo bench --bench kernel` would, its times
+/// scripted: `k_sum` takes `sum` ms, `k_tiny` `tiny` ms, every process
+/// figure 2 ms.
+fn kernel(args: &[&str], sum: f64, tiny: f64) -> Command {
+    let mut cmd = Command::new(std::env::current_exe().expect("own path"));
+    cmd.env("YARDSTICK_E2E_CHILD", "kernel")
+        .env(
+            "YARDSTICK_FAKE_CLOCK",
+            format!("@calibration=1; k_sum={sum}; k_tiny={tiny}; k_proc.boot=2; k_proc.process=3; empty.boot=1; empty.process=1"),
+        )
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("YARDSTICK_INJECT")
+        .args(["--bench", "--repeat=3", "--warmup=1", "--boot-repeat=2", "-q"])
+        .args(args);
+    cmd
+}
+
+fn checks(doc: &Value) -> Vec<(String, bool)> {
+    doc["comparison"]["checks"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .filter(|c| c["metric"] == "median")
+        .map(|c| {
+            (
+                c["key"].as_str().unwrap_or("").to_string(),
+                c["regressed"] == true,
+            )
+        })
+        .collect()
+}
+
+fn runs_its_own_suite_in_kernel_mode() -> Result<(), Failed> {
+    let ran = run(kernel(&["--list"], 1.0, 0.01));
+    check(
+        ran.stdout.contains("k_sum: bench")
+            && ran.stdout.contains("k_proc: bench")
+            && !ran.stdout.contains("micro_only"),
+        "the kernel suite's probes, and only those",
+        &ran,
+    )?;
+    let ran = run(kernel(&["--no-baseline", "--format=json"], 1.0, 0.01));
+    check(ran.code == 0, "exit 0", &ran)?;
+    let doc = json(&ran.stdout);
+    assert_valid_run(&doc);
+    let keys: Vec<&str> = doc["rows"]
+        .as_array()
+        .map(|rows| rows.iter().filter_map(|r| r["key"].as_str()).collect())
+        .unwrap_or_default();
+    check(
+        doc["mode"] == "kernel"
+            && keys
+                == [
+                    "k_sum",
+                    "k_tiny",
+                    "empty.boot",
+                    "empty.process",
+                    "k_proc.boot",
+                    "k_proc.process",
+                ],
+        &format!("a kernel run of its probes: {keys:?}"),
+        &ran,
+    )
+}
+
+fn absolute_medians_regress_past_threshold_and_delta() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let base = dir.path().join("base.json");
+    let save = format!("--save={}", base.display());
+    let ran = run(kernel(&["--no-baseline", &save], 1.0, 0.01));
+    check(ran.code == 0, "baseline saved", &ran)?;
+    let against = format!("--baseline={}", base.display());
+    // k_sum twice as slow (1 ms more); k_tiny five times (0.04 ms more).
+    let ran = run(kernel(&[&against, "--format=json"], 2.0, 0.05));
+    check(ran.code == 1, "exit 1", &ran)?;
+    let doc = json(&ran.stdout);
+    let regressed: Vec<String> = checks(&doc)
+        .into_iter()
+        .filter(|c| c.1)
+        .map(|c| c.0)
+        .collect();
+    check(
+        doc["comparison"]["method"] == "absolute" && regressed == ["k_sum"],
+        &format!("only k_sum, past the delta: {regressed:?}"),
+        &ran,
+    )?;
+    // A larger minimum delta lets it pass.
+    let ran = run(kernel(&[&against, "--min-delta=5"], 2.0, 0.05));
+    check(ran.code == 0, "--min-delta=5 passes it", &ran)?;
+    // Another machine class: no verdict on time.
+    let mut other: Value = json(&std::fs::read_to_string(&base)?);
+    other["environment"]["machine_class"] = "another-class-00000000".into();
+    std::fs::write(&base, serde_json::to_string(&other)?)?;
+    let ran = run(kernel(&[&against], 2.0, 0.05));
+    check(
+        ran.code == 0 && ran.stdout.contains("NO VERDICT"),
+        "no verdict across machine classes",
+        &ran,
+    )
+}
+
+fn each_mode_refuses_what_is_not_its_own() -> Result<(), Failed> {
+    let ran = run(kernel(
+        &["--metric=instructions", "--no-baseline"],
+        1.0,
+        0.01,
+    ));
+    check(
+        ran.code == 2 && ran.stderr.contains("--metric") && ran.stderr.contains("kernel"),
+        "kernel mode is timed",
+        &ran,
+    )?;
+    let ran =
+        run(kernel(&["--min-delta=1", "--no-baseline"], 1.0, 0.01)
+            .env("YARDSTICK_E2E_CHILD", "micro"));
+    check(
+        ran.code == 2 && ran.stderr.contains("--min-delta"),
+        "micro mode refuses --min-delta",
+        &ran,
+    )?;
+    // The micro suite of the same binary runs its own probe only.
+    let ran = run(kernel(&["--list"], 1.0, 0.01).env("YARDSTICK_E2E_CHILD", "micro"));
+    check(
+        ran.stdout.trim() == "micro_only: bench",
+        "the micro suite's probe",
+        &ran,
+    )
+}
+
+fn cargo_test_runs_the_kernel_suite_once() -> Result<(), Failed> {
+    let mut cmd = Command::new(std::env::current_exe()?);
+    cmd.env("YARDSTICK_E2E_CHILD", "kernel").arg("--list");
+    let ran = run(cmd);
+    check(
+        ran.stdout.contains("k_sum: test")
+            && ran.stdout.contains("k_proc: test")
+            && !ran.stdout.contains("micro_only"),
+        "the kernel suite as tests",
+        &ran,
+    )
+}
+
+fn main() {
+    match std::env::var("YARDSTICK_E2E_CHILD").as_deref() {
+        Ok("kernel") => std::process::exit(yardstick::run_suite("kernel")),
+        Ok("micro") => std::process::exit(yardstick::run_main()),
+        _ => {}
+    }
+    let tests = vec![
+        Trial::test(
+            "runs_its_own_suite_in_kernel_mode",
+            runs_its_own_suite_in_kernel_mode,
+        ),
+        Trial::test(
+            "absolute_medians_regress_past_threshold_and_delta",
+            absolute_medians_regress_past_threshold_and_delta,
+        ),
+        Trial::test(
+            "each_mode_refuses_what_is_not_its_own",
+            each_mode_refuses_what_is_not_its_own,
+        ),
+        Trial::test(
+            "cargo_test_runs_the_kernel_suite_once",
+            cargo_test_runs_the_kernel_suite_once,
+        ),
+    ];
+    libtest_mimic::run(&Arguments::from_args(), tests).exit();
+}
