@@ -46,11 +46,19 @@ yardstick::probe! {
 /// scripted: `k_sum` takes `sum` ms, `k_tiny` `tiny` ms, every process
 /// figure 2 ms.
 fn kernel(args: &[&str], sum: f64, tiny: f64) -> Command {
+    scripted(
+        args,
+        &format!("k_sum={sum}; k_tiny={tiny}; k_proc.boot=2; k_proc.process=3"),
+    )
+}
+
+/// The bench with the clock's `script` (the floor takes 1 ms).
+fn scripted(args: &[&str], script: &str) -> Command {
     let mut cmd = Command::new(std::env::current_exe().expect("own path"));
     cmd.env("YARDSTICK_E2E_CHILD", "kernel")
         .env(
             "YARDSTICK_FAKE_CLOCK",
-            format!("@calibration=1; k_sum={sum}; k_tiny={tiny}; k_proc.boot=2; k_proc.process=3; empty.boot=1; empty.process=1"),
+            format!("@calibration=1; empty.boot=1; empty.process=1; {script}"),
         )
         .env_remove("GITHUB_ACTIONS")
         .env_remove("GITHUB_STEP_SUMMARY")
@@ -145,6 +153,39 @@ fn absolute_medians_regress_past_threshold_and_delta() -> Result<(), Failed> {
     )
 }
 
+fn a_slowdown_that_does_not_show_again_is_inconclusive() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let base = dir.path().join("base.json");
+    let save = format!("--save={}", base.display());
+    let ran = run(kernel(&["--no-baseline", &save], 1.0, 0.01));
+    check(ran.code == 0, "baseline saved", &ran)?;
+    let against = format!("--baseline={}", base.display());
+    // The two children of the run boot in 10 ms, the two of the
+    // confirmation in 2 ms, as in the baseline; k_sum's three measured
+    // rounds take 5 ms, its confirmation's 1 ms.
+    let script = "k_sum=5*3,1; k_tiny=0.01; k_proc.boot=10*2,2; k_proc.process=3";
+    let ran = run(scripted(&[&against, "--format=json"], script));
+    check(ran.code == 0, "nothing confirmed, exit 0", &ran)?;
+    let doc = json(&ran.stdout);
+    let unconfirmed: Vec<&str> = doc["comparison"]["checks"]
+        .as_array()
+        .map(|c| {
+            c.iter()
+                .filter(|k| k["inconclusive"] == true && k["confirmation_pct"].is_number())
+                .filter_map(|k| k["key"].as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    check(
+        unconfirmed == ["k_sum", "k_proc.boot"],
+        &format!("both measured again and not confirmed: {unconfirmed:?}"),
+        &ran,
+    )?;
+    // Without confirmation they fail the run.
+    let ran = run(scripted(&[&against, "--no-confirm"], script));
+    check(ran.code == 1, "--no-confirm: exit 1", &ran)
+}
+
 fn each_mode_refuses_what_is_not_its_own() -> Result<(), Failed> {
     let ran = run(kernel(
         &["--metric=instructions", "--no-baseline"],
@@ -200,6 +241,10 @@ fn main() {
         Trial::test(
             "absolute_medians_regress_past_threshold_and_delta",
             absolute_medians_regress_past_threshold_and_delta,
+        ),
+        Trial::test(
+            "a_slowdown_that_does_not_show_again_is_inconclusive",
+            a_slowdown_that_does_not_show_again_is_inconclusive,
         ),
         Trial::test(
             "each_mode_refuses_what_is_not_its_own",

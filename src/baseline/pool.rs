@@ -92,7 +92,8 @@ fn poolable(name: &str, run: &Run) -> Result<(), Error> {
             "{name}: the run has no probe to pool"
         )));
     }
-    if run.calibration.is_none() {
+    // Kernel mode judges absolute times; micro mode's ratios need the loop.
+    if run.mode == Mode::Micro && run.calibration.is_none() {
         return Err(Error::input(format!(
             "{name}: the run has no calibration; a baseline needs it"
         )));
@@ -119,9 +120,11 @@ fn poolable(name: &str, run: &Run) -> Result<(), Error> {
     }
     // Each sample is divided by the loop timed just before it; without
     // those pairs the pooled figure would mix speeds of different moments.
+    // Process rows (kernel mode's) are absolute times of whole processes.
     if let Some(row) = run
         .rows
         .iter()
+        .filter(|r| r.kind != RowKind::Process)
         .find(|r| r.calibration_samples.len() != r.samples.len())
     {
         return Err(Error::input(format!(

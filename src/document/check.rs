@@ -82,6 +82,9 @@ pub enum Figure {
     ErrorRate,
     /// Allocations per iteration (judged on any machine).
     Allocs,
+    /// Kernel mode: a process probe's `boot` or `process` median divided by
+    /// the floor's (the empty child's) in the same run.
+    MedianPerFloor,
     /// A figure this version does not know, read from a newer run.
     Other(String),
 }
@@ -100,6 +103,7 @@ impl Figure {
             Figure::Rps => "rps",
             Figure::ErrorRate => "error_rate",
             Figure::Allocs => "allocs",
+            Figure::MedianPerFloor => "median/floor",
             Figure::Other(name) => name,
         }
     }
@@ -109,7 +113,11 @@ impl Figure {
     pub(crate) fn is_time(&self) -> bool {
         matches!(
             self,
-            Figure::MedianPerCalibration | Figure::Median | Figure::P95 | Figure::Rps
+            Figure::MedianPerCalibration
+                | Figure::Median
+                | Figure::P95
+                | Figure::Rps
+                | Figure::MedianPerFloor
         )
     }
 
@@ -124,7 +132,7 @@ impl Figure {
 
 impl From<String> for Figure {
     fn from(name: String) -> Figure {
-        const KNOWN: [Figure; 10] = [
+        const KNOWN: [Figure; 11] = [
             Figure::MedianPerCalibration,
             Figure::Errors,
             Figure::Instructions,
@@ -135,6 +143,7 @@ impl From<String> for Figure {
             Figure::Rps,
             Figure::ErrorRate,
             Figure::Allocs,
+            Figure::MedianPerFloor,
         ];
         KNOWN
             .into_iter()

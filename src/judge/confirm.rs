@@ -1,22 +1,35 @@
 //! Confirmation: a timed regression must show again before it fails a run.
 //!
 //! A shared machine can slow one probe for the few seconds it is measured.
-//! The command measures every flagged probe once more, interleaved with the
-//! calibration loop, and hands the new ratios here: a slowdown that does not
-//! show again was the machine's, not the code's, and its check becomes
+//! The command measures every flagged probe once more (micro mode:
+//! interleaved with the calibration loop; kernel mode: its iterations or
+//! its children again) and hands the new figures here: a slowdown that does
+//! not show again was the machine's, not the code's, and its check becomes
 //! inconclusive (a warning), neither a silent pass nor a false failure. The
 //! rule lives here, beside the others; measuring lives in the command.
 
-use crate::document::comparison::{Comparison, Figure, Reason, Verdict};
+use crate::document::comparison::{Check, Comparison, Figure, Method, Reason, Verdict};
 
-/// A probe measured again: its new median ratio to the calibration loop,
-/// or why it could not be measured.
+/// A probe measured again: its new figure, or why it could not be
+/// measured.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Remeasured {
     /// The row's key.
     pub key: String,
-    /// The median of the new per-round ratios.
-    pub ratio: Result<f64, String>,
+    /// The new figure of the check: the median of the per-round ratios to
+    /// the loop (micro mode), or the median in ms, or against the floor's
+    /// (kernel mode).
+    pub figure: Result<f64, String>,
+}
+
+/// Whether `check` is a timed regression a confirmation measures again.
+fn confirmable(method: &Method, check: &Check) -> bool {
+    check.regressed()
+        && match check.metric {
+            Figure::MedianPerCalibration => true,
+            Figure::Median | Figure::MedianPerFloor => *method == Method::Absolute,
+            _ => false,
+        }
 }
 
 /// The keys of the checks a confirmation measures again: timed regressions.
@@ -24,7 +37,7 @@ pub fn flagged(comparison: &Comparison) -> Vec<String> {
     comparison
         .checks
         .iter()
-        .filter(|c| c.regressed() && c.metric == Figure::MedianPerCalibration)
+        .filter(|c| confirmable(&comparison.method, c))
         .map(|c| c.key.clone())
         .collect()
 }
@@ -35,17 +48,20 @@ pub fn flagged(comparison: &Comparison) -> Vec<String> {
 /// again (its regression stands).
 pub(crate) fn apply(comparison: &mut Comparison, again: &[Remeasured]) -> Vec<String> {
     let threshold = comparison.threshold;
+    // Kernel mode's rule also asks for the minimum delta, in ms.
+    let min_delta = comparison.min_delta.unwrap_or(0.0);
+    let method = comparison.method.clone();
     let mut notes = Vec::new();
     for check in comparison
         .checks
         .iter_mut()
-        .filter(|c| c.regressed() && c.metric == Figure::MedianPerCalibration)
+        .filter(|c| confirmable(&method, c))
     {
         let Some(remeasured) = again.iter().find(|r| r.key == check.key) else {
             continue;
         };
-        let ratio = match &remeasured.ratio {
-            Ok(ratio) => *ratio,
+        let ratio = match &remeasured.figure {
+            Ok(figure) => *figure,
             Err(message) => {
                 notes.push(format!(
                     "{}: could not be measured again ({message}); the regression stands",
@@ -56,11 +72,14 @@ pub(crate) fn apply(comparison: &mut Comparison, again: &[Remeasured]) -> Vec<St
         };
         let change = (ratio / check.baseline - 1.0) * 100.0;
         check.confirmation_pct = Some(change);
-        if change <= threshold {
+        let small = check.metric == Figure::Median
+            && method == Method::Absolute
+            && ratio - check.baseline <= min_delta;
+        if change <= threshold || small {
             check.verdict = Verdict::Inconclusive(Reason::Unconfirmed);
             notes.push(format!(
-                "inconclusive: {} measured {:+.1} % against the baseline, but {:+.1} % when measured again \
-                 interleaved with the calibration loop: the machine's load moved during the run",
+                "inconclusive: {} measured {:+.1} % against the baseline, but {:+.1} % when measured again: \
+                 the machine's load moved during the run",
                 check.key, check.change_pct, change
             ));
         }
@@ -103,15 +122,15 @@ mod tests {
             &[
                 Remeasured {
                     key: "steady".into(),
-                    ratio: Ok(1.25),
+                    figure: Ok(1.25),
                 },
                 Remeasured {
                     key: "passing".into(),
-                    ratio: Ok(1.05),
+                    figure: Ok(1.05),
                 },
                 Remeasured {
                     key: "failing".into(),
-                    ratio: Err("panicked".into()),
+                    figure: Err("panicked".into()),
                 },
             ],
         );
@@ -140,7 +159,7 @@ mod tests {
         c.threshold = 25.0;
         let again = Remeasured {
             key: "steady".into(),
-            ratio: Ok(1.25),
+            figure: Ok(1.25),
         };
         apply(&mut c, &[again]);
         assert_eq!(c.checks[0].confirmation_pct, Some(25.0));

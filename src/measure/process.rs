@@ -68,6 +68,12 @@ impl Children<'_> {
             .collect()
     }
 
+    /// The rows of `probe` alone (the floor too, when it is asked for), for
+    /// a confirmation that measures one flagged probe again.
+    pub fn measure_one(&self, probe: &ProcessProbe, observer: &mut dyn Observer) -> Vec<Row> {
+        self.probe(probe, observer)
+    }
+
     /// One probe's children, one after another, and its rows.
     fn probe(&self, probe: &ProcessProbe, observer: &mut dyn Observer) -> Vec<Row> {
         let mut runs = Vec::new();

@@ -51,6 +51,7 @@ pub(crate) fn main(
     let delivery = options.common.delivery();
     delivery.check()?;
     let timer = timer(options, &injection, &clock);
+    let children = children(options, &clock, invocation)?;
     let quiet = options.common.quiet;
     let mut run = match choice.metric {
         Metric::Time => {
@@ -58,7 +59,6 @@ pub(crate) fn main(
             settings.boot_repeat = (!process_selected.is_empty()).then_some(options.boot_repeat);
             let mode = options.mode();
             let mut run = measure(&timer, &selected, &settings, (mode, Metric::Time), quiet)?;
-            let children = children(options, &clock, invocation)?;
             run.rows
                 .extend(measure_processes(&children, &process_selected, quiet));
             run
@@ -75,7 +75,13 @@ pub(crate) fn main(
     }
     if options.confirm && run.metric == Metric::Time {
         let mut notes = Progress::new(0, quiet);
-        confirm::confirm(&mut run, &selected, &timer, options, &mut notes);
+        let again = confirm::Again {
+            selected: &selected,
+            processes: &process_selected,
+            timer: &timer,
+            children: &children,
+        };
+        confirm::confirm(&mut run, &again, options, &mut notes);
     }
     choice.keep(&mut run);
     deliver::deliver(run, &delivery)

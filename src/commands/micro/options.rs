@@ -50,7 +50,8 @@ How to measure:
 How to judge:
   --baseline=FILE           judge against this saved run
   --no-baseline             judge against nothing, and keep nothing
-  --threshold=PCT           how much slower regresses (default 30; counts 1)
+  --threshold=PCT           how much slower regresses (default 30; counts 1;
+                            kernel mode 50)
   --min-delta=MS            kernel mode: a slowdown must also add MS
                             milliseconds to the median (default 0.05)
   --max-machine-slowdown=PCT
