@@ -63,7 +63,13 @@ fn scripted(args: &[&str], script: &str) -> Command {
         .env_remove("GITHUB_ACTIONS")
         .env_remove("GITHUB_STEP_SUMMARY")
         .env_remove("YARDSTICK_INJECT")
-        .args(["--bench", "--repeat=3", "--warmup=1", "--boot-repeat=2", "-q"])
+        .args([
+            "--bench",
+            "--repeat=3",
+            "--warmup=1",
+            "--boot-repeat=2",
+            "-q",
+        ])
         .args(args);
     cmd
 }

@@ -312,6 +312,45 @@ mod tests {
     }
 
     #[test]
+    fn kernel_runs_pool_their_process_rows_without_a_loop() {
+        let kernel = |boot: f64, rss: u64| {
+            let mut row = Row::with_samples(
+                "k.process".into(),
+                RowKind::Process,
+                "k.process".into(),
+                vec![boot, boot],
+            );
+            row.requests = 2;
+            row.peak_rss = Some(rss);
+            Run {
+                mode: Mode::Kernel,
+                ..test_micro_run(vec![row], None)
+            }
+        };
+        let runs = named(vec![kernel(3.0, 10), kernel(5.0, 30), kernel(4.0, 20)]);
+        let base = pool(&runs).unwrap();
+        let row = &base.rows[0];
+        assert_eq!((row.n, row.median, row.peak_rss), (6, Some(4.0), Some(20)));
+        // Micro mode leaves process rows out of its pool of ratios.
+        let micro: Vec<_> = runs
+            .into_iter()
+            .map(|(n, mut r)| {
+                r.mode = Mode::Micro;
+                r.rows.push(run(&[1.0], &[1.0]).rows.remove(0));
+                r.calibration = CalibrationSummary::of(&[1.0], &[1.0], 7);
+                (n, r)
+            })
+            .collect();
+        let keys: Vec<String> = pool(&micro)
+            .unwrap()
+            .rows
+            .into_iter()
+            .map(|r| r.key)
+            .collect();
+        assert_eq!(keys, ["p"]);
+    }
+
+    #[test]
     fn warnings_are_kept_once_and_comparisons_dropped() {
         let mut a = run(&[1.0], &[1.0]);
         a.warnings.push("load was high".into());

@@ -58,7 +58,12 @@ pub(super) fn compare(baseline: &Run, run: &Run, min_delta: Option<f64>, out: &m
 
 /// What a row is judged by, and its baseline and current values; `None`
 /// for the floor's own rows.
-fn figures(baseline: &Run, run: &Run, row: &Row, medians: (f64, f64)) -> Option<(Figure, f64, f64)> {
+fn figures(
+    baseline: &Run,
+    run: &Run,
+    row: &Row,
+    medians: (f64, f64),
+) -> Option<(Figure, f64, f64)> {
     let Some((probe, phase)) = floor_phase(row) else {
         return Some((Figure::Median, medians.0, medians.1));
     };
@@ -156,7 +161,10 @@ mod tests {
             .collect();
         assert_eq!(
             judged,
-            [("k.boot", "median/floor", false), ("k.render_cold", "median", true)]
+            [
+                ("k.boot", "median/floor", false),
+                ("k.render_cold", "median", true)
+            ]
         );
         assert_eq!((c.checks[0].baseline, c.checks[0].current), (2.0, 2.0));
     }
