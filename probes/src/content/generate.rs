@@ -54,7 +54,7 @@ pub struct Generated {
 /// generates (the checksum test in `tests/content.rs` fails until the pin
 /// is renewed), so that a store built by an older generator is never
 /// taken for a new one (see `kernel::fixture`).
-pub const GENERATOR: u32 = 1;
+pub const GENERATOR: u32 = 2;
 
 /// The menu under the front page.
 const MENU: [&str; 6] = ["News", "Products", "About Us", "Blog", "Events", "Media"];
@@ -72,18 +72,21 @@ pub fn generate(path: &Path, shape: &Shape) -> Result<Generated, ContentError> {
             shape.nodes, shape.depth
         )));
     }
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    let temp = path.with_file_name(format!(
-        ".{}.{}.tmp",
-        name.unwrap_or_default(),
-        std::process::id()
-    ));
-    let _ = std::fs::remove_file(&temp);
-    let generated = build(&temp, shape).inspect_err(|_| {
-        let _ = std::fs::remove_file(&temp);
-    })?;
-    std::fs::rename(&temp, path)
-        .map_err(|e| ContentError::new(format!("{}: cannot write: {e}", path.display())))?;
+    // A temporary file of its own beside the target, even when threads of
+    // one process build the same store at once.
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let temp = tempfile::Builder::new()
+        .prefix(".content")
+        .suffix(".tmp")
+        .tempfile_in(parent)
+        .map_err(|e| ContentError::new(format!("{}: cannot write: {e}", path.display())))?
+        .into_temp_path();
+    let generated = build(&temp, shape)?;
+    temp.persist(path)
+        .map_err(|e| ContentError::new(format!("{}: cannot write: {}", path.display(), e.error)))?;
     Ok(generated)
 }
 

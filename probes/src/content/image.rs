@@ -1,9 +1,106 @@
 //! An image attribute as the CMS stores it: an XML document naming the
 //! original file and every alias made from it so far (`reference`,
-//! `small`, ...), each with the key of the filters it was made with.
+//! `small`, ...), each with the key of the filters it was made with; and
+//! the alias definitions of the site's image settings, by which an
+//! existing alias is found. Nothing here scales an image: a lookup finds
+//! an alias made before, or says there is none.
 
+use crate::settings::{Settings, Value};
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::{Reader, XmlVersion};
+
+/// The key an alias is stored under: a hash of its name and filters, so
+/// that an alias made with other filters is not taken for this one (the
+/// CMS uses a CRC32 of the same text; FNV-1a keeps it dependency-free and
+/// stable).
+pub fn alias_key<S: AsRef<str>>(name: &str, filters: &[S]) -> u32 {
+    let mut hash: u32 = 0x811c_9dc5;
+    let mut eat = |bytes: &[u8]| {
+        for byte in bytes {
+            hash ^= u32::from(*byte);
+            hash = hash.wrapping_mul(0x0100_0193);
+        }
+    };
+    eat(name.as_bytes());
+    for filter in filters {
+        eat(b"\n");
+        eat(filter.as_ref().as_bytes());
+    }
+    hash
+}
+
+/// One alias as the image settings define it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AliasDefinition {
+    pub name: String,
+    /// The alias it is made from (`reference`), if any.
+    pub reference: Option<String>,
+    pub filters: Vec<String>,
+    /// [`alias_key`] of its name and filters.
+    pub key: u32,
+}
+
+/// Every alias an image settings file (`image.ini`, merged with its
+/// overrides) lists in `[AliasSettings] AliasList`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AliasDefinitions(Vec<AliasDefinition>);
+
+impl AliasDefinitions {
+    /// The definitions `image` holds; an alias listed without a group of
+    /// its own is an error naming it.
+    pub fn from_settings(image: &Settings) -> Result<AliasDefinitions, String> {
+        let Some(Value::Array(names)) = image.variable("AliasSettings", "AliasList") else {
+            return Err("image settings: no [AliasSettings] AliasList[]".into());
+        };
+        let mut out = Vec::with_capacity(names.len());
+        for name in names {
+            if !image.has_group(name) {
+                return Err(format!(
+                    "image settings: alias `{name}` has no [{name}] group"
+                ));
+            }
+            let filters = match image.variable(name, "Filters") {
+                Some(Value::Array(f)) => f.clone(),
+                _ => Vec::new(),
+            };
+            let reference = match image.variable(name, "Reference") {
+                Some(Value::Scalar(r)) if !r.is_empty() => Some(r.clone()),
+                _ => None,
+            };
+            out.push(AliasDefinition {
+                key: alias_key(name, &filters),
+                name: name.clone(),
+                reference,
+                filters,
+            });
+        }
+        Ok(AliasDefinitions(out))
+    }
+
+    /// The definition of alias `name`.
+    pub fn get(&self, name: &str) -> Option<&AliasDefinition> {
+        self.0.iter().find(|a| a.name == name)
+    }
+
+    /// How many aliases there are.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// The alias `definition` of the image stored as `xml`, if it was made
+/// with the definition's filters; the error says why `xml` is no image.
+pub fn lookup(xml: &str, definition: &AliasDefinition) -> Result<Option<Variation>, String> {
+    let image = Image::parse(xml)?;
+    Ok(image
+        .alias(&definition.name, u64::from(definition.key))
+        .cloned())
+}
 
 /// One stored variation of an image: the original, or an alias.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -133,6 +230,29 @@ mod tests {
         assert!(Image::parse("").is_err());
         assert!(Image::parse("<alias name='x'/>").is_err());
         assert!(Image::parse("<ezimage width='wide'/>").is_err());
+    }
+
+    #[test]
+    fn definitions_come_from_the_settings_and_find_their_alias() {
+        let ini = "[AliasSettings]\nAliasList[]\nAliasList[]=reference\nAliasList[]=small\n\
+                   [reference]\nFilters[]\n\
+                   [small]\nReference=reference\nFilters[]\nFilters[]=geometry/scaledownonly=100;100\n";
+        let defs = AliasDefinitions::from_settings(&Settings::parse_str("image.ini", ini)).unwrap();
+        assert_eq!(defs.len(), 2);
+        let small = defs.get("small").unwrap();
+        assert_eq!(small.reference.as_deref(), Some("reference"));
+        assert_eq!(
+            small.key,
+            alias_key("small", &["geometry/scaledownonly=100;100"])
+        );
+        let xml = XML.replace("alias_key=\"42\"", &format!("alias_key=\"{}\"", small.key));
+        assert_eq!(lookup(&xml, small).unwrap().map(|v| v.width), Some(100));
+        // Made with other filters: not this alias.
+        assert_eq!(lookup(XML, small).unwrap(), None);
+        let missing = "[AliasSettings]\nAliasList[]=ghost\n";
+        let e = AliasDefinitions::from_settings(&Settings::parse_str("image.ini", missing))
+            .unwrap_err();
+        assert!(e.contains("ghost"), "{e}");
     }
 
     proptest! {

@@ -158,6 +158,43 @@ impl ContentStore {
     }
 }
 
+impl ContentStore {
+    /// The first current attribute of `data_type` whose stored text
+    /// contains `needle`, by id: what a probe picks in its set-up (an image
+    /// that has a given alias).
+    pub fn attribute_with(
+        &self,
+        data_type: &str,
+        needle: &str,
+    ) -> Result<Option<(i64, Attribute)>, ContentError> {
+        self.with(|c| {
+            c.prepare_cached(
+                "SELECT a.object_id, a.id, ca.identifier, a.data_type, a.data_text, a.data_int, \
+                 a.sort_key_string, a.sort_key_int \
+                 FROM content_object_attribute a \
+                 JOIN content_object o ON o.id = a.object_id AND o.current_version = a.version \
+                 JOIN content_class_attribute ca ON ca.id = a.class_attribute_id \
+                 WHERE a.data_type = ?1 AND instr(a.data_text, ?2) > 0 ORDER BY a.id LIMIT 1",
+            )?
+            .query_row(rusqlite::params![data_type, needle], |r| {
+                Ok((
+                    r.get(0)?,
+                    Attribute {
+                        id: r.get(1)?,
+                        identifier: r.get(2)?,
+                        data_type: r.get(3)?,
+                        text: r.get(4)?,
+                        int: r.get(5)?,
+                        sort_key_string: r.get(6)?,
+                        sort_key_int: r.get(7)?,
+                    },
+                ))
+            })
+            .optional()
+        })
+    }
+}
+
 impl ContentSource for ContentStore {
     fn node(&self, id: i64) -> Result<Option<Node>, String> {
         ContentStore::node(self, id).map_err(|e| e.to_string())

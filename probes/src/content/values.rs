@@ -3,6 +3,7 @@
 //! an image with its aliases, a date, keywords).
 
 use super::classes::{self, CLASSES, IMAGE, IMAGE_ALIASES};
+use super::image::alias_key;
 use super::words::{self, Rng};
 use rusqlite::{Transaction, params};
 
@@ -202,7 +203,7 @@ impl Object {
             if !rng.chance(if name == "reference" { 80 } else { 40 }) {
                 continue;
             }
-            let key = classes::alias_key(name, filters);
+            let key = alias_key(name, filters);
             let scale = rng.between(20, 90);
             xml.push_str(&format!(
                 "<alias name=\"{name}\" filename=\"{base}_{name}.jpg\" suffix=\"jpg\" \

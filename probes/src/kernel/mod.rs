@@ -6,7 +6,7 @@
 mod probes;
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::content::{self, ContentStore, Shape};
 use crate::fixtures;
@@ -33,6 +33,9 @@ pub fn fixture() -> Result<PathBuf, String> {
         shape.seed
     );
     let path = std::env::temp_dir().join(name);
+    // One build per process, however many probes ask at once.
+    static BUILDING: Mutex<()> = Mutex::new(());
+    let _one = BUILDING.lock().unwrap_or_else(PoisonError::into_inner);
     if !path.is_file() {
         content::generate(&path, &shape).map_err(|e| e.to_string())?;
     }

@@ -13,7 +13,10 @@
 //! - [`decode`]: charset, UTF-8 checking, latin1, errors.
 //! - [`overrides`]: the directory chain and the site-wide view.
 //! - [`write`]: saving a store so it reads back the same.
+//! - [`cache`]: a merged store kept in the file cache, read back while its
+//!   files are unchanged.
 
+mod cache;
 mod decode;
 mod lex;
 mod overrides;
@@ -22,6 +25,7 @@ mod store;
 mod value;
 mod write;
 
+pub use cache::{Found, SettingsCache};
 pub use decode::SettingsError;
 pub use overrides::{SiteSettings, candidates, load};
 pub use store::{Settings, Warning};
