@@ -21,9 +21,16 @@ pub(crate) fn failed_probes(run: &Run) -> Vec<&str> {
         .collect()
 }
 
-/// The line of a probe that failed; its name comes from the run.
+/// The line of a probe that failed; its name comes from the run. A
+/// process probe stands as its `.process` row, and failed a child.
 pub(crate) fn failed_line(name: &str) -> String {
-    format!("FAIL: probe {} failed its check", crate::text::clean(name))
+    match name.strip_suffix(".process") {
+        Some(probe) => format!(
+            "FAIL: process probe {} failed (see its rows' notes)",
+            crate::text::clean(probe)
+        ),
+        None => format!("FAIL: probe {} failed its check", crate::text::clean(name)),
+    }
 }
 
 /// The verdict lines: one per failed probe, then PASS or FAIL against the
@@ -72,5 +79,22 @@ pub fn exit_code(run: &Run) -> i32 {
         1
     } else {
         0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::failed_line;
+
+    #[test]
+    fn a_process_probe_fails_as_a_process() {
+        assert_eq!(
+            failed_line("ini_parse"),
+            "FAIL: probe ini_parse failed its check"
+        );
+        assert_eq!(
+            failed_line("kernel.process"),
+            "FAIL: process probe kernel failed (see its rows' notes)"
+        );
     }
 }
