@@ -93,6 +93,20 @@ fn signed(bytes: usize) -> i64 {
     i64::try_from(bytes).unwrap_or(i64::MAX)
 }
 
+/// Counts a fresh allocation of `layout` at `ptr` (none when it failed),
+/// and hands `ptr` back.
+#[inline]
+fn allocated(ptr: *mut u8, layout: Layout) -> *mut u8 {
+    if !ptr.is_null() && COUNTING.load(Ordering::Relaxed) {
+        tally(|t| {
+            t.allocs += 1;
+            t.bytes += layout.size() as u64;
+            t.live += signed(layout.size());
+        });
+    }
+    ptr
+}
+
 // SAFETY: every call forwards to `System` with the caller's arguments
 // unchanged, so `System`'s guarantees are `Counting`'s. The counting only
 // touches a thread-local `Cell` and never allocates.
@@ -100,27 +114,13 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: forwarded as is (see the impl).
         let ptr = unsafe { System.alloc(layout) };
-        if !ptr.is_null() && COUNTING.load(Ordering::Relaxed) {
-            tally(|t| {
-                t.allocs += 1;
-                t.bytes += layout.size() as u64;
-                t.live += signed(layout.size());
-            });
-        }
-        ptr
+        allocated(ptr, layout)
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: forwarded as is (see the impl).
         let ptr = unsafe { System.alloc_zeroed(layout) };
-        if !ptr.is_null() && COUNTING.load(Ordering::Relaxed) {
-            tally(|t| {
-                t.allocs += 1;
-                t.bytes += layout.size() as u64;
-                t.live += signed(layout.size());
-            });
-        }
-        ptr
+        allocated(ptr, layout)
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
