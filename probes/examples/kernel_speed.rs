@@ -1,7 +1,9 @@
 //! The kernel's database layer against rusqlite used directly: the
 //! `db_query` probe's query (node 2, joined to its object and class)
 //! through `ContentStore::node`, and the same SELECT prepared once and run
-//! on a plain connection, mapped to the same fifteen fields.
+//! on a plain connection, mapped to a `Node` by the same function: what
+//! differs is the store's own layer (its lock, its statement cache, its
+//! error mapping).
 //!
 //! `cargo run --release -p probes --example kernel_speed [ROUNDS]`
 //!
@@ -12,37 +14,15 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use probes::content::{ContentStore, FRONT_PAGE, Node};
+use probes::content::{ContentStore, FRONT_PAGE, NODE_SELECT, Node};
 use rusqlite::{Connection, OpenFlags};
 
 const BATCH: u32 = 2000;
 
-const SQL: &str = "SELECT n.node_id, n.parent_node_id, n.object_id, n.depth, \
-     n.path_string, n.path_identification_string, n.priority, n.sort_field, n.sort_order, \
-     n.is_hidden, n.is_invisible, o.name, c.identifier, o.published, o.modified \
-     FROM content_node n JOIN content_object o ON o.id = n.object_id \
-     JOIN content_class c ON c.id = o.class_id WHERE n.node_id = ?1";
-
 fn direct(conn: &Connection) -> rusqlite::Result<Node> {
-    conn.prepare_cached(SQL)?.query_row([FRONT_PAGE], |r| {
-        Ok(Node {
-            node_id: r.get(0)?,
-            parent_node_id: r.get(1)?,
-            object_id: r.get(2)?,
-            depth: r.get(3)?,
-            path_string: r.get(4)?,
-            url_alias: r.get(5)?,
-            priority: r.get(6)?,
-            sort_field: r.get(7)?,
-            sort_order: r.get(8)?,
-            is_hidden: r.get(9)?,
-            is_invisible: r.get(10)?,
-            name: r.get(11)?,
-            class_identifier: r.get(12)?,
-            published: r.get(13)?,
-            modified: r.get(14)?,
-        })
-    })
+    let sql = format!("{NODE_SELECT} WHERE n.node_id = ?1");
+    conn.prepare_cached(&sql)?
+        .query_row([FRONT_PAGE], Node::from_row)
 }
 
 /// Nanoseconds per call of `f`, over one batch.

@@ -22,7 +22,7 @@ pub use checksum::checksum;
 pub use generate::{FRONT_PAGE, GENERATOR, Generated, Shape, generate};
 pub use query::{ClassFilter, ListQuery, SortKey};
 pub use schema::VERSION as LAYOUT;
-pub use store::{Attribute, ContentStore, Node, Object, Resolved};
+pub use store::{Attribute, ContentStore, NODE_SELECT, Node, Object, Resolved};
 
 use std::fmt;
 use std::path::Path;

@@ -78,7 +78,9 @@ pub struct ContentStore {
     path: PathBuf,
 }
 
-const NODE_COLUMNS: &str = "SELECT n.node_id, n.parent_node_id, n.object_id, n.depth, \
+/// The SELECT every node query starts with: a node joined to its object
+/// and class, the columns [`Node::from_row`] reads.
+pub const NODE_SELECT: &str = "SELECT n.node_id, n.parent_node_id, n.object_id, n.depth, \
      n.path_string, n.path_identification_string, n.priority, n.sort_field, n.sort_order, \
      n.is_hidden, n.is_invisible, o.name, c.identifier, o.published, o.modified \
      FROM content_node n JOIN content_object o ON o.id = n.object_id \
@@ -214,9 +216,9 @@ impl ContentSource for ContentStore {
 }
 
 fn node_in(conn: &Connection, id: i64) -> rusqlite::Result<Option<Node>> {
-    let sql = format!("{NODE_COLUMNS} WHERE n.node_id = ?1");
+    let sql = format!("{NODE_SELECT} WHERE n.node_id = ?1");
     conn.prepare_cached(&sql)?
-        .query_row([id], node_of)
+        .query_row([id], Node::from_row)
         .optional()
 }
 
@@ -286,7 +288,7 @@ fn list_in(conn: &Connection, query: &ListQuery) -> rusqlite::Result<Vec<Node>> 
     };
     let (filter, mut params) = query.filter(&parent.path_string, parent.depth);
     let mut sql = format!(
-        "{NODE_COLUMNS}{filter}{}",
+        "{NODE_SELECT}{filter}{}",
         query.order((parent.sort_field, parent.sort_order))
     );
     if query.limit.is_some() || query.offset > 0 {
@@ -296,7 +298,7 @@ fn list_in(conn: &Connection, query: &ListQuery) -> rusqlite::Result<Vec<Node>> 
         params.push(Param::Int(query.offset.min(i64::MAX as u64) as i64));
     }
     let mut statement = conn.prepare_cached(&sql)?;
-    let rows = statement.query_map(params_from_iter(params.iter()), node_of)?;
+    let rows = statement.query_map(params_from_iter(params.iter()), Node::from_row)?;
     rows.collect()
 }
 
@@ -345,22 +347,25 @@ fn resolve_in(conn: &Connection, url: &str) -> rusqlite::Result<Option<Resolved>
     })
 }
 
-fn node_of(r: &Row) -> rusqlite::Result<Node> {
-    Ok(Node {
-        node_id: r.get(0)?,
-        parent_node_id: r.get(1)?,
-        object_id: r.get(2)?,
-        depth: r.get(3)?,
-        path_string: r.get(4)?,
-        url_alias: r.get(5)?,
-        priority: r.get(6)?,
-        sort_field: r.get(7)?,
-        sort_order: r.get(8)?,
-        is_hidden: r.get(9)?,
-        is_invisible: r.get(10)?,
-        name: r.get(11)?,
-        class_identifier: r.get(12)?,
-        published: r.get(13)?,
-        modified: r.get(14)?,
-    })
+impl Node {
+    /// The node of a row of [`NODE_SELECT`].
+    pub fn from_row(r: &Row) -> rusqlite::Result<Node> {
+        Ok(Node {
+            node_id: r.get(0)?,
+            parent_node_id: r.get(1)?,
+            object_id: r.get(2)?,
+            depth: r.get(3)?,
+            path_string: r.get(4)?,
+            url_alias: r.get(5)?,
+            priority: r.get(6)?,
+            sort_field: r.get(7)?,
+            sort_order: r.get(8)?,
+            is_hidden: r.get(9)?,
+            is_invisible: r.get(10)?,
+            name: r.get(11)?,
+            class_identifier: r.get(12)?,
+            published: r.get(13)?,
+            modified: r.get(14)?,
+        })
+    }
 }
