@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{assert_valid_run, check, json, run};
+use common::{assert_valid_run, check, json, own_child, run};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
 use std::process::Command;
@@ -54,23 +54,16 @@ fn kernel(args: &[&str], sum: f64, tiny: f64) -> Command {
 
 /// The bench with the clock's `script` (the floor takes 1 ms).
 fn scripted(args: &[&str], script: &str) -> Command {
-    let mut cmd = Command::new(std::env::current_exe().expect("own path"));
-    cmd.env("YARDSTICK_E2E_CHILD", "kernel")
-        .env(
-            "YARDSTICK_FAKE_CLOCK",
-            format!("@calibration=1; empty.boot=1; empty.process=1; {script}"),
-        )
-        .env_remove("GITHUB_ACTIONS")
-        .env_remove("GITHUB_STEP_SUMMARY")
-        .env_remove("YARDSTICK_INJECT")
-        .args([
-            "--bench",
-            "--repeat=3",
-            "--warmup=1",
-            "--boot-repeat=2",
-            "-q",
-        ])
-        .args(args);
+    let script = format!("@calibration=1; empty.boot=1; empty.process=1; {script}");
+    let mut cmd = own_child("kernel", &script);
+    cmd.args([
+        "--bench",
+        "--repeat=3",
+        "--warmup=1",
+        "--boot-repeat=2",
+        "-q",
+    ])
+    .args(args);
     cmd
 }
 

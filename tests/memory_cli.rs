@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{assert_valid_run, check, json, run};
+use common::{assert_valid_run, check, json, own_child, run};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
 use std::hint::black_box;
@@ -65,14 +65,8 @@ const SCRIPT: &str = "@calibration=1; known_allocations=0.1; other_thread=0.1; h
 
 /// This binary as a yardstick binary, timed by the scripted clock.
 fn micro(args: &[&str]) -> Command {
-    let mut cmd = Command::new(std::env::current_exe().expect("own path"));
-    cmd.env("YARDSTICK_E2E_CHILD", "main")
-        .env("YARDSTICK_FAKE_CLOCK", SCRIPT)
-        .env_remove("GITHUB_ACTIONS")
-        .env_remove("GITHUB_STEP_SUMMARY")
-        .env_remove("YARDSTICK_INJECT")
-        .env_remove("YARDSTICK_ALLOC")
-        .env_remove("ONE_MORE")
+    let mut cmd = own_child("main", SCRIPT);
+    cmd.env_remove("ONE_MORE")
         .args(["micro", "--repeat=3", "--warmup=1", "-q"])
         .args(args);
     cmd

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{assert_valid_run, check, json, run};
+use common::{assert_valid_run, check, json, own_child, run};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
 use std::process::Command;
@@ -71,13 +71,8 @@ const SCRIPT: &str = "@calibration=1; in_process_sum=0.01; fine.boot=2";
 /// This binary as a yardstick binary, with three children per process
 /// probe and a one-second timeout, judged by what `args` say.
 fn judged(args: &[&str]) -> Command {
-    let mut cmd = Command::new(std::env::current_exe().expect("own path"));
-    cmd.env("YARDSTICK_E2E_CHILD", "main")
-        .env("YARDSTICK_FAKE_CLOCK", SCRIPT)
-        .env_remove("GITHUB_ACTIONS")
-        .env_remove("GITHUB_STEP_SUMMARY")
-        .env_remove("YARDSTICK_INJECT")
-        .args(["micro", "--repeat=3", "--warmup=1", "-q", "--boot-repeat=3"])
+    let mut cmd = own_child("main", SCRIPT);
+    cmd.args(["micro", "--repeat=3", "--warmup=1", "-q", "--boot-repeat=3"])
         .arg("--probe-timeout=1")
         .args(args);
     cmd

@@ -12,6 +12,22 @@ pub fn yardstick() -> Command {
     Command::new(env!("CARGO_BIN_EXE_yardstick"))
 }
 
+/// This test binary started again as a yardstick binary in `role` (what
+/// its `main` reads from `YARDSTICK_E2E_CHILD`), timed by the scripted
+/// clock `script`, with none of the variables that would change what it
+/// prints or measures (CI annotations, the slowdown knob, the counting
+/// switch) inherited from the test's own environment.
+pub fn own_child(role: &str, script: &str) -> Command {
+    let mut cmd = Command::new(std::env::current_exe().expect("own path"));
+    cmd.env("YARDSTICK_E2E_CHILD", role)
+        .env("YARDSTICK_FAKE_CLOCK", script)
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("YARDSTICK_INJECT")
+        .env_remove("YARDSTICK_ALLOC");
+    cmd
+}
+
 /// What a finished command left behind.
 pub struct Ran {
     pub code: i32,
