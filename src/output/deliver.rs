@@ -61,10 +61,7 @@ pub(crate) fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 
     // A probe that failed in the run fails the comparison too, whatever the
     // baseline says: a broken probe never passes.
     let failed = verdict::failed_probes(run);
-    let mut lines: Vec<String> = failed
-        .iter()
-        .map(|name| verdict::failed_line(name))
-        .collect();
+    let mut lines: Vec<String> = failed.iter().map(|row| verdict::failed_line(row)).collect();
     // The table already explains a run too slow to judge; a document on
     // stdout cannot, so stderr does.
     if !table {

@@ -1,11 +1,11 @@
 //! The closing verdict lines and the exit code they stand for.
 
 use crate::document::comparison::{Comparison, Figure, Judged};
-use crate::document::run::{RowKind, Run};
+use crate::document::run::{Row, RowKind, Run};
 
 /// Names of micro probes that failed their check, their setup, or panicked:
 /// a broken probe never passes, with or without a baseline.
-pub(crate) fn failed_probes(run: &Run) -> Vec<&str> {
+pub(crate) fn failed_probes(run: &Run) -> Vec<&Row> {
     if !run.mode.is_probes() {
         return Vec::new();
     }
@@ -17,19 +17,18 @@ pub(crate) fn failed_probes(run: &Run) -> Vec<&str> {
             RowKind::Process => r.errors > 0 && r.key.ends_with(".process"),
             _ => r.n == 0 && r.errors > 0,
         })
-        .map(|r| r.name.as_str())
         .collect()
 }
 
-/// The line of a probe that failed; its name comes from the run. A
-/// process probe stands as its `.process` row, and failed a child.
-pub(crate) fn failed_line(name: &str) -> String {
-    match name.strip_suffix(".process") {
-        Some(probe) => format!(
-            "FAIL: process probe {} failed (see its rows' notes)",
-            crate::text::clean(probe)
-        ),
-        None => format!("FAIL: probe {} failed its check", crate::text::clean(name)),
+/// The line of a probe that failed, from its row; the name comes from the
+/// run. A process probe stands as its `.process` row, and failed a child.
+pub(crate) fn failed_line(row: &Row) -> String {
+    let name = crate::text::clean(&row.name);
+    match (row.kind, name.strip_suffix(".process")) {
+        (RowKind::Process, Some(probe)) => {
+            format!("FAIL: process probe {probe} failed (see its rows' notes)")
+        }
+        _ => format!("FAIL: probe {name} failed its check"),
     }
 }
 
@@ -85,15 +84,17 @@ pub fn exit_code(run: &Run) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::failed_line;
+    use crate::document::run::{Row, RowKind};
 
     #[test]
     fn a_process_probe_fails_as_a_process() {
+        let row = |name: &str, kind| Row::with_samples(name.into(), kind, name.into(), vec![]);
         assert_eq!(
-            failed_line("ini_parse"),
+            failed_line(&row("ini_parse", RowKind::Probe)),
             "FAIL: probe ini_parse failed its check"
         );
         assert_eq!(
-            failed_line("kernel.process"),
+            failed_line(&row("kernel.process", RowKind::Process)),
             "FAIL: process probe kernel failed (see its rows' notes)"
         );
     }
