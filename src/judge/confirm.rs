@@ -42,7 +42,7 @@ pub fn flagged(comparison: &Comparison) -> Vec<String> {
         .collect()
 }
 
-/// Applies the re-measured ratios to `comparison`'s timed regressions and
+/// Applies the re-measured figures to `comparison`'s timed regressions and
 /// returns the notes the run shows: one per regression that did not show
 /// again (now inconclusive), and one per probe that could not be measured
 /// again (its regression stands).
@@ -60,7 +60,7 @@ pub(crate) fn apply(comparison: &mut Comparison, again: &[Remeasured]) -> Vec<St
         let Some(remeasured) = again.iter().find(|r| r.key == check.key) else {
             continue;
         };
-        let ratio = match &remeasured.figure {
+        let figure = match &remeasured.figure {
             Ok(figure) => *figure,
             Err(message) => {
                 notes.push(format!(
@@ -70,11 +70,11 @@ pub(crate) fn apply(comparison: &mut Comparison, again: &[Remeasured]) -> Vec<St
                 continue;
             }
         };
-        let change = (ratio / check.baseline - 1.0) * 100.0;
+        let change = (figure / check.baseline - 1.0) * 100.0;
         check.confirmation_pct = Some(change);
         let small = check.metric == Figure::Median
             && method == Method::Absolute
-            && ratio - check.baseline <= min_delta;
+            && figure - check.baseline <= min_delta;
         if change <= threshold || small {
             check.verdict = Verdict::Inconclusive(Reason::Unconfirmed);
             notes.push(format!(
@@ -167,5 +167,40 @@ mod tests {
             c.checks[0].verdict,
             Verdict::Inconclusive(Reason::Unconfirmed)
         );
+    }
+
+    #[test]
+    fn kernel_mode_confirms_its_medians_past_the_delta_too() {
+        let regressed = |key: &str, figure, now: f64| {
+            Check::new(
+                key,
+                figure,
+                1.0,
+                now,
+                (now - 1.0) * 100.0,
+                Verdict::Regressed,
+            )
+        };
+        let mut c = Comparison {
+            checks: vec![
+                regressed("small", Figure::Median, 2.0),
+                regressed("k.boot", Figure::MedianPerFloor, 2.0),
+            ],
+            min_delta: Some(0.5),
+            ..Comparison::new("base.json", Method::Absolute, 30.0)
+        };
+        assert_eq!(flagged(&c), ["small", "k.boot"]);
+        let again = |key: &str, figure| Remeasured {
+            key: key.into(),
+            figure: Ok(figure),
+        };
+        // 40 % slower again, but by 0.4 ms only; the ratio to the floor
+        // has no delta in ms and stands at 40 %.
+        apply(&mut c, &[again("small", 1.4), again("k.boot", 1.4)]);
+        assert_eq!(
+            c.checks[0].verdict,
+            Verdict::Inconclusive(Reason::Unconfirmed)
+        );
+        assert_eq!(c.checks[1].verdict, Verdict::Regressed);
     }
 }
