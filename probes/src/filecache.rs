@@ -132,22 +132,6 @@ impl FileCache {
         Ok(Some(bytes))
     }
 
-    /// Entry `key` if fresh, else what `make` makes, stored. A failed store
-    /// costs the next reader a rebuild, so it is not an error.
-    pub fn fetch_or_make(
-        &self,
-        key: &str,
-        expiry: Expiry,
-        make: impl FnOnce() -> Vec<u8>,
-    ) -> Result<Vec<u8>, CacheError> {
-        if let Some(bytes) = self.fetch(key, expiry)? {
-            return Ok(bytes);
-        }
-        let bytes = make();
-        let _ = self.store(key, &bytes);
-        Ok(bytes)
-    }
-
     /// Makes entry `key` stale for every reader, without removing it: its
     /// mtime goes back to the epoch. A missing entry is already stale.
     pub fn expire(&self, key: &str) -> Result<(), CacheError> {
@@ -220,10 +204,7 @@ mod tests {
         assert_eq!(c.fetch("k", Expiry::default()).unwrap(), None);
         assert!(c.path("k").unwrap().exists());
         c.expire("missing").unwrap();
-        let made = c
-            .fetch_or_make("k", Expiry::default(), || b"new".to_vec())
-            .unwrap();
-        assert_eq!(made, b"new");
+        c.store("k", b"new").unwrap();
         assert_eq!(c.fetch("k", Expiry::default()).unwrap().unwrap(), b"new");
     }
 

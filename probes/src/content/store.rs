@@ -115,11 +115,6 @@ impl ContentStore {
         })
     }
 
-    /// The file the store reads.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// Runs `f` on the connection; its error names the file.
     fn with<T>(
         &self,
