@@ -5,4 +5,11 @@
 #[global_allocator]
 static ALLOC: yardstick::alloc::Counting = yardstick::alloc::Counting;
 
-yardstick::main!(suite: kernel, probes);
+yardstick::main!(
+    suite: kernel,
+    params: [
+        node: i64 = "the node to render and fetch (default: the front page, or the menu page with the largest full view when the front page's is nearly empty)",
+        content_size: probes::kernel::ContentSize = "nodes in the generated content store (default 10000; 8 to 200000)",
+    ],
+    probes,
+);

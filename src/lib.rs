@@ -41,7 +41,7 @@ pub(crate) mod worker;
 #[doc(hidden)]
 pub use inventory;
 
-pub use probe::{Checksum, Probe};
+pub use probe::{Checksum, Param, Probe, param};
 
 #[cfg(feature = "cli")]
-pub use commands::{main, run_main, run_suite};
+pub use commands::{main, run_bench, run_main, run_suite};

@@ -31,10 +31,22 @@ yardstick::process_probe! {
     suite: kernel,
     name: k_proc,
     child: |child| {
+        // `--size=13` reaches the child through its environment.
+        if yardstick::param("size").as_deref() == Some("13") {
+            return Err("size 13 reached the child".into());
+        }
         child.ready();
         Ok(())
     },
 }
+
+/// The parameters this bench declares, as `yardstick::main!` would.
+const PARAMS: &[yardstick::Param] = &[yardstick::Param {
+    name: "size",
+    kind: "u64",
+    help: "how much work (a test's parameter)",
+    check: yardstick::probe::param::check_as::<u64>,
+}];
 
 // Of the default suite: never in a kernel run.
 yardstick::probe! {
@@ -213,6 +225,74 @@ fn each_mode_refuses_what_is_not_its_own() -> Result<(), Failed> {
     )
 }
 
+fn bench_parameters_reach_children_and_hold_back_the_verdict() -> Result<(), Failed> {
+    let ran = run(kernel(&["--size=many"], 1.0, 0.01));
+    check(
+        ran.code == 2 && ran.stderr.trim() == "error: --size=many: invalid digit found in string",
+        "a value of the wrong type is a usage error",
+        &ran,
+    )?;
+    let ran = run(kernel(&["--help"], 1.0, 0.01));
+    check(
+        ran.code == 0
+            && ran.stdout.contains("--size=N")
+            && ran.stdout.contains("a test's parameter"),
+        "--help lists the bench's parameters",
+        &ran,
+    )?;
+    let ran = run(kernel(
+        &["--size=13", "--no-baseline", "--format=json"],
+        1.0,
+        0.01,
+    ));
+    let doc = json(&ran.stdout);
+    let note = doc["rows"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["key"] == "k_proc.boot"))
+        .and_then(|r| r["note"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    check(
+        ran.code == 1
+            && note.contains("size 13 reached the child")
+            && doc["settings"]["params"]["size"] == "13",
+        &format!("the child read --size=13, the run saved it: {note:?}"),
+        &ran,
+    )?;
+    let dir = tempfile::tempdir()?;
+    let base = dir.path().join("base.json");
+    let save = format!("--save={}", base.display());
+    let ran = run(kernel(&["--size=12", "--no-baseline", &save], 1.0, 0.01));
+    check(ran.code == 0, "baseline saved with --size=12", &ran)?;
+    // k_sum twice as slow, but with another --size: shown, not judged.
+    let against = format!("--baseline={}", base.display());
+    let ran = run(kernel(&["--size=14", &against, "--format=json"], 2.0, 0.01));
+    let doc = json(&ran.stdout);
+    let differences = &doc["comparison"]["param_differences"];
+    check(
+        ran.code == 0
+            && doc["comparison"]["informational"] == true
+            && differences[0]["field"] == "--size"
+            && differences[0]["baseline"] == "12"
+            && differences[0]["current"] == "14",
+        "other parameters: information, not a verdict",
+        &ran,
+    )?;
+    // Not given at all is the default, which differs from 12 too.
+    let ran = run(kernel(&[&against], 2.0, 0.01));
+    check(
+        ran.code == 0
+            && ran
+                .stdout
+                .contains("NO VERDICT: the probes ran with other parameters")
+            && ran
+                .stdout
+                .contains("--size 12 in the baseline, default now"),
+        "no --size against a baseline of --size=12",
+        &ran,
+    )
+}
+
 fn cargo_test_runs_the_kernel_suite_once() -> Result<(), Failed> {
     let mut cmd = Command::new(std::env::current_exe()?);
     cmd.env("YARDSTICK_E2E_CHILD", "kernel").arg("--list");
@@ -228,7 +308,7 @@ fn cargo_test_runs_the_kernel_suite_once() -> Result<(), Failed> {
 
 fn main() {
     match std::env::var("YARDSTICK_E2E_CHILD").as_deref() {
-        Ok("kernel") => std::process::exit(yardstick::run_suite("kernel")),
+        Ok("kernel") => std::process::exit(yardstick::run_bench("kernel", PARAMS)),
         Ok("micro") => std::process::exit(yardstick::run_main()),
         _ => {}
     }
@@ -248,6 +328,10 @@ fn main() {
         Trial::test(
             "each_mode_refuses_what_is_not_its_own",
             each_mode_refuses_what_is_not_its_own,
+        ),
+        Trial::test(
+            "bench_parameters_reach_children_and_hold_back_the_verdict",
+            bench_parameters_reach_children_and_hold_back_the_verdict,
         ),
         Trial::test(
             "cargo_test_runs_the_kernel_suite_once",

@@ -53,6 +53,14 @@ pub fn run_main() -> i32 {
 /// ...)`): a bench runs its own suite's probes, and the `kernel` suite runs
 /// in kernel mode.
 pub fn run_suite(suite: &str) -> i32 {
+    run_bench(suite, &[])
+}
+
+/// [`run_suite`] for a bench that declares parameters of its own
+/// (`yardstick::main!(suite: kernel, params: [node: i64 = "..."], ...)`):
+/// `--node=57` is then one of its options, which its probes read with
+/// [`crate::param`].
+pub fn run_bench(suite: &str, params: &'static [crate::probe::Param]) -> i32 {
     let args: Vec<OsString> = std::env::args_os().collect();
     if !args.iter().skip(1).any(|a| a == "--bench") {
         // libtest's arguments are text; a name that is not cannot match.
@@ -64,7 +72,13 @@ pub fn run_suite(suite: &str) -> i32 {
     let bench = args
         .first()
         .map(|program| Bench::for_program(Path::new(program)));
-    exit_code(measure(args.into_iter().skip(1), bench, "--bench", suite))
+    let bench_run = BenchRun {
+        bench,
+        invocation: "--bench",
+        suite,
+        params,
+    };
+    exit_code(measure(args.into_iter().skip(1), bench_run))
 }
 
 /// Entry point of a yardstick binary: `micro`, `compare`,
@@ -83,11 +97,17 @@ pub fn main() -> i32 {
 /// Runs `command` of a yardstick binary with the arguments after it.
 fn run_command(command: OsString, mut args: Vec<OsString>) -> Result<i32, Error> {
     match command.to_str() {
-        Some("micro") => measure(args, None, "micro", DEFAULT_SUITE),
+        Some("micro") => measure(
+            args,
+            BenchRun {
+                invocation: "micro",
+                ..BenchRun::default()
+            },
+        ),
         // A bench binary is told to measure with `--bench`; a yardstick
         // binary that links probes takes the same call, so either can be
         // one side of `compare-builds`.
-        Some("--bench") => measure(args, None, "--bench", DEFAULT_SUITE),
+        Some("--bench") => measure(args, BenchRun::default()),
         Some("compare") => saved::compare(args),
         Some("http") => utf8(args).and_then(http::main),
         Some("compare-builds") => compare_builds::options::PairedOptions::parse(args)
@@ -115,26 +135,42 @@ fn run_command(command: OsString, mut args: Vec<OsString>) -> Result<i32, Error>
     }
 }
 
-/// Micro mode, or a worker of `compare-builds` when `--worker` asks for one.
-/// `invocation` is how this binary was told to measure.
-fn measure(
-    args: impl IntoIterator<Item = OsString>,
+/// What a bench binary is: its kept runs' key, how it was told to
+/// measure, its suite and its own parameters.
+struct BenchRun<'a> {
     bench: Option<Bench>,
-    invocation: &str,
-    suite: &str,
-) -> Result<i32, Error> {
+    invocation: &'static str,
+    suite: &'a str,
+    params: &'static [crate::probe::Param],
+}
+
+impl Default for BenchRun<'_> {
+    /// The yardstick binary's `micro`: no bench, the default suite.
+    fn default() -> Self {
+        BenchRun {
+            bench: None,
+            invocation: "--bench",
+            suite: DEFAULT_SUITE,
+            params: &[],
+        }
+    }
+}
+
+/// Micro mode, or a worker of `compare-builds` when `--worker` asks for one.
+fn measure(args: impl IntoIterator<Item = OsString>, b: BenchRun<'_>) -> Result<i32, Error> {
     let args: Vec<OsString> = args.into_iter().collect();
     // A process probe's child does nothing else, and its boot is timed:
     // it is routed before any option is parsed.
     if let Some(name) = process_child(&args) {
         return Ok(crate::probe::process::child_main(&name));
     }
-    let options = MicroOptions::parse_for(args, suite)?;
+    let options = MicroOptions::parse_for(args, b.suite, b.params)?;
+    crate::probe::param::set_given(options.params.clone());
     allocation_counting()?;
     if options.worker {
         worker::main(&options)
     } else {
-        micro::main(&options, bench, &[invocation])
+        micro::main(&options, b.bench, &[b.invocation])
     }
 }
 

@@ -47,6 +47,11 @@ pub struct Comparison {
     /// `counts::setup`); when any does, the comparison is information.
     #[serde(default)]
     pub setup_differences: Vec<EnvironmentDifference>,
+    /// The bench's own parameters (`--node`) whose values differ from the
+    /// baseline's: the probes did other work, so the comparison is
+    /// information (see `crate::probe::param`).
+    #[serde(default)]
+    pub param_differences: Vec<EnvironmentDifference>,
     /// Given as information: regressions are shown but do not fail the run
     /// (a comparison with the last run on this machine rather than with a
     /// committed baseline, or of counts made with another set-up).
@@ -70,6 +75,7 @@ impl Comparison {
             machines: None,
             basis: None,
             setup_differences: Vec::new(),
+            param_differences: Vec::new(),
             informational: false,
         }
     }
@@ -139,6 +145,23 @@ impl Comparison {
         Some(format!(
             "the counts were made with another set-up ({}): a compiler, valgrind or batch of \
              its own moves counts by itself, so the changes are information, not a verdict",
+            describe_differences(&differences)
+        ))
+    }
+
+    /// Why nothing was judged, when the bench's parameters differ.
+    pub(crate) fn param_note(&self) -> Option<String> {
+        if self.param_differences.is_empty() {
+            return None;
+        }
+        let differences: Vec<_> = self
+            .param_differences
+            .iter()
+            .map(|d| (d.field.clone(), d.baseline.clone(), d.current.clone()))
+            .collect();
+        Some(format!(
+            "the probes ran with other parameters than the baseline's ({}): they did other \
+             work, so the changes are information, not a verdict",
             describe_differences(&differences)
         ))
     }
@@ -338,6 +361,13 @@ impl Serialize for Comparison {
             "setup_differences",
             &self.setup_differences,
             no_setup,
+        )?;
+        let no_params = self.param_differences.is_empty();
+        field(
+            &mut s,
+            "param_differences",
+            &self.param_differences,
+            no_params,
         )?;
         field(
             &mut s,

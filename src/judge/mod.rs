@@ -126,6 +126,16 @@ pub fn compare(
         }
     }
     machine::hold_back_across_classes(baseline, run, rules.cross_machine, &mut comparison);
+    comparison.param_differences = setup::param_differences(baseline, run)
+        .into_iter()
+        .map(|(field, baseline, current)| EnvironmentDifference {
+            field,
+            baseline,
+            current,
+        })
+        .collect();
+    // Probes given other parameters did other work: shown, never judged.
+    comparison.informational |= !comparison.param_differences.is_empty();
     Ok(comparison)
 }
 

@@ -10,6 +10,7 @@
 
 use crate::document::environment::Environment;
 use crate::document::run::{Metric, Run};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The set-up of a run of counts, each field as shown in messages.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,6 +106,40 @@ impl Setup {
         }
         out
     }
+}
+
+/// The bench parameters (`--node=57`) whose values differ between
+/// `baseline` and `run`, as (option, baseline's, run's); a parameter not
+/// given is `default`. Runs of other parameters did other work: their
+/// changes are information (see `crate::probe::param`).
+pub fn param_differences(baseline: &Run, run: &Run) -> Vec<(String, String, String)> {
+    let params = |r: &Run| -> BTreeMap<String, String> {
+        r.settings
+            .get("params")
+            .and_then(|v| v.as_object())
+            .map(|m| {
+                m.iter()
+                    .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (b, n) = (params(baseline), params(run));
+    let names: BTreeSet<&String> = b.keys().chain(n.keys()).collect();
+    let value = |m: &BTreeMap<String, String>, k: &str| {
+        m.get(k).cloned().unwrap_or_else(|| "default".to_string())
+    };
+    names
+        .into_iter()
+        .filter(|k| b.get(*k) != n.get(*k))
+        .map(|k| {
+            (
+                format!("--{}", k.replace('_', "-")),
+                value(&b, k),
+                value(&n, k),
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -100,6 +100,7 @@ impl Children<'_> {
             command
                 .args(&self.invocation)
                 .arg(format!("--process-child={}", probe.name));
+            crate::probe::param::pass_to(&mut command);
             match run_child(command, self.timeout) {
                 Ok(run) => runs.push(run),
                 Err(why) => {

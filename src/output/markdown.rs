@@ -49,7 +49,7 @@ fn comparison(c: &Comparison) -> String {
     if let Some(note) = c.machine_note() {
         out.push_str(&format!("> note: {}\n\n", escape(&note)));
     }
-    if let Some(note) = c.setup_note() {
+    for note in [c.setup_note(), c.param_note()].into_iter().flatten() {
         out.push_str(&format!("> note: {}\n\n", escape(&note)));
     }
     for d in &c.environment_differences {

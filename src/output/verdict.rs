@@ -60,6 +60,9 @@ pub(crate) fn comparison_line(c: &Comparison) -> &'static str {
         }
     } else if held_back {
         "NO VERDICT: the machine classes differ or are unknown; the changes are information"
+    } else if !c.param_differences.is_empty() {
+        "NO VERDICT: the probes ran with other parameters than the baseline's; the changes are \
+         information"
     } else if !c.setup_differences.is_empty() {
         "NO VERDICT: the counts were made with another set-up; the changes are information"
     } else if c.informational && c.regressions() > 0 {

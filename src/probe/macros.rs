@@ -284,24 +284,46 @@ macro_rules! probe {
 /// yardstick::main!(suite: kernel, mycrate);
 /// # mod mycrate {}
 /// ```
+///
+/// A bench may declare parameters of its own, which its probes read with
+/// [`param`](crate::param) (see [`probe::param`](crate::probe::param)):
+///
+/// ```no_run
+/// yardstick::main!(
+///     suite: kernel,
+///     params: [node: i64 = "the node to render (default: the front page)"],
+///     mycrate,
+/// );
+/// # mod mycrate {}
+/// ```
 #[macro_export]
 macro_rules! main {
+    (suite: $suite:ident, params: [$($params:tt)*] $(, $krate:ident)* $(,)?) => {
+        $crate::main!(@main ::core::stringify!($suite), [$($params)*] $($krate)*);
+    };
     (suite: $suite:ident $(, $krate:ident)* $(,)?) => {
+        $crate::main!(@main ::core::stringify!($suite), [] $($krate)*);
+    };
+    (params: [$($params:tt)*] $(, $krate:ident)* $(,)?) => {
+        $crate::main!(@main $crate::probe::DEFAULT_SUITE, [$($params)*] $($krate)*);
+    };
+    (@main $suite:expr, [$($name:ident: $kind:ty = $help:literal),* $(,)?] $($krate:ident)*) => {
         $(
             #[allow(unused_imports)]
             use $krate as _;
         )*
         fn main() {
-            ::std::process::exit($crate::run_suite(::core::stringify!($suite)));
+            ::std::process::exit($crate::run_bench($suite, &[$(
+                $crate::probe::Param {
+                    name: ::core::stringify!($name),
+                    kind: ::core::stringify!($kind),
+                    help: $help,
+                    check: $crate::probe::param::check_as::<$kind>,
+                }
+            ),*]));
         }
     };
     ($($krate:ident),* $(,)?) => {
-        $(
-            #[allow(unused_imports)]
-            use $krate as _;
-        )*
-        fn main() {
-            ::std::process::exit($crate::run_main());
-        }
+        $crate::main!(@main $crate::probe::DEFAULT_SUITE, [] $($krate)*);
     };
 }

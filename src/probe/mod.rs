@@ -13,6 +13,7 @@ mod closures;
 #[doc(hidden)]
 pub mod fingerprint;
 mod macros;
+pub mod param;
 pub mod process;
 mod process_macro;
 
@@ -20,6 +21,7 @@ mod process_macro;
 pub use build::prepare;
 pub use checksum::{Checksum, FingerprintHasher};
 pub use closures::Note;
+pub use param::{Param, param};
 pub use process::{Child, ProcessProbe};
 
 /// One registered probe: a fixed amount of real work, timed by the harness.

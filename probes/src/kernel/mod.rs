@@ -3,7 +3,10 @@
 //! node's full view rendered. The kernel suite's probes
 //! (`cargo bench --bench kernel`) time these parts.
 
+pub mod choice;
 mod probes;
+
+pub use choice::{ContentSize, node};
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -15,15 +18,18 @@ use crate::settings::SiteSettings;
 use crate::template::content::NodeValue;
 use crate::template::{Engine, Vars};
 
-/// The content store the kernel probes read: the default shape, generated
-/// once into the system's temporary folder and shared by every process of
-/// a run (a child must not pay for building it). The name carries the
-/// shape and the store's layout, so a store of another shape or layout is
-/// never taken for it; building goes through a temporary file and a
-/// rename, so two processes that build it at once both end with a whole
-/// one.
+/// The content store the kernel probes read: the default shape, of
+/// `--content-size` nodes when given, generated once into the system's
+/// temporary folder and shared by every process of a run (a child must not
+/// pay for building it). The name carries the shape and the store's
+/// layout, so a store of another shape or layout is never taken for it;
+/// building goes through a temporary file and a rename, so two processes
+/// that build it at once both end with a whole one.
 pub fn fixture() -> Result<PathBuf, String> {
-    let shape = Shape::default();
+    let shape = Shape {
+        nodes: ContentSize::given()?.0,
+        ..Shape::default()
+    };
     let name = format!(
         "yardstick-content-l{}g{}-{}-{}-{}.db",
         content::LAYOUT,

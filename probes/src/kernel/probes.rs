@@ -1,42 +1,62 @@
 //! The kernel suite's probes.
 
 use super::{Site, fixture};
+use crate::content::classes::CLASSES;
 use crate::content::image::{AliasDefinition, AliasDefinitions, lookup};
-use crate::content::{FRONT_PAGE, ListQuery};
+use crate::content::{ListQuery, Node};
 use crate::filecache::{Expiry, FileCache};
 use crate::settings::{Found, SettingsCache};
 use std::time::{Duration, Instant};
 
-/// Checks a full view of the front page: its title, and its children.
-fn check_front_page(html: &str) -> Result<(), String> {
-    if html.contains("<h1>Home</h1>") && html.contains("class=\"children\"") {
+/// Checks a node's full view: its title, and its children when it has any.
+fn check_full_view(site: &Site, id: i64, html: &str) -> Result<(), String> {
+    let node = site.store.node(id).map_err(|e| e.to_string())?;
+    let node = node.ok_or_else(|| format!("node {id} is gone"))?;
+    let children = site
+        .store
+        .count(&ListQuery::children(id))
+        .map_err(|e| e.to_string())?;
+    let title = format!("<h1>{}</h1>", escape(&node.name));
+    if html.contains(&title) && (children == 0 || html.contains("class=\"children\"")) {
         Ok(())
     } else {
         Err(format!(
-            "the front page's full view is wrong ({} bytes)",
+            "node {id}'s full view is wrong ({} bytes, {children} children)",
             html.len()
         ))
     }
 }
 
+/// Text as the template's `wash` writes it into HTML.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#039;")
+}
+
 yardstick::process_probe! {
     suite: kernel,
     name: kernel,
-    note: "boot: content store opened, settings read; render_cold: the front page's full view, first in the process",
+    note: "boot: content store opened, settings read, the node chosen; render_cold: its full view (--node), first in the process",
     setup: || fixture().map(|_| ()),
     child: |child| {
         let site = Site::boot(&fixture()?)?;
+        let node = super::node(&site)?;
         child.ready();
         let started = Instant::now();
-        let html = site.full_view(FRONT_PAGE)?;
+        let html = site.full_view(node)?;
         child.report("render_cold", started.elapsed());
-        check_front_page(&html)
+        check_full_view(&site, node, &html)
     },
 }
 
 /// The parts of a page the in-process probes time, booted once.
 struct Booted {
     site: Site,
+    /// The node rendered and fetched (`--node`, else the default).
+    node: Node,
     /// The database file, for the notes.
     file: String,
 }
@@ -47,19 +67,23 @@ fn booted() -> Result<Booted, String> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    Ok(Booted {
-        site: Site::boot(&path)?,
-        file,
-    })
+    let site = Site::boot(&path)?;
+    let id = super::node(&site)?;
+    let node = site.store.node(id).map_err(|e| e.to_string())?;
+    let node = node.ok_or_else(|| format!("node {id} is gone"))?;
+    Ok(Booted { site, node, file })
 }
 
 yardstick::probe! {
     suite: kernel,
     name: render_warm,
-    note: |b: &Booted| format!("node {FRONT_PAGE}'s full view, warm, in {}", b.file),
+    note: |b: &Booted| format!("node {}'s full view, warm, in {}", b.node.node_id, b.file),
     setup: booted,
-    run: |b| b.site.full_view(FRONT_PAGE),
-    check: |_, html| html.as_ref().map_err(Clone::clone).and_then(|h| check_front_page(h)),
+    run: |b| b.site.full_view(b.node.node_id),
+    check: |b, html| {
+        let html = html.as_ref().map_err(Clone::clone)?;
+        check_full_view(&b.site, b.node.node_id, html)
+    },
 }
 
 /// The fixture site's settings directories, as `Site::boot` reads them.
@@ -95,51 +119,33 @@ yardstick::probe! {
     },
 }
 
-/// The content objects and nodes the content probes use.
-struct Content {
-    booted: Booted,
-    /// The first article under the front page.
-    article: i64,
-}
-
-fn content() -> Result<Content, String> {
-    let booted = booted()?;
-    let children = booted
-        .site
-        .store
-        .list(&ListQuery::children(FRONT_PAGE))
-        .map_err(|e| e.to_string())?;
-    let article = children
-        .iter()
-        .find(|n| n.class_identifier == "article")
-        .map(|n| n.object_id)
-        .ok_or("the front page has no article")?;
-    Ok(Content { booted, article })
-}
-
 yardstick::probe! {
     suite: kernel,
     name: content_fetch,
-    note: |c: &Content| format!("object {} with its attributes, from {}", c.article, c.booted.file),
-    setup: content,
-    run: |c| c.booted.site.store.object(c.article, None).map(|o| o.map(|o| o.attributes.len())),
-    check: |_, found| match found {
-        Ok(Some(5)) => Ok(()),
-        other => Err(format!("an article has 5 attributes: {other:?}")),
+    note: |b: &Booted| format!("object {} (node {}) with its attributes, from {}", b.node.object_id, b.node.node_id, b.file),
+    setup: booted,
+    run: |b| b.site.store.object(b.node.object_id, None).map(|o| o.map(|o| o.attributes.len())),
+    check: |b, found| {
+        let class = CLASSES.iter().find(|c| c.identifier == b.node.class_identifier);
+        let expected = class.map(|c| c.attributes.len());
+        match found {
+            Ok(Some(n)) if Some(*n) == expected => Ok(()),
+            other => Err(format!("a {} has {expected:?} attributes: {other:?}", b.node.class_identifier)),
+        }
     },
 }
 
 yardstick::probe! {
     suite: kernel,
     name: node_list,
-    note: |b: &Booted| format!("up to 20 children of node {FRONT_PAGE}, in its order, from {}", b.file),
+    note: |b: &Booted| format!("up to 20 children of node {}, in its order, from {}", b.node.node_id, b.file),
     setup: booted,
     run: |b| {
-        let query = ListQuery { limit: Some(20), ..ListQuery::children(FRONT_PAGE) };
+        let query = ListQuery { limit: Some(20), ..ListQuery::children(b.node.node_id) };
         b.site.store.list(&query).map(|nodes| nodes.len())
     },
     check: |b, listed| {
-        let all = b.site.store.count(&ListQuery::children(FRONT_PAGE)).map_err(|e| e.to_string())?;
+        let all = b.site.store.count(&ListQuery::children(b.node.node_id)).map_err(|e| e.to_string())?;
         match listed {
             Ok(n) if *n as u64 == all.min(20) => Ok(()),
             other => Err(format!("{other:?} of {all} children")),
@@ -150,11 +156,11 @@ yardstick::probe! {
 yardstick::probe! {
     suite: kernel,
     name: db_query,
-    note: |b: &Booted| format!("node {FRONT_PAGE} by its key, joined to its object and class, in {}", b.file),
+    note: |b: &Booted| format!("node {} by its key, joined to its object and class, in {}", b.node.node_id, b.file),
     setup: booted,
-    run: |b| b.site.store.node(FRONT_PAGE).map(|n| n.map(|n| n.name)),
-    check: |_, found| match found {
-        Ok(Some(name)) if name == "Home" => Ok(()),
+    run: |b| b.site.store.node(b.node.node_id).map(|n| n.map(|n| n.name)),
+    check: |b, found| match found {
+        Ok(Some(name)) if *name == b.node.name => Ok(()),
         other => Err(format!("{other:?}")),
     },
 }
@@ -216,13 +222,12 @@ yardstick::probe! {
     name: image_alias,
     note: |a: &Aliased| format!("the small alias of object {}'s image, found, not scaled", a.object),
     setup: || -> Result<Aliased, String> {
-        let b = booted()?;
-        let image = b.site.settings.file("image.ini").map_err(|e| e.to_string())?;
+        let b = Site::boot(&fixture()?)?;
+        let image = b.settings.file("image.ini").map_err(|e| e.to_string())?;
         let definitions = AliasDefinitions::from_settings(&image)?;
         let small = definitions.get("small").cloned().ok_or("no small alias in image.ini")?;
         let needle = format!("alias_key=\"{}\"", small.key);
         let (object, attribute) = b
-            .site
             .store
             .attribute_with("ezimage", &needle)
             .map_err(|e| e.to_string())?

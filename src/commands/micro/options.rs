@@ -4,7 +4,7 @@
 use crate::commands::common::{self, Common, Flag, exit_help, output_help};
 use crate::document::run::{Metric, Mode};
 use crate::error::Error;
-use crate::probe::{DEFAULT_SUITE, KERNEL_SUITE, Probe, ProcessProbe};
+use crate::probe::{DEFAULT_SUITE, KERNEL_SUITE, Param, Probe, ProcessProbe};
 use lexopt::Parser;
 use std::time::Duration;
 
@@ -112,6 +112,9 @@ pub(crate) struct MicroOptions {
     /// The suite whose probes run: the bench's (see `yardstick::main!`),
     /// or `--suite`. The `kernel` suite runs in kernel mode.
     pub suite: String,
+    /// The bench's own parameters given (`--node=57`), by declared name
+    /// (`node`), in the order given; see [`crate::probe::param`].
+    pub params: Vec<(String, String)>,
 }
 
 impl Default for MicroOptions {
@@ -132,6 +135,7 @@ impl Default for MicroOptions {
             worker: false,
             boot_repeat: 5,
             suite: DEFAULT_SUITE.to_string(),
+            params: Vec::new(),
         }
     }
 }
@@ -206,8 +210,9 @@ impl MicroOptions {
         Ok((selected, processes))
     }
 
-    /// Parses the arguments of a bench whose probes are those of `suite`.
-    pub fn parse_for<I>(args: I, suite: &str) -> Result<MicroOptions, Error>
+    /// Parses the arguments of a bench whose probes are those of `suite`,
+    /// which declares `params` of its own.
+    pub fn parse_for<I>(args: I, suite: &str, params: &[Param]) -> Result<MicroOptions, Error>
     where
         I: IntoIterator,
         I::Item: Into<std::ffi::OsString>,
@@ -217,10 +222,18 @@ impl MicroOptions {
             ..MicroOptions::default()
         };
         let mut parser = Parser::from_args(args);
-        while let Some(flag) = o.common.next_own(&mut parser, HELP)? {
+        loop {
+            let flag = match o.common.next_own(&mut parser, HELP) {
+                Ok(Some(flag)) => flag,
+                Ok(None) => break,
+                Err(Error::Help(text)) => return Err(Error::Help(with_params(text, params))),
+                Err(e) => return Err(e),
+            };
             match &flag {
                 Flag::Long(name) => {
-                    if !o.accept(name, &mut parser)? {
+                    if !o.accept(name, &mut parser)?
+                        && !o.accept_param(name, params, &mut parser)?
+                    {
                         return Err(flag.unexpected());
                     }
                 }
@@ -289,6 +302,25 @@ impl MicroOptions {
         Ok(true)
     }
 
+    /// Takes `--name` if the bench declares it as a parameter, checking its
+    /// value against the parameter's type; false for anything else.
+    fn accept_param(
+        &mut self,
+        name: &str,
+        params: &[Param],
+        parser: &mut Parser,
+    ) -> Result<bool, Error> {
+        let Some(param) = params.iter().find(|p| p.option() == format!("--{name}")) else {
+            return Ok(false);
+        };
+        let option = param.option();
+        let value = common::string(parser, &option)?;
+        (param.check)(&value).map_err(|why| Error::usage(format!("{option}={value}: {why}")))?;
+        self.params.retain(|(n, _)| n != param.name);
+        self.params.push((param.name.to_string(), value));
+        Ok(true)
+    }
+
     /// The metric asked for, time when none was.
     pub fn metric(&self) -> Metric {
         self.metric.unwrap_or_default()
@@ -305,6 +337,38 @@ impl MicroOptions {
                 }
             })
     }
+}
+
+/// `--help`'s text with the bench's own parameters after it.
+fn with_params(help: &'static str, params: &[Param]) -> &'static str {
+    if params.is_empty() {
+        return help;
+    }
+    let mut text = help.trim_end().to_string();
+    text.push_str("\n\nThis bench's own parameters (its probes read them; a run made with\nother values is compared as information, never judged):\n");
+    for p in params {
+        let option = format!("{}={}", p.option(), p.metavar());
+        text.push_str(&format!("  {option:<26}"));
+        if option.len() > 25 {
+            text.push_str(&format!("\n{:28}", ""));
+        }
+        // Wrapped at 78 columns, as the options above are.
+        let mut column = 28;
+        for (i, word) in p.help.split_whitespace().enumerate() {
+            if i > 0 && column + 1 + word.len() > 78 {
+                text.push_str(&format!("\n{:28}", ""));
+                column = 28;
+            } else if i > 0 {
+                text.push(' ');
+                column += 1;
+            }
+            text.push_str(word);
+            column += word.len();
+        }
+        text.push('\n');
+    }
+    // Printed once, just before the process exits.
+    Box::leak(text.into_boxed_str())
 }
 
 /// Reads `--metric`'s value.
@@ -330,7 +394,7 @@ mod tests {
             I: IntoIterator,
             I::Item: Into<std::ffi::OsString>,
         {
-            MicroOptions::parse_for(args, DEFAULT_SUITE)
+            MicroOptions::parse_for(args, DEFAULT_SUITE, &[])
         }
     }
 

@@ -7,6 +7,7 @@ use crate::measure::callgrind::costs;
 use crate::measure::clock::Clock;
 use crate::measure::inject::Injection;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// The settings of a micro run, saved under these names (format 1).
 #[derive(Debug, Clone, Serialize)]
@@ -31,6 +32,10 @@ pub(crate) struct MicroSettings {
     /// Children per process probe (`--boot-repeat`), when any ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub boot_repeat: Option<usize>,
+    /// The bench's own parameters given (`--node=57`), by name; runs made
+    /// with others did other work (see `judge::setup`).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, String>,
     /// Counted runs: what was counted, with what.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub counting: Option<CountSettings>,
@@ -63,6 +68,7 @@ impl MicroSettings {
             exact: o.exact,
             threshold: o.common.threshold,
             boot_repeat: None,
+            params: o.params.iter().cloned().collect(),
             counting: None,
         }
     }

@@ -155,6 +155,7 @@ impl Counting<'_> {
         if self.cache {
             valgrind.arg("--cache-sim=yes").args(costs::CACHE);
         }
+        crate::probe::param::pass_to(&mut valgrind);
         valgrind
             .arg(exe)
             .args(self.invocation)

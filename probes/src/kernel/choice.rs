@@ -1,0 +1,161 @@
+//! What the kernel probes work on: the store's size (`--content-size`) and
+//! the node they render and fetch (`--node`), both parameters of
+//! `cargo bench --bench kernel` (see `yardstick::param`).
+//!
+//! The default node is the front page, as a visitor's first request is,
+//! unless its full view is nearly empty (a site whose front page is a bare
+//! title over a menu): then the menu page with the largest full view, since
+//! a probe that renders next to nothing times next to nothing.
+
+use super::Site;
+use crate::content::{ContentStore, FRONT_PAGE, ListQuery, Shape};
+use std::fmt;
+use std::str::FromStr;
+
+/// `--content-size`: the nodes of the generated store, the root and the
+/// front page included.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContentSize(pub u64);
+
+impl ContentSize {
+    /// The fewest: the root, the front page and its menu of six.
+    pub const MIN: u64 = 8;
+    /// The most: about 1.5 GB of database and 15 s to build on the 2-core
+    /// machine (10,000 nodes take 73 MB and 0.56 s); past it a typo would
+    /// fill a disk.
+    pub const MAX: u64 = 200_000;
+
+    /// The size given (`--content-size`), else the default shape's.
+    pub fn given() -> Result<ContentSize, String> {
+        match yardstick::param("content_size") {
+            Some(v) => v.parse().map_err(|e| format!("--content-size: {e}")),
+            None => Ok(ContentSize(Shape::default().nodes)),
+        }
+    }
+}
+
+impl FromStr for ContentSize {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<ContentSize, String> {
+        let nodes: u64 = s
+            .parse()
+            .map_err(|_| format!("`{s}` is not a number of nodes"))?;
+        if (ContentSize::MIN..=ContentSize::MAX).contains(&nodes) {
+            Ok(ContentSize(nodes))
+        } else {
+            Err(format!(
+                "{nodes} nodes: from {} (a front page and its menu) to {}",
+                ContentSize::MIN,
+                ContentSize::MAX
+            ))
+        }
+    }
+}
+
+impl fmt::Display for ContentSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A full view shorter than this, by [`weight`], is nearly empty.
+const NEARLY_EMPTY: u64 = 1024;
+
+/// The node the probes render and fetch: `--node` if given (it must
+/// exist), else the default of the module's comment.
+pub fn node(site: &Site) -> Result<i64, String> {
+    match yardstick::param("node") {
+        Some(v) => {
+            let id: i64 = v.parse().map_err(|e| format!("--node={v}: {e}"))?;
+            match site.store.node(id).map_err(|e| e.to_string())? {
+                Some(_) => Ok(id),
+                None => Err(format!("--node={id}: no such node in the content store")),
+            }
+        }
+        None => default_node(&site.store),
+    }
+}
+
+/// The front page, or the menu page with the largest full view when the
+/// front page's is nearly empty.
+fn default_node(store: &ContentStore) -> Result<i64, String> {
+    let front = weight(store, FRONT_PAGE)?;
+    let menu = store
+        .list(&ListQuery::children(FRONT_PAGE))
+        .map_err(|e| e.to_string())?;
+    let mut pages = Vec::with_capacity(menu.len());
+    for page in menu.iter().filter(|n| n.class_identifier == "folder") {
+        pages.push((page.node_id, weight(store, page.node_id)?));
+    }
+    Ok(pick(front, &pages))
+}
+
+/// The choice itself: `front`'s weight against the menu pages'.
+fn pick(front: u64, menu: &[(i64, u64)]) -> i64 {
+    if front >= NEARLY_EMPTY {
+        return FRONT_PAGE;
+    }
+    menu.iter()
+        .filter(|(_, w)| *w > front)
+        // The first of equals, in menu order.
+        .fold(None, |best: Option<(i64, u64)>, &(id, w)| match best {
+            Some((_, b)) if b >= w => best,
+            _ => Some((id, w)),
+        })
+        .map_or(FRONT_PAGE, |(id, _)| id)
+}
+
+/// What a node's full view shows, in bytes, read from the store without
+/// rendering (a render would warm the caches a cold render times): its
+/// attributes' stored text, and a line per child it lists (at most a page
+/// of 20).
+fn weight(store: &ContentStore, id: i64) -> Result<u64, String> {
+    let Some(node) = store.node(id).map_err(|e| e.to_string())? else {
+        return Ok(0);
+    };
+    let text: usize = store
+        .object(node.object_id, None)
+        .map_err(|e| e.to_string())?
+        .map(|o| {
+            o.attributes
+                .iter()
+                .filter_map(|a| a.text.as_ref())
+                .map(String::len)
+                .sum()
+        })
+        .unwrap_or(0);
+    let children = store
+        .count(&ListQuery::children(id))
+        .map_err(|e| e.to_string())?;
+    Ok(text as u64 + 120 * children.min(20))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_front_page_is_chosen() {
+        assert_eq!(pick(NEARLY_EMPTY, &[(3, 50_000)]), FRONT_PAGE);
+    }
+
+    #[test]
+    fn a_nearly_empty_front_page_gives_way_to_the_largest_menu_page() {
+        assert_eq!(pick(10, &[(3, 500), (4, 9_000), (5, 9_000), (6, 20)]), 4);
+    }
+
+    #[test]
+    fn no_larger_menu_page_keeps_the_front_page() {
+        assert_eq!(pick(10, &[]), FRONT_PAGE);
+        assert_eq!(pick(10, &[(3, 5), (4, 10)]), FRONT_PAGE);
+    }
+
+    #[test]
+    fn content_sizes_out_of_range_are_refused() {
+        assert_eq!("8".parse::<ContentSize>(), Ok(ContentSize(8)));
+        assert!("7".parse::<ContentSize>().is_err());
+        assert!("200001".parse::<ContentSize>().is_err());
+        assert!("ten".parse::<ContentSize>().is_err());
+    }
+}
