@@ -1,5 +1,7 @@
-//! The compiled-template cache: one file per template holding its compiled
-//! program, so a restart does not recompile every design.
+//! The compiled-template cache: one entry of the file cache per template
+//! (`template/<digest>.tplc`) holding its compiled program, so a restart
+//! does not recompile every design. The file cache writes each entry
+//! atomically, so a reader never sees half of one.
 //!
 //! An entry is trusted only if everything checks out: the magic bytes, the
 //! format version, the digest of the source it was compiled from (a changed
@@ -10,7 +12,6 @@
 //! Layout: `YTPC` | version u16 | sha256(source) | payload length u32 |
 //! sha256(payload) | payload.
 
-use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -20,6 +21,7 @@ use super::codec::{FORMAT_VERSION, decode, encode};
 use super::compile::compile;
 use super::error::TemplateError;
 use super::program::Program;
+use crate::filecache::{Expiry, FileCache};
 
 const MAGIC: &[u8; 4] = b"YTPC";
 const HEADER: usize = 4 + 2 + 32 + 4 + 32;
@@ -39,26 +41,37 @@ pub enum Outcome {
 
 #[derive(Clone, Debug)]
 pub struct CompiledCache {
-    dir: PathBuf,
+    files: FileCache,
 }
 
+/// The file cache's folder of compiled templates.
+const FOLDER: &str = "template";
+
 impl CompiledCache {
-    pub fn new(dir: PathBuf) -> Self {
-        CompiledCache { dir }
+    pub fn new(files: FileCache) -> Self {
+        CompiledCache { files }
+    }
+
+    /// The entry's key for the template named `name`: a digest, so any
+    /// name makes a plain file name.
+    fn key(name: &str) -> String {
+        let digest = Sha256::digest(name.as_bytes());
+        let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+        format!("{FOLDER}/{hex}.tplc")
     }
 
     /// The entry file for the template named `key` (its path).
     pub fn entry_path(&self, key: &str) -> PathBuf {
-        let digest = Sha256::digest(key.as_bytes());
-        let name: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
-        self.dir.join(format!("{name}.tplc"))
+        self.files.dir().join(CompiledCache::key(key))
     }
 
-    /// The cached program for `source`, if the entry is valid.
+    /// The cached program for `source`, if the entry is valid. A compiled
+    /// template never expires by age: its source's digest says when it is
+    /// stale.
     pub fn load(&self, key: &str, source: &str) -> (Option<Program>, Outcome) {
-        let bytes = match fs::read(self.entry_path(key)) {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return (None, Outcome::Missing),
+        let bytes = match self.files.fetch(&CompiledCache::key(key), Expiry::default()) {
+            Ok(Some(b)) => b,
+            Ok(None) => return (None, Outcome::Missing),
             Err(e) => return (None, Outcome::Corrupt(format!("unreadable: {e}"))),
         };
         match check(&bytes, source) {
@@ -70,7 +83,6 @@ impl CompiledCache {
     /// Writes `program` as the entry for `source`, atomically (a temporary
     /// file renamed into place), so readers never see half an entry.
     pub fn store(&self, key: &str, source: &str, program: &Program) -> io::Result<()> {
-        fs::create_dir_all(&self.dir)?;
         let payload = encode(program);
         let mut bytes = Vec::with_capacity(HEADER + payload.len());
         bytes.extend_from_slice(MAGIC);
@@ -80,8 +92,9 @@ impl CompiledCache {
         bytes.extend_from_slice(&len.to_le_bytes());
         bytes.extend_from_slice(&Sha256::digest(&payload));
         bytes.extend_from_slice(&payload);
-        let path = self.entry_path(key);
-        yardstick::document::store::replace_file(&path, &bytes)
+        self.files
+            .store(&CompiledCache::key(key), &bytes)
+            .map_err(|e| e.error)
     }
 
     /// The cached program when valid; otherwise compiles `source` and
@@ -102,7 +115,7 @@ impl CompiledCache {
     }
 
     pub fn dir(&self) -> &Path {
-        &self.dir
+        self.files.dir()
     }
 }
 
@@ -134,13 +147,18 @@ fn check(bytes: &[u8], source: &str) -> Result<Program, Outcome> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
+
+    fn cache_in(dir: &Path) -> CompiledCache {
+        CompiledCache::new(FileCache::open(dir).unwrap())
+    }
 
     const SRC: &str = "{def $x=1}<p>{$x|wash}</p>{foreach $l as $i}{$i}{/foreach}";
 
     #[test]
     fn round_trip_then_hit() {
         let dir = tempfile::tempdir().unwrap();
-        let cache = CompiledCache::new(dir.path().join("c"));
+        let cache = cache_in(&dir.path().join("c"));
         let (p1, o1) = cache.load_or_compile("a.tpl", SRC).unwrap();
         assert_eq!(o1, Outcome::Missing);
         let (p2, o2) = cache.load_or_compile("a.tpl", SRC).unwrap();
@@ -152,7 +170,7 @@ mod tests {
     #[test]
     fn changed_source_is_stale_and_recompiled() {
         let dir = tempfile::tempdir().unwrap();
-        let cache = CompiledCache::new(dir.path().to_path_buf());
+        let cache = cache_in(dir.path());
         cache.load_or_compile("a.tpl", SRC).unwrap();
         let changed = "{$y}";
         let (p, o) = cache.load_or_compile("a.tpl", changed).unwrap();
@@ -164,7 +182,7 @@ mod tests {
     #[test]
     fn other_format_version_is_stale() {
         let dir = tempfile::tempdir().unwrap();
-        let cache = CompiledCache::new(dir.path().to_path_buf());
+        let cache = cache_in(dir.path());
         cache.load_or_compile("a.tpl", SRC).unwrap();
         let path = cache.entry_path("a.tpl");
         let mut bytes = fs::read(&path).unwrap();
@@ -176,7 +194,7 @@ mod tests {
     #[test]
     fn corrupt_entries_are_recompiled_not_trusted() {
         let dir = tempfile::tempdir().unwrap();
-        let cache = CompiledCache::new(dir.path().to_path_buf());
+        let cache = cache_in(dir.path());
         let (good, _) = cache.load_or_compile("a.tpl", SRC).unwrap();
         let path = cache.entry_path("a.tpl");
         let valid = fs::read(&path).unwrap();
@@ -216,7 +234,7 @@ mod tests {
     #[test]
     fn compile_errors_pass_through() {
         let dir = tempfile::tempdir().unwrap();
-        let cache = CompiledCache::new(dir.path().to_path_buf());
+        let cache = cache_in(dir.path());
         let err = cache.load_or_compile("bad.tpl", "{if 1}").unwrap_err();
         assert_eq!((err.file.as_str(), err.line, err.column), ("bad.tpl", 1, 1));
     }

@@ -130,9 +130,9 @@ impl Engine {
         self.blocks.as_ref()
     }
 
-    /// Keeps compiled templates in `dir` between runs.
-    pub fn with_cache(mut self, dir: PathBuf) -> Self {
-        self.cache = Some(CompiledCache::new(dir));
+    /// Keeps compiled templates in the file cache `files` between runs.
+    pub fn with_cache(mut self, files: crate::filecache::FileCache) -> Self {
+        self.cache = Some(CompiledCache::new(files));
         self
     }
 
