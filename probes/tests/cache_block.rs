@@ -53,12 +53,13 @@ fn the_stored_output_is_served_per_key_until_the_content_changes() {
 fn a_block_in_a_compiled_cache_round_trips() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("page.tpl"), SRC).unwrap();
-    let engine =
-        Engine::new(vec![dir.path().to_path_buf()]).with_cache(FileCache::open(&dir.path().join("compiled")).unwrap());
+    let engine = Engine::new(vec![dir.path().to_path_buf()])
+        .with_cache(FileCache::open(&dir.path().join("compiled")).unwrap());
     let vars = Vars::new().set("k", "a").set("x", 1);
     let first = engine.render_uri("design:page.tpl", &vars).unwrap();
     // A second engine reads the compiled program back from disk.
-    let again = Engine::new(vec![dir.path().to_path_buf()]).with_cache(FileCache::open(&dir.path().join("compiled")).unwrap());
+    let again = Engine::new(vec![dir.path().to_path_buf()])
+        .with_cache(FileCache::open(&dir.path().join("compiled")).unwrap());
     assert_eq!(again.render_uri("design:page.tpl", &vars).unwrap(), first);
     assert_eq!(first, "<1|1>");
 }

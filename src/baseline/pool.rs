@@ -39,6 +39,7 @@ pub fn pool(runs: &[(String, Run)]) -> Result<Run, Error> {
         poolable(name, run)?;
         same_loop(first_name, first, name, run)?;
         same_class(first_name, first, name, run)?;
+        same_params(first_name, first, name, run)?;
         same_probes(first_name, first, name, run)?;
     }
     // Rows matched through a hash of each run's keys: linear in the rows.
@@ -163,6 +164,19 @@ fn same_class(first_name: &str, first: &Run, name: &str, run: &Run) -> Result<()
         )));
     }
     Ok(())
+}
+
+/// Runs given other bench parameters (`--node`) did other work: their
+/// pool would be a figure of no work.
+fn same_params(first_name: &str, first: &Run, name: &str, run: &Run) -> Result<(), Error> {
+    let differences = crate::judge::setup::param_differences(first, run);
+    let Some((option, theirs, ours)) = differences.first() else {
+        return Ok(());
+    };
+    Err(Error::input(format!(
+        "{name}: made with {option} {ours}, but {first_name} with {theirs}; pool runs of one \
+         set of parameters"
+    )))
 }
 
 fn same_probes(first_name: &str, first: &Run, name: &str, run: &Run) -> Result<(), Error> {
@@ -445,6 +459,16 @@ mod tests {
             e.contains("run1.json")
                 && e.contains("other-cpu-2cpu-0123abcd")
                 && e.contains("test-cpu-2cpu-00000000"),
+            "{e}"
+        );
+
+        let mut other_node = ok();
+        other_node
+            .settings
+            .insert("params".into(), serde_json::json!({"node": "57"}));
+        let e = refused(vec![ok(), other_node]);
+        assert!(
+            e.contains("run1.json") && e.contains("--node 57") && e.contains("with default"),
             "{e}"
         );
 

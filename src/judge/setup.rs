@@ -165,6 +165,30 @@ mod tests {
     }
 
     #[test]
+    fn parameters_differ_by_value_and_by_being_given() {
+        let with = |params: serde_json::Value| {
+            let mut run = test_micro_run(Vec::new(), None);
+            run.settings.insert("params".into(), params);
+            run
+        };
+        let plain = test_micro_run(Vec::new(), None);
+        let node = with(json!({"node": "57"}));
+        assert!(param_differences(&plain, &plain).is_empty());
+        assert!(param_differences(&node, &node).is_empty());
+        assert_eq!(
+            param_differences(&plain, &with(json!({"node": "57", "content_size": "20"}))),
+            [
+                ("--content-size".into(), "default".into(), "20".into()),
+                ("--node".into(), "default".into(), "57".into()),
+            ]
+        );
+        assert_eq!(
+            param_differences(&node, &with(json!({"node": "3"}))),
+            [("--node".to_string(), "57".to_string(), "3".to_string())]
+        );
+    }
+
+    #[test]
     fn equal_set_ups_have_no_differences() {
         let a = counted(5, "valgrind-3.19.0");
         let setup = Setup::of(&a, Metric::EstimatedCycles);

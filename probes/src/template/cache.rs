@@ -69,7 +69,10 @@ impl CompiledCache {
     /// template never expires by age: its source's digest says when it is
     /// stale.
     pub fn load(&self, key: &str, source: &str) -> (Option<Program>, Outcome) {
-        let bytes = match self.files.fetch(&CompiledCache::key(key), Expiry::default()) {
+        let bytes = match self
+            .files
+            .fetch(&CompiledCache::key(key), Expiry::default())
+        {
             Ok(Some(b)) => b,
             Ok(None) => return (None, Outcome::Missing),
             Err(e) => return (None, Outcome::Corrupt(format!("unreadable: {e}"))),
