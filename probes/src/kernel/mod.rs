@@ -31,9 +31,8 @@ pub fn fixture() -> Result<PathBuf, String> {
         ..Shape::default()
     };
     let name = format!(
-        "yardstick-content-l{}g{}-{}-{}-{}.db",
-        content::LAYOUT,
-        content::GENERATOR,
+        "{}{}-{}-{}.db",
+        prefix(),
         shape.nodes,
         shape.depth,
         shape.seed
@@ -44,8 +43,42 @@ pub fn fixture() -> Result<PathBuf, String> {
     let _one = BUILDING.lock().unwrap_or_else(PoisonError::into_inner);
     if !path.is_file() {
         content::generate(&path, &shape).map_err(|e| e.to_string())?;
+        remove_outdated(&path);
     }
     Ok(path)
+}
+
+/// Removes the stores an older layout or generator left beside `current`
+/// (73 MB each at the default size), which nothing will read again; stores
+/// of other sizes stay, for a later `--content-size`.
+fn remove_outdated(current: &std::path::Path) {
+    let Some(dir) = current.parent() else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if outdated(&entry.file_name().to_string_lossy(), &prefix()) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The start of the file name of every store of this layout and
+/// generator.
+fn prefix() -> String {
+    format!(
+        "yardstick-content-l{}g{}-",
+        content::LAYOUT,
+        content::GENERATOR
+    )
+}
+
+/// Whether `file` is a store of another layout or generator than the one
+/// whose names start with `ours`.
+fn outdated(file: &str, ours: &str) -> bool {
+    file.starts_with("yardstick-content-l") && file.ends_with(".db") && !file.starts_with(ours)
 }
 
 /// A booted site.
@@ -92,5 +125,21 @@ impl Site {
         self.engine
             .render_uri("design:node/view/full.tpl", &vars)
             .map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_stores_of_another_layout_or_generator_are_outdated() {
+        let ours = "yardstick-content-l1g2-";
+        assert!(outdated("yardstick-content-l1g1-10000-6-1.db", ours));
+        assert!(outdated("yardstick-content-l0g2-10000-6-1.db", ours));
+        assert!(!outdated("yardstick-content-l1g2-10000-6-1.db", ours));
+        assert!(!outdated("yardstick-content-l1g2-1000-6-1.db", ours));
+        assert!(!outdated("yardstick-content-l1g1-10000-6-1.db.tmp", ours));
+        assert!(!outdated("notes.db", ours));
     }
 }
