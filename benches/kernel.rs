@@ -10,6 +10,7 @@ yardstick::main!(
     params: [
         node: i64 = "the node to render and fetch (default: the front page, or the menu page with the largest full view when the front page's is nearly empty)",
         content_size: probes::kernel::ContentSize = "nodes in the generated content store (default 10000; 8 to 200000)",
+        database: probes::kernel::DatabaseFile = "a content store of the generator's layout to read instead of the generated one",
     ],
     probes,
 );

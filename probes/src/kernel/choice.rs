@@ -1,6 +1,7 @@
-//! What the kernel probes work on: the store's size (`--content-size`) and
-//! the node they render and fetch (`--node`), both parameters of
-//! `cargo bench --bench kernel` (see `yardstick::param`).
+//! What the kernel probes work on: the store (`--database`, or the size of
+//! the generated one, `--content-size`) and the node they render and fetch
+//! (`--node`), all parameters of `cargo bench --bench kernel` (see
+//! `yardstick::param`).
 //!
 //! The default node is the front page, as a visitor's first request is,
 //! unless its full view is nearly empty (a site whose front page is a bare
@@ -10,6 +11,7 @@
 use super::Site;
 use crate::content::{ContentStore, FRONT_PAGE, ListQuery, Shape};
 use std::fmt;
+use std::path::PathBuf;
 use std::str::FromStr;
 
 /// `--content-size`: the nodes of the generated store, the root and the
@@ -56,6 +58,31 @@ impl FromStr for ContentSize {
 impl fmt::Display for ContentSize {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.0)
+    }
+}
+
+/// `--database`: a content store of the current layout to read instead of
+/// the generated one. Parsing opens it, so a missing or corrupt file is a
+/// usage error that names it before anything runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DatabaseFile(pub PathBuf);
+
+impl DatabaseFile {
+    /// The store given (`--database`), if any.
+    pub fn given() -> Result<Option<DatabaseFile>, String> {
+        yardstick::param("database")
+            .map(|v| v.parse().map_err(|e| format!("--database: {e}")))
+            .transpose()
+    }
+}
+
+impl FromStr for DatabaseFile {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<DatabaseFile, String> {
+        let path = PathBuf::from(s);
+        ContentStore::open(&path).map_err(|e| e.to_string())?;
+        Ok(DatabaseFile(path))
     }
 }
 
@@ -149,6 +176,33 @@ mod tests {
     fn no_larger_menu_page_keeps_the_front_page() {
         assert_eq!(pick(10, &[]), FRONT_PAGE);
         assert_eq!(pick(10, &[(3, 5), (4, 10)]), FRONT_PAGE);
+    }
+
+    #[test]
+    fn a_missing_or_corrupt_database_is_refused_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing.db");
+        let e = missing
+            .to_str()
+            .unwrap()
+            .parse::<DatabaseFile>()
+            .unwrap_err();
+        assert!(
+            e.contains("missing.db") && e.contains("does not exist"),
+            "{e}"
+        );
+        let corrupt = dir.path().join("corrupt.db");
+        std::fs::write(
+            &corrupt,
+            b"SQLite format 3\0 and then nothing a database holds",
+        )
+        .unwrap();
+        let e = corrupt
+            .to_str()
+            .unwrap()
+            .parse::<DatabaseFile>()
+            .unwrap_err();
+        assert!(e.contains("corrupt.db"), "{e}");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 pub mod choice;
 mod probes;
 
-pub use choice::{ContentSize, node};
+pub use choice::{ContentSize, DatabaseFile, node};
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -18,14 +18,53 @@ use crate::settings::SiteSettings;
 use crate::template::content::NodeValue;
 use crate::template::{Engine, Vars};
 
-/// The content store the kernel probes read: the default shape, of
-/// `--content-size` nodes when given, generated once into the system's
-/// temporary folder and shared by every process of a run (a child must not
-/// pay for building it). The name carries the shape and the store's
-/// layout, so a store of another shape or layout is never taken for it;
-/// building goes through a temporary file and a rename, so two processes
-/// that build it at once both end with a whole one.
+/// The content store the kernel probes read: `--database` when given,
+/// else the default shape, of `--content-size` nodes when given, generated
+/// once into the system's temporary folder and shared by every process of
+/// a run (a child must not pay for building it). The name carries the
+/// shape and the store's layout, so a store of another shape or layout is
+/// never taken for it; building goes through a temporary file and a
+/// rename, so two processes that build it at once both end with a whole
+/// one, and a generated store that no longer opens (a truncated file) is
+/// built again.
 pub fn fixture() -> Result<PathBuf, String> {
+    if let Some(path) = given_database()? {
+        return Ok(path);
+    }
+    let (path, shape) = generated_path()?;
+    // One build per process, however many probes ask at once.
+    static BUILDING: Mutex<()> = Mutex::new(());
+    let _one = BUILDING.lock().unwrap_or_else(PoisonError::into_inner);
+    if !path.is_file() || ContentStore::open(&path).is_err() {
+        content::generate(&path, &shape).map_err(|e| e.to_string())?;
+        remove_outdated(&path);
+    }
+    Ok(path)
+}
+
+/// The store [`fixture`] gives, without checking or building it: what a
+/// process probe's child reads, after the parent's set-up called
+/// [`fixture`] (the child's boot is timed, and building is not boot).
+pub fn built_fixture() -> Result<PathBuf, String> {
+    match given_database()? {
+        Some(path) => Ok(path),
+        None => generated_path().map(|(path, _)| path),
+    }
+}
+
+/// `--database`, which excludes `--content-size`.
+fn given_database() -> Result<Option<PathBuf>, String> {
+    let Some(file) = DatabaseFile::given()? else {
+        return Ok(None);
+    };
+    if yardstick::param("content_size").is_some() {
+        return Err("--database and --content-size: a given store has its own size".into());
+    }
+    Ok(Some(file.0))
+}
+
+/// Where the generated store of the run's size lives, and its shape.
+fn generated_path() -> Result<(PathBuf, Shape), String> {
     let shape = Shape {
         nodes: ContentSize::given()?.0,
         ..Shape::default()
@@ -37,15 +76,7 @@ pub fn fixture() -> Result<PathBuf, String> {
         shape.depth,
         shape.seed
     );
-    let path = std::env::temp_dir().join(name);
-    // One build per process, however many probes ask at once.
-    static BUILDING: Mutex<()> = Mutex::new(());
-    let _one = BUILDING.lock().unwrap_or_else(PoisonError::into_inner);
-    if !path.is_file() {
-        content::generate(&path, &shape).map_err(|e| e.to_string())?;
-        remove_outdated(&path);
-    }
-    Ok(path)
+    Ok((std::env::temp_dir().join(name), shape))
 }
 
 /// Removes the stores an older layout or generator left beside `current`

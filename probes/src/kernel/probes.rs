@@ -42,7 +42,7 @@ yardstick::process_probe! {
     note: "boot: content store opened, settings read, the node chosen; render_cold: its full view (--node), first in the process",
     setup: || fixture().map(|_| ()),
     child: |child| {
-        let site = Site::boot(&fixture()?)?;
+        let site = Site::boot(&super::built_fixture()?)?;
         let node = super::node(&site)?;
         child.ready();
         let started = Instant::now();
