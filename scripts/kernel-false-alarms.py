@@ -8,7 +8,9 @@ would have failed without confirmation, and each row's largest change.
     scripts/kernel-false-alarms.py [RUNS]
 
 RUNS defaults to 30. Run it on a machine left alone: it measures what the
-check says when nothing changed.
+check says when nothing changed. With the slowdown knob set
+(`YARDSTICK_INJECT=kernel.boot:100 scripts/kernel-false-alarms.py 20`),
+the runs that failed are the slowdowns caught: the check's power.
 """
 import collections
 import json
@@ -44,7 +46,9 @@ def main():
             if check["metric"] in ("median", "median/floor"):
                 largest[check["key"]] = max(largest[check["key"]], check["change_pct"])
         saved += flagged_here and comparison["regressions"] == 0
-    print(f"{runs} runs of unchanged code: {failed} failed")
+    injected = os.environ.get("YARDSTICK_INJECT")
+    what = f"with {injected} injected" if injected else "of unchanged code"
+    print(f"{runs} runs {what}: {failed} failed")
     print(f"  rows that regressed: {dict(regressed) or 'none'}")
     print(f"  flagged, not confirmed when measured again: {dict(unconfirmed) or 'none'}")
     print(f"  runs that would have failed without confirmation: {saved + failed}")

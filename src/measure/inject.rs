@@ -9,6 +9,9 @@
 //!   then busy-waits X % of that sample's own work time inside the timed
 //!   section, so the sample takes (1 + X/100) times as long. Extra
 //!   iterations could not do that: at a batch of 1, 40 % rounds to none.
+//! - **A process probe's figures** (`measure::process`): a child is timed
+//!   from outside, so its parent stretches each measured figure by X %
+//!   (`kernel.boot:40` one figure, `kernel:40` all of the probe's).
 //! - **Counts** ([`counted_iterations`]): a spin would count the spin loop's
 //!   instructions, which vary, so the counted child runs extra iterations
 //!   and the count is still divided by the batch. Where rounding makes the

@@ -12,6 +12,7 @@
 
 use super::Observer;
 use super::clock::Clock;
+use super::inject::Injection;
 use crate::document::row::{Row, RowKind};
 use crate::probe::process::{EMPTY_PROBE, Line, ProcessProbe};
 use std::collections::BTreeMap;
@@ -38,6 +39,12 @@ pub(crate) struct Children<'a> {
     pub timeout: Duration,
     /// Where the rows' durations come from (a script, in tests).
     pub clock: &'a Clock,
+    /// The slowdown knob: a rule for `P.boot` (or `P`, or `*`) stretches
+    /// that figure of every child by its percent, as measured. A child's
+    /// boot is timed by this process from outside, so it cannot spin inside
+    /// the timer the way an in-process sample does (`Injection::stretch`);
+    /// stretching the measured figure scales its noise alike.
+    pub injection: &'a Injection,
 }
 
 /// What one child gave.
@@ -118,7 +125,11 @@ impl Children<'_> {
         let mut figures: BTreeMap<String, Vec<f64>> = BTreeMap::new();
         let mut take = |label: &str, measured: Duration| {
             let key = format!("{}.{label}", probe.name);
-            let ms = self.clock.stand_in(&key, measured).as_secs_f64() * 1e3;
+            let stretch = match self.injection.percent(&key) {
+                Some(_) => self.injection.stretch(&key),
+                None => self.injection.stretch(probe.name),
+            };
+            let ms = self.clock.stand_in(&key, measured).as_secs_f64() * 1e3 * stretch;
             figures.entry(key).or_default().push(ms);
         };
         for run in runs {

@@ -51,7 +51,7 @@ pub(crate) fn main(
     let delivery = options.common.delivery();
     delivery.check()?;
     let timer = timer(options, &injection, &clock);
-    let children = children(options, &clock, invocation)?;
+    let children = children(options, &clock, &injection, invocation)?;
     let quiet = options.common.quiet;
     let mut run = match choice.metric {
         Metric::Time => {
@@ -145,6 +145,7 @@ fn left_out(processes: &[&ProcessProbe]) -> Option<String> {
 fn children<'a>(
     options: &MicroOptions,
     clock: &'a Clock,
+    injection: &'a Injection,
     invocation: &[&str],
 ) -> Result<Children<'a>, Error> {
     let program = std::env::current_exe().map_err(|e| {
@@ -158,6 +159,7 @@ fn children<'a>(
         repeat: options.boot_repeat,
         timeout: options.probe_timeout,
         clock,
+        injection,
     })
 }
 

@@ -91,12 +91,14 @@ fn child(rss: u64, cold: Option<u64>) -> ChildRun {
 }
 
 fn children(clock: &Clock) -> Children<'_> {
+    static NONE: std::sync::LazyLock<Injection> = std::sync::LazyLock::new(Injection::default);
     Children {
         program: "unused".into(),
         invocation: Vec::new(),
         repeat: 3,
         timeout: Duration::from_secs(1),
         clock,
+        injection: &NONE,
     }
 }
 
@@ -115,6 +117,36 @@ fn rows_per_figure_with_the_median_resident_set() {
     assert_eq!(rows[1].peak_rss, Some(20));
     assert_eq!((rows[0].peak_rss, rows[2].peak_rss), (None, None));
     assert_eq!(rows[2].samples, [4.0, 4.0]);
+}
+
+#[test]
+fn the_knob_stretches_a_figure_or_all_of_a_probes() {
+    let clock = Clock::real();
+    let runs = [child(10, None), child(20, None)];
+    let figures = |rule: &str| {
+        let injection = Injection::parse(rule).unwrap();
+        let rows = Children {
+            injection: &injection,
+            ..children(&clock)
+        }
+        .rows(&probe(), &runs, None);
+        rows.into_iter().map(|r| r.samples).collect::<Vec<_>>()
+    };
+    let plain = figures("");
+    let boot = figures("k.boot:50");
+    assert_eq!(
+        boot[0],
+        plain[0].iter().map(|s| s * 1.5).collect::<Vec<_>>()
+    );
+    assert_eq!(boot[1], plain[1]);
+    let all = figures("k:100");
+    for (stretched, measured) in all.iter().zip(&plain) {
+        assert_eq!(
+            *stretched,
+            measured.iter().map(|s| s * 2.0).collect::<Vec<_>>()
+        );
+    }
+    assert_eq!(figures("other:100"), plain);
 }
 
 #[test]
