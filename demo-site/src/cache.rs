@@ -18,8 +18,8 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, RwLock};
 
-/// Pages the memory front holds at most; past it, pages are kept on disk
-/// only (a `--cold` run makes a new page per request).
+/// Pages the memory front holds at most (a `--cold` run makes a new page
+/// per request); when full it is emptied, and the disk still holds all.
 const MEMORY_PAGES: usize = 4096;
 
 /// A page as it is served: its HTML, and gzipped.
@@ -115,9 +115,12 @@ impl ViewCache {
 
     fn remember(&self, target: &str, stored: Stored) -> Arc<Stored> {
         let stored = Arc::new(stored);
-        if let Ok(mut memory) = self.memory.write()
-            && memory.len() < MEMORY_PAGES
-        {
+        if let Ok(mut memory) = self.memory.write() {
+            // Full (a long --cold run): start afresh rather than keep the
+            // first pages for ever; the warm ones come back from disk.
+            if memory.len() >= MEMORY_PAGES {
+                memory.clear();
+            }
             memory.insert(target.to_string(), Arc::clone(&stored));
         }
         stored
