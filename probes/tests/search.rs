@@ -58,12 +58,19 @@ fn search_finds_what_direct_sql_finds() {
     let want = direct(&path, &[&word]);
     assert!(want.len() > 10, "{word}: {}", want.len());
     // Upper case finds the same: LIKE folds ASCII case.
-    let found = search.find(&format!("  {} ", word.to_uppercase()), 10).unwrap();
+    let found = search
+        .find(&format!("  {} ", word.to_uppercase()), 10)
+        .unwrap();
     assert_eq!(found.total, want.len() as u64);
     let ids: Vec<i64> = found.nodes.iter().map(|n| n.node_id).collect();
     assert_eq!(ids, want[..10]);
     // Two words: both must appear.
-    let second = found.nodes[0].name.split_whitespace().last().unwrap().to_string();
+    let second = found.nodes[0]
+        .name
+        .split_whitespace()
+        .last()
+        .unwrap()
+        .to_string();
     let both = search.find(&format!("{word} {second}"), 100).unwrap();
     let want = direct(&path, &[&word, &second]);
     assert_eq!(both.total, want.len() as u64);
