@@ -167,6 +167,26 @@ fn refusals_and_usage_errors_exit_2() {
 }
 
 #[test]
+fn no_page_at_all_says_how_to_start_the_demo_site() {
+    let e = http_err(&[]);
+    assert_eq!(e.exit_code(), 2);
+    let text = e.to_string();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(
+        text.contains("--base=URL")
+            && text.contains("cargo run --release -p demo-site")
+            && text.contains("--urls-file=demo-site/pages.txt"),
+        "{text}"
+    );
+    // The page set it names exists (demo-site's tests measure it).
+    assert!(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("demo-site/pages.txt")
+            .is_file()
+    );
+}
+
+#[test]
 fn pages_come_from_a_file() {
     let s = start();
     let dir = tempfile::tempdir().unwrap();

@@ -70,6 +70,12 @@ pub struct Schedule {
     pub(crate) rounds: u64,
 }
 
+/// The error of a command that names no page, which says where to find
+/// one: the repository's demo site and its page set.
+const NO_PAGE: &str = "no page to measure: give --base=URL or --url (or --urls-file, --compare); \
+     for a site to try, run `cargo run --release -p demo-site` and then \
+     `yardstick http --base=http://127.0.0.1:8080 --urls-file=demo-site/pages.txt`";
+
 impl Schedule {
     /// The schedule of `job` for `page_list` (from `--url` and
     /// `--urls-file`, in that order); no address is found yet.
@@ -91,9 +97,7 @@ impl Schedule {
         let n_bases = schedule.servers.len();
         if page_list.is_empty() {
             if n_bases == 0 {
-                return Err(Error::usage(
-                    "no page to measure: give --url, --urls-file, --base or --compare",
-                ));
+                return Err(Error::usage(NO_PAGE));
             }
             page_list.push("/".to_string());
         }

@@ -14,6 +14,7 @@ mod generate;
 pub mod image;
 mod query;
 mod schema;
+pub mod search;
 mod store;
 mod values;
 mod words;

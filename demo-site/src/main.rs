@@ -1,0 +1,69 @@
+//! `yardstick-demo-site`: a small site over the reference kernel
+//! (`probes/`), for `yardstick http` to measure: a real thing to point the
+//! tool at, with a view cache whose hits and misses show in `X-Cache`.
+//!
+//! - [`options`]: the command line.
+//! - [`routes`]: a request target to the page it names.
+//! - [`pages`] and [`layout`]: rendering a page through the kernel's
+//!   template engine, in the site's page layout.
+//! - [`cache`] and [`gzip`]: the view cache and the bytes it keeps.
+//! - [`respond`]: one request answered.
+//! - [`serve`]: the listener, the threads, the clean stop.
+
+mod cache;
+mod gzip;
+mod layout;
+mod options;
+mod pages;
+mod respond;
+mod routes;
+mod serve;
+
+use options::{Options, Parsed};
+use std::io::Write;
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match run(std::env::args().skip(1)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            // One line, whatever the cause said.
+            eprintln!("error: {}", message.replace('\n', " "));
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: impl IntoIterator<Item = String>) -> Result<(), String> {
+    let o = match options::parse(args)? {
+        Parsed::Help => {
+            print!("{}", options::HELP);
+            return Ok(());
+        }
+        Parsed::Run(o) => o,
+    };
+    let app = app(&o)?;
+    let listener = serve::bind(SocketAddr::new(o.listen, o.port))?;
+    serve::run(listener, app, o.workers, |addr| {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "listening on http://{addr}");
+        let _ = out.flush();
+    })
+}
+
+/// The booted site and its cache, before anything listens: a bad database
+/// or cache folder is refused without taking the port.
+fn app(o: &Options) -> Result<respond::App, String> {
+    let database = match &o.database {
+        Some(path) => path.clone(),
+        None => probes::kernel::fixture()?,
+    };
+    let cache = if o.no_cache {
+        cache::ViewCache::off()
+    } else {
+        cache::ViewCache::open(o.cache_dir.as_deref())?
+    };
+    let pages = pages::Pages::boot(&database)?;
+    Ok(respond::App { pages, cache })
+}

@@ -1,0 +1,113 @@
+//! One request answered: from the view cache when it holds the target,
+//! else rendered (on a blocking thread: rendering reads SQLite and the
+//! cache writes a file) and kept for the next request. `X-Cache` says
+//! which, for `yardstick http`'s cache column.
+
+use crate::cache::{Stored, ViewCache};
+use crate::gzip;
+use crate::pages::{Pages, Rendered};
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::body::Incoming;
+use hyper::header::{self, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode};
+use std::convert::Infallible;
+use std::sync::Arc;
+
+/// What the server answers with.
+pub struct App {
+    pub pages: Pages,
+    pub cache: ViewCache,
+}
+
+/// The response to `req`; never an error (a failed render is a 500).
+pub async fn respond(
+    app: Arc<App>,
+    req: Request<Incoming>,
+) -> Result<Response<Full<Bytes>>, Infallible> {
+    if req.method() != Method::GET && req.method() != Method::HEAD {
+        let mut r = Response::new(Full::new(Bytes::from_static(b"only GET and HEAD\n")));
+        *r.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
+        r.headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        return Ok(r);
+    }
+    let target = req
+        .uri()
+        .path_and_query()
+        .map_or_else(|| "/".to_string(), |p| p.as_str().to_string());
+    let gzip = req
+        .headers()
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(gzip::accepted);
+    if let Some(hit) = app.cache.in_memory(&target) {
+        return Ok(page(&hit, gzip, "HIT"));
+    }
+    let answered = tokio::task::spawn_blocking(move || answer(&app, &target, gzip)).await;
+    Ok(answered.unwrap_or_else(|e| failure(&format!("a render panicked: {e}"))))
+}
+
+/// The answer to `target` off the server's threads: a cached page, or one
+/// rendered now.
+fn answer(app: &App, target: &str, gzip: bool) -> Response<Full<Bytes>> {
+    if let Some(hit) = app.cache.get(target) {
+        return page(&hit, gzip, "HIT");
+    }
+    match app.pages.render(target) {
+        Ok(Rendered {
+            status: 200, html, ..
+        }) => page(&app.cache.put(target, Bytes::from(html)), gzip, "MISS"),
+        Ok(other) => uncached(other, gzip),
+        Err(e) => failure(&format!("{target}: {e}")),
+    }
+}
+
+/// A page with status 200 from the cache's bytes.
+fn page(stored: &Stored, gzip: bool, cache: &'static str) -> Response<Full<Bytes>> {
+    let body = if gzip { &stored.gzip } else { &stored.html };
+    html(StatusCode::OK, body.clone(), gzip, cache)
+}
+
+/// A page the cache does not keep: a redirect, "not found".
+fn uncached(r: Rendered, gzip: bool) -> Response<Full<Bytes>> {
+    let status = StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let body = if gzip {
+        Bytes::from(gzip::compress(r.html.as_bytes()))
+    } else {
+        Bytes::from(r.html)
+    };
+    let mut response = html(status, body, gzip, "MISS");
+    if let Some(to) = r.location.and_then(|l| HeaderValue::from_str(&l).ok()) {
+        response.headers_mut().insert(header::LOCATION, to);
+    }
+    response
+}
+
+fn html(status: StatusCode, body: Bytes, gzip: bool, cache: &'static str) -> Response<Full<Bytes>> {
+    let mut r = Response::new(Full::new(body));
+    *r.status_mut() = status;
+    let h = r.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    h.insert("x-cache", HeaderValue::from_static(cache));
+    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    h.insert(
+        header::SERVER,
+        HeaderValue::from_static("yardstick-demo-site"),
+    );
+    if gzip {
+        h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    }
+    r
+}
+
+/// A 500, its cause on stderr (not in the page: it may name files).
+fn failure(message: &str) -> Response<Full<Bytes>> {
+    eprintln!("error: {message}");
+    let mut r = Response::new(Full::new(Bytes::from_static(b"internal error\n")));
+    *r.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
+    r
+}

@@ -1,0 +1,175 @@
+//! The demo site end to end: the real binary, measured by the real
+//! `yardstick http` code. No assertion is on a time: only counts of
+//! responses, statuses, headers and exit codes, which no load can change.
+
+mod support;
+
+use support::{Site, get, options, pages_file, run};
+use yardstick::commands::http::measure;
+use yardstick::document::run::Run;
+
+/// Measures pages.txt on `site` with `extra` options.
+fn measure_pages(site: &Site, extra: &[&str]) -> Run {
+    let mut args = vec![
+        format!("--base={}", site.base()),
+        format!("--urls-file={}", pages_file().display()),
+        "--requests=8".to_string(),
+        "--warmup=2".to_string(),
+        "--concurrency=2".to_string(),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    measure(&options(&args)).expect("measured")
+}
+
+/// Every row of `run` answered all its requests, each with `cache`.
+fn all(run: &Run, cache: &str) {
+    assert_eq!(run.rows.len(), 6, "pages.txt has six pages");
+    for row in &run.rows {
+        assert_eq!(
+            (row.n, row.errors),
+            (8, 0),
+            "{}: {:?}",
+            row.name,
+            row.error_messages
+        );
+        assert_eq!(
+            row.cache.get(cache),
+            Some(&8),
+            "{}: {:?}",
+            row.name,
+            row.cache
+        );
+    }
+}
+
+#[test]
+fn warm_pages_hit_the_cache_and_cold_ones_miss() {
+    let site = Site::start(&[]);
+    // After the warm-up has rendered each page once, every measured
+    // request is served from the cache.
+    all(&measure_pages(&site, &[]), "HIT");
+    // --cold makes every target new: all misses, rendered again.
+    all(&measure_pages(&site, &["--cold"]), "MISS");
+}
+
+#[test]
+fn without_the_cache_every_request_misses() {
+    let site = Site::start(&["--no-cache"]);
+    all(&measure_pages(&site, &[]), "MISS");
+}
+
+#[test]
+fn an_unknown_page_is_a_404_page() {
+    let site = Site::start(&[]);
+    let r = get(site.port, "/no/such/page", &[]);
+    assert_eq!(r.status, 404);
+    let body = String::from_utf8_lossy(&r.body);
+    assert!(
+        body.contains("Page not found") && body.contains("</html>"),
+        "{body}"
+    );
+    let run = measure(&options(&[
+        format!("--url={}/content/view/full/999999", site.base()),
+        "--requests=4".to_string(),
+    ]))
+    .unwrap();
+    assert_eq!(run.rows[0].error_messages.get("HTTP 404"), Some(&4));
+}
+
+#[test]
+fn pages_are_gzipped_when_the_request_allows_it() {
+    let site = Site::start(&[]);
+    let plain = get(site.port, "/news", &[]);
+    assert_eq!(plain.status, 200);
+    assert_eq!(plain.header("content-encoding"), None);
+    assert_eq!(plain.header("vary"), Some("Accept-Encoding"));
+    let packed = get(site.port, "/news", &["Accept-Encoding: br, gzip"]);
+    assert_eq!(packed.header("content-encoding"), Some("gzip"));
+    assert_eq!(packed.header("x-cache"), Some("HIT"));
+    let mut unpacked = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::GzDecoder::new(&packed.body[..]),
+        &mut unpacked,
+    )
+    .unwrap();
+    assert_eq!(unpacked, plain.body);
+    let refused = get(site.port, "/news", &["Accept-Encoding: gzip;q=0"]);
+    assert_eq!(refused.header("content-encoding"), None);
+}
+
+#[test]
+fn the_pages_are_the_kernel_s() {
+    let site = Site::start(&[]);
+    let text = |target: &str| {
+        let r = get(site.port, target, &[]);
+        assert_eq!(r.status, 200, "{target}");
+        String::from_utf8(r.body).unwrap()
+    };
+    assert!(text("/").contains("<h1>Home</h1>"));
+    assert!(text("/news").contains("<h1>News</h1>"));
+    assert!(text("/index.php/news").contains("<h1>News</h1>"));
+    let search = text("/content/search?SearchText=harbour");
+    assert!(
+        search.contains("Search for \"harbour\" returned"),
+        "{search}"
+    );
+    assert!(text("/user/login").contains("name=\"Password\""));
+}
+
+#[test]
+fn sigterm_stops_it_cleanly_with_a_connection_open() {
+    let mut site = Site::start(&[]);
+    // A kept-alive connection, idle after one answer: the stop closes it.
+    let mut tcp = std::net::TcpStream::connect(("127.0.0.1", site.port)).unwrap();
+    std::io::Write::write_all(&mut tcp, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let mut first = [0u8; 12];
+    std::io::Read::read_exact(&mut tcp, &mut first).unwrap();
+    assert_eq!(&first, b"HTTP/1.1 200");
+    let pid = i32::try_from(site.child.id()).unwrap();
+    // SAFETY: kill(2) on the process this test started.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    let status = site.child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{status:?}");
+}
+
+#[test]
+fn a_port_in_use_is_one_line_naming_it_and_exit_2() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let out = run(&[&format!("--port={port}")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(&format!("127.0.0.1:{port}")), "{err}");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let junk = dir.path().join("junk.db");
+    std::fs::write(&junk, b"this is not an SQLite database at all").unwrap();
+    let file = dir.path().join("plain-file");
+    std::fs::write(&file, b"").unwrap();
+    let missing = dir.path().join("missing.db");
+    let cache = format!("--cache-dir={}", file.join("cache").display());
+    for (args, names) in [
+        (
+            vec![format!("--database={}", missing.display())],
+            "missing.db",
+        ),
+        (vec![format!("--database={}", junk.display())], "junk.db"),
+        (vec![cache], "plain-file"),
+        (vec!["--workers=0".to_string()], "--workers"),
+        (vec!["--bogus".to_string()], "--bogus"),
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = run(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(names), "{args:?}: {err}");
+    }
+    let help = run(&["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--no-cache"));
+}
