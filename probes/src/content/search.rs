@@ -13,9 +13,8 @@
 //! a page being rendered, and the store's reader stays as it is.
 
 use super::ContentError;
-use super::schema;
 use super::store::{NODE_SELECT, Node};
-use rusqlite::{Connection, OpenFlags, params_from_iter};
+use rusqlite::{Connection, params_from_iter};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -42,25 +41,7 @@ impl Search {
     /// Opens the store at `path` for searching; a file that is missing,
     /// not SQLite, or of another layout is refused, naming it.
     pub fn open(path: &Path) -> Result<Search, ContentError> {
-        if !path.is_file() {
-            return Err(ContentError::new(format!(
-                "{}: no content store (the file does not exist)",
-                path.display()
-            )));
-        }
-        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn =
-            Connection::open_with_flags(path, flags).map_err(|e| ContentError::sql(path, e))?;
-        let version: i64 = conn
-            .pragma_query_value(None, "user_version", |r| r.get(0))
-            .map_err(|e| ContentError::sql(path, e))?;
-        if version != schema::VERSION {
-            return Err(ContentError::new(format!(
-                "{}: not a content store of layout {} (it says {version})",
-                path.display(),
-                schema::VERSION
-            )));
-        }
+        let conn = super::store::connect(path)?;
         Ok(Search {
             conn: Mutex::new(conn),
             path: path.to_path_buf(),

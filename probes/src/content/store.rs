@@ -86,31 +86,36 @@ pub const NODE_SELECT: &str = "SELECT n.node_id, n.parent_node_id, n.object_id, 
      FROM content_node n JOIN content_object o ON o.id = n.object_id \
      JOIN content_class c ON c.id = o.class_id";
 
+/// A read-only connection to the store at `path`; a file that is missing,
+/// not SQLite, or of another layout is refused, naming it.
+pub(super) fn connect(path: &Path) -> Result<Connection, ContentError> {
+    if !path.is_file() {
+        return Err(ContentError::new(format!(
+            "{}: no content store (the file does not exist)",
+            path.display()
+        )));
+    }
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags).map_err(|e| ContentError::sql(path, e))?;
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .map_err(|e| ContentError::sql(path, e))?;
+    if version != schema::VERSION {
+        return Err(ContentError::new(format!(
+            "{}: not a content store of layout {} (it says {version})",
+            path.display(),
+            schema::VERSION
+        )));
+    }
+    Ok(conn)
+}
+
 impl ContentStore {
     /// Opens the store at `path`; a file that is missing, not SQLite, or
     /// of another layout is refused, naming it.
     pub fn open(path: &Path) -> Result<ContentStore, ContentError> {
-        if !path.is_file() {
-            return Err(ContentError::new(format!(
-                "{}: no content store (the file does not exist)",
-                path.display()
-            )));
-        }
-        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn =
-            Connection::open_with_flags(path, flags).map_err(|e| ContentError::sql(path, e))?;
-        let version: i64 = conn
-            .pragma_query_value(None, "user_version", |r| r.get(0))
-            .map_err(|e| ContentError::sql(path, e))?;
-        if version != schema::VERSION {
-            return Err(ContentError::new(format!(
-                "{}: not a content store of layout {} (it says {version})",
-                path.display(),
-                schema::VERSION
-            )));
-        }
         Ok(ContentStore {
-            conn: Mutex::new(conn),
+            conn: Mutex::new(connect(path)?),
             path: path.to_path_buf(),
         })
     }
