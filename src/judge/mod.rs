@@ -126,7 +126,14 @@ pub fn compare(
         }
     }
     machine::hold_back_across_classes(baseline, run, rules.cross_machine, &mut comparison);
-    comparison.param_differences = setup::param_differences(baseline, run)
+    other_params(baseline, run, &mut comparison);
+    Ok(comparison)
+}
+
+/// Probes given other parameters (`--node`) did other work: their changes
+/// are shown, never judged.
+fn other_params(baseline: &Run, run: &Run, out: &mut Comparison) {
+    out.param_differences = setup::param_differences(baseline, run)
         .into_iter()
         .map(|(field, baseline, current)| EnvironmentDifference {
             field,
@@ -134,9 +141,7 @@ pub fn compare(
             current,
         })
         .collect();
-    // Probes given other parameters did other work: shown, never judged.
-    comparison.informational |= !comparison.param_differences.is_empty();
-    Ok(comparison)
+    out.informational |= !out.param_differences.is_empty();
 }
 
 /// A probe that failed more often than in the baseline regresses, whatever
