@@ -137,6 +137,22 @@ fn absolute_medians_regress_past_threshold_and_delta() -> Result<(), Failed> {
     let against = format!("--baseline={}", base.display());
     // k_sum twice as slow (1 ms more); k_tiny five times (0.04 ms more).
     let ran = run(kernel(&[&against, "--format=json"], 2.0, 0.05));
+    let doc = json(&ran.stdout);
+    let regressed: Vec<String> = checks(&doc)
+        .into_iter()
+        .filter(|c| c.1)
+        .map(|c| c.0)
+        .collect();
+    check(
+        ran.code == 1 && regressed == ["k_sum", "k_tiny"],
+        &format!("both, with no minimum delta by default: {regressed:?}"),
+        &ran,
+    )?;
+    let ran = run(kernel(
+        &[&against, "--format=json", "--min-delta=0.05"],
+        2.0,
+        0.05,
+    ));
     check(ran.code == 1, "exit 1", &ran)?;
     let doc = json(&ran.stdout);
     let regressed: Vec<String> = checks(&doc)
@@ -146,7 +162,7 @@ fn absolute_medians_regress_past_threshold_and_delta() -> Result<(), Failed> {
         .collect();
     check(
         doc["comparison"]["method"] == "absolute" && regressed == ["k_sum"],
-        &format!("only k_sum, past the delta: {regressed:?}"),
+        &format!("--min-delta=0.05: only k_sum, past the delta: {regressed:?}"),
         &ran,
     )?;
     // A larger minimum delta lets it pass.

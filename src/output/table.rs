@@ -280,6 +280,7 @@ fn comparison_notes(c: &Comparison) -> String {
         if c.regressions() == 1 { "" } else { "s" },
         c.threshold,
         c.min_delta
+            .filter(|d| *d > 0.0)
             .map(|d| format!(" and {d} ms"))
             .unwrap_or_default()
     ));

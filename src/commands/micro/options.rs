@@ -53,7 +53,7 @@ How to judge:
   --threshold=PCT           how much slower regresses (default 30; counts 1;
                             kernel mode 50)
   --min-delta=MS            kernel mode: a slowdown must also add MS
-                            milliseconds to the median (default 0.05)
+                            milliseconds to the median (default 0: none)
   --max-machine-slowdown=PCT
                             judge nothing when the calibration loop ran more
                             than PCT % slower than the baseline's (default 30)
