@@ -76,6 +76,50 @@ fn an_unknown_page_is_a_404_page() {
     assert_eq!(run.rows[0].error_messages.get("HTTP 404"), Some(&4));
 }
 
+/// The first row of `sql` over the kernel's store, read directly.
+fn query<T: rusqlite::types::FromSql>(sql: &str) -> Vec<T> {
+    let path = probes::kernel::fixture().unwrap();
+    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+    let db = rusqlite::Connection::open_with_flags(&path, flags).unwrap();
+    let mut statement = db.prepare(sql).unwrap();
+    let columns = statement.column_count();
+    statement
+        .query_row([], |r| (0..columns).map(|i| r.get(i)).collect())
+        .unwrap()
+}
+
+#[test]
+fn an_old_alias_redirects_to_the_current_one() {
+    // The first alias a node no longer has, as a whole path from the root.
+    let old: Vec<String> = query(
+        "WITH RECURSIVE up(id, parent, path, action) AS ( \
+           SELECT id, parent, text, action FROM ( \
+             SELECT * FROM url_alias WHERE is_original = 0 ORDER BY id LIMIT 1) \
+           UNION ALL \
+           SELECT a.id, a.parent, a.text || '/' || up.path, up.action \
+           FROM url_alias a JOIN up ON a.id = up.parent) \
+         SELECT path, action FROM up WHERE parent = 0",
+    );
+    let node = old[1].strip_prefix("eznode:").unwrap().to_string();
+    let current: Vec<String> = query(&format!(
+        "SELECT path_identification_string FROM content_node WHERE node_id = {node}"
+    ));
+    let site = Site::start(&[]);
+    let r = get(site.port, &format!("/{}", old[0]), &[]);
+    assert_eq!(r.status, 301, "/{}", old[0]);
+    let to = r.header("location").unwrap_or_default();
+    assert!(to.ends_with(&format!("/{}", current[0])), "{to}");
+}
+
+#[test]
+fn a_hidden_node_is_not_found() {
+    let hidden: Vec<i64> =
+        query("SELECT node_id FROM content_node WHERE is_invisible = 1 ORDER BY node_id LIMIT 1");
+    let site = Site::start(&[]);
+    let r = get(site.port, &format!("/content/view/full/{}", hidden[0]), &[]);
+    assert_eq!(r.status, 404);
+}
+
 #[test]
 fn pages_are_gzipped_when_the_request_allows_it() {
     let site = Site::start(&[]);
