@@ -275,6 +275,21 @@ fn bench_parameters_reach_children_and_hold_back_the_verdict() -> Result<(), Fai
         &format!("the child read --size=13, the run saved it: {note:?}"),
         &ran,
     )?;
+    // Set by hand in the environment, a value is checked and recorded alike.
+    let ran =
+        run(kernel(&["--no-baseline", "--format=json"], 1.0, 0.01)
+            .env("YARDSTICK_PARAM_SIZE", "13"));
+    check(
+        ran.code == 1 && json(&ran.stdout)["settings"]["params"]["size"] == "13",
+        "YARDSTICK_PARAM_SIZE=13 recorded as --size=13",
+        &ran,
+    )?;
+    let ran = run(kernel(&["--no-baseline"], 1.0, 0.01).env("YARDSTICK_PARAM_SIZE", "many"));
+    check(
+        ran.code == 2 && ran.stderr.contains("YARDSTICK_PARAM_SIZE=many"),
+        "a bad value in the environment is a usage error naming the variable",
+        &ran,
+    )?;
     let dir = tempfile::tempdir()?;
     let base = dir.path().join("base.json");
     let save = format!("--save={}", base.display());

@@ -77,6 +77,17 @@ impl Injection {
             .map(|(_, p)| *p)
     }
 
+    /// The slowdown for `name` by a rule that names it, `*` aside: for the
+    /// floor of process probes, which `*` would stretch with every probe and
+    /// so hide their slowdown against it.
+    pub fn percent_named(&self, name: &str) -> Option<f64> {
+        self.rules
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, p)| *p)
+    }
+
     /// The warning a run made with the knob carries, so nobody mistakes its
     /// figures for real ones.
     pub fn warning(&self) -> Option<String> {

@@ -120,15 +120,23 @@ impl Children<'_> {
         self.rows(probe, &runs, failure.as_deref())
     }
 
+    /// The slowdown the knob injects into `probe`'s figure `key`: a rule
+    /// for the figure, else for the probe; the floor only by name.
+    fn percent(&self, probe: &ProcessProbe, key: &str) -> Option<f64> {
+        if probe.name == EMPTY_PROBE.name {
+            let named = self.injection.percent_named(key);
+            return named.or_else(|| self.injection.percent_named(probe.name));
+        }
+        let percent = self.injection.percent(key);
+        percent.or_else(|| self.injection.percent(probe.name))
+    }
+
     /// `NAME.boot`, `NAME.process` and one row per reported label.
     fn rows(&self, probe: &ProcessProbe, runs: &[ChildRun], failure: Option<&str>) -> Vec<Row> {
         let mut figures: BTreeMap<String, Vec<f64>> = BTreeMap::new();
         let mut take = |label: &str, measured: Duration| {
             let key = format!("{}.{label}", probe.name);
-            let stretch = match self.injection.percent(&key) {
-                Some(_) => self.injection.stretch(&key),
-                None => self.injection.stretch(probe.name),
-            };
+            let stretch = 1.0 + self.percent(probe, &key).unwrap_or(0.0) / 100.0;
             let ms = self.clock.stand_in(&key, measured).as_secs_f64() * 1e3 * stretch;
             figures.entry(key).or_default().push(ms);
         };

@@ -8,10 +8,9 @@
 //! title over a menu): then the menu page with the largest full view, since
 //! a probe that renders next to nothing times next to nothing.
 
-use super::Site;
 use crate::content::{ContentStore, FRONT_PAGE, ListQuery, Shape};
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 /// `--content-size`: the nodes of the generated store, the root and the
@@ -89,18 +88,22 @@ impl FromStr for DatabaseFile {
 /// A full view shorter than this, by [`weight`], is nearly empty.
 const NEARLY_EMPTY: u64 = 1024;
 
-/// The node the probes render and fetch: `--node` if given (it must
-/// exist), else the default of the module's comment.
-pub fn node(site: &Site) -> Result<i64, String> {
+/// The node the probes render and fetch in the store at `path`: `--node`
+/// if given (it must exist), else the default of the module's comment.
+/// It reads the store through a connection of its own, closed before the
+/// site boots, so the site's statements and SQLite's page cache are as
+/// cold as a request finds them (`render_cold` times the first render).
+pub fn node(path: &Path) -> Result<i64, String> {
+    let store = ContentStore::open(path).map_err(|e| e.to_string())?;
     match yardstick::param("node") {
         Some(v) => {
             let id: i64 = v.parse().map_err(|e| format!("--node={v}: {e}"))?;
-            match site.store.node(id).map_err(|e| e.to_string())? {
+            match store.node(id).map_err(|e| e.to_string())? {
                 Some(_) => Ok(id),
                 None => Err(format!("--node={id}: no such node in the content store")),
             }
         }
-        None => default_node(&site.store),
+        None => default_node(&store),
     }
 }
 
@@ -134,9 +137,8 @@ fn pick(front: u64, menu: &[(i64, u64)]) -> i64 {
 }
 
 /// What a node's full view shows, in bytes, read from the store without
-/// rendering (a render would warm the caches a cold render times): its
-/// attributes' stored text, and a line per child it lists (at most a page
-/// of 20).
+/// rendering: its attributes' stored text, and a line per child it lists
+/// (the full view's page holds 5).
 fn weight(store: &ContentStore, id: i64) -> Result<u64, String> {
     let Some(node) = store.node(id).map_err(|e| e.to_string())? else {
         return Ok(0);
@@ -155,7 +157,7 @@ fn weight(store: &ContentStore, id: i64) -> Result<u64, String> {
     let children = store
         .count(&ListQuery::children(id))
         .map_err(|e| e.to_string())?;
-    Ok(text as u64 + 120 * children.min(20))
+    Ok(text as u64 + 120 * children.min(5))
 }
 
 #[cfg(test)]

@@ -25,8 +25,8 @@ use crate::template::{Engine, Vars};
 /// shape and the store's layout, so a store of another shape or layout is
 /// never taken for it; building goes through a temporary file and a
 /// rename, so two processes that build it at once both end with a whole
-/// one, and a generated store that no longer opens (a truncated file) is
-/// built again.
+/// one, and a generated store that no longer opens as one (not SQLite, or
+/// of another layout) is built again.
 pub fn fixture() -> Result<PathBuf, String> {
     if let Some(path) = given_database()? {
         return Ok(path);
@@ -42,12 +42,12 @@ pub fn fixture() -> Result<PathBuf, String> {
     Ok(path)
 }
 
-/// The store [`fixture`] gives, without checking or building it: what a
-/// process probe's child reads, after the parent's set-up called
+/// The store [`fixture`] gives, without checking, opening or building it:
+/// what a process probe's child reads, after the parent's set-up called
 /// [`fixture`] (the child's boot is timed, and building is not boot).
 pub fn built_fixture() -> Result<PathBuf, String> {
-    match given_database()? {
-        Some(path) => Ok(path),
+    match yardstick::param("database") {
+        Some(path) => Ok(PathBuf::from(path)),
         None => generated_path().map(|(path, _)| path),
     }
 }
@@ -80,8 +80,8 @@ fn generated_path() -> Result<(PathBuf, Shape), String> {
 }
 
 /// Removes the stores an older layout or generator left beside `current`
-/// (73 MB each at the default size), which nothing will read again; stores
-/// of other sizes stay, for a later `--content-size`.
+/// (73 MB each at the default size) a day ago or more; stores of other
+/// sizes stay, for a later `--content-size`.
 fn remove_outdated(current: &std::path::Path) {
     let Some(dir) = current.parent() else {
         return;
@@ -89,8 +89,18 @@ fn remove_outdated(current: &std::path::Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
+    // A day old at least: a run of another checkout (a pull request that
+    // changes the generator, beside its base) may be reading it now.
+    let day = std::time::Duration::from_secs(24 * 3600);
+    let old = |e: &std::fs::DirEntry| {
+        e.metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > day)
+    };
     for entry in entries.flatten() {
-        if outdated(&entry.file_name().to_string_lossy(), &prefix()) {
+        if outdated(&entry.file_name().to_string_lossy(), &prefix()) && old(&entry) {
             let _ = std::fs::remove_file(entry.path());
         }
     }

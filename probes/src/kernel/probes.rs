@@ -39,11 +39,12 @@ fn escape(text: &str) -> String {
 yardstick::process_probe! {
     suite: kernel,
     name: kernel,
-    note: "boot: content store opened, settings read, the node chosen; render_cold: its full view (--node), first in the process",
+    note: "boot: the node chosen (--node), content store opened, settings read; render_cold: its full view, first in the process",
     setup: || fixture().map(|_| ()),
     child: |child| {
-        let site = Site::boot(&super::built_fixture()?)?;
-        let node = super::node(&site)?;
+        let path = super::built_fixture()?;
+        let node = super::node(&path)?;
+        let site = Site::boot(&path)?;
         child.ready();
         let started = Instant::now();
         let html = site.full_view(node)?;
@@ -67,8 +68,8 @@ fn booted() -> Result<Booted, String> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let id = super::node(&path)?;
     let site = Site::boot(&path)?;
-    let id = super::node(&site)?;
     let node = site.store.node(id).map_err(|e| e.to_string())?;
     let node = node.ok_or_else(|| format!("node {id} is gone"))?;
     Ok(Booted { site, node, file })

@@ -241,6 +241,7 @@ impl MicroOptions {
                 Flag::Short(_) => return Err(flag.unexpected()),
             }
         }
+        o.params_from_environment(params)?;
         o.check_mode()?;
         if o.common.max_machine_slowdown.is_some() && (o.metric().is_count() || !o.calibrate) {
             return Err(Error::usage(
@@ -319,6 +320,28 @@ impl MicroOptions {
         self.params.retain(|(n, _)| n != param.name);
         self.params.push((param.name.to_string(), value));
         Ok(true)
+    }
+
+    /// Takes each declared parameter the command line did not give from
+    /// `YARDSTICK_PARAM_<NAME>`, checked alike, so that a value set by hand
+    /// is recorded and compared as one given as an option (the probes read
+    /// it either way).
+    fn params_from_environment(&mut self, params: &[Param]) -> Result<(), Error> {
+        for p in params {
+            if self.params.iter().any(|(n, _)| n == p.name) {
+                continue;
+            }
+            let variable = crate::probe::param::env_name(p.name);
+            let Some(value) = std::env::var_os(&variable) else {
+                continue;
+            };
+            let value = value
+                .into_string()
+                .map_err(|_| Error::usage(format!("{variable}: not valid UTF-8")))?;
+            (p.check)(&value).map_err(|why| Error::usage(format!("{variable}={value}: {why}")))?;
+            self.params.push((p.name.to_string(), value));
+        }
+        Ok(())
     }
 
     /// The metric asked for, time when none was.

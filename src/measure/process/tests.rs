@@ -147,6 +147,14 @@ fn the_knob_stretches_a_figure_or_all_of_a_probes() {
         );
     }
     assert_eq!(figures("other:100"), plain);
+    // `*` is every probe's, the floor's aside: it would hide theirs.
+    assert_eq!(figures("*:100"), all);
+    let floor = Children {
+        injection: &Injection::parse("*:100").unwrap(),
+        ..children(&clock)
+    }
+    .rows(&EMPTY_PROBE, &runs, None);
+    assert_eq!(floor[0].samples, plain[0]);
 }
 
 #[test]
