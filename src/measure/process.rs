@@ -58,6 +58,8 @@ pub(crate) struct ChildRun {
     pub reports: BTreeMap<String, Duration>,
     /// Its peak resident set in bytes, where the platform gives it.
     pub peak_rss: Option<u64>,
+    /// What it said it used (`Child::note`), if anything.
+    pub note: Option<String>,
 }
 
 impl Children<'_> {
@@ -157,7 +159,10 @@ impl Children<'_> {
                 let mut row = Row::with_samples(key.clone(), RowKind::Process, key, samples);
                 row.requests = self.repeat as u64;
                 row.errors = errors;
-                row.note = probe.note.to_string();
+                row.note = match runs.iter().rev().find_map(|r| r.note.as_deref()) {
+                    Some(used) => format!("{} ({used})", probe.note),
+                    None => probe.note.to_string(),
+                };
                 if let Some(why) = failure {
                     row.note = format!("failed: {why}");
                     row.error_messages.insert(why.to_string(), errors);
@@ -208,6 +213,7 @@ struct Exit {
 struct Told {
     ready: Option<Instant>,
     reports: BTreeMap<String, Duration>,
+    note: Option<String>,
     malformed: Option<String>,
     closed: bool,
     exit: Option<Exit>,
@@ -223,6 +229,7 @@ impl Told {
                     self.malformed(format!("label `{label}` reported twice"));
                 }
             }
+            Event::Line(Ok(Line::Note(text)), _) => self.note = Some(text),
             Event::Line(Err(why), _) => self.malformed(why),
             Event::Closed => self.closed = true,
             Event::Exited(exit) => self.exit = Some(exit),
@@ -325,6 +332,7 @@ fn outcome(told: Told, started: Instant, stderr: &str) -> Result<ChildRun, Strin
         process: exit.at.saturating_duration_since(started),
         reports: told.reports,
         peak_rss: exit.peak_rss,
+        note: told.note,
     })
 }
 

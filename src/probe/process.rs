@@ -141,6 +141,19 @@ impl Child {
         }
     }
 
+    /// Says what this child used (the node it rendered, the file it
+    /// read), so that the rows' notes name it as an in-process probe's
+    /// note does; the last child's note is shown after the probe's own.
+    /// Kept to one line of at most 200 characters.
+    pub fn note(&mut self, text: &str) {
+        let one_line: String = text
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .take(MAX_NOTE)
+            .collect();
+        self.send(&Line::Note(one_line.trim().to_string()));
+    }
+
     /// One protocol line, on a line of its own even after a print that
     /// did not end its line, flushed at once so the parent's clock reads
     /// it when it is written.
@@ -205,17 +218,24 @@ pub enum Line {
         /// The time measured.
         elapsed: Duration,
     },
+    /// What the child used, for the rows' notes.
+    Note(String),
 }
 
+/// The longest note a child sends, in characters.
+const MAX_NOTE: usize = 200;
+
 impl std::fmt::Display for Line {
-    /// `PREFIX ready`, or `PREFIX report LABEL NANOSECONDS`: whole
-    /// nanoseconds, so that nothing is lost or rounded on the way.
+    /// `PREFIX ready`, `PREFIX report LABEL NANOSECONDS` (whole
+    /// nanoseconds, so that nothing is lost or rounded on the way), or
+    /// `PREFIX note TEXT`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Line::Ready => write!(f, "{PREFIX} ready"),
             Line::Report { label, elapsed } => {
                 write!(f, "{PREFIX} report {label} {}", elapsed.as_nanos())
             }
+            Line::Note(text) => write!(f, "{PREFIX} note {text}"),
         }
     }
 }
@@ -226,6 +246,9 @@ impl Line {
     /// is not one.
     pub fn parse(text: &str) -> Option<Result<Line, String>> {
         let rest = text.trim_end_matches(['\r', '\n']).strip_prefix(PREFIX)?;
+        if let Some(note) = rest.strip_prefix(" note ") {
+            return Some(Ok(Line::Note(note.chars().take(MAX_NOTE).collect())));
+        }
         let words: Vec<&str> = rest.split(' ').filter(|w| !w.is_empty()).collect();
         Some(match words.as_slice() {
             ["ready"] => Ok(Line::Ready),
@@ -269,6 +292,7 @@ mod tests {
                 label: "render_cold".into(),
                 elapsed: Duration::from_nanos(1_234_567),
             },
+            Line::Note("node 2, content.db".into()),
         ] {
             assert_eq!(Line::parse(&format!("{line}\n")), Some(Ok(line)));
         }

@@ -49,6 +49,8 @@ yardstick::process_probe! {
         let started = Instant::now();
         let html = site.full_view(node)?;
         child.report("render_cold", started.elapsed());
+        let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        child.note(&format!("node {node}, {file}"));
         check_full_view(&site, node, &html)
     },
 }

@@ -87,6 +87,7 @@ fn child(rss: u64, cold: Option<u64>) -> ChildRun {
             .into_iter()
             .collect(),
         peak_rss: Some(rss),
+        note: None,
     }
 }
 
@@ -155,6 +156,18 @@ fn the_knob_stretches_a_figure_or_all_of_a_probes() {
     }
     .rows(&EMPTY_PROBE, &runs, None);
     assert_eq!(floor[0].samples, plain[0]);
+}
+
+#[test]
+fn the_last_childs_note_follows_the_probes() {
+    let clock = Clock::real();
+    let mut runs = [child(10, None), child(20, None)];
+    runs[0].note = Some("node 3".into());
+    let rows = children(&clock).rows(&probe(), &runs, None);
+    assert!(rows.iter().all(|r| r.note == "kernel (node 3)"), "{rows:?}");
+    runs[1].note = Some("node 4".into());
+    let rows = children(&clock).rows(&probe(), &runs, None);
+    assert_eq!(rows[0].note, "kernel (node 4)");
 }
 
 #[test]
