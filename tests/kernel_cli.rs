@@ -95,6 +95,15 @@ fn checks(doc: &Value) -> Vec<(String, bool)> {
         .collect()
 }
 
+/// The keys of the median checks that regressed.
+fn regressed_keys(doc: &Value) -> Vec<String> {
+    checks(doc)
+        .into_iter()
+        .filter(|c| c.1)
+        .map(|c| c.0)
+        .collect()
+}
+
 fn runs_its_own_suite_in_kernel_mode() -> Result<(), Failed> {
     let ran = run(kernel(&["--list"], 1.0, 0.01));
     check(
@@ -138,11 +147,7 @@ fn absolute_medians_regress_past_threshold_and_delta() -> Result<(), Failed> {
     // k_sum twice as slow (1 ms more); k_tiny five times (0.04 ms more).
     let ran = run(kernel(&[&against, "--format=json"], 2.0, 0.05));
     let doc = json(&ran.stdout);
-    let regressed: Vec<String> = checks(&doc)
-        .into_iter()
-        .filter(|c| c.1)
-        .map(|c| c.0)
-        .collect();
+    let regressed = regressed_keys(&doc);
     check(
         ran.code == 1 && regressed == ["k_sum", "k_tiny"],
         &format!("both, with no minimum delta by default: {regressed:?}"),
@@ -155,11 +160,7 @@ fn absolute_medians_regress_past_threshold_and_delta() -> Result<(), Failed> {
     ));
     check(ran.code == 1, "exit 1", &ran)?;
     let doc = json(&ran.stdout);
-    let regressed: Vec<String> = checks(&doc)
-        .into_iter()
-        .filter(|c| c.1)
-        .map(|c| c.0)
-        .collect();
+    let regressed = regressed_keys(&doc);
     check(
         doc["comparison"]["method"] == "absolute" && regressed == ["k_sum"],
         &format!("--min-delta=0.05: only k_sum, past the delta: {regressed:?}"),

@@ -210,6 +210,18 @@ pub struct EnvironmentDifference {
     pub current: String,
 }
 
+impl From<(String, String, String)> for EnvironmentDifference {
+    /// (field, baseline's value, this run's), as the set-up comparisons
+    /// give them.
+    fn from((field, baseline, current): (String, String, String)) -> Self {
+        EnvironmentDifference {
+            field,
+            baseline,
+            current,
+        }
+    }
+}
+
 /// The calibration medians of both runs (ms) and how fast this machine is
 /// relative to the baseline's: baseline / current (0.5 = half as fast).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

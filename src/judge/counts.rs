@@ -48,11 +48,7 @@ pub(super) fn compare(baseline: &Run, run: &Run, out: &mut Comparison) {
     out.setup_differences = Setup::of(baseline, metric)
         .differences(&Setup::of(run, metric))
         .into_iter()
-        .map(|(field, baseline, current)| EnvironmentDifference {
-            field,
-            baseline,
-            current,
-        })
+        .map(EnvironmentDifference::from)
         .collect();
     // Counts of another set-up are shown, never judged.
     out.informational |= !out.setup_differences.is_empty();

@@ -90,11 +90,7 @@ pub fn compare(
             .environment
             .differences(&run.environment)
             .into_iter()
-            .map(|(field, baseline, current)| EnvironmentDifference {
-                field,
-                baseline,
-                current,
-            })
+            .map(EnvironmentDifference::from)
             .collect(),
         ..Comparison::new(baseline_name, method(run), threshold)
     };
@@ -135,11 +131,7 @@ pub fn compare(
 fn other_params(baseline: &Run, run: &Run, out: &mut Comparison) {
     out.param_differences = setup::param_differences(baseline, run)
         .into_iter()
-        .map(|(field, baseline, current)| EnvironmentDifference {
-            field,
-            baseline,
-            current,
-        })
+        .map(EnvironmentDifference::from)
         .collect();
     out.informational |= !out.param_differences.is_empty();
 }
