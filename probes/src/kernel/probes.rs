@@ -49,10 +49,16 @@ yardstick::process_probe! {
         let started = Instant::now();
         let html = site.full_view(node)?;
         child.report("render_cold", started.elapsed());
-        let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        child.note(&format!("node {node}, {file}"));
+        child.note(&format!("node {node}, {}", file_name(&path)));
         check_full_view(&site, node, &html)
     },
+}
+
+/// The database file's name, for the notes.
+fn file_name(path: &std::path::Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// The parts of a page the in-process probes time, booted once.
@@ -66,10 +72,7 @@ struct Booted {
 
 fn booted() -> Result<Booted, String> {
     let path = fixture()?;
-    let file = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let file = file_name(&path);
     let id = super::node(&path)?;
     let site = Site::boot(&path)?;
     let node = site.store.node(id).map_err(|e| e.to_string())?;
@@ -216,6 +219,7 @@ yardstick::probe! {
 /// An image attribute that has the `small` alias of the site's settings.
 struct Aliased {
     object: i64,
+    file: String,
     xml: String,
     small: AliasDefinition,
 }
@@ -223,9 +227,10 @@ struct Aliased {
 yardstick::probe! {
     suite: kernel,
     name: image_alias,
-    note: |a: &Aliased| format!("the small alias of object {}'s image, found, not scaled", a.object),
+    note: |a: &Aliased| format!("the small alias of object {}'s image, found, not scaled, from {}", a.object, a.file),
     setup: || -> Result<Aliased, String> {
-        let b = Site::boot(&fixture()?)?;
+        let path = fixture()?;
+        let b = Site::boot(&path)?;
         let image = b.settings.file("image.ini").map_err(|e| e.to_string())?;
         let definitions = AliasDefinitions::from_settings(&image)?;
         let small = definitions.get("small").cloned().ok_or("no small alias in image.ini")?;
@@ -235,7 +240,7 @@ yardstick::probe! {
             .attribute_with("ezimage", &needle)
             .map_err(|e| e.to_string())?
             .ok_or("no image has the small alias of the settings")?;
-        Ok(Aliased { object, xml: attribute.text.unwrap_or_default(), small })
+        Ok(Aliased { object, file: file_name(&path), xml: attribute.text.unwrap_or_default(), small })
     },
     run: |a| lookup(&a.xml, &a.small).map(|v| v.map(|v| v.url)),
     check: |_, found| match found {
