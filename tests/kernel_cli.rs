@@ -95,6 +95,34 @@ fn checks(doc: &Value) -> Vec<(String, bool)> {
         .collect()
 }
 
+/// A baseline saved by a run with `args` (k_sum 1 ms, k_tiny 0.01 ms).
+struct Saved {
+    _dir: tempfile::TempDir,
+    file: std::path::PathBuf,
+    /// `--baseline=FILE`.
+    against: String,
+}
+
+fn saved_baseline(args: &[&str]) -> Result<Saved, Failed> {
+    let dir = tempfile::tempdir()?;
+    let file = dir.path().join("base.json");
+    let save = format!("--save={}", file.display());
+    let mut all = vec!["--no-baseline", save.as_str()];
+    all.extend_from_slice(args);
+    let ran = run(kernel(&all, 1.0, 0.01));
+    check(
+        ran.code == 0,
+        &format!("baseline saved with {args:?}"),
+        &ran,
+    )?;
+    let against = format!("--baseline={}", file.display());
+    Ok(Saved {
+        _dir: dir,
+        file,
+        against,
+    })
+}
+
 /// The keys of the median checks that regressed.
 fn regressed_keys(doc: &Value) -> Vec<String> {
     checks(doc)
@@ -138,12 +166,8 @@ fn runs_its_own_suite_in_kernel_mode() -> Result<(), Failed> {
 }
 
 fn absolute_medians_regress_past_threshold_and_delta() -> Result<(), Failed> {
-    let dir = tempfile::tempdir()?;
-    let base = dir.path().join("base.json");
-    let save = format!("--save={}", base.display());
-    let ran = run(kernel(&["--no-baseline", &save], 1.0, 0.01));
-    check(ran.code == 0, "baseline saved", &ran)?;
-    let against = format!("--baseline={}", base.display());
+    let saved = saved_baseline(&[])?;
+    let (base, against) = (saved.file.clone(), saved.against.clone());
     // k_sum twice as slow (1 ms more); k_tiny five times (0.04 ms more).
     let ran = run(kernel(&[&against, "--format=json"], 2.0, 0.05));
     let doc = json(&ran.stdout);
@@ -182,12 +206,8 @@ fn absolute_medians_regress_past_threshold_and_delta() -> Result<(), Failed> {
 }
 
 fn a_slowdown_that_does_not_show_again_is_inconclusive() -> Result<(), Failed> {
-    let dir = tempfile::tempdir()?;
-    let base = dir.path().join("base.json");
-    let save = format!("--save={}", base.display());
-    let ran = run(kernel(&["--no-baseline", &save], 1.0, 0.01));
-    check(ran.code == 0, "baseline saved", &ran)?;
-    let against = format!("--baseline={}", base.display());
+    let saved = saved_baseline(&[])?;
+    let against = saved.against.clone();
     // The two children of the run boot in 10 ms, the two of the
     // confirmation in 2 ms, as in the baseline; k_sum's three measured
     // rounds take 5 ms, its confirmation's 1 ms.
@@ -291,13 +311,9 @@ fn bench_parameters_reach_children_and_hold_back_the_verdict() -> Result<(), Fai
         "a bad value in the environment is a usage error naming the variable",
         &ran,
     )?;
-    let dir = tempfile::tempdir()?;
-    let base = dir.path().join("base.json");
-    let save = format!("--save={}", base.display());
-    let ran = run(kernel(&["--size=12", "--no-baseline", &save], 1.0, 0.01));
-    check(ran.code == 0, "baseline saved with --size=12", &ran)?;
+    let saved = saved_baseline(&["--size=12"])?;
+    let against = saved.against.clone();
     // k_sum twice as slow, but with another --size: shown, not judged.
-    let against = format!("--baseline={}", base.display());
     let ran = run(kernel(&["--size=14", &against, "--format=json"], 2.0, 0.01));
     let doc = json(&ran.stdout);
     let differences = &doc["comparison"]["param_differences"];

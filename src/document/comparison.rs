@@ -134,36 +134,20 @@ impl Comparison {
 
     /// Why counts were not judged, when their set-ups differ.
     pub(crate) fn setup_note(&self) -> Option<String> {
-        if self.setup_differences.is_empty() {
-            return None;
-        }
-        let differences: Vec<_> = self
-            .setup_differences
-            .iter()
-            .map(|d| (d.field.clone(), d.baseline.clone(), d.current.clone()))
-            .collect();
-        Some(format!(
-            "the counts were made with another set-up ({}): a compiler, valgrind or batch of \
-             its own moves counts by itself, so the changes are information, not a verdict",
-            describe_differences(&differences)
-        ))
+        differences_note(
+            &self.setup_differences,
+            "the counts were made with another set-up",
+            "a compiler, valgrind or batch of its own moves counts by itself",
+        )
     }
 
     /// Why nothing was judged, when the bench's parameters differ.
     pub(crate) fn param_note(&self) -> Option<String> {
-        if self.param_differences.is_empty() {
-            return None;
-        }
-        let differences: Vec<_> = self
-            .param_differences
-            .iter()
-            .map(|d| (d.field.clone(), d.baseline.clone(), d.current.clone()))
-            .collect();
-        Some(format!(
-            "the probes ran with other parameters than the baseline's ({}): they did other \
-             work, so the changes are information, not a verdict",
-            describe_differences(&differences)
-        ))
+        differences_note(
+            &self.param_differences,
+            "the probes ran with other parameters than the baseline's",
+            "they did other work",
+        )
     }
 
     /// The rows over the threshold that were not judged because the machine
@@ -285,6 +269,26 @@ pub enum Judged {
 
 /// The differences in a line: `valgrind valgrind-3.19.0 against
 /// valgrind-3.22.0; batch 5 against 50`.
+/// "`what` (the differences): `why`, so the changes are information, not a
+/// verdict", or `None` when nothing differs.
+fn differences_note(
+    differences: &[EnvironmentDifference],
+    what: &str,
+    why: &str,
+) -> Option<String> {
+    if differences.is_empty() {
+        return None;
+    }
+    let differences: Vec<_> = differences
+        .iter()
+        .map(|d| (d.field.clone(), d.baseline.clone(), d.current.clone()))
+        .collect();
+    Some(format!(
+        "{what} ({}): {why}, so the changes are information, not a verdict",
+        describe_differences(&differences)
+    ))
+}
+
 pub(crate) fn describe_differences(differences: &[(String, String, String)]) -> String {
     differences
         .iter()
