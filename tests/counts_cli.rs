@@ -94,10 +94,21 @@ fn walk(data: &[u64], order: &[u32]) -> u64 {
     sum
 }
 
+yardstick::probe! {
+    name: tunables_seen,
+    ops: 1,
+    note: |seen: &String| format!("GLIBC_TUNABLES={seen}"),
+    setup: || Ok::<_, String>(std::env::var("GLIBC_TUNABLES").unwrap_or_else(|_| "none".into())),
+    run: |seen: &String| seen.len(),
+    check: |seen: &String, len: &usize| if *len == seen.len() { Ok(()) } else { Err(format!("{len}")) },
+}
+
 /// This binary as a yardstick binary.
 fn child() -> Command {
     let mut cmd = Command::new(std::env::current_exe().unwrap_or_default());
     cmd.env("YARDSTICK_E2E_CHILD", "main")
+        .env_remove("GLIBC_TUNABLES")
+        .env_remove("YARDSTICK_COUNT_PIN")
         .env_remove("GITHUB_ACTIONS")
         .env_remove("GITHUB_STEP_SUMMARY")
         .env_remove("YARDSTICK_FAKE_CLOCK")
@@ -420,10 +431,11 @@ fn tests() -> Vec<Trial> {
                     return Ok(());
                 }
                 let t = tempfile::tempdir()?;
-                let bench_dir = committed_dir(t.path())?;
+                let bench_dir = committed_dir(t.path())?.join("counts");
+                std::fs::create_dir_all(&bench_dir)?;
                 let (ran, mut baseline) = counted(
                     &bench_dir,
-                    "counts.json",
+                    "this-set-up.json",
                     "estimated-cycles",
                     "small_sum",
                     5,
@@ -443,9 +455,9 @@ fn tests() -> Vec<Trial> {
                 let ran = bench(&[], &[]);
                 check(
                     ran.code == 0
-                        && ran
-                            .stdout
-                            .contains("the committed count baseline, estimated-cycles")
+                        && ran.stdout.contains(
+                            "the committed count baseline of this set-up, estimated-cycles",
+                        )
                         && ran.stdout.contains("est. cycles/iter")
                         && ran.stdout.contains("PASS"),
                     "no class baseline: the counts judge",
@@ -488,14 +500,15 @@ fn tests() -> Vec<Trial> {
                 // A count baseline of another set-up cannot judge: the run
                 // is timed, and says why.
                 baseline["settings"]["valgrind"] = Value::from("valgrind-0.0.1");
-                std::fs::write(bench_dir.join("counts.json"), baseline.to_string())?;
+                std::fs::write(bench_dir.join("this-set-up.json"), baseline.to_string())?;
                 let ran = bench(&[], &[]);
                 check(
                     ran.code == 0
                         && ran.stdout.contains("times in ms per iteration")
+                        && ran.stdout.contains("matches this set-up")
                         && ran
                             .stdout
-                            .contains("cannot judge this build: valgrind valgrind-0.0.1"),
+                            .contains("valgrind valgrind-0.0.1 in the baseline"),
                     "another set-up: timed, and said why",
                     &ran,
                 )?;
@@ -518,10 +531,165 @@ fn tests() -> Vec<Trial> {
     ]
 }
 
+/// The note `tunables_seen` left: what its process's `GLIBC_TUNABLES` was.
+fn seen(doc: &Value) -> String {
+    doc["rows"][0]["note"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The library pin goes to the counted child alone, after the user's own
+/// tunables, and the run records what glibc made of it.
+fn the_pin_reaches_the_counted_child_only_and_is_read_back() -> Result<(), Failed> {
+    if !has_valgrind() {
+        return Ok(());
+    }
+    let t = tempfile::tempdir()?;
+    let (ran, doc) = counted(t.path(), "a.json", "instructions", "tunables_seen", 5, &[])?;
+    let platform = &doc["settings"]["count_platform"];
+    check(
+        ran.code == 0
+            && seen(&doc).contains("glibc.cpu.hwcaps=-ERMS")
+            && platform["tunables"].as_str() == seen(&doc).strip_prefix("GLIBC_TUNABLES="),
+        "the counted child got the pin, and the run records it whole",
+        &ran,
+    )?;
+    if cfg!(target_env = "gnu") {
+        check(
+            platform["pin"] == "held"
+                && platform["libc"]
+                    .as_str()
+                    .is_some_and(|l| l.contains("build-id"))
+                && platform["cpu"].as_str().is_some_and(|c| c.contains("sse2")),
+            "glibc took the pin, read back; the C library and CPU are recorded",
+            &ran,
+        )?;
+    }
+    let user = [("GLIBC_TUNABLES", "glibc.malloc.perturb=0")];
+    let (ran, doc) = counted(
+        t.path(),
+        "b.json",
+        "instructions",
+        "tunables_seen",
+        5,
+        &user,
+    )?;
+    check(
+        seen(&doc).starts_with("GLIBC_TUNABLES=glibc.malloc.perturb=0:glibc.cpu.hwcaps=-ERMS"),
+        "the user's own tunables come first, the pin after them",
+        &ran,
+    )?;
+    let off = [("YARDSTICK_COUNT_PIN", "off")];
+    let (ran, doc) = counted(t.path(), "c.json", "instructions", "tunables_seen", 5, &off)?;
+    check(
+        seen(&doc) == "GLIBC_TUNABLES=none" && doc["settings"]["count_platform"]["pin"] == "off",
+        "YARDSTICK_COUNT_PIN=off counts without it, and says so",
+        &ran,
+    )?;
+    let path = t.path().join("timed.json");
+    let ran = run(micro(&[
+        "--probe=tunables_seen",
+        "--repeat=2",
+        "--warmup=0",
+        &format!("--save={}", path.display()),
+    ]));
+    let timed = json(&std::fs::read_to_string(&path).unwrap_or_default());
+    check(
+        ran.code == 0 && seen(&timed) == "GLIBC_TUNABLES=none",
+        "a timed run sees the machine's own library",
+        &ran,
+    )
+}
+
+/// `--count-check`, as `.ci/run` runs it: a count that moved past the
+/// threshold either way fails until the committed file is refreshed; a
+/// file of another set-up, or none, gives a note and exit 0.
+fn the_count_check_fails_on_a_count_moved_either_way() -> Result<(), Failed> {
+    if !has_valgrind() {
+        return Ok(());
+    }
+    let t = tempfile::tempdir()?;
+    let counts = committed_dir(t.path())?.join("counts");
+    let gate = |env: &[(&str, &str)]| {
+        let mut cmd = child();
+        cmd.env("YARDSTICK_E2E_CHILD", "bench")
+            .env("CARGO_MANIFEST_DIR", t.path())
+            .env("YARDSTICK_HOME", t.path().join("home"))
+            .envs(env.iter().copied())
+            .args(["--bench", "--probe=small_sum", "--count-check"]);
+        run(cmd)
+    };
+    let ran = gate(&[]);
+    check(
+        ran.code == 0 && ran.stdout.contains("no count baseline is committed"),
+        "nothing committed: a note, exit 0",
+        &ran,
+    )?;
+    std::fs::create_dir_all(&counts)?;
+    let (ran, mut baseline) = counted(
+        &counts,
+        "here.json",
+        "estimated-cycles",
+        "small_sum",
+        5,
+        &[],
+    )?;
+    check(ran.code == 0, "the count baseline is made", &ran)?;
+    let ran = gate(&[]);
+    check(
+        ran.code == 0 && ran.stdout.contains("PASS"),
+        "unchanged: pass",
+        &ran,
+    )?;
+    let ran = gate(&[("YARDSTICK_INJECT", "small_sum:40")]);
+    check(
+        ran.code == 1 && ran.stdout.contains("REGRESSED"),
+        "more work fails",
+        &ran,
+    )?;
+    // The committed counts 50 % above this build's: this build's count
+    // fell 33 %, and the file no longer describes the code.
+    for field in ["instructions", "estimated_cycles"] {
+        let inflated = baseline["rows"][0][field].as_f64().unwrap_or(0.0) * 1.5;
+        baseline["rows"][0][field] = Value::from(inflated);
+    }
+    std::fs::write(counts.join("here.json"), baseline.to_string())?;
+    let ran = gate(&[]);
+    check(
+        ran.code == 1 && ran.stdout.contains("is stale") && ran.stderr.contains("refresh"),
+        "less work without a refreshed baseline fails too",
+        &ran,
+    )?;
+    baseline["settings"]["valgrind"] = Value::from("valgrind-0.0.1");
+    std::fs::write(counts.join("here.json"), baseline.to_string())?;
+    let ran = gate(&[("YARDSTICK_INJECT", "small_sum:40")]);
+    check(
+        ran.code == 0
+            && ran.stdout.contains("matches this set-up")
+            && ran
+                .stdout
+                .contains("valgrind valgrind-0.0.1 in the baseline"),
+        "another set-up: a note naming the difference, exit 0",
+        &ran,
+    )
+}
+
 fn main() {
     match std::env::var("YARDSTICK_E2E_CHILD").as_deref() {
         Ok("main") => std::process::exit(yardstick::main()),
         Ok("bench") => std::process::exit(yardstick::run_main()),
-        _ => libtest_mimic::run(&Arguments::from_args(), tests()).exit(),
+        _ => {
+            let mut trials = tests();
+            trials.push(Trial::test(
+                "the_pin_reaches_the_counted_child_only_and_is_read_back",
+                the_pin_reaches_the_counted_child_only_and_is_read_back,
+            ));
+            trials.push(Trial::test(
+                "the_count_check_fails_on_a_count_moved_either_way",
+                the_count_check_fails_on_a_count_moved_either_way,
+            ));
+            libtest_mimic::run(&Arguments::from_args(), trials).exit()
+        }
     }
 }

@@ -1,71 +1,115 @@
-//! The committed count baseline, `baselines/<bench>/counts.json`: the
+//! The committed count baselines, `baselines/<bench>/counts/*.json`: the
 //! verdict `cargo bench` can give on a machine of any class.
 //!
 //! Wall time is judged only against a baseline of the same machine class;
-//! a new laptop or CI runner has none. Counts are the same on every machine
-//! (for one compiler, valgrind and batch), so one committed file judges
-//! them all: where no wall-time baseline of this class is committed,
-//! valgrind is installed and the set-up matches, `cargo bench` counts
-//! instead of timing, and the counts judge (see `history` for the order).
-//! It is refreshed with the command in CONTRIBUTING.md ("The count
-//! baseline").
+//! a new laptop or CI runner has none. Counts do not depend on the machine
+//! but on the count set-up (compiler, build, valgrind, batch, C library,
+//! library pin and the CPU valgrind shows; see `judge::setup`), so one
+//! committed file per set-up judges every machine of that set-up: where no
+//! wall-time baseline of this class is committed and valgrind is installed,
+//! `cargo bench` counts instead of timing and the file whose set-up matches
+//! this build's judges (see `history` for the order). Files are told apart
+//! by their contents, not their names. They are refreshed with the command
+//! in CONTRIBUTING.md ("The count baseline").
 
 use crate::baseline::Baseline;
 use crate::baseline::history::Bench;
 use crate::document::environment::{Environment, now, repository_dir};
 use crate::document::run::Metric;
 use crate::judge::setup::Setup;
-use std::path::PathBuf;
+use crate::measure::callgrind::{costs, pin};
+use std::path::{Path, PathBuf};
 
-/// `baselines/<bench>/counts.json`.
-pub fn path(bench: &Bench) -> PathBuf {
+/// `baselines/<bench>/counts/`.
+pub fn dir(bench: &Bench) -> PathBuf {
     bench
         .repository
         .join("baselines")
         .join(&bench.name)
-        .join("counts.json")
+        .join("counts")
 }
 
-/// The committed count baseline of `bench` when it can judge this build,
+/// The committed count baseline of `bench` whose set-up is this build's,
 /// shown as its basis; `Ok(None)` when none is committed; `Err` with the
-/// reason, in a line, when one is committed but cannot judge here.
-/// `batch` is `--min-batch`, when given.
+/// reason, in a line, when some are but none can judge here. `batch` is
+/// `--min-batch`, when given.
 pub fn usable(bench: &Bench, batch: Option<u64>) -> Result<Option<Baseline>, String> {
-    let path = path(bench);
-    if !path.is_file() {
+    let files = committed(&dir(bench));
+    if files.is_empty() {
         return Ok(None);
     }
-    let shown = path.display();
-    let baseline = Baseline::load(&path).map_err(|e| format!("{e}"))?;
-    let metric = baseline.run.metric;
-    if !metric.is_count() {
-        return Err(format!("{shown} holds no counts ({})", metric.as_str()));
-    }
-    let valgrind = crate::measure::callgrind::valgrind_version(metric)
+    let shown = dir(bench).display().to_string();
+    let valgrind = crate::measure::callgrind::valgrind_version(Metric::Instructions)
         .map_err(|_| format!("{shown} cannot judge here: valgrind is not installed"))?;
-    let committed = Setup::of(&baseline.run, metric);
-    let here = Setup {
-        valgrind,
-        batch: batch.map_or_else(|| committed.batch.clone(), |b| b.to_string()),
-        cache: (metric == Metric::EstimatedCycles)
-            .then(crate::measure::callgrind::costs::cache_geometry),
-        ..Setup::of_build(&Environment::current(&repository_dir(), now()))
-    };
-    let differences = committed.differences(&here);
-    if !differences.is_empty() {
-        return Err(format!(
-            "{shown} cannot judge this build: {}",
+    let build = Setup::of_build(&Environment::current(&repository_dir(), now()));
+    let mut closest: Option<(usize, String)> = None;
+    for path in &files {
+        let baseline = match Baseline::load(path) {
+            Ok(b) if b.run.metric.is_count() => b,
+            Ok(b) => {
+                return Err(format!(
+                    "{}: holds no counts ({})",
+                    path.display(),
+                    b.run.metric.as_str()
+                ));
+            }
+            Err(e) => return Err(e.to_string()),
+        };
+        let metric = baseline.run.metric;
+        let committed = Setup::of(&baseline.run, metric);
+        let here = Setup {
+            valgrind: valgrind.clone(),
+            batch: batch.map_or_else(|| committed.batch.clone(), |b| b.to_string()),
+            cache: (metric == Metric::EstimatedCycles).then(costs::cache_geometry),
+            platform: pin::here().1.clone(),
+            ..build.clone()
+        };
+        let differences = committed.differences(&here);
+        if differences.is_empty() {
+            return Ok(Some(chosen(baseline, path)));
+        }
+        let why = format!(
+            "{}: {}",
+            path.display(),
             crate::document::comparison::describe_differences(&differences)
-        ));
+        );
+        if closest.as_ref().is_none_or(|(n, _)| differences.len() < *n) {
+            closest = Some((differences.len(), why));
+        }
     }
-    Ok(Some(Baseline {
+    let why = closest.map(|(_, why)| why).unwrap_or_default();
+    Err(format!(
+        "no committed count baseline in {shown} matches this set-up (closest {why})"
+    ))
+}
+
+/// The committed files, in name order.
+fn committed(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// `baseline`, from `path`, as the basis of a count verdict.
+fn chosen(baseline: Baseline, path: &Path) -> Baseline {
+    let metric = baseline.run.metric;
+    Baseline {
         basis: Some(format!(
-            "the committed count baseline, {}: no wall-time baseline is committed for this \
-             machine class, and counts are the same on every machine",
-            metric.as_str()
+            "the committed count baseline of this set-up, {}: {}; counts do not depend on \
+             the machine",
+            metric.as_str(),
+            path.display()
         )),
         ..baseline
-    }))
+    }
 }
 
 /// The batch the count baseline was made with, for a run that must match it.

@@ -1,7 +1,10 @@
 //! What a count depends on besides the code: the compiler and build that
 //! made the machine code, the valgrind that counts it, the target, the
 //! batch (one-off costs are spread over it, so the count per iteration
-//! moves with it) and, for estimated cycles, the simulated cache.
+//! moves with it), the platform the child was counted on (its C library,
+//! the library pin and the CPU valgrind showed it, see
+//! `measure::callgrind::pin`) and, for estimated cycles, the simulated
+//! cache.
 //!
 //! Counts of two runs judge each other only when all of these match;
 //! otherwise their changes are information, and the comparison names what
@@ -10,6 +13,7 @@
 
 use crate::document::environment::Environment;
 use crate::document::run::{Metric, Run};
+use crate::measure::callgrind::pin::Platform;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The set-up of a run of counts, each field as shown in messages.
@@ -29,7 +33,12 @@ pub struct Setup {
     /// The simulated cache; `None` for instruction counts, which do not
     /// depend on it.
     pub cache: Option<String>,
+    /// What the counted child ran on.
+    pub platform: Platform,
 }
+
+/// The key of a run's settings that holds its [`Platform`].
+pub(crate) const PLATFORM_KEY: &str = "count_platform";
 
 /// A set-up value a run does not record.
 const UNRECORDED: &str = "unrecorded";
@@ -60,6 +69,11 @@ impl Setup {
             },
             valgrind: setting("valgrind"),
             cache: (metric == Metric::EstimatedCycles).then(|| setting("cache_sim")),
+            platform: run
+                .settings
+                .get(PLATFORM_KEY)
+                .and_then(|v| serde_json::from_value(v.clone()).ok())
+                .unwrap_or_else(unrecorded_platform),
             ..Setup::of_build(&run.environment)
         }
     }
@@ -82,18 +96,33 @@ impl Setup {
             valgrind: UNRECORDED.to_string(),
             batch: UNRECORDED.to_string(),
             cache: None,
+            platform: unrecorded_platform(),
         }
     }
 
     /// The fields that differ: (field, in `self`, in `other`).
     pub fn differences(&self, other: &Setup) -> Vec<(String, String, String)> {
-        let pairs = [
+        let mut pairs = vec![
             ("rustc", &self.rustc, &other.rustc),
             ("build", &self.build, &other.build),
             ("target", &self.target, &other.target),
             ("valgrind", &self.valgrind, &other.valgrind),
             ("batch", &self.batch, &other.batch),
         ];
+        let (a, b) = (&self.platform, &other.platform);
+        let unrecorded = unrecorded_platform();
+        let (old, recorded) = (UNRECORDED.to_string(), "recorded".to_string());
+        match (*a == unrecorded, *b == unrecorded) {
+            // A run saved before the platform was recorded: one note.
+            (true, false) => pairs.push((PLATFORM_FIELD, &old, &recorded)),
+            (false, true) => pairs.push((PLATFORM_FIELD, &recorded, &old)),
+            _ => pairs.extend([
+                ("libc", &a.libc, &b.libc),
+                ("GLIBC_TUNABLES", &a.tunables, &b.tunables),
+                ("library pin", &a.pin, &b.pin),
+                ("CPU under valgrind", &a.cpu, &b.cpu),
+            ]),
+        }
         let mut out: Vec<_> = pairs
             .into_iter()
             .filter(|(_, a, b)| a != b)
@@ -105,6 +134,20 @@ impl Setup {
             out.push(("cache".to_string(), a.clone(), b.clone()));
         }
         out
+    }
+}
+
+/// The difference named when one run predates the recorded platform.
+const PLATFORM_FIELD: &str = "count platform (C library, pin, CPU)";
+
+/// The platform of a run saved before it was recorded: every field
+/// differs from a recorded one, so such a baseline gives information.
+fn unrecorded_platform() -> Platform {
+    Platform {
+        tunables: UNRECORDED.to_string(),
+        pin: UNRECORDED.to_string(),
+        cpu: UNRECORDED.to_string(),
+        libc: UNRECORDED.to_string(),
     }
 }
 
@@ -241,6 +284,44 @@ mod tests {
                 UNRECORDED.into()
             )]
         );
+    }
+
+    fn on(run: &mut Run, libc: &str, pin: &str) {
+        let platform = Platform {
+            tunables: crate::measure::callgrind::pin::PIN.into(),
+            pin: pin.into(),
+            cpu: "kind 0x1 family 0x6 model 0x3c stepping 0x3: sse2 avx2".into(),
+            libc: libc.into(),
+        };
+        run.settings.insert(
+            PLATFORM_KEY.into(),
+            serde_json::to_value(platform).unwrap_or_default(),
+        );
+    }
+
+    #[test]
+    fn the_platform_judges_when_equal_and_names_what_differs() {
+        let setup = |r: &Run| Setup::of(r, Metric::Instructions);
+        let mut a = counted(5, "valgrind-3.19.0");
+        on(&mut a, "glibc 2.36, build-id ab", "held");
+        let same = a.clone();
+        assert!(setup(&a).differences(&setup(&same)).is_empty());
+        let mut other = a.clone();
+        on(&mut other, "glibc 2.39, build-id cd", "not held: ERMS still in use");
+        let fields: Vec<String> = setup(&a)
+            .differences(&setup(&other))
+            .into_iter()
+            .map(|(f, _, _)| f)
+            .collect();
+        assert_eq!(fields, ["libc", "library pin"]);
+        // A baseline saved before the platform was recorded: one note.
+        let old = counted(5, "valgrind-3.19.0");
+        let d = setup(&old).differences(&setup(&a));
+        assert_eq!(
+            d,
+            [(PLATFORM_FIELD.into(), UNRECORDED.into(), "recorded".into())]
+        );
+        assert!(describe_differences(&d).contains("unrecorded in the baseline"));
     }
 
     #[test]

@@ -33,6 +33,9 @@ impl<'a> Choice<'a> {
     /// Chooses for `options`; `bench` is the bench target `cargo bench`
     /// runs. Refuses a baseline the run could not be compared with.
     pub fn make(options: &MicroOptions, bench: Option<&'a Bench>) -> Result<Choice<'a>, Error> {
+        if options.count_check {
+            return Choice::count_check(options, bench);
+        }
         // A bench chooses by machine class only for a timed, calibrated run.
         let timed = options.metric() == Metric::Time && options.calibrate;
         let chooser = bench.filter(|_| timed);
@@ -61,6 +64,38 @@ impl<'a> Choice<'a> {
         }
         choice.suits(options.mode(), options.calibrate)?;
         Ok(choice)
+    }
+
+    /// `--count-check`: the committed count baseline of this set-up, or a
+    /// note saying why there is none (the run is then counted by
+    /// estimated cycles and judged by nothing). Nothing is kept.
+    fn count_check(options: &MicroOptions, bench: Option<&'a Bench>) -> Result<Choice<'a>, Error> {
+        let Some(bench) = bench else {
+            return Err(Error::usage(
+                "--count-check judges by a bench's committed count baselines: run it through \
+                 cargo bench",
+            ));
+        };
+        let (baseline, note) = match baseline::counts::usable(bench, options.min_batch) {
+            Ok(Some(b)) => (Some(b), None),
+            Ok(None) => (
+                None,
+                Some(format!(
+                    "--count-check: no count baseline is committed in {}",
+                    baseline::counts::dir(bench).display()
+                )),
+            ),
+            Err(why) => (None, Some(format!("--count-check: {why}"))),
+        };
+        Ok(Choice {
+            metric: baseline
+                .as_ref()
+                .map_or(Metric::EstimatedCycles, |b| b.run.metric),
+            baseline,
+            keeper: None,
+            nothing: None,
+            count_note: note,
+        })
     }
 
     /// Takes the committed count baseline where it judges instead of wall

@@ -7,6 +7,7 @@ mod choice;
 mod confirm;
 pub mod options;
 mod settings;
+mod stale;
 
 use crate::baseline::{self, history::Bench};
 use crate::document::builder::{Figures, RunBuilder};
@@ -84,7 +85,21 @@ pub(crate) fn main(
         confirm::confirm(&mut run, &again, options, &mut notes);
     }
     choice.keep(&mut run);
-    deliver::deliver(run, &delivery)
+    let stale = if options.count_check {
+        stale::lines(&run)
+    } else {
+        Vec::new()
+    };
+    run.warnings.extend(stale.iter().cloned());
+    let code = deliver::deliver(run, &delivery)?;
+    if stale.is_empty() {
+        return Ok(code);
+    }
+    eprintln!(
+        "FAIL: {} count(s) moved past the threshold the other way: refresh the committed count baseline",
+        stale.len()
+    );
+    Ok(code.max(1))
 }
 
 /// `--list`: every probe and process probe of the suite that the filters

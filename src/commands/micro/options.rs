@@ -50,6 +50,11 @@ How to measure:
 How to judge:
   --baseline=FILE           judge against this saved run
   --no-baseline             judge against nothing, and keep nothing
+  --count-check             count, and judge by the committed count baseline
+                            of this set-up (baselines/<bench>/counts/); a
+                            count that moved past the threshold either way
+                            fails (refresh the file); none matching: a note,
+                            exit 0
   --threshold=PCT           how much slower regresses (default 30; counts 1;
                             kernel mode 50)
   --min-delta=MS            kernel mode: a slowdown must also add MS
@@ -115,6 +120,9 @@ pub(crate) struct MicroOptions {
     /// The bench's own parameters given (`--node=57`), by declared name
     /// (`node`), in the order given; see [`crate::probe::param`].
     pub params: Vec<(String, String)>,
+    /// `--count-check`: judge by the committed count baseline of this
+    /// set-up, a count that moved either way failing (see `stale`).
+    pub count_check: bool,
 }
 
 impl Default for MicroOptions {
@@ -136,6 +144,7 @@ impl Default for MicroOptions {
             boot_repeat: 5,
             suite: DEFAULT_SUITE.to_string(),
             params: Vec::new(),
+            count_check: false,
         }
     }
 }
@@ -271,6 +280,15 @@ impl MicroOptions {
             Mode::Micro if self.common.min_delta.is_some() => Err(Error::usage(
                 "micro mode does not take --min-delta: it applies to kernel and HTTP runs",
             )),
+            _ if self.count_check
+                && (self.metric == Some(Metric::Time)
+                    || self.common.asked()? != crate::baseline::Asked::Default) =>
+            {
+                Err(Error::usage(
+                    "--count-check counts and chooses the committed count baseline itself: \
+                     leave out --metric=time, --baseline and --no-baseline",
+                ))
+            }
             _ => Ok(()),
         }
     }
@@ -287,6 +305,7 @@ impl MicroOptions {
             "no-confirm" => self.confirm = false,
             "list" => self.list = true,
             "worker" => self.worker = true,
+            "count-check" => self.count_check = true,
             "metric" => self.metric = Some(metric(&common::string(parser, "--metric")?)?),
             "min-batch" => {
                 self.min_batch = Some(common::bounded(parser, "--min-batch", 1, MAX_BATCH)?)

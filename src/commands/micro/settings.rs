@@ -4,6 +4,7 @@
 use super::options::MicroOptions;
 use crate::document::run::Metric;
 use crate::measure::callgrind::costs;
+use crate::measure::callgrind::pin::{self, Platform};
 use crate::measure::clock::Clock;
 use crate::measure::inject::Injection;
 use serde::Serialize;
@@ -51,6 +52,8 @@ pub(crate) struct CountSettings {
     /// The simulated cache, for estimated cycles.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cache_sim: Option<String>,
+    /// What the counted child ran on (its key: `judge::setup::PLATFORM_KEY`).
+    pub count_platform: Platform,
 }
 
 impl MicroSettings {
@@ -88,6 +91,7 @@ impl MicroSettings {
                 metric: metric.as_str(),
                 valgrind,
                 cache_sim: cache.then(costs::cache_geometry),
+                count_platform: pin::here().1.clone(),
             }),
             // Counts are never timed: no script applies.
             ..MicroSettings::timed(o, injection, &Clock::real())

@@ -41,12 +41,14 @@ impl Meter for Callgrind<'_> {
             .collect::<Result<Vec<u64>, Error>>()?;
         let workdir = tempfile::tempdir()
             .map_err(|e| Error::Refused(format!("cannot create a temporary folder: {e}")))?;
+        let (pinning, platform) = super::pin::here();
         let counting = Counting {
             invocation: &self.invocation,
             batch: self.batch,
             cache: self.cache,
             workdir: workdir.path(),
             limit: self.limit,
+            pinning,
         };
         let mut rows = Vec::with_capacity(probes.len());
         for (p, iterations) in probes.iter().zip(iterations) {
@@ -57,7 +59,12 @@ impl Meter for Callgrind<'_> {
         Ok(Measured {
             rows,
             calibration: None,
-            warnings: self.injection.warning().into_iter().collect(),
+            warnings: self
+                .injection
+                .warning()
+                .into_iter()
+                .chain(platform.warning())
+                .collect(),
         })
     }
 }

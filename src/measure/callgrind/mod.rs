@@ -13,6 +13,7 @@
 
 pub mod costs;
 mod meter;
+pub mod pin;
 
 pub(crate) use meter::Callgrind;
 
@@ -79,6 +80,8 @@ pub struct Counting<'a> {
     pub workdir: &'a Path,
     /// How long one count may take before it is given up.
     pub limit: Duration,
+    /// The child's `GLIBC_TUNABLES`.
+    pub pinning: &'a pin::Pinning,
 }
 
 impl Counting<'_> {
@@ -156,6 +159,7 @@ impl Counting<'_> {
             valgrind.arg("--cache-sim=yes").args(costs::CACHE);
         }
         crate::probe::param::pass_to(&mut valgrind);
+        self.pinning.apply(&mut valgrind);
         valgrind
             .arg(exe)
             .args(self.invocation)
@@ -220,6 +224,7 @@ mod tests {
             cache,
             workdir: Path::new("/w"),
             limit,
+            pinning: &pin::Pinning::new(None, true),
         };
         let cmd = counting.command(Path::new("/b/micro"), Path::new("/w/p.out"), "p", 7);
         cmd.get_args()

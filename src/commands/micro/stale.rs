@@ -1,0 +1,74 @@
+//! `--count-check`'s other direction. A committed count baseline is exact,
+//! so a count that moved past the threshold *down* means the file no longer
+//! describes the code: landed that way, a later regression of the same
+//! size would pass unseen (uri_parse's count once moved −7.6 % without a
+//! refresh). The check fails on it, asking for the file to be refreshed in
+//! the same commit.
+
+use crate::document::check::Figure;
+use crate::document::run::Run;
+
+/// One line per count of `run` that moved down past its comparison's
+/// threshold; none without a verdict (another set-up gives information).
+pub(crate) fn lines(run: &Run) -> Vec<String> {
+    let Some(c) = &run.comparison else {
+        return Vec::new();
+    };
+    if c.informational {
+        return Vec::new();
+    }
+    c.checks
+        .iter()
+        .filter(|k| matches!(k.metric, Figure::Instructions | Figure::EstimatedCycles))
+        .filter(|k| -k.change_pct > c.threshold)
+        .map(|k| {
+            format!(
+                "{} {} moved {:+.2} %, past the {} % threshold the other way: the committed \
+                 count baseline is stale; refresh it in the same commit (CONTRIBUTING.md, \
+                 \"The count baseline\")",
+                k.key, k.metric, k.change_pct, c.threshold
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::check::{Check, Verdict};
+    use crate::document::comparison::{Comparison, Method};
+    use crate::document::run::test_micro_run;
+
+    fn judged(changes: &[f64], informational: bool) -> Run {
+        let mut run = test_micro_run(Vec::new(), None);
+        let mut c = Comparison::new("counts.json", Method::EstimatedCycles, 1.0);
+        c.informational = informational;
+        for (i, change) in changes.iter().enumerate() {
+            c.checks.push(Check::new(
+                &format!("p{i}"),
+                Figure::EstimatedCycles,
+                100.0,
+                100.0 + change,
+                *change,
+                Verdict::of(*change > 1.0),
+            ));
+        }
+        run.comparison = Some(c);
+        run
+    }
+
+    #[test]
+    fn a_count_that_fell_past_the_threshold_is_stale() {
+        let lines = lines(&judged(&[-7.6, -1.0, 0.5, 3.0], false));
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("p0 estimated-cycles moved -7.60 %"),
+            "{}",
+            lines[0]
+        );
+        // Exactly at the threshold is within it, as for regressions.
+        assert!(super::lines(&judged(&[-1.0], false)).is_empty());
+        // Another set-up judges nothing, this rule included.
+        assert!(super::lines(&judged(&[-7.6], true)).is_empty());
+    }
+}

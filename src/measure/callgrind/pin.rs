@@ -1,0 +1,178 @@
+//! The library choices a counted child is given, and what it was counted
+//! on, read back under the same valgrind.
+//!
+//! glibc picks its copy and fill routines at start-up from the CPU it sees.
+//! Under valgrind that is valgrind's synthetic CPU, and with `rep movsb`
+//! (ERMS) callgrind counts one instruction per byte copied, so a count
+//! followed the bytes a probe's allocator happened to move rather than its
+//! work: template_compile counted +1.0 % more on one machine than on
+//! another for the same code (docs/evaluation.md, "What moves a count").
+//! The counted child therefore runs with `rep movsb`/`rep stosb` off and the
+//! size thresholds fixed ([`PIN`]), appended to the user's own
+//! `GLIBC_TUNABLES` so that the pin wins where both speak. Timed runs are
+//! left alone: their wall time should see the machine's real library.
+//!
+//! glibc ignores an unknown tunable or a value out of range without a word,
+//! so the pin is read back (`ld.so --list-diagnostics`, under valgrind, with
+//! the child's `GLIBC_TUNABLES`) before anything is counted. What cannot be
+//! pinned is recorded instead: the CPU valgrind shows (the features code
+//! dispatches on, such as memchr's AVX2 path) and the C library's build.
+//! The run saves all of it as its [`Platform`]; a baseline counted on
+//! another gives information, not a verdict (`judge::setup`).
+
+mod diagnostics;
+mod loaded;
+
+use serde::{Deserialize, Serialize};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// What the counted child is given in `GLIBC_TUNABLES`: ERMS and FSRM off
+/// (no `rep movsb`, no `rep stosb`), and the thresholds that otherwise
+/// follow the CPU fixed at the values valgrind 3.19's CPU gives them.
+pub const PIN: &str = "glibc.cpu.hwcaps=-ERMS,-FSRM\
+    :glibc.cpu.x86_rep_movsb_threshold=0x2000\
+    :glibc.cpu.x86_rep_stosb_threshold=0x800\
+    :glibc.cpu.x86_non_temporal_threshold=0x200000";
+
+/// The thresholds [`PIN`] sets, as `--list-diagnostics` names them.
+const PINNED_THRESHOLDS: [(&str, u64); 3] = [
+    ("rep_movsb_threshold", 0x2000),
+    ("rep_stosb_threshold", 0x800),
+    ("non_temporal_threshold", 0x20_0000),
+];
+
+/// Turns the pin off (`YARDSTICK_COUNT_PIN=off`), to measure what it does.
+pub const VARIABLE: &str = "YARDSTICK_COUNT_PIN";
+
+/// The variable glibc reads its tunables from.
+const TUNABLES: &str = "GLIBC_TUNABLES";
+
+/// What a run of counts was counted on, beyond the build: saved in its
+/// settings (`count_platform`) and compared by `judge::setup`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Platform {
+    /// `GLIBC_TUNABLES` as the counted child got it, whole: the user's own,
+    /// then the pin; `none` when it had none.
+    pub tunables: String,
+    /// Whether glibc took the pin, read back: `held`, `off`, or why not.
+    pub pin: String,
+    /// The CPU valgrind showed the child: vendor kind, family, model and
+    /// stepping, and the features code dispatches on (bits valgrind passes
+    /// through from the host, such as RDRAND, left out).
+    pub cpu: String,
+    /// The C library: its version and the build-id of the loaded file, since
+    /// distributions backport fixes without changing the version.
+    pub libc: String,
+}
+
+/// How the counted child's library is set up for one run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pinning {
+    /// `GLIBC_TUNABLES` for the child; `None` leaves it unset.
+    pub tunables: Option<String>,
+    /// Whether the pin is part of it.
+    pub pinned: bool,
+}
+
+impl Pinning {
+    /// From the environment: the user's `GLIBC_TUNABLES`, and
+    /// `YARDSTICK_COUNT_PIN=off`. Only glibc reads tunables; on other
+    /// libraries nothing is given.
+    pub fn from_env() -> Pinning {
+        let user = std::env::var(TUNABLES).ok().filter(|t| !t.is_empty());
+        let off = std::env::var(VARIABLE).is_ok_and(|v| v == "off");
+        Pinning::new(user, !off && cfg!(target_env = "gnu"))
+    }
+
+    /// The user's tunables `user`, with the pin after them when `pin`.
+    pub fn new(user: Option<String>, pin: bool) -> Pinning {
+        let tunables = match (user, pin) {
+            (Some(u), true) => Some(format!("{u}:{PIN}")),
+            (None, true) => Some(PIN.to_string()),
+            (user, false) => user,
+        };
+        Pinning {
+            tunables,
+            pinned: pin,
+        }
+    }
+
+    /// Sets the child's `GLIBC_TUNABLES` on `command` (and clears it when
+    /// there is none, whatever this process has).
+    pub fn apply(&self, command: &mut Command) {
+        match &self.tunables {
+            Some(t) => command.env(TUNABLES, t),
+            None => command.env_remove(TUNABLES),
+        };
+    }
+
+    /// Reads back, under valgrind, what the child will be counted on.
+    pub fn read_back(&self) -> Platform {
+        let loaded = loaded::Loaded::find();
+        let mut ld = Command::new("valgrind");
+        ld.arg("-q");
+        self.apply(&mut ld);
+        let text = match &loaded.loader {
+            Some(path) => ld
+                .arg(path)
+                .arg("--list-diagnostics")
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+                .map(|o| String::from_utf8_lossy(&o.stdout).into_owned()),
+            None => None,
+        };
+        self.platform(text.as_deref(), &loaded.libc_identity())
+    }
+
+    /// The platform `diagnostics` (the loader's `--list-diagnostics`, when
+    /// it gave any) describe, for a C library of `libc` (its build).
+    pub(crate) fn platform(&self, diagnostics: Option<&str>, libc: &str) -> Platform {
+        let read = diagnostics.map(diagnostics::Diagnostics::parse);
+        let version = read.as_ref().and_then(|d| d.get("version.version"));
+        let pin = match (&read, self.pinned) {
+            (_, false) => "off".to_string(),
+            (None, true) => "not read back: the loader gave no --list-diagnostics".to_string(),
+            (Some(d), true) => d.pin_held(&PINNED_THRESHOLDS),
+        };
+        Platform {
+            tunables: self.tunables.clone().unwrap_or_else(|| "none".to_string()),
+            pin,
+            cpu: read
+                .as_ref()
+                .map_or_else(|| "unread".to_string(), diagnostics::Diagnostics::cpu),
+            libc: match version {
+                Some(v) => format!("glibc {v}, {libc}"),
+                None => libc.to_string(),
+            },
+        }
+    }
+}
+
+/// How this process's counted children are pinned, and what that gave,
+/// read back once (it runs valgrind, about half a second).
+pub fn here() -> &'static (Pinning, Platform) {
+    static HERE: OnceLock<(Pinning, Platform)> = OnceLock::new();
+    HERE.get_or_init(|| {
+        let pinning = Pinning::from_env();
+        let platform = pinning.read_back();
+        (pinning, platform)
+    })
+}
+
+impl Platform {
+    /// The warning a run carries when the pin did not hold.
+    pub fn warning(&self) -> Option<String> {
+        (self.pin != "held" && self.pin != "off").then(|| {
+            format!(
+                "GLIBC_TUNABLES: the counted child's library pin did not hold ({}); \
+                 its counts follow the bytes copied, and judge only counts of the same set-up",
+                self.pin
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;
