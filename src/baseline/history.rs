@@ -6,8 +6,8 @@
 //!
 //! 1. a committed baseline of this class, `baselines/<bench>/<class>.json`:
 //!    a verdict;
-//! 2. otherwise the committed count baseline, `baselines/<bench>/counts.json`,
-//!    where valgrind is installed and the set-up matches: the run is counted
+//! 2. otherwise the committed count baseline of this set-up, in
+//!    `baselines/<bench>/counts/`, where valgrind is installed: the run is counted
 //!    instead of timed, and the counts give the verdict (see
 //!    `baseline::counts::usable`);
 //! 3. otherwise the last run of this class that `cargo bench` kept, under

@@ -307,7 +307,11 @@ mod tests {
         let same = a.clone();
         assert!(setup(&a).differences(&setup(&same)).is_empty());
         let mut other = a.clone();
-        on(&mut other, "glibc 2.39, build-id cd", "not held: ERMS still in use");
+        on(
+            &mut other,
+            "glibc 2.39, build-id cd",
+            "not held: ERMS still in use",
+        );
         let fields: Vec<String> = setup(&a)
             .differences(&setup(&other))
             .into_iter()

@@ -18,8 +18,9 @@ pub(crate) const HELP: &str = concat!(
 Measures the registered probes in rounds, each sample right after a
 calibration loop, and judges the run against a baseline: by default, for
 cargo bench, the committed baselines/<bench>/<class>.json of this machine
-class, else the committed counts.json (where valgrind is installed), else
-the last run kept on this class (information only).
+class, else the committed count baseline of this set-up
+(baselines/<bench>/counts/, where valgrind is installed), else the last run
+kept on this class (information only).
 
 Which probes:
   FILTER...                 probes (and process probes) whose name contains

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Runs `cargo bench` as a new user would, bench by bench, for .ci/run.
+
+    python3 scripts/ci-bench.py [BENCH...]   (default: micro kernel)
+
+Each bench runs with its defaults (`cargo bench --bench NAME`, plus --save so
+that its verdict can be read) and prints what it prints. The run then fails
+on what is a landing gate and warns on what is not:
+
+- a panic, a usage error or a failed probe: fails;
+- a count verdict of FAIL (no wall-time baseline of this machine class, so
+  `cargo bench` judged by the committed count baseline): fails;
+- a wall-time verdict of FAIL: a warning, since wall time on a shared
+  machine is no landing gate (docs/design.md, "Why wall time is judged only
+  within a machine class").
+"""
+
+import json
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def verdict(bench):
+    saved = ROOT / "target" / f"ci-bench-{bench}.json"
+    saved.unlink(missing_ok=True)
+    done = subprocess.run(
+        ["cargo", "bench", "--locked", "--bench", bench, "--", f"--save={saved}"],
+        cwd=ROOT)
+    if done.returncode == 0:
+        return None
+    if done.returncode != 1 or not saved.is_file():
+        return f"{bench}: exit {done.returncode} (a panic or a usage error)"
+    run = json.loads(saved.read_text())
+    failed = [r["key"] for r in run["rows"] if r.get("errors", 0) > 0 and r.get("n", 0) == 0]
+    if failed:
+        return f"{bench}: failed probes: {', '.join(failed)}"
+    metric = run.get("metric", "time")
+    if metric != "time":
+        return f"{bench}: the {metric} verdict is FAIL"
+    print(f"warning: {bench}: the wall-time verdict is FAIL; wall time on a shared "
+          "machine is no landing gate", file=sys.stderr)
+    return None
+
+
+def main():
+    benches = sys.argv[1:] or ["micro", "kernel"]
+    problems = [p for p in map(verdict, benches) if p]
+    for p in problems:
+        print(f"error: {p}", file=sys.stderr)
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()
