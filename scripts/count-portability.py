@@ -35,12 +35,14 @@ LONGER = "a-checkout-path-sixty-characters-longer-than-the-first-one-xx"
 FIELDS = ("instructions", "estimated_cycles")
 
 
-def second_checkout(tmp):
-    """HEAD checked out at a longer path, its bench built; (dir, binary)."""
+def second_checkout(tmp, target):
+    """HEAD checked out at a longer path, its bench built in `target` (a
+    folder of its own: sharing this checkout's, the two builds would write
+    one file); (dir, binary)."""
     where = pathlib.Path(tmp) / LONGER / "yardstick"
     subprocess.run(["git", "worktree", "add", "--detach", str(where), "HEAD"],
                    cwd=ROOT, check=True, capture_output=True)
-    env = dict(os.environ, CARGO_TARGET_DIR=str(pathlib.Path(tmp) / "target"))
+    env = dict(os.environ, CARGO_TARGET_DIR=str(target or pathlib.Path(tmp) / "target"))
     out = subprocess.run(
         ["cargo", "bench", "--no-run", "--locked", "--bench", "micro",
          "--message-format=json"],
@@ -80,11 +82,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--keep", action="store_true", help="keep the second checkout")
+    parser.add_argument("--second-target", help="the second checkout's target folder "
+                        "(kept between runs; default: a temporary one)")
     args = parser.parse_args()
     here = built(["bench", "--no-run", "--bench", "micro"], "micro", "bench")
     tmp = tempfile.mkdtemp(prefix="count-portability-")
     try:
-        there, far = second_checkout(tmp)
+        there, far = second_checkout(tmp, args.second_target)
         conditions = [("this checkout", here, ROOT, {}, None),
                       ("path +60 chars", far, there, {}, None),
                       ("environment +20 KB", here, ROOT, {"PADDING": "x" * 20000}, None)]

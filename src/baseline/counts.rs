@@ -66,7 +66,7 @@ pub fn usable(bench: &Bench, batch: Option<u64>) -> Result<Option<Baseline>, Str
         };
         let differences = committed.differences(&here);
         if differences.is_empty() {
-            return Ok(Some(chosen(baseline, path)));
+            return Ok(Some(chosen(baseline)));
         }
         let why = format!(
             "{}: {}",
@@ -98,15 +98,14 @@ fn committed(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// `baseline`, from `path`, as the basis of a count verdict.
-fn chosen(baseline: Baseline, path: &Path) -> Baseline {
+/// `baseline`, from `path` (its name already), as the basis of a count
+/// verdict.
+fn chosen(baseline: Baseline) -> Baseline {
     let metric = baseline.run.metric;
     Baseline {
         basis: Some(format!(
-            "the committed count baseline of this set-up, {}: {}; counts do not depend on \
-             the machine",
+            "the committed count baseline of this set-up, {}: counts do not depend on the machine",
             metric.as_str(),
-            path.display()
         )),
         ..baseline
     }

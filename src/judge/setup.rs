@@ -12,8 +12,8 @@
 //! portable.
 
 use crate::document::environment::Environment;
+use crate::document::platform::{Platform, SETTINGS_KEY};
 use crate::document::run::{Metric, Run};
-use crate::measure::callgrind::pin::Platform;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The set-up of a run of counts, each field as shown in messages.
@@ -36,9 +36,6 @@ pub struct Setup {
     /// What the counted child ran on.
     pub platform: Platform,
 }
-
-/// The key of a run's settings that holds its [`Platform`].
-pub(crate) const PLATFORM_KEY: &str = "count_platform";
 
 /// A set-up value a run does not record.
 const UNRECORDED: &str = "unrecorded";
@@ -71,7 +68,7 @@ impl Setup {
             cache: (metric == Metric::EstimatedCycles).then(|| setting("cache_sim")),
             platform: run
                 .settings
-                .get(PLATFORM_KEY)
+                .get(SETTINGS_KEY)
                 .and_then(|v| serde_json::from_value(v.clone()).ok())
                 .unwrap_or_else(unrecorded_platform),
             ..Setup::of_build(&run.environment)
@@ -294,7 +291,7 @@ mod tests {
             libc: libc.into(),
         };
         run.settings.insert(
-            PLATFORM_KEY.into(),
+            SETTINGS_KEY.into(),
             serde_json::to_value(platform).unwrap_or_default(),
         );
     }

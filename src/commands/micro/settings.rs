@@ -52,7 +52,8 @@ pub(crate) struct CountSettings {
     /// The simulated cache, for estimated cycles.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cache_sim: Option<String>,
-    /// What the counted child ran on (its key: `judge::setup::PLATFORM_KEY`).
+    /// What the counted child ran on (its key:
+    /// `document::platform::SETTINGS_KEY`, which a test keeps equal).
     pub count_platform: Platform,
 }
 
@@ -96,5 +97,25 @@ impl MicroSettings {
             // Counts are never timed: no script applies.
             ..MicroSettings::timed(o, injection, &Clock::real())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::platform::SETTINGS_KEY;
+
+    #[test]
+    fn the_platform_is_saved_under_the_key_the_judge_reads() {
+        let settings = MicroSettings::counted(
+            &MicroOptions::default(),
+            &Injection::default(),
+            Metric::Instructions,
+            5,
+            "valgrind-3.19.0".into(),
+        );
+        let saved = serde_json::to_value(&settings).unwrap_or_default();
+        let platform: Result<Platform, _> = serde_json::from_value(saved[SETTINGS_KEY].clone());
+        assert!(platform.is_ok(), "{saved}");
     }
 }

@@ -63,7 +63,7 @@ impl Meter for Callgrind<'_> {
                 .injection
                 .warning()
                 .into_iter()
-                .chain(platform.warning())
+                .chain(super::pin::warning(platform))
                 .collect(),
         })
     }

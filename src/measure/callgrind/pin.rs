@@ -23,7 +23,7 @@
 mod diagnostics;
 mod loaded;
 
-use serde::{Deserialize, Serialize};
+pub use crate::document::platform::Platform;
 use std::process::Command;
 use std::sync::OnceLock;
 
@@ -47,24 +47,6 @@ pub const VARIABLE: &str = "YARDSTICK_COUNT_PIN";
 
 /// The variable glibc reads its tunables from.
 const TUNABLES: &str = "GLIBC_TUNABLES";
-
-/// What a run of counts was counted on, beyond the build: saved in its
-/// settings (`count_platform`) and compared by `judge::setup`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Platform {
-    /// `GLIBC_TUNABLES` as the counted child got it, whole: the user's own,
-    /// then the pin; `none` when it had none.
-    pub tunables: String,
-    /// Whether glibc took the pin, read back: `held`, `off`, or why not.
-    pub pin: String,
-    /// The CPU valgrind showed the child: vendor kind, family, model and
-    /// stepping, and the features code dispatches on (bits valgrind passes
-    /// through from the host, such as RDRAND, left out).
-    pub cpu: String,
-    /// The C library: its version and the build-id of the loaded file, since
-    /// distributions backport fixes without changing the version.
-    pub libc: String,
-}
 
 /// How the counted child's library is set up for one run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -161,17 +143,15 @@ pub fn here() -> &'static (Pinning, Platform) {
     })
 }
 
-impl Platform {
-    /// The warning a run carries when the pin did not hold.
-    pub fn warning(&self) -> Option<String> {
-        (self.pin != "held" && self.pin != "off").then(|| {
-            format!(
-                "GLIBC_TUNABLES: the counted child's library pin did not hold ({}); \
-                 its counts follow the bytes copied, and judge only counts of the same set-up",
-                self.pin
-            )
-        })
-    }
+/// The warning a run carries when the pin did not hold.
+pub fn warning(platform: &Platform) -> Option<String> {
+    (platform.pin != "held" && platform.pin != "off").then(|| {
+        format!(
+            "GLIBC_TUNABLES: the counted child's library pin did not hold ({}); \
+             its counts follow the bytes copied, and judge only counts of the same set-up",
+            platform.pin
+        )
+    })
 }
 
 #[cfg(test)]
