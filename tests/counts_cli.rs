@@ -642,6 +642,13 @@ fn the_count_check_fails_on_a_count_moved_either_way() -> Result<(), Failed> {
         "unchanged: pass",
         &ran,
     )?;
+    let empty = tempfile::tempdir()?;
+    let ran = gate(&[("PATH", empty.path().to_str().unwrap_or(""))]);
+    check(
+        ran.code == 0 && ran.stdout.contains("valgrind is not installed"),
+        "without valgrind: a note, exit 0, never a FAIL",
+        &ran,
+    )?;
     let ran = gate(&[("YARDSTICK_INJECT", "small_sum:40")]);
     check(
         ran.code == 1 && ran.stdout.contains("REGRESSED"),

@@ -133,6 +133,14 @@ impl<'a> Choice<'a> {
         Ok(())
     }
 
+    /// `--count-check` with no committed count baseline that can judge
+    /// here: why, the note the command ends on (nothing is counted, exit 0;
+    /// valgrind may be missing too).
+    pub fn unjudged_check(&self, options: &MicroOptions) -> Option<String> {
+        (options.count_check && self.baseline.is_none())
+            .then(|| self.count_note.clone().unwrap_or_default())
+    }
+
     /// Why a committed count baseline could not judge here, when it could
     /// not: a warning on the run.
     pub fn count_note(&self) -> Option<String> {

@@ -22,7 +22,6 @@ use crate::measure::inject::Injection;
 use crate::measure::process::Children;
 use crate::measure::sample::Sampling;
 use crate::measure::timer::Timer;
-use crate::output::deliver;
 use crate::output::progress::Progress;
 use crate::probe::{self, Probe, ProcessProbe};
 use choice::Choice;
@@ -49,6 +48,10 @@ pub(crate) fn main(
     let injection = Injection::from_env()?;
     let clock = Clock::from_env()?;
     let choice = Choice::make(options, bench.as_ref())?;
+    if let Some(note) = choice.unjudged_check(options) {
+        println!("{note}");
+        return Ok(0);
+    }
     let delivery = options.common.delivery();
     delivery.check()?;
     let timer = timer(options, &injection, &clock);
@@ -85,21 +88,7 @@ pub(crate) fn main(
         confirm::confirm(&mut run, &again, options, &mut notes);
     }
     choice.keep(&mut run);
-    let stale = if options.count_check {
-        stale::lines(&run)
-    } else {
-        Vec::new()
-    };
-    run.warnings.extend(stale.iter().cloned());
-    let code = deliver::deliver(run, &delivery)?;
-    if stale.is_empty() {
-        return Ok(code);
-    }
-    eprintln!(
-        "FAIL: {} count(s) moved past the threshold the other way: refresh the committed count baseline",
-        stale.len()
-    );
-    Ok(code.max(1))
+    stale::deliver(run, &delivery, options.count_check)
 }
 
 /// `--list`: every probe and process probe of the suite that the filters

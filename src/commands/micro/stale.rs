@@ -7,6 +7,26 @@
 
 use crate::document::check::Figure;
 use crate::document::run::Run;
+use crate::error::Error;
+use crate::output::deliver::{self, Delivery};
+
+/// Delivers `run` as `deliver` does and, for `--count-check` (`check`),
+/// fails it (exit 1) when a count moved past the threshold the other way,
+/// saying so in its warnings and on stderr.
+pub(crate) fn deliver(mut run: Run, delivery: &Delivery, check: bool) -> Result<i32, Error> {
+    let stale = if check { lines(&run) } else { Vec::new() };
+    run.warnings.extend(stale.iter().cloned());
+    let code = deliver::deliver(run, delivery)?;
+    if stale.is_empty() {
+        return Ok(code);
+    }
+    eprintln!(
+        "FAIL: {} count(s) moved past the threshold the other way: refresh the committed \
+         count baseline",
+        stale.len()
+    );
+    Ok(code.max(1))
+}
 
 /// One line per count of `run` that moved down past its comparison's
 /// threshold; none without a verdict (another set-up gives information).
