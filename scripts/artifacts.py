@@ -1,4 +1,5 @@
-"""The path of an executable cargo builds, for the evidence scripts."""
+"""What the evidence scripts share: the path of an executable cargo builds,
+and the committed count baseline of this machine's valgrind."""
 
 import json
 import pathlib
@@ -22,3 +23,15 @@ def built(args, target_name, kind):
                 and kind in msg["target"]["kind"] and msg.get("executable")):
             return msg["executable"]
     sys.exit(f"{pathlib.Path(sys.argv[0]).name}: cargo built no {target_name}")
+
+
+def committed_counts():
+    """The committed count baseline (baselines/micro/counts/) counted by
+    this machine's valgrind; exits naming the version when there is none."""
+    version = subprocess.run(["valgrind", "--version"], capture_output=True,
+                             text=True).stdout.strip()
+    for path in sorted((ROOT / "baselines/micro/counts").glob("*.json")):
+        doc = json.loads(path.read_text())
+        if doc["settings"].get("valgrind") == version:
+            return doc
+    sys.exit(f"{pathlib.Path(sys.argv[0]).name}: no committed count baseline of {version}")

@@ -23,6 +23,15 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
+def failed_probe(row):
+    """yardstick's own rule (output/verdict.rs, `failed_probes`): a process
+    probe fails on a failing child, which its `.process` row stands for; any
+    other probe when it has errors and no sample."""
+    if row.get("kind") == "process":
+        return row.get("errors", 0) > 0 and row["key"].endswith(".process")
+    return row.get("errors", 0) > 0 and row.get("n", 0) == 0
+
+
 def verdict(bench):
     saved = ROOT / "target" / f"ci-bench-{bench}.json"
     saved.unlink(missing_ok=True)
@@ -34,7 +43,7 @@ def verdict(bench):
     if done.returncode != 1 or not saved.is_file():
         return f"{bench}: exit {done.returncode} (a panic or a usage error)"
     run = json.loads(saved.read_text())
-    failed = [r["key"] for r in run["rows"] if r.get("errors", 0) > 0 and r.get("n", 0) == 0]
+    failed = [r["key"] for r in run["rows"] if failed_probe(r)]
     if failed:
         return f"{bench}: failed probes: {', '.join(failed)}"
     metric = run.get("metric", "time")

@@ -9,8 +9,8 @@ reference suite's release bench it prints:
 
 1. Stability: the suite counted in N fresh processes per metric (instructions,
    estimated cycles) at the default batch; each probe's largest change
-   against the first process, and against the committed count baseline
-   (baselines/micro/counts.json).
+   against the first process, and against the committed count baseline of
+   this set-up (the file of baselines/micro/counts/ of this valgrind).
 2. Power: an injected 2 % (YARDSTICK_INJECT='*:2', batch 50) judged by
    `yardstick compare` against a run of the same batch: probe runs caught.
 3. The knob read back by counts: 5, 10 and 40 % at batches 1, 2 and 20.
@@ -34,7 +34,7 @@ import subprocess
 import tempfile
 import time
 
-from artifacts import built
+from artifacts import built, committed_counts
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIELDS = {"instructions": "instructions", "estimated-cycles": "estimated_cycles"}
@@ -74,7 +74,7 @@ def compare(yardstick, base, now):
 def stability(bench, tmp, processes, jobs):
     print(f"1. Stability: the suite counted in {processes} fresh processes per metric "
           "(batch 5, the default)")
-    committed = json.loads((ROOT / "baselines/micro/counts.json").read_text())
+    committed = committed_counts()
     for metric in FIELDS:
         with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
             runs = list(pool.map(

@@ -17,6 +17,12 @@ baseline of another gives information.
 
 Target (issue "Counts that hold on every machine"): with the pin, every
 probe within 0.05 % across the conditions.
+
+    python3 scripts/count-portability.py --routines
+
+prints instead, per probe, the instructions callgrind attributes to the C
+library's copy, fill and compare routines in five iterations, with the pin
+and without it: where the pin's difference lies.
 """
 
 import argparse
@@ -24,15 +30,19 @@ import concurrent.futures
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import tempfile
 
-from artifacts import built
+from artifacts import built, committed_counts
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LONGER = "a-checkout-path-sixty-characters-longer-than-the-first-one-xx"
+
 FIELDS = ("instructions", "estimated_cycles")
+# A function's line of callgrind_annotate: "887,271 ( 3.95%)  file:function [object]".
+ANNOTATED = re.compile(r"^\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+(\S+)")
 
 
 def second_checkout(tmp, target):
@@ -74,6 +84,52 @@ def count(name, binary, cwd, env_extra, pinned, tmp, hostname=None):
     return {r["key"]: tuple(r[f] for f in FIELDS) for r in doc["rows"]}
 
 
+def routines(binary, pinned):
+    """Per probe, {libc routine: instructions} of five counted iterations,
+    counted as yardstick's counting child is (measure/callgrind/mod.rs)."""
+    out = {}
+    tmp = tempfile.mkdtemp(prefix="routines-")
+    listed = subprocess.run([binary, "--bench", "--list"], cwd=ROOT, capture_output=True,
+                            text=True).stdout
+    probes = [line.split(":")[0] for line in listed.splitlines() if line.endswith(": bench")]
+    env = dict(os.environ)
+    env.pop("GLIBC_TUNABLES", None)
+    if pinned:
+        # The pin as the committed count baseline recorded it.
+        env["GLIBC_TUNABLES"] = committed_counts()["settings"]["count_platform"]["tunables"]
+    for probe in probes:
+        cg = pathlib.Path(tmp) / f"{probe}.cg"
+        subprocess.run(["valgrind", "-q", "--tool=callgrind", f"--callgrind-out-file={cg}",
+                        "--toggle-collect=yardstick_measured_section", "--collect-atstart=no",
+                        binary, "--bench", f"--probe={probe}", "--repeat=1", "--warmup=0",
+                        "--no-calibration", "--no-baseline", "-q", "--format=json",
+                        "--min-batch=5"], cwd=ROOT, env=env, capture_output=True, check=True)
+        text = subprocess.run(["callgrind_annotate", "--threshold=100", str(cg)],
+                              capture_output=True, text=True).stdout
+        found = {}
+        for line in text.splitlines():
+            m = ANNOTATED.match(line)
+            if not m or "libc.so" not in line:
+                continue
+            name = m.group(2).rsplit(":", 1)[-1]
+            if name.startswith(("__mem", "__str", "__wmem")):
+                found[name] = int(m.group(1).replace(",", ""))
+        out[probe] = found
+    shutil.rmtree(tmp, ignore_errors=True)
+    return out
+
+
+def print_routines(binary):
+    pinned, plain = routines(binary, True), routines(binary, False)
+    print("instructions in the C library's copy, fill and compare routines, "
+          "five iterations per probe (callgrind_annotate)")
+    for probe in plain:
+        print(f"  {probe}")
+        for label, found in (("without the pin", plain[probe]), ("with the pin", pinned[probe])):
+            listed = ", ".join(f"{n} {v:,}" for n, v in sorted(found.items())) or "none"
+            print(f"    {label:<16} {listed}")
+
+
 def spread(values):
     return (max(values) / min(values) - 1.0) * 100.0
 
@@ -84,8 +140,13 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the second checkout")
     parser.add_argument("--second-target", help="the second checkout's target folder "
                         "(kept between runs; default: a temporary one)")
+    parser.add_argument("--routines", action="store_true",
+                        help="print the C library routines' counts per probe instead")
     args = parser.parse_args()
     here = built(["bench", "--no-run", "--bench", "micro"], "micro", "bench")
+    if args.routines:
+        print_routines(here)
+        return
     tmp = tempfile.mkdtemp(prefix="count-portability-")
     try:
         there, far = second_checkout(tmp, args.second_target)
@@ -110,22 +171,21 @@ def main():
 
 def report(conditions, jobs, results):
     names = [c[0] for c in conditions]
-    print("conditions: " + "; ".join(names))
+    print("conditions: " + "; ".join(f"{i + 1} {n}" for i, n in enumerate(names)))
     for pinned in (True, False):
         rows = [r for (c, p), r in zip(jobs, results) if p == pinned]
-        print(f"\n{'with the pin' if pinned else 'without it (YARDSTICK_COUNT_PIN=off)'}: "
-              "per probe, instructions and estimated cycles in the first condition, "
-              "and the largest spread across all")
-        print(f"  {'probe':<18} {'instructions':>14} {'spread':>9} "
-              f"{'est. cycles':>14} {'spread':>9}")
-        worst = [0.0, 0.0]
-        for probe in rows[0]:
-            figures = [[r[probe][i] for r in rows] for i in range(2)]
-            s = [spread(f) for f in figures]
-            worst = [max(w, x) for w, x in zip(worst, s)]
-            print(f"  {probe:<18} {figures[0][0]:>14,.0f} {s[0]:>8.4f}% "
-                  f"{figures[1][0]:>14,.0f} {s[1]:>8.4f}%")
-        print(f"  largest: instructions {worst[0]:.4f} %, estimated cycles {worst[1]:.4f} %")
+        print(f"\n{'with the pin' if pinned else 'without it (YARDSTICK_COUNT_PIN=off)'}")
+        for i, figure in enumerate(("instructions", "estimated cycles")):
+            print(f"  {figure} per iteration, by condition, and the largest spread")
+            head = "".join(f"{k + 1:>14}" for k in range(len(rows)))
+            print(f"    {'probe':<18}{head}    spread")
+            worst = 0.0
+            for probe in rows[0]:
+                values = [r[probe][i] for r in rows]
+                worst = max(worst, spread(values))
+                cells = "".join(f"{v:>14,.0f}" for v in values)
+                print(f"    {probe:<18}{cells}  {spread(values):>7.4f} %")
+            print(f"    largest spread: {worst:.4f} %")
 
 
 if __name__ == "__main__":

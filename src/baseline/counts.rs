@@ -16,6 +16,7 @@ use crate::baseline::Baseline;
 use crate::baseline::history::Bench;
 use crate::document::environment::{Environment, now, repository_dir};
 use crate::document::run::Metric;
+use crate::error::Error;
 use crate::judge::setup::Setup;
 use crate::measure::callgrind::{costs, pin};
 use std::path::{Path, PathBuf};
@@ -29,33 +30,43 @@ pub fn dir(bench: &Bench) -> PathBuf {
         .join("counts")
 }
 
-/// The committed count baseline of `bench` whose set-up is this build's,
-/// shown as its basis; `Ok(None)` when none is committed; `Err` with the
-/// reason, in a line, when some are but none can judge here. `batch` is
-/// `--min-batch`, when given.
-pub fn usable(bench: &Bench, batch: Option<u64>) -> Result<Option<Baseline>, String> {
-    let files = committed(&dir(bench));
+/// What the committed count baselines offer this build.
+pub enum Found {
+    /// The file whose set-up is this build's, shown as its basis.
+    Baseline(Box<Baseline>),
+    /// None is committed.
+    NoneCommitted,
+    /// Some are, and none can judge here: why, in a line.
+    NoMatch(String),
+}
+
+/// The committed count baseline of `bench` whose set-up is this build's.
+/// `batch` is `--min-batch`, when given. A committed file that cannot be
+/// read, or holds no counts, is an error naming it: a broken file must not
+/// silently stop the check.
+pub fn usable(bench: &Bench, batch: Option<u64>) -> Result<Found, Error> {
+    let files = committed(&dir(bench))?;
     if files.is_empty() {
-        return Ok(None);
+        return Ok(Found::NoneCommitted);
     }
     let shown = dir(bench).display().to_string();
-    let valgrind = crate::measure::callgrind::valgrind_version(Metric::Instructions)
-        .map_err(|_| format!("{shown} cannot judge here: valgrind is not installed"))?;
+    let Ok(valgrind) = crate::measure::callgrind::valgrind_version(Metric::Instructions) else {
+        return Ok(Found::NoMatch(format!(
+            "{shown} cannot judge here: valgrind is not installed"
+        )));
+    };
     let build = Setup::of_build(&Environment::current(&repository_dir(), now()));
     let mut closest: Option<(usize, String)> = None;
     for path in &files {
-        let baseline = match Baseline::load(path) {
-            Ok(b) if b.run.metric.is_count() => b,
-            Ok(b) => {
-                return Err(format!(
-                    "{}: holds no counts ({})",
-                    path.display(),
-                    b.run.metric.as_str()
-                ));
-            }
-            Err(e) => return Err(e.to_string()),
-        };
+        let baseline = Baseline::load(path)?;
         let metric = baseline.run.metric;
+        if !metric.is_count() {
+            return Err(Error::input(format!(
+                "{}: a committed count baseline that holds no counts ({})",
+                path.display(),
+                metric.as_str()
+            )));
+        }
         let committed = Setup::of(&baseline.run, metric);
         let here = Setup {
             valgrind: valgrind.clone(),
@@ -66,7 +77,7 @@ pub fn usable(bench: &Bench, batch: Option<u64>) -> Result<Option<Baseline>, Str
         };
         let differences = committed.differences(&here);
         if differences.is_empty() {
-            return Ok(Some(chosen(baseline)));
+            return Ok(Found::Baseline(Box::new(chosen(baseline))));
         }
         let why = format!(
             "{}: {}",
@@ -78,28 +89,28 @@ pub fn usable(bench: &Bench, batch: Option<u64>) -> Result<Option<Baseline>, Str
         }
     }
     let why = closest.map(|(_, why)| why).unwrap_or_default();
-    Err(format!(
+    Ok(Found::NoMatch(format!(
         "no committed count baseline in {shown} matches this set-up (closest {why})"
-    ))
+    )))
 }
 
-/// The committed files, in name order.
-fn committed(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "json"))
-                .collect()
-        })
-        .unwrap_or_default();
+/// The committed files, in name order; none when the folder is missing.
+fn committed(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::input(format!("{}: {e}", dir.display()))),
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
     files.sort();
-    files
+    Ok(files)
 }
 
-/// `baseline`, from `path` (its name already), as the basis of a count
-/// verdict.
+/// `baseline` (whose name is its file's) as the basis of a count verdict.
 fn chosen(baseline: Baseline) -> Baseline {
     let metric = baseline.run.metric;
     Baseline {

@@ -285,7 +285,7 @@ mod tests {
 
     fn on(run: &mut Run, libc: &str, pin: &str) {
         let platform = Platform {
-            tunables: crate::measure::callgrind::pin::PIN.into(),
+            tunables: crate::measure::callgrind::pin::pin(),
             pin: pin.into(),
             cpu: "kind 0x1 family 0x6 model 0x3c stepping 0x3: sse2 avx2".into(),
             libc: libc.into(),

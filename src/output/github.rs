@@ -105,6 +105,15 @@ pub fn annotations(c: &Comparison, class: &str) -> Vec<String> {
         .collect()
 }
 
+/// A `::warning` line of `title` and `message`, escaped.
+pub(crate) fn warning(title: &str, message: &str) -> String {
+    format!(
+        "::warning title={}::{}",
+        escape_property(&clean(title)),
+        escape_data(&clean(message))
+    )
+}
+
 /// Escapes a workflow command's message.
 fn escape_data(s: &str) -> String {
     s.replace('%', "%25")

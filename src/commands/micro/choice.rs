@@ -8,6 +8,7 @@
 //! `baseline::history`).
 
 use super::options::MicroOptions;
+use crate::baseline::counts::Found;
 use crate::baseline::history::Bench;
 use crate::baseline::{self, Baseline, Resolved};
 use crate::document::environment;
@@ -60,7 +61,7 @@ impl<'a> Choice<'a> {
             count_note: None,
         };
         if options.metric.is_none() {
-            choice.count_instead(keeper, options.min_batch);
+            choice.count_instead(keeper, options.min_batch)?;
         }
         choice.suits(options.mode(), options.calibrate)?;
         Ok(choice)
@@ -76,16 +77,16 @@ impl<'a> Choice<'a> {
                  cargo bench",
             ));
         };
-        let (baseline, note) = match baseline::counts::usable(bench, options.min_batch) {
-            Ok(Some(b)) => (Some(b), None),
-            Ok(None) => (
+        let (baseline, note) = match baseline::counts::usable(bench, options.min_batch)? {
+            Found::Baseline(b) => (Some(*b), None),
+            Found::NoneCommitted => (
                 None,
                 Some(format!(
                     "--count-check: no count baseline is committed in {}",
                     baseline::counts::dir(bench).display()
                 )),
             ),
-            Err(why) => (None, Some(format!("--count-check: {why}"))),
+            Found::NoMatch(why) => (None, Some(format!("--count-check: {why}"))),
         };
         Ok(Choice {
             metric: baseline
@@ -101,20 +102,21 @@ impl<'a> Choice<'a> {
     /// Takes the committed count baseline where it judges instead of wall
     /// time: for a bench without a committed wall-time baseline of this
     /// class.
-    fn count_instead(&mut self, keeper: Option<&Bench>, batch: Option<u64>) {
-        let Some(bench) = keeper else { return };
+    fn count_instead(&mut self, keeper: Option<&Bench>, batch: Option<u64>) -> Result<(), Error> {
+        let Some(bench) = keeper else { return Ok(()) };
         if self.baseline.as_ref().is_some_and(|b| !b.informational) {
-            return;
+            return Ok(());
         }
-        match baseline::counts::usable(bench, batch) {
-            Ok(Some(counted)) => {
+        match baseline::counts::usable(bench, batch)? {
+            Found::Baseline(counted) => {
                 self.metric = counted.run.metric;
-                self.baseline = Some(counted);
+                self.baseline = Some(*counted);
                 self.nothing = None;
             }
-            Ok(None) => {}
-            Err(why) => self.count_note = Some(why),
+            Found::NoneCommitted => {}
+            Found::NoMatch(why) => self.count_note = Some(why),
         }
+        Ok(())
     }
 
     /// Refuses, before anything is measured, a baseline this run could not

@@ -48,12 +48,11 @@ pub(crate) fn main(
     let injection = Injection::from_env()?;
     let clock = Clock::from_env()?;
     let choice = Choice::make(options, bench.as_ref())?;
-    if let Some(note) = choice.unjudged_check(options) {
-        println!("{note}");
-        return Ok(0);
-    }
     let delivery = options.common.delivery();
     delivery.check()?;
+    if let Some(note) = choice.unjudged_check(options) {
+        return Ok(stale::unjudged(&note));
+    }
     let timer = timer(options, &injection, &clock);
     let children = children(options, &clock, &injection, invocation)?;
     let quiet = options.common.quiet;

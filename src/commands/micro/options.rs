@@ -282,12 +282,12 @@ impl MicroOptions {
                 "micro mode does not take --min-delta: it applies to kernel and HTTP runs",
             )),
             _ if self.count_check
-                && (self.metric == Some(Metric::Time)
+                && (self.metric.is_some()
                     || self.common.asked()? != crate::baseline::Asked::Default) =>
             {
                 Err(Error::usage(
-                    "--count-check counts and chooses the committed count baseline itself: \
-                     leave out --metric=time, --baseline and --no-baseline",
+                    "--count-check counts with the metric of the committed count baseline it \
+                     chooses: leave out --metric, --baseline and --no-baseline",
                 ))
             }
             _ => Ok(()),
@@ -528,6 +528,12 @@ mod tests {
             (vec!["--boot-repeat=0"], "--boot-repeat"),
             (vec!["--boot-repeat=1001"], "--boot-repeat"),
             (vec!["--boot-repeat=x"], "--boot-repeat"),
+            (
+                vec!["--count-check", "--metric=instructions"],
+                "--count-check",
+            ),
+            (vec!["--count-check", "--no-baseline"], "--count-check"),
+            (vec!["--count-check", "--baseline=b.json"], "--count-check"),
         ] {
             let e = MicroOptions::parse(args).unwrap_err().to_string();
             assert!(e.contains(needle), "{e}");

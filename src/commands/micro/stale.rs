@@ -1,4 +1,4 @@
-//! `--count-check`'s other direction. A committed count baseline is exact,
+//! `--count-check`'s other direction, and its note when nothing judges. A committed count baseline is exact,
 //! so a count that moved past the threshold *down* means the file no longer
 //! describes the code: landed that way, a later regression of the same
 //! size would pass unseen (uri_parse's count once moved −7.6 % without a
@@ -9,6 +9,7 @@ use crate::document::check::Figure;
 use crate::document::run::Run;
 use crate::error::Error;
 use crate::output::deliver::{self, Delivery};
+use crate::output::github;
 
 /// Delivers `run` as `deliver` does and, for `--count-check` (`check`),
 /// fails it (exit 1) when a count moved past the threshold the other way,
@@ -26,6 +27,17 @@ pub(crate) fn deliver(mut run: Run, delivery: &Delivery, check: bool) -> Result<
         stale.len()
     );
     Ok(code.max(1))
+}
+
+/// `--count-check` where no committed file can judge: `note` says why, as
+/// a warning (and a `::warning` in GitHub Actions, so that a C library
+/// update that retires the file is seen), and the exit code is 0.
+pub(crate) fn unjudged(note: &str) -> i32 {
+    println!("warning: {note}");
+    if github::is_actions() {
+        println!("{}", github::warning("Counts not checked", note));
+    }
+    0
 }
 
 /// One line per count of `run` that moved down past its comparison's

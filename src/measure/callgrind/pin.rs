@@ -8,7 +8,7 @@
 //! work: template_compile counted +1.0 % more on one machine than on
 //! another for the same code (docs/evaluation.md, "What moves a count").
 //! The counted child therefore runs with `rep movsb`/`rep stosb` off and the
-//! size thresholds fixed ([`PIN`]), appended to the user's own
+//! size thresholds fixed ([`pin`]), joined to the user's own
 //! `GLIBC_TUNABLES` so that the pin wins where both speak. Timed runs are
 //! left alone: their wall time should see the machine's real library.
 //!
@@ -27,20 +27,56 @@ pub use crate::document::platform::Platform;
 use std::process::Command;
 use std::sync::OnceLock;
 
-/// What the counted child is given in `GLIBC_TUNABLES`: ERMS and FSRM off
-/// (no `rep movsb`, no `rep stosb`), and the thresholds that otherwise
-/// follow the CPU fixed at the values valgrind 3.19's CPU gives them.
-pub const PIN: &str = "glibc.cpu.hwcaps=-ERMS,-FSRM\
-    :glibc.cpu.x86_rep_movsb_threshold=0x2000\
-    :glibc.cpu.x86_rep_stosb_threshold=0x800\
-    :glibc.cpu.x86_non_temporal_threshold=0x200000";
+/// The hardware capabilities the counted child's glibc must not use: ERMS
+/// and FSRM, so that it copies and fills with vector loops, never with
+/// `rep movsb`/`rep stosb`.
+const HWCAPS_OFF: &str = "-ERMS,-FSRM";
 
-/// The thresholds [`PIN`] sets, as `--list-diagnostics` names them.
-const PINNED_THRESHOLDS: [(&str, u64); 3] = [
+/// The tunable that takes [`HWCAPS_OFF`].
+const HWCAPS: &str = "glibc.cpu.hwcaps";
+
+/// The thresholds that otherwise follow the CPU, fixed at the values
+/// valgrind 3.19's CPU gives them: (tunable after `glibc.cpu.x86_`, value),
+/// as `--list-diagnostics` also names them.
+const THRESHOLDS: [(&str, u64); 3] = [
     ("rep_movsb_threshold", 0x2000),
     ("rep_stosb_threshold", 0x800),
     ("non_temporal_threshold", 0x20_0000),
 ];
+
+/// The pin as `GLIBC_TUNABLES` text, for a child that has no tunables of
+/// its own.
+pub fn pin() -> String {
+    with_pin("")
+}
+
+/// `user`'s tunables (`name=value`, `:`-separated) with the pin: its
+/// hwcaps joined to the user's own `glibc.cpu.hwcaps` if there is one (glibc
+/// keeps only the last value of a tunable), and the thresholds after
+/// everything, so that they win.
+fn with_pin(user: &str) -> String {
+    let mut joined = false;
+    let mut parts: Vec<String> = user
+        .split(':')
+        .filter(|t| !t.is_empty())
+        .map(|t| match t.split_once('=') {
+            Some((HWCAPS, value)) => {
+                joined = true;
+                format!("{HWCAPS}={value},{HWCAPS_OFF}")
+            }
+            _ => t.to_string(),
+        })
+        .collect();
+    if !joined {
+        parts.push(format!("{HWCAPS}={HWCAPS_OFF}"));
+    }
+    parts.extend(
+        THRESHOLDS
+            .iter()
+            .map(|(name, value)| format!("glibc.cpu.x86_{name}={value:#x}")),
+    );
+    parts.join(":")
+}
 
 /// Turns the pin off (`YARDSTICK_COUNT_PIN=off`), to measure what it does.
 pub const VARIABLE: &str = "YARDSTICK_COUNT_PIN";
@@ -59,19 +95,20 @@ pub struct Pinning {
 
 impl Pinning {
     /// From the environment: the user's `GLIBC_TUNABLES`, and
-    /// `YARDSTICK_COUNT_PIN=off`. Only glibc reads tunables; on other
-    /// libraries nothing is given.
+    /// `YARDSTICK_COUNT_PIN=off`. The pin is x86-64 glibc's (other
+    /// libraries read no tunables, and other CPUs have no ERMS); elsewhere
+    /// the user's own tunables pass unchanged.
     pub fn from_env() -> Pinning {
         let user = std::env::var(TUNABLES).ok().filter(|t| !t.is_empty());
         let off = std::env::var(VARIABLE).is_ok_and(|v| v == "off");
-        Pinning::new(user, !off && cfg!(target_env = "gnu"))
+        let glibc_x86 = cfg!(all(target_env = "gnu", target_arch = "x86_64"));
+        Pinning::new(user, !off && glibc_x86)
     }
 
-    /// The user's tunables `user`, with the pin after them when `pin`.
+    /// The user's tunables `user`, with the pin joined to them when `pin`.
     pub fn new(user: Option<String>, pin: bool) -> Pinning {
         let tunables = match (user, pin) {
-            (Some(u), true) => Some(format!("{u}:{PIN}")),
-            (None, true) => Some(PIN.to_string()),
+            (user, true) => Some(with_pin(user.as_deref().unwrap_or(""))),
             (user, false) => user,
         };
         Pinning {
@@ -116,7 +153,7 @@ impl Pinning {
         let pin = match (&read, self.pinned) {
             (_, false) => "off".to_string(),
             (None, true) => "not read back: the loader gave no --list-diagnostics".to_string(),
-            (Some(d), true) => d.pin_held(&PINNED_THRESHOLDS),
+            (Some(d), true) => d.pin_held(&THRESHOLDS),
         };
         Platform {
             tunables: self.tunables.clone().unwrap_or_else(|| "none".to_string()),

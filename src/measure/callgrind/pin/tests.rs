@@ -8,13 +8,33 @@ const UNPINNED: &str = include_str!("unpinned.diagnostics");
 const PINNED: &str = include_str!("pinned.diagnostics");
 
 #[test]
+fn the_pin_is_one_text_of_its_parts() {
+    assert_eq!(
+        pin(),
+        "glibc.cpu.hwcaps=-ERMS,-FSRM:glibc.cpu.x86_rep_movsb_threshold=0x2000\
+         :glibc.cpu.x86_rep_stosb_threshold=0x800:glibc.cpu.x86_non_temporal_threshold=0x200000"
+    );
+}
+
+#[test]
 fn the_pin_follows_the_users_tunables_so_that_it_wins() {
     let p = Pinning::new(Some("glibc.malloc.tcache_count=0".into()), true);
     assert_eq!(
         p.tunables.as_deref(),
-        Some(format!("glibc.malloc.tcache_count=0:{PIN}").as_str())
+        Some(format!("glibc.malloc.tcache_count=0:{}", pin()).as_str())
     );
-    assert_eq!(Pinning::new(None, true).tunables.as_deref(), Some(PIN));
+    assert_eq!(Pinning::new(None, true).tunables, Some(pin()));
+    // The user's own hwcaps are kept: glibc would keep only the last.
+    let p = Pinning::new(
+        Some("glibc.cpu.hwcaps=-AVX512F:glibc.malloc.perturb=0".into()),
+        true,
+    );
+    let t = p.tunables.unwrap_or_default();
+    assert!(
+        t.starts_with("glibc.cpu.hwcaps=-AVX512F,-ERMS,-FSRM:glibc.malloc.perturb=0:"),
+        "{t}"
+    );
+    assert_eq!(t.matches("glibc.cpu.hwcaps").count(), 1, "{t}");
     // Off: the user's own pass through unchanged, and none stay none.
     assert_eq!(
         Pinning::new(Some("x=1".into()), false).tunables.as_deref(),
@@ -30,7 +50,7 @@ fn the_pin_reaches_the_child_command_and_clears_what_it_does_not_set() {
     let env: Vec<_> = cmd.get_envs().collect();
     assert_eq!(env.len(), 1);
     assert_eq!(env[0].0, "GLIBC_TUNABLES");
-    assert_eq!(env[0].1.and_then(|v| v.to_str()), Some(PIN));
+    assert_eq!(env[0].1.and_then(|v| v.to_str()), Some(pin().as_str()));
     let mut cmd = Command::new("true");
     Pinning::new(None, false).apply(&mut cmd);
     // Removed, so this process's own cannot leak into the child.
@@ -41,7 +61,7 @@ fn the_pin_reaches_the_child_command_and_clears_what_it_does_not_set() {
 fn a_pin_glibc_took_reads_back_as_held() {
     let platform = Pinning::new(None, true).platform(Some(PINNED), "build-id ab12");
     assert_eq!(platform.pin, "held");
-    assert_eq!(platform.tunables, PIN);
+    assert_eq!(platform.tunables, pin());
     assert_eq!(platform.libc, "glibc 2.36, build-id ab12");
     assert!(warning(&platform).is_none());
     // valgrind's Haswell, with the bits code dispatches on; RDRAND and
@@ -125,7 +145,7 @@ proptest! {
     #[test]
     fn no_diagnostics_text_panics(text in ".{0,400}") {
         let d = Diagnostics::parse(&text);
-        let _ = (d.cpu(), d.pin_held(&PINNED_THRESHOLDS));
+        let _ = (d.cpu(), d.pin_held(&THRESHOLDS));
     }
 
     #[test]
@@ -136,5 +156,12 @@ proptest! {
     #[test]
     fn no_maps_text_panics(text in "[ -~\n]{0,400}") {
         let _ = Loaded::from_maps(&text);
+    }
+
+    #[test]
+    fn any_user_tunables_keep_one_hwcaps_and_every_threshold(user in "[a-z.=:,_0-9-]{0,80}") {
+        let t = with_pin(&user);
+        prop_assert!(t.matches("glibc.cpu.hwcaps=").count() <= 1 + user.matches("glibc.cpu.hwcaps=").count());
+        prop_assert!(t.ends_with("glibc.cpu.x86_non_temporal_threshold=0x200000"));
     }
 }
