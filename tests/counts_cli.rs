@@ -589,6 +589,26 @@ fn the_pin_reaches_the_counted_child_only_and_is_read_back() -> Result<(), Faile
         "the user's own tunables come first, the pin after them",
         &ran,
     )?;
+    if cfg!(target_env = "gnu") {
+        // A tunable glibc does not know is ignored by it without a word:
+        // the run says so.
+        let typo = [("GLIBC_TUNABLES", "glibc.malloc.perturbb=1")];
+        let (ran, doc) = counted(
+            t.path(),
+            "d.json",
+            "instructions",
+            "tunables_seen",
+            5,
+            &typo,
+        )?;
+        check(
+            doc["warnings"]
+                .to_string()
+                .contains("glibc.malloc.perturbb is unknown to this glibc"),
+            "a user's tunable glibc ignored is named in the run's warnings",
+            &ran,
+        )?;
+    }
     let off = [("YARDSTICK_COUNT_PIN", "off")];
     let (ran, doc) = counted(t.path(), "c.json", "instructions", "tunables_seen", 5, &off)?;
     check(

@@ -72,7 +72,7 @@ pub fn usable(bench: &Bench, batch: Option<u64>) -> Result<Found, Error> {
             valgrind: valgrind.clone(),
             batch: batch.map_or_else(|| committed.batch.clone(), |b| b.to_string()),
             cache: (metric == Metric::EstimatedCycles).then(costs::cache_geometry),
-            platform: pin::here().1.clone(),
+            platform: pin::here().platform.clone(),
             ..build.clone()
         };
         let differences = committed.differences(&here);

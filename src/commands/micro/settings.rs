@@ -92,7 +92,7 @@ impl MicroSettings {
                 metric: metric.as_str(),
                 valgrind,
                 cache_sim: cache.then(costs::cache_geometry),
-                count_platform: pin::here().1.clone(),
+                count_platform: pin::here().platform.clone(),
             }),
             // Counts are never timed: no script applies.
             ..MicroSettings::timed(o, injection, &Clock::real())

@@ -41,14 +41,14 @@ impl Meter for Callgrind<'_> {
             .collect::<Result<Vec<u64>, Error>>()?;
         let workdir = tempfile::tempdir()
             .map_err(|e| Error::Refused(format!("cannot create a temporary folder: {e}")))?;
-        let (pinning, platform) = super::pin::here();
+        let here = super::pin::here();
         let counting = Counting {
             invocation: &self.invocation,
             batch: self.batch,
             cache: self.cache,
             workdir: workdir.path(),
             limit: self.limit,
-            pinning,
+            pinning: &here.pinning,
         };
         let mut rows = Vec::with_capacity(probes.len());
         for (p, iterations) in probes.iter().zip(iterations) {
@@ -63,7 +63,7 @@ impl Meter for Callgrind<'_> {
                 .injection
                 .warning()
                 .into_iter()
-                .chain(super::pin::warning(platform))
+                .chain(here.warnings.iter().cloned())
                 .collect(),
         })
     }

@@ -22,6 +22,7 @@
 
 mod diagnostics;
 mod loaded;
+mod tunables;
 
 pub use crate::document::platform::Platform;
 use std::process::Command;
@@ -91,6 +92,19 @@ pub struct Pinning {
     pub tunables: Option<String>,
     /// Whether the pin is part of it.
     pub pinned: bool,
+    /// The user's own tunables, checked on read-back.
+    user: Option<String>,
+}
+
+/// This process's pinning and what reading it back gave.
+pub struct Here {
+    /// The child's `GLIBC_TUNABLES`.
+    pub pinning: Pinning,
+    /// What the child is counted on, as the run records it.
+    pub platform: Platform,
+    /// What a counted run says about it: the pin not held, a user's tunable
+    /// glibc did not take.
+    pub warnings: Vec<String>,
 }
 
 impl Pinning {
@@ -107,13 +121,14 @@ impl Pinning {
 
     /// The user's tunables `user`, with the pin joined to them when `pin`.
     pub fn new(user: Option<String>, pin: bool) -> Pinning {
-        let tunables = match (user, pin) {
+        let tunables = match (&user, pin) {
             (user, true) => Some(with_pin(user.as_deref().unwrap_or(""))),
-            (user, false) => user,
+            (user, false) => user.clone(),
         };
         Pinning {
             tunables,
             pinned: pin,
+            user,
         }
     }
 
@@ -126,23 +141,35 @@ impl Pinning {
         };
     }
 
-    /// Reads back, under valgrind, what the child will be counted on.
-    pub fn read_back(&self) -> Platform {
+    /// Reads back, under valgrind, what the child will be counted on, and
+    /// what it says about it.
+    pub fn read_back(&self) -> Here {
         let loaded = loaded::Loaded::find();
-        let mut ld = Command::new("valgrind");
-        ld.arg("-q");
-        self.apply(&mut ld);
-        let text = match &loaded.loader {
-            Some(path) => ld
-                .arg(path)
-                .arg("--list-diagnostics")
+        let listed = |flag: &str| {
+            let loader = loaded.loader.as_ref()?;
+            let mut ld = Command::new("valgrind");
+            ld.arg("-q");
+            self.apply(&mut ld);
+            ld.arg(loader)
+                .arg(flag)
                 .output()
                 .ok()
                 .filter(|o| o.status.success())
-                .map(|o| String::from_utf8_lossy(&o.stdout).into_owned()),
-            None => None,
+                .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
         };
-        self.platform(text.as_deref(), &loaded.libc_identity())
+        let platform = self.platform(
+            listed("--list-diagnostics").as_deref(),
+            &loaded.libc_identity(),
+        );
+        let mut warnings: Vec<String> = warning(&platform).into_iter().collect();
+        if let (Some(user), Some(list)) = (&self.user, listed("--list-tunables")) {
+            warnings.extend(tunables::ignored(user, &list));
+        }
+        Here {
+            pinning: self.clone(),
+            platform,
+            warnings,
+        }
     }
 
     /// The platform `diagnostics` (the loader's `--list-diagnostics`, when
@@ -171,17 +198,13 @@ impl Pinning {
 
 /// How this process's counted children are pinned, and what that gave,
 /// read back once (it runs valgrind, about half a second).
-pub fn here() -> &'static (Pinning, Platform) {
-    static HERE: OnceLock<(Pinning, Platform)> = OnceLock::new();
-    HERE.get_or_init(|| {
-        let pinning = Pinning::from_env();
-        let platform = pinning.read_back();
-        (pinning, platform)
-    })
+pub fn here() -> &'static Here {
+    static HERE: OnceLock<Here> = OnceLock::new();
+    HERE.get_or_init(|| Pinning::from_env().read_back())
 }
 
 /// The warning a run carries when the pin did not hold.
-pub fn warning(platform: &Platform) -> Option<String> {
+fn warning(platform: &Platform) -> Option<String> {
     (platform.pin != "held" && platform.pin != "off").then(|| {
         format!(
             "GLIBC_TUNABLES: the counted child's library pin did not hold ({}); \
