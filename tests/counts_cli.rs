@@ -179,365 +179,390 @@ fn compare(baseline: &Path, run_path: &Path) -> Ran {
         .arg(run_path))
 }
 
+fn making_inputs_is_not_counted() -> Result<(), Failed> {
+    if !has_valgrind() {
+        return Ok(());
+    }
+    let t = tempfile::tempdir()?;
+    let (ran, fed) = counted(t.path(), "fed.json", "instructions", "fed_sum", 5, &[])?;
+    check(ran.code == 0, "exit 0", &ran)?;
+    let (_, small) = counted(t.path(), "small.json", "instructions", "small_sum", 5, &[])?;
+    // The same sum of 100 numbers, plus freeing the input; making
+    // the input would add 20,000 instructions and more.
+    let (fed, small) = (figure(&fed, "instructions"), figure(&small, "instructions"));
+    check(
+        fed < small + 2_000.0,
+        &format!("{fed} instructions an iteration, against {small} without an input"),
+        &ran,
+    )?;
+    Ok(())
+}
+
+fn counts_repeat_exactly_and_catch_a_two_percent_slowdown() -> Result<(), Failed> {
+    if !has_valgrind() {
+        return Ok(());
+    }
+    let t = tempfile::tempdir()?;
+    for (metric, field) in [
+        ("instructions", "instructions"),
+        ("estimated-cycles", "estimated_cycles"),
+    ] {
+        let (ran, a) = counted(t.path(), "a.json", metric, "small_sum", 50, &[])?;
+        check(ran.code == 0, "exit 0", &ran)?;
+        assert_valid_run(&a);
+        check(
+            a["metric"] == metric
+                && a.get("calibration").is_none()
+                && a["settings"]["valgrind"]
+                    .as_str()
+                    .is_some_and(|v| v.starts_with("valgrind")),
+            "a run of counts that records valgrind's version",
+            &ran,
+        )?;
+        let (_, b) = counted(t.path(), "b.json", metric, "small_sum", 50, &[])?;
+        check(figure(&a, field) > 100.0, "counted something", &ran)?;
+        let spread = (figure(&b, field) / figure(&a, field) - 1.0).abs();
+        check(
+            spread < 0.001,
+            &format!("{metric} repeat within 0.1 % (spread {spread})"),
+            &ran,
+        )?;
+        let inject = [("YARDSTICK_INJECT", "small_sum:2")];
+        let (_, slow) = counted(t.path(), "slow.json", metric, "small_sum", 50, &inject)?;
+        let ratio = figure(&slow, field) / figure(&a, field);
+        check(
+            (1.01..1.03).contains(&ratio),
+            &format!("2 % injected reads as 2 % ({ratio})"),
+            &ran,
+        )?;
+        let ran = compare(&t.path().join("a.json"), &t.path().join("slow.json"));
+        check(
+            ran.code == 1 && ran.stdout.contains(metric),
+            "a 2 % slowdown fails at 1 %",
+            &ran,
+        )?;
+        let ran = compare(&t.path().join("a.json"), &t.path().join("b.json"));
+        check(ran.code == 0, "identical counts pass", &ran)?;
+    }
+    Ok(())
+}
+
+fn estimated_cycles_catch_a_shuffled_walk_that_instructions_miss() -> Result<(), Failed> {
+    if !has_valgrind() {
+        return Ok(());
+    }
+    let t = tempfile::tempdir()?;
+    let shuffled = [("WALK_SHUFFLED", "1")];
+    let (ran, ordered) = counted(t.path(), "ordered.json", "estimated-cycles", "walk", 1, &[])?;
+    check(ran.code == 0, "the ordered walk is counted", &ran)?;
+    let (ran, mixed) = counted(
+        t.path(),
+        "shuffled.json",
+        "estimated-cycles",
+        "walk",
+        1,
+        &shuffled,
+    )?;
+    check(ran.code == 0, "the shuffled walk is counted", &ran)?;
+    // Equal instructions by construction; far more RAM accesses.
+    check(
+        figure(&ordered, "instructions") == figure(&mixed, "instructions"),
+        "the same instructions in either order",
+        &ran,
+    )?;
+    check(
+        figure(&mixed, "ll_misses") > 2.0 * figure(&ordered, "ll_misses"),
+        "the shuffle misses the last level far more often",
+        &ran,
+    )?;
+    let ran = compare(
+        &t.path().join("ordered.json"),
+        &t.path().join("shuffled.json"),
+    );
+    check(
+        ran.code == 1
+            && ran.stdout.contains("estimated-cycles")
+            && ran.stdout.contains("REGRESSED"),
+        "estimated cycles catch the shuffle",
+        &ran,
+    )?;
+    // Instructions, judged against the same baseline, do not.
+    let (ran, _) = counted(
+        t.path(),
+        "by-instructions.json",
+        "instructions",
+        "walk",
+        1,
+        &shuffled,
+    )?;
+    check(ran.code == 0, "counted by instructions", &ran)?;
+    let ran = compare(
+        &t.path().join("ordered.json"),
+        &t.path().join("by-instructions.json"),
+    );
+    check(
+        ran.code == 0 && ran.stdout.contains("instructions") && ran.stdout.contains("PASS"),
+        "instructions do not see the shuffle",
+        &ran,
+    )?;
+    Ok(())
+}
+
+fn the_knob_adds_iterations_to_counts_and_refuses_what_a_batch_cannot_carry() -> Result<(), Failed>
+{
+    if !has_valgrind() {
+        return Ok(());
+    }
+    let t = tempfile::tempdir()?;
+    let (_, base) = counted(t.path(), "base.json", "instructions", "small_sum", 20, &[])?;
+    for pct in [5.0, 10.0, 40.0] {
+        let rule = format!("small_sum:{pct}");
+        let (ran, slow) = counted(
+            t.path(),
+            "slow.json",
+            "instructions",
+            "small_sum",
+            20,
+            &[("YARDSTICK_INJECT", rule.as_str())],
+        )?;
+        let read = (figure(&slow, "instructions") / figure(&base, "instructions") - 1.0) * 100.0;
+        check(
+            (read - pct).abs() <= 1.0,
+            &format!("{pct} % injected at a batch of 20 reads as {read:.2} %"),
+            &ran,
+        )?;
+        check(
+            slow["warnings"].to_string().contains("slowdown injected"),
+            "the run says it was injected",
+            &ran,
+        )?;
+    }
+    // At a batch of 1 or 2, rounding would inject 0 % or 50 %.
+    for batch in [1, 2] {
+        let (ran, doc) = counted(
+            t.path(),
+            "refused.json",
+            "instructions",
+            "small_sum",
+            batch,
+            &[("YARDSTICK_INJECT", "small_sum:10")],
+        )?;
+        check(
+            ran.code == 2
+                && ran.stderr.contains("YARDSTICK_INJECT")
+                && ran.stderr.contains("--min-batch=50")
+                && doc.is_null(),
+            "refused, naming the batch it needs, with nothing saved",
+            &ran,
+        )?;
+    }
+    Ok(())
+}
+
+fn counts_of_another_set_up_are_information_naming_what_differs() -> Result<(), Failed> {
+    if !has_valgrind() {
+        return Ok(());
+    }
+    let t = tempfile::tempdir()?;
+    let (_, mut base) = counted(t.path(), "base.json", "instructions", "small_sum", 20, &[])?;
+    let (_, _) = counted(
+        t.path(),
+        "slow.json",
+        "instructions",
+        "small_sum",
+        20,
+        &[("YARDSTICK_INJECT", "small_sum:40")],
+    )?;
+    base["settings"]["valgrind"] = Value::from("valgrind-0.0.1");
+    let other = t.path().join("other.json");
+    std::fs::write(&other, base.to_string())?;
+    let ran = compare(&other, &t.path().join("slow.json"));
+    check(
+        ran.code == 0
+            && ran.stdout.contains("REGRESSED")
+            && ran
+                .stdout
+                .contains("valgrind valgrind-0.0.1 in the baseline")
+            && ran.stdout.contains("NO VERDICT"),
+        "shown, not judged, with the difference named",
+        &ran,
+    )?;
+    // A run saved with such a comparison records the
+    // differences, in the published format.
+    let path = t.path().join("judged.json");
+    let ran = run(micro(&[
+        "--metric=instructions",
+        "--probe=small_sum",
+        "--min-batch=20",
+        &format!("--baseline={}", other.display()),
+        &format!("--save={}", path.display()),
+    ]));
+    let saved = json(&std::fs::read_to_string(&path)?);
+    assert_valid_run(&saved);
+    check(
+        ran.code == 0
+            && saved["comparison"]["setup_differences"][0]["field"] == "valgrind"
+            && saved["comparison"]["informational"] == true,
+        "the saved comparison names the difference",
+        &ran,
+    )?;
+    // Another batch is another set-up too.
+    let (_, _) = counted(t.path(), "fifty.json", "instructions", "small_sum", 50, &[])?;
+    let ran = compare(&t.path().join("base.json"), &t.path().join("fifty.json"));
+    check(
+        ran.code == 0 && ran.stdout.contains("batch 20 in the baseline, 50 now"),
+        "a batch mismatch is named",
+        &ran,
+    )?;
+    Ok(())
+}
+
+fn cargo_bench_counts_where_only_a_count_baseline_can_judge() -> Result<(), Failed> {
+    if !has_valgrind() {
+        return Ok(());
+    }
+    let t = tempfile::tempdir()?;
+    let bench_dir = committed_dir(t.path())?.join("counts");
+    std::fs::create_dir_all(&bench_dir)?;
+    let (ran, mut baseline) = counted(
+        &bench_dir,
+        "this-set-up.json",
+        "estimated-cycles",
+        "small_sum",
+        5,
+        &[],
+    )?;
+    check(ran.code == 0, "the count baseline is made", &ran)?;
+    let bench = |env: &[(&str, &str)], extra: &[&str]| {
+        let mut cmd = child();
+        cmd.env("YARDSTICK_E2E_CHILD", "bench")
+            .env("CARGO_MANIFEST_DIR", t.path())
+            .env("YARDSTICK_HOME", t.path().join("home"))
+            .envs(env.iter().copied())
+            .args(["--bench", "--probe=small_sum", "--repeat=3", "--warmup=1"])
+            .args(extra);
+        run(cmd)
+    };
+    let ran = bench(&[], &[]);
+    check(
+        ran.code == 0
+            && ran
+                .stdout
+                .contains("the committed count baseline of this set-up, estimated-cycles")
+            && ran.stdout.contains("est. cycles/iter")
+            && ran.stdout.contains("PASS"),
+        "no class baseline: the counts judge",
+        &ran,
+    )?;
+    // In GitHub Actions, the annotation and the job summary
+    // name the metric that judged.
+    let summary = t.path().join("summary.md");
+    let summary_env = summary.to_str().unwrap_or("");
+    let ran = bench(
+        &[
+            ("YARDSTICK_INJECT", "small_sum:40"),
+            ("GITHUB_ACTIONS", "true"),
+            ("GITHUB_STEP_SUMMARY", summary_env),
+        ],
+        &[],
+    );
+    let written = std::fs::read_to_string(&summary).unwrap_or_default();
+    check(
+        ran.code == 1
+            && ran.stdout.contains("FAIL")
+            && ran.stdout.lines().any(|l| {
+                l.starts_with("::warning") && l.contains("small_sum estimated-cycles changed +")
+            })
+            && written.contains("judged by estimated-cycles"),
+        "more work fails, and the annotation and summary name the metric",
+        &ran,
+    )?;
+    // --metric=time asks for time, and --no-baseline for no
+    // judgement, whatever is committed.
+    for asked in ["--metric=time", "--no-baseline"] {
+        let ran = bench(&[], &[asked, "--json"]);
+        check(
+            ran.code == 0 && json(&ran.stdout).get("metric").is_none(),
+            &format!("timed with {asked}"),
+            &ran,
+        )?;
+    }
+    // A count baseline of another set-up cannot judge: the run
+    // is timed, and says why.
+    baseline["settings"]["valgrind"] = Value::from("valgrind-0.0.1");
+    std::fs::write(bench_dir.join("this-set-up.json"), baseline.to_string())?;
+    let ran = bench(&[], &[]);
+    check(
+        ran.code == 0
+            && ran.stdout.contains("times in ms per iteration")
+            && ran.stdout.contains("matches this set-up")
+            && ran
+                .stdout
+                .contains("valgrind valgrind-0.0.1 in the baseline"),
+        "another set-up: timed, and said why",
+        &ran,
+    )?;
+    Ok(())
+}
+
+fn counts_without_valgrind_are_refused_naming_it() -> Result<(), Failed> {
+    let empty = tempfile::tempdir()?;
+    for metric in ["instructions", "estimated-cycles"] {
+        let ran =
+            run(micro(&[&format!("--metric={metric}"), "--probe=small_sum"])
+                .env("PATH", empty.path()));
+        check(
+            ran.code == 2 && ran.stderr.contains("valgrind") && ran.stderr.contains(metric),
+            "refused",
+            &ran,
+        )?;
+    }
+    Ok(())
+}
+
+/// A test of this file: its name and its function.
+type Named = (&'static str, fn() -> Result<(), Failed>);
+
 fn tests() -> Vec<Trial> {
-    vec![
-        Trial::test("making_inputs_is_not_counted", || {
-            if !has_valgrind() {
-                return Ok(());
-            }
-            let t = tempfile::tempdir()?;
-            let (ran, fed) = counted(t.path(), "fed.json", "instructions", "fed_sum", 5, &[])?;
-            check(ran.code == 0, "exit 0", &ran)?;
-            let (_, small) = counted(t.path(), "small.json", "instructions", "small_sum", 5, &[])?;
-            // The same sum of 100 numbers, plus freeing the input; making
-            // the input would add 20,000 instructions and more.
-            let (fed, small) = (figure(&fed, "instructions"), figure(&small, "instructions"));
-            check(
-                fed < small + 2_000.0,
-                &format!("{fed} instructions an iteration, against {small} without an input"),
-                &ran,
-            )?;
-            Ok(())
-        }),
-        Trial::test(
+    let named: [Named; 9] = [
+        ("making_inputs_is_not_counted", making_inputs_is_not_counted),
+        (
             "counts_repeat_exactly_and_catch_a_two_percent_slowdown",
-            || {
-                if !has_valgrind() {
-                    return Ok(());
-                }
-                let t = tempfile::tempdir()?;
-                for (metric, field) in [
-                    ("instructions", "instructions"),
-                    ("estimated-cycles", "estimated_cycles"),
-                ] {
-                    let (ran, a) = counted(t.path(), "a.json", metric, "small_sum", 50, &[])?;
-                    check(ran.code == 0, "exit 0", &ran)?;
-                    assert_valid_run(&a);
-                    check(
-                        a["metric"] == metric
-                            && a.get("calibration").is_none()
-                            && a["settings"]["valgrind"]
-                                .as_str()
-                                .is_some_and(|v| v.starts_with("valgrind")),
-                        "a run of counts that records valgrind's version",
-                        &ran,
-                    )?;
-                    let (_, b) = counted(t.path(), "b.json", metric, "small_sum", 50, &[])?;
-                    check(figure(&a, field) > 100.0, "counted something", &ran)?;
-                    let spread = (figure(&b, field) / figure(&a, field) - 1.0).abs();
-                    check(
-                        spread < 0.001,
-                        &format!("{metric} repeat within 0.1 % (spread {spread})"),
-                        &ran,
-                    )?;
-                    let inject = [("YARDSTICK_INJECT", "small_sum:2")];
-                    let (_, slow) =
-                        counted(t.path(), "slow.json", metric, "small_sum", 50, &inject)?;
-                    let ratio = figure(&slow, field) / figure(&a, field);
-                    check(
-                        (1.01..1.03).contains(&ratio),
-                        &format!("2 % injected reads as 2 % ({ratio})"),
-                        &ran,
-                    )?;
-                    let ran = compare(&t.path().join("a.json"), &t.path().join("slow.json"));
-                    check(
-                        ran.code == 1 && ran.stdout.contains(metric),
-                        "a 2 % slowdown fails at 1 %",
-                        &ran,
-                    )?;
-                    let ran = compare(&t.path().join("a.json"), &t.path().join("b.json"));
-                    check(ran.code == 0, "identical counts pass", &ran)?;
-                }
-                Ok(())
-            },
+            counts_repeat_exactly_and_catch_a_two_percent_slowdown,
         ),
-        Trial::test(
+        (
             "estimated_cycles_catch_a_shuffled_walk_that_instructions_miss",
-            || {
-                if !has_valgrind() {
-                    return Ok(());
-                }
-                let t = tempfile::tempdir()?;
-                let shuffled = [("WALK_SHUFFLED", "1")];
-                let (ran, ordered) =
-                    counted(t.path(), "ordered.json", "estimated-cycles", "walk", 1, &[])?;
-                check(ran.code == 0, "the ordered walk is counted", &ran)?;
-                let (ran, mixed) = counted(
-                    t.path(),
-                    "shuffled.json",
-                    "estimated-cycles",
-                    "walk",
-                    1,
-                    &shuffled,
-                )?;
-                check(ran.code == 0, "the shuffled walk is counted", &ran)?;
-                // Equal instructions by construction; far more RAM accesses.
-                check(
-                    figure(&ordered, "instructions") == figure(&mixed, "instructions"),
-                    "the same instructions in either order",
-                    &ran,
-                )?;
-                check(
-                    figure(&mixed, "ll_misses") > 2.0 * figure(&ordered, "ll_misses"),
-                    "the shuffle misses the last level far more often",
-                    &ran,
-                )?;
-                let ran = compare(
-                    &t.path().join("ordered.json"),
-                    &t.path().join("shuffled.json"),
-                );
-                check(
-                    ran.code == 1
-                        && ran.stdout.contains("estimated-cycles")
-                        && ran.stdout.contains("REGRESSED"),
-                    "estimated cycles catch the shuffle",
-                    &ran,
-                )?;
-                // Instructions, judged against the same baseline, do not.
-                let (ran, _) = counted(
-                    t.path(),
-                    "by-instructions.json",
-                    "instructions",
-                    "walk",
-                    1,
-                    &shuffled,
-                )?;
-                check(ran.code == 0, "counted by instructions", &ran)?;
-                let ran = compare(
-                    &t.path().join("ordered.json"),
-                    &t.path().join("by-instructions.json"),
-                );
-                check(
-                    ran.code == 0
-                        && ran.stdout.contains("instructions")
-                        && ran.stdout.contains("PASS"),
-                    "instructions do not see the shuffle",
-                    &ran,
-                )?;
-                Ok(())
-            },
+            estimated_cycles_catch_a_shuffled_walk_that_instructions_miss,
         ),
-        Trial::test(
+        (
             "the_knob_adds_iterations_to_counts_and_refuses_what_a_batch_cannot_carry",
-            || {
-                if !has_valgrind() {
-                    return Ok(());
-                }
-                let t = tempfile::tempdir()?;
-                let (_, base) =
-                    counted(t.path(), "base.json", "instructions", "small_sum", 20, &[])?;
-                for pct in [5.0, 10.0, 40.0] {
-                    let rule = format!("small_sum:{pct}");
-                    let (ran, slow) = counted(
-                        t.path(),
-                        "slow.json",
-                        "instructions",
-                        "small_sum",
-                        20,
-                        &[("YARDSTICK_INJECT", rule.as_str())],
-                    )?;
-                    let read = (figure(&slow, "instructions") / figure(&base, "instructions")
-                        - 1.0)
-                        * 100.0;
-                    check(
-                        (read - pct).abs() <= 1.0,
-                        &format!("{pct} % injected at a batch of 20 reads as {read:.2} %"),
-                        &ran,
-                    )?;
-                    check(
-                        slow["warnings"].to_string().contains("slowdown injected"),
-                        "the run says it was injected",
-                        &ran,
-                    )?;
-                }
-                // At a batch of 1 or 2, rounding would inject 0 % or 50 %.
-                for batch in [1, 2] {
-                    let (ran, doc) = counted(
-                        t.path(),
-                        "refused.json",
-                        "instructions",
-                        "small_sum",
-                        batch,
-                        &[("YARDSTICK_INJECT", "small_sum:10")],
-                    )?;
-                    check(
-                        ran.code == 2
-                            && ran.stderr.contains("YARDSTICK_INJECT")
-                            && ran.stderr.contains("--min-batch=50")
-                            && doc.is_null(),
-                        "refused, naming the batch it needs, with nothing saved",
-                        &ran,
-                    )?;
-                }
-                Ok(())
-            },
+            the_knob_adds_iterations_to_counts_and_refuses_what_a_batch_cannot_carry,
         ),
-        Trial::test(
+        (
             "counts_of_another_set_up_are_information_naming_what_differs",
-            || {
-                if !has_valgrind() {
-                    return Ok(());
-                }
-                let t = tempfile::tempdir()?;
-                let (_, mut base) =
-                    counted(t.path(), "base.json", "instructions", "small_sum", 20, &[])?;
-                let (_, _) = counted(
-                    t.path(),
-                    "slow.json",
-                    "instructions",
-                    "small_sum",
-                    20,
-                    &[("YARDSTICK_INJECT", "small_sum:40")],
-                )?;
-                base["settings"]["valgrind"] = Value::from("valgrind-0.0.1");
-                let other = t.path().join("other.json");
-                std::fs::write(&other, base.to_string())?;
-                let ran = compare(&other, &t.path().join("slow.json"));
-                check(
-                    ran.code == 0
-                        && ran.stdout.contains("REGRESSED")
-                        && ran
-                            .stdout
-                            .contains("valgrind valgrind-0.0.1 in the baseline")
-                        && ran.stdout.contains("NO VERDICT"),
-                    "shown, not judged, with the difference named",
-                    &ran,
-                )?;
-                // A run saved with such a comparison records the
-                // differences, in the published format.
-                let path = t.path().join("judged.json");
-                let ran = run(micro(&[
-                    "--metric=instructions",
-                    "--probe=small_sum",
-                    "--min-batch=20",
-                    &format!("--baseline={}", other.display()),
-                    &format!("--save={}", path.display()),
-                ]));
-                let saved = json(&std::fs::read_to_string(&path)?);
-                assert_valid_run(&saved);
-                check(
-                    ran.code == 0
-                        && saved["comparison"]["setup_differences"][0]["field"] == "valgrind"
-                        && saved["comparison"]["informational"] == true,
-                    "the saved comparison names the difference",
-                    &ran,
-                )?;
-                // Another batch is another set-up too.
-                let (_, _) = counted(t.path(), "fifty.json", "instructions", "small_sum", 50, &[])?;
-                let ran = compare(&t.path().join("base.json"), &t.path().join("fifty.json"));
-                check(
-                    ran.code == 0 && ran.stdout.contains("batch 20 in the baseline, 50 now"),
-                    "a batch mismatch is named",
-                    &ran,
-                )?;
-                Ok(())
-            },
+            counts_of_another_set_up_are_information_naming_what_differs,
         ),
-        Trial::test(
+        (
             "cargo_bench_counts_where_only_a_count_baseline_can_judge",
-            || {
-                if !has_valgrind() {
-                    return Ok(());
-                }
-                let t = tempfile::tempdir()?;
-                let bench_dir = committed_dir(t.path())?.join("counts");
-                std::fs::create_dir_all(&bench_dir)?;
-                let (ran, mut baseline) = counted(
-                    &bench_dir,
-                    "this-set-up.json",
-                    "estimated-cycles",
-                    "small_sum",
-                    5,
-                    &[],
-                )?;
-                check(ran.code == 0, "the count baseline is made", &ran)?;
-                let bench = |env: &[(&str, &str)], extra: &[&str]| {
-                    let mut cmd = child();
-                    cmd.env("YARDSTICK_E2E_CHILD", "bench")
-                        .env("CARGO_MANIFEST_DIR", t.path())
-                        .env("YARDSTICK_HOME", t.path().join("home"))
-                        .envs(env.iter().copied())
-                        .args(["--bench", "--probe=small_sum", "--repeat=3", "--warmup=1"])
-                        .args(extra);
-                    run(cmd)
-                };
-                let ran = bench(&[], &[]);
-                check(
-                    ran.code == 0
-                        && ran.stdout.contains(
-                            "the committed count baseline of this set-up, estimated-cycles",
-                        )
-                        && ran.stdout.contains("est. cycles/iter")
-                        && ran.stdout.contains("PASS"),
-                    "no class baseline: the counts judge",
-                    &ran,
-                )?;
-                // In GitHub Actions, the annotation and the job summary
-                // name the metric that judged.
-                let summary = t.path().join("summary.md");
-                let summary_env = summary.to_str().unwrap_or("");
-                let ran = bench(
-                    &[
-                        ("YARDSTICK_INJECT", "small_sum:40"),
-                        ("GITHUB_ACTIONS", "true"),
-                        ("GITHUB_STEP_SUMMARY", summary_env),
-                    ],
-                    &[],
-                );
-                let written = std::fs::read_to_string(&summary).unwrap_or_default();
-                check(
-                    ran.code == 1
-                        && ran.stdout.contains("FAIL")
-                        && ran.stdout.lines().any(|l| {
-                            l.starts_with("::warning")
-                                && l.contains("small_sum estimated-cycles changed +")
-                        })
-                        && written.contains("judged by estimated-cycles"),
-                    "more work fails, and the annotation and summary name the metric",
-                    &ran,
-                )?;
-                // --metric=time asks for time, and --no-baseline for no
-                // judgement, whatever is committed.
-                for asked in ["--metric=time", "--no-baseline"] {
-                    let ran = bench(&[], &[asked, "--json"]);
-                    check(
-                        ran.code == 0 && json(&ran.stdout).get("metric").is_none(),
-                        &format!("timed with {asked}"),
-                        &ran,
-                    )?;
-                }
-                // A count baseline of another set-up cannot judge: the run
-                // is timed, and says why.
-                baseline["settings"]["valgrind"] = Value::from("valgrind-0.0.1");
-                std::fs::write(bench_dir.join("this-set-up.json"), baseline.to_string())?;
-                let ran = bench(&[], &[]);
-                check(
-                    ran.code == 0
-                        && ran.stdout.contains("times in ms per iteration")
-                        && ran.stdout.contains("matches this set-up")
-                        && ran
-                            .stdout
-                            .contains("valgrind valgrind-0.0.1 in the baseline"),
-                    "another set-up: timed, and said why",
-                    &ran,
-                )?;
-                Ok(())
-            },
+            cargo_bench_counts_where_only_a_count_baseline_can_judge,
         ),
-        Trial::test("counts_without_valgrind_are_refused_naming_it", || {
-            let empty = tempfile::tempdir()?;
-            for metric in ["instructions", "estimated-cycles"] {
-                let ran = run(micro(&[&format!("--metric={metric}"), "--probe=small_sum"])
-                    .env("PATH", empty.path()));
-                check(
-                    ran.code == 2 && ran.stderr.contains("valgrind") && ran.stderr.contains(metric),
-                    "refused",
-                    &ran,
-                )?;
-            }
-            Ok(())
-        }),
-    ]
+        (
+            "counts_without_valgrind_are_refused_naming_it",
+            counts_without_valgrind_are_refused_naming_it,
+        ),
+        (
+            "the_pin_reaches_the_counted_child_only_and_is_read_back",
+            the_pin_reaches_the_counted_child_only_and_is_read_back,
+        ),
+        (
+            "the_count_check_fails_on_a_count_moved_either_way",
+            the_count_check_fails_on_a_count_moved_either_way,
+        ),
+    ];
+    named
+        .into_iter()
+        .map(|(name, test)| Trial::test(name, test))
+        .collect()
 }
 
 /// The note `tunables_seen` left: what its process's `GLIBC_TUNABLES` was.
@@ -715,17 +740,6 @@ fn main() {
     match std::env::var("YARDSTICK_E2E_CHILD").as_deref() {
         Ok("main") => std::process::exit(yardstick::main()),
         Ok("bench") => std::process::exit(yardstick::run_main()),
-        _ => {
-            let mut trials = tests();
-            trials.push(Trial::test(
-                "the_pin_reaches_the_counted_child_only_and_is_read_back",
-                the_pin_reaches_the_counted_child_only_and_is_read_back,
-            ));
-            trials.push(Trial::test(
-                "the_count_check_fails_on_a_count_moved_either_way",
-                the_count_check_fails_on_a_count_moved_either_way,
-            ));
-            libtest_mimic::run(&Arguments::from_args(), trials).exit()
-        }
+        _ => libtest_mimic::run(&Arguments::from_args(), tests()).exit(),
     }
 }
