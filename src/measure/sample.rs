@@ -196,6 +196,9 @@ pub fn sample(
 /// count inside it alone (`--toggle-collect=yardstick_measured_section`).
 /// A probe's per-iteration inputs are made before it is called.
 #[inline(never)]
+// SAFETY: `no_mangle` is unsafe because two symbols of one name would
+// clash at link time. The name is yardstick's own, this is its one
+// definition, and a program links one yardstick.
 #[unsafe(no_mangle)]
 pub fn yardstick_measured_section(instance: &mut dyn Instance, iterations: u64) {
     instance.run(iterations);
