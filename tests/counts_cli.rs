@@ -140,6 +140,20 @@ fn has_valgrind() -> bool {
     found
 }
 
+/// This binary as `cargo bench` runs a bench target of the package at
+/// `package` (its committed baselines there, its kept runs under it), on
+/// `small_sum`, with `env` set and `args` given.
+fn cargo_bench(package: &Path, env: &[(&str, &str)], args: &[&str]) -> Ran {
+    let mut cmd = child();
+    cmd.env("YARDSTICK_E2E_CHILD", "bench")
+        .env("CARGO_MANIFEST_DIR", package)
+        .env("YARDSTICK_HOME", package.join("home"))
+        .envs(env.iter().copied())
+        .args(["--bench", "--probe=small_sum"])
+        .args(args);
+    run(cmd)
+}
+
 /// Counts `probe` with `metric` at `batch`, saved to `dir/name`; `env` is
 /// set on the child. Returns what ran and the saved document (null when
 /// nothing was saved).
@@ -434,14 +448,8 @@ fn cargo_bench_counts_where_only_a_count_baseline_can_judge() -> Result<(), Fail
     )?;
     check(ran.code == 0, "the count baseline is made", &ran)?;
     let bench = |env: &[(&str, &str)], extra: &[&str]| {
-        let mut cmd = child();
-        cmd.env("YARDSTICK_E2E_CHILD", "bench")
-            .env("CARGO_MANIFEST_DIR", t.path())
-            .env("YARDSTICK_HOME", t.path().join("home"))
-            .envs(env.iter().copied())
-            .args(["--bench", "--probe=small_sum", "--repeat=3", "--warmup=1"])
-            .args(extra);
-        run(cmd)
+        let args = [&["--repeat=3", "--warmup=1"], extra].concat();
+        cargo_bench(t.path(), env, &args)
     };
     let ran = bench(&[], &[]);
     check(
@@ -665,15 +673,7 @@ fn the_count_check_fails_on_a_count_moved_either_way() -> Result<(), Failed> {
     }
     let t = tempfile::tempdir()?;
     let counts = committed_dir(t.path())?.join("counts");
-    let gate = |env: &[(&str, &str)]| {
-        let mut cmd = child();
-        cmd.env("YARDSTICK_E2E_CHILD", "bench")
-            .env("CARGO_MANIFEST_DIR", t.path())
-            .env("YARDSTICK_HOME", t.path().join("home"))
-            .envs(env.iter().copied())
-            .args(["--bench", "--probe=small_sum", "--count-check"]);
-        run(cmd)
-    };
+    let gate = |env: &[(&str, &str)]| cargo_bench(t.path(), env, &["--count-check"]);
     let ran = gate(&[]);
     check(
         ran.code == 0 && ran.stdout.contains("no count baseline is committed"),

@@ -6,17 +6,17 @@
 //! (`probes/fixtures` under `cargo bench`), as the kernel names a site's
 //! files relative to the site's root. An absolute name would make every
 //! path a probe builds as long as the checkout's location, and the sizes
-//! of those short-lived allocations moved what later allocations reuse:
-//! template_compile's instruction count moved 0.55 % between two checkouts
-//! of one commit (docs/evaluation.md, "What moves a count").
+//! of those short-lived allocations moved what later allocations reuse, and
+//! with them the counts of template_compile and template_render between two
+//! checkouts of one commit (docs/evaluation.md, "What moves a count").
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
 /// Where this crate was built from, with its fixtures inside, in a static
 /// of fixed size: the name's length moved the static data laid out after
-/// it, and with it estimated cycles (template_render 0.17 % between two
-/// checkouts), through the simulated cache's sets.
+/// it, and with it estimated cycles, through the simulated cache's sets
+/// (docs/evaluation.md, "What moves a count").
 static BUILT_AT: Padded = Padded::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures"));
 
 /// The longest name Linux gives a path.

@@ -56,6 +56,7 @@ pub fn usable(bench: &Bench, batch: Option<u64>) -> Result<Found, Error> {
         )));
     };
     let build = Setup::of_build(&Environment::current(&repository_dir(), now()));
+    let platform = &pin::here().platform;
     let mut closest: Option<(usize, String)> = None;
     for path in &files {
         let baseline = Baseline::load(path)?;
@@ -72,7 +73,7 @@ pub fn usable(bench: &Bench, batch: Option<u64>) -> Result<Found, Error> {
             valgrind: valgrind.clone(),
             batch: batch.map_or_else(|| committed.batch.clone(), |b| b.to_string()),
             cache: (metric == Metric::EstimatedCycles).then(costs::cache_geometry),
-            platform: pin::here().platform.clone(),
+            platform: platform.clone(),
             ..build.clone()
         };
         let differences = committed.differences(&here);

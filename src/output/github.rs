@@ -96,19 +96,21 @@ pub fn annotations(c: &Comparison, class: &str) -> Vec<String> {
             } else {
                 ("notice", "Inconclusive")
             };
-            format!(
-                "::{command} title={}::{}",
-                escape_property(&clean(&format!("{title}: {}", k.key))),
-                escape_data(&clean(&message))
-            )
+            workflow_command(command, &format!("{title}: {}", k.key), &message)
         })
         .collect()
 }
 
-/// A `::warning` line of `title` and `message`, escaped.
+/// A `::warning` line of `title` and `message`.
 pub(crate) fn warning(title: &str, message: &str) -> String {
+    workflow_command("warning", title, message)
+}
+
+/// The line of workflow command `command` (`warning`, `notice`), its
+/// title and message cleaned and escaped.
+fn workflow_command(command: &str, title: &str, message: &str) -> String {
     format!(
-        "::warning title={}::{}",
+        "::{command} title={}::{}",
         escape_property(&clean(title)),
         escape_data(&clean(message))
     )

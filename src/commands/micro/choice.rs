@@ -68,8 +68,8 @@ impl<'a> Choice<'a> {
     }
 
     /// `--count-check`: the committed count baseline of this set-up, or a
-    /// note saying why there is none (the run is then counted by
-    /// estimated cycles and judged by nothing). Nothing is kept.
+    /// note saying why there is none (then nothing is counted, see
+    /// [`Choice::unjudged_check`]). Nothing is kept.
     fn count_check(options: &MicroOptions, bench: Option<&'a Bench>) -> Result<Choice<'a>, Error> {
         let Some(bench) = bench else {
             return Err(Error::usage(

@@ -1,13 +1,15 @@
-//! `--count-check`'s other direction, and its note when nothing judges. A committed count baseline is exact,
-//! so a count that moved past the threshold *down* means the file no longer
-//! describes the code: landed that way, a later regression of the same
-//! size would pass unseen (uri_parse's count once moved −7.6 % without a
-//! refresh). The check fails on it, asking for the file to be refreshed in
-//! the same commit.
+//! `--count-check`'s other direction, and its note when nothing judges.
+//!
+//! A committed count baseline is exact, so a count that moved past the
+//! threshold *down* means the file no longer describes the code: landed
+//! that way, a later regression of the same size would pass unseen
+//! (uri_parse's count once moved −7.6 % without a refresh). The check
+//! fails on it, asking for the file to be refreshed in the same commit.
 
 use crate::document::check::Figure;
 use crate::document::run::Run;
 use crate::error::Error;
+use crate::judge::over_threshold;
 use crate::output::deliver::{self, Delivery};
 use crate::output::github;
 
@@ -52,7 +54,8 @@ pub(crate) fn lines(run: &Run) -> Vec<String> {
     c.checks
         .iter()
         .filter(|k| matches!(k.metric, Figure::Instructions | Figure::EstimatedCycles))
-        .filter(|k| -k.change_pct > c.threshold)
+        // The judge's rule, the other way: strictly past the threshold.
+        .filter(|k| over_threshold(-k.change_pct, c.threshold))
         .map(|k| {
             format!(
                 "{} {} moved {:+.2} %, past the {} % threshold the other way: the committed \

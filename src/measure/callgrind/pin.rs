@@ -30,11 +30,16 @@ use std::sync::OnceLock;
 
 /// The hardware capabilities the counted child's glibc must not use: ERMS
 /// and FSRM, so that it copies and fills with vector loops, never with
-/// `rep movsb`/`rep stosb`.
-const HWCAPS_OFF: &str = "-ERMS,-FSRM";
+/// `rep movsb`/`rep stosb`. Read back by the same names.
+const HWCAPS_OFF: [&str; 2] = ["ERMS", "FSRM"];
 
 /// The tunable that takes [`HWCAPS_OFF`].
 const HWCAPS: &str = "glibc.cpu.hwcaps";
+
+/// [`Platform::pin`] when glibc took the pin.
+const HELD: &str = "held";
+/// [`Platform::pin`] when there was none to take.
+const OFF: &str = "off";
 
 /// The thresholds that otherwise follow the CPU, fixed at the values
 /// valgrind 3.19's CPU gives them: (tunable after `glibc.cpu.x86_`, value),
@@ -56,6 +61,7 @@ pub fn pin() -> String {
 /// keeps only the last value of a tunable), and the thresholds after
 /// everything, so that they win.
 fn with_pin(user: &str) -> String {
+    let off = HWCAPS_OFF.map(|name| format!("-{name}")).join(",");
     let mut joined = false;
     let mut parts: Vec<String> = user
         .split(':')
@@ -63,13 +69,13 @@ fn with_pin(user: &str) -> String {
         .map(|t| match t.split_once('=') {
             Some((HWCAPS, value)) => {
                 joined = true;
-                format!("{HWCAPS}={value},{HWCAPS_OFF}")
+                format!("{HWCAPS}={value},{off}")
             }
             _ => t.to_string(),
         })
         .collect();
     if !joined {
-        parts.push(format!("{HWCAPS}={HWCAPS_OFF}"));
+        parts.push(format!("{HWCAPS}={off}"));
     }
     parts.extend(
         THRESHOLDS
@@ -178,9 +184,11 @@ impl Pinning {
         let read = diagnostics.map(diagnostics::Diagnostics::parse);
         let version = read.as_ref().and_then(|d| d.get("version.version"));
         let pin = match (&read, self.pinned) {
-            (_, false) => "off".to_string(),
+            (_, false) => OFF.to_string(),
             (None, true) => "not read back: the loader gave no --list-diagnostics".to_string(),
-            (Some(d), true) => d.pin_held(&THRESHOLDS),
+            (Some(d), true) => d
+                .check_pin(&HWCAPS_OFF, &THRESHOLDS)
+                .map_or_else(|why| why, |()| HELD.to_string()),
         };
         Platform {
             tunables: self.tunables.clone().unwrap_or_else(|| "none".to_string()),
@@ -203,9 +211,17 @@ pub fn here() -> &'static Here {
     HERE.get_or_init(|| Pinning::from_env().read_back())
 }
 
+/// A number as glibc prints one: hexadecimal (`0x1f`) or decimal.
+fn glibc_number(text: &str) -> Option<u64> {
+    match text.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => text.parse().ok(),
+    }
+}
+
 /// The warning a run carries when the pin did not hold.
 fn warning(platform: &Platform) -> Option<String> {
-    (platform.pin != "held" && platform.pin != "off").then(|| {
+    (platform.pin != HELD && platform.pin != OFF).then(|| {
         format!(
             "GLIBC_TUNABLES: the counted child's library pin did not hold ({}); \
              its counts follow the bytes copied, and judge only counts of the same set-up",

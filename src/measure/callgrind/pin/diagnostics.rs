@@ -1,6 +1,7 @@
 //! The glibc loader's `--list-diagnostics` (glibc 2.33 and later): one
 //! `key=value` a line, numbers in hexadecimal, strings quoted.
 
+use super::glibc_number;
 use std::collections::BTreeMap;
 
 /// The lines read, by key.
@@ -62,11 +63,7 @@ impl Diagnostics {
 
     /// The number at `key` (`0x1f`).
     fn number(&self, key: &str) -> Option<u64> {
-        let v = self.get(key)?;
-        match v.strip_prefix("0x") {
-            Some(hex) => u64::from_str_radix(hex, 16).ok(),
-            None => v.parse().ok(),
-        }
+        glibc_number(self.get(key)?)
     }
 
     /// One bit of glibc's `cpu_features.features[index]`: `cpuid` (what
@@ -76,15 +73,23 @@ impl Diagnostics {
         self.number(&key).map(|word| (word >> bit) & 1 == 1)
     }
 
-    /// `held` when glibc uses neither ERMS nor FSRM and each of
-    /// `thresholds` (name, value) reads back as pinned; else what differs.
-    pub fn pin_held(&self, thresholds: &[(&str, u64)]) -> String {
+    /// Whether the pin held: glibc uses no feature of `off` (as `ERMS`),
+    /// and each of `thresholds` (name, value) reads back as pinned; else
+    /// why not (`not held: ...`, or `not read back: ...`).
+    pub fn check_pin(&self, off: &[&str], thresholds: &[(&str, u64)]) -> Result<(), String> {
         if self.get("x86.cpu_features.basic.kind").is_none() {
-            return "not read back: no x86 CPU features in the loader's diagnostics".to_string();
+            return Err(
+                "not read back: no x86 CPU features in the loader's diagnostics".to_string(),
+            );
         }
         let mut wrong = Vec::new();
-        for (name, register, bit) in [("ERMS", 1, 9), ("FSRM", 3, 4)] {
-            match self.bit("active", LEAF_7, register, bit) {
+        for name in off {
+            let feature = FEATURES
+                .iter()
+                .find(|(known, ..)| known.eq_ignore_ascii_case(name));
+            let used = feature
+                .and_then(|(_, index, register, bit)| self.bit("active", *index, *register, *bit));
+            match used {
                 Some(false) => {}
                 Some(true) => wrong.push(format!("{name} still in use")),
                 None => wrong.push(format!("{name} unread")),
@@ -99,9 +104,9 @@ impl Diagnostics {
             }
         }
         if wrong.is_empty() {
-            "held".to_string()
+            Ok(())
         } else {
-            format!("not held: {}", wrong.join(", "))
+            Err(format!("not held: {}", wrong.join(", ")))
         }
     }
 

@@ -145,7 +145,7 @@ proptest! {
     #[test]
     fn no_diagnostics_text_panics(text in ".{0,400}") {
         let d = Diagnostics::parse(&text);
-        let _ = (d.cpu(), d.pin_held(&THRESHOLDS));
+        let _ = (d.cpu(), d.check_pin(&HWCAPS_OFF, &THRESHOLDS));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! value outside its range, without a word, and a count made under a
 //! tunable that did nothing would be recorded as if it had.
 
+use super::glibc_number as number;
 use std::collections::BTreeMap;
 
 /// The tunables glibc lists, by name: `name: value (min: a, max: b)`.
@@ -14,14 +15,6 @@ fn listed(text: &str) -> BTreeMap<&str, &str> {
             (name.trim(), value)
         })
         .collect()
-}
-
-/// A tunable's number, in hexadecimal (`0x..`) or decimal.
-fn number(text: &str) -> Option<u64> {
-    match text.strip_prefix("0x") {
-        Some(hex) => u64::from_str_radix(hex, 16).ok(),
-        None => text.parse().ok(),
-    }
 }
 
 /// One warning per tunable of `user` (`name=value`, `:`-separated) that
