@@ -161,7 +161,6 @@ fn write_json(path: &Path, v: &Value) -> Result<(), Failed> {
     Ok(())
 }
 
-/// Scales one row's median in a saved run (as if that probe got slower).
 /// Makes a saved probe `factor` times slower: its median and every sample
 /// (comparisons recompute the normalised figure from the samples).
 fn scale_times(doc: &mut Value, probe: &str, factor: f64) {
@@ -203,1234 +202,1332 @@ fn scale_machine(doc: &mut Value, factor: f64) {
     }
 }
 
+type Named = (&'static str, fn() -> Result<(), Failed>);
+
 fn tests() -> Vec<Trial> {
-    vec![
-        Trial::test("the_schema_refuses_a_broken_document", || {
-            let t = tempfile::tempdir()?;
-            let good = saved_run(t.path(), "good.json")?;
-            let mut bad = good.clone();
-            bad["rows"][0]["kind"] = Value::from("bogus");
-            bad["environment"]["git_commit"] = Value::from("not a hash");
-            let errors = schema_errors(&bad);
-            if errors.len() == 2 {
-                Ok(())
-            } else {
-                Err(format!("{errors:#?}").into())
-            }
-        }),
-        Trial::test("list_names_every_probe", || {
-            let ran = run(child().args(["micro", "--list"]));
-            check(ran.code == 0, "exit 0", &ran)?;
-            for name in [
-                "fine_sum",
-                "fine_words",
-                "broken_check",
-                "panicking",
-                "hanging",
-            ] {
-                check(ran.stdout.contains(&format!("{name}: bench")), name, &ran)?;
-            }
-            Ok(())
-        }),
-        Trial::test("fine_run_prints_table_and_saves_valid_json", || {
-            let t = tempfile::tempdir()?;
-            let path = t.path().join("deep/dir/run.json");
-            let ran = run(micro(&[
-                "--probe=fine_sum",
-                "--probe=fine_words",
-                "--save",
-                path.to_str().unwrap_or(""),
-            ]));
-            check(ran.code == 0, "exit 0", &ran)?;
-            check(
-                ran.stdout.contains("calibration loop: median"),
-                "calibration line",
-                &ran,
-            )?;
-            check(
-                ran.stdout.contains("x calib") && ran.stdout.contains("fine_sum"),
-                "table",
-                &ran,
-            )?;
-            check(ran.stdout.contains("2 words joined"), "computed note", &ran)?;
-            check(
-                ran.stdout.lines().all(|l| !l.ends_with(' ')),
-                "no trailing spaces",
-                &ran,
-            )?;
-            check(ran.stderr.is_empty(), "-q keeps stderr empty", &ran)?;
-            let doc = json(&std::fs::read_to_string(&path)?);
-            assert_valid_run(&doc);
-            check(
-                doc["rows"].as_array().map_or(0, Vec::len) == 2,
-                "two rows",
-                &ran,
-            )?;
-            check(
-                doc["rows"][0]["samples"].as_array().map_or(0, Vec::len) == 3,
-                "raw samples kept",
-                &ran,
-            )?;
-            check(doc["calibration"]["n"] == 6, "calibration twice", &ran)?;
-            let shown = run(yardstick().arg("show").arg(&path));
-            check(
-                shown.code == 0 && shown.stdout.contains("fine_words"),
-                "show prints the run",
-                &shown,
-            )?;
-            let csv = run(yardstick().arg("show").arg(&path).arg("--csv"));
-            check(
-                csv.stdout.starts_with("\"key\",\"kind\",\"name\",\"n\","),
-                "show --csv",
-                &csv,
-            )?;
-            Ok(())
-        }),
-        Trial::test("json_stdout_is_only_the_document", || {
-            let ran = run(micro(&["--probe=fine_sum", "--format=json"]));
-            check(ran.code == 0, "exit 0", &ran)?;
-            assert_valid_run(&json(&ran.stdout));
-            let ran = run(child().args(["micro", "--repeat=2", "--probe=fine_sum", "--csv"]));
-            check(
-                ran.stdout.lines().count() == 2,
-                "csv: header and one row",
-                &ran,
-            )?;
-            check(ran.stderr.contains("[1/3]"), "progress on stderr", &ran)?;
-            Ok(())
-        }),
-        Trial::test("rows_save_the_result_fingerprint_at_any_batch", || {
-            let mut sorted = Vec::new();
-            for batch in ["--min-batch=1", "--min-batch=7"] {
-                let ran = run(scripted(&[
-                    "--probe=fine_sum",
-                    "--probe=light_sort",
-                    batch,
-                    "--format=json",
-                ]));
-                check(ran.code == 0, "an unchecked probe runs", &ran)?;
-                let doc = json(&ran.stdout);
-                assert_valid_run(&doc);
-                // 5050, the sum, is its own fingerprint.
-                check(
-                    doc["rows"][0]["checksum"] == "00000000000013ba",
-                    "the sum's fingerprint",
-                    &ran,
-                )?;
-                let note = doc["rows"][1]["note"].as_str().unwrap_or("");
-                check(
-                    note.ends_with("(unchecked)"),
-                    "the note says unchecked",
-                    &ran,
-                )?;
-                let mut bad = doc.clone();
-                bad["rows"][0]["checksum"] = Value::from(5050);
-                check(
-                    schema_errors(&bad).len() == 1,
-                    "the schema wants 16 hex digits",
-                    &ran,
-                )?;
-                sorted.push((doc["rows"][1]["checksum"].clone(), ran));
-            }
-            check(
-                sorted[0].0.is_string() && sorted[0].0 == sorted[1].0,
-                "the same work gives the same fingerprint at any batch",
-                &sorted[1].1,
-            )?;
-            // A worker of compare-builds says them in its greeting.
-            let worker = run(child().args([
-                "--bench",
-                "--worker",
-                "-q",
-                "--no-baseline",
-                "--min-batch=2",
-                "--probe=fine_sum",
-            ]));
-            check(
-                worker.code == 0
-                    && worker
-                        .stdout
-                        .contains(r#""checksums":{"fine_sum":"00000000000013ba"}"#),
-                "the greeting carries the fingerprint",
-                &worker,
-            )?;
-            Ok(())
-        }),
-        Trial::test("failing_and_panicking_probes_fail_the_run", || {
-            let ran = run(micro(&[
-                "--probe=fine_sum",
-                "--probe=broken_check",
-                "--probe=panicking",
-                "--json",
-            ]));
-            check(ran.code == 1, "exit 1", &ran)?;
-            check(
-                ran.stderr
-                    .contains("FAIL: probe broken_check failed its check"),
-                "names the probe",
-                &ran,
-            )?;
-            check(
-                ran.stderr
-                    .contains("FAIL: probe panicking failed its check"),
-                "names the panic",
-                &ran,
-            )?;
-            let doc = json(&ran.stdout);
-            assert_valid_run(&doc);
-            let rows = doc["rows"].as_array().cloned().unwrap_or_default();
-            let row = |n: &str| {
-                rows.iter()
-                    .find(|r| r["name"] == n)
-                    .cloned()
-                    .unwrap_or_default()
-            };
-            check(row("broken_check")["errors"] == 3, "err = repeat", &ran)?;
-            check(
-                row("broken_check")["note"]
-                    .as_str()
-                    .is_some_and(|n| n.starts_with("failed: check failed: 2 + 2 gave 4")),
-                "failure note",
-                &ran,
-            )?;
-            check(
-                row("panicking")["note"]
-                    .as_str()
-                    .is_some_and(|n| n.contains("panicked: no first element")),
-                "panic note",
-                &ran,
-            )?;
-            check(row("fine_sum")["n"] == 3, "other probes still run", &ran)?;
-            Ok(())
-        }),
-        Trial::test(
+    let named: [Named; 21] = [
+        (
+            "the_schema_refuses_a_broken_document",
+            the_schema_refuses_a_broken_document,
+        ),
+        ("list_names_every_probe", list_names_every_probe),
+        (
+            "fine_run_prints_table_and_saves_valid_json",
+            fine_run_prints_table_and_saves_valid_json,
+        ),
+        (
+            "json_stdout_is_only_the_document",
+            json_stdout_is_only_the_document,
+        ),
+        (
+            "rows_save_the_result_fingerprint_at_any_batch",
+            rows_save_the_result_fingerprint_at_any_batch,
+        ),
+        (
+            "failing_and_panicking_probes_fail_the_run",
+            failing_and_panicking_probes_fail_the_run,
+        ),
+        (
             "a_probe_past_its_timeout_stops_the_run_and_saves_nothing",
-            || {
-                let t = tempfile::tempdir()?;
-                let path = t.path().join("run.json");
-                let ran = run(micro(&[
-                    "--probe=hanging",
-                    "--probe-timeout=0.3",
-                    "--save",
-                    path.to_str().unwrap_or(""),
-                ]));
-                check(ran.code == 2, "exit 2", &ran)?;
-                check(
-                    ran.stderr.contains("`hanging`") && ran.stderr.contains("--probe-timeout"),
-                    "names the probe",
-                    &ran,
-                )?;
-                check(!path.exists(), "nothing saved", &ran)?;
-                Ok(())
-            },
+            a_probe_past_its_timeout_stops_the_run_and_saves_nothing,
         ),
-        Trial::test("usage_errors_exit_2_with_one_line", || {
-            for args in [
-                vec!["micro", "--probe=nope"],
-                vec!["micro", "--repeat=zero"],
-                vec!["micro", "--format=xml"],
-                vec!["micro", "no_such_filter"],
-                vec!["micro", "--baseline=/nonexistent/base.json"],
-                vec!["micro", "--min-batch=9223372036854775807"],
-                vec!["micro", "--probe=fine_sum", "--save=/dev/null"],
-                vec!["show", "/dev/zero"],
-                vec!["frobnicate"],
-            ] {
-                let ran = run(child().args(&args));
-                check(ran.code == 2, &format!("{args:?} exits 2"), &ran)?;
-                check(ran.stdout.is_empty(), "nothing on stdout", &ran)?;
-                check(ran.stderr.trim().lines().count() == 1, "one line", &ran)?;
-            }
-            let ran = run(child().args(["micro", "--probe=nope"]));
-            check(
-                ran.stderr.contains("--probe") && ran.stderr.contains("nope"),
-                "names the option",
-                &ran,
-            )?;
-            let ran = run(child().args(["micro", "--min-batch=9223372036854775807"]));
-            check(
-                ran.stderr
-                    .contains("--min-batch: must be at most 1000000000"),
-                "names the option and its range",
-                &ran,
-            )?;
-            Ok(())
-        }),
-        Trial::test(
+        (
+            "usage_errors_exit_2_with_one_line",
+            usage_errors_exit_2_with_one_line,
+        ),
+        (
             "bad_baselines_exit_2_naming_the_file_and_save_nothing",
-            || {
-                let t = tempfile::tempdir()?;
-                let good = saved_run(t.path(), "good.json")?;
-                let cases: Vec<(&str, String, &str)> = vec![
-                    ("notjson.json", "{ nope".into(), "not JSON"),
-                    ("array.json", "[]".into(), "not a yardstick run"),
-                    (
-                        "v2.json",
-                        good.to_string()
-                            .replace("\"format\": 1", "\"format\": 2")
-                            .replace("\"format\":1", "\"format\":2"),
-                        "format",
-                    ),
-                    (
-                        "http.json",
-                        good.to_string()
-                            .replace("\"mode\":\"micro\"", "\"mode\":\"http\""),
-                        "http run",
-                    ),
-                    (
-                        "counts.json",
-                        {
-                            let mut v = good.clone();
-                            v["metric"] = Value::from("instructions");
-                            v.to_string()
-                        },
-                        "run of instructions",
-                    ),
-                    (
-                        "zero-loop.json",
-                        {
-                            let mut v = good.clone();
-                            v["calibration"]["median"] = Value::from(0.0);
-                            v.to_string()
-                        },
-                        "calibration.median is 0",
-                    ),
-                    (
-                        "tiny.json",
-                        {
-                            let mut v = good.clone();
-                            v["rows"][0]["samples"][0] = Value::from(1e-308);
-                            v.to_string()
-                        },
-                        "samples[0] is 1e-308",
-                    ),
-                    (
-                        "twice.json",
-                        {
-                            let mut v = good.clone();
-                            let row = v["rows"][0].clone();
-                            if let Some(rows) = v["rows"].as_array_mut() {
-                                rows.push(row);
-                            }
-                            v.to_string()
-                        },
-                        "appears twice",
-                    ),
-                    (
-                        "format-text.json",
-                        good.to_string().replace("\"format\":1", "\"format\":\"1\""),
-                        "not a version number",
-                    ),
-                    (
-                        "nocal.json",
-                        {
-                            let mut v = good.clone();
-                            v.as_object_mut().map(|o| o.remove("calibration"));
-                            v.to_string()
-                        },
-                        "without calibration",
-                    ),
-                ];
-                for (name, text, needle) in cases {
-                    let base = t.path().join(name);
-                    std::fs::write(&base, text)?;
-                    let out = t.path().join(format!("out-{name}"));
-                    let ran = run(micro(&[
-                        "--probe=fine_sum",
-                        "--baseline",
-                        base.to_str().unwrap_or(""),
-                        "--save",
-                        out.to_str().unwrap_or(""),
-                    ]));
-                    check(ran.code == 2, &format!("{name}: exit 2"), &ran)?;
-                    check(
-                        ran.stderr.contains(name) && ran.stderr.contains(needle),
-                        &format!("{name}: says {needle}"),
-                        &ran,
-                    )?;
-                    check(!out.exists(), "nothing saved", &ran)?;
-                    let ran = run(yardstick()
-                        .arg("compare")
-                        .arg(&base)
-                        .arg(t.path().join("good.json")));
-                    check(
-                        ran.code == 2 && ran.stderr.contains(needle),
-                        &format!("compare {name}"),
-                        &ran,
-                    )?;
-                }
-                let ran = run(yardstick()
-                    .arg("compare")
-                    .arg(t.path().join("missing.json"))
-                    .arg(t.path().join("good.json")));
-                check(
-                    ran.code == 2 && ran.stderr.contains("missing.json"),
-                    "missing file",
-                    &ran,
-                )?;
-                // Where the run is of another kind, the run is named.
-                let ran = run(yardstick()
-                    .arg("compare")
-                    .arg(t.path().join("good.json"))
-                    .arg(t.path().join("http.json")));
-                check(
-                    ran.code == 2
-                        && ran.stderr.starts_with(&format!(
-                            "error: {}: a http run",
-                            t.path().join("http.json").display()
-                        )),
-                    "compare names the run of another mode",
-                    &ran,
-                )?;
-                // A --save that cannot be written is refused before the
-                // probe that would hang for 30 s is measured.
-                for bad in ["/dev/null", "/proc/version"] {
-                    let ran = run(micro(&[
-                        "--probe=hanging",
-                        "--probe-timeout=30",
-                        &format!("--save={bad}"),
-                    ]));
-                    check(
-                        ran.code == 2 && ran.stderr.starts_with(&format!("error: {bad}: ")),
-                        &format!("--save={bad} refused first"),
-                        &ran,
-                    )?;
-                }
-                Ok(())
-            },
+            bad_baselines_exit_2_naming_the_file_and_save_nothing,
         ),
-        Trial::test("compare_exits_1_on_a_regression_and_0_otherwise", || {
-            let t = tempfile::tempdir()?;
-            let base = saved_run(t.path(), "base.json")?;
-            let base_path = t.path().join("base.json");
-            let mut slower = base.clone();
-            scale_times(&mut slower, "fine_sum", 1.5);
-            let slower_path = t.path().join("slower.json");
-            write_json(&slower_path, &slower)?;
-            let ran = run(yardstick().arg("compare").arg(&base_path).arg(&slower_path));
-            check(ran.code == 1, "exit 1", &ran)?;
-            check(
-                ran.stdout.contains("FAIL: slower than the baseline"),
-                "FAIL line",
-                &ran,
-            )?;
-            check(
-                ran.stdout.contains("REGRESSED") && ran.stdout.contains("+50.0 %"),
-                "the check",
-                &ran,
-            )?;
-            check(
-                ran.stdout.contains("this machine x1.00 the speed"),
-                "speed line",
-                &ran,
-            )?;
-            let ran = run(yardstick()
-                .arg("compare")
-                .arg(&base_path)
-                .arg(&slower_path)
-                .arg("--threshold=60"));
-            check(
-                ran.code == 0 && ran.stdout.contains("PASS: no regression"),
-                "above the threshold passes",
-                &ran,
-            )?;
-            let ran = run(yardstick()
-                .args(["compare", "--format=json"])
-                .arg(&base_path)
-                .arg(&slower_path));
-            let c = json(&ran.stdout);
-            check(
-                c["regressions"] == 1 && c["method"] == "normalized",
-                "comparison JSON",
-                &ran,
-            )?;
-            check(
-                c["calibration"]["speed"].as_f64().is_some(),
-                "calibration in JSON",
-                &ran,
-            )?;
-            let ran = run(yardstick()
-                .arg("compare")
-                .arg(&base_path)
-                .arg(&base_path)
-                .arg("--all-checks"));
-            check(
-                ran.code == 0 && ran.stdout.matches(" ok").count() >= 2,
-                "all checks listed",
-                &ran,
-            )?;
-            Ok(())
-        }),
-        Trial::test("compare_calls_a_run_too_slow_to_judge_inconclusive", || {
-            let t = tempfile::tempdir()?;
-            let base = saved_run(t.path(), "base.json")?;
-            let base_path = t.path().join("base.json");
-            // The machine 50 % slower at everything, fine_sum 50 % slower
-            // on top of that.
-            let mut contended = base.clone();
-            scale_machine(&mut contended, 1.5);
-            scale_times(&mut contended, "fine_sum", 1.5);
-            let path = t.path().join("contended.json");
-            write_json(&path, &contended)?;
-            let ran = run(yardstick().arg("compare").arg(&base_path).arg(&path));
-            check(ran.code == 0, "exit 0", &ran)?;
-            check(
-                ran.stdout.contains(
-                    "warning: the calibration loop ran 50.0 % slower than in the baseline",
-                ) && ran.stdout.contains("inconclusive (fine_sum)")
-                    && ran.stdout.contains("PASS: no regression"),
-                "passes, with the reason",
-                &ran,
-            )?;
-            let ran = run(yardstick()
-                .args(["compare", "--format=json"])
-                .arg(&base_path)
-                .arg(&path));
-            let c = json(&ran.stdout);
-            let fine_sum = c["checks"]
-                .as_array()
-                .and_then(|checks| checks.iter().find(|k| k["key"] == "fine_sum"));
-            check(
-                fine_sum.is_some_and(|k| k["inconclusive"] == true && k["regressed"] == false)
-                    && c["calibration"]["max_slowdown"] == 30.0
-                    && ran.stderr.contains("warning: the calibration loop ran"),
-                "the check is inconclusive, and stderr says why",
-                &ran,
-            )?;
-            let ran = run(yardstick()
-                .arg("compare")
-                .arg(&base_path)
-                .arg(&path)
-                .arg("--max-machine-slowdown=60"));
-            check(
-                ran.code == 1
-                    && ran.stdout.contains("REGRESSED")
-                    && !ran.stdout.contains("warning"),
-                "judged under a looser limit",
-                &ran,
-            )?;
-            let ran = run(yardstick()
-                .arg("show")
-                .arg(&path)
-                .arg("--max-machine-slowdown=60"));
-            check(
-                ran.code == 2 && ran.stderr.contains("--max-machine-slowdown"),
-                "show refuses the option",
-                &ran,
-            )?;
-            // A live run against a baseline whose loop was twice as fast
-            // (the scripted loop takes 1 ms, the baseline's 0.5 ms), and in
-            // which fine_sum was far faster: nothing is judged.
-            let mut fast = base.clone();
-            scale_times(&mut fast, "fine_sum", 0.01);
-            fast["calibration"]["median"] =
-                Value::from(fast["calibration"]["median"].as_f64().unwrap_or(0.0) / 2.0);
-            let fast_path = t.path().join("fast.json");
-            write_json(&fast_path, &fast)?;
-            let ran = run(scripted(&[
-                "--probe=fine_sum",
-                "--json",
-                "--baseline",
-                fast_path.to_str().unwrap_or(""),
-            ]));
-            let doc = json(&ran.stdout);
-            assert_valid_run(&doc);
-            let warned = doc["warnings"].as_array().is_some_and(|w| {
-                w.iter().any(|x| {
-                    x.as_str()
-                        .is_some_and(|s| s.starts_with("inconclusive: fine_sum over the threshold"))
-                })
-            });
-            check(
-                ran.code == 0
-                    && doc["comparison"]["checks"][0]["inconclusive"] == true
-                    && doc["comparison"]["checks"][0]
-                        .get("confirmation_pct")
-                        .is_none()
-                    && warned,
-                "a live run too slow to judge is inconclusive, unconfirmed, with a warning",
-                &ran,
-            )?;
-            Ok(())
-        }),
-        Trial::test("baseline_pools_runs_and_compares_like_a_run", || {
-            let t = tempfile::tempdir()?;
-            let mut paths = Vec::new();
-            for name in ["a.json", "b.json", "c.json"] {
-                saved_run(t.path(), name)?;
-                paths.push(t.path().join(name));
-            }
-            // A scripted run is refused...
-            let ran = run(yardstick()
-                .arg("baseline")
-                .arg(&paths[0])
-                .arg("-o")
-                .arg(t.path().join("scripted.json")));
-            check(
-                ran.code == 2 && ran.stderr.contains("scripted clock"),
-                "a scripted run is no baseline",
-                &ran,
-            )?;
-            // ...so these stand for measured runs with the same figures.
-            for path in &paths {
-                as_measured(path)?;
-            }
-            let out = t.path().join("baselines").join("pooled.json");
-            let ran = run(yardstick().arg("baseline").args(&paths).arg("-o").arg(&out));
-            check(ran.code == 0, "pooling exits 0", &ran)?;
-            check(
-                ran.stdout.contains("pooled 3 runs") && ran.stdout.contains("fine_sum"),
-                "what was pooled, per probe",
-                &ran,
-            )?;
-            let pooled = json(&std::fs::read_to_string(&out)?);
-            assert_valid_run(&pooled);
-            check(
-                pooled["settings"]["pooled_runs"] == 3
-                    && pooled["rows"][0]["samples"].as_array().map(Vec::len) == Some(9),
-                "three runs of three samples each",
-                &ran,
-            )?;
-            // Scripted runs are identical: their pool judges each of them
-            // unchanged.
-            let ran = run(yardstick().arg("compare").arg(&out).arg(&paths[0]));
-            check(
-                ran.code == 0 && ran.stdout.contains("0 regressions"),
-                "a pooled run is a baseline",
-                &ran,
-            )?;
-
-            // An injected run is refused, naming it, and nothing is written.
-            let mut injected = json(&std::fs::read_to_string(&paths[2])?);
-            injected["settings"]["inject"] = Value::from("*:15");
-            let injected_path = t.path().join("injected.json");
-            write_json(&injected_path, &injected)?;
-            let refused = t.path().join("refused.json");
-            let ran = run(yardstick()
-                .arg("baseline")
-                .arg(&paths[0])
-                .arg(&injected_path)
-                .arg(format!("--output={}", refused.display())));
-            check(
-                ran.code == 2
-                    && ran.stderr.lines().count() == 1
-                    && ran.stderr.contains("injected.json")
-                    && !refused.exists(),
-                "refused in one line, nothing saved",
-                &ran,
-            )?;
-            Ok(())
-        }),
-        Trial::test(
+        (
+            "compare_exits_1_on_a_regression_and_0_otherwise",
+            compare_exits_1_on_a_regression_and_0_otherwise,
+        ),
+        (
+            "compare_calls_a_run_too_slow_to_judge_inconclusive",
+            compare_calls_a_run_too_slow_to_judge_inconclusive,
+        ),
+        (
+            "baseline_pools_runs_and_compares_like_a_run",
+            baseline_pools_runs_and_compares_like_a_run,
+        ),
+        (
             "github_annotations_keep_json_stdout_valid_and_write_the_summary",
-            || {
-                let t = tempfile::tempdir()?;
-                let mut base = saved_run(t.path(), "base.json")?;
-                // A baseline in which fine_sum was far faster: the new run regresses.
-                scale_times(&mut base, "fine_sum", 0.01);
-                let base_path = t.path().join("fast-base.json");
-                write_json(&base_path, &base)?;
-                let summary = t.path().join("summary.md");
-                let ran = run(scripted(&[
-                    "--probe=fine_sum",
-                    "--json",
-                    "--baseline",
-                    base_path.to_str().unwrap_or(""),
-                ])
-                .env("GITHUB_ACTIONS", "true")
-                .env("GITHUB_STEP_SUMMARY", &summary));
-                check(ran.code == 1, "exit 1", &ran)?;
-                let doc = json(&ran.stdout);
-                assert_valid_run(&doc);
-                // 0.002 ms against 0.00002 ms, each over a 1 ms loop.
-                let confirmed = doc["comparison"]["checks"][0]["confirmation_pct"].as_f64();
-                check(
-                    confirmed.is_some_and(|x| (x - 9900.0).abs() < 1e-6),
-                    "the regression was confirmed",
-                    &ran,
-                )?;
-                check(
-                    doc["settings"]["fake_clock"] == SCRIPT.trim()
-                        && doc["warnings"].as_array().is_some_and(|w| {
-                            w.iter()
-                                .any(|x| x.as_str().is_some_and(|s| s.starts_with("fake clock")))
-                        }),
-                    "a scripted run says so",
-                    &ran,
-                )?;
-                check(
-                    doc["comparison"]["regressions"] == 1,
-                    "comparison in the document",
-                    &ran,
-                )?;
-                check(
-                    ran.stderr.lines().any(|l| {
-                        l.starts_with("::warning title=Performance regression%3A fine_sum::")
-                    }),
-                    "annotation",
-                    &ran,
-                )?;
-                let md = std::fs::read_to_string(&summary)?;
-                check(
-                    md.contains("FAIL: slower than the baseline") && md.contains("| fine\\_sum |"),
-                    "summary",
-                    &ran,
-                )?;
-                check(
-                    md.contains("calibration loop: baseline"),
-                    "speed line in summary",
-                    &ran,
-                )?;
-                Ok(())
-            },
+            github_annotations_keep_json_stdout_valid_and_write_the_summary,
         ),
-        Trial::test(
+        (
             "an_injected_slowdown_is_recorded_and_a_bad_rule_refused",
-            || {
-                let ran = run(micro(&["--probe=fine_sum", "--json", "--min-batch=20"])
-                    .env("YARDSTICK_INJECT", "fine_sum:15"));
-                check(ran.code == 0, "exit 0", &ran)?;
-                let doc = json(&ran.stdout);
-                assert_valid_run(&doc);
-                check(
-                    doc["settings"]["inject"] == "fine_sum:15",
-                    "settings say so",
-                    &ran,
-                )?;
-                let warned = doc["warnings"].as_array().is_some_and(|w| {
-                    w.iter()
-                        .any(|x| x.as_str().is_some_and(|s| s.contains("slowdown injected")))
-                });
-                check(warned, "a warning says so", &ran)?;
-                check(doc["rows"][0]["batch"] == 20, "batch as given", &ran)?;
-                let ran = run(micro(&["--probe=fine_sum"]).env("YARDSTICK_INJECT", "fine_sum"));
-                check(
-                    ran.code == 2 && ran.stderr.contains("YARDSTICK_INJECT"),
-                    "refused",
-                    &ran,
-                )?;
-                Ok(())
-            },
+            an_injected_slowdown_is_recorded_and_a_bad_rule_refused,
         ),
-        Trial::test("compare_builds_flags_a_slowdown_in_the_new_build", || {
-            let me = std::env::current_exe()?;
-            let ran = run(yardstick()
-                .arg("compare-builds")
-                .arg(&me)
-                .arg(&me)
-                .args([
-                    "--rounds=8",
-                    "--repeat=3",
-                    "--probe=fine_sum",
-                    "--min-batch=200",
-                    "--seed=1",
-                    "--json",
-                    "-q",
-                ])
-                .arg("--env-new=YARDSTICK_INJECT=fine_sum:100")
-                .env("YARDSTICK_E2E_CHILD", "bench")
-                // Both builds' workers inherit it: a sample of 200
-                // iterations takes 0.8 ms, and 1.6 ms with the new build's
-                // doubled work.
-                .env(FAKE_CLOCK, "fine_sum=0.004"));
-            check(ran.code == 1, "exit 1", &ran)?;
-            let doc = json(&ran.stdout);
-            assert_valid_run(&doc);
-            let c = &doc["comparison"];
-            check(
-                c["method"] == "paired" && c["regressions"] == 1,
-                "a paired regression",
-                &ran,
-            )?;
-            // Every one of the eight pairs slower: the smallest p-value
-            // the exact one-sided test gives for eight pairs, 1/256.
-            check(
-                c["checks"][0]["p_value"].as_f64() == Some(1.0 / 256.0)
-                    && c["checks"][0]["change_pct"]
-                        .as_f64()
-                        .is_some_and(|x| (x - 100.0).abs() < 1e-6),
-                "significant",
-                &ran,
-            )?;
-            check(doc["settings"]["seed"] == 1, "the seed is recorded", &ran)?;
-            check(
-                doc["settings"]["pairs"] == 8,
-                "eight rounds on eight worker pairs",
-                &ran,
-            )?;
-            // The shorter build's 0.8 ms sample: 25 of them fill the
-            // default 20 ms, and every round took that many.
-            let per_round = doc["settings"]["samples_per_round"]["fine_sum"]
-                .as_u64()
-                .unwrap_or(0);
-            check(
-                doc["settings"]["round_ms"] == 20 && per_round == 25,
-                "a round fills its time with short samples",
-                &ran,
-            )?;
-            check(
-                doc["rows"][0]["n"].as_u64() == Some(8 * per_round),
-                "every round took them",
-                &ran,
-            )?;
-            // The worker's fingerprint of the result is the row's, and the
-            // two builds, one binary, agree on it.
-            check(
-                doc["rows"][0]["checksum"]
-                    .as_str()
-                    .is_some_and(|c| c.len() == 16),
-                "the result's fingerprint is saved",
-                &ran,
-            )?;
-            check(
-                !ran.stdout.contains("different results"),
-                "the same results",
-                &ran,
-            )?;
-
-            // Each pair's processes are fresh: the old build's process is
-            // the slow one in every other pair, the new build's in the rest.
-            // One pair per piece of evidence, that is no regression. Real
-            // time here: the scripted clock cannot tell processes apart, and
-            // a hundred times the work fixes each pair's sign. Four pairs of eight
-            // each way give p >= 40/256 however their sizes rank.
-            let t = tempfile::tempdir()?;
-            let counters = [t.path().join("old"), t.path().join("new")];
-            let ran = run(yardstick()
-                .arg("compare-builds")
-                .arg(&me)
-                .arg(&me)
-                .args([
-                    "--rounds=8",
-                    "--probe=odd_processes",
-                    "--seed=1",
-                    "--json",
-                    "-q",
-                    "--env-old=PROCESS_SLOW_FIRST=1",
-                ])
-                .arg(format!(
-                    "--env-old=PROCESS_COUNTER={}",
-                    counters[0].display()
-                ))
-                .arg(format!(
-                    "--env-new=PROCESS_COUNTER={}",
-                    counters[1].display()
-                ))
-                .env("YARDSTICK_E2E_CHILD", "bench"));
-            check(ran.code == 0, "exit 0", &ran)?;
-            for counter in &counters {
-                check(
-                    std::fs::read_to_string(counter)?.len() == 8,
-                    "a fresh worker of each build per pair",
-                    &ran,
-                )?;
-            }
-            let c = &json(&ran.stdout)["comparison"];
-            check(
-                c["regressions"] == 0
-                    && c["checks"][0]["p_value"].as_f64().is_some_and(|p| p > 0.1),
-                "offsets of single processes are no evidence",
-                &ran,
-            )?;
-            let ran = run(yardstick()
-                .arg("compare-builds")
-                .arg(&me)
-                .arg("/nonexistent/new-bench"));
-            check(
-                ran.code == 2 && ran.stderr.contains("/nonexistent/new-bench"),
-                "missing binary",
-                &ran,
-            )?;
-            // A program that is not a bench binary answers no greeting.
-            let ran = run(yardstick()
-                .arg("compare-builds")
-                .arg(&me)
-                .arg("/bin/echo")
-                .arg("--probe=fine_sum")
-                .env("YARDSTICK_E2E_CHILD", "bench"));
-            check(
-                ran.code == 2
-                    && ran.stderr.contains("/bin/echo: gave no worker greeting")
-                    && ran.stderr.lines().count() == 1,
-                "not a worker: one line naming it",
-                &ran,
-            )?;
-            Ok(())
-        }),
-        Trial::test(
+        (
+            "compare_builds_flags_a_slowdown_in_the_new_build",
+            compare_builds_flags_a_slowdown_in_the_new_build,
+        ),
+        (
             "a_slowdown_that_does_not_show_again_is_inconclusive",
-            || {
-                let t = tempfile::tempdir()?;
-                let base = t.path().join("base.json");
-                let ran = run(scripted(&[
-                    "--probe=scripted_sum",
-                    "--save",
-                    base.to_str().unwrap_or(""),
-                ]));
-                check(ran.code == 0, "baseline made", &ran)?;
-                // The run's three samples take a hundred times as long; the
-                // confirmation's take what they took in the baseline.
-                let spike = "@calibration=1; scripted_sum=1*3,0.01";
-                let args = [
-                    "--probe=scripted_sum",
-                    "--json",
-                    "--baseline",
-                    base.to_str().unwrap_or(""),
-                ];
-                let ran = run(micro(&args).env(FAKE_CLOCK, spike));
-                check(ran.code == 0, "inconclusive is exit 0", &ran)?;
-                let doc = json(&ran.stdout);
-                assert_valid_run(&doc);
-                let c = &doc["comparison"]["checks"][0];
-                check(
-                    c["inconclusive"] == true && c["regressed"] == false,
-                    "inconclusive",
-                    &ran,
-                )?;
-                check(
-                    c["change_pct"]
-                        .as_f64()
-                        .is_some_and(|x| (x - 9900.0).abs() < 1e-6),
-                    "first measurement flagged",
-                    &ran,
-                )?;
-                check(
-                    c["confirmation_pct"]
-                        .as_f64()
-                        .is_some_and(|x| x.abs() < 1e-6),
-                    "not confirmed",
-                    &ran,
-                )?;
-                let warned = doc["warnings"].as_array().is_some_and(|w| {
-                    w.iter().any(|x| {
-                        x.as_str()
-                            .is_some_and(|s| s.starts_with("inconclusive: scripted_sum"))
-                    })
-                });
-                check(warned, "a warning says so", &ran)?;
-                let mut without = args.to_vec();
-                without.push("--no-confirm");
-                let ran = run(micro(&without).env(FAKE_CLOCK, spike));
-                check(
-                    ran.code == 1,
-                    "without confirmation the spike fails the run",
-                    &ran,
-                )?;
-                // A slowdown that shows again is confirmed.
-                let ran = run(micro(&args).env(FAKE_CLOCK, "scripted_sum=1"));
-                let doc = json(&ran.stdout);
-                check(
-                    ran.code == 1
-                        && doc["comparison"]["checks"][0]["regressed"] == true
-                        && doc["comparison"]["checks"][0]["confirmation_pct"]
-                            .as_f64()
-                            .is_some_and(|x| (x - 9900.0).abs() < 1e-6),
-                    "a lasting slowdown is confirmed",
-                    &ran,
-                )?;
-                Ok(())
-            },
+            a_slowdown_that_does_not_show_again_is_inconclusive,
         ),
-        Trial::test(
+        (
             "a_broken_probe_never_passes_and_stray_options_are_refused",
-            || {
-                let t = tempfile::tempdir()?;
-                let good = saved_run(t.path(), "good.json")?;
-                let good_path = t.path().join("good.json");
-                let mut broken = good.clone();
-                if let Some(rows) = broken["rows"].as_array_mut() {
-                    for row in rows.iter_mut().filter(|r| r["name"] == "fine_sum") {
-                        for field in [
-                            "min",
-                            "mean",
-                            "median",
-                            "p90",
-                            "p95",
-                            "p99",
-                            "max",
-                            "stddev",
-                            "normalized",
-                        ] {
-                            row[field] = Value::Null;
-                        }
-                        row["n"] = Value::from(0);
-                        row["samples"] = Value::Array(Vec::new());
-                        row["errors"] = Value::from(3);
-                    }
-                }
-                let broken_path = t.path().join("broken.json");
-                write_json(&broken_path, &broken)?;
-                // Broken in both: no regression, yet the run's broken probe fails.
-                let ran = run(yardstick()
-                    .arg("compare")
-                    .arg(&broken_path)
-                    .arg(&broken_path));
-                check(ran.code == 1, "exit 1", &ran)?;
-                check(
-                    ran.stdout.contains("FAIL: probe fine_sum failed its check"),
-                    "names the probe",
-                    &ran,
-                )?;
-                let ran = run(yardstick()
-                    .arg("show")
-                    .arg(&good_path)
-                    .arg("--save=elsewhere.json"));
-                check(
-                    ran.code == 2 && ran.stderr.contains("--save"),
-                    "show refuses --save",
-                    &ran,
-                )?;
-                check(
-                    !Path::new("elsewhere.json").exists(),
-                    "nothing written",
-                    &ran,
-                )?;
-                let ran = run(micro(&[
-                    "--probe=fine_sum",
-                    "--no-calibration",
-                    "--baseline",
-                    good_path.to_str().unwrap_or(""),
-                ]));
-                check(
-                    ran.code == 2 && ran.stderr.contains("--no-calibration"),
-                    "no calibration, no baseline",
-                    &ran,
-                )?;
-                Ok(())
-            },
+            a_broken_probe_never_passes_and_stray_options_are_refused,
         ),
-        Trial::test(
+        (
             "bench_mode_judges_by_a_committed_baseline_of_its_class_else_by_its_last_run",
-            || {
-                let t = tempfile::tempdir()?;
-                let home = t.path().join("home");
-                let bench_cmd = |script: &str, extra: &[&str]| {
-                    let mut cmd = child();
-                    cmd.env("YARDSTICK_E2E_CHILD", "bench")
-                        .env("CARGO_MANIFEST_DIR", t.path())
-                        .env("YARDSTICK_HOME", &home)
-                        .env(FAKE_CLOCK, script);
-                    cmd.args(["--bench", "--probe=fine_sum", "--probe=fine_words"])
-                        .args(QUICK)
-                        .args(extra);
-                    cmd
-                };
-                // fine_sum a hundred times slower than in SCRIPT.
-                let slower = "@calibration=1; fine_sum=0.2; fine_words=0.01";
-                // 3. Nothing to compare with: said, and the run is kept.
-                let ran = run(&mut bench_cmd(SCRIPT, &["--json"]));
-                let first = json(&ran.stdout);
-                assert_valid_run(&first);
-                let class = first["environment"]["machine_class"]
-                    .as_str()
-                    .unwrap_or("unknown")
-                    .to_string();
-                let said = first["warnings"].as_array().is_some_and(|w| {
-                    w.iter().any(|x| {
-                        x.as_str().is_some_and(|s| {
-                            s.starts_with(&format!("no baseline for machine class {class}"))
-                                && s.contains("this run is kept as")
-                        })
-                    })
-                });
-                check(
-                    ran.code == 0 && first.get("comparison").is_none() && said,
-                    "no baseline: said so, and kept the run",
-                    &ran,
-                )?;
-                // 2. The last run of this class, as information: the same
-                // verdict words, exit 0.
-                let ran = run(&mut bench_cmd(slower, &[]));
-                check(
-                    ran.code == 0
-                        && ran.stdout.contains(&format!(
-                            "(the last run on machine class {class}, as information"
-                        ))
-                        && ran.stdout.contains("REGRESSED")
-                        && ran.stdout.contains("INFO: slower than the last run"),
-                    "compared with the last run, as information",
-                    &ran,
-                )?;
-                // Only the newest five are kept.
-                for _ in 0..5 {
-                    run(&mut bench_cmd(SCRIPT, &[]));
-                }
-                let kept = std::fs::read_dir(home.join(&class))?
-                    .filter_map(Result::ok)
-                    .map(|bench| std::fs::read_dir(bench.path()).map_or(0, |d| d.count()))
-                    .sum::<usize>();
-                check(kept == 5, &format!("five runs kept, not {kept}"), &ran)?;
-                // 1. A committed baseline of this class: a verdict.
-                let committed = committed_dir(t.path())?;
-                let base = saved_run(t.path(), "base.json")?;
-                write_json(&committed.join(format!("{class}.json")), &base)?;
-                let ran = run(&mut bench_cmd(SCRIPT, &[]));
-                check(
-                    ran.code == 0
-                        && ran
-                            .stdout
-                            .contains(&format!("(committed for machine class {class})"))
-                        && ran.stdout.contains("PASS"),
-                    "the committed baseline of this class judges",
-                    &ran,
-                )?;
-                let ran = run(&mut bench_cmd(slower, &[]));
-                check(
-                    (class == "unknown" && ran.code == 0) || ran.code == 1,
-                    "a slowdown against it fails (on a machine of known class)",
-                    &ran,
-                )?;
-                let ran = run(&mut bench_cmd(SCRIPT, &["--no-baseline"]));
-                check(
-                    ran.code == 0 && !ran.stdout.contains("baseline: "),
-                    "--no-baseline",
-                    &ran,
-                )?;
-                Ok(())
-            },
+            bench_mode_judges_by_a_committed_baseline_of_its_class_else_by_its_last_run,
         ),
-        Trial::test(
+        (
             "arguments_that_are_not_utf8_are_refused_not_panicked_on",
-            || {
-                use std::os::unix::ffi::OsStrExt;
-                let odd = std::ffi::OsStr::from_bytes(b"--probe=\xff");
-                for bench in [true, false] {
-                    let mut cmd = child();
-                    cmd.env("YARDSTICK_E2E_CHILD", "bench");
-                    if bench {
-                        cmd.arg("--bench");
-                    }
-                    let ran = run(cmd.arg(odd));
-                    check(
-                        ran.code == 2 && ran.stderr.lines().count() == 1,
-                        &format!("bench mode {bench}: exit 2 in one line"),
-                        &ran,
-                    )?;
-                }
-                Ok(())
-            },
+            arguments_that_are_not_utf8_are_refused_not_panicked_on,
         ),
-        Trial::test("machine_prints_the_class_runs_record", || {
-            let t = tempfile::tempdir()?;
-            let doc = saved_run(t.path(), "run.json")?;
-            let recorded = doc["environment"]["machine_class"]
-                .as_str()
-                .unwrap_or("unknown")
-                .to_string();
-            let ran = run(yardstick().args(["machine", "--class"]));
-            check(
-                ran.code == 0 && ran.stdout.trim() == recorded,
-                "--class prints the class alone, the one runs record",
-                &ran,
-            )?;
-            let ran = run(yardstick().arg("machine"));
-            check(
-                ran.code == 0
-                    && ran
-                        .stdout
-                        .starts_with(&format!("machine class: {recorded}\n"))
-                    && ran.stdout.contains("\ncpu: "),
-                "the class and what it is made of",
-                &ran,
-            )?;
-            let ran = run(yardstick().args(["machine", "--clas"]));
-            check(
-                ran.code == 2 && ran.stderr.lines().count() == 1,
-                "a bad option: one line, exit 2",
-                &ran,
-            )?;
-            Ok(())
-        }),
-        Trial::test(
+        (
+            "machine_prints_the_class_runs_record",
+            machine_prints_the_class_runs_record,
+        ),
+        (
             "across_machine_classes_nothing_is_judged_unless_asked",
-            || {
-                let t = tempfile::tempdir()?;
-                let base = saved_run(t.path(), "base.json")?;
-                let base_path = t.path().join("base.json");
-                let mut slower = base.clone();
-                scale_times(&mut slower, "fine_sum", 2.0);
-                slower["environment"]["machine_class"] = Value::from("other-cpu-64cpu-0123abcd");
-                slower["environment"]["cpu"] = serde_json::json!({"vendor": "GenuineIntel", "model_name": "Other CPU", "id": "6/1/1"});
-                let path = t.path().join("elsewhere.json");
-                write_json(&path, &slower)?;
-                let ran = run(yardstick().arg("compare").arg(&base_path).arg(&path));
-                check(
-                    ran.code == 0
-                        && ran.stdout.contains("other-cpu-64cpu-0123abcd (Other CPU)")
-                        && ran.stdout.contains("inconclusive")
-                        && ran.stdout.contains("+100.0 %")
-                        && ran.stdout.contains("this machine x1.00")
-                        && ran.stdout.contains("NO VERDICT"),
-                    "no verdict, the change and both CPUs shown",
-                    &ran,
-                )?;
-                let ran = run(yardstick()
-                    .arg("compare")
-                    .arg(&base_path)
-                    .arg(&path)
-                    .arg("--cross-machine"));
-                check(
-                    ran.code == 1 && ran.stdout.contains("judged anyway (--cross-machine)"),
-                    "--cross-machine judges",
-                    &ran,
-                )?;
-                // A run saved before classes were recorded is of unknown class.
-                let mut old = base.clone();
-                if let Some(env) = old["environment"].as_object_mut() {
-                    env.remove("machine_class");
-                    env.remove("cpu");
-                }
-                let old_path = t.path().join("old.json");
-                write_json(&old_path, &old)?;
-                let ran = run(yardstick()
-                    .args(["compare", "--format=json"])
-                    .arg(&old_path)
-                    .arg(&path));
-                let c = json(&ran.stdout);
-                check(
-                    ran.code == 0
-                        && c["machines"]["baseline_class"] == "unknown"
-                        && c["machines"]["judged"] == "no"
-                        && ran
-                            .stderr
-                            .contains("note: the baseline was made on machine class unknown"),
-                    "unknown class, no verdict, the note on stderr",
-                    &ran,
-                )?;
-                // A live run against it: the document, with the machines, is valid.
-                let ran = run(scripted(&[
-                    "--probe=fine_sum",
-                    "--probe=fine_words",
-                    "--json",
-                    "--baseline",
-                    path.to_str().unwrap_or(""),
-                ]));
-                let doc = json(&ran.stdout);
-                assert_valid_run(&doc);
-                check(
-                    ran.code == 0 && doc["comparison"]["machines"]["judged"] == "no",
-                    "a live run against another class: no verdict",
-                    &ran,
-                )?;
-                // Runs of two classes do not pool (measured runs, as far as
-                // pooling can tell).
-                for p in [&base_path, &path] {
-                    as_measured(p)?;
-                }
-                let ran = run(yardstick()
-                    .arg("baseline")
-                    .arg(&base_path)
-                    .arg(&path)
-                    .arg(format!("--output={}", t.path().join("pool.json").display())));
-                check(
-                    ran.code == 2 && ran.stderr.contains("pool runs of one machine class"),
-                    "baseline refuses mixed classes",
-                    &ran,
-                )?;
-                Ok(())
+            across_machine_classes_nothing_is_judged_unless_asked,
+        ),
+    ];
+    named
+        .into_iter()
+        .map(|(name, test)| Trial::test(name, test))
+        .collect()
+}
+
+fn the_schema_refuses_a_broken_document() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let good = saved_run(t.path(), "good.json")?;
+    let mut bad = good.clone();
+    bad["rows"][0]["kind"] = Value::from("bogus");
+    bad["environment"]["git_commit"] = Value::from("not a hash");
+    let errors = schema_errors(&bad);
+    if errors.len() == 2 {
+        Ok(())
+    } else {
+        Err(format!("{errors:#?}").into())
+    }
+}
+
+fn list_names_every_probe() -> Result<(), Failed> {
+    let ran = run(child().args(["micro", "--list"]));
+    check(ran.code == 0, "exit 0", &ran)?;
+    for name in [
+        "fine_sum",
+        "fine_words",
+        "broken_check",
+        "panicking",
+        "hanging",
+    ] {
+        check(ran.stdout.contains(&format!("{name}: bench")), name, &ran)?;
+    }
+    Ok(())
+}
+
+fn fine_run_prints_table_and_saves_valid_json() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let path = t.path().join("deep/dir/run.json");
+    let ran = run(micro(&[
+        "--probe=fine_sum",
+        "--probe=fine_words",
+        "--save",
+        path.to_str().unwrap_or(""),
+    ]));
+    check(ran.code == 0, "exit 0", &ran)?;
+    check(
+        ran.stdout.contains("calibration loop: median"),
+        "calibration line",
+        &ran,
+    )?;
+    check(
+        ran.stdout.contains("x calib") && ran.stdout.contains("fine_sum"),
+        "table",
+        &ran,
+    )?;
+    check(ran.stdout.contains("2 words joined"), "computed note", &ran)?;
+    check(
+        ran.stdout.lines().all(|l| !l.ends_with(' ')),
+        "no trailing spaces",
+        &ran,
+    )?;
+    check(ran.stderr.is_empty(), "-q keeps stderr empty", &ran)?;
+    let doc = json(&std::fs::read_to_string(&path)?);
+    assert_valid_run(&doc);
+    check(
+        doc["rows"].as_array().map_or(0, Vec::len) == 2,
+        "two rows",
+        &ran,
+    )?;
+    check(
+        doc["rows"][0]["samples"].as_array().map_or(0, Vec::len) == 3,
+        "raw samples kept",
+        &ran,
+    )?;
+    check(doc["calibration"]["n"] == 6, "calibration twice", &ran)?;
+    let shown = run(yardstick().arg("show").arg(&path));
+    check(
+        shown.code == 0 && shown.stdout.contains("fine_words"),
+        "show prints the run",
+        &shown,
+    )?;
+    let csv = run(yardstick().arg("show").arg(&path).arg("--csv"));
+    check(
+        csv.stdout.starts_with("\"key\",\"kind\",\"name\",\"n\","),
+        "show --csv",
+        &csv,
+    )?;
+    Ok(())
+}
+
+fn json_stdout_is_only_the_document() -> Result<(), Failed> {
+    let ran = run(micro(&["--probe=fine_sum", "--format=json"]));
+    check(ran.code == 0, "exit 0", &ran)?;
+    assert_valid_run(&json(&ran.stdout));
+    let ran = run(child().args(["micro", "--repeat=2", "--probe=fine_sum", "--csv"]));
+    check(
+        ran.stdout.lines().count() == 2,
+        "csv: header and one row",
+        &ran,
+    )?;
+    check(ran.stderr.contains("[1/3]"), "progress on stderr", &ran)?;
+    Ok(())
+}
+
+fn rows_save_the_result_fingerprint_at_any_batch() -> Result<(), Failed> {
+    let mut sorted = Vec::new();
+    for batch in ["--min-batch=1", "--min-batch=7"] {
+        let ran = run(scripted(&[
+            "--probe=fine_sum",
+            "--probe=light_sort",
+            batch,
+            "--format=json",
+        ]));
+        check(ran.code == 0, "an unchecked probe runs", &ran)?;
+        let doc = json(&ran.stdout);
+        assert_valid_run(&doc);
+        // 5050, the sum, is its own fingerprint.
+        check(
+            doc["rows"][0]["checksum"] == "00000000000013ba",
+            "the sum's fingerprint",
+            &ran,
+        )?;
+        let note = doc["rows"][1]["note"].as_str().unwrap_or("");
+        check(
+            note.ends_with("(unchecked)"),
+            "the note says unchecked",
+            &ran,
+        )?;
+        let mut bad = doc.clone();
+        bad["rows"][0]["checksum"] = Value::from(5050);
+        check(
+            schema_errors(&bad).len() == 1,
+            "the schema wants 16 hex digits",
+            &ran,
+        )?;
+        sorted.push((doc["rows"][1]["checksum"].clone(), ran));
+    }
+    check(
+        sorted[0].0.is_string() && sorted[0].0 == sorted[1].0,
+        "the same work gives the same fingerprint at any batch",
+        &sorted[1].1,
+    )?;
+    // A worker of compare-builds says them in its greeting.
+    let worker = run(child().args([
+        "--bench",
+        "--worker",
+        "-q",
+        "--no-baseline",
+        "--min-batch=2",
+        "--probe=fine_sum",
+    ]));
+    check(
+        worker.code == 0
+            && worker
+                .stdout
+                .contains(r#""checksums":{"fine_sum":"00000000000013ba"}"#),
+        "the greeting carries the fingerprint",
+        &worker,
+    )?;
+    Ok(())
+}
+
+fn failing_and_panicking_probes_fail_the_run() -> Result<(), Failed> {
+    let ran = run(micro(&[
+        "--probe=fine_sum",
+        "--probe=broken_check",
+        "--probe=panicking",
+        "--json",
+    ]));
+    check(ran.code == 1, "exit 1", &ran)?;
+    check(
+        ran.stderr
+            .contains("FAIL: probe broken_check failed its check"),
+        "names the probe",
+        &ran,
+    )?;
+    check(
+        ran.stderr
+            .contains("FAIL: probe panicking failed its check"),
+        "names the panic",
+        &ran,
+    )?;
+    let doc = json(&ran.stdout);
+    assert_valid_run(&doc);
+    let rows = doc["rows"].as_array().cloned().unwrap_or_default();
+    let row = |n: &str| {
+        rows.iter()
+            .find(|r| r["name"] == n)
+            .cloned()
+            .unwrap_or_default()
+    };
+    check(row("broken_check")["errors"] == 3, "err = repeat", &ran)?;
+    check(
+        row("broken_check")["note"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("failed: check failed: 2 + 2 gave 4")),
+        "failure note",
+        &ran,
+    )?;
+    check(
+        row("panicking")["note"]
+            .as_str()
+            .is_some_and(|n| n.contains("panicked: no first element")),
+        "panic note",
+        &ran,
+    )?;
+    check(row("fine_sum")["n"] == 3, "other probes still run", &ran)?;
+    Ok(())
+}
+
+fn a_probe_past_its_timeout_stops_the_run_and_saves_nothing() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let path = t.path().join("run.json");
+    let ran = run(micro(&[
+        "--probe=hanging",
+        "--probe-timeout=0.3",
+        "--save",
+        path.to_str().unwrap_or(""),
+    ]));
+    check(ran.code == 2, "exit 2", &ran)?;
+    check(
+        ran.stderr.contains("`hanging`") && ran.stderr.contains("--probe-timeout"),
+        "names the probe",
+        &ran,
+    )?;
+    check(!path.exists(), "nothing saved", &ran)?;
+    Ok(())
+}
+
+fn usage_errors_exit_2_with_one_line() -> Result<(), Failed> {
+    for args in [
+        vec!["micro", "--probe=nope"],
+        vec!["micro", "--repeat=zero"],
+        vec!["micro", "--format=xml"],
+        vec!["micro", "no_such_filter"],
+        vec!["micro", "--baseline=/nonexistent/base.json"],
+        vec!["micro", "--min-batch=9223372036854775807"],
+        vec!["micro", "--probe=fine_sum", "--save=/dev/null"],
+        vec!["show", "/dev/zero"],
+        vec!["frobnicate"],
+    ] {
+        let ran = run(child().args(&args));
+        check(ran.code == 2, &format!("{args:?} exits 2"), &ran)?;
+        check(ran.stdout.is_empty(), "nothing on stdout", &ran)?;
+        check(ran.stderr.trim().lines().count() == 1, "one line", &ran)?;
+    }
+    let ran = run(child().args(["micro", "--probe=nope"]));
+    check(
+        ran.stderr.contains("--probe") && ran.stderr.contains("nope"),
+        "names the option",
+        &ran,
+    )?;
+    let ran = run(child().args(["micro", "--min-batch=9223372036854775807"]));
+    check(
+        ran.stderr
+            .contains("--min-batch: must be at most 1000000000"),
+        "names the option and its range",
+        &ran,
+    )?;
+    Ok(())
+}
+
+/// Baselines `micro --baseline` and `compare` refuse, each made from the
+/// good run `good`: its file name, its text, and what the refusal says.
+fn bad_baselines(good: &Value) -> Vec<(&'static str, String, &'static str)> {
+    vec![
+        ("notjson.json", "{ nope".into(), "not JSON"),
+        ("array.json", "[]".into(), "not a yardstick run"),
+        (
+            "v2.json",
+            good.to_string()
+                .replace("\"format\": 1", "\"format\": 2")
+                .replace("\"format\":1", "\"format\":2"),
+            "format",
+        ),
+        (
+            "http.json",
+            good.to_string()
+                .replace("\"mode\":\"micro\"", "\"mode\":\"http\""),
+            "http run",
+        ),
+        (
+            "counts.json",
+            {
+                let mut v = good.clone();
+                v["metric"] = Value::from("instructions");
+                v.to_string()
             },
+            "run of instructions",
+        ),
+        (
+            "zero-loop.json",
+            {
+                let mut v = good.clone();
+                v["calibration"]["median"] = Value::from(0.0);
+                v.to_string()
+            },
+            "calibration.median is 0",
+        ),
+        (
+            "tiny.json",
+            {
+                let mut v = good.clone();
+                v["rows"][0]["samples"][0] = Value::from(1e-308);
+                v.to_string()
+            },
+            "samples[0] is 1e-308",
+        ),
+        (
+            "twice.json",
+            {
+                let mut v = good.clone();
+                let row = v["rows"][0].clone();
+                if let Some(rows) = v["rows"].as_array_mut() {
+                    rows.push(row);
+                }
+                v.to_string()
+            },
+            "appears twice",
+        ),
+        (
+            "format-text.json",
+            good.to_string().replace("\"format\":1", "\"format\":\"1\""),
+            "not a version number",
+        ),
+        (
+            "nocal.json",
+            {
+                let mut v = good.clone();
+                v.as_object_mut().map(|o| o.remove("calibration"));
+                v.to_string()
+            },
+            "without calibration",
         ),
     ]
+}
+
+fn bad_baselines_exit_2_naming_the_file_and_save_nothing() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let good = saved_run(t.path(), "good.json")?;
+    let cases = bad_baselines(&good);
+    for (name, text, needle) in cases {
+        let base = t.path().join(name);
+        std::fs::write(&base, text)?;
+        let out = t.path().join(format!("out-{name}"));
+        let ran = run(micro(&[
+            "--probe=fine_sum",
+            "--baseline",
+            base.to_str().unwrap_or(""),
+            "--save",
+            out.to_str().unwrap_or(""),
+        ]));
+        check(ran.code == 2, &format!("{name}: exit 2"), &ran)?;
+        check(
+            ran.stderr.contains(name) && ran.stderr.contains(needle),
+            &format!("{name}: says {needle}"),
+            &ran,
+        )?;
+        check(!out.exists(), "nothing saved", &ran)?;
+        let ran = run(yardstick()
+            .arg("compare")
+            .arg(&base)
+            .arg(t.path().join("good.json")));
+        check(
+            ran.code == 2 && ran.stderr.contains(needle),
+            &format!("compare {name}"),
+            &ran,
+        )?;
+    }
+    let ran = run(yardstick()
+        .arg("compare")
+        .arg(t.path().join("missing.json"))
+        .arg(t.path().join("good.json")));
+    check(
+        ran.code == 2 && ran.stderr.contains("missing.json"),
+        "missing file",
+        &ran,
+    )?;
+    // Where the run is of another kind, the run is named.
+    let ran = run(yardstick()
+        .arg("compare")
+        .arg(t.path().join("good.json"))
+        .arg(t.path().join("http.json")));
+    check(
+        ran.code == 2
+            && ran.stderr.starts_with(&format!(
+                "error: {}: a http run",
+                t.path().join("http.json").display()
+            )),
+        "compare names the run of another mode",
+        &ran,
+    )?;
+    // A --save that cannot be written is refused before the
+    // probe that would hang for 30 s is measured.
+    for bad in ["/dev/null", "/proc/version"] {
+        let ran = run(micro(&[
+            "--probe=hanging",
+            "--probe-timeout=30",
+            &format!("--save={bad}"),
+        ]));
+        check(
+            ran.code == 2 && ran.stderr.starts_with(&format!("error: {bad}: ")),
+            &format!("--save={bad} refused first"),
+            &ran,
+        )?;
+    }
+    Ok(())
+}
+
+fn compare_exits_1_on_a_regression_and_0_otherwise() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let base = saved_run(t.path(), "base.json")?;
+    let base_path = t.path().join("base.json");
+    let mut slower = base.clone();
+    scale_times(&mut slower, "fine_sum", 1.5);
+    let slower_path = t.path().join("slower.json");
+    write_json(&slower_path, &slower)?;
+    let ran = run(yardstick().arg("compare").arg(&base_path).arg(&slower_path));
+    check(ran.code == 1, "exit 1", &ran)?;
+    check(
+        ran.stdout.contains("FAIL: slower than the baseline"),
+        "FAIL line",
+        &ran,
+    )?;
+    check(
+        ran.stdout.contains("REGRESSED") && ran.stdout.contains("+50.0 %"),
+        "the check",
+        &ran,
+    )?;
+    check(
+        ran.stdout.contains("this machine x1.00 the speed"),
+        "speed line",
+        &ran,
+    )?;
+    let ran = run(yardstick()
+        .arg("compare")
+        .arg(&base_path)
+        .arg(&slower_path)
+        .arg("--threshold=60"));
+    check(
+        ran.code == 0 && ran.stdout.contains("PASS: no regression"),
+        "above the threshold passes",
+        &ran,
+    )?;
+    let ran = run(yardstick()
+        .args(["compare", "--format=json"])
+        .arg(&base_path)
+        .arg(&slower_path));
+    let c = json(&ran.stdout);
+    check(
+        c["regressions"] == 1 && c["method"] == "normalized",
+        "comparison JSON",
+        &ran,
+    )?;
+    check(
+        c["calibration"]["speed"].as_f64().is_some(),
+        "calibration in JSON",
+        &ran,
+    )?;
+    let ran = run(yardstick()
+        .arg("compare")
+        .arg(&base_path)
+        .arg(&base_path)
+        .arg("--all-checks"));
+    check(
+        ran.code == 0 && ran.stdout.matches(" ok").count() >= 2,
+        "all checks listed",
+        &ran,
+    )?;
+    Ok(())
+}
+
+fn compare_calls_a_run_too_slow_to_judge_inconclusive() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let base = saved_run(t.path(), "base.json")?;
+    let base_path = t.path().join("base.json");
+    // The machine 50 % slower at everything, fine_sum 50 % slower
+    // on top of that.
+    let mut contended = base.clone();
+    scale_machine(&mut contended, 1.5);
+    scale_times(&mut contended, "fine_sum", 1.5);
+    let path = t.path().join("contended.json");
+    write_json(&path, &contended)?;
+    let ran = run(yardstick().arg("compare").arg(&base_path).arg(&path));
+    check(ran.code == 0, "exit 0", &ran)?;
+    check(
+        ran.stdout
+            .contains("warning: the calibration loop ran 50.0 % slower than in the baseline")
+            && ran.stdout.contains("inconclusive (fine_sum)")
+            && ran.stdout.contains("PASS: no regression"),
+        "passes, with the reason",
+        &ran,
+    )?;
+    let ran = run(yardstick()
+        .args(["compare", "--format=json"])
+        .arg(&base_path)
+        .arg(&path));
+    let c = json(&ran.stdout);
+    let fine_sum = c["checks"]
+        .as_array()
+        .and_then(|checks| checks.iter().find(|k| k["key"] == "fine_sum"));
+    check(
+        fine_sum.is_some_and(|k| k["inconclusive"] == true && k["regressed"] == false)
+            && c["calibration"]["max_slowdown"] == 30.0
+            && ran.stderr.contains("warning: the calibration loop ran"),
+        "the check is inconclusive, and stderr says why",
+        &ran,
+    )?;
+    let ran = run(yardstick()
+        .arg("compare")
+        .arg(&base_path)
+        .arg(&path)
+        .arg("--max-machine-slowdown=60"));
+    check(
+        ran.code == 1 && ran.stdout.contains("REGRESSED") && !ran.stdout.contains("warning"),
+        "judged under a looser limit",
+        &ran,
+    )?;
+    let ran = run(yardstick()
+        .arg("show")
+        .arg(&path)
+        .arg("--max-machine-slowdown=60"));
+    check(
+        ran.code == 2 && ran.stderr.contains("--max-machine-slowdown"),
+        "show refuses the option",
+        &ran,
+    )?;
+    // A live run against a baseline whose loop was twice as fast
+    // (the scripted loop takes 1 ms, the baseline's 0.5 ms), and in
+    // which fine_sum was far faster: nothing is judged.
+    let mut fast = base.clone();
+    scale_times(&mut fast, "fine_sum", 0.01);
+    fast["calibration"]["median"] =
+        Value::from(fast["calibration"]["median"].as_f64().unwrap_or(0.0) / 2.0);
+    let fast_path = t.path().join("fast.json");
+    write_json(&fast_path, &fast)?;
+    let ran = run(scripted(&[
+        "--probe=fine_sum",
+        "--json",
+        "--baseline",
+        fast_path.to_str().unwrap_or(""),
+    ]));
+    let doc = json(&ran.stdout);
+    assert_valid_run(&doc);
+    let warned = doc["warnings"].as_array().is_some_and(|w| {
+        w.iter().any(|x| {
+            x.as_str()
+                .is_some_and(|s| s.starts_with("inconclusive: fine_sum over the threshold"))
+        })
+    });
+    check(
+        ran.code == 0
+            && doc["comparison"]["checks"][0]["inconclusive"] == true
+            && doc["comparison"]["checks"][0]
+                .get("confirmation_pct")
+                .is_none()
+            && warned,
+        "a live run too slow to judge is inconclusive, unconfirmed, with a warning",
+        &ran,
+    )?;
+    Ok(())
+}
+
+fn baseline_pools_runs_and_compares_like_a_run() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let mut paths = Vec::new();
+    for name in ["a.json", "b.json", "c.json"] {
+        saved_run(t.path(), name)?;
+        paths.push(t.path().join(name));
+    }
+    // A scripted run is refused...
+    let ran = run(yardstick()
+        .arg("baseline")
+        .arg(&paths[0])
+        .arg("-o")
+        .arg(t.path().join("scripted.json")));
+    check(
+        ran.code == 2 && ran.stderr.contains("scripted clock"),
+        "a scripted run is no baseline",
+        &ran,
+    )?;
+    // ...so these stand for measured runs with the same figures.
+    for path in &paths {
+        as_measured(path)?;
+    }
+    let out = t.path().join("baselines").join("pooled.json");
+    let ran = run(yardstick().arg("baseline").args(&paths).arg("-o").arg(&out));
+    check(ran.code == 0, "pooling exits 0", &ran)?;
+    check(
+        ran.stdout.contains("pooled 3 runs") && ran.stdout.contains("fine_sum"),
+        "what was pooled, per probe",
+        &ran,
+    )?;
+    let pooled = json(&std::fs::read_to_string(&out)?);
+    assert_valid_run(&pooled);
+    check(
+        pooled["settings"]["pooled_runs"] == 3
+            && pooled["rows"][0]["samples"].as_array().map(Vec::len) == Some(9),
+        "three runs of three samples each",
+        &ran,
+    )?;
+    // Scripted runs are identical: their pool judges each of them
+    // unchanged.
+    let ran = run(yardstick().arg("compare").arg(&out).arg(&paths[0]));
+    check(
+        ran.code == 0 && ran.stdout.contains("0 regressions"),
+        "a pooled run is a baseline",
+        &ran,
+    )?;
+
+    // An injected run is refused, naming it, and nothing is written.
+    let mut injected = json(&std::fs::read_to_string(&paths[2])?);
+    injected["settings"]["inject"] = Value::from("*:15");
+    let injected_path = t.path().join("injected.json");
+    write_json(&injected_path, &injected)?;
+    let refused = t.path().join("refused.json");
+    let ran = run(yardstick()
+        .arg("baseline")
+        .arg(&paths[0])
+        .arg(&injected_path)
+        .arg(format!("--output={}", refused.display())));
+    check(
+        ran.code == 2
+            && ran.stderr.lines().count() == 1
+            && ran.stderr.contains("injected.json")
+            && !refused.exists(),
+        "refused in one line, nothing saved",
+        &ran,
+    )?;
+    Ok(())
+}
+
+fn github_annotations_keep_json_stdout_valid_and_write_the_summary() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let mut base = saved_run(t.path(), "base.json")?;
+    // A baseline in which fine_sum was far faster: the new run regresses.
+    scale_times(&mut base, "fine_sum", 0.01);
+    let base_path = t.path().join("fast-base.json");
+    write_json(&base_path, &base)?;
+    let summary = t.path().join("summary.md");
+    let ran = run(scripted(&[
+        "--probe=fine_sum",
+        "--json",
+        "--baseline",
+        base_path.to_str().unwrap_or(""),
+    ])
+    .env("GITHUB_ACTIONS", "true")
+    .env("GITHUB_STEP_SUMMARY", &summary));
+    check(ran.code == 1, "exit 1", &ran)?;
+    let doc = json(&ran.stdout);
+    assert_valid_run(&doc);
+    // 0.002 ms against 0.00002 ms, each over a 1 ms loop.
+    let confirmed = doc["comparison"]["checks"][0]["confirmation_pct"].as_f64();
+    check(
+        confirmed.is_some_and(|x| (x - 9900.0).abs() < 1e-6),
+        "the regression was confirmed",
+        &ran,
+    )?;
+    check(
+        doc["settings"]["fake_clock"] == SCRIPT.trim()
+            && doc["warnings"].as_array().is_some_and(|w| {
+                w.iter()
+                    .any(|x| x.as_str().is_some_and(|s| s.starts_with("fake clock")))
+            }),
+        "a scripted run says so",
+        &ran,
+    )?;
+    check(
+        doc["comparison"]["regressions"] == 1,
+        "comparison in the document",
+        &ran,
+    )?;
+    check(
+        ran.stderr
+            .lines()
+            .any(|l| l.starts_with("::warning title=Performance regression%3A fine_sum::")),
+        "annotation",
+        &ran,
+    )?;
+    let md = std::fs::read_to_string(&summary)?;
+    check(
+        md.contains("FAIL: slower than the baseline") && md.contains("| fine\\_sum |"),
+        "summary",
+        &ran,
+    )?;
+    check(
+        md.contains("calibration loop: baseline"),
+        "speed line in summary",
+        &ran,
+    )?;
+    Ok(())
+}
+
+fn an_injected_slowdown_is_recorded_and_a_bad_rule_refused() -> Result<(), Failed> {
+    let ran = run(micro(&["--probe=fine_sum", "--json", "--min-batch=20"])
+        .env("YARDSTICK_INJECT", "fine_sum:15"));
+    check(ran.code == 0, "exit 0", &ran)?;
+    let doc = json(&ran.stdout);
+    assert_valid_run(&doc);
+    check(
+        doc["settings"]["inject"] == "fine_sum:15",
+        "settings say so",
+        &ran,
+    )?;
+    let warned = doc["warnings"].as_array().is_some_and(|w| {
+        w.iter()
+            .any(|x| x.as_str().is_some_and(|s| s.contains("slowdown injected")))
+    });
+    check(warned, "a warning says so", &ran)?;
+    check(doc["rows"][0]["batch"] == 20, "batch as given", &ran)?;
+    let ran = run(micro(&["--probe=fine_sum"]).env("YARDSTICK_INJECT", "fine_sum"));
+    check(
+        ran.code == 2 && ran.stderr.contains("YARDSTICK_INJECT"),
+        "refused",
+        &ran,
+    )?;
+    Ok(())
+}
+
+fn compare_builds_flags_a_slowdown_in_the_new_build() -> Result<(), Failed> {
+    let me = std::env::current_exe()?;
+    let ran = run(yardstick()
+        .arg("compare-builds")
+        .arg(&me)
+        .arg(&me)
+        .args([
+            "--rounds=8",
+            "--repeat=3",
+            "--probe=fine_sum",
+            "--min-batch=200",
+            "--seed=1",
+            "--json",
+            "-q",
+        ])
+        .arg("--env-new=YARDSTICK_INJECT=fine_sum:100")
+        .env("YARDSTICK_E2E_CHILD", "bench")
+        // Both builds' workers inherit it: a sample of 200
+        // iterations takes 0.8 ms, and 1.6 ms with the new build's
+        // doubled work.
+        .env(FAKE_CLOCK, "fine_sum=0.004"));
+    check(ran.code == 1, "exit 1", &ran)?;
+    let doc = json(&ran.stdout);
+    assert_valid_run(&doc);
+    let c = &doc["comparison"];
+    check(
+        c["method"] == "paired" && c["regressions"] == 1,
+        "a paired regression",
+        &ran,
+    )?;
+    // Every one of the eight pairs slower: the smallest p-value
+    // the exact one-sided test gives for eight pairs, 1/256.
+    check(
+        c["checks"][0]["p_value"].as_f64() == Some(1.0 / 256.0)
+            && c["checks"][0]["change_pct"]
+                .as_f64()
+                .is_some_and(|x| (x - 100.0).abs() < 1e-6),
+        "significant",
+        &ran,
+    )?;
+    check(doc["settings"]["seed"] == 1, "the seed is recorded", &ran)?;
+    check(
+        doc["settings"]["pairs"] == 8,
+        "eight rounds on eight worker pairs",
+        &ran,
+    )?;
+    // The shorter build's 0.8 ms sample: 25 of them fill the
+    // default 20 ms, and every round took that many.
+    let per_round = doc["settings"]["samples_per_round"]["fine_sum"]
+        .as_u64()
+        .unwrap_or(0);
+    check(
+        doc["settings"]["round_ms"] == 20 && per_round == 25,
+        "a round fills its time with short samples",
+        &ran,
+    )?;
+    check(
+        doc["rows"][0]["n"].as_u64() == Some(8 * per_round),
+        "every round took them",
+        &ran,
+    )?;
+    // The worker's fingerprint of the result is the row's, and the
+    // two builds, one binary, agree on it.
+    check(
+        doc["rows"][0]["checksum"]
+            .as_str()
+            .is_some_and(|c| c.len() == 16),
+        "the result's fingerprint is saved",
+        &ran,
+    )?;
+    check(
+        !ran.stdout.contains("different results"),
+        "the same results",
+        &ran,
+    )?;
+
+    one_slow_process_is_no_evidence(&me)?;
+    let ran = run(yardstick()
+        .arg("compare-builds")
+        .arg(&me)
+        .arg("/nonexistent/new-bench"));
+    check(
+        ran.code == 2 && ran.stderr.contains("/nonexistent/new-bench"),
+        "missing binary",
+        &ran,
+    )?;
+    // A program that is not a bench binary answers no greeting.
+    let ran = run(yardstick()
+        .arg("compare-builds")
+        .arg(&me)
+        .arg("/bin/echo")
+        .arg("--probe=fine_sum")
+        .env("YARDSTICK_E2E_CHILD", "bench"));
+    check(
+        ran.code == 2
+            && ran.stderr.contains("/bin/echo: gave no worker greeting")
+            && ran.stderr.lines().count() == 1,
+        "not a worker: one line naming it",
+        &ran,
+    )?;
+    Ok(())
+}
+
+/// Part of `compare_builds_flags_a_slowdown_in_the_new_build`: with `me`,
+/// this binary, as both builds, a slow process in each pair is no evidence.
+fn one_slow_process_is_no_evidence(me: &Path) -> Result<(), Failed> {
+    // Each pair's processes are fresh: the old build's process is
+    // the slow one in every other pair, the new build's in the rest.
+    // One pair per piece of evidence, that is no regression. Real
+    // time here: the scripted clock cannot tell processes apart, and
+    // a hundred times the work fixes each pair's sign. Four pairs of eight
+    // each way give p >= 40/256 however their sizes rank.
+    let t = tempfile::tempdir()?;
+    let counters = [t.path().join("old"), t.path().join("new")];
+    let ran = run(yardstick()
+        .arg("compare-builds")
+        .arg(me)
+        .arg(me)
+        .args([
+            "--rounds=8",
+            "--probe=odd_processes",
+            "--seed=1",
+            "--json",
+            "-q",
+            "--env-old=PROCESS_SLOW_FIRST=1",
+        ])
+        .arg(format!(
+            "--env-old=PROCESS_COUNTER={}",
+            counters[0].display()
+        ))
+        .arg(format!(
+            "--env-new=PROCESS_COUNTER={}",
+            counters[1].display()
+        ))
+        .env("YARDSTICK_E2E_CHILD", "bench"));
+    check(ran.code == 0, "exit 0", &ran)?;
+    for counter in &counters {
+        check(
+            std::fs::read_to_string(counter)?.len() == 8,
+            "a fresh worker of each build per pair",
+            &ran,
+        )?;
+    }
+    let c = &json(&ran.stdout)["comparison"];
+    check(
+        c["regressions"] == 0 && c["checks"][0]["p_value"].as_f64().is_some_and(|p| p > 0.1),
+        "offsets of single processes are no evidence",
+        &ran,
+    )?;
+    Ok(())
+}
+
+fn a_slowdown_that_does_not_show_again_is_inconclusive() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let base = t.path().join("base.json");
+    let ran = run(scripted(&[
+        "--probe=scripted_sum",
+        "--save",
+        base.to_str().unwrap_or(""),
+    ]));
+    check(ran.code == 0, "baseline made", &ran)?;
+    // The run's three samples take a hundred times as long; the
+    // confirmation's take what they took in the baseline.
+    let spike = "@calibration=1; scripted_sum=1*3,0.01";
+    let args = [
+        "--probe=scripted_sum",
+        "--json",
+        "--baseline",
+        base.to_str().unwrap_or(""),
+    ];
+    let ran = run(micro(&args).env(FAKE_CLOCK, spike));
+    check(ran.code == 0, "inconclusive is exit 0", &ran)?;
+    let doc = json(&ran.stdout);
+    assert_valid_run(&doc);
+    let c = &doc["comparison"]["checks"][0];
+    check(
+        c["inconclusive"] == true && c["regressed"] == false,
+        "inconclusive",
+        &ran,
+    )?;
+    check(
+        c["change_pct"]
+            .as_f64()
+            .is_some_and(|x| (x - 9900.0).abs() < 1e-6),
+        "first measurement flagged",
+        &ran,
+    )?;
+    check(
+        c["confirmation_pct"]
+            .as_f64()
+            .is_some_and(|x| x.abs() < 1e-6),
+        "not confirmed",
+        &ran,
+    )?;
+    let warned = doc["warnings"].as_array().is_some_and(|w| {
+        w.iter().any(|x| {
+            x.as_str()
+                .is_some_and(|s| s.starts_with("inconclusive: scripted_sum"))
+        })
+    });
+    check(warned, "a warning says so", &ran)?;
+    let mut without = args.to_vec();
+    without.push("--no-confirm");
+    let ran = run(micro(&without).env(FAKE_CLOCK, spike));
+    check(
+        ran.code == 1,
+        "without confirmation the spike fails the run",
+        &ran,
+    )?;
+    // A slowdown that shows again is confirmed.
+    let ran = run(micro(&args).env(FAKE_CLOCK, "scripted_sum=1"));
+    let doc = json(&ran.stdout);
+    check(
+        ran.code == 1
+            && doc["comparison"]["checks"][0]["regressed"] == true
+            && doc["comparison"]["checks"][0]["confirmation_pct"]
+                .as_f64()
+                .is_some_and(|x| (x - 9900.0).abs() < 1e-6),
+        "a lasting slowdown is confirmed",
+        &ran,
+    )?;
+    Ok(())
+}
+
+fn a_broken_probe_never_passes_and_stray_options_are_refused() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let good = saved_run(t.path(), "good.json")?;
+    let good_path = t.path().join("good.json");
+    let mut broken = good.clone();
+    if let Some(rows) = broken["rows"].as_array_mut() {
+        for row in rows.iter_mut().filter(|r| r["name"] == "fine_sum") {
+            for field in [
+                "min",
+                "mean",
+                "median",
+                "p90",
+                "p95",
+                "p99",
+                "max",
+                "stddev",
+                "normalized",
+            ] {
+                row[field] = Value::Null;
+            }
+            row["n"] = Value::from(0);
+            row["samples"] = Value::Array(Vec::new());
+            row["errors"] = Value::from(3);
+        }
+    }
+    let broken_path = t.path().join("broken.json");
+    write_json(&broken_path, &broken)?;
+    // Broken in both: no regression, yet the run's broken probe fails.
+    let ran = run(yardstick()
+        .arg("compare")
+        .arg(&broken_path)
+        .arg(&broken_path));
+    check(ran.code == 1, "exit 1", &ran)?;
+    check(
+        ran.stdout.contains("FAIL: probe fine_sum failed its check"),
+        "names the probe",
+        &ran,
+    )?;
+    let ran = run(yardstick()
+        .arg("show")
+        .arg(&good_path)
+        .arg("--save=elsewhere.json"));
+    check(
+        ran.code == 2 && ran.stderr.contains("--save"),
+        "show refuses --save",
+        &ran,
+    )?;
+    check(
+        !Path::new("elsewhere.json").exists(),
+        "nothing written",
+        &ran,
+    )?;
+    let ran = run(micro(&[
+        "--probe=fine_sum",
+        "--no-calibration",
+        "--baseline",
+        good_path.to_str().unwrap_or(""),
+    ]));
+    check(
+        ran.code == 2 && ran.stderr.contains("--no-calibration"),
+        "no calibration, no baseline",
+        &ran,
+    )?;
+    Ok(())
+}
+
+/// This binary as `cargo bench` runs a bench target of the package at
+/// `package` (its committed baselines there, its kept runs in
+/// `package/home`), on the two fine probes, timed by the clock `script`,
+/// with `extra` given.
+fn bench(package: &Path, script: &str, extra: &[&str]) -> Command {
+    let mut cmd = child();
+    cmd.env("YARDSTICK_E2E_CHILD", "bench")
+        .env("CARGO_MANIFEST_DIR", package)
+        .env("YARDSTICK_HOME", package.join("home"))
+        .env(FAKE_CLOCK, script);
+    cmd.args(["--bench", "--probe=fine_sum", "--probe=fine_words"])
+        .args(QUICK)
+        .args(extra);
+    cmd
+}
+
+fn bench_mode_judges_by_a_committed_baseline_of_its_class_else_by_its_last_run()
+-> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let home = t.path().join("home");
+    // fine_sum a hundred times slower than in SCRIPT.
+    let slower = "@calibration=1; fine_sum=0.2; fine_words=0.01";
+    // 3. Nothing to compare with: said, and the run is kept.
+    let ran = run(bench(t.path(), SCRIPT, &["--json"]));
+    let first = json(&ran.stdout);
+    assert_valid_run(&first);
+    let class = first["environment"]["machine_class"]
+        .as_str()
+        .unwrap_or("unknown")
+        .to_string();
+    let said = first["warnings"].as_array().is_some_and(|w| {
+        w.iter().any(|x| {
+            x.as_str().is_some_and(|s| {
+                s.starts_with(&format!("no baseline for machine class {class}"))
+                    && s.contains("this run is kept as")
+            })
+        })
+    });
+    check(
+        ran.code == 0 && first.get("comparison").is_none() && said,
+        "no baseline: said so, and kept the run",
+        &ran,
+    )?;
+    // 2. The last run of this class, as information: the same
+    // verdict words, exit 0.
+    let ran = run(bench(t.path(), slower, &[]));
+    check(
+        ran.code == 0
+            && ran.stdout.contains(&format!(
+                "(the last run on machine class {class}, as information"
+            ))
+            && ran.stdout.contains("REGRESSED")
+            && ran.stdout.contains("INFO: slower than the last run"),
+        "compared with the last run, as information",
+        &ran,
+    )?;
+    // Only the newest five are kept.
+    for _ in 0..5 {
+        run(bench(t.path(), SCRIPT, &[]));
+    }
+    let kept = std::fs::read_dir(home.join(&class))?
+        .filter_map(Result::ok)
+        .map(|bench| std::fs::read_dir(bench.path()).map_or(0, |d| d.count()))
+        .sum::<usize>();
+    check(kept == 5, &format!("five runs kept, not {kept}"), &ran)?;
+    // 1. A committed baseline of this class: a verdict.
+    let committed = committed_dir(t.path())?;
+    let base = saved_run(t.path(), "base.json")?;
+    write_json(&committed.join(format!("{class}.json")), &base)?;
+    let ran = run(bench(t.path(), SCRIPT, &[]));
+    check(
+        ran.code == 0
+            && ran
+                .stdout
+                .contains(&format!("(committed for machine class {class})"))
+            && ran.stdout.contains("PASS"),
+        "the committed baseline of this class judges",
+        &ran,
+    )?;
+    let ran = run(bench(t.path(), slower, &[]));
+    check(
+        (class == "unknown" && ran.code == 0) || ran.code == 1,
+        "a slowdown against it fails (on a machine of known class)",
+        &ran,
+    )?;
+    let ran = run(bench(t.path(), SCRIPT, &["--no-baseline"]));
+    check(
+        ran.code == 0 && !ran.stdout.contains("baseline: "),
+        "--no-baseline",
+        &ran,
+    )?;
+    Ok(())
+}
+
+fn arguments_that_are_not_utf8_are_refused_not_panicked_on() -> Result<(), Failed> {
+    use std::os::unix::ffi::OsStrExt;
+    let odd = std::ffi::OsStr::from_bytes(b"--probe=\xff");
+    for bench in [true, false] {
+        let mut cmd = child();
+        cmd.env("YARDSTICK_E2E_CHILD", "bench");
+        if bench {
+            cmd.arg("--bench");
+        }
+        let ran = run(cmd.arg(odd));
+        check(
+            ran.code == 2 && ran.stderr.lines().count() == 1,
+            &format!("bench mode {bench}: exit 2 in one line"),
+            &ran,
+        )?;
+    }
+    Ok(())
+}
+
+fn machine_prints_the_class_runs_record() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let doc = saved_run(t.path(), "run.json")?;
+    let recorded = doc["environment"]["machine_class"]
+        .as_str()
+        .unwrap_or("unknown")
+        .to_string();
+    let ran = run(yardstick().args(["machine", "--class"]));
+    check(
+        ran.code == 0 && ran.stdout.trim() == recorded,
+        "--class prints the class alone, the one runs record",
+        &ran,
+    )?;
+    let ran = run(yardstick().arg("machine"));
+    check(
+        ran.code == 0
+            && ran
+                .stdout
+                .starts_with(&format!("machine class: {recorded}\n"))
+            && ran.stdout.contains("\ncpu: "),
+        "the class and what it is made of",
+        &ran,
+    )?;
+    let ran = run(yardstick().args(["machine", "--clas"]));
+    check(
+        ran.code == 2 && ran.stderr.lines().count() == 1,
+        "a bad option: one line, exit 2",
+        &ran,
+    )?;
+    Ok(())
+}
+
+fn across_machine_classes_nothing_is_judged_unless_asked() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let base = saved_run(t.path(), "base.json")?;
+    let base_path = t.path().join("base.json");
+    let mut slower = base.clone();
+    scale_times(&mut slower, "fine_sum", 2.0);
+    slower["environment"]["machine_class"] = Value::from("other-cpu-64cpu-0123abcd");
+    slower["environment"]["cpu"] =
+        serde_json::json!({"vendor": "GenuineIntel", "model_name": "Other CPU", "id": "6/1/1"});
+    let path = t.path().join("elsewhere.json");
+    write_json(&path, &slower)?;
+    let ran = run(yardstick().arg("compare").arg(&base_path).arg(&path));
+    check(
+        ran.code == 0
+            && ran.stdout.contains("other-cpu-64cpu-0123abcd (Other CPU)")
+            && ran.stdout.contains("inconclusive")
+            && ran.stdout.contains("+100.0 %")
+            && ran.stdout.contains("this machine x1.00")
+            && ran.stdout.contains("NO VERDICT"),
+        "no verdict, the change and both CPUs shown",
+        &ran,
+    )?;
+    let ran = run(yardstick()
+        .arg("compare")
+        .arg(&base_path)
+        .arg(&path)
+        .arg("--cross-machine"));
+    check(
+        ran.code == 1 && ran.stdout.contains("judged anyway (--cross-machine)"),
+        "--cross-machine judges",
+        &ran,
+    )?;
+    // A run saved before classes were recorded is of unknown class.
+    let mut old = base.clone();
+    if let Some(env) = old["environment"].as_object_mut() {
+        env.remove("machine_class");
+        env.remove("cpu");
+    }
+    let old_path = t.path().join("old.json");
+    write_json(&old_path, &old)?;
+    let ran = run(yardstick()
+        .args(["compare", "--format=json"])
+        .arg(&old_path)
+        .arg(&path));
+    let c = json(&ran.stdout);
+    check(
+        ran.code == 0
+            && c["machines"]["baseline_class"] == "unknown"
+            && c["machines"]["judged"] == "no"
+            && ran
+                .stderr
+                .contains("note: the baseline was made on machine class unknown"),
+        "unknown class, no verdict, the note on stderr",
+        &ran,
+    )?;
+    // A live run against it: the document, with the machines, is valid.
+    let ran = run(scripted(&[
+        "--probe=fine_sum",
+        "--probe=fine_words",
+        "--json",
+        "--baseline",
+        path.to_str().unwrap_or(""),
+    ]));
+    let doc = json(&ran.stdout);
+    assert_valid_run(&doc);
+    check(
+        ran.code == 0 && doc["comparison"]["machines"]["judged"] == "no",
+        "a live run against another class: no verdict",
+        &ran,
+    )?;
+    // Runs of two classes do not pool (measured runs, as far as
+    // pooling can tell).
+    for p in [&base_path, &path] {
+        as_measured(p)?;
+    }
+    let ran = run(yardstick()
+        .arg("baseline")
+        .arg(&base_path)
+        .arg(&path)
+        .arg(format!("--output={}", t.path().join("pool.json").display())));
+    check(
+        ran.code == 2 && ran.stderr.contains("pool runs of one machine class"),
+        "baseline refuses mixed classes",
+        &ran,
+    )?;
+    Ok(())
 }
 
 fn main() {
