@@ -42,7 +42,7 @@ def build():
     """Builds the two release binaries; returns their paths."""
     subprocess.run(
         ["cargo", "build", "--release", "--locked", "-q", "-p", "demo-site", "-p", "yardstick",
-         "--bin", "yardstick-demo-site", "--bin", "yardstick"],
+         "--features", "yardstick/http", "--bin", "yardstick-demo-site", "--bin", "yardstick"],
         cwd=ROOT, check=True)
     target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
     return target / "release" / "yardstick-demo-site", target / "release" / "yardstick"

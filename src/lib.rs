@@ -20,7 +20,8 @@ pub mod commands;
 pub mod document;
 #[cfg(feature = "cli")]
 pub mod error;
-#[cfg(feature = "cli")]
+pub mod fs;
+#[cfg(feature = "http")]
 pub mod http;
 #[cfg(feature = "cli")]
 pub mod judge;

@@ -6,6 +6,7 @@
 pub mod baseline;
 pub mod common;
 pub mod compare_builds;
+#[cfg(feature = "http")]
 pub mod http;
 pub mod machine;
 pub mod micro;
@@ -109,7 +110,12 @@ fn run_command(command: OsString, mut args: Vec<OsString>) -> Result<i32, Error>
         // one side of `compare-builds`.
         Some("--bench") => measure(args, BenchRun::default()),
         Some("compare") => saved::compare(args),
+        #[cfg(feature = "http")]
         Some("http") => utf8(args).and_then(http::main),
+        #[cfg(not(feature = "http"))]
+        Some("http") => Err(Error::usage(
+            "http: this yardstick was built without HTTP mode (build it with --features http)",
+        )),
         Some("compare-builds") => compare_builds::options::PairedOptions::parse(args)
             .and_then(|o| compare_builds::main(&o)),
         Some("show") => saved::show(args),

@@ -16,8 +16,11 @@ pub(crate) enum Figures {
     /// Instruction counts and estimated cycles.
     Counts,
     /// HTTP: the built-in client's own share of each request.
+    // Only HTTP mode (the `http` feature) makes runs of these two.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     ClientTime,
     /// Nothing a debug build could skew (an external load tool's times).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     Unaffected,
 }
 
@@ -84,6 +87,7 @@ impl RunBuilder {
     }
 
     /// HTTP with several servers: each later server against the first.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub fn server_pairs(mut self, pairs: Option<Vec<ServerPair>>) -> RunBuilder {
         self.server_pairs = pairs;
         self
