@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// The layers, lowest first. A module may import from any lower layer.
 const LAYERS: &[&[&str]] = &[
-    &["text", "alloc"],
+    &["text", "alloc", "fs"],
     &["error", "stats", "process"],
     &["probe"],
     &["document"],

@@ -2,11 +2,12 @@
 //! file handler keeps them (compiled templates, the settings cache, the
 //! output of `{cache-block}`).
 //!
-//! - **Atomic writes.** An entry is written to a temporary file beside it
-//!   and renamed into place, so a reader, or a process killed mid-write,
-//!   sees the old entry or the new one, never half of one. No `fsync`: a
-//!   cache lost to a power cut is rebuilt, and syncing every write would
-//!   cost a disk flush per render.
+//! - **Atomic writes.** An entry is replaced whole through
+//!   [`yardstick::fs::replace_file`], the writer saved runs go through too
+//!   (a temporary file, synced, renamed, the folder synced), so a reader, or
+//!   a process killed mid-write, sees the old entry or the new one, never
+//!   half of one. Entries are written on a miss, not on every render, so
+//!   the flush to disk is paid once per entry.
 //! - **Expiry by age and by timestamp.** An entry is stale when it is older
 //!   than the reader's `max_age`, or older than a moment after which
 //!   everything of its kind is stale (the CMS's "content changed at T"):
@@ -17,7 +18,7 @@
 //!   folder of entries.
 
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -100,16 +101,7 @@ impl FileCache {
         let path = self.path(key)?;
         let parent = path.parent().unwrap_or(&self.dir);
         fs::create_dir_all(parent).map_err(at(parent))?;
-        let mut temp = tempfile::Builder::new()
-            .prefix(".entry")
-            .tempfile_in(parent)
-            .map_err(at(parent))?;
-        temp.write_all(bytes).map_err(at(&path))?;
-        temp.persist(&path).map_err(|e| CacheError {
-            path: path.clone(),
-            error: e.error,
-        })?;
-        Ok(())
+        yardstick::fs::replace_file(&path, bytes).map_err(at(&path))
     }
 
     /// Entry `key`, or `None` when it is missing or stale.

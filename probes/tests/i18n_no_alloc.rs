@@ -1,57 +1,19 @@
 //! A successful catalogue lookup allocates nothing: proved by counting the
 //! allocations of this thread while lookups run.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use probes::i18n::{Catalogue, load_bytes};
 
-/// The system allocator, counting this thread's allocations while enabled.
-/// Per thread, so that other tests running at the same time don't count.
-struct Counting;
-
-thread_local! {
-    static ENABLED: Cell<bool> = const { Cell::new(false) };
-    static COUNT: Cell<u64> = const { Cell::new(0) };
-}
-
-fn note_allocation() {
-    // `try_with` is fine during thread teardown, when the slots are gone.
-    let _ = ENABLED.try_with(|on| {
-        if on.get() {
-            let _ = COUNT.try_with(|n| n.set(n.get() + 1));
-        }
-    });
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note_allocation();
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note_allocation();
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note_allocation();
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
+// yardstick's counting allocator counts per thread, so other tests running
+// at the same time don't count.
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOC: yardstick::alloc::Counting = yardstick::alloc::Counting;
 
-/// Allocations made by `f` on this thread.
+/// Allocations and reallocations made by `f` on this thread.
 fn allocations(f: impl FnOnce()) -> u64 {
-    COUNT.with(|n| n.set(0));
-    ENABLED.with(|on| on.set(true));
-    f();
-    ENABLED.with(|on| on.set(false));
-    COUNT.with(|n| n.get())
+    match yardstick::alloc::measure(f) {
+        ((), Some(a)) => a.allocs + a.reallocs,
+        ((), None) => panic!("the counting allocator is not counting"),
+    }
 }
 
 fn catalogue() -> Catalogue {

@@ -195,7 +195,7 @@ fn entry() -> Result<Entry, String> {
 yardstick::probe! {
     suite: kernel,
     name: cache_write,
-    note: "a 16 KB entry written atomically (a temporary file renamed)",
+    note: "a 16 KB entry written atomically (a temporary file synced, renamed)",
     setup: entry,
     run: |e| e.cache.store(ENTRY, &e.bytes).is_ok(),
     check: |e, stored| match e.cache.fetch(ENTRY, Expiry::default()) {

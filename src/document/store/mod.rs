@@ -13,7 +13,7 @@ use std::path::Path;
 
 pub use read::{load, parse};
 pub(crate) use write::check_writable;
-pub use write::{replace_file, write_atomic};
+pub use write::write_atomic;
 
 /// The JSON text of a run, as saved and as printed by `--format=json`.
 pub fn to_json(run: &Run) -> String {
