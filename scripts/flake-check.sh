@@ -31,7 +31,7 @@ esac
 
 out=target/flake-check
 mkdir -p "$out"
-export YARDSTICK_REQUIRE_NGINX=1
+export YARDSTICK_REQUIRE_TOOLS="nginx ab wrk h2load valgrind"
 cargo test --workspace --locked --no-run --quiet
 
 hogs=()

@@ -67,7 +67,9 @@ fn drain(pipe: Option<impl Read + Send + 'static>) -> JoinHandle<Vec<u8>> {
 fn kill_group(id: u32) {
     if let Ok(group) = libc::pid_t::try_from(id) {
         // SAFETY: kill(2) with a negated group id only sends a signal; it
-        // touches no memory of this process.
+        // touches no memory of this process. The group's leader is our
+        // child, not yet reaped (only `output_within` waits for it, after
+        // this call), so its id cannot have been given to another group.
         unsafe {
             libc::kill(-group, libc::SIGKILL);
         }

@@ -7,8 +7,8 @@
 //! `YARDSTICK_E2E_CHILD`, it behaves as a user's probe binary (`main`) or
 //! bench target (`bench`). Counts are deterministic, so every figure here
 //! is exact whatever the machine's load. Without valgrind each test says
-//! SKIPPED, and fails under `.ci/run` (which installs it and sets
-//! `YARDSTICK_REQUIRE_VALGRIND=1`).
+//! SKIPPED, and fails under `.ci/run` (which installs it and names it in
+//! `YARDSTICK_REQUIRE_TOOLS`).
 
 mod common;
 
@@ -124,20 +124,10 @@ fn micro(args: &[&str]) -> Command {
     cmd
 }
 
-/// Whether valgrind can be run. Without it a test says SKIPPED, except
-/// where `YARDSTICK_REQUIRE_VALGRIND=1` (set by `.ci/run`): there a missing
-/// valgrind fails it, so that no count test passes green unrun.
+/// Whether valgrind can be run (see [`common::tool_found`]).
 fn has_valgrind() -> bool {
     let found = Command::new("valgrind").arg("--version").output().is_ok();
-    if !found {
-        let required = std::env::var("YARDSTICK_REQUIRE_VALGRIND").is_ok_and(|v| v == "1");
-        assert!(
-            !required,
-            "valgrind is required here (YARDSTICK_REQUIRE_VALGRIND=1) but not installed"
-        );
-        eprintln!("SKIPPED: valgrind is not installed");
-    }
-    found
+    common::tool_found("valgrind", found)
 }
 
 /// This binary as `cargo bench` runs a bench target of the package at

@@ -1,8 +1,9 @@
 //! End to end against a real nginx on loopback, started by this test with
 //! its own configuration and port in a temporary folder. Without nginx the
-//! test says so and skips, unless `YARDSTICK_REQUIRE_NGINX=1` (set by CI,
-//! which installs nginx) makes that a failure.
+//! test says so and skips, unless `YARDSTICK_REQUIRE_TOOLS` names nginx (set
+//! by CI, which installs it): there that is a failure.
 
+mod common;
 mod http_support;
 
 use http_support::options;
@@ -105,11 +106,8 @@ fn start_nginx(binary: &Path) -> Nginx {
 #[test]
 fn nginx_end_to_end() {
     let Some(binary) = nginx_binary() else {
-        if std::env::var("YARDSTICK_REQUIRE_NGINX").is_ok_and(|v| v == "1") {
-            panic!("nginx is required here (YARDSTICK_REQUIRE_NGINX=1) but not installed");
-        }
-        println!("SKIPPED: nginx not installed");
-        eprintln!("SKIPPED: nginx not installed");
+        // Fails here where CI requires nginx; else says SKIPPED.
+        common::tool_found("nginx", false);
         return;
     };
     let nginx = start_nginx(&binary);

@@ -101,3 +101,23 @@ pub fn schema_errors(doc: &Value) -> Vec<String> {
         .map(|e| format!("{} at {}", e, e.instance_path))
         .collect()
 }
+
+/// Whether a test that needs `tool` can run: yes when it was `found`.
+/// Otherwise the test says SKIPPED and passes, except where
+/// `YARDSTICK_REQUIRE_TOOLS` (set by `.ci/run` to the tools it installs)
+/// names the tool: there the missing tool fails the test, so that no test
+/// passes green unrun.
+pub fn tool_found(tool: &str, found: bool) -> bool {
+    if found {
+        return true;
+    }
+    let required = std::env::var("YARDSTICK_REQUIRE_TOOLS")
+        .is_ok_and(|list| list.split([' ', ',']).any(|t| t == tool));
+    assert!(
+        !required,
+        "{tool} is required here (YARDSTICK_REQUIRE_TOOLS) but not installed"
+    );
+    println!("SKIPPED: {tool} not installed");
+    eprintln!("SKIPPED: {tool} not installed");
+    false
+}
