@@ -1,4 +1,4 @@
-//! `evaluate`: see the library's documentation and CONTRIBUTING.md.
+//! `evaluate`: see the library's documentation and evaluate/README.md.
 
 fn main() {
     let args = std::env::args_os()

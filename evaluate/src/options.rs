@@ -22,7 +22,7 @@ hours on a quiet 2-core machine (the estimate is printed at the start).
                        print the expected duration of each job, and stop
   --methods LIST       stored-baseline,confirmed,paired,instructions (default all)
   --conditions LIST    quiet,cpu,memory,bursty (default: each method's own,
-                       see CONTRIBUTING.md); a condition a method has no
+                       see evaluate/README.md); a condition a method has no
                        default for takes the counts of its first one
   --runs N             A/A runs of every method and condition (default: each
                        method's own: 300 for the headline figures)
@@ -53,7 +53,7 @@ hours on a quiet 2-core machine (the estimate is printed at the start).
 
 evaluate combine --out DIR PART PART...
   one report from several results folders made the same way, each with its
-  own --seed (see CONTRIBUTING.md)
+  own --seed (see evaluate/README.md)
 
 evaluate rescore thresholds [--method=NAME] [--fences=K] [--baseline-run=K]
                             [--max-machine-slowdown=P] [--estimate-slowdown]

@@ -10,7 +10,7 @@
 //! `cargo bench` counts instead of timing and the file whose set-up matches
 //! this build's judges (see `history` for the order). Files are told apart
 //! by their contents, not their names. They are refreshed with the command
-//! in CONTRIBUTING.md ("The count baseline").
+//! in docs/baselines.md ("Count baselines").
 
 use crate::baseline::Baseline;
 use crate::baseline::history::Bench;

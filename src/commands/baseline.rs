@@ -21,8 +21,8 @@ pub(crate) const HELP: &str = "usage: yardstick baseline RUN... --output=FILE
 Pools saved runs of one build and machine class into one baseline: every
 sample of every run, each beside the calibration loop timed just before it.
 Prints how far each run sat from the pooled figure, so an odd run is seen
-before it becomes the baseline. CONTRIBUTING.md, \"The baseline\", has the
-recipe.
+before it becomes the baseline. docs/baselines.md, \"Wall-time baselines\",
+has the recipe.
 
   -o, --output=FILE         where the baseline goes (required)
 

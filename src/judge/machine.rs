@@ -1,10 +1,8 @@
 //! The rule every wall-time comparison obeys first: a time is judged only
 //! against a baseline of the same machine class.
 //!
-//! The calibration loop removes a machine's speed, not its shape: on
-//! another CPU model each probe moves by a factor of its own against the
-//! loop (docs/evaluation.md, "Machine classes"). So between classes
-//! (or against a run of unknown class, such as every run saved before
+//! Why (docs/design.md, "Why wall time is judged only within a machine
+//! class"): between classes (or against a run of unknown class, such as every run saved before
 //! classes were recorded) the changes are listed as information and nothing
 //! is judged, unless `--cross-machine` asks for the plain rule. HTTP times
 //! are this machine's only when every page was served on loopback;

@@ -12,11 +12,8 @@
 //!   .build()                      Result<Box<dyn Instance>, String>
 //! ```
 //!
-//! The closures' shapes follow from what the probe has: `run` takes
-//! `&state` when there is a `setup`, then the input when there is a
-//! `setup_each`, and nothing else (`|| work()`, `|state| work(state)`,
-//! `|input| work(input)`, `|state, input| work(state, input)`); `check`
-//! takes `&state` when there is a `setup`, then `&result`.
+//! The closures' shapes follow from what the probe has, as
+//! [`probe!`](crate::probe!) documents for its users.
 
 use super::Instance;
 use super::closures::{Closures, Fed, Note, Plain, Work};

@@ -59,8 +59,8 @@ pub(crate) fn lines(run: &Run) -> Vec<String> {
         .map(|k| {
             format!(
                 "{} {} moved {:+.2} %, past the {} % threshold the other way: the committed \
-                 count baseline is stale; refresh it in the same commit (CONTRIBUTING.md, \
-                 \"The count baseline\")",
+                 count baseline is stale; refresh it in the same commit (docs/baselines.md, \
+                 \"Count baselines\")",
                 k.key, k.metric, k.change_pct, c.threshold
             )
         })

@@ -1,10 +1,8 @@
 //! The machine's processor: what a wall-time figure belongs to.
 //!
-//! Dividing by the calibration loop removes a machine's overall speed, not
-//! its shape: on another CPU model each probe moves by a factor of its own
-//! (docs/evaluation.md, "Machine classes"), so a wall-time verdict is only
-//! given against a baseline of the same *machine class*:
-//! the same processor (vendor, family/model/stepping, or on ARM
+//! A wall-time verdict is only given against a baseline of the same
+//! *machine class* (docs/design.md, "Why wall time is judged only within a
+//! machine class"): the same processor (vendor, family/model/stepping, or on ARM
 //! implementer/part), the same cache sizes, the same number of online CPUs,
 //! the same target.
 //!
