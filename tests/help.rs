@@ -1,7 +1,9 @@
 //! Every command answers `--help` and `-h` with exit 0 and a text that names
-//! each option its parser takes, and docs/cli.md names them in the
-//! command's section. The options are read from the parsers' source, so an
-//! option added without help or documentation fails here.
+//! each option it takes, and docs/cli.md names them in the command's
+//! section. The options come from the one table each parser takes them by
+//! (`yardstick::commands::options_of`), so an option added without
+//! documentation fails here. The shared options a command does not take
+//! are refused, saying so, and left out of its help.
 //!
 //! This test binary is also a bench target without probes: started with
 //! `YARDSTICK_HELP_CHILD=bench` it is what `cargo bench` runs, so
@@ -16,75 +18,39 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
 
-/// A command, where its options are parsed, and the shared options it
-/// refuses (each must be refused by the binary, and is left out of its
-/// help).
+/// A command, and the heading of its section in docs/cli.md.
 struct Cli {
     name: &'static str,
-    sources: &'static [&'static str],
-    refused: &'static [&'static str],
-    /// The heading of its section in docs/cli.md.
     section: &'static str,
 }
-
-const COMMON: &str = "src/commands/common.rs";
 
 const COMMANDS: &[Cli] = &[
     Cli {
         name: "micro",
-        sources: &[COMMON, "src/commands/micro/options.rs"],
-        refused: &[],
         section: "## Micro mode",
     },
     Cli {
         name: "compare-builds",
-        sources: &[COMMON, "src/commands/compare_builds/options.rs"],
-        refused: &[
-            "baseline",
-            "no-baseline",
-            "cross-machine",
-            "max-machine-slowdown",
-            "min-delta",
-        ],
         section: "## compare-builds",
     },
     Cli {
         name: "compare",
-        sources: &[COMMON],
-        refused: &["save", "baseline", "no-baseline"],
         section: "## compare",
     },
     Cli {
         name: "show",
-        sources: &[COMMON],
-        refused: &[
-            "save",
-            "baseline",
-            "no-baseline",
-            "threshold",
-            "min-delta",
-            "all-checks",
-            "max-machine-slowdown",
-            "cross-machine",
-        ],
         section: "## show",
     },
     Cli {
         name: "http",
-        sources: &[COMMON, "src/commands/http/options.rs"],
-        refused: &["max-machine-slowdown"],
         section: "## HTTP mode",
     },
     Cli {
         name: "baseline",
-        sources: &["src/commands/baseline.rs"],
-        refused: &[],
         section: "## baseline",
     },
     Cli {
         name: "machine",
-        sources: &["src/commands/machine.rs"],
-        refused: &[],
         section: "## machine",
     },
 ];
@@ -94,39 +60,6 @@ fn read(relative: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// The options a parser's source takes: the arms of its `accept` match
-/// (`"name" =>`, `"a" | "b" =>`), `name == "x"` guards, `Arg::Long("x")`,
-/// and short flags (`Flag::Short('q')`), as `--name` and `-q`. `--help` and
-/// `-h` are every command's and are left out.
-fn options_in(source: &str) -> BTreeSet<String> {
-    let code = source.split("#[cfg(test)]").next().unwrap_or("");
-    let mut found = BTreeSet::new();
-    let arm = Regex::new(r#"(?m)^\s*("[a-z][a-z0-9-]*"(?:\s*\|\s*"[a-z][a-z0-9-]*")*)\s*=>"#)
-        .expect("regex");
-    let word = Regex::new(r#""([a-z][a-z0-9-]*)""#).expect("regex");
-    for (at, _) in code.match_indices("fn accept(") {
-        // The arms sit in the function's match: up to its closing brace.
-        let body = &code[at..];
-        let end = body.find("\n    }\n").unwrap_or(body.len());
-        for arms in arm.captures_iter(&body[..end]) {
-            for w in word.captures_iter(&arms[1]) {
-                found.insert(format!("--{}", &w[1]));
-            }
-        }
-    }
-    let guard = Regex::new(r#"(?:name == |Arg::Long\()"([a-z][a-z0-9-]*)""#).expect("regex");
-    for g in guard.captures_iter(code) {
-        found.insert(format!("--{}", &g[1]));
-    }
-    let short = Regex::new(r"(?:Flag|Arg)::Short\('([a-z])'\)").expect("regex");
-    for s in short.captures_iter(code) {
-        found.insert(format!("-{}", &s[1]));
-    }
-    found.remove("--help");
-    found.remove("-h");
-    found
-}
-
 /// True when `text` names `option` as a whole word: `--probe` is not
 /// named by `--probe-timeout`.
 fn names(text: &str, option: &str) -> bool {
@@ -134,16 +67,11 @@ fn names(text: &str, option: &str) -> bool {
     Regex::new(&pattern).expect("regex").is_match(text)
 }
 
-/// The options `cli` takes.
-fn taken(cli: &Cli) -> BTreeSet<String> {
-    let mut all = BTreeSet::new();
-    for source in cli.sources {
-        all.extend(options_in(&read(source)));
-    }
-    for refused in cli.refused {
-        all.remove(&format!("--{refused}"));
-    }
-    all
+/// The options `cli` takes, and the shared ones it refuses.
+fn table(cli: &Cli) -> (BTreeSet<String>, Vec<String>) {
+    let (taken, refused) = yardstick::commands::options_of(cli.name)
+        .unwrap_or_else(|| panic!("no option table for {}", cli.name));
+    (taken.into_iter().collect(), refused)
 }
 
 /// The section of docs/cli.md under `heading`, up to the next `## `.
@@ -156,9 +84,9 @@ fn section<'a>(doc: &'a str, heading: &str) -> &'a str {
 }
 
 fn help_names_every_option(cli: &'static Cli) -> Result<(), Failed> {
-    let options = taken(cli);
+    let (options, refused) = table(cli);
     if options.is_empty() {
-        return Err(format!("no option found in {:?}", cli.sources).into());
+        return Err(format!("no option in {}'s table", cli.name).into());
     }
     for flag in ["--help", "-h"] {
         let ran = run(yardstick().args([cli.name, flag]));
@@ -174,10 +102,9 @@ fn help_names_every_option(cli: &'static Cli) -> Result<(), Failed> {
                 &ran,
             )?;
         }
-        for refused in cli.refused {
-            let option = format!("--{refused}");
+        for option in &refused {
             check(
-                !names(&ran.stdout, &option),
+                !names(&ran.stdout, option),
                 &format!("the help leaves out {option}, which is refused"),
                 &ran,
             )?;
@@ -195,11 +122,11 @@ fn help_names_every_option(cli: &'static Cli) -> Result<(), Failed> {
 }
 
 fn refused_options_are_refused(cli: &'static Cli) -> Result<(), Failed> {
-    for refused in cli.refused {
-        let option = format!("--{refused}");
+    for option in table(cli).1 {
         // A value for the options that take one; the flags take none.
-        let arg = match *refused {
-            "no-baseline" | "cross-machine" | "all-checks" => option.clone(),
+        let arg = match option.as_str() {
+            "--no-baseline" | "--cross-machine" | "--all-checks" | "--json" | "--csv"
+            | "--quiet" => option.clone(),
             _ => format!("{option}=1"),
         };
         let ran = run(yardstick().args([cli.name, &arg]));
@@ -235,7 +162,7 @@ fn top_level_help_lists_every_command() -> Result<(), Failed> {
 /// `cargo bench -- --help`: this binary as a bench target (cargo adds
 /// `--bench`, before or after the user's arguments).
 fn cargo_bench_answers_help() -> Result<(), Failed> {
-    let micro = taken(&COMMANDS[0]);
+    let (micro, _) = table(&COMMANDS[0]);
     for args in [["--help", "--bench"], ["--bench", "-h"]] {
         let mut bench = Command::new(std::env::current_exe()?);
         bench.env("YARDSTICK_HELP_CHILD", "bench").args(args);
@@ -264,30 +191,6 @@ fn help_wins_over_missing_arguments() -> Result<(), Failed> {
     Ok(())
 }
 
-/// A guard on the scan itself: it must see what it is meant to, and no
-/// option's value.
-fn the_source_scan_finds_the_options() -> Result<(), Failed> {
-    let micro = options_in(&read("src/commands/micro/options.rs"));
-    let common = options_in(&read(COMMON));
-    let baseline = options_in(&read("src/commands/baseline.rs"));
-    for (set, option) in [
-        (&micro, "--repeat"),
-        (&micro, "--probe-timeout"),
-        (&common, "--format"),
-        (&common, "-q"),
-        (&baseline, "-o"),
-        (&baseline, "--output"),
-    ] {
-        if !set.contains(option) {
-            return Err(format!("the scan missed {option}: {set:?}").into());
-        }
-    }
-    if common.contains("--table") {
-        return Err("the scan took a value of --format for an option".into());
-    }
-    Ok(())
-}
-
 fn tests() -> Vec<Trial> {
     let mut trials = Vec::new();
     for cli in COMMANDS {
@@ -309,10 +212,6 @@ fn tests() -> Vec<Trial> {
         Trial::test(
             "help_wins_over_missing_arguments",
             help_wins_over_missing_arguments,
-        ),
-        Trial::test(
-            "the_source_scan_finds_the_options",
-            the_source_scan_finds_the_options,
         ),
     ]);
     trials

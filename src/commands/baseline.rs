@@ -1,7 +1,8 @@
 //! `yardstick baseline RUN... --output=FILE`: pools saved runs of one build
 //! into the baseline later runs compare with (see [`crate::baseline::pool`]).
 
-use super::common::{Flag, path};
+use super::common::{Common, Flag};
+use super::flags::{Def, Entry, Options, Section, Set, Spec};
 use crate::baseline::pool;
 use crate::document::run::{Row, Run};
 use crate::document::store;
@@ -12,52 +13,63 @@ use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-const USAGE: &str = "usage: yardstick baseline RUN... --output=FILE";
-
-/// What `yardstick baseline --help` prints; keep it in step with `parse` and
-/// docs/cli.md (tests/help.rs checks both).
-pub(crate) const HELP: &str = "usage: yardstick baseline RUN... --output=FILE
-
-Pools saved runs of one build and machine class into one baseline: every
+/// `yardstick baseline`'s command line.
+pub(crate) static SPEC: Spec<BaselineOptions> = Spec {
+    command: "baseline",
+    usage: "usage: yardstick baseline RUN... --output=FILE",
+    about: "Pools saved runs of one build and machine class into one baseline: every
 sample of every run, each beside the calibration loop timed just before it.
 Prints how far each run sat from the pooled figure, so an odd run is seen
 before it becomes the baseline. docs/baselines.md, \"Wall-time baselines\",
-has the recipe.
-
-  -o, --output=FILE         where the baseline goes (required)
-
-Exit codes: 0, or 2 on bad usage or input (one line on stderr).
-";
+has the recipe.",
+    sections: &[Section {
+        title: None,
+        entries: &[Entry::Own(Def {
+            long: "output",
+            short: Some('o'),
+            value: Some("FILE"),
+            help: "where the baseline goes (required)",
+            set: Set::Path(|o, p| o.output = p),
+        })],
+    }],
+    notes: "",
+    exit: "Exit codes: 0, or 2 on bad usage or input (one line on stderr).\n",
+    refuses: &[],
+};
 
 /// What `yardstick baseline` was asked.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct BaselineOptions {
     pub runs: Vec<PathBuf>,
     pub output: PathBuf,
 }
 
+impl Options for BaselineOptions {
+    fn common(&mut self) -> Option<&mut Common> {
+        None
+    }
+}
+
 impl BaselineOptions {
     pub fn parse(args: Vec<OsString>) -> Result<BaselineOptions, Error> {
-        let mut runs = Vec::new();
-        let mut output = None;
+        let mut o = BaselineOptions::default();
         let mut parser = Parser::from_args(args);
-        while let Some(arg) = parser.next()? {
-            match Flag::from(arg) {
-                Flag::Long(name) if name == "output" => {
-                    output = Some(path(&mut parser, "--output")?)
-                }
-                Flag::Short('o') => output = Some(path(&mut parser, "-o")?),
-                flag if flag.is_help() => return Err(Error::Help(HELP)),
-                Flag::Value(v) => runs.push(PathBuf::from(v)),
-                other => return Err(other.unexpected()),
+        while let Some(flag) = SPEC.next(&mut parser, &mut o)? {
+            match flag {
+                Flag::Value(v) => o.runs.push(PathBuf::from(v)),
+                other => return Err(SPEC.unexpected(&other)),
             }
         }
-        let output =
-            output.ok_or_else(|| Error::usage(format!("--output is required; {USAGE}")))?;
-        if runs.is_empty() {
-            return Err(Error::usage(format!("no run to pool; {USAGE}")));
+        if o.output.as_os_str().is_empty() {
+            return Err(Error::usage(format!(
+                "--output is required; {}",
+                SPEC.usage
+            )));
         }
-        Ok(BaselineOptions { runs, output })
+        if o.runs.is_empty() {
+            return Err(Error::usage(format!("no run to pool; {}", SPEC.usage)));
+        }
+        Ok(o)
     }
 }
 

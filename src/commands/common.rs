@@ -1,6 +1,8 @@
 //! Options every measuring mode shares: output format, quiet, save, baseline,
-//! threshold. Parsed in one place so micro and HTTP mode read them alike.
+//! threshold. Defined once here ([`SHARED`]), so that every command that
+//! takes one reads it alike, and the readers of option values.
 
+use super::flags::{Def, Options, Set};
 use crate::baseline::Asked;
 use crate::error::Error;
 use crate::output::Format;
@@ -48,28 +50,11 @@ impl Flag {
     }
 }
 
-/// The help lines of the output options, for a command's help text
-/// (`concat!` takes a macro, not a constant).
-macro_rules! output_help {
-    () => {
-        "  --format=FORMAT           table, json or csv (default table); --json and
-                            --csv are short for the last two
-  -q, --quiet               no progress on stderr
-"
-    };
-}
-pub(crate) use output_help;
-
-/// The help line of the exit codes every command shares.
-macro_rules! exit_help {
-    () => {
-        "
-Exit codes: 0 no regression, 1 a regression or a failed probe, 2 bad usage
+/// The exit codes every measuring command shares, for its help.
+pub(crate) const EXIT_CODES: &str =
+    "Exit codes: 0 no regression, 1 a regression or a failed probe, 2 bad usage
 or input (one line on stderr). docs/cli.md has every option.
-"
-    };
-}
-pub(crate) use exit_help;
+";
 
 /// Reads `--format`'s value.
 pub fn format(value: &str) -> Result<Format, Error> {
@@ -140,55 +125,142 @@ impl Common {
             (None, false) => Ok(Asked::Default),
         }
     }
+}
 
-    /// The next argument that is the command's own: the shared options are
-    /// taken on the way, and `--help`/`-h` answers with `help`. `None` at
-    /// the end of the arguments.
-    pub fn next_own(
-        &mut self,
-        parser: &mut Parser,
-        help: &'static str,
-    ) -> Result<Option<Flag>, Error> {
-        while let Some(arg) = parser.next()? {
-            let flag = Flag::from(arg);
-            if flag.is_help() {
-                return Err(Error::Help(help));
-            }
-            if !self.accept(&flag, parser)? {
-                return Ok(Some(flag));
-            }
-        }
-        Ok(None)
-    }
-
-    /// Takes `arg` if it is a shared option (reading its value from
-    /// `parser`); returns false for anything else, for the caller to handle.
-    pub fn accept(&mut self, flag: &Flag, parser: &mut Parser) -> Result<bool, Error> {
-        let name = match flag {
-            Flag::Long(name) => name.as_str(),
-            Flag::Short('q') => "quiet",
-            _ => return Ok(false),
-        };
-        match name {
-            "format" => self.format = format(&string(parser, "--format")?)?,
-            "json" => self.format = Format::Json,
-            "csv" => self.format = Format::Csv,
-            "quiet" => self.quiet = true,
-            "save" => self.save = Some(path(parser, "--save")?),
-            "baseline" => self.baseline = Some(path(parser, "--baseline")?),
-            "no-baseline" => self.no_baseline = true,
-            "threshold" => self.threshold = Some(percent(parser, "--threshold")?),
-            "min-delta" => self.min_delta = Some(non_negative(parser, "--min-delta")?),
-            "max-machine-slowdown" => {
-                self.max_machine_slowdown = Some(percent(parser, "--max-machine-slowdown")?)
-            }
-            "all-checks" => self.all_checks = true,
-            "cross-machine" => self.cross_machine = true,
-            _ => return Ok(false),
-        }
-        Ok(true)
+/// A command that takes only shared options (`show`, `compare`) parses
+/// into them directly.
+impl Options for Common {
+    fn common(&mut self) -> Option<&mut Common> {
+        Some(self)
     }
 }
+
+/// `--format=FORMAT`.
+pub(crate) static FORMAT: Def<Common> = Def {
+    long: "format",
+    short: None,
+    value: Some("FORMAT"),
+    help: "table, json or csv (default table)",
+    set: Set::Text(|c, v, _| {
+        c.format = format(v)?;
+        Ok(())
+    }),
+};
+/// `--json`.
+pub(crate) static JSON: Def<Common> = Def {
+    long: "json",
+    short: None,
+    value: None,
+    help: "the same as --format=json",
+    set: Set::Switch(|c| c.format = Format::Json),
+};
+/// `--csv`.
+pub(crate) static CSV: Def<Common> = Def {
+    long: "csv",
+    short: None,
+    value: None,
+    help: "the same as --format=csv",
+    set: Set::Switch(|c| c.format = Format::Csv),
+};
+/// `-q`, `--quiet`.
+pub(crate) static QUIET: Def<Common> = Def {
+    long: "quiet",
+    short: Some('q'),
+    value: None,
+    help: "no progress on stderr",
+    set: Set::Switch(|c| c.quiet = true),
+};
+/// `--save=FILE`.
+pub(crate) static SAVE: Def<Common> = Def {
+    long: "save",
+    short: None,
+    value: Some("FILE"),
+    help: "also write the run as JSON",
+    set: Set::Path(|c, p| c.save = Some(p)),
+};
+/// `--baseline=FILE`.
+pub(crate) static BASELINE: Def<Common> = Def {
+    long: "baseline",
+    short: None,
+    value: Some("FILE"),
+    help: "judge against this saved run",
+    set: Set::Path(|c, p| c.baseline = Some(p)),
+};
+/// `--no-baseline`.
+pub(crate) static NO_BASELINE: Def<Common> = Def {
+    long: "no-baseline",
+    short: None,
+    value: None,
+    help: "judge against nothing, and keep nothing",
+    set: Set::Switch(|c| c.no_baseline = true),
+};
+/// `--threshold=PCT`; each command says its default.
+pub(crate) static THRESHOLD: Def<Common> = Def {
+    long: "threshold",
+    short: None,
+    value: Some("PCT"),
+    help: "how much slower regresses",
+    set: Set::Text(|c, v, option| {
+        c.threshold = Some(percent(v, option)?);
+        Ok(())
+    }),
+};
+/// `--min-delta=MS`.
+pub(crate) static MIN_DELTA: Def<Common> = Def {
+    long: "min-delta",
+    short: None,
+    value: Some("MS"),
+    help: "a slowdown must also add MS milliseconds",
+    set: Set::Text(|c, v, option| {
+        c.min_delta = Some(non_negative(v, option)?);
+        Ok(())
+    }),
+};
+/// `--max-machine-slowdown=PCT`.
+pub(crate) static MAX_MACHINE_SLOWDOWN: Def<Common> = Def {
+    long: "max-machine-slowdown",
+    short: None,
+    value: Some("PCT"),
+    help: "judge nothing when the calibration loop ran more than PCT % slower \
+           than the baseline's (default 30)",
+    set: Set::Text(|c, v, option| {
+        c.max_machine_slowdown = Some(percent(v, option)?);
+        Ok(())
+    }),
+};
+/// `--all-checks`.
+pub(crate) static ALL_CHECKS: Def<Common> = Def {
+    long: "all-checks",
+    short: None,
+    value: None,
+    help: "list every check, not only the regressions",
+    set: Set::Switch(|c| c.all_checks = true),
+};
+/// `--cross-machine`.
+pub(crate) static CROSS_MACHINE: Def<Common> = Def {
+    long: "cross-machine",
+    short: None,
+    value: None,
+    help: "judge wall time against another machine class too (expect false alarms)",
+    set: Set::Switch(|c| c.cross_machine = true),
+};
+
+/// Every shared option: a command takes those it lists and refuses the
+/// others, saying why.
+pub(crate) static SHARED: &[&Def<Common>] = &[
+    &FORMAT,
+    &JSON,
+    &CSV,
+    &QUIET,
+    &SAVE,
+    &BASELINE,
+    &NO_BASELINE,
+    &THRESHOLD,
+    &MIN_DELTA,
+    &MAX_MACHINE_SLOWDOWN,
+    &ALL_CHECKS,
+    &CROSS_MACHINE,
+];
 
 /// The option's value as UTF-8 text.
 pub fn string(parser: &mut Parser, option: &str) -> Result<String, Error> {
@@ -211,17 +283,16 @@ pub fn path(parser: &mut Parser, option: &str) -> Result<PathBuf, Error> {
     Ok(PathBuf::from(value))
 }
 
-/// The option's value as a whole number.
-pub fn count(parser: &mut Parser, option: &str) -> Result<u64, Error> {
-    let text = string(parser, option)?;
+/// `text` as a whole number.
+pub fn count(text: &str, option: &str) -> Result<u64, Error> {
     text.trim()
         .parse::<u64>()
         .map_err(|_| Error::usage(format!("{option}: `{text}` is not a whole number")))
 }
 
-/// The option's value as a whole number of at least 1.
-pub fn positive(parser: &mut Parser, option: &str) -> Result<u64, Error> {
-    match count(parser, option)? {
+/// `text` as a whole number of at least 1.
+pub fn positive(text: &str, option: &str) -> Result<u64, Error> {
+    match count(text, option)? {
         0 => Err(Error::usage(format!("{option}: must be at least 1"))),
         n => Ok(n),
     }
@@ -230,8 +301,8 @@ pub fn positive(parser: &mut Parser, option: &str) -> Result<u64, Error> {
 /// A whole number between `min` and `max`: counts that size buffers or
 /// loops get an upper bound, so a typo is a usage error, not an exhausted
 /// machine.
-pub fn bounded(parser: &mut Parser, option: &str, min: u64, max: u64) -> Result<u64, Error> {
-    match count(parser, option)? {
+pub fn bounded(text: &str, option: &str, min: u64, max: u64) -> Result<u64, Error> {
+    match count(text, option)? {
         n if n < min => Err(Error::usage(format!("{option}: must be at least {min}"))),
         n if n > max => Err(Error::usage(format!("{option}: must be at most {max}"))),
         n => Ok(n),
@@ -240,8 +311,8 @@ pub fn bounded(parser: &mut Parser, option: &str, min: u64, max: u64) -> Result<
 
 /// A duration in seconds, above 0 and at most a day (fractions allowed:
 /// `0.5`).
-pub fn seconds(parser: &mut Parser, option: &str) -> Result<std::time::Duration, Error> {
-    let v = non_negative(parser, option)?;
+pub fn seconds(text: &str, option: &str) -> Result<std::time::Duration, Error> {
+    let v = non_negative(text, option)?;
     match std::time::Duration::try_from_secs_f64(v) {
         Ok(d) if !d.is_zero() && v <= 86_400.0 => Ok(d),
         _ => Err(Error::usage(format!(
@@ -251,8 +322,7 @@ pub fn seconds(parser: &mut Parser, option: &str) -> Result<std::time::Duration,
 }
 
 /// A finite number ≥ 0.
-pub(crate) fn non_negative(parser: &mut Parser, option: &str) -> Result<f64, Error> {
-    let text = string(parser, option)?;
+pub(crate) fn non_negative(text: &str, option: &str) -> Result<f64, Error> {
     match text.trim().trim_end_matches('%').parse::<f64>() {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
         _ => Err(Error::usage(format!(
@@ -262,8 +332,8 @@ pub(crate) fn non_negative(parser: &mut Parser, option: &str) -> Result<f64, Err
 }
 
 /// A percentage above 0 (a trailing `%` is allowed).
-pub fn percent(parser: &mut Parser, option: &str) -> Result<f64, Error> {
-    let v = non_negative(parser, option)?;
+pub fn percent(text: &str, option: &str) -> Result<f64, Error> {
+    let v = non_negative(text, option)?;
     if v == 0.0 {
         return Err(Error::usage(format!("{option}: must be above 0")));
     }
@@ -274,17 +344,48 @@ pub fn percent(parser: &mut Parser, option: &str) -> Result<f64, Error> {
 mod tests {
     use super::*;
 
+    use crate::commands::flags::{Entry, Section, Spec};
+
+    /// A command that takes every shared option.
+    static EVERY: Spec<Common> = Spec {
+        command: "test",
+        usage: "usage: test",
+        about: "",
+        sections: &[Section {
+            title: None,
+            entries: &[
+                Entry::Shared(&FORMAT),
+                Entry::Shared(&JSON),
+                Entry::Shared(&CSV),
+                Entry::Shared(&QUIET),
+                Entry::Shared(&SAVE),
+                Entry::Shared(&BASELINE),
+                Entry::Shared(&NO_BASELINE),
+                Entry::Shared(&THRESHOLD),
+                Entry::Shared(&MIN_DELTA),
+                Entry::Shared(&MAX_MACHINE_SLOWDOWN),
+                Entry::Shared(&ALL_CHECKS),
+                Entry::Shared(&CROSS_MACHINE),
+            ],
+        }],
+        notes: "",
+        exit: "",
+        refuses: &[],
+    };
+
     fn parse(args: &[&str]) -> Result<(Common, Vec<String>), Error> {
         let mut parser = Parser::from_args(args.iter().copied());
         let mut common = Common::default();
         let mut rest = Vec::new();
-        while let Some(arg) = parser.next()? {
-            let flag = Flag::from(arg);
-            if !common.accept(&flag, &mut parser)? {
-                rest.push(format!("{flag:?}"));
-            }
+        while let Some(flag) = EVERY.next(&mut parser, &mut common)? {
+            rest.push(format!("{flag:?}"));
         }
         Ok((common, rest))
+    }
+
+    #[test]
+    fn the_test_command_takes_every_shared_option() {
+        assert!(EVERY.refused().is_empty(), "{:?}", EVERY.refused());
     }
 
     #[test]

@@ -2,45 +2,59 @@
 //! wall-time baseline is kept under (`baselines/<bench>/<class>.json`, or a
 //! CI cache).
 
+use super::common::Common;
+use super::flags::{Def, Entry, Options, Section, Set, Spec};
 use crate::document::environment::{Cpu, current_class};
 use crate::error::Error;
 use crate::text::cleaned;
-use lexopt::{Arg, Parser};
+use lexopt::Parser;
 use std::ffi::OsString;
 use std::path::Path;
 
-/// What `yardstick machine --help` prints; keep it in step with `main` and
-/// docs/cli.md (tests/help.rs checks both).
-pub(crate) const HELP: &str = "usage: yardstick machine [--class]
-
-Prints this machine's class, the key of its wall-time baselines
+/// `yardstick machine`'s command line.
+pub(crate) static SPEC: Spec<Asked> = Spec {
+    command: "machine",
+    usage: "usage: yardstick machine [--class]",
+    about: "Prints this machine's class, the key of its wall-time baselines
 (baselines/<bench>/<class>.json), and what it is made of: the processor,
 online CPUs, SMT, hypervisor, kernel and governor. Wall time is judged only
-against a baseline of the same class.
+against a baseline of the same class.",
+    sections: &[Section {
+        title: None,
+        entries: &[Entry::Own(Def {
+            long: "class",
+            short: None,
+            value: None,
+            help: "print the class alone (unknown when the machine cannot be identified)",
+            set: Set::Switch(|o| o.class_only = true),
+        })],
+    }],
+    notes: "",
+    exit: "Exit codes: 0, or 2 on bad usage.\n",
+    refuses: &[],
+};
 
-  --class                   print the class alone (unknown when the machine
-                            cannot be identified)
+/// What `yardstick machine` was asked.
+#[derive(Debug, Default)]
+pub(crate) struct Asked {
+    class_only: bool,
+}
 
-Exit codes: 0, or 2 on bad usage.
-";
+impl Options for Asked {
+    fn common(&mut self) -> Option<&mut Common> {
+        None
+    }
+}
 
 /// Prints the class (with `--class`, the class alone: `unknown` when the
 /// machine cannot be identified), else the class and what it is made of.
 pub fn main(args: Vec<OsString>) -> Result<i32, Error> {
-    let mut class_only = false;
+    let mut asked = Asked::default();
     let mut parser = Parser::from_args(args);
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Arg::Long("class") => class_only = true,
-            Arg::Long("help") | Arg::Short('h') => return Err(Error::Help(HELP)),
-            other => {
-                return Err(Error::usage(format!(
-                    "yardstick machine: {}",
-                    other.unexpected()
-                )));
-            }
-        }
+    if let Some(flag) = SPEC.next(&mut parser, &mut asked)? {
+        return Err(SPEC.unexpected(&flag));
     }
+    let class_only = asked.class_only;
     let class = current_class().unwrap_or_else(|| "unknown".to_string());
     if class_only {
         println!("{class}");

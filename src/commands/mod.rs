@@ -6,6 +6,7 @@
 pub mod baseline;
 pub mod common;
 pub mod compare_builds;
+pub(crate) mod flags;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod machine;
@@ -234,5 +235,26 @@ fn exit_code(result: Result<i32, Error>) -> i32 {
             eprintln!("{e}");
             e.exit_code()
         }
+    }
+}
+
+/// The options `command` takes as written (`--repeat`, `-q`), and the
+/// shared options it refuses: what its `--help` and docs/cli.md must name,
+/// read from the one table its parser takes them by (tests/help.rs).
+#[doc(hidden)]
+pub fn options_of(command: &str) -> Option<(Vec<String>, Vec<String>)> {
+    fn both<T>(spec: &flags::Spec<T>) -> Option<(Vec<String>, Vec<String>)> {
+        Some((spec.options(), spec.refused()))
+    }
+    match command {
+        "micro" => both(&micro::cli::SPEC),
+        "compare-builds" => both(&compare_builds::options::SPEC),
+        "compare" => both(&saved::COMPARE),
+        "show" => both(&saved::SHOW),
+        #[cfg(feature = "http")]
+        "http" => both(&http::cli::SPEC),
+        "baseline" => both(&baseline::SPEC),
+        "machine" => both(&machine::SPEC),
+        _ => None,
     }
 }

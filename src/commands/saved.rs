@@ -1,7 +1,8 @@
 //! `yardstick show FILE` and `yardstick compare BASE RUN`: work on saved runs
 //! without measuring anything.
 
-use super::common::{Common, Flag, exit_help, output_help};
+use super::common::{self, Common, Flag};
+use super::flags::{Entry, Section, Spec};
 use crate::baseline::Baseline;
 use crate::document::run::{Metric, Mode};
 use crate::document::store;
@@ -13,98 +14,111 @@ use lexopt::Parser;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-/// What `yardstick show --help` prints; keep it in step with `parse` and
-/// docs/cli.md (tests/help.rs checks both).
-pub(crate) const SHOW_HELP: &str = concat!(
-    "usage: yardstick show FILE [OPTIONS]
+/// The output options, which `show` and `compare` both take.
+const OUTPUT: Section<Common> = Section {
+    title: Some("Output"),
+    entries: &[
+        Entry::Shared(&common::FORMAT),
+        Entry::Shared(&common::JSON),
+        Entry::Shared(&common::CSV),
+        Entry::Shared(&common::QUIET),
+    ],
+};
 
-Prints a saved run (and its comparison, if it was judged) without measuring.
+/// Saving and a baseline mean nothing to a command on saved runs.
+const NOT_MEASURING: [(&str, &str); 3] = [
+    (
+        "save",
+        "it measures nothing, so there is no new run to save",
+    ),
+    ("baseline", "name the runs as BASE RUN"),
+    ("no-baseline", "name the runs as BASE RUN"),
+];
 
-",
-    output_help!(),
-    "
-Exit codes: 0, or 2 on bad usage or input (one line on stderr).
-"
-);
+/// `yardstick show`'s command line.
+pub(crate) static SHOW: Spec<Common> = Spec {
+    command: "show",
+    usage: "usage: yardstick show FILE [OPTIONS]",
+    about: "Prints a saved run (and its comparison, if it was judged) without measuring.",
+    sections: &[OUTPUT],
+    notes: "",
+    exit: "Exit codes: 0, or 2 on bad usage or input (one line on stderr).\n",
+    refuses: &[
+        NOT_MEASURING[0],
+        NOT_MEASURING[1],
+        NOT_MEASURING[2],
+        ("threshold", "it judges nothing (compare does)"),
+        ("min-delta", "it judges nothing (compare does)"),
+        ("all-checks", "it judges nothing (compare does)"),
+        ("max-machine-slowdown", "it judges nothing (compare does)"),
+        ("cross-machine", "it judges nothing (compare does)"),
+    ],
+};
 
-/// What `yardstick compare --help` prints; keep it in step with `parse`,
-/// `Common::accept` and docs/cli.md (tests/help.rs checks all three).
-pub(crate) const COMPARE_HELP: &str = concat!(
-    "usage: yardstick compare BASE RUN [OPTIONS]
-
-Judges the saved run RUN against the saved run BASE without measuring, by
+/// `yardstick compare`'s command line.
+pub(crate) static COMPARE: Spec<Common> = Spec {
+    command: "compare",
+    usage: "usage: yardstick compare BASE RUN [OPTIONS]",
+    about: "Judges the saved run RUN against the saved run BASE without measuring, by
 the rules of their kind: normalised medians for timed micro runs, counts,
-or HTTP times. It cannot measure again, so nothing is confirmed.
+or HTTP times. It cannot measure again, so nothing is confirmed.",
+    sections: &[
+        Section {
+            title: None,
+            entries: &[
+                Entry::SharedAs(
+                    &common::THRESHOLD,
+                    "how much slower regresses (default: 30 for timed micro runs, 1 for \
+                     counts, 15 for HTTP runs)",
+                ),
+                Entry::SharedAs(
+                    &common::MAX_MACHINE_SLOWDOWN,
+                    "judge nothing when RUN's calibration loop ran more than PCT % slower \
+                     than BASE's (default 30; timed micro runs only)",
+                ),
+                Entry::SharedAs(
+                    &common::MIN_DELTA,
+                    "HTTP runs: a time regresses only when it also grew by MS milliseconds \
+                     (default 1)",
+                ),
+                Entry::SharedAs(
+                    &common::CROSS_MACHINE,
+                    "judge wall time across machine classes too (expect false alarms)",
+                ),
+                Entry::Shared(&common::ALL_CHECKS),
+            ],
+        },
+        OUTPUT,
+    ],
+    notes: "",
+    exit: common::EXIT_CODES,
+    refuses: &NOT_MEASURING,
+};
 
-  --threshold=PCT           how much slower regresses (default: 30 for timed
-                            micro runs, 1 for counts, 15 for HTTP runs)
-  --max-machine-slowdown=PCT
-                            judge nothing when RUN's calibration loop ran more
-                            than PCT % slower than BASE's (default 30; timed
-                            micro runs only)
-  --min-delta=MS            HTTP runs: a time regresses only when it also grew
-                            by MS milliseconds (default 1)
-  --cross-machine           judge wall time across machine classes too
-                            (expect false alarms)
-  --all-checks              list every check, not only the regressions
-",
-    output_help!(),
-    exit_help!()
-);
-
-/// Shared options plus the positional file names; `help` answers `--help`.
+/// Shared options plus the positional file names.
 fn parse(
     args: Vec<OsString>,
-    command: &str,
+    spec: &'static Spec<Common>,
     files: usize,
-    help: &'static str,
 ) -> Result<(Common, Vec<PathBuf>), Error> {
     let mut common = Common::default();
     let mut paths = Vec::new();
     let mut parser = Parser::from_args(args);
-    while let Some(flag) = common.next_own(&mut parser, help)? {
+    while let Some(flag) = spec.next(&mut parser, &mut common)? {
         match flag {
             Flag::Value(v) => paths.push(PathBuf::from(v)),
-            other => return Err(other.unexpected()),
+            other => return Err(spec.unexpected(&other)),
         }
     }
-    // Shared options that mean nothing here are refused, not ignored.
-    let refused = [
-        (common.save.is_some(), "--save"),
-        (common.baseline.is_some(), "--baseline"),
-        (common.no_baseline, "--no-baseline"),
-        (
-            command == "show" && common.threshold.is_some(),
-            "--threshold",
-        ),
-        (
-            command == "show" && common.min_delta.is_some(),
-            "--min-delta",
-        ),
-        (command == "show" && common.all_checks, "--all-checks"),
-        (
-            command == "show" && common.max_machine_slowdown.is_some(),
-            "--max-machine-slowdown",
-        ),
-        (command == "show" && common.cross_machine, "--cross-machine"),
-    ];
-    if let Some((_, option)) = refused.iter().find(|(given, _)| *given) {
-        return Err(Error::usage(format!(
-            "yardstick {command} does not take {option}"
-        )));
-    }
     if paths.len() != files {
-        let wanted = if files == 1 { "FILE" } else { "BASE RUN" };
-        return Err(Error::usage(format!(
-            "usage: yardstick {command} {wanted} [OPTIONS]"
-        )));
+        return Err(Error::usage(spec.usage));
     }
     Ok((common, paths))
 }
 
 /// Prints a saved run in the chosen format.
 pub fn show(args: Vec<OsString>) -> Result<i32, Error> {
-    let (common, paths) = parse(args, "show", 1, SHOW_HELP)?;
+    let (common, paths) = parse(args, &SHOW, 1)?;
     let run = store::load(&paths[0])?;
     deliver::show(&run, &common.delivery());
     Ok(0)
@@ -112,7 +126,7 @@ pub fn show(args: Vec<OsString>) -> Result<i32, Error> {
 
 /// Compares two saved runs; exit 1 on a regression.
 pub fn compare(args: Vec<OsString>) -> Result<i32, Error> {
-    let (common, paths) = parse(args, "compare", 2, COMPARE_HELP)?;
+    let (common, paths) = parse(args, &COMPARE, 2)?;
     let base = Baseline::load(&paths[0])?;
     let run = Baseline::load(&paths[1])?;
     // The run is measured against the baseline: where they differ in kind,

@@ -1,6 +1,7 @@
 //! `yardstick compare-builds OLD NEW`: options of the paired comparison.
 
-use crate::commands::common::{self, Common, Flag, exit_help, output_help};
+use crate::commands::common::{self, Common, Flag};
+use crate::commands::flags::{Def, Entry, Options, Section, Set, Spec};
 use crate::commands::micro::options::{MAX_BATCH, MAX_SAMPLES};
 use crate::error::Error;
 use lexopt::Parser;
@@ -26,47 +27,183 @@ pub(crate) const MAX_ROUNDS: u64 = 100_000;
 /// sample takes a millisecond can afford twenty a round.
 pub(crate) const DEFAULT_ROUND_MS: u64 = 20;
 
-/// What `yardstick compare-builds --help` prints; keep it in step with
-/// `PairedOptions::accept`, `Common::accept` and docs/cli.md (tests/help.rs
-/// checks all three).
-pub(crate) const HELP: &str = concat!(
-    "usage: yardstick compare-builds OLD NEW [OPTIONS]
-
-Measures two bench binaries (say, built from the main branch and from a pull
+/// `compare-builds`' command line: what `--help` prints, and what the
+/// parser takes.
+pub(crate) static SPEC: Spec<PairedOptions> = Spec {
+    command: "compare-builds",
+    usage: "usage: yardstick compare-builds OLD NEW [OPTIONS]",
+    about: "Measures two bench binaries (say, built from the main branch and from a pull
 request) on one CPU: in each round every probe is timed on each build, one
 block of samples right after the other, in a random order; the rounds are
 spread over fresh pairs of worker processes. NEW regresses (exit 1) when the
 median of the pairs' ratios exceeds the threshold and a one-sided signed-rank
-test over the pairs gives p < 0.01.
+test over the pairs gives p < 0.01.",
+    sections: &[
+        Section {
+            title: None,
+            entries: &[
+                Entry::Own(Def {
+                    long: "rounds",
+                    short: None,
+                    value: Some("N"),
+                    help: "rounds (default 30; 7 to 100000)",
+                    set: Set::Text(|o, v, option| {
+                        o.rounds = common::bounded(v, option, 1, MAX_ROUNDS)? as usize;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "pairs",
+                    short: None,
+                    value: Some("N"),
+                    help: "worker pairs the rounds are spread over (default 10, or the rounds \
+                           if fewer; 7 to the rounds)",
+                    set: Set::Text(|o, v, option| {
+                        o.pairs_asked = Some(common::bounded(v, option, 1, MAX_ROUNDS)? as usize);
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "round-time",
+                    short: None,
+                    value: Some("MS"),
+                    help: "milliseconds of samples per probe, build and round (default 20; \
+                           0 to 60000; 0: --repeat samples)",
+                    set: Set::Text(|o, v, option| {
+                        o.round_ms = common::bounded(v, option, 0, 60_000)?;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "repeat",
+                    short: None,
+                    value: Some("N"),
+                    help: "the fewest samples per probe, build and round (default 1; \
+                           1 to 1000000)",
+                    set: Set::Text(|o, v, option| {
+                        o.repeat = common::bounded(v, option, 1, MAX_SAMPLES)? as usize;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "warmup",
+                    short: None,
+                    value: Some("N"),
+                    help: "untimed samples per probe and build before each pair's first \
+                           round (default 3; 0 to 1000000)",
+                    set: Set::Text(|o, v, option| {
+                        o.warmup = common::bounded(v, option, 0, MAX_SAMPLES)? as usize;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "min-batch",
+                    short: None,
+                    value: Some("K"),
+                    help: "iterations per sample (default: the larger of the two builds' \
+                           choices; 1 to 1000000000)",
+                    set: Set::Text(|o, v, option| {
+                        o.min_batch = Some(common::bounded(v, option, 1, MAX_BATCH)?);
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "probe",
+                    short: None,
+                    value: Some("NAME"),
+                    help: "compare only this probe (repeatable)",
+                    set: Set::Text(|o, v, _| {
+                        o.probes.push(v.to_string());
+                        Ok(())
+                    }),
+                }),
+                Entry::SharedAs(&common::THRESHOLD, "how much slower regresses (default 3)"),
+                Entry::Own(Def {
+                    long: "env-old",
+                    short: None,
+                    value: Some("NAME=VALUE"),
+                    help: "extra environment for OLD's workers (repeatable)",
+                    set: Set::Text(|o, v, option| {
+                        o.env_old.push(assignment(v, option)?);
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "env-new",
+                    short: None,
+                    value: Some("NAME=VALUE"),
+                    help: "extra environment for NEW's workers (repeatable)",
+                    set: Set::Text(|o, v, option| {
+                        o.env_new.push(assignment(v, option)?);
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "seed",
+                    short: None,
+                    value: Some("N"),
+                    help: "seed of the random orders (default: drawn, and saved in the \
+                           run's settings)",
+                    set: Set::Text(|o, v, option| {
+                        o.seed = Some(common::count(v, option)?);
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "cpu",
+                    short: None,
+                    value: Some("N"),
+                    help: "the CPU both workers run on (default: the last one this process \
+                           may use; 0 to 65536)",
+                    set: Set::Text(|o, v, option| {
+                        o.cpu = Some(common::bounded(v, option, 0, 1 << 16)? as usize);
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "probe-timeout",
+                    short: None,
+                    value: Some("SECONDS"),
+                    help: "how long a worker may take to answer (default 120; above 0, \
+                           at most 86400)",
+                    set: Set::Text(|o, v, option| {
+                        o.probe_timeout = common::seconds(v, option)?;
+                        Ok(())
+                    }),
+                }),
+                Entry::Shared(&common::ALL_CHECKS),
+            ],
+        },
+        Section {
+            title: Some("Output"),
+            entries: &[
+                Entry::Shared(&common::FORMAT),
+                Entry::Shared(&common::JSON),
+                Entry::Shared(&common::CSV),
+                Entry::Shared(&common::QUIET),
+                Entry::SharedAs(&common::SAVE, "also write the comparison's run as JSON"),
+            ],
+        },
+    ],
+    notes: "",
+    exit: common::EXIT_CODES,
+    refuses: &[
+        ("baseline", "OLD is the baseline"),
+        ("no-baseline", "OLD is the baseline"),
+        ("cross-machine", "both builds run on this machine"),
+        (
+            "max-machine-slowdown",
+            "both builds share the machine's load",
+        ),
+        ("min-delta", "it applies to kernel and HTTP runs"),
+    ],
+};
 
-  --rounds=N                rounds (default 30; 7 to 100000)
-  --pairs=N                 worker pairs the rounds are spread over (default
-                            10, or the rounds if fewer; 7 to the rounds)
-  --round-time=MS           milliseconds of samples per probe, build and round
-                            (default 20; 0 to 60000; 0: --repeat samples)
-  --repeat=N                the fewest samples per probe, build and round
-                            (default 1; 1 to 1000000)
-  --warmup=N                untimed samples per probe and build before each
-                            pair's first round (default 3; 0 to 1000000)
-  --min-batch=K             iterations per sample (default: the larger of the
-                            two builds' choices; 1 to 1000000000)
-  --probe=NAME              compare only this probe (repeatable)
-  --threshold=PCT           how much slower regresses (default 3)
-  --env-old=NAME=VALUE      extra environment for OLD's workers (repeatable)
-  --env-new=NAME=VALUE      extra environment for NEW's workers (repeatable)
-  --seed=N                  seed of the random orders (default: drawn, and
-                            saved in the run's settings)
-  --cpu=N                   the CPU both workers run on (default: the last one
-                            this process may use; 0 to 65536)
-  --probe-timeout=SECONDS   how long a worker may take to answer (default 120;
-                            above 0, at most 86400)
-  --all-checks              list every check, not only the regressions
-",
-    output_help!(),
-    "  --save=FILE               also write the comparison's run as JSON
-",
-    exit_help!()
-);
+impl Options for PairedOptions {
+    fn common(&mut self) -> Option<&mut Common> {
+        Some(&mut self.common)
+    }
+}
 
 /// Everything `compare-builds` accepts.
 #[derive(Debug, Clone, PartialEq)]
@@ -108,6 +245,9 @@ pub(crate) struct PairedOptions {
     /// The CPU both workers run on (`--cpu=N`); by default the last one this
     /// process may use.
     pub(crate) cpu: Option<usize>,
+    /// `--pairs` as given; [`PairedOptions::parse`] sets `pairs` from it
+    /// once `--rounds` is known, since the default hangs on the rounds.
+    pairs_asked: Option<usize>,
 }
 
 impl Default for PairedOptions {
@@ -129,6 +269,7 @@ impl Default for PairedOptions {
             seed: None,
             probe_timeout: Duration::from_secs(120),
             cpu: None,
+            pairs_asked: None,
         }
     }
 }
@@ -139,51 +280,19 @@ impl PairedOptions {
     pub(crate) fn parse(args: Vec<OsString>) -> Result<PairedOptions, Error> {
         let mut o = PairedOptions::default();
         let mut binaries = Vec::new();
-        let mut pairs = None;
         let mut parser = Parser::from_args(args);
-        while let Some(flag) = o.common.next_own(&mut parser, HELP)? {
-            match &flag {
-                Flag::Long(name) if name == "pairs" => {
-                    pairs = Some(common::bounded(&mut parser, "--pairs", 1, MAX_ROUNDS)? as usize)
-                }
-                Flag::Long(name) => {
-                    if !o.accept(name, &mut parser)? {
-                        return Err(flag.unexpected());
-                    }
-                }
+        while let Some(flag) = SPEC.next(&mut parser, &mut o)? {
+            match flag {
                 Flag::Value(v) => binaries.push(PathBuf::from(v)),
-                Flag::Short(_) => return Err(flag.unexpected()),
+                other => return Err(SPEC.unexpected(&other)),
             }
         }
-        refuse_common(&o.common)?;
-        o.pairs = pairs.unwrap_or(DEFAULT_PAIRS.min(o.rounds));
+        o.pairs = o.pairs_asked.unwrap_or(DEFAULT_PAIRS.min(o.rounds));
         o.check_pairs()?;
         [o.old, o.new] = <[PathBuf; 2]>::try_from(binaries).map_err(|_| {
             Error::usage("usage: yardstick compare-builds OLD NEW [OPTIONS] (two bench binaries)")
         })?;
         Ok(o)
-    }
-
-    /// Takes the long option `name` if it is one of this command's own
-    /// (`--pairs` aside, whose default hangs on `--rounds`).
-    fn accept(&mut self, name: &str, parser: &mut Parser) -> Result<bool, Error> {
-        match name {
-            "rounds" => self.rounds = common::bounded(parser, "--rounds", 1, MAX_ROUNDS)? as usize,
-            "repeat" => self.repeat = common::bounded(parser, "--repeat", 1, MAX_SAMPLES)? as usize,
-            "round-time" => self.round_ms = common::bounded(parser, "--round-time", 0, 60_000)?,
-            "warmup" => self.warmup = common::bounded(parser, "--warmup", 0, MAX_SAMPLES)? as usize,
-            "min-batch" => {
-                self.min_batch = Some(common::bounded(parser, "--min-batch", 1, MAX_BATCH)?)
-            }
-            "probe" => self.probes.push(common::string(parser, "--probe")?),
-            "seed" => self.seed = Some(common::count(parser, "--seed")?),
-            "env-old" => self.env_old.push(assignment(parser, "--env-old")?),
-            "env-new" => self.env_new.push(assignment(parser, "--env-new")?),
-            "cpu" => self.cpu = Some(common::bounded(parser, "--cpu", 0, 1 << 16)? as usize),
-            "probe-timeout" => self.probe_timeout = common::seconds(parser, "--probe-timeout")?,
-            _ => return Ok(false),
-        }
-        Ok(true)
     }
 
     /// Refuses rounds and pairs too few for a verdict at p < 0.01, and
@@ -209,35 +318,8 @@ impl PairedOptions {
     }
 }
 
-/// Refuses the common options that mean nothing when both builds run here,
-/// side by side.
-fn refuse_common(common: &Common) -> Result<(), Error> {
-    if common.baseline.is_some() || common.no_baseline {
-        return Err(Error::usage(
-            "yardstick compare-builds does not take --baseline or --no-baseline: OLD is the baseline",
-        ));
-    }
-    if common.cross_machine {
-        return Err(Error::usage(
-            "yardstick compare-builds does not take --cross-machine: both builds run on this machine",
-        ));
-    }
-    if common.max_machine_slowdown.is_some() {
-        return Err(Error::usage(
-            "yardstick compare-builds does not take --max-machine-slowdown: both builds share the machine's load",
-        ));
-    }
-    if common.min_delta.is_some() {
-        return Err(Error::usage(
-            "yardstick compare-builds does not take --min-delta: it applies to HTTP runs",
-        ));
-    }
-    Ok(())
-}
-
-/// Reads `option`'s NAME=VALUE.
-fn assignment(parser: &mut Parser, option: &str) -> Result<(String, String), Error> {
-    let text = common::string(parser, option)?;
+/// `text` as NAME=VALUE.
+fn assignment(text: &str, option: &str) -> Result<(String, String), Error> {
     match text.split_once('=') {
         Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
         _ => Err(Error::usage(format!(

@@ -1,6 +1,7 @@
 //! `yardstick http`: pages measured over HTTP (see `http`), then judged,
 //! printed and saved like every mode.
 
+pub(crate) mod cli;
 pub mod options;
 
 use crate::baseline::{Baseline, Resolved};

@@ -1,83 +1,14 @@
 //! The options of `yardstick http`, parsed from the arguments after `http`
-//! into the shared ones (format, save, baseline, threshold, ..., read by
-//! [`Common::accept`] so every mode reads them alike) and the [`Job`] the
+//! into the shared ones (format, save, baseline, threshold, ..., defined in
+//! [`common`] so every mode reads them alike) and the [`Job`] the
 //! HTTP slice measures. Secrets may also come from the environment
 //! (`YARDSTICK_AUTH`, `YARDSTICK_SECRET_HEADERS`), kept off the command
 //! line that every local user can read.
 
-use crate::commands::common::{
-    Common, Flag, count, exit_help, output_help, path, positive, seconds, string,
-};
+use crate::commands::common::{Common, positive};
 use crate::error::Error;
 use crate::http::job::{Encoding, Job, Protocol, Resolve, Tool};
 use lexopt::Parser;
-
-/// What `yardstick http --help` prints; keep it in step with `accept`,
-/// `Common::accept` and docs/cli.md (tests/help.rs checks all three).
-pub(crate) const HELP: &str = concat!(
-    "usage: yardstick http [OPTIONS]
-
-Measures pages as a visitor gets them, with the statistics, formats and
-baseline comparison of micro mode.
-
-Pages and servers:
-  --url=URL_OR_PATH         a page (repeatable; an absolute URL names its own
-                            server)
-  --urls-file=FILE          pages one per line, # comments
-  --base=URL                the server of relative pages (default page: /)
-  --compare=A,B[,C...]      measure several servers back to back, each later
-                            one compared with the first (information)
-
-How to measure:
-  --requests=N              measured requests per page and server (default
-                            100; also --runs)
-  --warmup=N                unmeasured requests first (default 5; at least
-                            one per connection)
-  --concurrency=N           requests in flight (default 4; at most 10000)
-  --rounds=N                rounds; the order of servers is reversed every
-                            other round (default 2)
-  --cold                    a unique _bench= query parameter on every request,
-                            so caches pass it by
-  --cache-header=NAME       the header whose values are counted per row
-                            (default X-Cache)
-  --no-keepalive            a new connection for every request
-  --http=1.1|2              the protocol (default: negotiated)
-  --encoding=gzip|br|none   Accept-Encoding (default gzip)
-  --timeout=SECONDS         per request (default 30; above 0, at most 86400)
-  --auth=USER:PASSWORD      basic auth (or YARDSTICK_AUTH); never saved
-  --header=\"Name: value\"    an extra header (repeatable)
-  --secret-header=\"Name: value\"
-                            a header whose value is hidden in saves and output
-                            (repeatable; or YARDSTICK_SECRET_HEADERS, one a
-                            line)
-  --cookie=COOKIE           the Cookie header (hidden)
-  --resolve=HOST:PORT:ADDRESS
-                            connect to ADDRESS for HOST:PORT (repeatable)
-  --insecure                accept any TLS certificate
-  --tool=TOOL               builtin, ab, wrk, oha or h2load (default builtin)
-  --duration=SECONDS        how long wrk runs per page (default 10)
-  --force                   lift the caps on servers that are not loopback
-                            (1000 requests per page, 16 at a time, a warm-up
-                            of 100, 20000 in all) and allow an https name
-                            with a tool
-
-How to judge:
-  --baseline=FILE           judge against this saved HTTP run (default: none)
-  --no-baseline             judge against nothing
-  --threshold=PCT           how much slower the median or p95 regresses
-                            (default 15)
-  --min-delta=MS            and by how many milliseconds at least (default 1)
-  --cross-machine           judge loopback times against a run of another
-                            machine class too
-  --all-checks              list every check, not only the regressions
-
-Output:
-",
-    output_help!(),
-    "  --save=FILE               also write the run as JSON
-",
-    exit_help!()
-);
 
 /// Everything `yardstick http` was asked to do: what to measure, and what
 /// to do with the run (judge, print, save).
@@ -94,52 +25,14 @@ pub struct HttpOptions {
 pub fn parse(args: Vec<String>, env_auth: Option<String>) -> Result<HttpOptions, Error> {
     let mut o = HttpOptions::default();
     let mut parser = Parser::from_args(args);
-    while let Some(flag) = o.common.next_own(&mut parser, HELP)? {
-        let Flag::Long(name) = &flag else {
-            return Err(flag.unexpected());
-        };
-        if !accept(&mut o.job, name, &mut parser)? {
-            return Err(flag.unexpected());
-        }
+    if let Some(flag) = super::cli::SPEC.next(&mut parser, &mut o)? {
+        return Err(super::cli::SPEC.unexpected(&flag));
     }
     auth_from_env(&mut o.job, env_auth)?;
     o.job.threshold = o.common.threshold;
     o.job.min_delta = o.common.min_delta;
     check(&o)?;
     Ok(o)
-}
-
-/// Takes `--name` if it is an option of HTTP mode (reading its value from
-/// `p`); returns false for anything else.
-fn accept(job: &mut Job, name: &str, p: &mut Parser) -> Result<bool, Error> {
-    let option = format!("--{name}");
-    match name {
-        "url" => job.urls.push(non_empty(p, &option)?),
-        "urls-file" => job.urls_file = Some(path(p, &option)?),
-        "base" => job.base = Some(non_empty(p, &option)?),
-        "compare" => job.compare = list(&non_empty(p, &option)?, &option)?,
-        "requests" | "runs" => job.requests = positive(p, &option)?,
-        "warmup" => job.warmup = count(p, &option)?,
-        "concurrency" => job.concurrency = concurrency(p, &option)?,
-        "rounds" => job.rounds = positive(p, &option)?,
-        "cold" => job.cold = true,
-        "cache-header" => job.cache_header = header_name(&non_empty(p, &option)?, &option)?,
-        "no-keepalive" => job.keepalive = false,
-        "http" => job.protocol = protocol(&string(p, &option)?)?,
-        "encoding" => job.encoding = encoding(&string(p, &option)?)?,
-        "timeout" => job.timeout = seconds(p, &option)?,
-        "auth" => job.auth = Some(auth(&string(p, &option)?)?),
-        "header" => job.headers.push(header(&string(p, &option)?, &option)?),
-        "secret-header" => secret_header(job, &string(p, &option)?, &option)?,
-        "cookie" => job.cookie = Some(non_empty(p, &option)?),
-        "resolve" => job.resolve.push(resolve(&string(p, &option)?)?),
-        "insecure" => job.insecure = true,
-        "tool" => job.tool = tool(&string(p, &option)?)?,
-        "duration" => job.duration = positive(p, &option)?,
-        "force" => job.force = true,
-        _ => return Ok(false),
-    }
-    Ok(true)
 }
 
 /// `YARDSTICK_AUTH`, when `--auth` was not given. Its value is not echoed.
@@ -165,17 +58,12 @@ fn check(o: &HttpOptions) -> Result<(), Error> {
             "--base and --compare both name the servers: give one of them",
         ));
     }
-    if o.common.max_machine_slowdown.is_some() {
-        return Err(Error::usage(
-            "yardstick http does not take --max-machine-slowdown: pages are timed without a calibration loop",
-        ));
-    }
     Ok(())
 }
 
 /// Adds a header whose value is a secret (`source` names where it came
 /// from, for messages).
-fn secret_header(job: &mut Job, text: &str, source: &str) -> Result<(), Error> {
+pub(super) fn secret_header(job: &mut Job, text: &str, source: &str) -> Result<(), Error> {
     let (name, value) = header(text, source)?;
     job.secret_headers.push(name.clone());
     job.headers.push((name, value));
@@ -193,8 +81,7 @@ pub(crate) fn secret_headers_from_env(job: &mut Job, text: Option<String>) -> Re
     Ok(())
 }
 
-fn non_empty(p: &mut Parser, option: &str) -> Result<String, Error> {
-    let v = string(p, option)?;
+pub(super) fn non_empty(v: &str, option: &str) -> Result<String, Error> {
     if v.trim().is_empty() {
         return Err(Error::usage(format!("{option}: the value is empty")));
     }
@@ -204,8 +91,8 @@ fn non_empty(p: &mut Parser, option: &str) -> Result<String, Error> {
 /// Most requests at a time one run may hold open: one task and socket each.
 const MAX_CONCURRENCY: u64 = 10_000;
 
-fn concurrency(p: &mut Parser, option: &str) -> Result<u64, Error> {
-    match positive(p, option)? {
+pub(super) fn concurrency(v: &str, option: &str) -> Result<u64, Error> {
+    match positive(v, option)? {
         n if n > MAX_CONCURRENCY => Err(Error::usage(format!(
             "{option}: at most {MAX_CONCURRENCY} at a time"
         ))),
@@ -213,7 +100,7 @@ fn concurrency(p: &mut Parser, option: &str) -> Result<u64, Error> {
     }
 }
 
-fn list(value: &str, option: &str) -> Result<Vec<String>, Error> {
+pub(super) fn list(value: &str, option: &str) -> Result<Vec<String>, Error> {
     let items: Vec<String> = value.split(',').map(|s| s.trim().to_string()).collect();
     if items.iter().any(String::is_empty) {
         return Err(Error::usage(format!(
@@ -223,7 +110,7 @@ fn list(value: &str, option: &str) -> Result<Vec<String>, Error> {
     Ok(items)
 }
 
-fn protocol(value: &str) -> Result<Protocol, Error> {
+pub(super) fn protocol(value: &str) -> Result<Protocol, Error> {
     match value {
         "1.1" | "1" => Ok(Protocol::Http1),
         "2" => Ok(Protocol::Http2),
@@ -231,7 +118,7 @@ fn protocol(value: &str) -> Result<Protocol, Error> {
     }
 }
 
-fn encoding(value: &str) -> Result<Encoding, Error> {
+pub(super) fn encoding(value: &str) -> Result<Encoding, Error> {
     match value {
         "gzip" => Ok(Encoding::Gzip),
         "br" => Ok(Encoding::Br),
@@ -242,7 +129,7 @@ fn encoding(value: &str) -> Result<Encoding, Error> {
     }
 }
 
-fn tool(value: &str) -> Result<Tool, Error> {
+pub(super) fn tool(value: &str) -> Result<Tool, Error> {
     [Tool::Builtin, Tool::Ab, Tool::Wrk, Tool::Oha, Tool::H2load]
         .into_iter()
         .find(|t| t.as_str() == value)
@@ -253,7 +140,7 @@ fn tool(value: &str) -> Result<Tool, Error> {
         })
 }
 
-fn auth(value: &str) -> Result<String, Error> {
+pub(super) fn auth(value: &str) -> Result<String, Error> {
     match value.split_once(':') {
         Some((user, _)) if !user.is_empty() => Ok(value.to_string()),
         _ => Err(Error::usage("--auth: expected user:password")),
@@ -261,7 +148,7 @@ fn auth(value: &str) -> Result<String, Error> {
 }
 
 /// `--resolve=host:port:address`, the address of IPv6 in brackets or not.
-fn resolve(text: &str) -> Result<Resolve, Error> {
+pub(super) fn resolve(text: &str) -> Result<Resolve, Error> {
     let bad = || {
         Error::usage(format!(
             "--resolve: `{text}` is not host:port:address (e.g. example.com:443:127.0.0.1)"
@@ -283,7 +170,7 @@ fn resolve(text: &str) -> Result<Resolve, Error> {
     })
 }
 
-fn header_name(name: &str, option: &str) -> Result<String, Error> {
+pub(super) fn header_name(name: &str, option: &str) -> Result<String, Error> {
     http::HeaderName::from_bytes(name.as_bytes())
         .map(|_| name.to_string())
         .map_err(|_| Error::usage(format!("{option}: `{name}` is not a header name")))
@@ -291,7 +178,7 @@ fn header_name(name: &str, option: &str) -> Result<String, Error> {
 
 /// `Name: value`, checked now so a bad header is a usage error, not an
 /// error on every request. The value is not echoed: it may be a secret.
-fn header(text: &str, option: &str) -> Result<(String, String), Error> {
+pub(super) fn header(text: &str, option: &str) -> Result<(String, String), Error> {
     let (name, value) = text
         .split_once(':')
         .ok_or_else(|| Error::usage(format!("{option}: expected \"Name: value\"")))?;

@@ -1,87 +1,12 @@
 //! Micro mode's options: libtest-style, so `cargo bench -- FILTER` and the
 //! flags cargo passes work as a Rust developer expects.
 
-use crate::commands::common::{self, Common, Flag, exit_help, output_help};
+use crate::commands::common::{self, Common, Flag};
 use crate::document::run::{Metric, Mode};
 use crate::error::Error;
 use crate::probe::{DEFAULT_SUITE, KERNEL_SUITE, Param, Probe, ProcessProbe};
 use lexopt::Parser;
 use std::time::Duration;
-
-/// What `cargo bench -- --help` and `yardstick micro --help` print; keep it
-/// in step with `MicroOptions::accept`, `Common::accept` and
-/// docs/cli.md (tests/help.rs checks all three).
-pub(crate) const HELP: &str = concat!(
-    "usage: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
-       yardstick micro [OPTIONS] [FILTER...]   (a binary that links probes)
-
-Measures the registered probes in rounds, each sample right after a
-calibration loop, and judges the run against a baseline: by default, for
-cargo bench, the committed baselines/<bench>/<class>.json of this machine
-class, else the committed count baseline of this set-up
-(baselines/<bench>/counts/, where valgrind is installed), else the last run
-kept on this class (information only).
-
-Which probes:
-  FILTER...                 probes (and process probes) whose name contains
-                            a FILTER
-  --exact                   a FILTER must equal the name
-  --probe=NAME              only this probe (repeatable; an unknown name is
-                            an error)
-  --list                    list the probes (process probes too) and exit
-  --suite=NAME              the probes of this suite (default: the bench's,
-                            as its yardstick::main! names it, else micro);
-                            kernel runs in kernel mode
-
-How to measure:
-  --repeat=N                measured rounds (default 30; 1 to 1000000)
-  --warmup=N                unmeasured rounds first (default 3; 0 to 1000000)
-  --min-batch=K             iterations per sample (default: the fewest that
-                            last about 1 ms, 5 when counted; 1 to 1000000000)
-  --probe-timeout=SECONDS   stop the run (exit 2) when one probe takes longer
-                            (default 120; above 0, at most 86400); a process
-                            probe's child is killed and the probe fails
-  --boot-repeat=N           children started per process probe (default 5;
-                            1 to 1000)
-  --metric=METRIC           time, instructions or estimated-cycles (default
-                            time; the counts run under valgrind's callgrind)
-  --no-calibration          no calibration loop (the run cannot be judged by
-                            normalised medians)
-
-How to judge:
-  --baseline=FILE           judge against this saved run
-  --no-baseline             judge against nothing, and keep nothing
-  --count-check             count, and judge by the committed count baseline
-                            of this set-up (baselines/<bench>/counts/); a
-                            count that moved past the threshold either way
-                            fails (refresh the file); none matching: a note,
-                            exit 0
-  --threshold=PCT           how much slower regresses (default 30; counts 1;
-                            kernel mode 50)
-  --min-delta=MS            kernel mode: a slowdown must also add MS
-                            milliseconds to the median (default 0: none)
-  --max-machine-slowdown=PCT
-                            judge nothing when the calibration loop ran more
-                            than PCT % slower than the baseline's (default 30)
-  --no-confirm              do not measure flagged probes again before the
-                            verdict
-  --cross-machine           judge wall time against another machine class too
-                            (expect false alarms)
-  --all-checks              list every check, not only the regressions
-
-Output:
-",
-    output_help!(),
-    "  --save=FILE               also write the run as JSON
-
-Internal: --worker serves samples to compare-builds on stdin and stdout;
---process-child=NAME runs one process probe's child.
-cargo's --bench, --nocapture and --show-output are accepted and ignored.
-Environment: YARDSTICK_INJECT=NAME:PCT makes probes slower (for evaluating
-a check); YARDSTICK_HOME moves the kept runs (default target/yardstick).
-",
-    exit_help!()
-);
 
 /// Everything `cargo bench` / `yardstick micro` accepts.
 #[derive(Debug, Clone, PartialEq)]
@@ -164,9 +89,6 @@ pub(crate) const MAX_BATCH: u64 = 1_000_000_000;
 /// the machine.
 pub(crate) const MAX_BOOT_REPEAT: u64 = 1000;
 
-/// Flags of cargo and libtest that mean nothing to the harness.
-const IGNORED: &[&str] = &["bench", "nocapture", "show-output"];
-
 impl MicroOptions {
     /// The probes to run: `--probe` names (each must exist), then the filters.
     pub fn select(&self, registered: &[&'static Probe]) -> Result<Vec<&'static Probe>, Error> {
@@ -233,22 +155,16 @@ impl MicroOptions {
         };
         let mut parser = Parser::from_args(args);
         loop {
-            let flag = match o.common.next_own(&mut parser, HELP) {
+            let flag = match super::cli::SPEC.next(&mut parser, &mut o) {
                 Ok(Some(flag)) => flag,
                 Ok(None) => break,
                 Err(Error::Help(text)) => return Err(Error::Help(with_params(text, params))),
                 Err(e) => return Err(e),
             };
             match &flag {
-                Flag::Long(name) => {
-                    if !o.accept(name, &mut parser)?
-                        && !o.accept_param(name, params, &mut parser)?
-                    {
-                        return Err(flag.unexpected());
-                    }
-                }
+                Flag::Long(name) if o.accept_param(name, params, &mut parser)? => {}
                 Flag::Value(v) => o.filters.push(v.to_string_lossy().into_owned()),
-                Flag::Short(_) => return Err(flag.unexpected()),
+                _ => return Err(super::cli::SPEC.unexpected(&flag)),
             }
         }
         o.params_from_environment(params)?;
@@ -292,35 +208,6 @@ impl MicroOptions {
             }
             _ => Ok(()),
         }
-    }
-
-    /// Takes `--name` if it is one of micro mode's own options (reading its
-    /// value from `parser`); false for anything else.
-    fn accept(&mut self, name: &str, parser: &mut Parser) -> Result<bool, Error> {
-        match name {
-            "repeat" => self.repeat = common::bounded(parser, "--repeat", 1, MAX_SAMPLES)? as usize,
-            "warmup" => self.warmup = common::bounded(parser, "--warmup", 0, MAX_SAMPLES)? as usize,
-            "probe" => self.probes.push(common::string(parser, "--probe")?),
-            "exact" => self.exact = true,
-            "no-calibration" => self.calibrate = false,
-            "no-confirm" => self.confirm = false,
-            "list" => self.list = true,
-            "worker" => self.worker = true,
-            "count-check" => self.count_check = true,
-            "metric" => self.metric = Some(metric(&common::string(parser, "--metric")?)?),
-            "min-batch" => {
-                self.min_batch = Some(common::bounded(parser, "--min-batch", 1, MAX_BATCH)?)
-            }
-            "probe-timeout" => self.probe_timeout = common::seconds(parser, "--probe-timeout")?,
-            "suite" => self.suite = common::string(parser, "--suite")?,
-            "boot-repeat" => {
-                self.boot_repeat =
-                    common::bounded(parser, "--boot-repeat", 1, MAX_BOOT_REPEAT)? as usize
-            }
-            n if IGNORED.contains(&n) => {}
-            _ => return Ok(false),
-        }
-        Ok(true)
     }
 
     /// Takes `--name` if the bench declares it as a parameter, checking its
@@ -391,31 +278,14 @@ fn with_params(help: &'static str, params: &[Param]) -> &'static str {
     text.push_str("\n\nThis bench's own parameters (its probes read them; a run made with\nother values is compared as information, never judged):\n");
     for p in params {
         let option = format!("{}={}", p.option(), p.metavar());
-        text.push_str(&format!("  {option:<26}"));
-        if option.len() > 25 {
-            text.push_str(&format!("\n{:28}", ""));
-        }
-        // Wrapped at 78 columns, as the options above are.
-        let mut column = 28;
-        for (i, word) in p.help.split_whitespace().enumerate() {
-            if i > 0 && column + 1 + word.len() > 78 {
-                text.push_str(&format!("\n{:28}", ""));
-                column = 28;
-            } else if i > 0 {
-                text.push(' ');
-                column += 1;
-            }
-            text.push_str(word);
-            column += word.len();
-        }
-        text.push('\n');
+        text.push_str(&crate::commands::flags::line(&option, p.help));
     }
     // Printed once, just before the process exits.
     Box::leak(text.into_boxed_str())
 }
 
 /// Reads `--metric`'s value.
-fn metric(value: &str) -> Result<Metric, Error> {
+pub(super) fn metric(value: &str) -> Result<Metric, Error> {
     match value {
         "time" => Ok(Metric::Time),
         "instructions" => Ok(Metric::Instructions),
@@ -474,13 +344,14 @@ mod tests {
 
     #[test]
     fn help_stops_the_parser_where_it_stands() {
-        assert_eq!(MicroOptions::parse(["--help"]), Err(Error::Help(HELP)));
+        let help = Err(Error::Help(crate::commands::micro::cli::SPEC.help()));
+        assert_eq!(MicroOptions::parse(["--help"]), help);
         let later = MicroOptions::parse(["--bench", "-h", "--frobnicate"]);
-        assert_eq!(later, Err(Error::Help(HELP)));
+        assert_eq!(later, help);
         // An option before it is read first, and its error stands.
         let earlier = MicroOptions::parse(["--repeat=0", "-h"]);
         assert!(matches!(earlier, Err(Error::Usage(_))), "{earlier:?}");
-        assert_eq!(Error::Help(HELP).exit_code(), 0);
+        assert_eq!(Error::Help("").exit_code(), 0);
     }
 
     #[test]

@@ -1,0 +1,290 @@
+//! Each option of each command, defined once: its name, its value, its help
+//! and what it sets. The parser takes options by this table, `--help` is
+//! made from it, and tests/help.rs checks docs/cli.md against it, so an
+//! option cannot be taken without being listed, or listed without being
+//! taken. The shared options (output, baseline, threshold, ...) are
+//! defined once in [`super::common`] and named by each command that takes
+//! them; a shared option a command does not take is refused with a reason.
+
+use super::common::{self, Common, Flag};
+use crate::error::Error;
+use lexopt::Parser;
+use std::path::PathBuf;
+
+/// One option: `--long`, maybe `-s`, maybe a value, and what it sets in the
+/// command's options `T`.
+pub(crate) struct Def<T: 'static> {
+    /// The name without its dashes.
+    pub long: &'static str,
+    pub short: Option<char>,
+    /// The value's name in the help (`N`, `FILE`); `None` for a switch.
+    pub value: Option<&'static str>,
+    /// One paragraph, wrapped when printed. Empty: taken but not listed
+    /// (plumbing, and cargo's flags); the command's notes name it instead.
+    pub help: &'static str,
+    pub set: Set<T>,
+}
+
+/// What an option does with its value.
+pub(crate) enum Set<T: 'static> {
+    /// A switch.
+    Switch(fn(&mut T)),
+    /// A UTF-8 value, checked by the function; the second argument is the
+    /// option as written (`--repeat`), for its errors.
+    Text(fn(&mut T, &str, &str) -> Result<(), Error>),
+    /// A path, which need not be UTF-8; an empty one is refused.
+    Path(fn(&mut T, PathBuf)),
+    /// Taken and ignored (cargo's and libtest's flags).
+    Ignored,
+}
+
+/// A line of a command's option list.
+pub(crate) enum Entry<T: 'static> {
+    /// An option of this command alone.
+    Own(Def<T>),
+    /// A shared option, as [`super::common`] defines it.
+    Shared(&'static Def<Common>),
+    /// A shared option whose meaning here needs words of its own.
+    SharedAs(&'static Def<Common>, &'static str),
+    /// Positional arguments: `(NAME, help)`, listed only.
+    Positional(&'static str, &'static str),
+}
+
+/// A titled group of lines in the help.
+pub(crate) struct Section<T: 'static> {
+    pub title: Option<&'static str>,
+    pub entries: &'static [Entry<T>],
+}
+
+/// A command's whole command line.
+pub(crate) struct Spec<T: 'static> {
+    /// As typed after `yardstick` (`compare-builds`).
+    pub command: &'static str,
+    /// The usage line or lines, `usage: ` included.
+    pub usage: &'static str,
+    /// What the command does, a paragraph or two.
+    pub about: &'static str,
+    pub sections: &'static [Section<T>],
+    /// Text after the options: notes, the environment.
+    pub notes: &'static str,
+    /// What the exit codes mean.
+    pub exit: &'static str,
+    /// Shared options this command refuses, each with the reason.
+    pub refuses: &'static [(&'static str, &'static str)],
+}
+
+/// The options of a command that takes the shared ones.
+pub(crate) trait Options {
+    /// Where the shared options go; `None` for a command without them.
+    fn common(&mut self) -> Option<&mut Common>;
+}
+
+/// How wide the help is, and where an option's help starts.
+const WIDTH: usize = 78;
+const HELP_COLUMN: usize = 28;
+
+impl<T: Options> Spec<T> {
+    /// Takes every argument this table defines, setting it in `target`,
+    /// and returns the next one it does not (a positional value, or an
+    /// option for the command to take or refuse with [`Spec::unexpected`]);
+    /// `None` at the end. `--help` and `-h` stop the parser where it
+    /// stands with the help.
+    pub fn next(&'static self, parser: &mut Parser, target: &mut T) -> Result<Option<Flag>, Error> {
+        while let Some(arg) = parser.next()? {
+            let flag = Flag::from(arg);
+            if flag.is_help() {
+                return Err(Error::Help(self.help()));
+            }
+            if !self.take(&flag, parser, target)? {
+                return Ok(Some(flag));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Sets `flag` if this table defines it; false otherwise.
+    fn take(&self, flag: &Flag, parser: &mut Parser, target: &mut T) -> Result<bool, Error> {
+        for entry in self.entries() {
+            match entry {
+                Entry::Own(def) if def.is(flag) => {
+                    apply(def, parser, target)?;
+                    return Ok(true);
+                }
+                Entry::Shared(def) | Entry::SharedAs(def, _) if def.is(flag) => {
+                    let Some(common) = target.common() else {
+                        return Ok(false);
+                    };
+                    apply(def, parser, common)?;
+                    return Ok(true);
+                }
+                _ => {}
+            }
+        }
+        Ok(false)
+    }
+
+    /// The error for an argument the command did not take: a shared
+    /// option it refuses says why; anything else is unknown.
+    pub fn unexpected(&self, flag: &Flag) -> Error {
+        let command = self.command;
+        if let Flag::Long(name) = flag
+            && common::SHARED.iter().any(|d| d.long == name)
+        {
+            let why = self
+                .refuses
+                .iter()
+                .find(|(n, _)| n == name)
+                .map_or("it has no use here", |(_, why)| why);
+            return Error::usage(format!("yardstick {command} does not take --{name}: {why}"));
+        }
+        flag.unexpected()
+    }
+}
+
+impl<T> Spec<T> {
+    fn entries(&self) -> impl Iterator<Item = &Entry<T>> {
+        self.sections.iter().flat_map(|s| s.entries.iter())
+    }
+
+    /// Every option this command takes as written (`--repeat`, `-q`),
+    /// listed or not: what its help and docs/cli.md must name.
+    pub fn options(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut add = |long: &str, short: Option<char>| {
+            out.push(format!("--{long}"));
+            out.extend(short.map(|c| format!("-{c}")));
+        };
+        for entry in self.entries() {
+            match entry {
+                Entry::Own(d) => add(d.long, d.short),
+                Entry::Shared(d) | Entry::SharedAs(d, _) => add(d.long, d.short),
+                Entry::Positional(..) => {}
+            }
+        }
+        out
+    }
+
+    /// The shared options this command refuses.
+    pub fn refused(&self) -> Vec<String> {
+        let taken = self.options();
+        common::SHARED
+            .iter()
+            .map(|d| format!("--{}", d.long))
+            .filter(|o| !taken.contains(o))
+            .collect()
+    }
+
+    /// What `--help` prints. Made once, just before the process prints it
+    /// and exits, hence leaked.
+    pub fn help(&self) -> &'static str {
+        let mut text = format!("{}\n\n{}\n", self.usage.trim_end(), self.about.trim());
+        for section in self.sections {
+            let lines: String = section
+                .entries
+                .iter()
+                .map(|entry| match entry {
+                    Entry::Own(d) => (d.head(), d.help),
+                    Entry::Shared(d) => (d.head(), d.help),
+                    Entry::SharedAs(d, help) => (d.head(), *help),
+                    Entry::Positional(name, help) => (name.to_string(), *help),
+                })
+                .filter(|(_, help)| !help.is_empty())
+                .map(|(head, help)| line(&head, help))
+                .collect();
+            if lines.is_empty() {
+                continue;
+            }
+            text.push('\n');
+            if let Some(title) = section.title {
+                text.push_str(title);
+                text.push_str(":\n");
+            }
+            text.push_str(&lines);
+        }
+        for part in [self.notes, self.exit] {
+            if !part.trim().is_empty() {
+                text.push('\n');
+                text.push_str(part.trim_start_matches('\n'));
+            }
+        }
+        Box::leak(text.into_boxed_str())
+    }
+}
+
+impl<T> Def<T> {
+    fn is(&self, flag: &Flag) -> bool {
+        match flag {
+            Flag::Long(name) => name == self.long,
+            Flag::Short(c) => self.short == Some(*c),
+            Flag::Value(_) => false,
+        }
+    }
+
+    /// `-q, --quiet` or `--repeat=N`, as the help shows it.
+    fn head(&self) -> String {
+        let short = self.short.map(|c| format!("-{c}, ")).unwrap_or_default();
+        let value = self.value.map(|v| format!("={v}")).unwrap_or_default();
+        format!("{short}--{}{value}", self.long)
+    }
+}
+
+/// Reads `def`'s value, if it takes one, and sets it in `target`.
+fn apply<T>(def: &Def<T>, parser: &mut Parser, target: &mut T) -> Result<(), Error> {
+    let option = format!("--{}", def.long);
+    match def.set {
+        Set::Switch(set) => set(target),
+        Set::Text(set) => set(target, &common::string(parser, &option)?, &option)?,
+        Set::Path(set) => set(target, common::path(parser, &option)?),
+        Set::Ignored => {}
+    }
+    Ok(())
+}
+
+/// One option's lines: its head in a column of its own, its help wrapped
+/// beside it (or below it, when the head is too wide).
+pub(crate) fn line(head: &str, help: &str) -> String {
+    let mut text = format!("  {head}");
+    let mut column = 2 + head.len();
+    if column + 1 >= HELP_COLUMN {
+        text.push('\n');
+        column = 0;
+    }
+    text.push_str(&" ".repeat(HELP_COLUMN - column));
+    column = HELP_COLUMN;
+    for (i, word) in help.split_whitespace().enumerate() {
+        if i > 0 && column + 1 + word.len() > WIDTH {
+            text.push('\n');
+            text.push_str(&" ".repeat(HELP_COLUMN));
+            column = HELP_COLUMN;
+        } else if i > 0 {
+            text.push(' ');
+            column += 1;
+        }
+        text.push_str(word);
+        column += word.len();
+    }
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_lines_wrap_beside_or_below_the_head() {
+        assert_eq!(
+            line("--repeat=N", "measured rounds"),
+            "  --repeat=N                measured rounds\n"
+        );
+        let long = line("--max-machine-slowdown=PCT", "judge nothing");
+        assert_eq!(
+            long,
+            "  --max-machine-slowdown=PCT\n                            judge nothing\n"
+        );
+        let words = "word ".repeat(30);
+        for l in line("--x", &words).lines() {
+            assert!(l.len() <= WIDTH, "{l:?}");
+        }
+    }
+}

@@ -1,0 +1,302 @@
+//! `yardstick http`'s command line, defined once: every option's name,
+//! value, help and what it sets in [`HttpOptions`]. The parser takes
+//! options by it and `--help` is made from it (see
+//! [`crate::commands::flags`]).
+
+use super::options::{
+    HttpOptions, auth, concurrency, encoding, header, header_name, list, non_empty, protocol,
+    resolve, secret_header, tool,
+};
+use crate::commands::common::{self, Common, count, positive, seconds};
+use crate::commands::flags::{Def, Entry, Options, Section, Set, Spec};
+
+/// `yardstick http`'s command line: what `--help` prints, and what the
+/// parser takes.
+pub(crate) static SPEC: Spec<HttpOptions> = Spec {
+    command: "http",
+    usage: "usage: yardstick http [OPTIONS]",
+    about: "Measures pages as a visitor gets them, with the statistics, formats and
+baseline comparison of micro mode.",
+    sections: &[
+        Section {
+            title: Some("Pages and servers"),
+            entries: &[
+                Entry::Own(Def {
+                    long: "url",
+                    short: None,
+                    value: Some("URL_OR_PATH"),
+                    help: "a page (repeatable; an absolute URL names its own server)",
+                    set: Set::Text(|o, v, option| {
+                        o.job.urls.push(non_empty(v, option)?);
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "urls-file",
+                    short: None,
+                    value: Some("FILE"),
+                    help: "pages one per line, # comments",
+                    set: Set::Path(|o, p| o.job.urls_file = Some(p)),
+                }),
+                Entry::Own(Def {
+                    long: "base",
+                    short: None,
+                    value: Some("URL"),
+                    help: "the server of relative pages (default page: /)",
+                    set: Set::Text(|o, v, option| {
+                        o.job.base = Some(non_empty(v, option)?);
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "compare",
+                    short: None,
+                    value: Some("A,B[,C...]"),
+                    help: "measure several servers back to back, each later one compared with the first (information)",
+                    set: Set::Text(|o, v, option| {
+                        o.job.compare = list(&non_empty(v, option)?, option)?;
+                        Ok(())
+                    }),
+                }),
+            ],
+        },
+        Section {
+            title: Some("How to measure"),
+            entries: &[
+                Entry::Own(Def {
+                    long: "requests",
+                    short: None,
+                    value: Some("N"),
+                    help: "measured requests per page and server (default 100; also --runs)",
+                    set: Set::Text(|o, v, option| {
+                        o.job.requests = positive(v, option)?;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "runs",
+                    short: None,
+                    value: Some("N"),
+                    help: "",
+                    set: Set::Text(|o, v, option| {
+                        o.job.requests = positive(v, option)?;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "warmup",
+                    short: None,
+                    value: Some("N"),
+                    help: "unmeasured requests first (default 5; at least one per connection)",
+                    set: Set::Text(|o, v, option| {
+                        o.job.warmup = count(v, option)?;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "concurrency",
+                    short: None,
+                    value: Some("N"),
+                    help: "requests in flight (default 4; at most 10000)",
+                    set: Set::Text(|o, v, option| {
+                        o.job.concurrency = concurrency(v, option)?;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "rounds",
+                    short: None,
+                    value: Some("N"),
+                    help: "rounds; the order of servers is reversed every other round (default 2)",
+                    set: Set::Text(|o, v, option| {
+                        o.job.rounds = positive(v, option)?;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "cold",
+                    short: None,
+                    value: None,
+                    help: "a unique _bench= query parameter on every request, so caches pass it by",
+                    set: Set::Switch(|o| o.job.cold = true),
+                }),
+                Entry::Own(Def {
+                    long: "cache-header",
+                    short: None,
+                    value: Some("NAME"),
+                    help: "the header whose values are counted per row (default X-Cache)",
+                    set: Set::Text(|o, v, option| {
+                        o.job.cache_header = header_name(&non_empty(v, option)?, option)?;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "no-keepalive",
+                    short: None,
+                    value: None,
+                    help: "a new connection for every request",
+                    set: Set::Switch(|o| o.job.keepalive = false),
+                }),
+                Entry::Own(Def {
+                    long: "http",
+                    short: None,
+                    value: Some("1.1|2"),
+                    help: "the protocol (default: negotiated)",
+                    set: Set::Text(|o, v, _| {
+                        o.job.protocol = protocol(v)?;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "encoding",
+                    short: None,
+                    value: Some("gzip|br|none"),
+                    help: "Accept-Encoding (default gzip)",
+                    set: Set::Text(|o, v, _| {
+                        o.job.encoding = encoding(v)?;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "timeout",
+                    short: None,
+                    value: Some("SECONDS"),
+                    help: "per request (default 30; above 0, at most 86400)",
+                    set: Set::Text(|o, v, option| {
+                        o.job.timeout = seconds(v, option)?;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "auth",
+                    short: None,
+                    value: Some("USER:PASSWORD"),
+                    help: "basic auth (or YARDSTICK_AUTH); never saved",
+                    set: Set::Text(|o, v, _| {
+                        o.job.auth = Some(auth(v)?);
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "header",
+                    short: None,
+                    value: Some("\"Name: value\""),
+                    help: "an extra header (repeatable)",
+                    set: Set::Text(|o, v, option| {
+                        o.job.headers.push(header(v, option)?);
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "secret-header",
+                    short: None,
+                    value: Some("\"Name: value\""),
+                    help: "a header whose value is hidden in saves and output (repeatable; or YARDSTICK_SECRET_HEADERS, one a line)",
+                    set: Set::Text(|o, v, option| {
+                        secret_header(&mut o.job, v, option)?;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "cookie",
+                    short: None,
+                    value: Some("COOKIE"),
+                    help: "the Cookie header (hidden)",
+                    set: Set::Text(|o, v, option| {
+                        o.job.cookie = Some(non_empty(v, option)?);
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "resolve",
+                    short: None,
+                    value: Some("HOST:PORT:ADDRESS"),
+                    help: "connect to ADDRESS for HOST:PORT (repeatable)",
+                    set: Set::Text(|o, v, _| {
+                        o.job.resolve.push(resolve(v)?);
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "insecure",
+                    short: None,
+                    value: None,
+                    help: "accept any TLS certificate",
+                    set: Set::Switch(|o| o.job.insecure = true),
+                }),
+                Entry::Own(Def {
+                    long: "tool",
+                    short: None,
+                    value: Some("TOOL"),
+                    help: "builtin, ab, wrk, oha or h2load (default builtin)",
+                    set: Set::Text(|o, v, _| {
+                        o.job.tool = tool(v)?;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "duration",
+                    short: None,
+                    value: Some("SECONDS"),
+                    help: "how long wrk runs per page (default 10)",
+                    set: Set::Text(|o, v, option| {
+                        o.job.duration = positive(v, option)?;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "force",
+                    short: None,
+                    value: None,
+                    help: "lift the caps on servers that are not loopback (1000 requests per page, 16 at a time, a warm-up of 100, 20000 in all) and allow an https name with a tool",
+                    set: Set::Switch(|o| o.job.force = true),
+                }),
+            ],
+        },
+        Section {
+            title: Some("How to judge"),
+            entries: &[
+                Entry::SharedAs(
+                    &common::BASELINE,
+                    "judge against this saved HTTP run (default: none)",
+                ),
+                Entry::SharedAs(&common::NO_BASELINE, "judge against nothing"),
+                Entry::SharedAs(
+                    &common::THRESHOLD,
+                    "how much slower the median or p95 regresses (default 15)",
+                ),
+                Entry::SharedAs(
+                    &common::MIN_DELTA,
+                    "and by how many milliseconds at least (default 1)",
+                ),
+                Entry::SharedAs(
+                    &common::CROSS_MACHINE,
+                    "judge loopback times against a run of another machine class too",
+                ),
+                Entry::Shared(&common::ALL_CHECKS),
+            ],
+        },
+        Section {
+            title: Some("Output"),
+            entries: &[
+                Entry::Shared(&common::FORMAT),
+                Entry::Shared(&common::JSON),
+                Entry::Shared(&common::CSV),
+                Entry::Shared(&common::QUIET),
+                Entry::Shared(&common::SAVE),
+            ],
+        },
+    ],
+    notes: "",
+    exit: common::EXIT_CODES,
+    refuses: &[(
+        "max-machine-slowdown",
+        "pages are timed without a calibration loop",
+    )],
+};
+
+impl Options for HttpOptions {
+    fn common(&mut self) -> Option<&mut Common> {
+        Some(&mut self.common)
+    }
+}

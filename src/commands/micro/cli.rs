@@ -1,0 +1,233 @@
+//! Micro mode's command line, defined once: every option's name, value,
+//! help and what it sets in [`MicroOptions`]. The parser takes options by
+//! it and `--help` is made from it (see [`crate::commands::flags`]).
+
+use super::options::{MAX_BATCH, MAX_BOOT_REPEAT, MAX_SAMPLES, MicroOptions, metric};
+use crate::commands::common::{self, Common};
+use crate::commands::flags::{Def, Entry, Options, Section, Set, Spec};
+
+/// Micro mode's command line: what `cargo bench -- --help` and
+/// `yardstick micro --help` print, and what the parser takes.
+pub(crate) static SPEC: Spec<MicroOptions> = Spec {
+    command: "micro",
+    usage: "usage: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
+       yardstick micro [OPTIONS] [FILTER...]   (a binary that links probes)",
+    about: "Measures the registered probes in rounds, each sample right after a
+calibration loop, and judges the run against a baseline: by default, for
+cargo bench, the committed baselines/<bench>/<class>.json of this machine
+class, else the committed count baseline of this set-up
+(baselines/<bench>/counts/, where valgrind is installed), else the last run
+kept on this class (information only).",
+    sections: &[
+        Section {
+            title: Some("Which probes"),
+            entries: &[
+                Entry::Positional(
+                    "FILTER...",
+                    "probes (and process probes) whose name contains a FILTER",
+                ),
+                Entry::Own(Def {
+                    long: "exact",
+                    short: None,
+                    value: None,
+                    help: "a FILTER must equal the name",
+                    set: Set::Switch(|o| o.exact = true),
+                }),
+                Entry::Own(Def {
+                    long: "probe",
+                    short: None,
+                    value: Some("NAME"),
+                    help: "only this probe (repeatable; an unknown name is an error)",
+                    set: Set::Text(|o, v, _| {
+                        o.probes.push(v.to_string());
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "list",
+                    short: None,
+                    value: None,
+                    help: "list the probes (process probes too) and exit",
+                    set: Set::Switch(|o| o.list = true),
+                }),
+                Entry::Own(Def {
+                    long: "suite",
+                    short: None,
+                    value: Some("NAME"),
+                    help: "the probes of this suite (default: the bench's, as its \
+                           yardstick::main! names it, else micro); kernel runs in kernel mode",
+                    set: Set::Text(|o, v, _| {
+                        o.suite = v.to_string();
+                        Ok(())
+                    }),
+                }),
+            ],
+        },
+        Section {
+            title: Some("How to measure"),
+            entries: &[
+                Entry::Own(Def {
+                    long: "repeat",
+                    short: None,
+                    value: Some("N"),
+                    help: "measured rounds (default 30; 1 to 1000000)",
+                    set: Set::Text(|o, v, option| {
+                        o.repeat = common::bounded(v, option, 1, MAX_SAMPLES)? as usize;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "warmup",
+                    short: None,
+                    value: Some("N"),
+                    help: "unmeasured rounds first (default 3; 0 to 1000000)",
+                    set: Set::Text(|o, v, option| {
+                        o.warmup = common::bounded(v, option, 0, MAX_SAMPLES)? as usize;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "min-batch",
+                    short: None,
+                    value: Some("K"),
+                    help: "iterations per sample (default: the fewest that last about 1 ms, \
+                           5 when counted; 1 to 1000000000)",
+                    set: Set::Text(|o, v, option| {
+                        o.min_batch = Some(common::bounded(v, option, 1, MAX_BATCH)?);
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "probe-timeout",
+                    short: None,
+                    value: Some("SECONDS"),
+                    help: "stop the run (exit 2) when one probe takes longer (default 120; \
+                           above 0, at most 86400); a process probe's child is killed and \
+                           the probe fails",
+                    set: Set::Text(|o, v, option| {
+                        o.probe_timeout = common::seconds(v, option)?;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "boot-repeat",
+                    short: None,
+                    value: Some("N"),
+                    help: "children started per process probe (default 5; 1 to 1000)",
+                    set: Set::Text(|o, v, option| {
+                        o.boot_repeat = common::bounded(v, option, 1, MAX_BOOT_REPEAT)? as usize;
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "metric",
+                    short: None,
+                    value: Some("METRIC"),
+                    help: "time, instructions or estimated-cycles (default time; the counts \
+                           run under valgrind's callgrind)",
+                    set: Set::Text(|o, v, _| {
+                        o.metric = Some(metric(v)?);
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "no-calibration",
+                    short: None,
+                    value: None,
+                    help: "no calibration loop (the run cannot be judged by normalised medians)",
+                    set: Set::Switch(|o| o.calibrate = false),
+                }),
+            ],
+        },
+        Section {
+            title: Some("How to judge"),
+            entries: &[
+                Entry::Shared(&common::BASELINE),
+                Entry::Shared(&common::NO_BASELINE),
+                Entry::Own(Def {
+                    long: "count-check",
+                    short: None,
+                    value: None,
+                    help: "count, and judge by the committed count baseline of this set-up \
+                           (baselines/<bench>/counts/); a count that moved past the threshold \
+                           either way fails (refresh the file); none matching: a note, exit 0",
+                    set: Set::Switch(|o| o.count_check = true),
+                }),
+                Entry::SharedAs(
+                    &common::THRESHOLD,
+                    "how much slower regresses (default 30; counts 1; kernel mode 50)",
+                ),
+                Entry::SharedAs(
+                    &common::MIN_DELTA,
+                    "kernel mode: a slowdown must also add MS milliseconds to the median \
+                     (default 0: none)",
+                ),
+                Entry::Shared(&common::MAX_MACHINE_SLOWDOWN),
+                Entry::Own(Def {
+                    long: "no-confirm",
+                    short: None,
+                    value: None,
+                    help: "do not measure flagged probes again before the verdict",
+                    set: Set::Switch(|o| o.confirm = false),
+                }),
+                Entry::Shared(&common::CROSS_MACHINE),
+                Entry::Shared(&common::ALL_CHECKS),
+            ],
+        },
+        Section {
+            title: Some("Output"),
+            entries: &[
+                Entry::Shared(&common::FORMAT),
+                Entry::Shared(&common::JSON),
+                Entry::Shared(&common::CSV),
+                Entry::Shared(&common::QUIET),
+                Entry::Shared(&common::SAVE),
+            ],
+        },
+        // Plumbing and cargo's flags: taken, named in the notes.
+        Section {
+            title: None,
+            entries: &[
+                Entry::Own(Def {
+                    long: "worker",
+                    short: None,
+                    value: None,
+                    help: "",
+                    set: Set::Switch(|o| o.worker = true),
+                }),
+                Entry::Own(IGNORED_BENCH),
+                Entry::Own(IGNORED_NOCAPTURE),
+                Entry::Own(IGNORED_SHOW_OUTPUT),
+            ],
+        },
+    ],
+    notes: "Internal: --worker serves samples to compare-builds on stdin and stdout;
+--process-child=NAME runs one process probe's child.
+cargo's --bench, --nocapture and --show-output are accepted and ignored.
+Environment: YARDSTICK_INJECT=NAME:PCT makes probes slower (for evaluating
+a check); YARDSTICK_HOME moves the kept runs (default target/yardstick).
+",
+    exit: common::EXIT_CODES,
+    refuses: &[],
+};
+
+/// Flags of cargo and libtest that mean nothing to the harness.
+const IGNORED_BENCH: Def<MicroOptions> = ignored("bench");
+const IGNORED_NOCAPTURE: Def<MicroOptions> = ignored("nocapture");
+const IGNORED_SHOW_OUTPUT: Def<MicroOptions> = ignored("show-output");
+
+const fn ignored(long: &'static str) -> Def<MicroOptions> {
+    Def {
+        long,
+        short: None,
+        value: None,
+        help: "",
+        set: Set::Ignored,
+    }
+}
+
+impl Options for MicroOptions {
+    fn common(&mut self) -> Option<&mut Common> {
+        Some(&mut self.common)
+    }
+}
