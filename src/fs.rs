@@ -7,8 +7,10 @@
 //! It is part of the light library (no dependency at all), so that code
 //! under test, which takes yardstick without its default features, saves
 //! its files as the harness does instead of keeping a second writer. That
-//! is why the temporary file is made here with `create_new` rather than by
-//! the `tempfile` crate.
+//! is why temporary files are made here with `create_new` rather than by
+//! the `tempfile` crate; the harness's own scratch files and folders are
+//! made the same way, which keeps `tempfile` (and the crates it brings)
+//! out of every user's bench build.
 //!
 //! Only a regular file (or nothing) is replaced: a symlink is followed to
 //! the regular file it names; a FIFO, a device or a directory is refused,
@@ -22,7 +24,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The end of this module's temporary files: `.<name>.<unique>.ystmp`.
-pub(crate) const TMP_SUFFIX: &str = ".ystmp";
+const TMP_SUFFIX: &str = ".ystmp";
 /// A temporary file of ours older than this was left by a killed process.
 const STALE: Duration = Duration::from_secs(3600);
 
@@ -30,6 +32,19 @@ const STALE: Duration = Duration::from_secs(3600);
 /// permissions, or gets 0644. The directory must exist. An error says what
 /// is wrong without naming `path`: the caller knows which file it meant.
 pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    replace_with(path, |tmp: &Path| {
+        OpenOptions::new().write(true).open(tmp)?.write_all(bytes)
+    })
+}
+
+/// Replaces `path` whole with the file `fill` writes at the temporary path
+/// it is given, for writers that need a path of their own (a database
+/// builds its file itself). As [`replace_file`] otherwise; `fill`'s error
+/// is returned as it is, and the temporary file is removed.
+pub fn replace_with<T, E: From<io::Error>>(
+    path: &Path,
+    fill: impl FnOnce(&Path) -> Result<T, E>,
+) -> Result<T, E> {
     let target = regular_file(path).map_err(io::Error::other)?;
     let dir = directory(&target);
     let name = target
@@ -38,16 +53,20 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .unwrap_or_default();
     remove_stale(dir, &name);
     let tmp = Temporary::create(dir, &name)?;
-    let mut file = &tmp.file;
-    file.write_all(bytes)?;
-    keep_mode(&target, &tmp.file)?;
-    tmp.file.sync_all()?;
+    let made = fill(&tmp.path)?;
+    // `fill` may have written through a handle of its own: sync the file
+    // as it now is on disk.
+    let file = File::open(&tmp.path)?;
+    keep_mode(&target, &file)?;
+    file.sync_all()?;
     tmp.rename_to(&target)?;
-    // The rename is durable only once the directory is on disk too.
+    // The rename is durable only once the directory is on disk too. A
+    // directory that cannot be opened or synced (some file systems refuse)
+    // leaves the file whole, which is what a reader needs.
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
     }
-    Ok(())
+    Ok(made)
 }
 
 /// The regular file `path` stands for: itself (when nothing is there yet),
@@ -82,41 +101,19 @@ pub(crate) fn directory(path: &Path) -> &Path {
 
 /// A temporary file beside the target, removed unless renamed into place.
 struct Temporary {
-    file: File,
     path: PathBuf,
     renamed: bool,
 }
 
 impl Temporary {
-    /// A new file `.<name>.<pid>-<nanos>-<n>.ystmp` in `dir`, readable by
-    /// its owner only until [`keep_mode`] gives it the target's mode.
+    /// A new file `.<name>.<unique>.ystmp` in `dir`, readable by its owner
+    /// only until [`keep_mode`] gives it the target's mode.
     fn create(dir: &Path, name: &str) -> io::Result<Temporary> {
-        static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let mut options = OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut last = None;
-        for _ in 0..16 {
-            let nanos = SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| d.subsec_nanos());
-            let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-            let pid = std::process::id();
-            let path = dir.join(format!(".{name}.{pid}-{nanos}-{n}{TMP_SUFFIX}"));
-            match options.open(&path) {
-                Ok(file) => {
-                    return Ok(Temporary {
-                        file,
-                        path,
-                        renamed: false,
-                    });
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
-                Err(e) => return Err(e),
-            }
-        }
-        Err(last.unwrap_or_else(|| io::Error::other("no free temporary name")))
+        let path = unique(dir, &format!(".{name}."), TMP_SUFFIX, new_file)?;
+        Ok(Temporary {
+            path,
+            renamed: false,
+        })
     }
 
     fn rename_to(mut self, target: &Path) -> io::Result<()> {
@@ -131,6 +128,83 @@ impl Drop for Temporary {
         if !self.renamed {
             let _ = std::fs::remove_file(&self.path);
         }
+    }
+}
+
+/// Makes something new at `<dir>/<prefix><pid>-<nanos>-<n><suffix>` with
+/// `make`, which fails with `AlreadyExists` when the name is taken (then
+/// another name is tried), and returns its path.
+fn unique(
+    dir: &Path,
+    prefix: &str,
+    suffix: &str,
+    make: fn(&Path) -> io::Result<()>,
+) -> io::Result<PathBuf> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut last = None;
+    for _ in 0..16 {
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let pid = std::process::id();
+        let path = dir.join(format!("{prefix}{pid}-{nanos}-{n}{suffix}"));
+        match make(&path) {
+            Ok(()) => return Ok(path),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("no free name")))
+}
+
+/// A new, empty file that only its owner can read, never one that exists.
+fn new_file(path: &Path) -> io::Result<()> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path).map(drop)
+}
+
+/// A new file `<prefix><unique><suffix>` in `dir`, kept: where a run is
+/// rescued when its `--save` failed.
+#[cfg(feature = "cli")]
+pub(crate) fn kept_file(dir: &Path, prefix: &str, suffix: &str) -> io::Result<PathBuf> {
+    unique(dir, prefix, suffix, new_file)
+}
+
+/// Whether a file can be made in `dir`: one is made and removed.
+#[cfg(feature = "cli")]
+pub(crate) fn check_dir_writable(dir: &Path) -> io::Result<()> {
+    Temporary::create(dir, ".yardstick-check").map(drop)
+}
+
+/// A new folder under the system's temporary folder, removed with all it
+/// holds when dropped: a counted run's scratch space.
+#[cfg(feature = "cli")]
+pub(crate) struct TempDir {
+    path: PathBuf,
+}
+
+#[cfg(feature = "cli")]
+impl TempDir {
+    pub(crate) fn new(prefix: &str) -> io::Result<TempDir> {
+        let path = unique(&std::env::temp_dir(), prefix, "", |p| {
+            std::fs::create_dir(p)
+        })?;
+        Ok(TempDir { path })
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+#[cfg(feature = "cli")]
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
     }
 }
 
@@ -158,12 +232,16 @@ fn remove_stale(dir: &Path, name: &str) {
     for entry in entries.filter_map(Result::ok) {
         let file = entry.file_name();
         let file = file.to_string_lossy();
-        let ours = file.starts_with(&prefix) && file.ends_with(TMP_SUFFIX);
+        // Only our own names are looked at further: a cache folder holds
+        // many other files.
+        if !(file.starts_with(&prefix) && file.ends_with(TMP_SUFFIX)) {
+            continue;
+        }
         let old = entry
             .metadata()
             .and_then(|m| m.modified())
             .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age > STALE));
-        if ours && old {
+        if old {
             let _ = std::fs::remove_file(entry.path());
         }
     }
@@ -190,7 +268,7 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_rename_removes_the_temporary_file() {
+    fn what_is_not_a_regular_file_is_refused_before_anything_is_written() {
         let (_t, dir) = folder();
         // A directory where the file should go: refused before writing.
         std::fs::create_dir(dir.join("taken")).unwrap();
@@ -200,6 +278,51 @@ mod tests {
         // A missing folder: nothing is made.
         let e = replace_file(&dir.join("missing/entry"), b"x").unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::NotFound, "{e}");
+    }
+
+    #[test]
+    fn a_failed_fill_removes_the_temporary_file() {
+        let (_t, dir) = folder();
+        let p = dir.join("store.db");
+        std::fs::write(&p, "old").unwrap();
+        let e = replace_with(&p, |tmp: &Path| -> io::Result<()> {
+            std::fs::write(tmp, "half")?;
+            Err(io::Error::other("the build failed"))
+        })
+        .unwrap_err();
+        assert_eq!(e.to_string(), "the build failed");
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "old");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_fill_through_its_own_handle_is_kept() {
+        let (_t, dir) = folder();
+        let p = dir.join("store.db");
+        let n = replace_with(&p, |tmp: &Path| -> io::Result<usize> {
+            std::fs::write(tmp, "built")?;
+            Ok(5)
+        })
+        .unwrap();
+        assert_eq!(
+            (n, std::fs::read_to_string(&p).unwrap().as_str()),
+            (5, "built")
+        );
+    }
+
+    #[cfg(feature = "cli")]
+    #[test]
+    fn a_scratch_folder_goes_with_all_it_holds() {
+        let dir = TempDir::new("yardstick-test-").unwrap();
+        let kept = kept_file(dir.path(), "run-", ".json").unwrap();
+        std::fs::write(&kept, "{}").unwrap();
+        let other = kept_file(dir.path(), "run-", ".json").unwrap();
+        assert_ne!(kept, other);
+        check_dir_writable(dir.path()).unwrap();
+        let path = dir.path().to_path_buf();
+        assert_eq!(std::fs::read_dir(&path).unwrap().count(), 2);
+        drop(dir);
+        assert!(!path.exists());
     }
 
     #[test]

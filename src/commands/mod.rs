@@ -66,10 +66,8 @@ pub fn run_bench(suite: &str, params: &'static [crate::probe::Param]) -> i32 {
     let args: Vec<OsString> = std::env::args_os().collect();
     if !args.iter().skip(1).any(|a| a == "--bench") {
         // libtest's arguments are text; a name that is not cannot match.
-        return match utf8(args) {
-            Ok(args) => testmode::run(args, suite),
-            Err(e) => exit_code(Err(e)),
-        };
+        let args = args.into_iter().skip(1).collect();
+        return exit_code(utf8(args).and_then(|args| testmode::run(args, suite)));
     }
     let bench = args
         .first()

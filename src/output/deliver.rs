@@ -110,13 +110,9 @@ fn print(text: &str) {
 /// Writes a run its `--save` could not take to a temporary file, and says
 /// where in the error.
 fn rescue(run: &Run, error: Error) -> Error {
-    let kept = tempfile::Builder::new()
-        .prefix("yardstick-run-")
-        .suffix(".json")
-        .tempfile()
+    let kept = crate::fs::kept_file(&std::env::temp_dir(), "yardstick-run-", ".json")
         .map_err(|e| e.to_string())
-        .and_then(|file| file.keep().map_err(|e| e.to_string()))
-        .and_then(|(_, path)| {
+        .and_then(|path| {
             store::save(&path, run)
                 .map(|()| path)
                 .map_err(|e| e.to_string())

@@ -163,8 +163,20 @@ fn ci_name(is_set: impl Fn(&str) -> bool) -> String {
     }
 }
 
+/// The machine's name, from gethostname(2); empty where there is none.
 fn hostname() -> String {
-    gethostname::gethostname().to_string_lossy().into_owned()
+    #[cfg(unix)]
+    {
+        let mut buf = [0u8; 256];
+        // SAFETY: gethostname writes at most `buf.len()` bytes into the
+        // buffer it is given, which lives for the call.
+        let r = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
+        if r == 0 {
+            let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+            return String::from_utf8_lossy(&buf[..end]).into_owned();
+        }
+    }
+    String::new()
 }
 
 /// The load averages from `/proc/loadavg`; `None` where there is no such

@@ -3,7 +3,7 @@
 //! gave. [`check_writable`] asks the same questions before a run starts.
 
 use crate::error::Error;
-use crate::fs::{TMP_SUFFIX, directory, regular_file, replace_file};
+use crate::fs::{directory, regular_file, replace_file};
 use std::path::Path;
 
 /// Checks, before anything is measured, that `path` can be saved to: its
@@ -14,13 +14,9 @@ pub(crate) fn check_writable(path: &Path) -> Result<(), Error> {
     let target = regular_file(path).map_err(|m| Error::input(format!("{shown}: {m}")))?;
     let dir = directory(&target);
     std::fs::create_dir_all(dir)
-        .map_err(|e| Error::input(format!("{shown}: cannot create directory: {}", plain(&e))))?;
-    tempfile::Builder::new()
-        .prefix(".yardstick-check.")
-        .suffix(TMP_SUFFIX)
-        .tempfile_in(dir)
-        .map(drop)
-        .map_err(|e| Error::input(format!("{shown}: cannot save there: {}", plain(&e))))
+        .map_err(|e| Error::input(format!("{shown}: cannot create directory: {}", e)))?;
+    crate::fs::check_dir_writable(dir)
+        .map_err(|e| Error::input(format!("{shown}: cannot save there: {}", e)))
 }
 
 /// Writes `contents` to `path` atomically, creating its directory.
@@ -28,19 +24,9 @@ pub fn write_atomic(path: &Path, contents: &str) -> Result<(), Error> {
     let shown = path.display();
     let target = regular_file(path).map_err(|m| Error::input(format!("{shown}: {m}")))?;
     std::fs::create_dir_all(directory(&target))
-        .map_err(|e| Error::input(format!("{shown}: cannot create directory: {}", plain(&e))))?;
+        .map_err(|e| Error::input(format!("{shown}: cannot create directory: {}", e)))?;
     replace_file(&target, contents.as_bytes())
-        .map_err(|e| Error::input(format!("{shown}: cannot save: {}", plain(&e))))
-}
-
-/// An I/O error's own words, without the temporary file's path that
-/// `tempfile` appends to them (" at path ..."): the user named another file.
-fn plain(e: &std::io::Error) -> String {
-    let text = e.to_string();
-    match text.rfind(" at path ") {
-        Some(end) => text[..end].to_string(),
-        None => text,
-    }
+        .map_err(|e| Error::input(format!("{shown}: cannot save: {}", e)))
 }
 
 #[cfg(test)]
@@ -115,14 +101,15 @@ mod tests {
         let inside = blocked.join("run.json");
         let e = write_atomic(&inside, "x").unwrap_err().to_string();
         assert!(e.contains("file/run.json: cannot create directory"), "{e}");
-        // tempfile's errors name its own file; the messages never do.
-        let missing = t.path().join("missing");
-        let raw = tempfile::Builder::new()
-            .suffix(TMP_SUFFIX)
-            .tempfile_in(&missing)
-            .unwrap_err();
-        assert!(raw.to_string().contains("missing"), "{raw}");
-        assert_eq!(plain(&raw), "No such file or directory (os error 2)");
+        // A temporary file's name never reaches the message.
+        let e = write_atomic(&t.path().join("run.json"), "x");
+        assert!(e.is_ok(), "{e:?}");
+        assert!(
+            !check_writable(&inside)
+                .unwrap_err()
+                .to_string()
+                .contains(".ystmp")
+        );
         assert!(check_writable(&inside).is_err());
         assert!(check_writable(&t.path().join("new/run.json")).is_ok());
     }

@@ -39,7 +39,7 @@ impl Meter for Callgrind<'_> {
             .iter()
             .map(|p| inject::counted_iterations(p.name, self.batch, self.injection.percent(p.name)))
             .collect::<Result<Vec<u64>, Error>>()?;
-        let workdir = tempfile::tempdir()
+        let workdir = crate::fs::TempDir::new("yardstick-count-")
             .map_err(|e| Error::Refused(format!("cannot create a temporary folder: {e}")))?;
         let here = super::pin::here();
         let counting = Counting {

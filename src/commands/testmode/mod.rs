@@ -1,11 +1,15 @@
 //! `cargo test` runs the bench target without `--bench`: then every probe
-//! runs once with its check, as one test each, through libtest-mimic, so a
-//! broken probe fails the test suite long before anyone times it. Each
-//! process probe runs one child, which must signal ready and exit 0.
+//! runs once with its check, as one test each, with libtest's command line
+//! and output (`harness`), so a broken probe fails the test suite long
+//! before anyone times it. Each process probe runs one child, which must
+//! signal ready and exit 0.
 
+mod harness;
+
+use crate::error::Error;
 use crate::measure::process::run_child;
 use crate::probe::{self, Probe, ProcessProbe};
-use libtest_mimic::{Arguments, Failed, Trial};
+use harness::{Args, Trial};
 use std::process::Command;
 use std::time::Duration;
 
@@ -14,16 +18,13 @@ use std::time::Duration;
 const CHILD_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Runs every registered probe of `suite` once as a test; returns the
-/// process exit code.
-pub fn run(args: Vec<String>, suite: &str) -> i32 {
-    let args = Arguments::from_iter(args);
+/// process exit code. `args` are libtest's, after the program's name.
+pub fn run(args: Vec<String>, suite: &str) -> Result<i32, Error> {
+    let args = Args::parse(args)?;
     let registered = probe::registered().and_then(|p| Ok((p, probe::process::registered()?)));
     let (probes, processes) = match registered {
         Ok(both) => both,
-        Err(err) => {
-            eprintln!("error: {err}");
-            return 2;
-        }
+        Err(err) => return Err(Error::input(err)),
     };
     let ours = |s: &str| s == suite;
     let mut trials: Vec<Trial> = probes
@@ -37,38 +38,40 @@ pub fn run(args: Vec<String>, suite: &str) -> i32 {
             .filter(|p| ours(p.suite))
             .map(process_trial),
     );
-    if libtest_mimic::run(&args, trials).has_failed() {
-        101
-    } else {
-        0
-    }
+    Ok(if harness::run(&args, trials) { 0 } else { 101 })
 }
 
 fn trial(p: &'static Probe) -> Trial {
-    Trial::test(p.name, move || verify_once(p))
+    Trial {
+        name: p.name,
+        run: Box::new(move || verify_once(p)),
+    }
 }
 
 /// Prepares and verifies one probe, then runs one more iteration through the
 /// timed path so that path is exercised too.
-fn verify_once(p: &Probe) -> Result<(), Failed> {
-    let mut instance = (p.prepare)().map_err(Failed::from)?;
+fn verify_once(p: &Probe) -> Result<(), String> {
+    let mut instance = (p.prepare)()?;
     instance
         .verify()
-        .map_err(|e| Failed::from(format!("check failed: {e}")))?;
+        .map_err(|e| format!("check failed: {e}"))?;
     instance.run(1);
     Ok(())
 }
 
 fn process_trial(p: &'static ProcessProbe) -> Trial {
-    Trial::test(p.name, move || child_once(p))
+    Trial {
+        name: p.name,
+        run: Box::new(move || child_once(p)),
+    }
 }
 
 /// Starts one child of a process probe, as `cargo bench` would, and
 /// fails unless it signals ready and exits 0.
-fn child_once(p: &ProcessProbe) -> Result<(), Failed> {
+fn child_once(p: &ProcessProbe) -> Result<(), String> {
     let program = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
     let mut command = Command::new(program);
     command.args(["--bench", &format!("--process-child={}", p.name)]);
-    run_child(command, CHILD_TIMEOUT).map_err(Failed::from)?;
+    run_child(command, CHILD_TIMEOUT)?;
     Ok(())
 }
