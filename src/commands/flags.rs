@@ -107,14 +107,14 @@ impl<T: Options> Spec<T> {
         for entry in self.entries() {
             match entry {
                 Entry::Own(def) if def.is(flag) => {
-                    apply(def, parser, target)?;
+                    apply(def, flag, parser, target)?;
                     return Ok(true);
                 }
                 Entry::Shared(def) | Entry::SharedAs(def, _) if def.is(flag) => {
                     let Some(common) = target.common() else {
                         return Ok(false);
                     };
-                    apply(def, parser, common)?;
+                    apply(def, flag, parser, common)?;
                     return Ok(true);
                 }
                 _ => {}
@@ -228,9 +228,13 @@ impl<T> Def<T> {
     }
 }
 
-/// Reads `def`'s value, if it takes one, and sets it in `target`.
-fn apply<T>(def: &Def<T>, parser: &mut Parser, target: &mut T) -> Result<(), Error> {
-    let option = format!("--{}", def.long);
+/// Reads `def`'s value, if it takes one, and sets it in `target`; errors
+/// name the option as it was written (`-o` or `--output`).
+fn apply<T>(def: &Def<T>, flag: &Flag, parser: &mut Parser, target: &mut T) -> Result<(), Error> {
+    let option = match flag {
+        Flag::Short(c) => format!("-{c}"),
+        _ => format!("--{}", def.long),
+    };
     match def.set {
         Set::Switch(set) => set(target),
         Set::Text(set) => set(target, &common::string(parser, &option)?, &option)?,

@@ -117,7 +117,7 @@ pub fn tool_found(tool: &str, found: bool) -> bool {
         !required,
         "{tool} is required here (YARDSTICK_REQUIRE_TOOLS) but not installed"
     );
-    println!("SKIPPED: {tool} not installed");
+    // On stderr: a harness's `--list` output on stdout stays clean.
     eprintln!("SKIPPED: {tool} not installed");
     false
 }

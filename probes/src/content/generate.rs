@@ -72,22 +72,27 @@ pub fn generate(path: &Path, shape: &Shape) -> Result<Generated, ContentError> {
             shape.nodes, shape.depth
         )));
     }
-    // A temporary file of its own beside the target, even when threads of
-    // one process build the same store at once.
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let temp = tempfile::Builder::new()
-        .prefix(".content")
-        .suffix(".tmp")
-        .tempfile_in(parent)
-        .map_err(|e| ContentError::new(format!("{}: cannot write: {e}", path.display())))?
-        .into_temp_path();
-    let generated = build(&temp, shape)?;
-    temp.persist(path)
-        .map_err(|e| ContentError::new(format!("{}: cannot write: {}", path.display(), e.error)))?;
-    Ok(generated)
+    // A temporary file of its own beside the target (even when threads of
+    // one process build the same store at once), synced and renamed.
+    yardstick::fs::replace_with(path, |temp: &Path| {
+        build(temp, shape).map_err(Failed::Build)
+    })
+    .map_err(|e| match e {
+        Failed::Build(e) => e,
+        Failed::Write(e) => ContentError::new(format!("{}: cannot write: {e}", path.display())),
+    })
+}
+
+/// Why a store was not made: its build, or saving the file.
+enum Failed {
+    Build(ContentError),
+    Write(std::io::Error),
+}
+
+impl From<std::io::Error> for Failed {
+    fn from(e: std::io::Error) -> Failed {
+        Failed::Write(e)
+    }
 }
 
 fn build(path: &Path, shape: &Shape) -> Result<Generated, ContentError> {
