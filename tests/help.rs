@@ -118,7 +118,35 @@ fn help_names_every_option(cli: &'static Cli) -> Result<(), Failed> {
     if !missing.is_empty() {
         return Err(format!("docs/cli.md, `{}`, does not name {missing:?}", cli.section).into());
     }
+    // And the other way: an option the section's table documents is one
+    // the command takes or refuses, so a renamed or removed option does
+    // not live on in the documentation.
+    let known = |o: &str| options.contains(o) || refused.iter().any(|r| r == o);
+    let stale: Vec<_> = documented(part).into_iter().filter(|o| !known(o)).collect();
+    if !stale.is_empty() {
+        return Err(format!(
+            "docs/cli.md, `{}`, documents {stale:?}, which {} does not take",
+            cli.section, cli.name
+        )
+        .into());
+    }
     Ok(())
+}
+
+/// The options a section's tables document: the first cell of each row,
+/// `` `--name=VALUE` `` or `` `-q`, `--quiet` ``.
+fn documented(section: &str) -> BTreeSet<String> {
+    let cell = Regex::new(r"`(--?[a-z][a-z0-9-]*)").expect("regex");
+    section
+        .lines()
+        .filter_map(|l| l.strip_prefix("| "))
+        .filter_map(|row| row.split(" | ").next())
+        .flat_map(|first| {
+            cell.captures_iter(first)
+                .map(|c| c[1].to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 fn refused_options_are_refused(cli: &'static Cli) -> Result<(), Failed> {

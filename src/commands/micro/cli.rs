@@ -195,6 +195,16 @@ kept on this class (information only).",
                     help: "",
                     set: Set::Switch(|o| o.worker = true),
                 }),
+                // Routed before any option is parsed (a process probe's
+                // child does nothing else); here so that the table is the
+                // whole command line.
+                Entry::Own(Def {
+                    long: "process-child",
+                    short: None,
+                    value: Some("NAME"),
+                    help: "",
+                    set: Set::Text(|_, _, _| Ok(())),
+                }),
                 Entry::Own(IGNORED_BENCH),
                 Entry::Own(IGNORED_NOCAPTURE),
                 Entry::Own(IGNORED_SHOW_OUTPUT),

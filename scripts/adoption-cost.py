@@ -1,0 +1,162 @@
+"""What a new user pays to adopt a bench harness: a new crate with one
+probe in its bench, built from clean by `cargo bench`, for yardstick (by
+path, default features), divan and criterion, in one sitting.
+
+Prints, per tool, the crates cargo compiled, the seconds `cargo bench`
+took to build, and then to the first line of the bench's table. Sources are fetched
+before the clock starts, so the figures are compile time, not download
+time. The tools run in turn, ROUNDS times (default 1), each round in a
+fresh target folder; the table shows each round's figures.
+
+    python3 scripts/adoption-cost.py [ROUNDS]
+    ADOPT_YARDSTICK=before=/tmp/old,after=. python3 scripts/adoption-cost.py
+"""
+
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+# The same work for each tool: join 1,000 short words.
+WORK = "(0..1000).map(|i| (i % 97).to_string()).collect::<Vec<_>>().join(\" \")"
+
+YARDSTICK_BENCH = f"""yardstick::probe! {{
+    name: join_words,
+    run: || {WORK},
+}}
+
+yardstick::main!();
+"""
+
+
+def yardsticks():
+    """yardstick checkouts to measure: this one, or NAME=PATH pairs, comma
+    separated, from ADOPT_YARDSTICK (to measure two commits side by side)."""
+    given = os.environ.get("ADOPT_YARDSTICK")
+    pairs = [p.split("=", 1) for p in given.split(",")] if given else [("", ROOT)]
+    return {
+        f"yardstick{'@' + name if name else ''}": {
+            "dep": f'yardstick = {{ path = "{path}" }}',
+            "bench": YARDSTICK_BENCH,
+            # The table's header row.
+            "first": re.compile(r"^\s*probe\b"),
+        }
+        for name, path in pairs
+    }
+
+
+TOOLS = {
+    **yardsticks(),
+    "divan": {
+        "dep": 'divan = "0.1"',
+        "bench": f"""#[divan::bench]
+fn join_words() -> String {{
+    {WORK}
+}}
+
+fn main() {{
+    divan::main();
+}}
+""",
+        "first": re.compile(r"fastest"),
+    },
+    "criterion": {
+        "dep": 'criterion = "0.7"',
+        "bench": f"""use criterion::{{criterion_group, criterion_main, Criterion}};
+
+fn join_words(c: &mut Criterion) {{
+    c.bench_function("join_words", |b| b.iter(|| {WORK}));
+}}
+
+criterion_group!(benches, join_words);
+criterion_main!(benches);
+""",
+        "first": re.compile(r"time:\s+\["),
+    },
+}
+
+
+def make_crate(parent, tool):
+    """A new crate whose one bench target uses `tool`."""
+    spec = TOOLS[tool]
+    crate = parent / f"adopt-{tool.replace('@', '-')}"
+    (crate / "src").mkdir(parents=True)
+    (crate / "benches").mkdir()
+    (crate / "src/lib.rs").write_text("")
+    (crate / "benches/one.rs").write_text(spec["bench"])
+    (crate / "Cargo.toml").write_text(f"""[package]
+name = "adopt-{tool.replace('@', '-')}"
+version = "0.1.0"
+edition = "2024"
+publish = false
+
+[lib]
+bench = false
+
+[dev-dependencies]
+{spec["dep"]}
+
+[[bench]]
+name = "one"
+harness = false
+
+[workspace]
+""")
+    # Resolve and download before any clock starts.
+    subprocess.run(["cargo", "fetch", "-q"], cwd=crate, check=True)
+    return crate
+
+
+def first_table(crate, tool, target):
+    """Crates compiled, seconds of `cargo bench --no-run` in a clean target
+    folder, then seconds from `cargo bench` (built) to the first line of
+    the table."""
+    env = {**os.environ, "CARGO_TARGET_DIR": str(target)}
+    start = time.monotonic()
+    built = subprocess.run(["cargo", "bench", "--bench", "one", "--no-run"],
+                           cwd=crate, env=env, capture_output=True, text=True)
+    build = time.monotonic() - start
+    if built.returncode != 0:
+        sys.exit(f"adoption-cost.py: {tool}'s bench did not build:\n{built.stderr[-2000:]}")
+    start = time.monotonic()
+    child = subprocess.Popen(["cargo", "bench", "--bench", "one"], cwd=crate, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    table = None
+    for line in child.stdout:
+        if TOOLS[tool]["first"].search(line):
+            table = time.monotonic() - start
+            break
+    child.kill()
+    child.communicate()
+    if table is None:
+        sys.exit(f"adoption-cost.py: {tool}'s bench printed no table")
+    return built.stderr.count("Compiling "), build, table
+
+
+def main():
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+    with tempfile.TemporaryDirectory(prefix="adoption-") as tmp:
+        tmp = pathlib.Path(tmp)
+        crates = {tool: make_crate(tmp, tool) for tool in TOOLS}
+        figures = {tool: [] for tool in TOOLS}
+        for r in range(rounds):
+            for tool, crate in crates.items():
+                target = tmp / f"target-{tool.replace('@', '-')}-{r}"
+                figures[tool].append(first_table(crate, tool, target))
+                subprocess.run(["rm", "-rf", str(target)], check=True)
+        print("| tool | crates compiled | build s | then to the first table, s | total s |")
+        print("|---|---|---|---|---|")
+        for tool, rows in figures.items():
+            def column(f):
+                return ", ".join(f(row) for row in rows)
+            print(f"| {tool} | {column(lambda r: str(r[0]))} | {column(lambda r: f'{r[1]:.1f}')}"
+                  f" | {column(lambda r: f'{r[2]:.1f}')} | {column(lambda r: f'{r[1] + r[2]:.1f}')} |")
+
+
+if __name__ == "__main__":
+    main()
