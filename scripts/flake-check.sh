@@ -10,7 +10,8 @@
 # may use), started before the first run and ended by its process id when
 # the script exits; each also stops by itself after two hours, should the
 # script be killed outright. The tests are built once first, so every run
-# times only the tests, with nginx required as in .ci/run. Each failed
+# times only the tests, with the tools .ci/run installs required as there
+# (run .ci/http-setup.sh first, and install valgrind). Each failed
 # run's output is kept in target/flake-check/.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,8 +1,8 @@
 //! `yardstick baseline RUN... --output=FILE`: pools saved runs of one build
 //! into the baseline later runs compare with (see [`crate::baseline::pool`]).
 
-use super::common::{Common, Flag};
-use super::flags::{Def, Entry, Options, Section, Set, Spec};
+use super::common::Common;
+use super::flags::{Def, Entry, Flag, Options, Section, Set, Spec};
 use crate::baseline::pool;
 use crate::document::run::{Row, Run};
 use crate::document::store;

@@ -2,53 +2,12 @@
 //! threshold. Defined once here ([`SHARED`]), so that every command that
 //! takes one reads it alike, and the readers of option values.
 
-use super::flags::{Def, Options, Set};
+use super::flags::{Def, Options, Set, non_negative, percent};
 use crate::baseline::Asked;
 use crate::error::Error;
 use crate::output::Format;
 use crate::output::deliver::Delivery;
-use lexopt::{Arg, Parser, ValueExt};
-use std::ffi::OsString;
 use std::path::PathBuf;
-
-/// A parsed argument that does not borrow the parser, so an option's handler
-/// can go on reading values from it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Flag {
-    /// `--name`, without its dashes.
-    Long(String),
-    /// `-c`.
-    Short(char),
-    /// A positional argument.
-    Value(OsString),
-}
-
-impl Flag {
-    /// The flag of lexopt's argument.
-    pub fn from(arg: Arg<'_>) -> Flag {
-        match arg {
-            Arg::Long(name) => Flag::Long(name.to_string()),
-            Arg::Short(c) => Flag::Short(c),
-            Arg::Value(v) => Flag::Value(v),
-        }
-    }
-
-    /// True for `--help` and `-h`: the command answers with its help.
-    pub fn is_help(&self) -> bool {
-        matches!(self, Flag::Short('h')) || matches!(self, Flag::Long(name) if name == "help")
-    }
-
-    /// The unexpected-argument error for this flag.
-    pub fn unexpected(&self) -> Error {
-        match self {
-            Flag::Long(name) => Error::usage(format!("unknown option --{name}")),
-            Flag::Short(c) => Error::usage(format!("unknown option -{c}")),
-            Flag::Value(v) => {
-                Error::usage(format!("unexpected argument `{}`", v.to_string_lossy()))
-            }
-        }
-    }
-}
 
 /// The exit codes every measuring command shares, for its help.
 pub(crate) const EXIT_CODES: &str =
@@ -262,89 +221,12 @@ pub(crate) static SHARED: &[&Def<Common>] = &[
     &CROSS_MACHINE,
 ];
 
-/// The option's value as UTF-8 text.
-pub fn string(parser: &mut Parser, option: &str) -> Result<String, Error> {
-    let value = parser
-        .value()
-        .map_err(|_| Error::usage(format!("{option}: a value is required")))?;
-    value
-        .string()
-        .map_err(|_| Error::usage(format!("{option}: the value is not valid UTF-8")))
-}
-
-/// The option's value as a path; an empty one is refused.
-pub fn path(parser: &mut Parser, option: &str) -> Result<PathBuf, Error> {
-    let value = parser
-        .value()
-        .map_err(|_| Error::usage(format!("{option}: a value is required")))?;
-    if value.is_empty() {
-        return Err(Error::usage(format!("{option}: the file name is empty")));
-    }
-    Ok(PathBuf::from(value))
-}
-
-/// `text` as a whole number.
-pub fn count(text: &str, option: &str) -> Result<u64, Error> {
-    text.trim()
-        .parse::<u64>()
-        .map_err(|_| Error::usage(format!("{option}: `{text}` is not a whole number")))
-}
-
-/// `text` as a whole number of at least 1.
-pub fn positive(text: &str, option: &str) -> Result<u64, Error> {
-    match count(text, option)? {
-        0 => Err(Error::usage(format!("{option}: must be at least 1"))),
-        n => Ok(n),
-    }
-}
-
-/// A whole number between `min` and `max`: counts that size buffers or
-/// loops get an upper bound, so a typo is a usage error, not an exhausted
-/// machine.
-pub fn bounded(text: &str, option: &str, min: u64, max: u64) -> Result<u64, Error> {
-    match count(text, option)? {
-        n if n < min => Err(Error::usage(format!("{option}: must be at least {min}"))),
-        n if n > max => Err(Error::usage(format!("{option}: must be at most {max}"))),
-        n => Ok(n),
-    }
-}
-
-/// A duration in seconds, above 0 and at most a day (fractions allowed:
-/// `0.5`).
-pub fn seconds(text: &str, option: &str) -> Result<std::time::Duration, Error> {
-    let v = non_negative(text, option)?;
-    match std::time::Duration::try_from_secs_f64(v) {
-        Ok(d) if !d.is_zero() && v <= 86_400.0 => Ok(d),
-        _ => Err(Error::usage(format!(
-            "{option}: must be above 0 and at most a day, in seconds"
-        ))),
-    }
-}
-
-/// A finite number ≥ 0.
-pub(crate) fn non_negative(text: &str, option: &str) -> Result<f64, Error> {
-    match text.trim().trim_end_matches('%').parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => Err(Error::usage(format!(
-            "{option}: `{text}` is not a number of at least 0"
-        ))),
-    }
-}
-
-/// A percentage above 0 (a trailing `%` is allowed).
-pub fn percent(text: &str, option: &str) -> Result<f64, Error> {
-    let v = non_negative(text, option)?;
-    if v == 0.0 {
-        return Err(Error::usage(format!("{option}: must be above 0")));
-    }
-    Ok(v)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     use crate::commands::flags::{Entry, Section, Spec};
+    use lexopt::Parser;
 
     /// A command that takes every shared option.
     static EVERY: Spec<Common> = Spec {

@@ -6,9 +6,10 @@
 //! defined once in [`super::common`] and named by each command that takes
 //! them; a shared option a command does not take is refused with a reason.
 
-use super::common::{self, Common, Flag};
+use super::common::{self, Common};
 use crate::error::Error;
-use lexopt::Parser;
+use lexopt::{Arg, Parser, ValueExt};
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 /// One option: `--long`, maybe `-s`, maybe a value, and what it sets in the
@@ -77,6 +78,125 @@ pub(crate) struct Spec<T: 'static> {
 pub(crate) trait Options {
     /// Where the shared options go; `None` for a command without them.
     fn common(&mut self) -> Option<&mut Common>;
+}
+
+/// A parsed argument that does not borrow the parser, so an option's handler
+/// can go on reading values from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Flag {
+    /// `--name`, without its dashes.
+    Long(String),
+    /// `-c`.
+    Short(char),
+    /// A positional argument.
+    Value(OsString),
+}
+
+impl Flag {
+    /// The flag of lexopt's argument.
+    pub fn from(arg: Arg<'_>) -> Flag {
+        match arg {
+            Arg::Long(name) => Flag::Long(name.to_string()),
+            Arg::Short(c) => Flag::Short(c),
+            Arg::Value(v) => Flag::Value(v),
+        }
+    }
+
+    /// True for `--help` and `-h`: the command answers with its help.
+    pub fn is_help(&self) -> bool {
+        matches!(self, Flag::Short('h')) || matches!(self, Flag::Long(name) if name == "help")
+    }
+
+    /// The unexpected-argument error for this flag.
+    pub fn unexpected(&self) -> Error {
+        match self {
+            Flag::Long(name) => Error::usage(format!("unknown option --{name}")),
+            Flag::Short(c) => Error::usage(format!("unknown option -{c}")),
+            Flag::Value(v) => {
+                Error::usage(format!("unexpected argument `{}`", v.to_string_lossy()))
+            }
+        }
+    }
+}
+
+/// The option's value as UTF-8 text.
+pub fn string(parser: &mut Parser, option: &str) -> Result<String, Error> {
+    let value = parser
+        .value()
+        .map_err(|_| Error::usage(format!("{option}: a value is required")))?;
+    value
+        .string()
+        .map_err(|_| Error::usage(format!("{option}: the value is not valid UTF-8")))
+}
+
+/// The option's value as a path; an empty one is refused.
+pub fn path(parser: &mut Parser, option: &str) -> Result<PathBuf, Error> {
+    let value = parser
+        .value()
+        .map_err(|_| Error::usage(format!("{option}: a value is required")))?;
+    if value.is_empty() {
+        return Err(Error::usage(format!("{option}: the file name is empty")));
+    }
+    Ok(PathBuf::from(value))
+}
+
+/// `text` as a whole number.
+pub fn count(text: &str, option: &str) -> Result<u64, Error> {
+    text.trim()
+        .parse::<u64>()
+        .map_err(|_| Error::usage(format!("{option}: `{text}` is not a whole number")))
+}
+
+/// `text` as a whole number of at least 1.
+// Only HTTP mode counts from 1.
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
+pub fn positive(text: &str, option: &str) -> Result<u64, Error> {
+    match count(text, option)? {
+        0 => Err(Error::usage(format!("{option}: must be at least 1"))),
+        n => Ok(n),
+    }
+}
+
+/// A whole number between `min` and `max`: counts that size buffers or
+/// loops get an upper bound, so a typo is a usage error, not an exhausted
+/// machine.
+pub fn bounded(text: &str, option: &str, min: u64, max: u64) -> Result<u64, Error> {
+    match count(text, option)? {
+        n if n < min => Err(Error::usage(format!("{option}: must be at least {min}"))),
+        n if n > max => Err(Error::usage(format!("{option}: must be at most {max}"))),
+        n => Ok(n),
+    }
+}
+
+/// A duration in seconds, above 0 and at most a day (fractions allowed:
+/// `0.5`).
+pub fn seconds(text: &str, option: &str) -> Result<std::time::Duration, Error> {
+    let v = non_negative(text, option)?;
+    match std::time::Duration::try_from_secs_f64(v) {
+        Ok(d) if !d.is_zero() && v <= 86_400.0 => Ok(d),
+        _ => Err(Error::usage(format!(
+            "{option}: must be above 0 and at most a day, in seconds"
+        ))),
+    }
+}
+
+/// A finite number ≥ 0.
+pub(crate) fn non_negative(text: &str, option: &str) -> Result<f64, Error> {
+    match text.trim().trim_end_matches('%').parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(Error::usage(format!(
+            "{option}: `{text}` is not a number of at least 0"
+        ))),
+    }
+}
+
+/// A percentage above 0 (a trailing `%` is allowed).
+pub fn percent(text: &str, option: &str) -> Result<f64, Error> {
+    let v = non_negative(text, option)?;
+    if v == 0.0 {
+        return Err(Error::usage(format!("{option}: must be above 0")));
+    }
+    Ok(v)
 }
 
 /// How wide the help is, and where an option's help starts.
@@ -237,8 +357,8 @@ fn apply<T>(def: &Def<T>, flag: &Flag, parser: &mut Parser, target: &mut T) -> R
     };
     match def.set {
         Set::Switch(set) => set(target),
-        Set::Text(set) => set(target, &common::string(parser, &option)?, &option)?,
-        Set::Path(set) => set(target, common::path(parser, &option)?),
+        Set::Text(set) => set(target, &string(parser, &option)?, &option)?,
+        Set::Path(set) => set(target, path(parser, &option)?),
         Set::Ignored => {}
     }
     Ok(())

@@ -1,8 +1,8 @@
 //! `yardstick show FILE` and `yardstick compare BASE RUN`: work on saved runs
 //! without measuring anything.
 
-use super::common::{self, Common, Flag};
-use super::flags::{Entry, Section, Spec};
+use super::common::{self, Common};
+use super::flags::{Entry, Flag, Section, Spec};
 use crate::baseline::Baseline;
 use crate::document::run::{Metric, Mode};
 use crate::document::store;

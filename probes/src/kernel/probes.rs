@@ -194,7 +194,7 @@ fn entry() -> Result<Entry, String> {
 
 yardstick::probe! {
     suite: kernel,
-    name: cache_write,
+    name: cache_write_synced,
     note: "a 16 KB entry written atomically (a temporary file synced, renamed)",
     setup: entry,
     run: |e| e.cache.store(ENTRY, &e.bytes).is_ok(),

@@ -1,7 +1,7 @@
 //! `yardstick compare-builds OLD NEW`: options of the paired comparison.
 
-use crate::commands::common::{self, Common, Flag};
-use crate::commands::flags::{Def, Entry, Options, Section, Set, Spec};
+use crate::commands::common::{self, Common};
+use crate::commands::flags::{self, Def, Entry, Flag, Options, Section, Set, Spec};
 use crate::commands::micro::options::{MAX_BATCH, MAX_SAMPLES};
 use crate::error::Error;
 use lexopt::Parser;
@@ -48,7 +48,7 @@ test over the pairs gives p < 0.01.",
                     value: Some("N"),
                     help: "rounds (default 30; 7 to 100000)",
                     set: Set::Text(|o, v, option| {
-                        o.rounds = common::bounded(v, option, 1, MAX_ROUNDS)? as usize;
+                        o.rounds = flags::bounded(v, option, 1, MAX_ROUNDS)? as usize;
                         Ok(())
                     }),
                 }),
@@ -59,7 +59,7 @@ test over the pairs gives p < 0.01.",
                     help: "worker pairs the rounds are spread over (default 10, or the rounds \
                            if fewer; 7 to the rounds)",
                     set: Set::Text(|o, v, option| {
-                        o.pairs_asked = Some(common::bounded(v, option, 1, MAX_ROUNDS)? as usize);
+                        o.pairs_asked = Some(flags::bounded(v, option, 1, MAX_ROUNDS)? as usize);
                         Ok(())
                     }),
                 }),
@@ -70,7 +70,7 @@ test over the pairs gives p < 0.01.",
                     help: "milliseconds of samples per probe, build and round (default 20; \
                            0 to 60000; 0: --repeat samples)",
                     set: Set::Text(|o, v, option| {
-                        o.round_ms = common::bounded(v, option, 0, 60_000)?;
+                        o.round_ms = flags::bounded(v, option, 0, 60_000)?;
                         Ok(())
                     }),
                 }),
@@ -81,7 +81,7 @@ test over the pairs gives p < 0.01.",
                     help: "the fewest samples per probe, build and round (default 1; \
                            1 to 1000000)",
                     set: Set::Text(|o, v, option| {
-                        o.repeat = common::bounded(v, option, 1, MAX_SAMPLES)? as usize;
+                        o.repeat = flags::bounded(v, option, 1, MAX_SAMPLES)? as usize;
                         Ok(())
                     }),
                 }),
@@ -92,7 +92,7 @@ test over the pairs gives p < 0.01.",
                     help: "untimed samples per probe and build before each pair's first \
                            round (default 3; 0 to 1000000)",
                     set: Set::Text(|o, v, option| {
-                        o.warmup = common::bounded(v, option, 0, MAX_SAMPLES)? as usize;
+                        o.warmup = flags::bounded(v, option, 0, MAX_SAMPLES)? as usize;
                         Ok(())
                     }),
                 }),
@@ -103,7 +103,7 @@ test over the pairs gives p < 0.01.",
                     help: "iterations per sample (default: the larger of the two builds' \
                            choices; 1 to 1000000000)",
                     set: Set::Text(|o, v, option| {
-                        o.min_batch = Some(common::bounded(v, option, 1, MAX_BATCH)?);
+                        o.min_batch = Some(flags::bounded(v, option, 1, MAX_BATCH)?);
                         Ok(())
                     }),
                 }),
@@ -145,7 +145,7 @@ test over the pairs gives p < 0.01.",
                     help: "seed of the random orders (default: drawn, and saved in the \
                            run's settings)",
                     set: Set::Text(|o, v, option| {
-                        o.seed = Some(common::count(v, option)?);
+                        o.seed = Some(flags::count(v, option)?);
                         Ok(())
                     }),
                 }),
@@ -156,7 +156,7 @@ test over the pairs gives p < 0.01.",
                     help: "the CPU both workers run on (default: the last one this process \
                            may use; 0 to 65536)",
                     set: Set::Text(|o, v, option| {
-                        o.cpu = Some(common::bounded(v, option, 0, 1 << 16)? as usize);
+                        o.cpu = Some(flags::bounded(v, option, 0, 1 << 16)? as usize);
                         Ok(())
                     }),
                 }),
@@ -167,7 +167,7 @@ test over the pairs gives p < 0.01.",
                     help: "how long a worker may take to answer (default 120; above 0, \
                            at most 86400)",
                     set: Set::Text(|o, v, option| {
-                        o.probe_timeout = common::seconds(v, option)?;
+                        o.probe_timeout = flags::seconds(v, option)?;
                         Ok(())
                     }),
                 }),

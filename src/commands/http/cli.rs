@@ -7,8 +7,8 @@ use super::options::{
     HttpOptions, auth, concurrency, encoding, header, header_name, list, non_empty, protocol,
     resolve, secret_header, tool,
 };
-use crate::commands::common::{self, Common, count, positive, seconds};
-use crate::commands::flags::{Def, Entry, Options, Section, Set, Spec};
+use crate::commands::common::{self, Common};
+use crate::commands::flags::{Def, Entry, Options, Section, Set, Spec, count, positive, seconds};
 
 /// `yardstick http`'s command line: what `--help` prints, and what the
 /// parser takes.

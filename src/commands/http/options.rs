@@ -5,7 +5,8 @@
 //! (`YARDSTICK_AUTH`, `YARDSTICK_SECRET_HEADERS`), kept off the command
 //! line that every local user can read.
 
-use crate::commands::common::{Common, positive};
+use crate::commands::common::Common;
+use crate::commands::flags::positive;
 use crate::error::Error;
 use crate::http::job::{Encoding, Job, Protocol, Resolve, Tool};
 use lexopt::Parser;

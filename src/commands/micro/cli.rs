@@ -4,7 +4,7 @@
 
 use super::options::{MAX_BATCH, MAX_BOOT_REPEAT, MAX_SAMPLES, MicroOptions, metric};
 use crate::commands::common::{self, Common};
-use crate::commands::flags::{Def, Entry, Options, Section, Set, Spec};
+use crate::commands::flags::{self, Def, Entry, Options, Section, Set, Spec};
 
 /// Micro mode's command line: what `cargo bench -- --help` and
 /// `yardstick micro --help` print, and what the parser takes.
@@ -72,7 +72,7 @@ kept on this class (information only).",
                     value: Some("N"),
                     help: "measured rounds (default 30; 1 to 1000000)",
                     set: Set::Text(|o, v, option| {
-                        o.repeat = common::bounded(v, option, 1, MAX_SAMPLES)? as usize;
+                        o.repeat = flags::bounded(v, option, 1, MAX_SAMPLES)? as usize;
                         Ok(())
                     }),
                 }),
@@ -82,7 +82,7 @@ kept on this class (information only).",
                     value: Some("N"),
                     help: "unmeasured rounds first (default 3; 0 to 1000000)",
                     set: Set::Text(|o, v, option| {
-                        o.warmup = common::bounded(v, option, 0, MAX_SAMPLES)? as usize;
+                        o.warmup = flags::bounded(v, option, 0, MAX_SAMPLES)? as usize;
                         Ok(())
                     }),
                 }),
@@ -93,7 +93,7 @@ kept on this class (information only).",
                     help: "iterations per sample (default: the fewest that last about 1 ms, \
                            5 when counted; 1 to 1000000000)",
                     set: Set::Text(|o, v, option| {
-                        o.min_batch = Some(common::bounded(v, option, 1, MAX_BATCH)?);
+                        o.min_batch = Some(flags::bounded(v, option, 1, MAX_BATCH)?);
                         Ok(())
                     }),
                 }),
@@ -105,7 +105,7 @@ kept on this class (information only).",
                            above 0, at most 86400); a process probe's child is killed and \
                            the probe fails",
                     set: Set::Text(|o, v, option| {
-                        o.probe_timeout = common::seconds(v, option)?;
+                        o.probe_timeout = flags::seconds(v, option)?;
                         Ok(())
                     }),
                 }),
@@ -115,7 +115,7 @@ kept on this class (information only).",
                     value: Some("N"),
                     help: "children started per process probe (default 5; 1 to 1000)",
                     set: Set::Text(|o, v, option| {
-                        o.boot_repeat = common::bounded(v, option, 1, MAX_BOOT_REPEAT)? as usize;
+                        o.boot_repeat = flags::bounded(v, option, 1, MAX_BOOT_REPEAT)? as usize;
                         Ok(())
                     }),
                 }),

@@ -1,7 +1,8 @@
 //! Micro mode's options: libtest-style, so `cargo bench -- FILTER` and the
 //! flags cargo passes work as a Rust developer expects.
 
-use crate::commands::common::{self, Common, Flag};
+use crate::commands::common::Common;
+use crate::commands::flags::{self, Flag};
 use crate::document::run::{Metric, Mode};
 use crate::error::Error;
 use crate::probe::{DEFAULT_SUITE, KERNEL_SUITE, Param, Probe, ProcessProbe};
@@ -222,7 +223,7 @@ impl MicroOptions {
             return Ok(false);
         };
         let option = param.option();
-        let value = common::string(parser, &option)?;
+        let value = flags::string(parser, &option)?;
         (param.check)(&value).map_err(|why| Error::usage(format!("{option}={value}: {why}")))?;
         self.params.retain(|(n, _)| n != param.name);
         self.params.push((param.name.to_string(), value));

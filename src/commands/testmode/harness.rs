@@ -8,8 +8,8 @@
 //! quarter of its crates, for the few options below (docs/evaluation.md,
 //! "A light library").
 
-use crate::commands::common::{self, Common, Flag};
-use crate::commands::flags::{Def, Entry, Options, Section, Set, Spec};
+use crate::commands::common::Common;
+use crate::commands::flags::{self, Def, Entry, Flag, Options, Section, Set, Spec};
 use crate::error::Error;
 use lexopt::Parser;
 use std::io::Write;
@@ -120,7 +120,7 @@ does with a bench target of test = true).",
                 value: Some("N"),
                 help: "tests run at once (default: the CPUs, or RUST_TEST_THREADS)",
                 set: Set::Text(|a, v, option| {
-                    a.threads = Some(common::bounded(v, option, 1, 1024)? as usize);
+                    a.threads = Some(flags::bounded(v, option, 1, 1024)? as usize);
                     Ok(())
                 }),
             }),
