@@ -1,8 +1,10 @@
-//! The one way the project replaces a file: saved runs, baselines and the
-//! reference kernel's caches alike. A temporary file beside the target is
-//! written, flushed to disk, renamed over it, and the directory flushed
-//! too, so a reader, a crash or a kill sees the old file or the new one,
-//! never half of one.
+//! The one way the project replaces a file: saved runs, baselines, the
+//! reference kernel's content store and its caches alike. A temporary file
+//! beside the target is written and renamed over it, so a reader, a crash
+//! or a kill sees the old file or the new one, never half of one. What
+//! cannot be made again is also flushed to disk before the rename, and the
+//! directory after it ([`Durability::Synced`]); a cache is not
+//! ([`Durability::Cache`]).
 //!
 //! It is part of the light library (no dependency at all), so that code
 //! under test, which takes yardstick without its default features, saves
@@ -28,11 +30,24 @@ const TMP_SUFFIX: &str = ".ystmp";
 /// A temporary file of ours older than this was left by a killed process.
 const STALE: Duration = Duration::from_secs(3600);
 
+/// How far a replaced file is kept when the machine stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Durability {
+    /// Synced before the rename, and the directory after it: saved runs,
+    /// baselines, a content store, which nothing makes again.
+    Synced,
+    /// Whole, but not synced: a cache, which is rebuilt when a power cut
+    /// loses it. Its writes happen on the path a cold render is timed on,
+    /// where a sync would time the disk (three times the write on the
+    /// project's VM: docs/evaluation.md, "Kernel mode").
+    Cache,
+}
+
 /// Replaces `path` whole with `bytes`. The new file keeps the old one's
 /// permissions, or gets 0644. The directory must exist. An error says what
 /// is wrong without naming `path`: the caller knows which file it meant.
-pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    replace_with(path, |tmp: &Path| {
+pub fn replace_file(path: &Path, bytes: &[u8], durability: Durability) -> io::Result<()> {
+    replace_with(path, durability, |tmp: &Path| {
         OpenOptions::new().write(true).open(tmp)?.write_all(bytes)
     })
 }
@@ -43,6 +58,7 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// is returned as it is, and the temporary file is removed.
 pub fn replace_with<T, E: From<io::Error>>(
     path: &Path,
+    durability: Durability,
     fill: impl FnOnce(&Path) -> Result<T, E>,
 ) -> Result<T, E> {
     let target = regular_file(path).map_err(io::Error::other)?;
@@ -54,16 +70,19 @@ pub fn replace_with<T, E: From<io::Error>>(
     remove_stale(dir, &name);
     let tmp = Temporary::create(dir, &name)?;
     let made = fill(&tmp.path)?;
-    // `fill` may have written through a handle of its own: sync the file
-    // as it now is on disk.
-    let file = File::open(&tmp.path)?;
-    keep_mode(&target, &file)?;
-    file.sync_all()?;
+    keep_mode(&target, &tmp.path)?;
+    if durability == Durability::Synced {
+        // `fill` may have written through a handle of its own: sync the
+        // file as it now is on disk.
+        File::open(&tmp.path)?.sync_all()?;
+    }
     tmp.rename_to(&target)?;
     // The rename is durable only once the directory is on disk too. A
     // directory that cannot be opened or synced (some file systems refuse)
     // leaves the file whole, which is what a reader needs.
-    if let Ok(d) = File::open(dir) {
+    if durability == Durability::Synced
+        && let Ok(d) = File::open(dir)
+    {
         let _ = d.sync_all();
     }
     Ok(made)
@@ -210,12 +229,12 @@ impl Drop for TempDir {
 
 /// The mode of the file being replaced, or 0644 for a new one (nothing the
 /// project saves is secret; the temporary file starts as 0600).
-fn keep_mode(target: &Path, tmp: &File) -> io::Result<()> {
+fn keep_mode(target: &Path, tmp: &Path) -> io::Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         let mode = std::fs::metadata(target).map_or(0o644, |m| m.permissions().mode() & 0o7777);
-        tmp.set_permissions(std::fs::Permissions::from_mode(mode))?;
+        std::fs::set_permissions(tmp, std::fs::Permissions::from_mode(mode))?;
     }
     #[cfg(not(unix))]
     let _ = (target, tmp);
@@ -261,8 +280,8 @@ mod tests {
     fn replaces_whole_and_leaves_no_temporary_file() {
         let (_t, dir) = folder();
         let p = dir.join("entry");
-        replace_file(&p, b"one").unwrap();
-        replace_file(&p, b"two").unwrap();
+        replace_file(&p, b"one", Durability::Synced).unwrap();
+        replace_file(&p, b"two", Durability::Cache).unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
     }
@@ -272,11 +291,11 @@ mod tests {
         let (_t, dir) = folder();
         // A directory where the file should go: refused before writing.
         std::fs::create_dir(dir.join("taken")).unwrap();
-        let e = replace_file(&dir.join("taken"), b"x").unwrap_err();
+        let e = replace_file(&dir.join("taken"), b"x", Durability::Synced).unwrap_err();
         assert!(e.to_string().contains("a directory"), "{e}");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         // A missing folder: nothing is made.
-        let e = replace_file(&dir.join("missing/entry"), b"x").unwrap_err();
+        let e = replace_file(&dir.join("missing/entry"), b"x", Durability::Cache).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::NotFound, "{e}");
     }
 
@@ -285,7 +304,7 @@ mod tests {
         let (_t, dir) = folder();
         let p = dir.join("store.db");
         std::fs::write(&p, "old").unwrap();
-        let e = replace_with(&p, |tmp: &Path| -> io::Result<()> {
+        let e = replace_with(&p, Durability::Synced, |tmp: &Path| -> io::Result<()> {
             std::fs::write(tmp, "half")?;
             Err(io::Error::other("the build failed"))
         })
@@ -299,7 +318,7 @@ mod tests {
     fn a_fill_through_its_own_handle_is_kept() {
         let (_t, dir) = folder();
         let p = dir.join("store.db");
-        let n = replace_with(&p, |tmp: &Path| -> io::Result<usize> {
+        let n = replace_with(&p, Durability::Synced, |tmp: &Path| -> io::Result<usize> {
             std::fs::write(tmp, "built")?;
             Ok(5)
         })
@@ -341,7 +360,7 @@ mod tests {
             .unwrap()
             .set_modified(old)
             .unwrap();
-        replace_file(&dir.join("run.json"), b"x").unwrap();
+        replace_file(&dir.join("run.json"), b"x", Durability::Synced).unwrap();
         assert!(!stale.exists() && fresh.exists() && other.exists());
     }
 }

@@ -4,10 +4,11 @@
 //!
 //! - **Atomic writes.** An entry is replaced whole through
 //!   [`yardstick::fs::replace_file`], the writer saved runs go through too
-//!   (a temporary file, synced, renamed, the folder synced), so a reader, or
-//!   a process killed mid-write, sees the old entry or the new one, never
-//!   half of one. Entries are written on a miss, not on every render, so
-//!   the flush to disk is paid once per entry.
+//!   (a temporary file renamed into place), so a reader, or a process
+//!   killed mid-write, sees the old entry or the new one, never half of
+//!   one. Not synced ([`Durability::Cache`]): a cache lost to a power cut
+//!   is rebuilt, and a sync on every miss would time the disk in every
+//!   cold render.
 //! - **Expiry by age and by timestamp.** An entry is stale when it is older
 //!   than the reader's `max_age`, or older than a moment after which
 //!   everything of its kind is stale (the CMS's "content changed at T"):
@@ -21,6 +22,7 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, SystemTime};
+use yardstick::fs::Durability;
 
 /// A cache directory.
 #[derive(Debug, Clone)]
@@ -101,7 +103,7 @@ impl FileCache {
         let path = self.path(key)?;
         let parent = path.parent().unwrap_or(&self.dir);
         fs::create_dir_all(parent).map_err(at(parent))?;
-        yardstick::fs::replace_file(&path, bytes).map_err(at(&path))
+        yardstick::fs::replace_file(&path, bytes, Durability::Cache).map_err(at(&path))
     }
 
     /// Entry `key`, or `None` when it is missing or stale.

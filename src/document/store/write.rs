@@ -3,7 +3,7 @@
 //! gave. [`check_writable`] asks the same questions before a run starts.
 
 use crate::error::Error;
-use crate::fs::{directory, regular_file, replace_file};
+use crate::fs::{Durability, directory, regular_file, replace_file};
 use std::path::Path;
 
 /// Checks, before anything is measured, that `path` can be saved to: its
@@ -25,7 +25,7 @@ pub fn write_atomic(path: &Path, contents: &str) -> Result<(), Error> {
     let target = regular_file(path).map_err(|m| Error::input(format!("{shown}: {m}")))?;
     std::fs::create_dir_all(directory(&target))
         .map_err(|e| Error::input(format!("{shown}: cannot create directory: {}", e)))?;
-    replace_file(&target, contents.as_bytes())
+    replace_file(&target, contents.as_bytes(), Durability::Synced)
         .map_err(|e| Error::input(format!("{shown}: cannot save: {}", e)))
 }
 
