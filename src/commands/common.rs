@@ -204,6 +204,9 @@ pub(crate) static CROSS_MACHINE: Def<Common> = Def {
     set: Set::Switch(|c| c.cross_machine = true),
 };
 
+/// The output options, which every command that prints a run takes.
+pub(crate) static OUTPUT: &[&Def<Common>] = &[&FORMAT, &JSON, &CSV, &QUIET];
+
 /// Every shared option: a command takes those it lists and refuses the
 /// others, saying why.
 pub(crate) static SHARED: &[&Def<Common>] = &[

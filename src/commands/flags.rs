@@ -47,8 +47,33 @@ pub(crate) enum Entry<T: 'static> {
     Shared(&'static Def<Common>),
     /// A shared option whose meaning here needs words of its own.
     SharedAs(&'static Def<Common>, &'static str),
+    /// Shared options that go together (the output options).
+    SharedGroup(&'static [&'static Def<Common>]),
     /// Positional arguments: `(NAME, help)`, listed only.
     Positional(&'static str, &'static str),
+}
+
+/// One line of the table, groups taken apart.
+enum Item<'a, T: 'static> {
+    Own(&'a Def<T>),
+    /// A shared option, and its help here.
+    Shared(&'static Def<Common>, &'static str),
+    Positional(&'static str, &'static str),
+}
+
+impl<T> Section<T> {
+    fn items(&self) -> impl Iterator<Item = Item<'_, T>> {
+        self.entries.iter().flat_map(|entry| {
+            let items: Vec<Item<'_, T>> = match entry {
+                Entry::Own(d) => vec![Item::Own(d)],
+                Entry::Shared(d) => vec![Item::Shared(d, d.help)],
+                Entry::SharedAs(d, help) => vec![Item::Shared(d, help)],
+                Entry::SharedGroup(defs) => defs.iter().map(|d| Item::Shared(d, d.help)).collect(),
+                Entry::Positional(name, help) => vec![Item::Positional(name, help)],
+            };
+            items
+        })
+    }
 }
 
 /// A titled group of lines in the help.
@@ -224,13 +249,13 @@ impl<T: Options> Spec<T> {
 
     /// Sets `flag` if this table defines it; false otherwise.
     fn take(&self, flag: &Flag, parser: &mut Parser, target: &mut T) -> Result<bool, Error> {
-        for entry in self.entries() {
-            match entry {
-                Entry::Own(def) if def.is(flag) => {
+        for item in self.items() {
+            match item {
+                Item::Own(def) if def.is(flag) => {
                     apply(def, flag, parser, target)?;
                     return Ok(true);
                 }
-                Entry::Shared(def) | Entry::SharedAs(def, _) if def.is(flag) => {
+                Item::Shared(def, _) if def.is(flag) => {
                     let Some(common) = target.common() else {
                         return Ok(false);
                     };
@@ -262,8 +287,8 @@ impl<T: Options> Spec<T> {
 }
 
 impl<T> Spec<T> {
-    fn entries(&self) -> impl Iterator<Item = &Entry<T>> {
-        self.sections.iter().flat_map(|s| s.entries.iter())
+    fn items(&self) -> impl Iterator<Item = Item<'_, T>> {
+        self.sections.iter().flat_map(Section::items)
     }
 
     /// Every option this command takes as written (`--repeat`, `-q`),
@@ -274,11 +299,11 @@ impl<T> Spec<T> {
             out.push(format!("--{long}"));
             out.extend(short.map(|c| format!("-{c}")));
         };
-        for entry in self.entries() {
-            match entry {
-                Entry::Own(d) => add(d.long, d.short),
-                Entry::Shared(d) | Entry::SharedAs(d, _) => add(d.long, d.short),
-                Entry::Positional(..) => {}
+        for item in self.items() {
+            match item {
+                Item::Own(d) => add(d.long, d.short),
+                Item::Shared(d, _) => add(d.long, d.short),
+                Item::Positional(..) => {}
             }
         }
         out
@@ -300,13 +325,11 @@ impl<T> Spec<T> {
         let mut text = format!("{}\n\n{}\n", self.usage.trim_end(), self.about.trim());
         for section in self.sections {
             let lines: String = section
-                .entries
-                .iter()
-                .map(|entry| match entry {
-                    Entry::Own(d) => (d.head(), d.help),
-                    Entry::Shared(d) => (d.head(), d.help),
-                    Entry::SharedAs(d, help) => (d.head(), *help),
-                    Entry::Positional(name, help) => (name.to_string(), *help),
+                .items()
+                .map(|item| match item {
+                    Item::Own(d) => (d.head(), d.help),
+                    Item::Shared(d, help) => (d.head(), help),
+                    Item::Positional(name, help) => (name.to_string(), help),
                 })
                 .filter(|(_, help)| !help.is_empty())
                 .map(|(head, help)| line(&head, help))

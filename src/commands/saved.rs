@@ -17,12 +17,7 @@ use std::path::PathBuf;
 /// The output options, which `show` and `compare` both take.
 const OUTPUT: Section<Common> = Section {
     title: Some("Output"),
-    entries: &[
-        Entry::Shared(&common::FORMAT),
-        Entry::Shared(&common::JSON),
-        Entry::Shared(&common::CSV),
-        Entry::Shared(&common::QUIET),
-    ],
+    entries: &[Entry::SharedGroup(common::OUTPUT)],
 };
 
 /// Saving and a baseline mean nothing to a command on saved runs.

@@ -177,10 +177,7 @@ test over the pairs gives p < 0.01.",
         Section {
             title: Some("Output"),
             entries: &[
-                Entry::Shared(&common::FORMAT),
-                Entry::Shared(&common::JSON),
-                Entry::Shared(&common::CSV),
-                Entry::Shared(&common::QUIET),
+                Entry::SharedGroup(common::OUTPUT),
                 Entry::SharedAs(&common::SAVE, "also write the comparison's run as JSON"),
             ],
         },

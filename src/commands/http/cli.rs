@@ -279,10 +279,7 @@ baseline comparison of micro mode.",
         Section {
             title: Some("Output"),
             entries: &[
-                Entry::Shared(&common::FORMAT),
-                Entry::Shared(&common::JSON),
-                Entry::Shared(&common::CSV),
-                Entry::Shared(&common::QUIET),
+                Entry::SharedGroup(common::OUTPUT),
                 Entry::Shared(&common::SAVE),
             ],
         },

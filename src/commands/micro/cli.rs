@@ -177,10 +177,7 @@ kept on this class (information only).",
         Section {
             title: Some("Output"),
             entries: &[
-                Entry::Shared(&common::FORMAT),
-                Entry::Shared(&common::JSON),
-                Entry::Shared(&common::CSV),
-                Entry::Shared(&common::QUIET),
+                Entry::SharedGroup(common::OUTPUT),
                 Entry::Shared(&common::SAVE),
             ],
         },
