@@ -3,8 +3,8 @@
 //! peer of its own layer. Data flows one way, from the probes to the exit
 //! code, and a module that reached up or sideways would let it flow back.
 //!
-//! Test code (`#[cfg(test)]` onwards in a file, and `tests.rs` files) may
-//! use anything.
+//! Test code (each item under `#[cfg(test)]`, and `tests.rs` files) may use
+//! anything; the production code after a test module is read like the rest.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -41,7 +41,7 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// Every `crate::<module>` a file's non-test code names.
 fn imports(code: &str) -> BTreeSet<String> {
-    let code = code.split("#[cfg(test)]").next().unwrap_or("");
+    let code = production(code);
     code.match_indices("crate::")
         .map(|(at, m)| {
             code[at + m.len()..]
@@ -50,6 +50,63 @@ fn imports(code: &str) -> BTreeSet<String> {
                 .collect()
         })
         .collect()
+}
+
+/// `code` without its test-only items: each `#[cfg(test)]` (or
+/// `#[cfg(all(test, ...))]`) and the item after it, to its `;` or to the
+/// brace that closes its block. The code after a test module is read too.
+fn production(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = test_attribute(rest) {
+        out.push_str(&rest[..at]);
+        let item = &rest[at..];
+        let end = match (item.find('{'), item.find(';')) {
+            (Some(open), Some(semi)) if semi < open => semi + 1,
+            (Some(open), _) => closing(item, open),
+            (None, Some(semi)) => semi + 1,
+            (None, None) => item.len(),
+        };
+        rest = &item[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Where the next attribute that keeps an item to tests starts.
+fn test_attribute(code: &str) -> Option<usize> {
+    ["#[cfg(test)]", "#[cfg(all(test"]
+        .iter()
+        .filter_map(|a| code.find(a))
+        .min()
+}
+
+/// The index just past the brace that closes the one at `open`.
+fn closing(code: &str, open: usize) -> usize {
+    let mut depth = 0usize;
+    for (i, c) in code[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return open + i + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    code.len()
+}
+
+#[test]
+fn code_after_a_test_module_is_read() {
+    let code = "use crate::text;\n#[cfg(test)]\nmod tests {\n    use crate::commands;\n    fn f() { if x { y } }\n}\nfn late() { crate::output::x(); }\n#[cfg(test)]\nuse crate::judge;\n";
+    let found = imports(code);
+    assert_eq!(
+        found,
+        ["output", "text"].map(String::from).into_iter().collect()
+    );
 }
 
 #[test]
