@@ -250,7 +250,7 @@ fn merged(runs: &[(String, Run)], rows: Vec<Row>) -> Run {
     }
     let checksum = runs[0].1.calibration.as_ref().map_or(0, |c| c.checksum);
     run.calibration = CalibrationSummary::of(&before, &after, checksum).or(run.calibration);
-    let c = run.calibration.as_ref().map(|c| c.loops.median);
+    let c = run.calibration_median();
     run.rows = rows;
     for row in &mut run.rows {
         row.normalized = c.and_then(|c| row.normalized_median(c));

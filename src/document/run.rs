@@ -86,6 +86,23 @@ pub struct Run {
     pub metric: Metric,
 }
 
+impl Run {
+    /// The calibration loop's median, C, when the run has a usable one.
+    pub fn calibration_median(&self) -> Option<f64> {
+        self.calibration
+            .as_ref()
+            .map(|c| c.loops.median)
+            .filter(|m| m.is_finite() && *m > 0.0)
+    }
+
+    /// A row's time per calibration loop ("x calib") as the judge reads it:
+    /// recomputed from the row's samples and the loop's, never the stored
+    /// `normalized` field, which an edited file could have changed.
+    pub fn x_calib(&self, row: &Row) -> Option<f64> {
+        row.normalized_median(self.calibration_median()?)
+    }
+}
+
 /// The figure a micro run compares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -36,7 +36,7 @@ pub(super) fn compare(
         return Ok(());
     }
     let base_c = calibration(baseline, baseline_name)?;
-    let now_c = calibration_median(run).ok_or_else(|| {
+    let now_c = run.calibration_median().ok_or_else(|| {
         Error::input("the run has no calibration and cannot be compared".to_string())
     })?;
     let ratio = CalibrationRatio {
@@ -73,19 +73,11 @@ fn only_processes(run: &Run) -> bool {
 /// The calibration median of the timed run `name`: a normalised figure
 /// divides by it, so a run without one cannot be compared.
 pub fn calibration(run: &Run, name: &str) -> Result<f64, Error> {
-    calibration_median(run).ok_or_else(|| {
+    run.calibration_median().ok_or_else(|| {
         Error::input(format!(
             "{name}: a micro run without calibration cannot be compared"
         ))
     })
-}
-
-/// The calibration median, when the run has a usable one.
-fn calibration_median(run: &Run) -> Option<f64> {
-    run.calibration
-        .as_ref()
-        .map(|c| c.loops.median)
-        .filter(|m| m.is_finite() && *m > 0.0)
 }
 
 /// The row's normalised figure, recomputed from its samples: a stored

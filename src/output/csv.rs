@@ -94,7 +94,7 @@ impl Render for CsvFormat {
                 r.errors.to_string(),
                 r.ops.map(|o| o.to_string()).unwrap_or_default(),
                 num(r.rps),
-                num(r.normalized),
+                num(run.x_calib(r)),
                 text(&r.note),
                 text(r.target.as_deref().unwrap_or_default()),
                 text(r.url.as_deref().unwrap_or_default()),

@@ -104,7 +104,7 @@ fn rows(run: &Run) -> String {
                     ms(r.median),
                     ms(r.p99),
                     r.rps.map(thousands).unwrap_or_else(|| "-".into()),
-                    r.normalized
+                    run.x_calib(r)
                         .map(|x| significant(x, 4))
                         .unwrap_or_else(|| "-".into()),
                     r.errors,

@@ -153,7 +153,7 @@ pub(crate) fn micro_rows(run: &Run) -> String {
             ms(r.max),
             ms(r.stddev),
             r.rps.map(thousands).unwrap_or_else(|| "-".into()),
-            r.normalized
+            run.x_calib(r)
                 .map(|x| significant(x, 4))
                 .unwrap_or_else(|| "-".into()),
         ];
@@ -352,4 +352,22 @@ pub(crate) fn speed_line(cal: &CalibrationRatio) -> String {
         ms(Some(cal.current)),
         cal.speed
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::run::{CalibrationSummary, RowKind, test_micro_run};
+
+    #[test]
+    fn x_calib_is_what_the_judge_reads_not_what_the_file_says() {
+        let mut row = Row::with_samples("p".into(), RowKind::Probe, "p".into(), vec![2.0]);
+        // An edited file: the stored figure disagrees with the samples.
+        row.normalized = Some(1000.0);
+        let loops = [4.0; 5];
+        let run = test_micro_run(vec![row], CalibrationSummary::of(&loops, &loops, 1));
+        assert_eq!(run.x_calib(&run.rows[0]), Some(0.5));
+        let text = micro_rows(&run);
+        assert!(text.contains(" 0.5000 ") && !text.contains("1000"), "{text}");
+    }
 }
