@@ -368,6 +368,9 @@ mod tests {
         let run = test_micro_run(vec![row], CalibrationSummary::of(&loops, &loops, 1));
         assert_eq!(run.x_calib(&run.rows[0]), Some(0.5));
         let text = micro_rows(&run);
-        assert!(text.contains(" 0.5000 ") && !text.contains("1000"), "{text}");
+        assert!(
+            text.contains(" 0.5000 ") && !text.contains("1000"),
+            "{text}"
+        );
     }
 }
