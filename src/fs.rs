@@ -47,8 +47,8 @@ pub enum Durability {
 /// permissions, or gets 0644. The directory must exist. An error says what
 /// is wrong without naming `path`: the caller knows which file it meant.
 pub fn replace_file(path: &Path, bytes: &[u8], durability: Durability) -> io::Result<()> {
-    replace_with(path, durability, |tmp: &Path| {
-        OpenOptions::new().write(true).open(tmp)?.write_all(bytes)
+    replace(path, durability, |mut file: &File, _: &Path| {
+        file.write_all(bytes)
     })
 }
 
@@ -61,6 +61,16 @@ pub fn replace_with<T, E: From<io::Error>>(
     durability: Durability,
     fill: impl FnOnce(&Path) -> Result<T, E>,
 ) -> Result<T, E> {
+    replace(path, durability, |_: &File, tmp: &Path| fill(tmp))
+}
+
+/// The two above: `fill` writes the temporary file, through the handle it
+/// was made with or at its path.
+fn replace<T, E: From<io::Error>>(
+    path: &Path,
+    durability: Durability,
+    fill: impl FnOnce(&File, &Path) -> Result<T, E>,
+) -> Result<T, E> {
     let target = regular_file(path).map_err(io::Error::other)?;
     let dir = directory(&target);
     let name = target
@@ -69,12 +79,12 @@ pub fn replace_with<T, E: From<io::Error>>(
         .unwrap_or_default();
     remove_stale(dir, &name);
     let tmp = Temporary::create(dir, &name)?;
-    let made = fill(&tmp.path)?;
+    let made = fill(&tmp.file, &tmp.path)?;
     keep_mode(&target, &tmp.path)?;
     if durability == Durability::Synced {
-        // `fill` may have written through a handle of its own: sync the
-        // file as it now is on disk.
-        File::open(&tmp.path)?.sync_all()?;
+        // Syncs the file whatever handle wrote it (a database writes
+        // through its own).
+        tmp.file.sync_all()?;
     }
     tmp.rename_to(&target)?;
     // The rename is durable only once the directory is on disk too. A
@@ -120,6 +130,7 @@ pub(crate) fn directory(path: &Path) -> &Path {
 
 /// A temporary file beside the target, removed unless renamed into place.
 struct Temporary {
+    file: File,
     path: PathBuf,
     renamed: bool,
 }
@@ -128,8 +139,9 @@ impl Temporary {
     /// A new file `.<name>.<unique>.ystmp` in `dir`, readable by its owner
     /// only until [`keep_mode`] gives it the target's mode.
     fn create(dir: &Path, name: &str) -> io::Result<Temporary> {
-        let path = unique(dir, &format!(".{name}."), TMP_SUFFIX, new_file)?;
+        let (path, file) = unique(dir, &format!(".{name}."), TMP_SUFFIX, new_file)?;
         Ok(Temporary {
+            file,
             path,
             renamed: false,
         })
@@ -152,13 +164,13 @@ impl Drop for Temporary {
 
 /// Makes something new at `<dir>/<prefix><pid>-<nanos>-<n><suffix>` with
 /// `make`, which fails with `AlreadyExists` when the name is taken (then
-/// another name is tried), and returns its path.
-fn unique(
+/// another name is tried), and returns its path and what `make` made.
+fn unique<R>(
     dir: &Path,
     prefix: &str,
     suffix: &str,
-    make: fn(&Path) -> io::Result<()>,
-) -> io::Result<PathBuf> {
+    make: fn(&Path) -> io::Result<R>,
+) -> io::Result<(PathBuf, R)> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let mut last = None;
     for _ in 0..16 {
@@ -169,7 +181,7 @@ fn unique(
         let pid = std::process::id();
         let path = dir.join(format!("{prefix}{pid}-{nanos}-{n}{suffix}"));
         match make(&path) {
-            Ok(()) => return Ok(path),
+            Ok(made) => return Ok((path, made)),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
             Err(e) => return Err(e),
         }
@@ -178,19 +190,19 @@ fn unique(
 }
 
 /// A new, empty file that only its owner can read, never one that exists.
-fn new_file(path: &Path) -> io::Result<()> {
+fn new_file(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path).map(drop)
+    options.open(path)
 }
 
 /// A new file `<prefix><unique><suffix>` in `dir`, kept: where a run is
 /// rescued when its `--save` failed.
 #[cfg(feature = "cli")]
 pub(crate) fn kept_file(dir: &Path, prefix: &str, suffix: &str) -> io::Result<PathBuf> {
-    unique(dir, prefix, suffix, new_file)
+    unique(dir, prefix, suffix, new_file).map(|(path, _)| path)
 }
 
 /// Whether a file can be made in `dir`: one is made and removed.
@@ -209,7 +221,7 @@ pub(crate) struct TempDir {
 #[cfg(feature = "cli")]
 impl TempDir {
     pub(crate) fn new(prefix: &str) -> io::Result<TempDir> {
-        let path = unique(&std::env::temp_dir(), prefix, "", |p| {
+        let (path, ()) = unique(&std::env::temp_dir(), prefix, "", |p| {
             std::fs::create_dir(p)
         })?;
         Ok(TempDir { path })
