@@ -355,6 +355,29 @@ impl<T> Spec<T> {
 }
 
 impl<T> Def<T> {
+    /// A switch of no short form.
+    pub const fn switch(long: &'static str, help: &'static str, set: fn(&mut T)) -> Def<T> {
+        Def {
+            long,
+            short: None,
+            value: None,
+            help,
+            set: Set::Switch(set),
+        }
+    }
+
+    /// A flag of another tool's (cargo's, libtest's), taken and ignored,
+    /// and named in the command's notes rather than listed.
+    pub const fn ignored(long: &'static str) -> Def<T> {
+        Def {
+            long,
+            short: None,
+            value: None,
+            help: "",
+            set: Set::Ignored,
+        }
+    }
+
     fn is(&self, flag: &Flag) -> bool {
         match flag {
             Flag::Long(name) => name == self.long,

@@ -202,9 +202,9 @@ kept on this class (information only).",
                     help: "",
                     set: Set::Text(|_, _, _| Ok(())),
                 }),
-                Entry::Own(IGNORED_BENCH),
-                Entry::Own(IGNORED_NOCAPTURE),
-                Entry::Own(IGNORED_SHOW_OUTPUT),
+                Entry::Own(Def::ignored("bench")),
+                Entry::Own(Def::ignored("nocapture")),
+                Entry::Own(Def::ignored("show-output")),
             ],
         },
     ],
@@ -217,21 +217,6 @@ a check); YARDSTICK_HOME moves the kept runs (default target/yardstick).
     exit: common::EXIT_CODES,
     refuses: &[],
 };
-
-/// Flags of cargo and libtest that mean nothing to the harness.
-const IGNORED_BENCH: Def<MicroOptions> = ignored("bench");
-const IGNORED_NOCAPTURE: Def<MicroOptions> = ignored("nocapture");
-const IGNORED_SHOW_OUTPUT: Def<MicroOptions> = ignored("show-output");
-
-const fn ignored(long: &'static str) -> Def<MicroOptions> {
-    Def {
-        long,
-        short: None,
-        value: None,
-        help: "",
-        set: Set::Ignored,
-    }
-}
 
 impl Options for MicroOptions {
     fn common(&mut self) -> Option<&mut Common> {

@@ -44,23 +44,11 @@ impl Options for Args {
 }
 
 const fn switch(long: &'static str, help: &'static str, set: fn(&mut Args)) -> Entry<Args> {
-    Entry::Own(Def {
-        long,
-        short: None,
-        value: None,
-        help,
-        set: Set::Switch(set),
-    })
+    Entry::Own(Def::switch(long, help, set))
 }
 
 const fn ignored(long: &'static str) -> Entry<Args> {
-    Entry::Own(Def {
-        long,
-        short: None,
-        value: None,
-        help: "",
-        set: Set::Ignored,
-    })
+    Entry::Own(Def::ignored(long))
 }
 
 /// The command line of a bench target under `cargo test`.
