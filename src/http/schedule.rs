@@ -9,7 +9,7 @@
 use super::address::{self, Addresses, Lookup};
 use super::job::{Job, Resolve};
 use super::pages;
-use super::url::Url;
+use super::url::{self, Url};
 use crate::error::Error;
 
 /// One page on one server, requested again and again: one row of the run.
@@ -114,18 +114,18 @@ impl Schedule {
         if pages::is_absolute(page) {
             let url = Url::parse(page).map_err(|m| Error::usage(format!("--url: {m}")))?;
             let server = self.server_of(&url, None);
-            let page = url.path.clone();
+            let page = url::hide_query_secrets(&url.path);
             self.push_group(vec![Visit { server, page, url }]);
         } else if n_bases == 0 {
             return Err(Error::usage(format!(
                 "`{page}` is a path: give --base or --compare for its server"
             )));
         } else {
-            let name = if page.starts_with('/') {
+            let name = url::hide_query_secrets(&if page.starts_with('/') {
                 page.to_string()
             } else {
                 format!("/{page}")
-            };
+            });
             let visits = (0..n_bases)
                 .map(|server| Visit {
                     server,

@@ -142,7 +142,7 @@ pub(crate) fn is_secret_header(name: &str) -> bool {
         "set-cookie",
     ]
     .contains(&name.as_str())
-        || ["key", "token", "secret", "auth"]
+        || ["key", "token", "secret", "auth", "password", "passwd"]
             .iter()
             .any(|word| name.contains(word))
 }

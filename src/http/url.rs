@@ -8,6 +8,7 @@
 //! fix: a password's `/`, `?` and `#` percent-encoded, or an `@` in a path.
 //! User and password are percent-decoded before they are sent.
 
+use super::settings::is_secret_header as is_secret_name;
 use percent_encoding::percent_decode_str;
 use std::fmt;
 
@@ -105,7 +106,7 @@ impl Url {
         Ok(Url {
             scheme,
             host: host.to_string(),
-            port: authority.port_u16().unwrap_or(scheme.default_port()),
+            port: port_of(authority, text)?.unwrap_or(scheme.default_port()),
             authority: hostport,
             path,
             userinfo,
@@ -148,7 +149,52 @@ impl Url {
 impl fmt::Display for Url {
     /// The URL as shown and saved: credentials replaced by `(hidden)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.origin(), self.path)
+        write!(f, "{}{}", self.origin(), hide_query_secrets(&self.path))
+    }
+}
+
+/// `path` with the value of every query parameter whose name says it holds
+/// a credential (`api_key`, `access_token`, `token`, `password`: the rule
+/// secret headers are known by) replaced by `(hidden)`, as shown and saved.
+pub(crate) fn hide_query_secrets(path: &str) -> String {
+    let Some((before, query)) = path.split_once('?') else {
+        return path.to_string();
+    };
+    let (query, fragment) = match query.split_once('#') {
+        Some((q, f)) => (q, Some(f)),
+        None => (query, None),
+    };
+    let params: Vec<String> = query
+        .split('&')
+        .map(|param| match param.split_once('=') {
+            Some((name, _)) if is_secret_name(&percent_decode_str(name).decode_utf8_lossy()) => {
+                format!("{name}=(hidden)")
+            }
+            _ => param.to_string(),
+        })
+        .collect();
+    let mut shown = format!("{before}?{}", params.join("&"));
+    if let Some(fragment) = fragment {
+        shown.push('#');
+        shown.push_str(fragment);
+    }
+    shown
+}
+
+/// The port written, if any: a number from 1 to 65535, or an error that
+/// says what was written instead (a port that did not parse used to fall
+/// back to the scheme's, sending the requests to another server).
+fn port_of(authority: &http::uri::Authority, text: &str) -> Result<Option<u16>, String> {
+    let Some(written) = authority.port() else {
+        return Ok(None);
+    };
+    match written.as_str().parse::<u16>() {
+        Ok(port) if port > 0 => Ok(Some(port)),
+        _ => Err(format!(
+            "`{}`: the port `{}` is not a number from 1 to 65535",
+            hide_userinfo(text),
+            written.as_str()
+        )),
     }
 }
 
@@ -230,6 +276,34 @@ mod tests {
             ("::1", 443, "/")
         );
         assert_eq!(u.authority, "[::1]");
+    }
+
+    #[test]
+    fn a_port_that_is_not_one_is_refused_not_replaced() {
+        for port in ["99999", "65536", "-5", "abc", "0", "8080x"] {
+            let text = format!("http://127.0.0.1:{port}/");
+            match Url::parse(&text) {
+                Err(e) => assert!(e.contains(&format!("the port `{port}`")), "{e}"),
+                Ok(u) => panic!("{text} parsed, port {}", u.port),
+            }
+        }
+        assert_eq!(Url::parse("http://h:65535/").map(|u| u.port), Ok(65535));
+        assert_eq!(Url::parse("http://h/").map(|u| u.port), Ok(80));
+    }
+
+    #[test]
+    fn credentials_in_a_query_are_hidden_where_shown() {
+        let u = Url::parse("http://h/p?api_key=K1&x=1&access_token=K2&Token=K3&pw=ok#f").unwrap();
+        let shown = u.to_string();
+        assert_eq!(
+            shown,
+            "http://h/p?api_key=(hidden)&x=1&access_token=(hidden)&Token=(hidden)&pw=ok#f"
+        );
+        // ...and sent as written.
+        assert!(u.path.contains("api_key=K1"));
+        assert_eq!(hide_query_secrets("/a?%74oken=K"), "/a?%74oken=(hidden)");
+        assert_eq!(hide_query_secrets("/a?password=x"), "/a?password=(hidden)");
+        assert_eq!(hide_query_secrets("/plain"), "/plain");
     }
 
     #[test]
