@@ -3,7 +3,7 @@
 //! body as transferred (not decoded), the cache header's first word and the
 //! `Server` header. GET only; redirects are answers, never followed.
 
-use super::connect::{Conn, Connector, Sender};
+use super::connect::{Conn, Connector, Deadline, Sender};
 use super::failure::{self, Failure};
 use super::job::{Encoding, Job};
 use super::url::Url;
@@ -54,6 +54,9 @@ pub(crate) struct Slot {
     timer: Option<Pin<Box<tokio::time::Sleep>>>,
     /// Connections this slot opened (the tests count them).
     pub(crate) opened: u64,
+    /// When the request in flight must end; its connections' reads fail
+    /// after it.
+    deadline: Deadline,
 }
 
 /// Everything requests share within a run.
@@ -123,16 +126,28 @@ impl Client {
             }
             None => Box::pin(tokio::time::sleep_until(deadline)),
         };
-        let outcome = tokio::select! {
-            biased;
-            result = self.attempt(slot, url, start) => match result {
-                Ok(answer) => Outcome::Answer(answer),
-                Err(failure) => Outcome::Failed(failure),
-            },
-            () = timer.as_mut() => Outcome::Failed(Failure::new(format!(
+        // The timer wakes a request that waits; the deadline ends one whose
+        // peer keeps it busy (see `Deadline`). An error past the deadline
+        // is the deadline's doing, and said so.
+        slot.deadline.set(start + self.timeout);
+        let timeout = || {
+            Outcome::Failed(Failure::new(format!(
                 "timeout after {} s",
                 self.timeout.as_secs_f64()
-            ))),
+            )))
+        };
+        let outcome = {
+            let attempt = self.attempt(slot, url, start);
+            tokio::pin!(attempt);
+            tokio::select! {
+                biased;
+                result = &mut attempt => match result {
+                    Ok(answer) => Outcome::Answer(answer),
+                    Err(_) if Instant::now() >= start + self.timeout => timeout(),
+                    Err(failure) => Outcome::Failed(failure),
+                },
+                () = timer.as_mut() => timeout(),
+            }
         };
         slot.timer = Some(timer);
         if !self.keepalive || matches!(outcome, Outcome::Failed(_)) {
@@ -148,7 +163,7 @@ impl Client {
                 slot.opened += 1;
                 // Boxed: connecting is rare, and its large future would
                 // otherwise be moved on every request.
-                empty.insert(Box::pin(self.connector.open(url)).await?)
+                empty.insert(Box::pin(self.connector.open(url, &slot.deadline)).await?)
             }
         };
         let request = self.request(url, conn.is_http2())?;
@@ -302,6 +317,14 @@ async fn answer(
     }
     .map_err(|e| failure::of(&e))?;
     let ttfb = start.elapsed();
+    // hyper passes over `100 Continue` and `103 Early Hints` itself; any
+    // 1xx it hands back (`101 Switching Protocols`) is not a page.
+    if response.status().is_informational() {
+        return Err(Failure::new(format!(
+            "HTTP {}: an informational answer, not a page",
+            response.status().as_u16()
+        )));
+    }
     let (parts, mut body) = response.into_parts();
     let mut bytes = 0u64;
     while let Some(frame) = body.frame().await {
@@ -320,8 +343,23 @@ async fn answer(
         server: parts
             .headers
             .get(SERVER)
-            .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_string()),
+            .map(|v| cut(String::from_utf8_lossy(v.as_bytes()).trim(), MAX_SERVER)),
     })
+}
+
+/// The longest `Server` value kept, in characters; a peer's header can be
+/// tens of kilobytes, and every answer's value is kept until its row is
+/// made.
+const MAX_SERVER: usize = 64;
+/// The longest cache word kept, in characters.
+const MAX_CACHE_WORD: usize = 32;
+
+/// `text` cut to `max` characters.
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => text[..end].to_string(),
+        None => text.to_string(),
+    }
 }
 
 fn millis(d: Duration) -> f64 {
@@ -330,10 +368,10 @@ fn millis(d: Duration) -> f64 {
 
 /// The first word of a cache header, upper-cased (`hit from edge` → `HIT`).
 pub(crate) fn first_word(value: Option<&HeaderValue>) -> Option<String> {
-    let text = String::from_utf8_lossy(value?.as_bytes()).to_string();
+    let text = String::from_utf8_lossy(value?.as_bytes());
     text.split(|c: char| c.is_whitespace() || c == ',' || c == ';')
         .find(|w| !w.is_empty())
-        .map(str::to_ascii_uppercase)
+        .map(|w| cut(w, MAX_CACHE_WORD).to_ascii_uppercase())
 }
 
 #[cfg(test)]

@@ -15,11 +15,86 @@ use hyper::client::conn::{http1, http2};
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use std::collections::HashMap;
 use std::future::Future;
+use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
-use std::sync::Arc;
-use tokio::io::{AsyncRead, AsyncWrite};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::task::{Context, Poll};
+use std::time::Instant;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
+
+/// When the request in flight on a slot's connection must end, read by
+/// the connection's socket at every read. A timer cannot bound a read
+/// loop on its own: a peer that floods the connection (a stream of
+/// `100 Continue`) keeps hyper reading and parsing within one poll of the
+/// task, and tokio sees a timer elapse only between polls.
+#[derive(Clone, Debug)]
+pub(crate) struct Deadline(Arc<AtomicU64>);
+
+impl Default for Deadline {
+    fn default() -> Deadline {
+        Deadline(Arc::new(AtomicU64::new(u64::MAX)))
+    }
+}
+
+impl Deadline {
+    pub(crate) fn set(&self, at: Instant) {
+        self.0.store(since_epoch(at), Ordering::Relaxed);
+    }
+
+    pub(crate) fn passed(&self) -> bool {
+        since_epoch(Instant::now()) >= self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Nanoseconds from the first deadline set in this process.
+fn since_epoch(at: Instant) -> u64 {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    let epoch = *EPOCH.get_or_init(Instant::now);
+    u64::try_from(at.saturating_duration_since(epoch).as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// A socket whose reads fail once its [`Deadline`] has passed.
+struct Bounded<S> {
+    inner: S,
+    deadline: Deadline,
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for Bounded<S> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        if self.deadline.passed() {
+            return Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the request's time limit passed",
+            )));
+        }
+        Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for Bounded<S> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
 
 /// The byte stream under HTTP: plain TCP or TLS over it.
 pub(crate) trait Stream: AsyncRead + AsyncWrite + Unpin + Send {}
@@ -82,8 +157,11 @@ pub(crate) fn addresses_of(schedule: &Schedule) -> HashMap<(String, u16), Vec<So
 
 impl Connector {
     /// Opens a connection to the server of `url`.
-    pub(crate) async fn open(&self, url: &Url) -> Result<Conn, Failure> {
-        let tcp = self.tcp(url).await?;
+    pub(crate) async fn open(&self, url: &Url, deadline: &Deadline) -> Result<Conn, Failure> {
+        let tcp = Bounded {
+            inner: self.tcp(url).await?,
+            deadline: deadline.clone(),
+        };
         match url.scheme {
             Scheme::Http => {
                 let h2 = self.protocol == Protocol::Http2;

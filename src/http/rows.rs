@@ -47,6 +47,24 @@ impl Labels {
 }
 
 /// The outcomes of a visit's requests, counted as a row shows them.
+/// Distinct values of a peer's header (or of error messages) a row keeps;
+/// the rest are counted together as [`OTHER`]. A server that sends a new
+/// value with every answer must not make a run keep every one.
+const MAX_DISTINCT: usize = 32;
+
+/// The key the values past [`MAX_DISTINCT`] are counted under.
+const OTHER: &str = "(other)";
+
+fn count_capped(counts: &mut BTreeMap<String, u64>, value: &str) {
+    if let Some(n) = counts.get_mut(value) {
+        *n += 1;
+    } else if counts.len() < MAX_DISTINCT {
+        counts.insert(value.to_string(), 1);
+    } else {
+        *counts.entry(OTHER.to_string()).or_default() += 1;
+    }
+}
+
 #[derive(Debug, Default)]
 struct Tally {
     /// Total times of the successful answers, in milliseconds.
@@ -65,7 +83,7 @@ impl Tally {
         match outcome {
             Outcome::Failed(f) => {
                 self.errors += 1;
-                *self.messages.entry(f.0.clone()).or_default() += 1;
+                count_capped(&mut self.messages, &f.0);
                 *self.status.entry(FAILED.to_string()).or_default() += 1;
             }
             Outcome::Answer(a) => self.add_answer(a),
@@ -75,10 +93,10 @@ impl Tally {
     fn add_answer(&mut self, a: &Answer) {
         *self.status.entry(a.status.to_string()).or_default() += 1;
         if let Some(c) = &a.cache {
-            *self.cache.entry(c.clone()).or_default() += 1;
+            count_capped(&mut self.cache, c);
         }
         if let Some(s) = &a.server {
-            *self.servers.entry(s.clone()).or_default() += 1;
+            count_capped(&mut self.servers, s);
         }
         if a.status >= 400 {
             self.errors += 1;

@@ -1,0 +1,182 @@
+//! The built-in client against hostile peers written here: an answer counts
+//! as a page only when it is final and complete, every wait ends at
+//! `--timeout`, and what a peer sends is kept only within bounds.
+//!
+//! Each peer is a raw TCP server on loopback that reads a request head and
+//! answers with bytes no well-behaved server sends.
+
+mod http_support;
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread;
+use std::time::Duration;
+
+use http_support::options;
+use yardstick::commands::http::measure;
+use yardstick::document::run::Row;
+
+/// A loopback server that answers every request of every connection with
+/// `answer(n)`, `n` counting requests from 0, then keeps the connection
+/// (or closes it when `close`).
+struct Peer {
+    port: u16,
+}
+
+impl Peer {
+    fn start(close: bool, answer: impl Fn(u64, &mut TcpStream) + Send + Sync + 'static) -> Peer {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("address").port();
+        let answer = Arc::new(answer);
+        let count = Arc::new(AtomicU64::new(0));
+        thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let (answer, count) = (Arc::clone(&answer), Arc::clone(&count));
+                thread::spawn(move || serve(stream, close, &*answer, &count));
+            }
+        });
+        Peer { port }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/", self.port)
+    }
+}
+
+fn serve(
+    mut stream: TcpStream,
+    close: bool,
+    answer: &dyn Fn(u64, &mut TcpStream),
+    count: &AtomicU64,
+) {
+    // A safety net for a client that never comes back; not what is tested.
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(60)));
+    let Ok(read) = stream.try_clone() else { return };
+    let mut reader = BufReader::new(read);
+    loop {
+        let mut line = String::new();
+        // The request head, up to its blank line.
+        loop {
+            line.clear();
+            match reader.read_line(&mut line) {
+                Ok(0) | Err(_) => return,
+                Ok(_) if line == "\r\n" => break,
+                Ok(_) => {}
+            }
+        }
+        answer(count.fetch_add(1, Ordering::SeqCst), &mut stream);
+        if close {
+            return;
+        }
+    }
+}
+
+fn only_row(args: &[&str]) -> Row {
+    let run = measure(&options(args)).expect("the run");
+    assert_eq!(run.rows.len(), 1, "{:?}", run.rows);
+    run.rows.into_iter().next().expect("one row")
+}
+
+#[test]
+fn a_body_cut_short_is_an_error_not_a_page() {
+    let peer = Peer::start(true, |_, s| {
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 1000000000\r\n\r\n0123456789");
+    });
+    let r = only_row(&[
+        &format!("--url={}", peer.url()),
+        "--requests=10",
+        "--warmup=0",
+    ]);
+    assert_eq!((r.n, r.errors), (0, 10), "{:?}", r.error_messages);
+}
+
+#[test]
+fn an_informational_answer_is_not_a_page() {
+    for head in [
+        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
+        "HTTP/1.1 102 Processing\r\n\r\n",
+        "HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n",
+    ] {
+        let peer = Peer::start(true, move |_, s| {
+            let _ = s.write_all(head.as_bytes());
+        });
+        let r = only_row(&[
+            &format!("--url={}", peer.url()),
+            "--requests=4",
+            "--warmup=0",
+            "--timeout=2",
+        ]);
+        assert_eq!(
+            (r.n, r.errors),
+            (0, 4),
+            "{head}: {:?} {:?}",
+            r.status,
+            r.error_messages
+        );
+    }
+}
+
+#[test]
+fn a_stream_of_100_continue_ends_at_the_timeout() {
+    let peer = Peer::start(false, |_, s| {
+        // As fast as the client reads, until it goes away (or a safety
+        // net of a few GB).
+        let burst = b"HTTP/1.1 100 Continue\r\n\r\n".repeat(1000);
+        for _ in 0..100_000 {
+            if s.write_all(&burst).is_err() {
+                return;
+            }
+        }
+    });
+    let r = only_row(&[
+        &format!("--url={}", peer.url()),
+        "--requests=3",
+        "--warmup=0",
+        "--concurrency=1",
+        "--timeout=0.5",
+    ]);
+    assert_eq!((r.n, r.errors), (0, 3));
+    assert_eq!(
+        r.error_messages.get("timeout after 0.5 s"),
+        Some(&3),
+        "{:?}",
+        r.error_messages
+    );
+}
+
+#[test]
+fn header_values_from_a_peer_are_kept_within_bounds() {
+    let peer = Peer::start(false, |n, s| {
+        let unique = format!("{n:06}{}", "v".repeat(90_000));
+        let answer = format!(
+            "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Cache: HIT{unique}\r\nServer: S{unique}\r\n\r\nok"
+        );
+        let _ = s.write_all(answer.as_bytes());
+    });
+    let r = only_row(&[
+        &format!("--url={}", peer.url()),
+        "--requests=300",
+        "--warmup=0",
+        "--concurrency=2",
+    ]);
+    assert_eq!((r.n, r.errors), (300, 0), "{:?}", r.error_messages);
+    assert!(
+        r.cache.len() <= 33,
+        "{} distinct cache values kept",
+        r.cache.len()
+    );
+    assert_eq!(
+        r.cache.values().sum::<u64>(),
+        300,
+        "every answer is counted"
+    );
+    assert!(r.cache.keys().all(|k| k.len() <= 64), "cache values cut");
+    let server = r.server.unwrap_or_default();
+    assert!(
+        server.len() <= 128,
+        "server value of {} bytes",
+        server.len()
+    );
+}
