@@ -38,6 +38,25 @@ def settings():
         put("settings", path.relative_to(PROBES / "settings").as_posix().replace("/", "_"), data)
 
 
+def hostile_templates():
+    # The shapes of probes/tests/hostile/mod.rs, a little past the limits:
+    # the fuzzer mutates from nesting and growth as well as from designs.
+    shapes = {
+        "pipes": "{1" + "|sum(1)" * 80 + "}",
+        "pipes_attributes": "{$h" + "|extract(0).b" * 40 + "}",
+        "parentheses": "{sum(" + "(" * 80 + "1" + ")" * 80 + ")}",
+        "calls": "{" + "sum(" * 80 + "1" + ")" * 80 + "}",
+        "indexes": "{" + "$a[" * 80 + "0" + "]" * 80 + "}",
+        "blocks": "{if 1}" * 220 + "x" + "{/if}" * 220,
+        "concat_doubling": "{def $s='0123456789abcdef'}" + "{set $s=concat($s,$s)}\n" * 30,
+        "merge_doubling": "{def $a=array(1,2,3,4)}" + "{set $a=$a|merge($a)}\n" * 30,
+        "nested_loop": "{def $a=array()}{for 1 to 100 as $i}{set $a=array($a)}{/for}",
+        "indent": "{def $s='\\n'|repeat(65536)|repeat(16)}{$s|indent(10000)|count}",
+    }
+    for name, source in shapes.items():
+        put("template", f"hostile_{name}.tpl", source)
+
+
 def templates():
     for path in sorted((PROBES / "design").rglob("*.tpl")):
         put("template", path.relative_to(PROBES / "design").as_posix().replace("/", "_"), path.read_bytes())
@@ -130,7 +149,7 @@ def urls():
 
 def main():
     shutil.rmtree(SEEDS, ignore_errors=True)
-    for make in (settings, templates, catalogue, router, runs, tools, urls):
+    for make in (settings, templates, hostile_templates, catalogue, router, runs, tools, urls):
         make()
     for kind in sorted(SEEDS.iterdir()):
         files = list(kind.iterdir())

@@ -9,6 +9,7 @@ use std::time::SystemTime;
 
 use crate::filecache::FileCache;
 
+use super::budget::Budget;
 use super::cache::CompiledCache;
 use super::compile::compile;
 use super::error::TemplateError;
@@ -26,6 +27,9 @@ pub struct Limits {
     pub max_steps: u64,
     /// Nested includes.
     pub max_include_depth: u32,
+    /// Bytes that operators make and the output holds, per render: the
+    /// step limit bounds time, this bounds memory (see `budget`).
+    pub max_bytes: u64,
 }
 
 impl Default for Limits {
@@ -33,6 +37,7 @@ impl Default for Limits {
         Limits {
             max_steps: 1_000_000,
             max_include_depth: 32,
+            max_bytes: 32 << 20,
         }
     }
 }
@@ -140,8 +145,9 @@ impl Engine {
         &self.designs
     }
 
-    pub(crate) fn env(&self) -> Env<'_> {
+    pub(crate) fn env<'a>(&'a self, budget: &'a Budget) -> Env<'a> {
         Env {
+            budget,
             translator: self.translator.as_deref().map(|t| t as &dyn Translator),
             settings: self.settings.as_deref().map(|s| s as &dyn SettingsSource),
             site: &self.site,
@@ -216,7 +222,8 @@ impl Engine {
 
     /// Renders a compiled program with `vars`.
     pub fn render(&self, program: &Program, vars: &Vars) -> Result<String, TemplateError> {
-        let mut r = Renderer::new(self, 8 * 1024);
+        let budget = Budget::new(self.limits.max_bytes);
+        let mut r = Renderer::new(self, &budget, 8 * 1024);
         for (name, value) in &vars.entries {
             r.scope_mut().define(ROOT, name, value.clone());
         }

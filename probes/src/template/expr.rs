@@ -5,14 +5,17 @@
 //! infix operators: an expression is a value followed by `|operator(...)`
 //! pipes, which keeps the grammar small and the parser a plain
 //! recursive descent with a depth limit (hostile nesting gives an error,
-//! not a stack overflow).
+//! not a stack overflow). The limit counts the depth of the tree built,
+//! not of the calls made: a chain of pipes is parsed in a loop but nests
+//! one node per pipe, and every later pass (lowering, folding, dropping)
+//! walks that tree recursively.
 
 use super::ast::{Access, Args, Assign, Expr, ExprKind, Param, Scope, VarName};
 use super::error::Span;
 use super::lexer::{LexError, is_ident_byte};
 
 /// Deeper nesting than any design needs; guards the recursion.
-const MAX_DEPTH: u32 = 64;
+pub const MAX_DEPTH: u32 = 64;
 
 pub struct Cursor<'s> {
     src: &'s str,
@@ -90,12 +93,24 @@ impl<'s> Cursor<'s> {
         }
     }
 
-    /// `primary (| name (args)?)*`
-    pub fn expr(&mut self) -> Result<Expr> {
+    /// One level deeper in the tree being built.
+    fn descend(&mut self) -> Result<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return fail(self.pos, "expression nested too deeply");
+            return fail(
+                self.pos,
+                format!(
+                    "expression nested too deeply (more than {MAX_DEPTH} levels, pipes included)"
+                ),
+            );
         }
+        Ok(())
+    }
+
+    /// `primary (| name (args)?)*`
+    pub fn expr(&mut self) -> Result<Expr> {
+        let entry = self.depth;
+        self.descend()?;
         let mut value = self.primary()?;
         loop {
             let save = self.pos;
@@ -105,6 +120,9 @@ impl<'s> Cursor<'s> {
                 break;
             }
             self.pos += 1;
+            // Each pipe wraps everything before it: one level more, for
+            // the pipe and for its arguments.
+            self.descend()?;
             self.skip_ws();
             let Some((name, name_span)) = self.ident() else {
                 return fail(
@@ -131,7 +149,7 @@ impl<'s> Cursor<'s> {
             // attribute and index access may follow a pipe.
             value = self.access_chain(value)?;
         }
-        self.depth -= 1;
+        self.depth = entry;
         Ok(value)
     }
 
@@ -234,6 +252,7 @@ impl<'s> Cursor<'s> {
         if path.is_empty() {
             return Ok(base);
         }
+        self.descend()?;
         let span = Span::new(base.span.start as usize, self.pos);
         Ok(Expr {
             kind: ExprKind::Access {

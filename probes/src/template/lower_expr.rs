@@ -5,6 +5,8 @@
 use std::borrow::Cow;
 
 use super::ast::{self, ExprKind, VarName};
+use super::budget::Budget;
+use super::engine::Limits;
 use super::error::{Span, Warning};
 use super::ops::{self, Env, Locale, Op, Operands, Site};
 use super::program::{Access, Expr, Sym, VarRef};
@@ -119,14 +121,18 @@ pub fn fold_op(op: Op, input: Option<Expr>, args: Vec<Expr>) -> Expr {
         };
     }
     let eval = const_value;
-    let input = match &input {
+    let operand = match &input {
         Some(Expr::Const(v)) => Some(Cow::Borrowed(v)),
         _ => None,
     };
     // Pure operators never read these; they exist to satisfy the signature.
     let site = Site::default();
     let locale = Locale::default();
+    // What a render may make at most; a fold that would make more is left
+    // for the render, which stops there with a positioned error.
+    let budget = Budget::new(Limits::default().max_bytes);
     let env = Env {
+        budget: &budget,
         translator: None,
         settings: None,
         site: &site,
@@ -135,7 +141,15 @@ pub fn fold_op(op: Op, input: Option<Expr>, args: Vec<Expr>) -> Expr {
         clock: ops::Clock::System,
         content: None,
     };
-    Expr::Const(ops::apply(op, Operands::new(input, &args, &eval), &env))
+    let value = ops::apply(op, Operands::new(operand, &args, &eval), &env);
+    if budget.overspent().is_some() {
+        return Expr::Op {
+            op,
+            input: input.map(Box::new),
+            args,
+        };
+    }
+    Expr::Const(value)
 }
 
 /// The value of a constant operand (the only kind folding sees).

@@ -9,6 +9,7 @@
 //! store ([`content`] shows its nodes to templates).
 
 pub mod ast;
+pub mod budget;
 pub mod cache;
 pub mod codec;
 pub mod compile;

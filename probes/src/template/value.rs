@@ -43,7 +43,7 @@ pub enum Value {
     Int(i64),
     Float(f64),
     Str(Arc<str>),
-    Array(Arc<Vec<Value>>),
+    Array(Arc<List>),
     Hash(Arc<Map>),
     Object(Arc<dyn Object>),
 }
@@ -52,9 +52,48 @@ pub enum Value {
 ///
 /// Lookups scan linearly: template hashes hold a handful of keys, where a
 /// scan beats hashing.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct Map {
     entries: Vec<(Arc<str>, Value)>,
+    /// As [`List::depth`]: an upper bound, since an overwritten key may
+    /// have held the deepest value.
+    depth: u32,
+}
+
+impl PartialEq for Map {
+    fn eq(&self, other: &Map) -> bool {
+        self.entries == other.entries
+    }
+}
+
+/// An array's elements and how deeply they nest, kept beside them so that
+/// building an array learns its depth from its elements without walking
+/// them (a walk of shared elements can take exponential time).
+#[derive(Clone, Debug, Default)]
+pub struct List {
+    items: Vec<Value>,
+    depth: u32,
+}
+
+impl PartialEq for List {
+    fn eq(&self, other: &List) -> bool {
+        self.items == other.items
+    }
+}
+
+impl std::ops::Deref for List {
+    type Target = Vec<Value>;
+
+    fn deref(&self) -> &Vec<Value> {
+        &self.items
+    }
+}
+
+impl List {
+    /// Levels of arrays and hashes, this one included.
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
 }
 
 impl Map {
@@ -65,6 +104,7 @@ impl Map {
     pub fn with_capacity(n: usize) -> Self {
         Map {
             entries: Vec::with_capacity(n),
+            depth: 1,
         }
     }
 
@@ -78,6 +118,7 @@ impl Map {
     /// Sets `key`, keeping its first position when it already exists.
     pub fn insert(&mut self, key: impl Into<Arc<str>>, value: Value) {
         let key = key.into();
+        self.depth = self.depth.max(value.depth().saturating_add(1));
         match self.entries.iter_mut().find(|(k, _)| *k == key) {
             Some(slot) => slot.1 = value,
             None => self.entries.push((key, value)),
@@ -86,6 +127,11 @@ impl Map {
 
     pub fn len(&self) -> usize {
         self.entries.len()
+    }
+
+    /// Levels of arrays and hashes, this one included.
+    pub fn depth(&self) -> u32 {
+        self.depth.max(1)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -149,9 +195,20 @@ impl From<bool> for Value {
         Value::Bool(b)
     }
 }
+impl From<Vec<Value>> for List {
+    fn from(items: Vec<Value>) -> Self {
+        let depth = 1 + items.iter().map(Value::depth).max().unwrap_or(0);
+        List { items, depth }
+    }
+}
+impl FromIterator<Value> for List {
+    fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Self {
+        List::from(iter.into_iter().collect::<Vec<_>>())
+    }
+}
 impl From<Vec<Value>> for Value {
-    fn from(v: Vec<Value>) -> Self {
-        Value::Array(Arc::new(v))
+    fn from(items: Vec<Value>) -> Self {
+        Value::Array(Arc::new(List::from(items)))
     }
 }
 impl From<Map> for Value {
@@ -190,6 +247,38 @@ impl Value {
 
     pub fn is_null(&self) -> bool {
         matches!(self, Value::Null)
+    }
+
+    /// Levels of arrays and hashes: 0 for a scalar, 1 for a flat array.
+    pub fn depth(&self) -> u32 {
+        match self {
+            Value::Array(l) => l.depth(),
+            Value::Hash(m) => m.depth(),
+            _ => 0,
+        }
+    }
+
+    /// The bytes this value holds itself, not counting the values it
+    /// shares with others: what an operator made when it returned it.
+    pub fn own_bytes(&self) -> usize {
+        match self {
+            Value::Str(s) => s.len(),
+            Value::Array(l) => l.len() * std::mem::size_of::<Value>(),
+            Value::Hash(m) => m.len() * std::mem::size_of::<(Arc<str>, Value)>(),
+            _ => 0,
+        }
+    }
+
+    /// An upper bound of the bytes [`Value::write_text`] would write, known
+    /// without writing them (objects name themselves in a few bytes).
+    pub fn text_bytes(&self) -> usize {
+        match self {
+            Value::Str(s) => s.len(),
+            Value::Int(_) | Value::Float(_) => 32,
+            Value::Bool(_) => 1,
+            Value::Object(_) => 256,
+            _ => 0,
+        }
     }
 
     /// PHP truthiness: empty strings, `"0"`, zero, empty arrays and null

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::{Op, Unary};
+use crate::template::budget::Budget;
 use crate::template::value::{Map, Value, loose_eq};
 
 /// The parameters after the subject, evaluated.
@@ -14,11 +15,25 @@ fn params(u: &Unary) -> Vec<Value> {
         .collect()
 }
 
-pub fn unary(op: Op, u: Unary) -> Value {
+/// The most bytes appending, prepending or merging can make: every
+/// operand's text, or every operand's elements.
+fn most_made(subject: &Value, extra: &[Value]) -> usize {
+    let size = |v: &Value| match v {
+        Value::Array(items) => items.len() * std::mem::size_of::<Value>(),
+        Value::Hash(map) => map.len() * std::mem::size_of::<(Arc<str>, Value)>(),
+        other => other.text_bytes() + std::mem::size_of::<Value>(),
+    };
+    std::iter::once(subject).chain(extra).map(size).sum()
+}
+
+pub fn unary(op: Op, u: Unary, budget: &Budget) -> Value {
     match op {
         Op::Contains => contains(&u),
         Op::Append | Op::Prepend => {
             let extra = params(&u);
+            if !budget.fits(most_made(&u.subject, &extra)) {
+                return Value::Null;
+            }
             match &*u.subject {
                 Value::Array(items) => {
                     let mut out = Vec::with_capacity(items.len() + extra.len());
@@ -45,7 +60,13 @@ pub fn unary(op: Op, u: Unary) -> Value {
                 }
             }
         }
-        Op::Merge => merge(&u),
+        Op::Merge => {
+            let rest = params(&u);
+            if !budget.fits(most_made(&u.subject, &rest)) {
+                return Value::Null;
+            }
+            merge(&u.subject, rest)
+        }
         Op::Extract => extract(&u),
         _ => match &*u.subject {
             Value::Array(items) => Value::from(items.iter().rev().cloned().collect::<Vec<_>>()),
@@ -74,9 +95,8 @@ fn contains(u: &Unary) -> Value {
 }
 
 /// Arrays are concatenated; hashes merged, later keys winning.
-fn merge(u: &Unary) -> Value {
-    let rest = params(u);
-    match &*u.subject {
+fn merge(subject: &Value, rest: Vec<Value>) -> Value {
+    match subject {
         Value::Hash(first) => {
             let mut out = (**first).clone();
             for v in &rest {

@@ -5,25 +5,33 @@
 use std::borrow::Cow;
 
 use super::{Op, Unary};
+use crate::template::budget::Budget;
 use crate::template::value::{Map, Num, Value, loose_eq};
 
-pub fn unary(op: Op, u: Unary) -> Value {
+pub fn unary(op: Op, u: Unary, budget: &Budget) -> Value {
     match op {
-        Op::Break => Value::from(super::text::nl2br(&u.subject.to_text())),
-        Op::Indent => indent(&u),
-        Op::Pad => pad(&u),
-        Op::Repeat => repeat(&u),
+        Op::Break => {
+            let text = u.subject.to_text();
+            let exact = || super::text::escaped_len(&text);
+            if !budget.fits_within(text.len().saturating_mul(7), exact) {
+                return Value::Null;
+            }
+            Value::from(super::text::nl2br(&text))
+        }
+        Op::Indent => indent(&u, budget),
+        Op::Pad => pad(&u, budget),
+        Op::Repeat => repeat(&u, budget),
         Op::Compare => Value::Bool(u.param(0).is_some_and(|o| deep_eq(&u.subject, &o))),
         Op::Unique => unique(&u.subject),
         Op::ArraySum => array_sum(&u.subject),
-        Op::Insert | Op::Remove | Op::Replace => splice(op, &u),
+        Op::Insert | Op::Remove | Op::Replace => splice(op, &u, budget),
         _ => Value::Null,
     }
 }
 
 /// `indent(count, type, filler)`: every line, empty ones too, gets the
 /// prefix, as the template library prefixes the text and each newline.
-fn indent(u: &Unary) -> Value {
+fn indent(u: &Unary, budget: &Budget) -> Value {
     let count = u.param(0).map_or(0, |v| v.to_int()).clamp(0, 10_000) as usize;
     let kind = u.text_param(1, "space");
     let unit = match kind.as_str() {
@@ -31,8 +39,12 @@ fn indent(u: &Unary) -> Value {
         "custom" => u.text_param(2, ""),
         _ => " ".to_string(),
     };
-    let prefix = unit.repeat(count);
     let text = u.subject.to_text();
+    let lines = text.bytes().filter(|&b| b == b'\n').count() + 1;
+    if !budget.fits(unit.len().saturating_mul(count).saturating_mul(lines) + text.len()) {
+        return Value::Null;
+    }
+    let prefix = unit.repeat(count);
     let mut out = String::with_capacity(text.len() + prefix.len());
     for (i, line) in text.split('\n').enumerate() {
         if i > 0 {
@@ -46,9 +58,13 @@ fn indent(u: &Unary) -> Value {
 
 /// `pad(length, char)`: right padding up to `length` characters, the pad
 /// text repeated and cut as PHP's `str_pad` does.
-fn pad(u: &Unary) -> Value {
+fn pad(u: &Unary, budget: &Budget) -> Value {
     let text = u.subject.to_text();
     let length = u.param(0).map_or(0, |v| v.to_int()).clamp(0, 1 << 20) as usize;
+    // Four bytes a character at most.
+    if !budget.fits(text.len() + 4 * length) {
+        return Value::Null;
+    }
     let filler = u.text_param(1, " ");
     let have = text.chars().count();
     if have >= length || filler.is_empty() {
@@ -61,8 +77,15 @@ fn pad(u: &Unary) -> Value {
 
 /// `repeat(count)`: text or array elements `count` times, capped so a
 /// template cannot ask for gigabytes.
-fn repeat(u: &Unary) -> Value {
+fn repeat(u: &Unary, budget: &Budget) -> Value {
     let count = u.param(0).map_or(0, |v| v.to_int()).clamp(0, 1 << 16) as usize;
+    let made = match &*u.subject {
+        Value::Array(items) => (items.len() * count).min(1 << 20) * std::mem::size_of::<Value>(),
+        other => other.text_bytes().saturating_mul(count).min(1 << 24),
+    };
+    if !budget.fits(made) {
+        return Value::Null;
+    }
     match &*u.subject {
         Value::Array(items) => Value::from(
             std::iter::repeat_n(items.iter(), count)
@@ -149,7 +172,7 @@ fn array_sum(v: &Value) -> Value {
 /// `insert(position, value, ...)`, `remove(offset, length)` and
 /// `replace(offset, length, value, ...)`: one splice, on array elements
 /// or on text characters. Offsets past the end clamp to it.
-fn splice(op: Op, u: &Unary) -> Value {
+fn splice(op: Op, u: &Unary, budget: &Budget) -> Value {
     let int = |i: usize, default: i64| u.param(i).map_or(default, |v| v.to_int());
     let (offset, length, first_value) = match op {
         Op::Insert => (int(0, 0), 0, 1),
@@ -159,6 +182,15 @@ fn splice(op: Op, u: &Unary) -> Value {
     let values: Vec<Value> = (first_value..u.param_count())
         .filter_map(|i| u.param(i).map(Cow::into_owned))
         .collect();
+    // Text is spliced as characters, four bytes each.
+    let subject = u.subject.text_bytes().saturating_mul(4) + u.subject.own_bytes();
+    let added: usize = values
+        .iter()
+        .map(|v| v.text_bytes() + std::mem::size_of::<Value>())
+        .sum();
+    if !budget.fits(subject.saturating_add(added)) {
+        return Value::Null;
+    }
     let range = |len: usize| {
         let start = (offset.max(0) as usize).min(len);
         let end = start.saturating_add(length.max(0) as usize).min(len);

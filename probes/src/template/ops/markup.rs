@@ -6,15 +6,21 @@
 use super::text::escape_html_into;
 use super::{Env, Unary};
 use crate::host::SettingValue;
+use crate::template::budget::Budget;
 use crate::template::value::Value;
 
 /// `autolink(max)`: `http://`, `https://`, `ftp://` URLs and e-mail
 /// addresses become links whose visible text is cut to `max` characters
 /// (with `...`). A URL ends at whitespace or a quote or angle bracket;
 /// trailing punctuation stays outside the link.
-pub fn autolink(u: &Unary) -> Value {
+pub fn autolink(u: &Unary, budget: &Budget) -> Value {
     let max = u.param(0).map_or(72, |v| v.to_int()).clamp(4, 1 << 16) as usize;
     let text = u.subject.to_text();
+    // A link shows its address twice, escaped (six bytes a character at
+    // most), in sixteen bytes of markup.
+    if !budget.fits(text.len().saturating_mul(13)) {
+        return Value::Null;
+    }
     let mut out = String::with_capacity(text.len() + 32);
     let mut rest: &str = &text;
     while !rest.is_empty() {

@@ -25,9 +25,10 @@ use std::path::PathBuf;
 pub use fetch::check as check_fetch;
 pub use l10n::Locale;
 pub use site::Site;
-pub use text::{escape_html_into, escape_js_into};
+pub use text::{escape_html_into, escape_js_into, escaped_len};
 pub use types::Clock;
 
+use super::budget::{Budget, MAX_VALUE_DEPTH};
 use super::program::Expr;
 use super::value::Value;
 use crate::host::{ContentSource, SettingsSource, Translator};
@@ -171,6 +172,8 @@ pub struct Env<'a> {
     /// The content store `fetch` and `treemenu` read; without one they
     /// yield nothing.
     pub content: Option<&'a Arc<dyn ContentSource>>,
+    /// What the render may still make.
+    pub budget: &'a Budget,
 }
 
 /// An operator's operands: the piped input, then lazily evaluated
@@ -282,8 +285,33 @@ pub fn unary<'a, 'e, 'o>(ops: &'o mut Operands<'a, 'e>) -> Unary<'a, 'e, 'o> {
     }
 }
 
-/// Applies `op` to its operands.
-pub fn apply(op: Op, mut ops: Operands<'_, '_>, env: &Env) -> Value {
+/// Applies `op` to its operands, charging what it made to the render's
+/// budget; a result the budget cannot hold, or nested too deeply, is null
+/// (and the budget remembers why, for the renderer to stop).
+pub fn apply(op: Op, ops: Operands<'_, '_>, env: &Env) -> Value {
+    let budget = env.budget;
+    let value = apply_unchecked(op, ops, env);
+    // Most operators answer a scalar, which costs nothing to keep.
+    let made = match &value {
+        Value::Str(s) => s.len(),
+        Value::Array(_) | Value::Hash(_) if value.depth() > MAX_VALUE_DEPTH => {
+            budget.too_deep();
+            return Value::Null;
+        }
+        Value::Array(_) | Value::Hash(_) => value.own_bytes(),
+        _ => return value,
+    };
+    if budget.take(made) {
+        value
+    } else {
+        Value::Null
+    }
+}
+
+// Inlined: `apply` is its only caller, and the dispatch keeps the
+// operators it inlines only inside one function.
+#[inline(always)]
+fn apply_unchecked(op: Op, mut ops: Operands<'_, '_>, env: &Env) -> Value {
     use Op::*;
     match op {
         True => Value::Bool(true),
@@ -302,11 +330,11 @@ pub fn apply(op: Op, mut ops: Operands<'_, '_>, env: &Env) -> Value {
         Sum | Sub | Mul | Div | Mod | Min | Max => math::fold(op, &ops),
         Inc | Dec | Int | Float | Ceil | Floor | Round => math::unary(op, unary(&mut ops)),
         Count => Value::Int(unary(&mut ops).subject.count()),
-        Concat => text::concat(&ops),
+        Concat => text::concat(&ops, env.budget),
         Wash | Implode | Explode | Upcase | Downcase | Upfirst | Shorten | Nl2br | Trim
-        | BeginsWith | EndsWith => text::unary(op, unary(&mut ops)),
+        | BeginsWith | EndsWith => text::unary(op, unary(&mut ops), env.budget),
         Contains | Append | Prepend | Merge | Extract | Reverse => {
-            array::unary(op, unary(&mut ops))
+            array::unary(op, unary(&mut ops), env.budget)
         }
         I18n => site::i18n(unary(&mut ops), env),
         L10n => l10n::l10n(unary(&mut ops), env.locale),
@@ -323,9 +351,9 @@ pub fn apply(op: Op, mut ops: Operands<'_, '_>, env: &Env) -> Value {
         GetClass => types::get_class(ops),
         CurrentDate => Value::Int(env.clock.now()),
         Break | Indent | Pad | Repeat | Compare | Unique | ArraySum | Insert | Remove | Replace => {
-            edit::unary(op, unary(&mut ops))
+            edit::unary(op, unary(&mut ops), env.budget)
         }
-        Autolink => markup::autolink(&unary(&mut ops)),
+        Autolink => markup::autolink(&unary(&mut ops), env.budget),
         Simpletags => markup::simpletags(&unary(&mut ops), env),
         Wordtoimage => markup::wordtoimage(&unary(&mut ops), env),
         Locale => locale::locale(unary(&mut ops), env),
@@ -390,6 +418,7 @@ pub(crate) mod testing {
     ) -> R {
         let site = Site::default();
         let locale = Locale::default();
+        let budget = Budget::new(u64::MAX);
         let env = Env {
             translator: translated.then_some(&Dutch as &dyn Translator),
             settings: Some(settings),
@@ -398,6 +427,7 @@ pub(crate) mod testing {
             designs: &[],
             clock: Clock::Fixed(1_700_000_000),
             content: None,
+            budget: &budget,
         };
         f(&env)
     }

@@ -272,7 +272,9 @@ mod tests {
         let designs = vec![first, second];
         let site = super::Site::default();
         let locale = crate::template::ops::Locale::default();
+        let budget = crate::template::budget::Budget::new(u64::MAX);
         let env = crate::template::ops::Env {
+            budget: &budget,
             translator: None,
             settings: None,
             site: &site,

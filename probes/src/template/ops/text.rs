@@ -3,6 +3,7 @@
 //! multi-byte letter in half.
 
 use super::{Op, Operands, Unary};
+use crate::template::budget::Budget;
 use crate::template::value::Value;
 
 /// Appends `s` HTML-escaped: `& < > " '`, the set PHP escapes with
@@ -44,6 +45,16 @@ pub fn escape_js_into(s: &str, out: &mut String) {
     }
 }
 
+/// An upper bound of any escape's or `<br />`'s length of `text`: each
+/// byte that may be replaced grows by at most six.
+pub fn escaped_len(text: &str) -> usize {
+    let special = text
+        .bytes()
+        .filter(|b| b"<>&\"'@/\\\n\r".contains(b))
+        .count();
+    text.len().saturating_add(special.saturating_mul(6))
+}
+
 /// `wash(type)`: `xhtml` (the default), `javascript`, or `email`, which
 /// also hides the `@` from address harvesters.
 pub fn wash(subject: &Value, kind: &str) -> String {
@@ -60,22 +71,77 @@ pub fn wash(subject: &Value, kind: &str) -> String {
     out
 }
 
-pub fn concat(ops: &Operands) -> Value {
+/// Checked part by part: each part is at most what the budget allowed
+/// when it was made, so the text never grows past twice what remains.
+pub fn concat(ops: &Operands, budget: &Budget) -> Value {
+    let remaining = budget.remaining();
     let mut out = String::new();
     for v in ops.all() {
         v.write_text(&mut out);
+        if out.len() > remaining {
+            budget.fits(out.len());
+            return Value::Null;
+        }
     }
     Value::from(out)
 }
 
-pub fn unary(op: Op, u: Unary) -> Value {
+/// What one exploded piece takes besides its text: a value and a string's
+/// header.
+const PIECE: usize = std::mem::size_of::<Value>() + 2 * std::mem::size_of::<usize>();
+
+/// The most bytes `op` can make from `subject`: escaping and `<br />`
+/// grow text by a bounded factor, case changes by at most three, and each
+/// exploded piece is a value of its own.
+fn most_made(op: Op, subject: &Value) -> usize {
+    let text = subject.text_bytes();
+    match op {
+        Op::Wash | Op::Nl2br => text.saturating_mul(7),
+        Op::Upcase | Op::Downcase | Op::Upfirst => text.saturating_mul(3),
+        Op::Explode => text.saturating_add(text.saturating_add(1).saturating_mul(PIECE)),
+        _ => text,
+    }
+}
+
+pub fn unary(op: Op, u: Unary, budget: &Budget) -> Value {
     let subject = &*u.subject;
+    // The other operators make at most their subject, which the result's
+    // charge covers.
+    let grows = matches!(
+        op,
+        Op::Wash | Op::Nl2br | Op::Upcase | Op::Downcase | Op::Upfirst | Op::Explode
+    );
+    // Escapes and `<br />` are counted exactly only when the cheap bound
+    // is too much.
+    let exact = || match op {
+        Op::Wash | Op::Nl2br => escaped_len(&subject.to_text()),
+        Op::Explode => {
+            let text = subject.to_text();
+            let sep = u.text_param(0, "");
+            let pieces = if sep.is_empty() {
+                text.chars().count()
+            } else {
+                text.matches(sep.as_str()).count() + 1
+            };
+            text.len().saturating_add(pieces.saturating_mul(PIECE))
+        }
+        _ => most_made(op, subject),
+    };
+    if grows && !budget.fits_within(most_made(op, subject), exact) {
+        return Value::Null;
+    }
     match op {
         Op::Wash => Value::from(wash(subject, &u.text_param(0, "xhtml"))),
         Op::Implode => {
+            // Checked item by item, as `concat` is: one array may hold the
+            // same long text many times.
             let sep = u.text_param(0, "");
+            let remaining = budget.remaining();
             let mut out = String::new();
             let mut push = |i: usize, v: &Value| {
+                if out.len() > remaining {
+                    return;
+                }
                 if i > 0 {
                     out.push_str(&sep);
                 }
@@ -85,6 +151,9 @@ pub fn unary(op: Op, u: Unary) -> Value {
                 Value::Array(items) => items.iter().enumerate().for_each(|(i, v)| push(i, v)),
                 Value::Hash(map) => map.iter().enumerate().for_each(|(i, (_, v))| push(i, v)),
                 other => push(0, other),
+            }
+            if !budget.fits(out.len()) {
+                return Value::Null;
             }
             Value::from(out)
         }

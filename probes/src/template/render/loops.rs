@@ -13,12 +13,12 @@ use std::sync::Arc;
 use super::super::ops::Env;
 use super::super::program::{LoopSource, LoopSpec, Sym};
 use super::super::scope::Slot;
-use super::super::value::{Map, Object, Value};
+use super::super::value::{List, Map, Object, Value};
 use super::{Renderer, eval};
 
 /// What a loop walks, with offset, max and reverse already applied.
 enum Items {
-    List(Arc<Vec<Value>>),
+    List(Arc<List>),
     Hash(Arc<Map>),
     Range {
         from: i64,
@@ -51,7 +51,7 @@ pub(super) struct LoopState {
     pub(super) excluded: bool,
     filtered: bool,
     pub(super) section: bool,
-    sequence: Option<Arc<Vec<Value>>>,
+    sequence: Option<Arc<List>>,
     /// A section's `var=`: one iterator object instead of the five names.
     iterator: bool,
     /// Bindings: item, key, index, number, sequence.

@@ -13,9 +13,10 @@ mod loops;
 
 use std::borrow::Cow;
 
+use super::budget::{Budget, Overspent};
 use super::engine::Engine;
 use super::error::TemplateError;
-use super::ops::{self, Env, Operands, escape_html_into, escape_js_into};
+use super::ops::{self, Env, Operands, escape_html_into, escape_js_into, escaped_len};
 use super::program::{Access, BlockScope, CaseTest, Escape, Expr, Inst, Program};
 use super::scope::{ROOT, Scope, Slot};
 use super::value::{Value, loose_eq};
@@ -65,6 +66,11 @@ pub fn eval<'a>(scope: &'a Scope, env: &'a Env<'a>, e: &'a Expr) -> Cow<'a, Valu
     }
 }
 
+/// Output written but not yet charged that a print may leave for the next
+/// charge: a print is charged at once only past this, so an ordinary page
+/// pays one comparison a print.
+const SLACK: usize = 64 * 1024;
+
 struct LetFrame {
     slots: Vec<Slot>,
     pushed_ns: bool,
@@ -75,18 +81,25 @@ pub struct Renderer<'e> {
     scope: Scope,
     out: String,
     steps: u64,
+    /// Shared with every `Env` this renderer hands to operators, across
+    /// includes: one render, one budget.
+    budget: &'e Budget,
+    /// How much of `out` the budget has been charged for.
+    out_charged: usize,
     depth: u32,
     /// `{run-once}` blocks already rendered: program file and address.
     once: Vec<(String, usize)>,
 }
 
 impl<'e> Renderer<'e> {
-    pub fn new(engine: &'e Engine, capacity: usize) -> Self {
+    pub fn new(engine: &'e Engine, budget: &'e Budget, capacity: usize) -> Self {
         Renderer {
             engine,
             scope: Scope::default(),
             out: String::with_capacity(capacity),
             steps: 0,
+            budget,
+            out_charged: 0,
             depth: 0,
             once: Vec::new(),
         }
@@ -111,8 +124,26 @@ impl<'e> Renderer<'e> {
         }
     }
 
-    /// Counts a loop iteration against the budget.
+    /// Charges the budget for what was written since the last charge, and
+    /// stops the render once the budget is overspent. Called where output
+    /// may have grown without bound (a print past [`SLACK`], a loop's turn,
+    /// a capture, the end): straight-line text is bounded by the template,
+    /// and once overspent every operator makes nothing.
+    fn spend(&mut self, program: &Program, pc: usize) -> Result<(), TemplateError> {
+        let len = self.out.len();
+        if len > self.out_charged {
+            self.budget.take(len - self.out_charged);
+        }
+        self.out_charged = len;
+        match self.budget.overspent() {
+            Some(over) => Err(self.error(program, pc, over.message())),
+            None => Ok(()),
+        }
+    }
+
+    /// Counts a loop iteration against the budgets.
     fn tick(&mut self, program: &Program, pc: usize) -> Result<(), TemplateError> {
+        self.spend(program, pc)?;
         self.steps += 1;
         if self.steps > self.engine.limits.max_steps {
             return Err(self.error(
@@ -129,7 +160,8 @@ impl<'e> Renderer<'e> {
 
     /// Runs one template with its own set of `{def}` variables.
     pub fn run(&mut self, program: &Program) -> Result<(), TemplateError> {
-        let env = self.engine.env();
+        let budget = self.budget;
+        let env = self.engine.env(budget);
         let code = &program.code;
         let mut pc = 0usize;
         let mut defs: Vec<Slot> = Vec::new();
@@ -143,13 +175,25 @@ impl<'e> Renderer<'e> {
             pc += 1;
             match inst {
                 Inst::Text(t) => self.out.push_str(t),
-                Inst::Print(e) => eval(&self.scope, &env, e).write_text(&mut self.out),
+                Inst::Print(e) => {
+                    eval(&self.scope, &env, e).write_text(&mut self.out);
+                    if self.out.len() > self.out_charged + SLACK {
+                        self.spend(program, pc - 1)?;
+                    }
+                }
                 Inst::PrintEscaped(e, mode) => {
                     let v = eval(&self.scope, &env, e);
                     let text = v.to_text();
+                    // An escape is six bytes at most.
+                    if !budget.fits_within(text.len().saturating_mul(6), || escaped_len(&text)) {
+                        return Err(self.error(program, pc - 1, Overspent::message_of(budget)));
+                    }
                     match mode {
                         Escape::Html => escape_html_into(&text, &mut self.out),
                         Escape::Javascript => escape_js_into(&text, &mut self.out),
+                    }
+                    if self.out.len() > self.out_charged + SLACK {
+                        self.spend(program, pc - 1)?;
                     }
                 }
                 Inst::Def(var, e) => {
@@ -326,8 +370,12 @@ impl<'e> Renderer<'e> {
                     ns: block_ns,
                     scope,
                 } => {
+                    // The captured text lives on in a variable: charged
+                    // now, and the mark lowered to where the output ends.
+                    self.spend(program, pc - 1)?;
                     let start = captures.pop().unwrap_or(self.out.len());
                     let text = self.out.split_off(start.min(self.out.len()));
+                    self.out_charged = self.out.len();
                     if name.name.is_empty() {
                         continue;
                     }
@@ -398,6 +446,7 @@ impl<'e> Renderer<'e> {
                 }
             }
         }
+        self.spend(program, code.len().saturating_sub(1))?;
         // A capture left open (a jump out of a cached program) keeps its
         // text in the output rather than losing it.
         drop(captures);

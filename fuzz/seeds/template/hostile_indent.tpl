@@ -1,0 +1,1 @@
+{def $s='\n'|repeat(65536)|repeat(16)}{$s|indent(10000)|count}

@@ -1,0 +1,1 @@
+{def $a=array()}{for 1 to 100 as $i}{set $a=array($a)}{/for}

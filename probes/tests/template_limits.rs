@@ -1,0 +1,148 @@
+//! A hostile template ends in a positioned error, never in an abort: the
+//! syntax tree's depth is bounded (pipes counted), and a render's memory is
+//! bounded by its byte budget, not only its time by the step limit.
+//!
+//! Each case runs in a child process of this test binary, on a 2 MB
+//! thread: a stack overflow or an allocation failure aborts the process,
+//! and must fail one test, not end the run.
+
+mod hostile;
+
+use std::process::Command;
+
+use hostile::{SHAPES, Shape, Stage};
+use probes::template::{Engine, Vars, compile};
+
+#[global_allocator]
+static ALLOC: yardstick::alloc::Counting = yardstick::alloc::Counting;
+
+const CASE: &str = "TEMPLATE_LIMITS_CASE";
+
+/// Far past every limit, so the limits must hold rather than the input be
+/// too small to matter: 25,000 pipes overflowed an 8 MB stack.
+const SIZE_NESTING: usize = 25_000;
+const SIZE_GROWTH: usize = 40;
+const SIZE_LOOP: usize = 200_000;
+
+/// Peak heap a hostile render may reach: the 32 MiB budget, what an
+/// operator makes past it before it is checked, and the engine.
+const MAX_PEAK: u64 = 100 << 20;
+
+/// Runs `case` in a child process (this test alone, `--exact`), on a
+/// thread with a 2 MB stack.
+fn in_child(test: &str, case: fn()) {
+    if std::env::var(CASE).as_deref() == Ok(test) {
+        let worker = std::thread::Builder::new().stack_size(2 << 20).spawn(case);
+        let joined = worker.map(|w| w.join());
+        assert!(matches!(joined, Ok(Ok(()))), "the case failed");
+        return;
+    }
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let out = Command::new(exe)
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(CASE, test)
+        .output()
+        .expect("the test binary runs again");
+    assert!(
+        out.status.success(),
+        "{test} in a child process: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn size_of(shape: &Shape) -> usize {
+    match (shape.stage, shape.name) {
+        (Stage::Compile, _) => SIZE_NESTING,
+        (Stage::Render, name) if name.contains("loop") => SIZE_LOOP,
+        (Stage::Render, name) if name.contains("indented") => 10_000,
+        (Stage::Render, name) if name.contains("exploded") => 256,
+        _ => SIZE_GROWTH,
+    }
+}
+
+/// Compiles and renders `shape` at its hostile size; the error it ends in,
+/// and the peak heap on the way.
+fn run(shape: &Shape) -> (Result<String, String>, u64) {
+    let source = (shape.source)(size_of(shape));
+    let (result, counted) = yardstick::alloc::measure(|| {
+        let program = compile("hostile.tpl", &source).map_err(|e| ("compile", e))?;
+        Engine::new(Vec::new())
+            .render(&program, &Vars::new())
+            .map_err(|e| ("render", e))
+    });
+    let peak = counted.map_or(0, |a| a.peak);
+    let result = result.map_err(|(stage, e)| {
+        assert!(
+            e.line >= 1 && e.column >= 1,
+            "{}: no position: {e}",
+            shape.name
+        );
+        format!("{stage}: {}", e.message)
+    });
+    (result, peak)
+}
+
+fn each_shape(stage: Stage, expect: &str) {
+    for shape in SHAPES.iter().filter(|s| s.stage == stage) {
+        let (result, peak) = run(shape);
+        match result {
+            Err(message) => assert!(
+                message.contains(expect),
+                "{}: ended in `{message}`, not `{expect}`",
+                shape.name
+            ),
+            Ok(out) => panic!(
+                "{}: rendered {} bytes, past every limit",
+                shape.name,
+                out.len()
+            ),
+        }
+        assert!(
+            peak < MAX_PEAK,
+            "{}: peak heap {peak} bytes, over {MAX_PEAK}",
+            shape.name
+        );
+    }
+}
+
+#[test]
+fn nesting_of_every_kind_is_a_compile_error_with_a_position() {
+    in_child(
+        "nesting_of_every_kind_is_a_compile_error_with_a_position",
+        || each_shape(Stage::Compile, "nested too deeply"),
+    );
+}
+
+#[test]
+fn growth_of_every_kind_stops_the_render_within_its_budget() {
+    in_child(
+        "growth_of_every_kind_stops_the_render_within_its_budget",
+        || each_shape(Stage::Render, "render stopped"),
+    );
+}
+
+#[test]
+fn the_shapes_render_at_a_size_a_design_uses() {
+    // The limits are not so tight that ordinary use trips them.
+    for shape in SHAPES {
+        let source = (shape.source)(3);
+        let program = compile("ordinary.tpl", &source).unwrap_or_else(|e| panic!("{e}"));
+        let out = Engine::new(Vec::new()).render(&program, &Vars::new());
+        assert!(out.is_ok(), "{}: {:?}", shape.name, out.err());
+    }
+}
+
+#[test]
+fn a_chain_of_60_pipes_compiles_and_64_do_not() {
+    let chain = |n: usize| format!("{{1{}}}", "|sum(1)".repeat(n));
+    let ok = compile("t.tpl", &chain(60)).map(|_| ());
+    assert!(ok.is_ok(), "{:?}", ok.err());
+    let err = compile("t.tpl", &chain(64))
+        .err()
+        .map(|e| (e.line, e.message));
+    assert!(
+        matches!(&err, Some((1, m)) if m.contains("nested too deeply")),
+        "{err:?}"
+    );
+}
