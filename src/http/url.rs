@@ -167,9 +167,7 @@ pub(crate) fn hide_query_secrets(path: &str) -> String {
     let params: Vec<String> = query
         .split('&')
         .map(|param| match param.split_once('=') {
-            Some((name, _)) if is_secret_name(&percent_decode_str(name).decode_utf8_lossy()) => {
-                format!("{name}=(hidden)")
-            }
+            Some((name, _)) if is_secret_param(name) => format!("{name}=(hidden)"),
             _ => param.to_string(),
         })
         .collect();
@@ -181,19 +179,40 @@ pub(crate) fn hide_query_secrets(path: &str) -> String {
     shown
 }
 
+fn is_secret_param(name: &str) -> bool {
+    is_secret_name(&percent_decode_str(name).decode_utf8_lossy())
+}
+
+/// The names of the query parameters of `path` that hold credentials.
+pub(crate) fn query_secrets(path: &str) -> Vec<&str> {
+    let query = path.split_once('?').map_or("", |(_, q)| q);
+    let query = query.split_once('#').map_or(query, |(q, _)| q);
+    query
+        .split('&')
+        .filter_map(|param| param.split_once('='))
+        .map(|(name, _)| name)
+        .filter(|name| is_secret_param(name))
+        .collect()
+}
+
 /// The port written, if any: a number from 1 to 65535, or an error that
 /// says what was written instead (a port that did not parse used to fall
 /// back to the scheme's, sending the requests to another server).
 fn port_of(authority: &http::uri::Authority, text: &str) -> Result<Option<u16>, String> {
-    let Some(written) = authority.port() else {
-        return Ok(None);
+    // `Authority::port` is `None` for a port that does not parse, so the
+    // port is read from the text.
+    let hostport = authority.as_str();
+    let hostport = hostport.rsplit_once('@').map_or(hostport, |(_, h)| h);
+    let after_host = hostport.rfind(']').map_or(hostport, |i| &hostport[i + 1..]);
+    let written = match after_host.rsplit_once(':') {
+        Some((_, "")) | None => return Ok(None),
+        Some((_, port)) => port,
     };
-    match written.as_str().parse::<u16>() {
+    match written.parse::<u16>() {
         Ok(port) if port > 0 => Ok(Some(port)),
         _ => Err(format!(
-            "`{}`: the port `{}` is not a number from 1 to 65535",
-            hide_userinfo(text),
-            written.as_str()
+            "`{}`: the port `{written}` is not a number from 1 to 65535",
+            hide_userinfo(text)
         )),
     }
 }
@@ -293,17 +312,23 @@ mod tests {
 
     #[test]
     fn credentials_in_a_query_are_hidden_where_shown() {
-        let u = Url::parse("http://h/p?api_key=K1&x=1&access_token=K2&Token=K3&pw=ok#f").unwrap();
+        let u = Url::parse("http://h/p?api_key=K1&x=1&access_token=K2&Token=K3&pw=ok").unwrap();
         let shown = u.to_string();
         assert_eq!(
             shown,
-            "http://h/p?api_key=(hidden)&x=1&access_token=(hidden)&Token=(hidden)&pw=ok#f"
+            "http://h/p?api_key=(hidden)&x=1&access_token=(hidden)&Token=(hidden)&pw=ok"
         );
         // ...and sent as written.
         assert!(u.path.contains("api_key=K1"));
         assert_eq!(hide_query_secrets("/a?%74oken=K"), "/a?%74oken=(hidden)");
         assert_eq!(hide_query_secrets("/a?password=x"), "/a?password=(hidden)");
         assert_eq!(hide_query_secrets("/plain"), "/plain");
+        assert_eq!(
+            hide_query_secrets("/a?token=t#frag"),
+            "/a?token=(hidden)#frag"
+        );
+        assert_eq!(query_secrets("/a?x=1&api_key=K#t=2"), vec!["api_key"]);
+        assert!(query_secrets("/a?x=1").is_empty());
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::error::Error;
 use crate::http::address;
 use crate::http::job::{Encoding, Job, Tool};
 use crate::http::schedule::{Schedule, Visit};
-use crate::http::url::{Scheme, Url};
+use crate::http::url::{self, Scheme, Url};
 use base64::Engine;
 use std::net::IpAddr;
 
@@ -48,6 +48,18 @@ pub(crate) fn check(tool: Tool, schedule: &Schedule, job: &Job) -> Result<(), Er
              can read, so it is given no credentials ({} for {}); use the built-in client or --tool=wrk",
             credential_names(job, visit),
             visit.url
+        )));
+    }
+    if let Some(visit) = schedule
+        .visits
+        .iter()
+        .find(|v| !url::query_secrets(&v.url.path).is_empty())
+    {
+        return Err(Error::Refused(format!(
+            "--tool={name}: {} carries a credential in its query ({}), and {name} takes the URL \
+             on its command line, which every local user can read; use the built-in client",
+            visit.url,
+            url::query_secrets(&visit.url.path).join(", ")
         )));
     }
     if !job.force
@@ -244,6 +256,15 @@ mod tests {
         }
         let (schedule, o) = schedule_of(&["--url=http://127.0.0.1:1/", "--header=X-Trace: t"]);
         assert!(check(Tool::Ab, &schedule, &o).is_ok());
+    }
+
+    #[test]
+    fn no_tool_is_handed_a_credential_in_a_query() {
+        let (schedule, o) = schedule_of(&["--url=http://127.0.0.1:1/p?x=1&access_token=SEKRIT"]);
+        for tool in [Tool::Ab, Tool::Oha, Tool::H2load, Tool::Wrk] {
+            let m = check(tool, &schedule, &o).unwrap_err().to_string();
+            assert!(m.contains("access_token") && !m.contains("SEKRIT"), "{m}");
+        }
     }
 
     #[test]
