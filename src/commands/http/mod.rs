@@ -23,11 +23,29 @@ pub fn main(args: Vec<String>) -> Result<i32, Error> {
     let baseline = baseline(&o.common)?;
     let delivery = o.common.delivery();
     delivery.check()?;
-    let mut run = measure(&o)?;
+    let measured = measure(&o);
+    if let Some(code) = interrupted("nothing was saved") {
+        return Ok(code);
+    }
+    let mut run = measured?;
     if let Some(b) = &baseline {
         run = b.judge(run, &Rules::from(&o.common))?;
     }
-    deliver::deliver(run, &delivery)
+    let code = deliver::deliver(run, &delivery)?;
+    Ok(interrupted("after the run was delivered").unwrap_or(code))
+}
+
+/// The exit code of a run a signal asked to end while a load tool ran
+/// (128 + its number, as a shell reports a process the signal killed),
+/// saying so on stderr with `what` became of the run; `None` when no
+/// signal came.
+fn interrupted(what: &str) -> Option<i32> {
+    let signal = http::tools::interrupt::caught()?;
+    eprintln!(
+        "yardstick http: stopped by {}: the load tool's processes were killed; {what}",
+        http::tools::interrupt::name(signal)
+    );
+    Some(128 + signal)
 }
 
 /// Measures what `o` asks for, with progress lines on stderr (marked

@@ -2,11 +2,22 @@
 //! whole milliseconds, useless on a fast page, so the run also asks for its
 //! percentile file (`-e`), which has them to the microsecond.
 //!
-//! ab counts a response whose length differs from the first one's as a
-//! failure; for a dynamic page that is no error a visitor sees, so those go
-//! into the note. ab's `Non-2xx responses` cannot tell a redirect from an
-//! error page: all of them count as errors.
+//! An answer is a success only when it is whole, and ab does not check
+//! that: it ends an answer at the server's close whatever the length the
+//! answer declared. So ab runs with `-v 2`, which logs every answer's
+//! headers (`ab_log`), and its count is trusted only as far as the
+//! declared lengths allow: when every 2xx answer declared the length ab
+//! read of the first (`Document Length`), an answer of another length was
+//! cut short (an error); when they declared another length, only the
+//! answers ab ended at their declared length (`Keep-Alive requests`) are
+//! known whole, and the others are errors the note explains. An answer
+//! without a length, ended by the close, is whole by HTTP/1.0's rule; there
+//! a length that differs from the first one's is no error (a dynamic page),
+//! and goes into the note. ab's `Non-2xx responses` cannot tell a redirect
+//! from an error page, nor an interim 1xx from either: all of them count
+//! as errors.
 
+use super::ab_log::{AbLog, Close, Declared};
 use super::invocation::Invocation;
 use super::units::{after, count, number};
 use super::{Summary, first_line};
@@ -23,11 +34,14 @@ pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
     let csv = dir.path().join("percentiles.csv");
     let (url, headers) = (&run.handed.url, &run.handed.headers);
     let c = run.concurrency;
-    run.counted(
+    run.counted_into(
         |n| args(url, n, c, run.job, headers, &csv),
-        |printed| {
+        AbLog::default(),
+        |mut ran| {
+            ran.stdout.finish();
             let percentiles = std::fs::read_to_string(&csv).unwrap_or_default();
-            parse(&printed.stdout, &printed.stderr, &percentiles, run.requests)
+            let ended = ran.success.then_some(&ran.stdout);
+            read(ended, &ran.stderr, &percentiles, run.requests)
         },
     )
 }
@@ -44,6 +58,9 @@ pub(crate) fn args(
     let mut a = vec![
         "-q".to_string(),
         "-r".to_string(),
+        // Every answer's headers: what they declare of its length.
+        "-v".to_string(),
+        "2".to_string(),
         "-n".to_string(),
         n.to_string(),
         "-c".to_string(),
@@ -74,9 +91,23 @@ pub fn parse(
     percentiles: &str,
     requested: u64,
 ) -> Result<Summary, String> {
+    read(Some(&AbLog::of(stdout)), stderr, percentiles, requested)
+}
+
+/// [`parse`] of the log of a run that ended with success (`None` for one
+/// that did not, whose output, were it like a summary, would be the
+/// server's words, not ab's).
+fn read(
+    log: Option<&AbLog>,
+    stderr: &str,
+    percentiles: &str,
+    requested: u64,
+) -> Result<Summary, String> {
+    let stdout = log.map_or("", AbLog::summary);
     let Some(complete) = after(stdout, "Complete requests:").and_then(count) else {
         return without_summary(stdout, stderr, requested);
     };
+    let declared = log.map(|l| &l.declared).cloned().unwrap_or_default();
     let mut s = Summary {
         requests: complete,
         server: after(stdout, "Server Software:")
@@ -84,7 +115,7 @@ pub fn parse(
             .map(str::to_string),
         ..Summary::default()
     };
-    count_failures(&mut s, stdout, complete);
+    count_failures(&mut s, stdout, complete, &declared);
     let seconds = after(stdout, "Time taken for tests:").and_then(first_number);
     s.rps = seconds.filter(|t| *t > 0.0).map(|t| s.succeeded as f64 / t);
     let html = after(stdout, "HTML transferred:").and_then(first_number);
@@ -110,7 +141,7 @@ fn without_summary(stdout: &str, stderr: &str, requested: u64) -> Result<Summary
 }
 
 /// The failures of `complete` requests, by kind, and the successes left.
-fn count_failures(s: &mut Summary, stdout: &str, complete: u64) {
+fn count_failures(s: &mut Summary, stdout: &str, complete: u64, declared: &Declared) {
     let breakdown = failure_breakdown(stdout);
     let get = |k: &str| breakdown.get(k).copied().unwrap_or(0);
     let failed = get("Connect")
@@ -123,16 +154,96 @@ fn count_failures(s: &mut Summary, stdout: &str, complete: u64) {
     s.add_error("ab: receive error", get("Receive"));
     s.add_error("ab: exception", get("Exceptions"));
     s.add_error("non-2xx", non2xx);
-    if get("Length") > 0 {
-        s.note = format!(
-            "ab: {} answers differed in length from the first (not counted as errors)",
-            get("Length")
-        );
-    }
-    s.succeeded = complete.saturating_sub(failed.saturating_add(non2xx));
+    let answered = complete.saturating_sub(failed.saturating_add(non2xx));
+    s.succeeded = whole_answers(s, stdout, answered, get("Length"), declared);
     s.add_status("2xx", s.succeeded);
     s.add_status("non-2xx", non2xx);
-    s.add_status("failed", failed);
+    s.add_status(
+        "failed",
+        failed.saturating_add(answered.saturating_sub(s.succeeded)),
+    );
+}
+
+/// Of the `answered` 2xx answers ab counted, `length_failures` of them of
+/// another length than the first, those known whole (see the module's
+/// doc); the others are counted as errors, and the note says why.
+fn whole_answers(
+    s: &mut Summary,
+    stdout: &str,
+    answered: u64,
+    length_failures: u64,
+    declared: &Declared,
+) -> u64 {
+    let first = after(stdout, "Document Length:")
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(count);
+    let varied = || {
+        format!(
+            "ab: {length_failures} answers differed in length from the first (not counted as errors)"
+        )
+    };
+    if declared.answers == 0 {
+        // An output without ab's header log: nothing to check against.
+        if answered > 0 {
+            s.note = "ab: no header log, so whether its answers were whole is not checked".into();
+        }
+        if length_failures > 0 {
+            s.note = format!("{}; {}", varied(), s.note);
+        }
+        return answered;
+    }
+    match first.and_then(|d| declared.all_of(d)) {
+        Some(Close { any: true }) => {
+            if length_failures > 0 {
+                s.note = varied();
+            }
+            answered
+        }
+        Some(Close { any: false }) => {
+            let cut = length_failures.min(answered);
+            s.add_error("ab: answer not of its declared length", cut);
+            if cut > 0 && cut < answered {
+                s.note = format!(
+                    "ab: {cut} answers were not of their declared length; its times include them"
+                );
+            }
+            answered - cut
+        }
+        None => ended_at_their_length(s, stdout, answered, first, declared),
+    }
+}
+
+/// Of `answered` answers that did not declare the length ab read of the
+/// first (`first`), those ab ended at their declared length (`Keep-Alive
+/// requests`): the others ended at the server's close, cut short or not.
+fn ended_at_their_length(
+    s: &mut Summary,
+    stdout: &str,
+    answered: u64,
+    first: Option<u64>,
+    declared: &Declared,
+) -> u64 {
+    let kept_alive = after(stdout, "Keep-Alive requests:")
+        .and_then(count)
+        .unwrap_or(0);
+    let whole = answered.min(kept_alive);
+    let unknown = answered - whole;
+    s.add_error("ab: answer not known whole", unknown);
+    if unknown > 0 {
+        s.note = format!(
+            "ab: {unknown} answers ended at the server's close, not at the end their headers \
+             declared ({}; ab read {} bytes of the first): ab cannot tell them whole from cut \
+             short{}",
+            declared.described(),
+            first.map_or_else(|| "no".to_string(), |d| d.to_string()),
+            if whole > 0 {
+                "; its times include them"
+            } else {
+                ""
+            }
+        );
+    }
+    whole
 }
 
 /// The mean, deviation and percentiles: from the percentile file, to the

@@ -1,11 +1,18 @@
-//! Running an installed tool for one page: within a time limit, with its
-//! output read whatever its exit code, and an error that names the command
-//! line without a credential in it.
+//! Running an installed tool for one page: within a time limit, stopped
+//! by a signal that ends the run, with its output read whatever its exit
+//! code, and an error that names the command line without a credential in
+//! it.
+//!
+//! A tool is waited for at most once per phase, each wait bounded by the
+//! limit: a warm-up that runs past it ends the page's run (a tool that hung
+//! once would hang again, and be waited for a second limit).
 
 use super::Summary;
 use super::handed::Handed;
+use super::interrupt;
 use crate::error::Error;
 use crate::http::job::{Job, Tool};
+use crate::process::{Sink, Stopped};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -31,6 +38,14 @@ pub(crate) struct Invocation<'a> {
     pub(crate) limit: Duration,
 }
 
+/// What a tool gave back: its output as its sink kept it, its error
+/// output, and whether it exited with success.
+pub(crate) struct Ran<S> {
+    pub(crate) stdout: S,
+    pub(crate) stderr: String,
+    pub(crate) success: bool,
+}
+
 /// What a tool printed.
 pub(crate) struct Printed {
     /// Standard output, where tools print their summary.
@@ -45,20 +60,46 @@ impl Invocation<'_> {
     /// which its parser turns into errors. Past the limit it is killed,
     /// and that is the error.
     pub(crate) fn output(&self, args: &[String]) -> Result<Printed, Error> {
-        let out = crate::process::output_within(Command::new(self.program).args(args), self.limit)
-            .map_err(|m| self.failed(args, m))?;
+        let ran = self.output_into(args, Vec::new())?;
         Ok(Printed {
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            stdout: String::from_utf8_lossy(&ran.stdout).into_owned(),
+            stderr: ran.stderr,
+        })
+    }
+
+    /// Runs the tool with `args`, its standard output given to `stdout` as
+    /// it comes.
+    pub(crate) fn output_into<S: Sink>(&self, args: &[String], stdout: S) -> Result<Ran<S>, Error> {
+        let stop = || interrupt::caught().is_some();
+        let done = crate::process::run_within(
+            Command::new(self.program).args(args),
+            self.limit,
+            &stop,
+            stdout,
+        )
+        .map_err(|m| self.stopped(args, &m))?;
+        Ok(Ran {
+            stdout: done.stdout,
+            stderr: String::from_utf8_lossy(&done.stderr).into_owned(),
+            success: done.status.success(),
         })
     }
 
     /// Runs the tool for its warm-up, when there is one: nothing it says
-    /// matters, a failure included.
-    fn warm_up(&self, args: impl FnOnce(u64) -> Vec<String>) {
+    /// matters, a failure of its own included; but a warm-up stopped (past
+    /// its limit, by a signal) or that could not run ends the page's run
+    /// before the measured one starts.
+    fn warm_up(&self, args: impl FnOnce(u64) -> Vec<String>) -> Result<(), Error> {
         if self.warmup > 0 {
-            let _ = self.output(&args(self.warmup.max(self.concurrency)));
+            let args = args(self.warmup.max(self.concurrency));
+            self.output_into(&args, Discard).map_err(|e| match e {
+                Error::Refused(m) => {
+                    Error::Refused(format!("warm-up: {m}; the measured run was not started"))
+                }
+                other => other,
+            })?;
         }
+        Ok(())
     }
 
     /// A tool run for a count of requests: a warm-up of `args(warm-up
@@ -70,10 +111,38 @@ impl Invocation<'_> {
         args: impl Fn(u64) -> Vec<String>,
         parse: impl FnOnce(&Printed) -> Result<Summary, String>,
     ) -> Result<Summary, Error> {
-        self.warm_up(&args);
+        self.counted_into(args, Vec::new(), |ran| {
+            parse(&Printed {
+                stdout: String::from_utf8_lossy(&ran.stdout).into_owned(),
+                stderr: ran.stderr,
+            })
+        })
+    }
+
+    /// [`Invocation::counted`] with the measured run's output given to
+    /// `stdout` as it comes, for an output too large to keep.
+    pub(crate) fn counted_into<S: Sink>(
+        &self,
+        args: impl Fn(u64) -> Vec<String>,
+        stdout: S,
+        parse: impl FnOnce(Ran<S>) -> Result<Summary, String>,
+    ) -> Result<Summary, Error> {
+        self.warm_up(&args)?;
         let args = args(self.requests);
-        let printed = self.output(&args)?;
-        parse(&printed).map_err(|m| self.failed(&args, m))
+        let ran = self.output_into(&args, stdout)?;
+        parse(ran).map_err(|m| self.failed(&args, m))
+    }
+
+    /// The error of a run with `args` that did not run to its end.
+    fn stopped(&self, args: &[String], why: &Stopped) -> Error {
+        match why {
+            Stopped::Asked => Error::Refused(format!(
+                "{}: stopped by {}: its processes were killed",
+                self.tool.as_str(),
+                interrupt::caught().map_or_else(|| "a signal".to_string(), interrupt::name)
+            )),
+            other => self.failed(args, other.to_string()),
+        }
     }
 
     /// The error of a run with `args` that failed with `message`. No
@@ -93,6 +162,13 @@ impl Invocation<'_> {
             shown.join(" ")
         ))
     }
+}
+
+/// The output of a warm-up, which nothing reads.
+struct Discard;
+
+impl Sink for Discard {
+    fn take(&mut self, _bytes: &[u8]) {}
 }
 
 /// The longest a tool may run: every request of a connection timing out one

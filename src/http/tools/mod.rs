@@ -6,8 +6,10 @@
 //! not apply (a tool's percentiles cannot be merged across runs of it).
 
 pub mod ab;
+pub(crate) mod ab_log;
 pub mod h2load;
 pub(crate) mod handed;
+pub(crate) mod interrupt;
 pub(crate) mod invocation;
 pub mod oha;
 pub(crate) mod units;
@@ -182,6 +184,8 @@ pub(crate) fn run(
     check_options(tool, job)?;
     handed::check(tool, schedule, job)?;
     let program = require(tool)?;
+    // Before the first tool starts, so that none outlives a signal.
+    interrupt::catch()?;
     let mut rows: Vec<Option<Row>> = vec![None; schedule.visits.len()];
     for &index in schedule.groups.iter().flatten() {
         let visit = &schedule.visits[index];

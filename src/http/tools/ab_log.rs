@@ -1,0 +1,276 @@
+//! ab's output as it comes, read with `-v 2`: ab logs the headers of every
+//! answer it gets, and the only way to know whether the answers it counted
+//! were whole is what they declared of their length. ab itself ends an
+//! answer at the server's close without comparing what it read with the
+//! `Content-Length` (a page cut short after 10 bytes of a declared gigabyte
+//! is a success to it), and it decodes no chunks.
+//!
+//! The log grows with the requests made (each answer's headers and the
+//! start of its body), so it is read as it comes and only a tally of what
+//! the answers declared is kept, with the text after the last header block:
+//! ab's summary. A server can write text like ab's into its own answers;
+//! such a forged header block only adds what it declares to the tally
+//! (making ab's count less trusted, never more), and forged summary lines
+//! are dropped when ab's own `..done` line comes.
+
+use crate::process::Sink;
+use std::collections::BTreeSet;
+
+/// The line ab puts before the headers of an answer.
+const HEADER_LOG: &str = "LOG: header received:";
+
+/// The longest line kept whole; the rest of a longer one is dropped.
+const LINE_CAP: usize = 16 * 1024;
+
+/// The most summary text kept: ab's own is some 2 KB.
+const SUMMARY_CAP: usize = 1024 * 1024;
+
+/// The most header lines of one answer read.
+const HEADER_LINES_CAP: usize = 200;
+
+/// The most distinct declared lengths kept.
+const LENGTHS_CAP: usize = 64;
+
+/// What the 2xx answers in ab's log declared of their bodies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Declared {
+    /// Header blocks of 2xx answers read.
+    pub(crate) answers: u64,
+    /// The distinct `Content-Length`s declared (up to [`LENGTHS_CAP`]).
+    pub(crate) lengths: BTreeSet<u64>,
+    /// More distinct lengths than were kept.
+    pub(crate) many_lengths: bool,
+    /// Answers with no length, ended by the server's close: whole by
+    /// HTTP/1.0's rule, whatever their size.
+    pub(crate) close_delimited: u64,
+    /// Answers ab cannot read to their end: chunked, or with lengths that
+    /// contradict each other.
+    pub(crate) unframed: u64,
+}
+
+/// ab's standard output, read as it comes.
+#[derive(Debug, Default)]
+pub(crate) struct AbLog {
+    /// What the answers declared.
+    pub(crate) declared: Declared,
+    /// The text after the last header block and the last `..done` line.
+    summary: String,
+    /// Bytes of the line being read.
+    line: Vec<u8>,
+    /// The header lines of the answer being read, when in one.
+    block: Option<Vec<String>>,
+}
+
+impl Sink for AbLog {
+    fn take(&mut self, bytes: &[u8]) {
+        for piece in bytes.split_inclusive(|b| *b == b'\n') {
+            let room = LINE_CAP.saturating_sub(self.line.len());
+            let (body, ended) = match piece.strip_suffix(b"\n") {
+                Some(body) => (body, true),
+                None => (piece, false),
+            };
+            self.line.extend_from_slice(&body[..body.len().min(room)]);
+            if ended {
+                let line = String::from_utf8_lossy(&self.line).into_owned();
+                self.line.clear();
+                self.read_line(&line);
+            }
+        }
+    }
+}
+
+impl AbLog {
+    /// The log of a whole output (a test's, or a captured one).
+    pub(crate) fn of(stdout: &str) -> AbLog {
+        let mut log = AbLog::default();
+        log.take(stdout.as_bytes());
+        log.finish();
+        log
+    }
+
+    /// Reads a last line that had no newline.
+    pub(crate) fn finish(&mut self) {
+        if !self.line.is_empty() {
+            let line = String::from_utf8_lossy(&self.line).into_owned();
+            self.line.clear();
+            self.read_line(&line);
+        }
+    }
+
+    /// ab's summary: the text after its `..done` line.
+    pub(crate) fn summary(&self) -> &str {
+        &self.summary
+    }
+
+    fn read_line(&mut self, line: &str) {
+        let text = line.strip_suffix('\r').unwrap_or(line);
+        if text == HEADER_LOG {
+            // A block cut short (a header that came in two reads) is
+            // logged again whole: only the last one counts.
+            self.block = Some(Vec::new());
+            self.summary.clear();
+            return;
+        }
+        if let Some(block) = &mut self.block {
+            if text.is_empty() {
+                let block = std::mem::take(block);
+                self.block = None;
+                self.declared.count(&block);
+            } else if text == "..done" || block.len() >= HEADER_LINES_CAP {
+                self.block = None;
+                self.outside(text);
+            } else {
+                block.push(text.to_string());
+            }
+            return;
+        }
+        self.outside(text);
+    }
+
+    /// A line outside any header block: the body's start, ab's messages, or
+    /// its summary, which follows its `..done`.
+    fn outside(&mut self, text: &str) {
+        if text.ends_with("..done") {
+            self.summary.clear();
+        } else if self.summary.len() + text.len() < SUMMARY_CAP {
+            self.summary.push_str(text);
+            self.summary.push('\n');
+        }
+    }
+}
+
+impl Declared {
+    /// Counts one answer's header block (its status line first).
+    fn count(&mut self, block: &[String]) {
+        let status = block
+            .first()
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|code| code.parse::<u16>().ok());
+        // Other answers are errors already (ab's `Non-2xx responses`).
+        if !status.is_some_and(|s| (200..300).contains(&s)) {
+            return;
+        }
+        self.answers = self.answers.saturating_add(1);
+        let mut lengths = BTreeSet::new();
+        let mut unframed = false;
+        for line in &block[1..] {
+            let Some((name, value)) = line.split_once(':') else {
+                continue;
+            };
+            let name = name.trim();
+            if name.eq_ignore_ascii_case("content-length") {
+                match value.trim().parse::<u64>() {
+                    Ok(n) => {
+                        lengths.insert(n);
+                    }
+                    Err(_) => unframed = true,
+                }
+            } else if name.eq_ignore_ascii_case("transfer-encoding") {
+                unframed = true;
+            }
+        }
+        match (unframed, lengths.len()) {
+            (false, 0) => self.close_delimited = self.close_delimited.saturating_add(1),
+            (false, 1) => self.add_length(lengths),
+            _ => self.unframed = self.unframed.saturating_add(1),
+        }
+    }
+
+    fn add_length(&mut self, lengths: BTreeSet<u64>) {
+        for n in lengths {
+            if self.lengths.len() < LENGTHS_CAP || self.lengths.contains(&n) {
+                self.lengths.insert(n);
+            } else {
+                self.many_lengths = true;
+            }
+        }
+    }
+
+    /// What the answers declared, for a note: `1000 bytes`, `lengths of
+    /// 10 to 20 bytes`, `chunked or contradictory lengths`.
+    pub(crate) fn described(&self) -> String {
+        let lengths = match (self.lengths.first(), self.lengths.last()) {
+            (Some(a), Some(b)) if a == b && !self.many_lengths => Some(format!("{a} bytes")),
+            (Some(a), Some(b)) => Some(format!("lengths of {a} to {b} bytes")),
+            _ => None,
+        };
+        let unframed = (self.unframed > 0).then(|| "chunked or contradictory lengths".to_string());
+        let parts: Vec<String> = lengths.into_iter().chain(unframed).collect();
+        format!("they declared {}", parts.join(" and "))
+    }
+
+    /// Some when every 2xx answer declared `length` bytes, or no length
+    /// (the [`Close`] says whether any did the latter).
+    pub(crate) fn all_of(&self, length: u64) -> Option<Close> {
+        let only = self.lengths.iter().all(|&n| n == length);
+        (only && !self.many_lengths && self.unframed == 0).then_some(Close {
+            any: self.close_delimited > 0,
+        })
+    }
+}
+
+/// Whether some answers were ended by the server's close without a length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Close {
+    pub(crate) any: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn block(head: &str, body: &str) -> String {
+        format!("{HEADER_LOG}\n{head}\r\n\r\n{body}\n")
+    }
+
+    #[test]
+    fn every_answers_declared_length_is_counted() {
+        let mut out = String::from("Benchmarking 127.0.0.1 (be patient)...INFO: GET header ==\n");
+        out += &block(
+            "HTTP/1.1 200 OK\r\nContent-Length: 1000000000",
+            "0123456789",
+        );
+        out += &block("HTTP/1.1 200 OK\r\ncontent-length:  10 ", "0123456789");
+        out += &block("HTTP/1.1 404 Not Found\r\nContent-Length: 5", "nope!");
+        out += &block("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked", "a");
+        out += &block("HTTP/1.0 200 OK\r\nServer: x", "until the close");
+        out += "..done\n\n\nComplete requests:      4\n";
+        let log = AbLog::of(&out);
+        let d = &log.declared;
+        assert_eq!(d.answers, 4);
+        assert_eq!(d.lengths, BTreeSet::from([10, 1_000_000_000]));
+        assert_eq!((d.unframed, d.close_delimited), (1, 1));
+        assert_eq!(log.summary().trim(), "Complete requests:      4");
+        assert_eq!(d.all_of(10), None);
+    }
+
+    #[test]
+    fn a_header_in_two_reads_counts_once_and_forged_summaries_are_dropped() {
+        let out = format!(
+            "{HEADER_LOG}\nHTTP/1.1 200 OK\r\nContent-Le\n{}{}",
+            block(
+                "HTTP/1.1 200 OK\r\nContent-Length: 3",
+                "abc\nComplete requests: 999"
+            ),
+            "..done\nComplete requests: 1\n"
+        );
+        // Fed a byte at a time, as a pipe may give it.
+        let mut log = AbLog::default();
+        for b in out.as_bytes() {
+            log.take(std::slice::from_ref(b));
+        }
+        log.finish();
+        assert_eq!(log.declared.answers, 1);
+        assert_eq!(log.declared.all_of(3), Some(Close { any: false }));
+        assert_eq!(log.summary(), "Complete requests: 1\n");
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics(text in "\\PC{0,400}") {
+            let log = AbLog::of(&text);
+            let _ = log.declared.all_of(1);
+        }
+    }
+}
