@@ -206,3 +206,90 @@ fn oha_garbage_is_an_error() {
             .contains("summary")
     );
 }
+
+/// ab's verbose output (`-v 2`) for `answers`, each `(head, body)`, and its
+/// summary: `kept_alive` of them ended at their declared length, the first
+/// one's body read of `first` bytes, `length_failures` of another length.
+fn ab_verbose(
+    answers: &[(&str, &str)],
+    first: u64,
+    kept_alive: u64,
+    length_failures: u64,
+) -> String {
+    let n = answers.len();
+    let mut out = String::from(
+        "Benchmarking 127.0.0.1 (be patient)...INFO: GET header ==\n---\nGET / HTTP/1.0\r\n\r\n---\n",
+    );
+    for (head, body) in answers {
+        out += &format!("LOG: header received:\n{head}\r\n\r\n{body}\n");
+    }
+    out += &format!(
+        "..done\n\n\nServer Software:        x\nDocument Length:        {first} bytes\n\n\
+         Complete requests:      {n}\nFailed requests:        {length_failures}\n   \
+         (Connect: 0, Receive: 0, Length: {length_failures}, Exceptions: 0)\n\
+         Keep-Alive requests:    {kept_alive}\nTime taken for tests:   0.010 seconds\n\
+         Time per request:       1.000 [ms] (mean)\nTotal:          1    1   0.1      1       2\n"
+    );
+    out
+}
+
+#[test]
+fn ab_answers_cut_short_of_their_declared_length_are_errors() {
+    let cut = (
+        "HTTP/1.1 200 OK\r\nContent-Length: 1000000000",
+        "0123456789",
+    );
+    // Ended by the server's close, whatever the answer said of keep-alive.
+    let s = ab::parse(&ab_verbose(&[cut; 10], 10, 0, 0), "", "", 10).unwrap();
+    assert_eq!((s.requests, s.succeeded, s.errors), (10, 0, 10));
+    assert_eq!(
+        s.error_messages.get("ab: answer not known whole"),
+        Some(&10)
+    );
+    assert_eq!((s.median, s.mean, s.rps), (None, None, Some(0.0)));
+    assert!(s.note.contains("1000000000 bytes"), "{}", s.note);
+    // Chunked, which ab does not decode.
+    let chunked = (
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked",
+        "a\r\n01234",
+    );
+    let s = ab::parse(&ab_verbose(&[chunked; 4], 9, 0, 0), "", "", 4).unwrap();
+    assert_eq!((s.succeeded, s.errors), (0, 4));
+    // Every answer declared 10 bytes: the three of another length than the
+    // first one's 10 were cut short.
+    let whole = ("HTTP/1.1 200 OK\r\nContent-Length: 10", "0123456789");
+    let s = ab::parse(&ab_verbose(&[whole; 8], 10, 0, 3), "", "", 8).unwrap();
+    assert_eq!((s.succeeded, s.errors), (5, 3));
+    assert_eq!(
+        s.error_messages
+            .get("ab: answer not of its declared length"),
+        Some(&3)
+    );
+    assert_eq!(s.status.get("failed"), Some(&3));
+}
+
+#[test]
+fn ab_answers_shown_whole_stay_successes() {
+    // Every answer of its declared length, ended by the close.
+    let whole = ("HTTP/1.1 200 OK\r\nContent-Length: 10", "0123456789");
+    let s = ab::parse(&ab_verbose(&[whole; 6], 10, 0, 0), "", "", 6).unwrap();
+    assert_eq!((s.succeeded, s.errors), (6, 0));
+    assert!(s.note.is_empty(), "{}", s.note);
+    // A dynamic page, its lengths varying, every answer ended at its
+    // declared length on a kept-alive connection.
+    let a = (
+        "HTTP/1.1 200 OK\r\nContent-Length: 10\r\nConnection: keep-alive",
+        "0123456789",
+    );
+    let b = (
+        "HTTP/1.1 200 OK\r\nContent-Length: 11\r\nConnection: keep-alive",
+        "0123456789a",
+    );
+    let s = ab::parse(&ab_verbose(&[a, b, a, b], 10, 4, 2), "", "", 4).unwrap();
+    assert_eq!((s.succeeded, s.errors), (4, 0));
+    // No length, ended by the close (HTTP/1.0): whole at any length.
+    let open = ("HTTP/1.0 200 OK\r\nServer: x", "some page");
+    let s = ab::parse(&ab_verbose(&[open; 3], 9, 0, 1), "", "", 3).unwrap();
+    assert_eq!((s.succeeded, s.errors), (3, 0));
+    assert!(s.note.contains("differed in length"), "{}", s.note);
+}

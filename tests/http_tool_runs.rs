@@ -1,0 +1,256 @@
+//! `yardstick http --tool=...` as a process: a real ab against a hostile
+//! server written here, and fake tools (shell scripts first on `PATH`)
+//! that hang, recording each time they are started, to see a hung tool
+//! waited for once and a signal end the run with the tool's processes.
+//!
+//! Nothing here asserts on a time: the waits below are safety nets, and
+//! what is checked is an outcome (a count, an exit code, a process gone, a
+//! file not written).
+
+mod common;
+
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The longest any step here is waited for: a safety net, never asserted.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A loopback server that answers every request with `answer` and closes
+/// the connection, on a thread of its own for the life of the test.
+fn hostile_server(answer: &'static [u8]) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut stream = stream;
+                let _ = stream.set_read_timeout(Some(PATIENCE));
+                let mut seen = Vec::new();
+                let mut buffer = [0u8; 4096];
+                while !seen.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match stream.read(&mut buffer) {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => seen.extend_from_slice(&buffer[..n]),
+                    }
+                }
+                let _ = stream.write_all(answer);
+                let _ = stream.shutdown(std::net::Shutdown::Both);
+            });
+        }
+    });
+    port
+}
+
+#[test]
+fn ab_counts_answers_cut_short_as_errors() {
+    let found = yardstick::http::tools::installed("ab").is_some();
+    if !common::tool_found("ab", found) {
+        return;
+    }
+    let answers: [&'static [u8]; 3] = [
+        // 10 bytes of a declared gigabyte, on a connection kept alive, or
+        // not, and a chunked body cut in its first chunk.
+        b"HTTP/1.1 200 OK\r\nContent-Length: 1000000000\r\nConnection: keep-alive\r\n\r\n0123456789",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 1000000000\r\n\r\n0123456789",
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1000\r\n0123456789",
+    ];
+    for answer in answers {
+        let port = hostile_server(answer);
+        let dir = tempfile::tempdir().unwrap();
+        let save = dir.path().join("run.json");
+        let ran = common::run(common::yardstick().args([
+            "http",
+            "-q",
+            &format!("--url=http://127.0.0.1:{port}/"),
+            "--tool=ab",
+            "--requests=10",
+            "--concurrency=2",
+            "--timeout=30",
+            &format!("--save={}", save.display()),
+        ]));
+        assert_eq!(ran.code, 0, "{}", ran.stderr);
+        let doc: Value = common::json(&std::fs::read_to_string(&save).unwrap());
+        let row = &doc["rows"][0];
+        let said = String::from_utf8_lossy(answer);
+        assert_eq!(row["n"], 0, "{said}: {row}");
+        assert_eq!(row["errors"], row["requests"], "{said}: {row}");
+        assert!(row["requests"].as_u64().is_some_and(|n| n >= 10), "{row}");
+        assert!(row["median"].is_null(), "{said}: no success, no time");
+    }
+}
+
+/// A folder holding a fake `ab`: `script` under `sh`, with `$LOG` the
+/// file it records itself in.
+struct FakeTool {
+    dir: tempfile::TempDir,
+}
+
+impl FakeTool {
+    fn new(script: &str) -> FakeTool {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ab");
+        std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        FakeTool { dir }
+    }
+
+    fn log(&self) -> PathBuf {
+        self.dir.path().join("log")
+    }
+
+    fn save(&self) -> PathBuf {
+        self.dir.path().join("out").join("run.json")
+    }
+
+    /// `yardstick http` handing a closed port's page to the fake ab, with
+    /// the fake first on `PATH`.
+    fn yardstick(&self, extra: &[&str]) -> Command {
+        std::fs::create_dir_all(self.save().parent().unwrap()).unwrap();
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let mut dirs = vec![self.dir.path().to_path_buf()];
+        dirs.extend(std::env::split_paths(&path));
+        let mut cmd = common::yardstick();
+        cmd.args(["http", "-q", "--tool=ab", "--concurrency=1"])
+            .arg(format!("--url=http://127.0.0.1:{}/", closed_port()))
+            .arg(format!("--save={}", self.save().display()))
+            .args(extra)
+            .env("PATH", std::env::join_paths(dirs).unwrap())
+            .env("LOG", self.log());
+        cmd
+    }
+
+    /// The lines the fake wrote in its log so far.
+    fn logged(&self) -> Vec<String> {
+        std::fs::read_to_string(self.log())
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// True when nothing was saved, whole or in part.
+    fn saved_nothing(&self) -> bool {
+        std::fs::read_dir(self.save().parent().unwrap())
+            .unwrap()
+            .next()
+            .is_none()
+    }
+}
+
+fn closed_port() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}
+
+#[test]
+fn a_warm_up_that_hangs_ends_the_run_and_is_not_followed() {
+    let fake = FakeTool::new("echo started >> \"$LOG\"\nexec sleep 600");
+    // The smallest limit the options give: 0.1 s for each of two requests,
+    // the one-second --duration, and a minute.
+    let ran = common::run(fake.yardstick(&[
+        "--requests=1",
+        "--warmup=1",
+        "--timeout=0.1",
+        "--duration=1",
+    ]));
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("warm-up") && ran.stderr.contains("limit"),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(fake.logged(), ["started"], "the tool was started again");
+    assert!(fake.saved_nothing());
+}
+
+#[test]
+fn a_signal_kills_the_tool_with_its_children_and_saves_nothing() {
+    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        let fake = FakeTool::new("sleep 600 &\necho \"$$ $!\" >> \"$LOG\"\nwait");
+        let mut child = fake
+            .yardstick(&["--requests=5", "--warmup=0"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pids = wait_for_line(&fake, &mut child);
+        let yardstick = libc::pid_t::try_from(child.id()).unwrap();
+        // SAFETY: kill(2) only sends a signal, to our own child, unreaped.
+        assert_eq!(unsafe { libc::kill(yardstick, signal) }, 0);
+        let code = wait_for_exit(&mut child);
+        let mut stderr = String::new();
+        let _ = child.stderr.take().unwrap().read_to_string(&mut stderr);
+        assert_eq!(code, Some(128 + signal), "signal {signal}: {stderr}");
+        for pid in &pids {
+            assert!(
+                gone(*pid),
+                "signal {signal}: process {pid} outlived the run"
+            );
+        }
+        assert!(
+            fake.saved_nothing(),
+            "signal {signal}: a run file was saved"
+        );
+    }
+}
+
+/// The pids of the fake tool and its child, once it has logged them; the
+/// run is killed and the test fails when it does not within the patience.
+fn wait_for_line(fake: &FakeTool, child: &mut Child) -> Vec<libc::pid_t> {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        if let Some(line) = fake.logged().first() {
+            let pids: Vec<libc::pid_t> = line
+                .split_whitespace()
+                .filter_map(|p| p.parse().ok())
+                .collect();
+            if pids.len() == 2 {
+                return pids;
+            }
+        }
+        if Instant::now() > deadline || child.try_wait().unwrap().is_some() {
+            let _ = child.kill();
+            panic!("the fake tool was not started: {:?}", child.wait());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The exit code of `child`, once it has exited; killed (and the test
+/// failed) if it does not within the patience.
+fn wait_for_exit(child: &mut Child) -> Option<i32> {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code();
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("yardstick did not exit after the signal");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// True once `pid` is gone (kill -0 fails), or a zombie at most: killed,
+/// and waiting for whoever adopted it to reap it. Waits up to the patience.
+fn gone(pid: libc::pid_t) -> bool {
+    let deadline = Instant::now() + PATIENCE;
+    let alive = || {
+        // SAFETY: signal 0 sends nothing; it only asks whether pid exists.
+        let exists = unsafe { libc::kill(pid, 0) } == 0;
+        let zombie =
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| s.contains(") Z "));
+        exists && !zombie
+    };
+    while alive() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    !alive()
+}
