@@ -293,3 +293,32 @@ fn ab_answers_shown_whole_stay_successes() {
     assert_eq!((s.succeeded, s.errors), (3, 0));
     assert!(s.note.contains("differed in length"), "{}", s.note);
 }
+
+#[test]
+fn wrk_and_h2load_count_answers_cut_short_as_errors() {
+    // Their outputs against a server that sends 10 bytes of a declared
+    // gigabyte and closes.
+    let s = wrk::parse(
+        "  1 threads and 1 connections\n  0 requests in 1.06s, 59.80KB read\n  \
+         Socket errors: connect 0, read 755, write 0, timeout 0\nRequests/sec:      0.00\n",
+        "",
+    )
+    .unwrap();
+    assert_eq!((s.requests, s.succeeded, s.errors), (755, 0, 755));
+    assert_eq!(s.error_messages.get("read error"), Some(&755));
+    let s = h2load::parse(
+        "finished in 2.51ms, 0.00 req/s, 23.33KB/s\n\
+         requests: 10 total, 1 started, 0 done, 0 succeeded, 10 failed, 10 errored, 0 timeout\n\
+         status codes: 1 2xx, 0 3xx, 0 4xx, 0 5xx\n",
+        "",
+    )
+    .unwrap();
+    assert_eq!((s.requests, s.succeeded, s.errors), (10, 0, 10));
+    assert_eq!(s.rps, Some(0.0));
+}
+
+#[test]
+fn wrk_rows_say_it_cannot_tell_interim_answers_from_pages() {
+    let s = wrk::parse(&fixture("wrk-ok.txt"), "").unwrap();
+    assert!(s.note.contains("1xx"), "{}", s.note);
+}

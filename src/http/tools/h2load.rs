@@ -1,7 +1,9 @@
 //! h2load (nghttp2-client): HTTP/2 by default, `--h1` for HTTP/1.1. It
 //! reports the minimum, maximum, mean and deviation of request times, but
 //! no percentiles, so the row has no median from it. Its `failed` count
-//! includes error statuses; `errored` includes timeouts.
+//! includes error statuses; `errored` includes timeouts and answers cut
+//! short (the server closed before the end their headers declared), which
+//! are errors here. It reads past an interim 1xx answer to the final one.
 
 use super::invocation::Invocation;
 use super::units::{after, count, millis};

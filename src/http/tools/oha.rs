@@ -2,8 +2,11 @@
 //! every answer as a success and times it, whatever its status; here an
 //! answer of 400 or more is an error, so a row whose answers were all
 //! errors gets no times, and a mixed row says in its note that oha's times
-//! include the error answers. oha's times are in seconds; its time to the
-//! first byte gives the row's TTFB median.
+//! include the error answers. An answer cut short (the server closed before
+//! the end its headers declared) is in oha's error distribution (hyper's
+//! "connection closed before message completed"), an error here; hyper
+//! reads past an interim 1xx answer to the final one. oha's times are in
+//! seconds; its time to the first byte gives the row's TTFB median.
 
 use super::Summary;
 use super::invocation::Invocation;

@@ -2,6 +2,10 @@
 //! It reports no minimum and no p95; its byte count includes the response
 //! headers. A late answer (past `--timeout`) is counted by wrk as a request
 //! and a timeout error with no time: here it is an error, not a success.
+//! An answer cut short (the server closed before the end its headers
+//! declared) is one of wrk's `read` errors, an error here too. wrk counts
+//! an interim answer (`103 Early Hints`) as a whole one, and its summary
+//! cannot tell them apart from pages: a row with successes says so.
 
 use super::invocation::Invocation;
 use super::units::{after, bytes, count, millis};
@@ -157,6 +161,11 @@ fn counted(stdout: &str, totals: &Totals) -> Summary {
     s.add_status("failed", failed.saturating_add(late));
     s.rps = (totals.seconds > 0.0).then(|| s.succeeded as f64 / totals.seconds);
     s.bytes = (answered > 0).then(|| totals.bytes / answered as f64);
+    if s.succeeded > 0 {
+        s.note = "wrk counts an interim (1xx) answer as an answer: its summary cannot tell \
+                  them from pages"
+            .to_string();
+    }
     s
 }
 
