@@ -213,9 +213,10 @@ fn whole_answers(
     }
 }
 
-/// Of `answered` answers that did not declare the length ab read of the
-/// first (`first`), those ab ended at their declared length (`Keep-Alive
-/// requests`): the others ended at the server's close, cut short or not.
+/// Of `answered` 2xx answers that did not all declare the length ab read of
+/// the first (`first`), those ab ended at their declared length
+/// (`Keep-Alive requests`): the others ended at the server's close, cut
+/// short or not.
 fn ended_at_their_length(
     s: &mut Summary,
     stdout: &str,
@@ -226,7 +227,12 @@ fn ended_at_their_length(
     let kept_alive = after(stdout, "Keep-Alive requests:")
         .and_then(count)
         .unwrap_or(0);
-    let whole = answered.min(kept_alive);
+    // Error answers may be among those ended at their length: of the
+    // others, only those that must be 2xx answers count.
+    let non2xx = after(stdout, "Non-2xx responses:")
+        .and_then(count)
+        .unwrap_or(0);
+    let whole = answered.min(kept_alive.saturating_sub(non2xx));
     let unknown = answered - whole;
     s.add_error("ab: answer not known whole", unknown);
     if unknown > 0 {
