@@ -322,3 +322,18 @@ fn wrk_rows_say_it_cannot_tell_interim_answers_from_pages() {
     let s = wrk::parse(&fixture("wrk-ok.txt"), "").unwrap();
     assert!(s.note.contains("1xx"), "{}", s.note);
 }
+
+#[test]
+fn ab_error_answers_ended_at_their_length_vouch_for_no_page() {
+    // Two 404s ab ended at their declared length, two 200s cut short at
+    // the close: the two answers ended at their length may be the 404s.
+    let missing = ("HTTP/1.1 404 Not Found\r\nContent-Length: 4", "nope");
+    let cut = ("HTTP/1.1 200 OK\r\nContent-Length: 1000", "0123");
+    let out = ab_verbose(&[missing, missing, cut, cut], 4, 2, 0).replace(
+        "Keep-Alive requests:",
+        "Non-2xx responses:      2\nKeep-Alive requests:",
+    );
+    let s = ab::parse(&out, "", "", 4).unwrap();
+    assert_eq!((s.requests, s.succeeded, s.errors), (4, 0, 4));
+    assert_eq!(s.error_messages.get("ab: answer not known whole"), Some(&2));
+}
