@@ -6,13 +6,18 @@
 //! - [`routes`]: a request target to the page it names.
 //! - [`pages`] and [`layout`]: rendering a page through the kernel's
 //!   template engine, in the site's page layout.
-//! - [`cache`] and [`gzip`]: the view cache and the bytes it keeps.
+//! - [`cache`], [`cache_folder`], [`lru`] and [`gzip`]: the view cache,
+//!   bounded in bytes, and the bytes it keeps.
 //! - [`respond`]: one request answered.
-//! - [`serve`]: the listener, the threads, the clean stop.
+//! - [`serve`]: the listener, the threads, the connection cap, the clean
+//!   stop; [`connection`]: one connection and its time limits.
 
 mod cache;
+mod cache_folder;
+mod connection;
 mod gzip;
 mod layout;
+mod lru;
 mod options;
 mod pages;
 mod respond;
@@ -45,7 +50,7 @@ fn run(args: impl IntoIterator<Item = String>) -> Result<(), String> {
     };
     let app = app(&o)?;
     let listener = serve::bind(SocketAddr::new(o.listen, o.port))?;
-    serve::run(listener, app, o.workers, |addr| {
+    serve::run(listener, app, o.workers, o.limits, |addr| {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "listening on http://{addr}");
         let _ = out.flush();
@@ -62,7 +67,11 @@ fn app(o: &Options) -> Result<respond::App, String> {
     let cache = if o.no_cache {
         cache::ViewCache::off()
     } else {
-        cache::ViewCache::open(o.cache_dir.as_deref())?
+        let bounds = cache::Bounds {
+            disk: o.cache_bytes,
+            memory: o.memory_bytes,
+        };
+        cache::ViewCache::open(o.cache_dir.as_deref(), bounds)?
     };
     let pages = pages::Pages::boot(&database)?;
     Ok(respond::App { pages, cache })

@@ -4,6 +4,7 @@
 use lexopt::prelude::*;
 use std::net::IpAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// What `--help` prints.
 pub const HELP: &str = "usage: yardstick-demo-site [OPTIONS]
@@ -23,13 +24,32 @@ Options:
                             10,000 nodes, generated once in the temp folder)
   --cache-dir=DIR           the view cache's folder (default: a fresh temporary one)
   --no-cache                render every page (X-Cache: MISS on every response)
+  --cache-bytes=N           the cache folder's bound: its pages' bytes, the least
+                            recently used removed past it (default 256M; K, M, G)
+  --memory-bytes=N          the same bound for the pages kept in memory (default 64M)
   --workers=N               server threads (default: the available parallelism)
   --listen=ADDR             the address to listen on (default 127.0.0.1)
   --port=N                  the port (default 8080; 0 picks a free one)
+  --header-timeout=SECS     a request's head must arrive whole within this of the
+                            connection's opening or of its first byte (default 10)
+  --idle-timeout=SECS       a kept-alive connection with no request is closed after
+                            this (default 30)
+  --max-connections=N       open connections at most (default: the descriptor limit
+                            less 64); past it, idle connections are closed to make
+                            room, and busy ones are waited for
   -h, --help                this text
 
+What is cached: a page answered 200 whose target has no query, or is the
+search page with its SearchText parameter alone, and is at most 1,024 bytes
+long. Any other query (an unknown parameter, such as `yardstick http
+--cold`'s `_bench=`) is rendered on every request and never kept, so query
+strings cannot fill the cache; X-Cache says which.
+
+A search word longer than 100 characters counts by its first 100.
+
 On start it prints `listening on http://ADDR:PORT`. SIGTERM or Ctrl-C stop
-it: no new connections, requests in flight finish, exit 0. Exit 2: a bad
+it: no new connections, idle and half-sent requests are dropped at once,
+requests in flight finish (10 s at most), exit 0. Exit 2: a bad
 option, a database or cache folder it cannot use, an address in use.
 ";
 
@@ -39,9 +59,57 @@ pub struct Options {
     pub database: Option<PathBuf>,
     pub cache_dir: Option<PathBuf>,
     pub no_cache: bool,
+    /// Bytes of pages the cache folder holds at most.
+    pub cache_bytes: u64,
+    /// Bytes of pages the memory front holds at most.
+    pub memory_bytes: u64,
     pub workers: usize,
     pub listen: IpAddr,
     pub port: u16,
+    pub limits: ConnectionLimits,
+}
+
+/// What one connection may hold of the server: a peer that sends nothing,
+/// or half a request, is closed when its time is up, and the number of
+/// them stays below the descriptor limit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ConnectionLimits {
+    /// From the opening (or a later request's first byte) to a whole head.
+    pub header_timeout: Duration,
+    /// From an answer to the next request's first byte.
+    pub idle_timeout: Duration,
+    pub max_connections: usize,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> ConnectionLimits {
+        ConnectionLimits {
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(30),
+            max_connections: descriptor_limit()
+                .saturating_sub(RESERVED_DESCRIPTORS)
+                .max(1),
+        }
+    }
+}
+
+/// Descriptors kept for what is not a connection: the store, the cache's
+/// files, the runtime, standard streams.
+const RESERVED_DESCRIPTORS: usize = 64;
+
+/// The process's open-file limit (its soft limit), 1,024 when unknown.
+fn descriptor_limit() -> usize {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit(2) writes the struct it is given, nothing else.
+    let read = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0;
+    if read && limit.rlim_cur != libc::RLIM_INFINITY {
+        usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX)
+    } else {
+        1024
+    }
 }
 
 impl Default for Options {
@@ -50,9 +118,12 @@ impl Default for Options {
             database: None,
             cache_dir: None,
             no_cache: false,
+            cache_bytes: 256 << 20,
+            memory_bytes: 64 << 20,
             workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
             listen: IpAddr::from([127, 0, 0, 1]),
             port: 8080,
+            limits: ConnectionLimits::default(),
         }
     }
 }
@@ -79,6 +150,23 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
             Long("database") => o.database = Some(path(&mut p, "--database")?),
             Long("cache-dir") => o.cache_dir = Some(path(&mut p, "--cache-dir")?),
             Long("no-cache") => o.no_cache = true,
+            Long("cache-bytes") => {
+                o.cache_bytes = bytes(&text(&mut p, "--cache-bytes")?, "--cache-bytes")?
+            }
+            Long("memory-bytes") => {
+                o.memory_bytes = bytes(&text(&mut p, "--memory-bytes")?, "--memory-bytes")?
+            }
+            Long("header-timeout") => {
+                o.limits.header_timeout =
+                    seconds(&text(&mut p, "--header-timeout")?, "--header-timeout")?;
+            }
+            Long("idle-timeout") => {
+                o.limits.idle_timeout =
+                    seconds(&text(&mut p, "--idle-timeout")?, "--idle-timeout")?;
+            }
+            Long("max-connections") => {
+                o.limits.max_connections = connections(&text(&mut p, "--max-connections")?)?;
+            }
             Long("workers") => o.workers = workers(&text(&mut p, "--workers")?)?,
             Long("listen") => o.listen = address(&text(&mut p, "--listen")?)?,
             Long("port") => o.port = port(&text(&mut p, "--port")?)?,
@@ -108,6 +196,45 @@ fn workers(value: &str) -> Result<usize, String> {
         Ok(n) if (1..=MAX_WORKERS).contains(&n) => Ok(n),
         _ => Err(format!(
             "--workers: `{value}` is not a number of threads from 1 to {MAX_WORKERS}"
+        )),
+    }
+}
+
+/// Most connections one may ask for: beyond any descriptor limit in use.
+const MAX_CONNECTIONS: usize = 1 << 20;
+
+fn connections(value: &str) -> Result<usize, String> {
+    match value.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_CONNECTIONS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "--max-connections: `{value}` is not a number of connections from 1 to {MAX_CONNECTIONS}"
+        )),
+    }
+}
+
+/// A positive number of seconds, fractions allowed, a day at most.
+fn seconds(value: &str, option: &str) -> Result<Duration, String> {
+    match value.trim().parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!(
+            "{option}: `{value}` is not a number of seconds above 0 and up to 86400"
+        )),
+    }
+}
+
+/// A number of bytes, with an optional binary K, M or G; 1 TiB at most.
+fn bytes(value: &str, option: &str) -> Result<u64, String> {
+    let v = value.trim();
+    let (digits, shift) = match v.char_indices().last() {
+        Some((i, 'K' | 'k')) => (&v[..i], 10),
+        Some((i, 'M' | 'm')) => (&v[..i], 20),
+        Some((i, 'G' | 'g')) => (&v[..i], 30),
+        _ => (v, 0),
+    };
+    match digits.parse::<u64>() {
+        Ok(n) if n > 0 && n <= (1 << (40 - shift)) => Ok(n << shift),
+        _ => Err(format!(
+            "{option}: `{value}` is not a number of bytes above 0 (K, M, G allowed) up to 1T"
         )),
     }
 }
@@ -155,8 +282,20 @@ mod tests {
             "--workers=3",
             "--listen=[::1]",
             "--port=0",
+            "--cache-bytes=2M",
+            "--memory-bytes=512k",
+            "--header-timeout=0.5",
+            "--idle-timeout=2",
+            "--max-connections=7",
         ])
         .unwrap();
+        assert_eq!((o.cache_bytes, o.memory_bytes), (2 << 20, 512 << 10));
+        let limits = ConnectionLimits {
+            header_timeout: Duration::from_millis(500),
+            idle_timeout: Duration::from_secs(2),
+            max_connections: 7,
+        };
+        assert_eq!(o.limits, limits);
         assert_eq!(o.database, Some(PathBuf::from("a.db")));
         assert_eq!(o.cache_dir, Some(PathBuf::from("c")));
         assert_eq!((o.workers, o.port, o.no_cache), (3, 0, true));
@@ -173,6 +312,13 @@ mod tests {
             ("--workers=100000", "--workers"),
             ("--listen=localhost", "--listen"),
             ("--database=", "--database"),
+            ("--cache-bytes=0", "--cache-bytes"),
+            ("--cache-bytes=12X", "--cache-bytes"),
+            ("--memory-bytes=99999G", "--memory-bytes"),
+            ("--header-timeout=0", "--header-timeout"),
+            ("--idle-timeout=NaN", "--idle-timeout"),
+            ("--idle-timeout=-1", "--idle-timeout"),
+            ("--max-connections=0", "--max-connections"),
             ("--bogus", "--bogus"),
             ("stray", "stray"),
         ] {

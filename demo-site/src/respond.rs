@@ -104,10 +104,36 @@ fn html(status: StatusCode, body: Bytes, gzip: bool, cache: &'static str) -> Res
     r
 }
 
-/// A 500, its cause on stderr (not in the page: it may name files).
+/// The longest cause of a 500 written to stderr: a cause may quote the
+/// request, which a peer can make as long as the server reads.
+const MAX_LOGGED: usize = 300;
+
+/// A 500, its cause on stderr in one line of at most [`MAX_LOGGED`]
+/// characters (not in the page: it may name files).
 fn failure(message: &str) -> Response<Full<Bytes>> {
-    eprintln!("error: {message}");
+    eprintln!("error: {}", one_line(message, MAX_LOGGED));
     let mut r = Response::new(Full::new(Bytes::from_static(b"internal error\n")));
     *r.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
     r
+}
+
+/// `message` on one line, cut to `max` characters, saying how long it was.
+fn one_line(message: &str, max: usize) -> String {
+    let line = message.replace(['\n', '\r'], " ");
+    match line.char_indices().nth(max) {
+        None => line,
+        Some((cut, _)) => format!("{}... ({} bytes in all)", &line[..cut], line.len()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_logged_cause_is_one_bounded_line() {
+        assert_eq!(one_line("a\nb", 10), "a b");
+        let long = one_line(&"é".repeat(1000), 5);
+        assert_eq!(long, "ééééé... (2000 bytes in all)");
+    }
 }

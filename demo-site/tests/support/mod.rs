@@ -28,12 +28,18 @@ impl Site {
     /// Starts the site with `args` (plus `--port=0`) and waits for its
     /// `listening on` line.
     pub fn start(args: &[&str]) -> Site {
-        let mut child = Command::new(BINARY)
-            .args(args)
+        let mut command = Command::new(BINARY);
+        command.args(args).stderr(Stdio::inherit());
+        Site::spawn(command)
+    }
+
+    /// Starts `command` (the binary with its arguments and its stderr
+    /// set), plus `--port=0`, and waits for its `listening on` line.
+    pub fn spawn(mut command: Command) -> Site {
+        let mut child = command
             .arg("--port=0")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
             .spawn()
             .expect("start the demo site");
         let stdout = child.stdout.take().expect("stdout");
@@ -45,6 +51,34 @@ impl Site {
             .and_then(|p| p.parse().ok())
             .unwrap_or_else(|| panic!("not a listening line: {line:?}"));
         Site { child, port }
+    }
+
+    /// Sends SIGTERM; the exit status, or `None` if it has not exited
+    /// within `guard` (a safety net, never the thing a test asserts).
+    pub fn terminate(&mut self, guard: std::time::Duration) -> Option<std::process::ExitStatus> {
+        let pid = i32::try_from(self.child.id()).expect("a pid");
+        // SAFETY: kill(2) on the process this test started.
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+        let start = std::time::Instant::now();
+        while start.elapsed() < guard {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return Some(status);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        None
+    }
+
+    /// Everything the site wrote to its stderr (piped when started),
+    /// read after it is stopped.
+    pub fn stderr(mut self) -> String {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let mut text = String::new();
+        if let Some(mut err) = self.child.stderr.take() {
+            let _ = err.read_to_string(&mut text);
+        }
+        text
     }
 
     pub fn base(&self) -> String {
@@ -88,6 +122,10 @@ pub fn get(port: u16, target: &str, headers: &[&str]) -> Response {
     }
     request.push_str("\r\n");
     tcp.write_all(request.as_bytes()).expect("write");
+    // A safety net for a server that never answers: the test fails
+    // instead of hanging.
+    let guard = Some(std::time::Duration::from_secs(60));
+    tcp.set_read_timeout(guard).expect("a read timeout");
     let mut raw = Vec::new();
     tcp.read_to_end(&mut raw).expect("read");
     parse(&raw)
