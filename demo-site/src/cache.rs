@@ -31,6 +31,15 @@ pub const MAX_KEPT_TARGET: usize = 1024;
 /// entry, the `Arc`.
 const ENTRY_OVERHEAD: u64 = 128;
 
+/// The unit a page file takes on disk: a 10 KB page holds three of them.
+const DISK_BLOCK: u64 = 4096;
+
+/// The bytes a page file of `size` bytes takes on disk, in whole blocks,
+/// so the folder's bound is near what `du` says of it.
+pub fn on_disk(size: u64) -> u64 {
+    size.div_ceil(DISK_BLOCK).max(1) * DISK_BLOCK
+}
+
 /// The bounds of the cache, in bytes of pages.
 #[derive(Debug, Clone, Copy)]
 pub struct Bounds {
@@ -46,9 +55,16 @@ pub struct Stored {
 }
 
 impl Stored {
+    /// Both copies held in allocations of their own length: a rendered
+    /// page's string has grown by doubling, and a kept page is counted by
+    /// its length.
     fn new(html: Bytes) -> Stored {
-        let gzip = Bytes::from(gzip::compress(&html));
-        Stored { html, gzip }
+        let mut gzip = gzip::compress(&html);
+        gzip.shrink_to_fit();
+        Stored {
+            html: Bytes::copy_from_slice(&html),
+            gzip: Bytes::from(gzip),
+        }
     }
 }
 
@@ -107,7 +123,7 @@ impl ViewCache {
             .map_err(|e| format!("--cache-dir: cannot use {}: {}", e.path.display(), e.error))?;
         let mut disk = ByteLru::new(bounds.disk);
         for (key, size) in crate::cache_folder::pages(&dir) {
-            for gone in disk.insert(&key, (), size) {
+            for gone in disk.insert(&key, (), on_disk(size)) {
                 remove(&files, &gone);
             }
         }
@@ -160,7 +176,7 @@ impl ViewCache {
         let key = key(target);
         match files.store(&key, &stored.html) {
             Ok(()) => {
-                let size = stored.html.len() as u64;
+                let size = on_disk(stored.html.len() as u64);
                 let removed = match self.disk.lock() {
                     Ok(mut disk) => disk.insert(&key, (), size),
                     Err(_) => vec![key.clone()],
@@ -268,11 +284,11 @@ mod tests {
     fn disk_and_memory_stay_within_their_bytes() {
         let dir = tempfile::tempdir().unwrap();
         let bounds = Bounds {
-            disk: 10_000,
+            disk: 10 * 4096,
             memory: 6_000,
         };
         let cache = ViewCache::open(Some(dir.path()), bounds).unwrap();
-        let page = Bytes::from(vec![b'x'; 1_000]);
+        let page = Bytes::from(vec![b'x'; 4000]);
         for n in 0..100 {
             cache.put(&format!("/page-{n}"), page.clone());
             let (disk, memory) = cache.held();
@@ -283,7 +299,7 @@ mod tests {
         assert!(cache.get("/page-99").is_some() && cache.get("/page-0").is_none());
         // A restart counts what the folder holds, and keeps to a smaller bound.
         let smaller = Bounds {
-            disk: 5_000,
+            disk: 5 * 4096,
             memory: 1,
         };
         drop(ViewCache::open(Some(dir.path()), smaller).unwrap());

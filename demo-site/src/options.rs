@@ -24,8 +24,9 @@ Options:
                             10,000 nodes, generated once in the temp folder)
   --cache-dir=DIR           the view cache's folder (default: a fresh temporary one)
   --no-cache                render every page (X-Cache: MISS on every response)
-  --cache-bytes=N           the cache folder's bound: its pages' bytes, the least
-                            recently used removed past it (default 256M; K, M, G)
+  --cache-bytes=N           the cache folder's bound: its pages' bytes on disk (in
+                            4 KiB blocks), the least recently used removed past
+                            it (default 256M; K, M, G)
   --memory-bytes=N          the same bound for the pages kept in memory (default 64M)
   --workers=N               server threads (default: the available parallelism)
   --listen=ADDR             the address to listen on (default 127.0.0.1)
