@@ -34,7 +34,8 @@ Options:
   --header-timeout=SECS     a request's head must arrive whole within this of the
                             connection's opening or of its first byte (default 10)
   --idle-timeout=SECS       a kept-alive connection with no request is closed after
-                            this (default 30)
+                            this, counted from its last answer (one the peer is
+                            slow to read too) (default 30)
   --max-connections=N       open connections at most (default: the descriptor limit
                             less 64); past it, idle connections are closed to make
                             room, and busy ones are waited for
