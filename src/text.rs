@@ -3,24 +3,33 @@
 //! reaches terminals and CI logs. A newline in it would start a line of its
 //! own, and a line starting `::` is a GitHub workflow command; an escape
 //! sequence rewrites the terminal; a bidirectional override makes a log say
-//! something else than its bytes. So every printed field goes through
+//! something else than its bytes, and a zero-width character makes two
+//! different keys look alike. So every printed field goes through
 //! `clean`, which leaves one visible character where such a character was.
 
 use std::borrow::Cow;
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 /// What an unsafe character is replaced by: visible, and never a separator.
 pub(crate) const REPLACEMENT: char = '\u{FFFD}';
 
-/// True for the characters no printed field may carry: C0 and C1 controls
-/// (newline, carriage return, escape, tab), DEL, the Unicode line and
-/// paragraph separators, and the bidirectional embedding, override and
-/// isolate marks.
+/// True for the characters no printed field may carry, by their Unicode
+/// general category, so a new version's additions are covered as its
+/// tables are: controls (Cc: newline, carriage return, escape, tab, DEL,
+/// the C1 controls), format characters (Cf: every bidirectional mark,
+/// embedding, override and isolate, zero-width characters, the soft
+/// hyphen, tags), and the line and paragraph separators (Zl, Zp).
 pub fn is_unsafe(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{2028}' | '\u{2029}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
-        )
+    if c.is_ascii() {
+        return c.is_ascii_control();
+    }
+    matches!(
+        c.general_category(),
+        GeneralCategory::Control
+            | GeneralCategory::Format
+            | GeneralCategory::LineSeparator
+            | GeneralCategory::ParagraphSeparator
+    )
 }
 
 /// `text` with every unsafe character replaced by [`REPLACEMENT`];
@@ -56,6 +65,47 @@ mod tests {
         );
         assert_eq!(clean("x\u{2028}y\u{202E}z"), "x\u{FFFD}y\u{FFFD}z");
         assert!(matches!(clean("ini_parse é ☃"), Cow::Borrowed(_)));
+    }
+
+    /// Bidi_Control, from Unicode's PropList.txt: a stable list.
+    const BIDI_CONTROLS: [(char, char); 4] = [
+        ('\u{061C}', '\u{061C}'),
+        ('\u{200E}', '\u{200F}'),
+        ('\u{202A}', '\u{202E}'),
+        ('\u{2066}', '\u{2069}'),
+    ];
+
+    #[test]
+    fn every_bidirectional_control_is_replaced() {
+        for c in BIDI_CONTROLS.iter().flat_map(|&(a, b)| a..=b) {
+            assert!(is_unsafe(c), "U+{:04X}", u32::from(c));
+        }
+        assert_eq!(clean("a\u{061C}b"), "a\u{FFFD}b");
+    }
+
+    /// Every character, once: those of the unsafe categories are replaced,
+    /// every other one is left, and a few known invisible ones are among
+    /// the replaced.
+    #[test]
+    fn exactly_the_controls_format_characters_and_separators_are_unsafe() {
+        let mut replaced = 0;
+        for c in (0..=u32::from(char::MAX)).filter_map(char::from_u32) {
+            let category = c.general_category();
+            let class = c.is_control()
+                || [
+                    GeneralCategory::Format,
+                    GeneralCategory::LineSeparator,
+                    GeneralCategory::ParagraphSeparator,
+                ]
+                .contains(&category);
+            assert_eq!(is_unsafe(c), class, "U+{:04X} {category:?}", u32::from(c));
+            replaced += usize::from(class);
+        }
+        for c in ['\u{00AD}', '\u{200B}', '\u{2060}', '\u{FEFF}', '\u{E0001}'] {
+            assert!(is_unsafe(c), "U+{:04X}", u32::from(c));
+        }
+        // Cc is 65, Cf about 170, Zl and Zp one each.
+        assert!((200..1000).contains(&replaced), "{replaced}");
     }
 
     proptest! {
