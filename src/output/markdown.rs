@@ -134,23 +134,49 @@ fn rows(run: &Run) -> String {
 }
 
 /// Keeps text from a run from breaking a table cell or turning into markup
-/// (a link, an image fetched from elsewhere, HTML): unsafe characters are
-/// `clean`ed, `<`, `>` and `&` become entities, and the marks of code,
-/// emphasis, links, images and table cells are backslash-escaped, which
-/// CommonMark shows as the mark itself.
+/// (a link, an image fetched from elsewhere, HTML, math): unsafe
+/// characters are `clean`ed, `<`, `>` and `&` become entities, and the
+/// marks of code, emphasis, links, images, math and table cells are
+/// backslash-escaped, which CommonMark shows as the mark itself. For
+/// inline text only, after text of the summary's own on its line.
+///
+/// No text becomes a link through GitHub's autolinks either, and each
+/// still reads as it did. A URL autolink (`http://`, `https://`, `ftp://`)
+/// is found at its `://` and a `www.` one at its `www.`, both while the
+/// text is parsed, so a `:` before a `/` and a `.` after a `w` are
+/// escaped, which stops them. An email autolink (`user@host.example`,
+/// `mailto:`, `xmpp:`) is found after parsing, in text whose escapes are
+/// gone already, so every `@` follows an empty HTML comment instead: the
+/// address's two halves are two text nodes then, and GitHub shows no
+/// comment. Other colons and dots stay as they are, so the summary's
+/// Markdown reads as its text.
 pub fn escape(text: &str) -> String {
+    let text = clean(text);
     let mut out = String::with_capacity(text.len());
-    for c in clean(text).chars() {
+    let mut chars = text.chars().peekable();
+    let mut previous = None;
+    while let Some(c) = chars.next() {
+        let autolink = match c {
+            ':' => chars.peek() == Some(&'/'),
+            '.' => matches!(previous, Some('w' | 'W')),
+            _ => false,
+        };
         match c {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '!' | '|' | '~' => {
+            '@' => out.push_str("<!-- -->@"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '!' | '|' | '~' | '$' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ if autolink => {
                 out.push('\\');
                 out.push(c);
             }
             c => out.push(c),
         }
+        previous = Some(c);
     }
     out
 }
@@ -158,13 +184,133 @@ pub fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::escape;
+    use crate::text::cleaned;
+    use comrak::nodes::NodeValue;
+    use comrak::{Arena, Node, Options, parse_document};
+    use proptest::prelude::*;
 
     #[test]
     fn text_from_a_run_is_no_markup() {
         assert_eq!(
             escape("![x](http://e/t.png) <img src=x> a|b `c` *d* fine_sum"),
-            "\\!\\[x\\]\\(http://e/t.png\\) &lt;img src=x&gt; a\\|b \\`c\\` \\*d\\* fine\\_sum"
+            "\\!\\[x\\]\\(http\\://e/t.png\\) &lt;img src=x&gt; a\\|b \\`c\\` \\*d\\* fine\\_sum"
         );
         assert_eq!(escape("a\n# b"), "a\u{FFFD}# b");
+    }
+
+    /// What GitHub shows of `markdown`, read by a parser of its flavour
+    /// with its extensions (autolinks, tables, strikethrough, math): the
+    /// text, or what else it made of it.
+    fn shown(markdown: &str) -> Result<String, String> {
+        let mut options = Options::default();
+        options.extension.autolink = true;
+        options.extension.table = true;
+        options.extension.strikethrough = true;
+        options.extension.math_dollars = true;
+        options.extension.footnotes = true;
+        let arena = Arena::new();
+        let mut text = String::new();
+        read(parse_document(&arena, markdown, &options), &mut text)?;
+        Ok(text)
+    }
+
+    /// Adds `node`'s text to `text`; an error for any node but text, its
+    /// escapes, the empty comment and the blocks of a table or paragraph.
+    /// GitHub finds email addresses in the text of adjacent text nodes
+    /// joined, its escapes undone, so that joined text is searched.
+    fn read<'a>(node: Node<'a>, text: &mut String) -> Result<(), String> {
+        let mut joined = String::new();
+        for child in node.children() {
+            match &child.data().value {
+                NodeValue::Text(t) => joined.push_str(t),
+                NodeValue::Escaped => read(child, &mut joined)?,
+                NodeValue::HtmlInline(h) if h == "<!-- -->" => flush(&mut joined, text)?,
+                NodeValue::Paragraph
+                | NodeValue::Table(_)
+                | NodeValue::TableRow(_)
+                | NodeValue::TableCell => {
+                    flush(&mut joined, text)?;
+                    read(child, text)?;
+                }
+                other => return Err(format!("{other:?}")),
+            }
+        }
+        flush(&mut joined, text)
+    }
+
+    /// Moves the `joined` text of adjacent nodes to `text`, unless it
+    /// holds what could be an email autolink: an `@` between characters of
+    /// an address (stricter than GitHub, which also needs a dot after it).
+    fn flush(joined: &mut String, text: &mut String) -> Result<(), String> {
+        let chars: Vec<char> = joined.chars().collect();
+        let local = |c: char| c.is_ascii_alphanumeric() || ".+-_".contains(c);
+        let domain = |c: char| c.is_ascii_alphanumeric() || "-_".contains(c);
+        if chars
+            .windows(3)
+            .any(|w| local(w[0]) && w[1] == '@' && domain(w[2]))
+        {
+            return Err(format!("an email autolink in {joined:?}"));
+        }
+        text.push_str(&std::mem::take(joined));
+        Ok(())
+    }
+
+    /// A link in every form GitHub's autolinks take, and each still reads
+    /// as it did.
+    #[test]
+    fn no_address_becomes_a_link() {
+        for text in [
+            "http://evil.example/auto",
+            "see https://evil.example/a?b=c#d, then",
+            "HTTPS://EVIL.EXAMPLE",
+            "ftp://evil.example",
+            "www.evil.example",
+            "(www.evil.example/x)",
+            "*www.evil.example*",
+            "user@evil.example",
+            "mailto:user@evil.example",
+            "xmpp:user@evil.example/home",
+            "http://user@evil.example",
+            "<https://evil.example>",
+            "<user@evil.example>",
+            "[x](https://evil.example) ![y](https://evil.example/y.png)",
+            "$x$ ~~z~~ [^1]",
+        ] {
+            let cell = format!("| key |\n|---|\n| {} |\n", escape(text));
+            assert_eq!(shown(&cell), Ok(format!("key{text}")), "{cell}");
+            let line = format!("warning: {}", escape(text));
+            assert_eq!(shown(&line), Ok(format!("warning: {text}")), "{line}");
+        }
+    }
+
+    /// Text made of the pieces of links and markup, or of anything.
+    fn hostile() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            prop::sample::select(vec![
+                "http", "HTTPS", "ftp", "mailto", "xmpp", "www", "WWW", ":", "//", ".", "@",
+                "evil", "example", "a1", "-", "_", "<", ">", "(", ")", "[", "]", "!", "*", "~",
+                "`", "$", "&", "#", ";", "\\", "|", " ", "amp", "lt",
+            ])
+            .prop_map(String::from),
+            any::<char>().prop_map(String::from),
+        ];
+        prop_oneof![
+            proptest::collection::vec(piece, 0..16).prop_map(|p| p.concat()),
+            any::<String>(),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        #[test]
+        fn no_text_is_markup_and_every_text_reads_as_it_did(text in hostile()) {
+            let reads = cleaned(&text);
+            let cell = format!("| key |\n|---|\n| {} |\n", escape(&text));
+            prop_assert_eq!(shown(&cell), Ok(format!("key{}", reads.trim_matches(' '))));
+            let line = format!("warning: {}", escape(&text));
+            let expected = format!("warning: {reads}");
+            prop_assert_eq!(shown(&line), Ok(expected.trim_end_matches(' ').to_string()));
+        }
     }
 }
