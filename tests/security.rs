@@ -49,12 +49,27 @@ fn ours(command: &str) -> bool {
 /// A saved micro run whose every text field tries to start a line with a
 /// workflow command; `scale` multiplies its times.
 fn hostile_run(scale: f64) -> String {
-    let row = |key: &str| {
+    saved_run(
+        &[
+            "::error::key at a line start",
+            "  ::error::indented key",
+            "key\n::error::after a newline",
+            "key\r::error::after a carriage return",
+            "key\u{85}::error::after NEL\u{1b}[2J",
+        ],
+        "note\n::error::note\u{2028}::error::separator",
+        scale,
+    )
+}
+
+/// A saved micro run of probes named `keys`, each with `note`, its other
+/// text fields hostile too; `scale` multiplies its times.
+fn saved_run(keys: &[&str], note: &str, scale: f64) -> String {
+    let row = |key: &&str| {
         serde_json::json!({
             "key": key, "kind": "probe", "name": key, "n": 3, "median": scale,
             "samples": [scale, scale, scale], "calibration_samples": [1.0, 1.0, 1.0],
-            "requests": 3, "errors": 0, "error_messages": {},
-            "note": "note\n::error::note\u{2028}::error::separator",
+            "requests": 3, "errors": 0, "error_messages": {}, "note": note,
         })
     };
     let run = serde_json::json!({
@@ -69,13 +84,7 @@ fn hostile_run(scale: f64) -> String {
             "machine_class": "class\n::error::class",
         },
         "warnings": ["warning\n::error::warning"],
-        "rows": [
-            row("::error::key at a line start"),
-            row("  ::error::indented key"),
-            row("key\n::error::after a newline"),
-            row("key\r::error::after a carriage return"),
-            row("key\u{85}::error::after NEL\u{1b}[2J"),
-        ],
+        "rows": keys.iter().map(row).collect::<Vec<_>>(),
         "calibration": {
             "n": 3, "min": 1.0, "mean": 1.0, "median": 1.0, "p90": 1.0, "p95": 1.0,
             "p99": 1.0, "max": 1.0, "stddev": 0.0, "before_median": 1.0,
@@ -133,6 +142,39 @@ fn no_workflow_command_is_injected_into_a_ci_log() {
     // The shield must not silence yardstick's own annotations: five
     // regressed keys in each of the three formats of `compare`.
     assert_eq!(annotations, 15);
+}
+
+/// `yardstick compare` writes the job summary as every judging command
+/// does, and no address in a run's text is a link there: GitHub turns
+/// `scheme://`, `www.` and `user@host` into links, so none of these
+/// appears unescaped, while the text still reads the same.
+#[test]
+fn compare_writes_a_job_summary_in_which_no_address_is_a_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys = ["http://evil.example/auto", "www.evil.example"];
+    let note = "see https://evil.example or mail user@evil.example";
+    let (base, slow) = (dir.path().join("base.json"), dir.path().join("slow.json"));
+    std::fs::write(&base, saved_run(&keys, note, 1.0)).unwrap();
+    std::fs::write(&slow, saved_run(&keys, note, 3.0)).unwrap();
+    let summary = dir.path().join("summary.md");
+    let mut cmd = yardstick();
+    cmd.args(["compare", base.to_str().unwrap(), slow.to_str().unwrap()])
+        .env("GITHUB_STEP_SUMMARY", &summary);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    let written = std::fs::read_to_string(&summary).unwrap_or_default();
+    assert!(
+        written.starts_with("## yardstick micro")
+            && written.contains("**FAIL: slower than the baseline**")
+            && written.contains("| http\\://evil.example/auto | median/calib |")
+            && written.contains("| www\\.evil.example | median/calib |"),
+        "{written}"
+    );
+    let live: Vec<&str> = ["http://", "https://", "www.", "r@e"]
+        .into_iter()
+        .filter(|link| written.contains(link))
+        .collect();
+    assert!(live.is_empty(), "{live:?} in {written}");
 }
 
 /// Secrets of one kind each, every one findable by its marker.

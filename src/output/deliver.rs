@@ -81,6 +81,12 @@ pub(crate) fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 
             eprintln!("{a}");
         }
     }
+    // The summary is of this comparison, not of any the run was saved with.
+    let judged = Run {
+        comparison: Some(c.clone()),
+        ..run.clone()
+    };
+    append_summary(&judged);
     i32::from(c.failed() || !failed.is_empty())
 }
 
@@ -141,6 +147,13 @@ pub fn announce(run: &Run, document: bool) {
             println!("{line}");
         }
     }
+    append_summary(run);
+}
+
+/// Appends the Markdown summary of `run` and its comparison to the file
+/// `GITHUB_STEP_SUMMARY` names, when it names one; a file that cannot take
+/// it is a warning, not a failed run.
+fn append_summary(run: &Run) {
     if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
         let appended = std::fs::OpenOptions::new()
             .create(true)
@@ -150,7 +163,7 @@ pub fn announce(run: &Run, document: bool) {
         if let Err(e) = appended {
             eprintln!(
                 "warning: {}: cannot append the job summary: {e}",
-                Path::new(&path).display()
+                clean(&Path::new(&path).display().to_string())
             );
         }
     }
