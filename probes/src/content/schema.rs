@@ -9,6 +9,9 @@
 //! by path prefix, attributes by (object, version, language), aliases by
 //! (parent element, text).
 
+use rusqlite::Connection;
+use std::collections::HashSet;
+
 /// Bumped when a table changes; stored as SQLite's `user_version`, so a
 /// store of another layout is refused rather than misread.
 pub const VERSION: i64 = 1;
@@ -111,3 +114,80 @@ pub const TABLES: [&str; 7] = [
     "content_node",
     "url_alias",
 ];
+
+/// What a store that says it is of this layout lacks of [`SCHEMA`]: its
+/// first missing table or column, named, or `None`. One query, over the
+/// schema SQLite reads on the first query anyway.
+pub fn missing(conn: &Connection) -> rusqlite::Result<Option<String>> {
+    let mut statement = conn.prepare(
+        "SELECT m.name, c.name FROM sqlite_master m JOIN pragma_table_info(m.name) c \
+         WHERE m.type = 'table'",
+    )?;
+    let found = statement
+        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
+        .collect::<rusqlite::Result<HashSet<(String, String)>>>()?;
+    let tables: HashSet<&str> = found.iter().map(|(t, _)| t.as_str()).collect();
+    for (table, column) in columns() {
+        if !tables.contains(table) {
+            return Ok(Some(format!("table `{table}`")));
+        }
+        if !found.contains(&(table.to_string(), column.to_string())) {
+            return Ok(Some(format!("column `{table}.{column}`")));
+        }
+    }
+    Ok(None)
+}
+
+/// Each table of [`SCHEMA`] with each of its columns, read from its text:
+/// a column is a line of a `CREATE TABLE` that starts with its name.
+fn columns() -> Vec<(&'static str, &'static str)> {
+    let mut out = Vec::new();
+    let mut table = None;
+    for line in SCHEMA.lines() {
+        if let Some(name) = line
+            .strip_prefix("CREATE TABLE ")
+            .and_then(|l| l.strip_suffix(" ("))
+        {
+            table = Some(name);
+        } else if line.starts_with(')') {
+            table = None;
+        } else if let (Some(table), Some(column)) = (
+            table,
+            line.strip_prefix("    ")
+                .and_then(|l| l.split_whitespace().next()),
+        ) && column != "UNIQUE"
+        {
+            out.push((table, column));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The columns read from the schema's text are the ones SQLite makes
+    /// of it, table by table.
+    #[test]
+    fn the_columns_are_read_from_the_schema_as_sqlite_reads_them() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(SCHEMA).unwrap();
+        assert_eq!(missing(&conn).unwrap(), None);
+        let mut made = Vec::new();
+        for table in TABLES {
+            let mut statement = conn
+                .prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")
+                .unwrap();
+            let names = statement
+                .query_map([table], |r| r.get::<_, String>(0))
+                .unwrap();
+            made.extend(names.map(|n| (table, n.unwrap())));
+        }
+        let read: Vec<(&str, String)> = columns()
+            .into_iter()
+            .map(|(t, c)| (t, c.to_string()))
+            .collect();
+        assert_eq!(read, made);
+    }
+}

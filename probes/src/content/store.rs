@@ -86,14 +86,22 @@ pub const NODE_SELECT: &str = "SELECT n.node_id, n.parent_node_id, n.object_id, 
      FROM content_node n JOIN content_object o ON o.id = n.object_id \
      JOIN content_class c ON c.id = o.class_id";
 
-/// A read-only connection to the store at `path`; a file that is missing,
-/// not SQLite, or of another layout is refused, naming it.
+/// A read-only connection to the store at `path`; a path that is missing
+/// or no regular file, a file that is not SQLite, or one of another layout
+/// (its version, or a table or column the queries read missing) is
+/// refused, naming it, before anything reads it.
 pub(super) fn connect(path: &Path) -> Result<Connection, ContentError> {
-    if !path.is_file() {
-        return Err(ContentError::new(format!(
-            "{}: no content store (the file does not exist)",
-            path.display()
-        )));
+    let refuse = |why: String| ContentError::new(format!("{}: {why}", path.display()));
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(refuse("no content store (the file does not exist)".into()));
+        }
+        Err(e) => return Err(refuse(format!("cannot read: {e}"))),
+        Ok(m) if m.is_dir() => return Err(refuse("is a directory, not a content store".into())),
+        Ok(m) if !m.is_file() => {
+            return Err(refuse("is not a regular file, so no content store".into()));
+        }
+        Ok(_) => {}
     }
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(path, flags).map_err(|e| ContentError::sql(path, e))?;
@@ -101,9 +109,14 @@ pub(super) fn connect(path: &Path) -> Result<Connection, ContentError> {
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .map_err(|e| ContentError::sql(path, e))?;
     if version != schema::VERSION {
-        return Err(ContentError::new(format!(
-            "{}: not a content store of layout {} (it says {version})",
-            path.display(),
+        return Err(refuse(format!(
+            "not a content store of layout {} (it says {version})",
+            schema::VERSION
+        )));
+    }
+    if let Some(missing) = schema::missing(&conn).map_err(|e| ContentError::sql(path, e))? {
+        return Err(refuse(format!(
+            "not a content store of layout {}: it says so, but has no {missing}",
             schema::VERSION
         )));
     }

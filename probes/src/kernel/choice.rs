@@ -184,15 +184,16 @@ mod tests {
         assert_eq!(pick(10, &[(3, 5), (4, 10)]), FRONT_PAGE);
     }
 
+    /// Why `path` is refused as `--database`, or `None`.
+    fn refused(path: &Path) -> Option<String> {
+        path.to_str()?.parse::<DatabaseFile>().err()
+    }
+
     #[test]
     fn a_missing_or_corrupt_database_is_refused_naming_it() {
         let dir = tempfile::tempdir().unwrap();
         let missing = dir.path().join("missing.db");
-        let e = missing
-            .to_str()
-            .unwrap()
-            .parse::<DatabaseFile>()
-            .unwrap_err();
+        let e = refused(&missing).unwrap_or_default();
         assert!(
             e.contains("missing.db") && e.contains("does not exist"),
             "{e}"
@@ -203,12 +204,63 @@ mod tests {
             b"SQLite format 3\0 and then nothing a database holds",
         )
         .unwrap();
-        let e = corrupt
-            .to_str()
-            .unwrap()
-            .parse::<DatabaseFile>()
-            .unwrap_err();
+        let e = refused(&corrupt).unwrap_or_default();
         assert!(e.contains("corrupt.db"), "{e}");
+    }
+
+    /// A directory, a device and a FIFO are said to be what they are,
+    /// before anything opens them (a FIFO would block the open).
+    #[test]
+    fn a_database_that_is_no_regular_file_is_refused_for_what_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = refused(dir.path()).unwrap_or_default();
+        assert!(
+            e.starts_with(&format!("{}: is a directory", dir.path().display())),
+            "{e}"
+        );
+        let e = refused(Path::new("/dev/zero")).unwrap_or_default();
+        assert!(e.starts_with("/dev/zero: is not a regular file"), "{e}");
+        let fifo = dir.path().join("fifo.db");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let e = refused(&fifo).unwrap_or_default();
+            assert!(
+                e.starts_with(&format!("{}: is not a regular file", fifo.display())),
+                "{e}"
+            );
+        }
+    }
+
+    /// A store that says it is of this layout but lacks a table or a
+    /// column is refused when opened, naming the file and what it lacks,
+    /// not by every query later.
+    #[test]
+    fn a_store_without_the_layouts_tables_is_refused_naming_what_it_lacks() {
+        let dir = tempfile::tempdir().unwrap();
+        let empty = dir.path().join("empty.db");
+        let conn = rusqlite::Connection::open(&empty).unwrap();
+        conn.pragma_update(None, "user_version", crate::content::LAYOUT)
+            .unwrap();
+        drop(conn);
+        let e = refused(&empty).unwrap_or_default();
+        assert_eq!(
+            e,
+            format!(
+                "{}: not a content store of layout 1: it says so, but has no table `content_class`",
+                empty.display()
+            )
+        );
+        let thin = dir.path().join("thin.db");
+        let shape = Shape {
+            nodes: ContentSize::MIN,
+            ..Shape::default()
+        };
+        crate::content::generate(&thin, &shape).unwrap();
+        let conn = rusqlite::Connection::open(&thin).unwrap();
+        conn.execute_batch("ALTER TABLE url_alias DROP COLUMN is_original")
+            .unwrap();
+        drop(conn);
+        assert!(refused(&thin).is_some_and(|e| e.ends_with("no column `url_alias.is_original`")));
     }
 
     #[test]
