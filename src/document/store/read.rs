@@ -7,6 +7,7 @@
 //! document (`python3 scripts/big-runs.py`).
 
 use super::check;
+use super::header::Header;
 use crate::document::run::{FORMAT, Run, TOOL};
 use crate::error::Error;
 use serde::de::DeserializeOwned;
@@ -23,7 +24,8 @@ pub(crate) const IN_MEMORY_BYTES: u64 = 64 << 20;
 
 /// Reads a saved run, with a one-line error naming `path` when it is
 /// missing, not a regular file, too large, unreadable, not JSON, not a run,
-/// of another format version, or holds figures no run can have.
+/// of another format version, holds a key twice in an object, or holds
+/// figures no run can have.
 pub fn load(path: &Path) -> Result<Run, Error> {
     load_with(path, IN_MEMORY_BYTES)
 }
@@ -73,14 +75,6 @@ pub fn parse(text: &str) -> Result<Run, String> {
     checked(from_json::<Run>(text.as_bytes(), false)?)
 }
 
-/// The two fields that say a document is a run of a version, read without
-/// building the rest of the document in memory.
-#[derive(serde::Deserialize)]
-struct Header {
-    tool: Option<Value>,
-    format: Option<Value>,
-}
-
 fn from_json<T: DeserializeOwned>(source: impl Source, header: bool) -> Result<T, String> {
     source.parse().map_err(|e| {
         if e.is_io() {
@@ -88,7 +82,7 @@ fn from_json<T: DeserializeOwned>(source: impl Source, header: bool) -> Result<T
         } else if e.is_eof() && !header {
             format!("not JSON: {e} (or larger than {} MB)", MAX_RUN_BYTES >> 20)
         } else if e.is_data() && header {
-            "not a yardstick run: not a JSON object".to_string()
+            format!("not a yardstick run: {e}")
         } else if e.is_data() {
             format!("not a valid run of format {FORMAT}: {e}")
         } else {
@@ -169,6 +163,43 @@ mod tests {
             for limit in [0, u64::MAX] {
                 let e = load_with(&path, limit).unwrap_err().to_string();
                 assert!(e.contains(why), "{limit}: {e}");
+            }
+        }
+    }
+
+    /// A key twice in any object of the document, the header's or one
+    /// deep in a row, is named, with the file and where it is.
+    #[test]
+    fn a_key_given_twice_is_refused_naming_it() {
+        let t = tempfile::tempdir().unwrap();
+        let path = t.path().join("run.json");
+        let row = Row::with_samples("a".into(), RowKind::Probe, "a".into(), vec![1.0, 2.0]);
+        let run = test_micro_run(vec![row], CalibrationSummary::of(&[1.0], &[1.0], 1));
+        let text = super::super::to_json(&run);
+        let twice = [
+            (
+                text.replacen(
+                    r#""tool": "yardstick","#,
+                    r#""tool": "yardstick", "tool": "other","#,
+                    1,
+                ),
+                "duplicate key `tool` at line 2",
+            ),
+            (
+                text.replacen(
+                    r#""error_messages": {}"#,
+                    r#""error_messages": {"x": 1, "x": 2}"#,
+                    1,
+                ),
+                "duplicate key `x` at line",
+            ),
+        ];
+        for (text, why) in twice {
+            std::fs::write(&path, &text).unwrap();
+            for limit in [0, u64::MAX] {
+                let e = load_with(&path, limit).unwrap_err().to_string();
+                let named = format!("error: {}: not a yardstick run: {why}", path.display());
+                assert!(e.starts_with(&named), "{limit}: {e}");
             }
         }
     }
