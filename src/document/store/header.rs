@@ -1,12 +1,12 @@
 //! The first reading of a saved run: the two fields that say a document is
 //! a run of a version (`tool`, `format`), read without building the rest
-//! in memory, and the whole document checked for a key an object holds
-//! twice. serde_json keeps the last of two equal keys, and a derived
-//! struct refuses them only for its own fields (maps and free-form values
-//! keep one silently), so a document could say one thing to yardstick and
-//! another to the next tool that reads it.
+//! in memory (every other value is skipped unparsed, so this pass costs a
+//! scan), and the document's own keys each once. serde_json keeps the last
+//! of two equal keys, so `"tool"` twice would otherwise be read as one;
+//! the objects below are structs, whose derived readers refuse a field
+//! twice themselves.
 
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -49,7 +49,7 @@ impl<'de> Visitor<'de> for Top {
             } else if format {
                 header.format = map.next_value()?;
             } else {
-                map.next_value_seed(Unique)?;
+                map.next_value::<IgnoredAny>()?;
             }
         }
         Ok(header)
@@ -89,62 +89,5 @@ impl<'de> Visitor<'de> for Key {
 
     fn visit_str<E>(self, v: &str) -> Result<Cow<'de, str>, E> {
         Ok(Cow::Owned(v.to_string()))
-    }
-}
-
-/// Any value, skipped; an error where an object in it holds a key twice.
-struct Unique;
-
-impl<'de> DeserializeSeed<'de> for Unique {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Unique {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_unit<E>(self) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while seq.next_element_seed(Unique)?.is_some() {}
-        Ok(())
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut keys = HashSet::new();
-        while let Some(key) = map.next_key_seed(Key)? {
-            once(&mut keys, key)?;
-            map.next_value_seed(Unique)?;
-        }
-        Ok(())
     }
 }

@@ -1,6 +1,6 @@
 //! Reading and writing saved runs: `read` refuses anything that is not a
-//! yardstick run of format 1 with each key of an object once (`header`) and
-//! figures a run can have (`check`); `write`
+//! yardstick run of format 1 with each key once (`header`) and figures a
+//! run can have (`check`); `write`
 //! goes through a temporary file and a rename, so a failed save never leaves
 //! half a document behind.
 
