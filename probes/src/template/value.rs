@@ -459,6 +459,23 @@ pub fn parse_num(s: &str) -> Option<Num> {
 /// side is numeric text), booleans by truthiness, null equals every empty
 /// value, composites element by element.
 pub fn loose_eq(a: &Value, b: &Value) -> bool {
+    let mut visits = MAX_VISITS;
+    loose_eq_within(a, b, &mut visits)
+}
+
+/// Elements one comparison may visit. Values share their elements, so two
+/// built alike (a thousand references to a thousand references...) are
+/// cheap to make and could take a trillion steps to compare, within one
+/// step of the render's budget; past this many, they are taken as unequal.
+pub const MAX_VISITS: u64 = 1 << 20;
+
+/// [`loose_eq`] drawing on `visits`, which a search shares across the
+/// elements it compares.
+pub fn loose_eq_within(a: &Value, b: &Value, visits: &mut u64) -> bool {
+    if *visits == 0 {
+        return false;
+    }
+    *visits -= 1;
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => {
             if x == y {
@@ -472,12 +489,15 @@ pub fn loose_eq(a: &Value, b: &Value) -> bool {
         (Value::Bool(x), y) | (y, Value::Bool(x)) => *x == y.truthy(),
         (Value::Null, y) | (y, Value::Null) => !y.truthy() && !y.is_numeric_nonzero_text(),
         (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| loose_eq(p, q))
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|(p, q)| loose_eq_within(p, q, visits))
         }
         (Value::Hash(x), Value::Hash(y)) => {
             x.len() == y.len()
                 && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| loose_eq(v, w)))
+                    .all(|(k, v)| y.get(k).is_some_and(|w| loose_eq_within(v, w, visits)))
         }
         (Value::Object(x), Value::Object(y)) => Arc::ptr_eq(x, y),
         (x, y) if x.is_numeric() && y.is_numeric() => x.to_f64() == y.to_f64(),

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::{Op, Unary};
 use crate::template::budget::Budget;
-use crate::template::value::{Map, Value, loose_eq};
+use crate::template::value::{MAX_VISITS, Map, Value, loose_eq_within};
 
 /// The parameters after the subject, evaluated.
 fn params(u: &Unary) -> Vec<Value> {
@@ -85,9 +85,15 @@ pub fn unary(op: Op, u: Unary, budget: &Budget) -> Value {
 /// Text contains a substring; an array or hash contains an equal value.
 fn contains(u: &Unary) -> Value {
     let needle = u.param(0).unwrap_or(Cow::Owned(Value::Null));
+    // One allowance for the whole search (see `MAX_VISITS`).
+    let mut visits = MAX_VISITS;
     let found = match &*u.subject {
-        Value::Array(items) => items.iter().any(|v| loose_eq(v, &needle)),
-        Value::Hash(map) => map.iter().any(|(_, v)| loose_eq(v, &needle)),
+        Value::Array(items) => items
+            .iter()
+            .any(|v| loose_eq_within(v, &needle, &mut visits)),
+        Value::Hash(map) => map
+            .iter()
+            .any(|(_, v)| loose_eq_within(v, &needle, &mut visits)),
         Value::Null => false,
         other => other.to_text().contains(&*needle.to_text()),
     };

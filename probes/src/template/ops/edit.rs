@@ -3,10 +3,11 @@
 //! `repeat`, `indent`, `break`, `compare`, `unique` and `array_sum`.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 
 use super::{Op, Unary};
 use crate::template::budget::Budget;
-use crate::template::value::{Map, Num, Value, loose_eq};
+use crate::template::value::{MAX_VISITS, Map, Num, Value, loose_eq_within};
 
 pub fn unary(op: Op, u: Unary, budget: &Budget) -> Value {
     match op {
@@ -102,18 +103,31 @@ fn repeat(u: &Unary, budget: &Budget) -> Value {
     }
 }
 
-/// Equality that looks inside arrays and hashes, element by element.
+/// Equality that looks inside arrays and hashes, element by element, as
+/// far as [`MAX_VISITS`] elements (then unequal: see there).
 fn deep_eq(a: &Value, b: &Value) -> bool {
+    let mut visits = MAX_VISITS;
+    deep_eq_within(a, b, &mut visits)
+}
+
+fn deep_eq_within(a: &Value, b: &Value, visits: &mut u64) -> bool {
+    if *visits == 0 {
+        return false;
+    }
+    *visits -= 1;
     match (a, b) {
         (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| deep_eq(p, q))
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|(p, q)| deep_eq_within(p, q, visits))
         }
         (Value::Hash(x), Value::Hash(y)) => {
             x.len() == y.len()
                 && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| deep_eq(v, w)))
+                    .all(|(k, v)| y.get(k).is_some_and(|w| deep_eq_within(v, w, visits)))
         }
-        _ => loose_eq(a, b),
+        _ => loose_eq_within(a, b, visits),
     }
 }
 
@@ -121,25 +135,22 @@ fn deep_eq(a: &Value, b: &Value) -> bool {
 /// two elements repeat when their text is the same.
 fn unique(v: &Value) -> Value {
     match v {
+        // A set, not a list: an array may hold a million exploded words.
         Value::Array(items) => {
-            let mut seen: Vec<Cow<str>> = Vec::new();
+            let mut seen: HashSet<Cow<str>> = HashSet::new();
             let mut out = Vec::new();
             for item in items.iter() {
-                let text = item.to_text();
-                if !seen.contains(&text) {
-                    seen.push(text);
+                if seen.insert(item.to_text()) {
                     out.push(item.clone());
                 }
             }
             Value::from(out)
         }
         Value::Hash(map) => {
-            let mut seen: Vec<Cow<str>> = Vec::new();
+            let mut seen: HashSet<Cow<str>> = HashSet::new();
             let mut out = Map::new();
             for (k, item) in map.iter() {
-                let text = item.to_text();
-                if !seen.contains(&text) {
-                    seen.push(text);
+                if seen.insert(item.to_text()) {
                     out.insert(k.clone(), item.clone());
                 }
             }

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use super::{Op, Operands};
-use crate::template::value::{Map, Value, loose_cmp, loose_eq};
+use crate::template::value::{MAX_VISITS, Map, Value, loose_cmp, loose_eq, loose_eq_within};
 
 /// `hash(key, value, ...)`: keys print as text; a missing last value is null.
 pub fn hash(ops: &Operands) -> Value {
@@ -28,7 +28,10 @@ pub fn compare(op: Op, ops: &Operands) -> Value {
     }
     let first = ops.get(0);
     let result = match op {
-        Op::Eq => (1..ops.len()).all(|i| loose_eq(&first, &ops.get(i))),
+        Op::Eq => {
+            let mut visits = MAX_VISITS;
+            (1..ops.len()).all(|i| loose_eq_within(&first, &ops.get(i), &mut visits))
+        }
         Op::Ne => !loose_eq(&first, &ops.get(1)),
         _ => {
             let ord = loose_cmp(&first, &ops.get(1));

@@ -344,7 +344,7 @@ fn apply_unchecked(op: Op, mut ops: Operands<'_, '_>, env: &Env) -> Value {
         EzImage => site::ezdesign(unary(&mut ops), env, "images/"),
         EzRoot => site::ezroot(unary(&mut ops), env),
         EzIni => site::ezini(&ops, env),
-        Attribute => site::attribute(unary(&mut ops)),
+        Attribute => site::attribute(unary(&mut ops), env.budget),
         IsArray | IsBoolean | IsInteger | IsFloat | IsNumeric | IsString | IsObject | IsClass
         | IsUnset => types::test(op, ops),
         GetType => types::get_type(ops),

@@ -8,6 +8,7 @@ use std::path::Path;
 use super::text::escape_html_into;
 use super::{Env, Operands, Unary};
 use crate::host::{SettingValue, substitute};
+use crate::template::budget::Budget;
 use crate::template::value::{Map, Value};
 
 /// Where the site lives, for building URLs.
@@ -131,6 +132,19 @@ pub fn i18n(u: Unary, env: &Env) -> Value {
             .collect(),
         _ => Vec::new(),
     };
+    // Each `%` may become the longest argument: one line of
+    // `{set $s=$s|i18n('','',array($s))}` can square a text's length.
+    let longest = pairs.iter().map(|(_, v)| v.len()).max().unwrap_or(0);
+    let upper = text
+        .len()
+        .saturating_add(text.len().saturating_mul(longest));
+    let exact = || {
+        let marks = text.bytes().filter(|&b| b == b'%').count();
+        text.len().saturating_add(marks.saturating_mul(longest))
+    };
+    if !env.budget.fits_within(upper, exact) {
+        return Value::Null;
+    }
     let borrowed: Vec<(&str, &str)> = pairs
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
@@ -168,15 +182,21 @@ pub fn ezini(ops: &Operands, env: &Env) -> Value {
 
 /// `$value|attribute(show, depth)`: an HTML table of the attributes, with
 /// types and values when `show` is given, for debugging a design.
-pub fn attribute(u: Unary) -> Value {
+pub fn attribute(u: Unary, budget: &Budget) -> Value {
     let show = u.text_param(0, "") == "show";
     let depth = u.param(1).map_or(1, |v| v.to_int()).clamp(1, 4);
     let mut out = String::new();
-    dump(&u.subject, show, depth, &mut out);
+    // A value shares its elements, so four levels of a thousand references
+    // each are cheap to build and a trillion rows to dump: the dump stops
+    // where the budget would.
+    dump(&u.subject, show, depth, &mut out, budget.remaining());
+    if !budget.fits(out.len()) {
+        return Value::Null;
+    }
     Value::from(out)
 }
 
-fn dump(value: &Value, show: bool, depth: i64, out: &mut String) {
+fn dump(value: &Value, show: bool, depth: i64, out: &mut String, limit: usize) {
     let entries: Vec<(String, Value)> = match value {
         Value::Hash(map) => map
             .iter()
@@ -203,6 +223,9 @@ fn dump(value: &Value, show: bool, depth: i64, out: &mut String) {
     }
     out.push_str("</tr>");
     for (name, v) in entries {
+        if out.len() > limit {
+            return;
+        }
         out.push_str("<tr><td>");
         escape_html_into(&name, out);
         out.push_str("</td>");
@@ -212,7 +235,7 @@ fn dump(value: &Value, show: bool, depth: i64, out: &mut String) {
             out.push_str("</td><td>");
             match &v {
                 Value::Hash(_) | Value::Array(_) | Value::Object(_) if depth > 1 => {
-                    dump(&v, show, depth - 1, out)
+                    dump(&v, show, depth - 1, out, limit)
                 }
                 other => escape_html_into(&other.to_text(), out),
             }

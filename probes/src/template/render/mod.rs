@@ -19,7 +19,7 @@ use super::error::TemplateError;
 use super::ops::{self, Env, Operands, escape_html_into, escape_js_into, escaped_len};
 use super::program::{Access, BlockScope, CaseTest, Escape, Expr, Inst, Program};
 use super::scope::{ROOT, Scope, Slot};
-use super::value::{Value, loose_eq};
+use super::value::{MAX_VISITS, Value, loose_eq_within};
 use loops::LoopState;
 
 /// Evaluates an expression; values come borrowed from the program's
@@ -256,11 +256,14 @@ impl<'e> Renderer<'e> {
                     default,
                 } => {
                     let value = eval(&self.scope, &env, subject);
+                    // One allowance for the whole switch (see `MAX_VISITS`).
+                    let mut visits = MAX_VISITS;
+                    let mut eq = |a: &Value, b: &Value| loose_eq_within(a, b, &mut visits);
                     let hit = cases.iter().find(|(test, _)| match test {
-                        CaseTest::Match(e) => loose_eq(&value, &eval(&self.scope, &env, e)),
+                        CaseTest::Match(e) => eq(&value, &eval(&self.scope, &env, e)),
                         CaseTest::In(e) => match &*eval(&self.scope, &env, e) {
-                            Value::Array(items) => items.iter().any(|v| loose_eq(&value, v)),
-                            Value::Hash(map) => map.iter().any(|(_, v)| loose_eq(&value, v)),
+                            Value::Array(items) => items.iter().any(|v| eq(&value, v)),
+                            Value::Hash(map) => map.iter().any(|(_, v)| eq(&value, v)),
                             _ => false,
                         },
                     });
