@@ -172,10 +172,14 @@ fn drain<S: Sink>(pipe: Option<impl Read + Send + 'static>, mut sink: S) -> Rece
     receive
 }
 
-/// What a drained pipe's sink kept, once the pipe closed, by `deadline`.
+/// What a drained pipe's sink kept, once the pipe closed, by `deadline`,
+/// or a few seconds after the program's end when that is later: its group
+/// is dead by then, so the pipe closes as soon as its reader has read what
+/// is left, which on a loaded machine can take longer than a poll.
 fn collect<S>(pipe: &Receiver<S>, deadline: Instant, limit: Duration) -> Result<S, Stopped> {
+    const GRACE: Duration = Duration::from_secs(5);
     let left = deadline.saturating_duration_since(Instant::now());
-    pipe.recv_timeout(left.max(POLL)).map_err(|e| match e {
+    pipe.recv_timeout(left.max(GRACE)).map_err(|e| match e {
         RecvTimeoutError::Timeout => Stopped::Limit(limit),
         RecvTimeoutError::Disconnected => Stopped::Failed("its output was lost".to_string()),
     })

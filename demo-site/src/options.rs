@@ -90,7 +90,7 @@ impl Default for ConnectionLimits {
             idle_timeout: Duration::from_secs(30),
             max_connections: descriptor_limit()
                 .saturating_sub(RESERVED_DESCRIPTORS)
-                .max(1),
+                .clamp(1, MAX_CONNECTIONS),
         }
     }
 }

@@ -210,7 +210,10 @@ impl Connector {
 async fn handshake(stream: Box<dyn Stream>, h2: bool) -> Result<Conn, Failure> {
     let io: Io = TokioIo::new(stream);
     if h2 {
+        // hyper's default lets a peer's header block grow to 16 MB before
+        // it is refused; a page's headers need a few kilobytes.
         let (sender, conn) = http2::Builder::new(TokioExecutor::new())
+            .max_header_list_size(256 * 1024)
             .handshake(io)
             .await
             .map_err(|e| failure::of(&e))?;
@@ -226,5 +229,47 @@ async fn handshake(stream: Box<dyn Stream>, h2: bool) -> Result<Conn, Failure> {
             driver: Box::pin(conn),
             closed: false,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::AsyncReadExt;
+
+    /// A peer that always has more to send, as one streaming `100 Continue`
+    /// does: a read of it is never pending, so only the socket itself can
+    /// end the request.
+    struct Endless;
+
+    impl AsyncRead for Endless {
+        fn poll_read(
+            self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
+            buf.put_slice(b"HTTP/1.1 100 Continue\r\n\r\n");
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    #[test]
+    fn a_socket_fails_its_reads_once_the_deadline_has_passed() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async {
+            let deadline = Deadline::default();
+            let mut socket = Bounded {
+                inner: Endless,
+                deadline: deadline.clone(),
+            };
+            let mut buf = [0u8; 64];
+            // No deadline yet: the peer's bytes come through.
+            assert!(socket.read(&mut buf).await.is_ok_and(|n| n > 0));
+            deadline.set(Instant::now());
+            let err = socket.read(&mut buf).await.expect_err("past the deadline");
+            assert_eq!(err.kind(), io::ErrorKind::TimedOut);
+        });
     }
 }

@@ -253,7 +253,8 @@ fn ambiguous_userinfo(text: &str) -> bool {
         .is_some_and(|at| at > end && rest[..at].contains(':'))
 }
 
-/// `text` with any `user:password@` of an URL-looking string hidden, for
+/// `text` with any `user:password@` of an URL-looking string hidden (and
+/// the credentials of its query, as [`hide_query_secrets`] does), for
 /// server names and messages about input that did not parse. Where the
 /// credentials end cannot be told (see `ambiguous_userinfo`), everything
 /// up to the last `@` is hidden: too much rather than a password's tail.
@@ -267,10 +268,11 @@ pub fn hide_userinfo(text: &str) -> String {
     } else {
         rest[..end].rfind('@')
     };
-    match at {
+    let shown = match at {
         Some(at) => format!("{scheme}://(hidden)@{}", &rest[at + 1..]),
         None => text.to_string(),
-    }
+    };
+    hide_query_secrets(&shown)
 }
 
 #[cfg(test)]
@@ -308,6 +310,11 @@ mod tests {
         }
         assert_eq!(Url::parse("http://h:65535/").map(|u| u.port), Ok(65535));
         assert_eq!(Url::parse("http://h/").map(|u| u.port), Ok(80));
+        let e = Url::parse("http://h:99999/?api_key=SEKRIT").unwrap_err();
+        assert!(
+            e.contains("api_key=(hidden)") && !e.contains("SEKRIT"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -9,10 +9,13 @@
 //! Only runs with a tool catch them (the built-in client has no process to
 //! leave behind), and once caught they stay caught for the life of the
 //! process: signal-hook cannot give a signal back to the system's default.
+//! So a second signal ends the process at once, with the same status:
+//! what follows the tool (judging, printing, a save through a temporary
+//! file) can then still be stopped, and leaves no file half-written.
 
 use crate::error::Error;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// The signals caught, with their names for messages.
@@ -27,10 +30,20 @@ static CAUGHT: OnceLock<Result<Arc<AtomicUsize>, String>> = OnceLock::new();
 pub(crate) fn catch() -> Result<(), Error> {
     let flag = CAUGHT.get_or_init(|| {
         let flag = Arc::new(AtomicUsize::new(0));
+        // Set by the first signal; a signal that finds it set exits. The
+        // actions run in the order they were registered.
+        let armed = Arc::new(AtomicBool::new(false));
         for (signal, name) in SIGNALS {
             let number = usize::try_from(signal).map_err(|e| format!("{name}: {e}"))?;
-            signal_hook::flag::register_usize(signal, Arc::clone(&flag), number)
-                .map_err(|e| format!("cannot catch {name}: {e}"))?;
+            let cannot = |e: std::io::Error| format!("cannot catch {name}: {e}");
+            signal_hook::flag::register_conditional_shutdown(
+                signal,
+                128 + signal,
+                Arc::clone(&armed),
+            )
+            .map_err(cannot)?;
+            signal_hook::flag::register(signal, Arc::clone(&armed)).map_err(cannot)?;
+            signal_hook::flag::register_usize(signal, Arc::clone(&flag), number).map_err(cannot)?;
         }
         Ok(flag)
     });
