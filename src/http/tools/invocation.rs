@@ -90,16 +90,28 @@ impl Invocation<'_> {
     /// its limit, by a signal) or that could not run ends the page's run
     /// before the measured one starts.
     fn warm_up(&self, args: impl FnOnce(u64) -> Vec<String>) -> Result<(), Error> {
-        if self.warmup > 0 {
-            let args = args(self.warmup.max(self.concurrency));
-            self.output_into(&args, Discard).map_err(|e| match e {
-                Error::Refused(m) => {
-                    Error::Refused(format!("warm-up: {m}; the measured run was not started"))
-                }
-                other => other,
-            })?;
+        self.warm_up_into(args, Discard).map(|_| ())
+    }
+
+    /// [`Invocation::warm_up`] with its standard output given to `stdout`,
+    /// which is returned (none when there is no warm-up), for a tool whose
+    /// warm-up also checks the server's answers.
+    pub(crate) fn warm_up_into<S: Sink>(
+        &self,
+        args: impl FnOnce(u64) -> Vec<String>,
+        stdout: S,
+    ) -> Result<Option<S>, Error> {
+        if self.warmup == 0 {
+            return Ok(None);
         }
-        Ok(())
+        let args = args(self.warmup.max(self.concurrency));
+        let ran = self.output_into(&args, stdout).map_err(|e| match e {
+            Error::Refused(m) => {
+                Error::Refused(format!("warm-up: {m}; the measured run was not started"))
+            }
+            other => other,
+        })?;
+        Ok(Some(ran.stdout))
     }
 
     /// A tool run for a count of requests: a warm-up of `args(warm-up
