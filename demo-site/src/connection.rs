@@ -124,13 +124,18 @@ impl Activity {
         self.changed.notify_waiters();
     }
 
+    /// Bytes came: the first since the last answer starts a head, whose
+    /// deadline then runs. One lock a read, the socket's hot path.
     fn bytes_read(&self) {
-        let starts_head = self
-            .state
-            .lock()
-            .is_ok_and(|s| s.answering == 0 && s.first_byte.is_none());
+        let starts_head = self.state.lock().is_ok_and(|mut s| {
+            let starts = s.answering == 0 && s.first_byte.is_none();
+            if starts {
+                s.first_byte = Some(Instant::now());
+            }
+            starts
+        });
         if starts_head {
-            self.update(|s| s.first_byte = Some(Instant::now()));
+            self.changed.notify_waiters();
         }
     }
 

@@ -157,26 +157,29 @@ impl fmt::Display for Url {
 /// a credential (`api_key`, `access_token`, `token`, `password`: the rule
 /// secret headers are known by) replaced by `(hidden)`, as shown and saved.
 pub(crate) fn hide_query_secrets(path: &str) -> String {
-    let Some((before, query)) = path.split_once('?') else {
+    let Some(query) = query_range(path) else {
         return path.to_string();
     };
-    let (query, fragment) = match query.split_once('#') {
-        Some((q, f)) => (q, Some(f)),
-        None => (query, None),
-    };
-    let params: Vec<String> = query
+    let params: Vec<String> = path[query.clone()]
         .split('&')
         .map(|param| match param.split_once('=') {
             Some((name, _)) if is_secret_param(name) => format!("{name}=(hidden)"),
             _ => param.to_string(),
         })
         .collect();
-    let mut shown = format!("{before}?{}", params.join("&"));
-    if let Some(fragment) = fragment {
-        shown.push('#');
-        shown.push_str(fragment);
-    }
-    shown
+    format!(
+        "{}{}{}",
+        &path[..query.start],
+        params.join("&"),
+        &path[query.end..]
+    )
+}
+
+/// Where the query of `path` lies: after its `?`, up to a `#`.
+fn query_range(path: &str) -> Option<std::ops::Range<usize>> {
+    let start = path.find('?')? + 1;
+    let end = path[start..].find('#').map_or(path.len(), |i| start + i);
+    Some(start..end)
 }
 
 fn is_secret_param(name: &str) -> bool {
@@ -185,8 +188,7 @@ fn is_secret_param(name: &str) -> bool {
 
 /// The names of the query parameters of `path` that hold credentials.
 pub(crate) fn query_secrets(path: &str) -> Vec<&str> {
-    let query = path.split_once('?').map_or("", |(_, q)| q);
-    let query = query.split_once('#').map_or(query, |(q, _)| q);
+    let query = query_range(path).map_or("", |q| &path[q]);
     query
         .split('&')
         .filter_map(|param| param.split_once('='))

@@ -24,6 +24,15 @@ fn nested(open: &str, middle: &str, close: &str, n: usize) -> String {
     format!("{}{middle}{}", open.repeat(n), close.repeat(n))
 }
 
+/// `$a` to `$d`: four levels of `n` references each to the one below,
+/// `n` bytes of references a level and `n⁴` elements to walk.
+fn shared_levels(n: usize) -> String {
+    format!(
+        "{{def $a=array(1)|repeat({n})}}{{def $b=array($a)|repeat({n})}}\
+         {{def $c=array($b)|repeat({n})}}{{def $d=array($c)|repeat({n})}}"
+    )
+}
+
 pub const SHAPES: &[Shape] = &[
     Shape {
         name: "a chain of pipes",
@@ -137,13 +146,7 @@ pub const SHAPES: &[Shape] = &[
         name: "an attribute dump of n × n × n × n shared elements",
         stage: Stage::Render,
         hostile: 1_000,
-        source: |n| {
-            format!(
-                "{{def $a=array(1)|repeat({n})}}{{def $b=array($a)|repeat({n})}}\
-                 {{def $c=array($b)|repeat({n})}}{{def $d=array($c)|repeat({n})}}\
-                 {{$d|attribute(show,4)|count}}"
-            )
-        },
+        source: |n| format!("{}{{$d|attribute(show,4)|count}}", shared_levels(n)),
     },
     Shape {
         name: "n × 64 KB of quotes washed",
@@ -168,10 +171,9 @@ pub const SHAPES: &[Shape] = &[
         hostile: 1_000,
         source: |n| {
             format!(
-                "{{def $a=array(1)|repeat({n})}}{{def $b=array($a)|repeat({n})}}\
-                 {{def $c=array($b)|repeat({n})}}{{def $d=array($c)|repeat({n})}}\
-                 {{def $e=array($c)|repeat({n})}}{{if eq($d,$e)}}equal{{/if}}\
-                 {{if compare($d,$e)}}equal{{/if}}{{if $d|contains($c)}}in{{/if}}"
+                "{}{{def $e=array($c)|repeat({n})}}{{if eq($d,$e)}}equal{{/if}}\
+                 {{if compare($d,$e)}}equal{{/if}}{{if $d|contains($c)}}in{{/if}}",
+                shared_levels(n)
             )
         },
     },

@@ -143,12 +143,17 @@ mod tests {
     use super::*;
     use crate::document::run::{CalibrationSummary, Row, RowKind, test_micro_run};
 
+    /// A run of one probe row, and where the tests write it.
+    fn one_row_run(t: &tempfile::TempDir) -> (std::path::PathBuf, crate::document::run::Run) {
+        let row = Row::with_samples("a".into(), RowKind::Probe, "a".into(), vec![1.0, 2.0]);
+        let run = test_micro_run(vec![row], CalibrationSummary::of(&[1.0], &[1.0], 1));
+        (t.path().join("run.json"), run)
+    }
+
     #[test]
     fn a_stream_reads_what_memory_reads() {
         let t = tempfile::tempdir().unwrap();
-        let path = t.path().join("run.json");
-        let row = Row::with_samples("a".into(), RowKind::Probe, "a".into(), vec![1.0, 2.0]);
-        let run = test_micro_run(vec![row], CalibrationSummary::of(&[1.0], &[1.0], 1));
+        let (path, run) = one_row_run(&t);
         super::super::save(&path, &run).unwrap();
         assert_eq!(
             load_with(&path, 0).unwrap(),
@@ -172,9 +177,7 @@ mod tests {
     #[test]
     fn a_key_given_twice_is_refused_naming_it() {
         let t = tempfile::tempdir().unwrap();
-        let path = t.path().join("run.json");
-        let row = Row::with_samples("a".into(), RowKind::Probe, "a".into(), vec![1.0, 2.0]);
-        let run = test_micro_run(vec![row], CalibrationSummary::of(&[1.0], &[1.0], 1));
+        let (path, run) = one_row_run(&t);
         let text = super::super::to_json(&run);
         let twice = [
             (

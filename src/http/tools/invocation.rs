@@ -123,26 +123,10 @@ impl Invocation<'_> {
         args: impl Fn(u64) -> Vec<String>,
         parse: impl FnOnce(&Printed) -> Result<Summary, String>,
     ) -> Result<Summary, Error> {
-        self.counted_into(args, Vec::new(), |ran| {
-            parse(&Printed {
-                stdout: String::from_utf8_lossy(&ran.stdout).into_owned(),
-                stderr: ran.stderr,
-            })
-        })
-    }
-
-    /// [`Invocation::counted`] with the measured run's output given to
-    /// `stdout` as it comes, for an output too large to keep.
-    pub(crate) fn counted_into<S: Sink>(
-        &self,
-        args: impl Fn(u64) -> Vec<String>,
-        stdout: S,
-        parse: impl FnOnce(Ran<S>) -> Result<Summary, String>,
-    ) -> Result<Summary, Error> {
         self.warm_up(&args)?;
         let args = args(self.requests);
-        let ran = self.output_into(&args, stdout)?;
-        parse(ran).map_err(|m| self.failed(&args, m))
+        let printed = self.output(&args)?;
+        parse(&printed).map_err(|m| self.failed(&args, m))
     }
 
     /// The error of a run with `args` that did not run to its end.

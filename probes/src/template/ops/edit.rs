@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use super::{Op, Unary};
 use crate::template::budget::Budget;
-use crate::template::value::{MAX_VISITS, Map, Num, Value, loose_eq_within};
+use crate::template::value::{Map, Num, Value, loose_eq};
 
 pub fn unary(op: Op, u: Unary, budget: &Budget) -> Value {
     match op {
@@ -22,7 +22,8 @@ pub fn unary(op: Op, u: Unary, budget: &Budget) -> Value {
         Op::Indent => indent(&u, budget),
         Op::Pad => pad(&u, budget),
         Op::Repeat => repeat(&u, budget),
-        Op::Compare => Value::Bool(u.param(0).is_some_and(|o| deep_eq(&u.subject, &o))),
+        // `loose_eq` already looks inside arrays and hashes, element by element.
+        Op::Compare => Value::Bool(u.param(0).is_some_and(|o| loose_eq(&u.subject, &o))),
         Op::Unique => unique(&u.subject),
         Op::ArraySum => array_sum(&u.subject),
         Op::Insert | Op::Remove | Op::Replace => splice(op, &u, budget),
@@ -100,34 +101,6 @@ fn repeat(u: &Unary, budget: &Budget) -> Value {
             let count = count.min((1 << 24) / text.len().max(1));
             Value::from(text.repeat(count))
         }
-    }
-}
-
-/// Equality that looks inside arrays and hashes, element by element, as
-/// far as [`MAX_VISITS`] elements (then unequal: see there).
-fn deep_eq(a: &Value, b: &Value) -> bool {
-    let mut visits = MAX_VISITS;
-    deep_eq_within(a, b, &mut visits)
-}
-
-fn deep_eq_within(a: &Value, b: &Value, visits: &mut u64) -> bool {
-    if *visits == 0 {
-        return false;
-    }
-    *visits -= 1;
-    match (a, b) {
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y.iter())
-                    .all(|(p, q)| deep_eq_within(p, q, visits))
-        }
-        (Value::Hash(x), Value::Hash(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| deep_eq_within(v, w, visits)))
-        }
-        _ => loose_eq_within(a, b, visits),
     }
 }
 

@@ -67,8 +67,7 @@ pub fn eval<'a>(scope: &'a Scope, env: &'a Env<'a>, e: &'a Expr) -> Cow<'a, Valu
 }
 
 /// Output written but not yet charged that a print may leave for the next
-/// charge: a print is charged at once only past this, so an ordinary page
-/// pays one comparison a print.
+/// charge.
 const SLACK: usize = 64 * 1024;
 
 struct LetFrame {
@@ -141,6 +140,16 @@ impl<'e> Renderer<'e> {
         }
     }
 
+    /// [`Renderer::spend`] once a print has left more than [`SLACK`]
+    /// uncharged: an ordinary page pays one comparison a print.
+    #[inline]
+    fn spend_past_slack(&mut self, program: &Program, pc: usize) -> Result<(), TemplateError> {
+        if self.out.len() > self.out_charged + SLACK {
+            self.spend(program, pc)?;
+        }
+        Ok(())
+    }
+
     /// Counts a loop iteration against the budgets.
     fn tick(&mut self, program: &Program, pc: usize) -> Result<(), TemplateError> {
         self.spend(program, pc)?;
@@ -177,9 +186,7 @@ impl<'e> Renderer<'e> {
                 Inst::Text(t) => self.out.push_str(t),
                 Inst::Print(e) => {
                     eval(&self.scope, &env, e).write_text(&mut self.out);
-                    if self.out.len() > self.out_charged + SLACK {
-                        self.spend(program, pc - 1)?;
-                    }
+                    self.spend_past_slack(program, pc - 1)?;
                 }
                 Inst::PrintEscaped(e, mode) => {
                     let v = eval(&self.scope, &env, e);
@@ -192,9 +199,7 @@ impl<'e> Renderer<'e> {
                         Escape::Html => escape_html_into(&text, &mut self.out),
                         Escape::Javascript => escape_js_into(&text, &mut self.out),
                     }
-                    if self.out.len() > self.out_charged + SLACK {
-                        self.spend(program, pc - 1)?;
-                    }
+                    self.spend_past_slack(program, pc - 1)?;
                 }
                 Inst::Def(var, e) => {
                     let value = eval(&self.scope, &env, e).into_owned();
