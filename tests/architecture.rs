@@ -186,3 +186,40 @@ fn only_the_commands_know_the_command_line() {
         "command-line types used outside commands/: {wrong:?}"
     );
 }
+
+#[test]
+fn settings_are_read_by_field_outside_the_documents() {
+    // A key looked up by string goes on compiling when the field it names
+    // is renamed, and then reads nothing: pooling once refused runs with an
+    // injected slowdown only as long as a string matched a field's name.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let by_key = regex::Regex::new(
+        r"settings\s*(\[|\.\s*(get|get_mut|insert|remove|contains_key|entry)\s*\()",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut files = Vec::new();
+    for dir in ["src", "evaluate/src", "evaluate/tests"] {
+        sources(&root.join(dir), &mut files);
+    }
+    let documents = root.join("src").join("document");
+    let wrong: Vec<String> = files
+        .iter()
+        .filter(|p| !p.starts_with(&documents))
+        .flat_map(|p| {
+            let code = std::fs::read_to_string(p).unwrap_or_default();
+            // Across lines too: `run.settings` and `.get(..)` often part.
+            by_key
+                .find_iter(&code)
+                .map(|m| {
+                    let line = code[..m.start()].lines().count().max(1);
+                    format!("{}:{line}", p.display())
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "settings read by string key:\n{}",
+        wrong.join("\n")
+    );
+}

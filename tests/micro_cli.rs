@@ -565,8 +565,12 @@ fn bad_baselines(good: &Value) -> Vec<(&'static str, String, &'static str)> {
         ),
         (
             "http.json",
-            good.to_string()
-                .replace("\"mode\":\"micro\"", "\"mode\":\"http\""),
+            {
+                let mut v = good.clone();
+                v["mode"] = "http".into();
+                v["settings"] = serde_json::json!({"servers": ["http://127.0.0.1:1"]});
+                v.to_string()
+            },
             "http run",
         ),
         (

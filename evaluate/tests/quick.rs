@@ -228,7 +228,7 @@ fn quick_evaluation() -> Result<(), Failed> {
     // Quick pools two quiet runs, each kept beside the pooled baseline.
     let one = yardstick::document::store::load(&out.join("baseline-runs").join("run-2.json"))
         .map_err(|e| e.to_string())?;
-    if baseline.settings.get("pooled_runs") != Some(&serde_json::json!(2))
+    if baseline.settings.micro().and_then(|s| s.pooled_runs) != Some(2)
         || baseline.rows[0].samples.len() != 2 * one.rows[0].samples.len()
     {
         return Err("the baseline does not pool the two quiet runs".into());

@@ -139,7 +139,7 @@ impl Bench {
     pub fn keep(&self, run: &Run) -> Result<Option<PathBuf>, Error> {
         if run.metric != Metric::Time
             || run.calibration.is_none()
-            || run.settings.contains_key("inject")
+            || run.settings.injected().is_some()
         {
             return Ok(None);
         }
@@ -305,8 +305,7 @@ mod tests {
                 .to_string_lossy()
                 .contains(&format!("T{:02}-00-00Z", 10 + KEPT + 2))
         );
-        run.settings
-            .insert("inject".into(), serde_json::json!("*:5"));
+        run.settings.micro_mut().unwrap().inject = Some("*:5".into());
         assert_eq!(b.keep(&run).unwrap(), None);
     }
 }

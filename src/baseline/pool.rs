@@ -10,12 +10,9 @@
 //! per-sample ratios) that no single process decides.
 
 use crate::document::run::{CalibrationSummary, Metric, Mode, Row, RowKind, Run};
+use crate::document::settings::MicroSettings;
 use crate::error::Error;
-use serde_json::json;
 use std::collections::{HashMap, HashSet};
-
-/// Setting of a pooled run: how many runs it pools.
-pub(crate) const POOLED_SETTING: &str = "pooled_runs";
 
 /// Pools `runs` (each with the name it was loaded from, for errors) into one
 /// baseline: the first run's description, every run's samples and loops.
@@ -99,16 +96,7 @@ fn poolable(name: &str, run: &Run) -> Result<(), Error> {
             "{name}: the run has no calibration; a baseline needs it"
         )));
     }
-    if run.settings.contains_key("fake_clock") {
-        return Err(Error::input(format!(
-            "{name}: the run was timed by a scripted clock (a test's); a baseline must be measured"
-        )));
-    }
-    if run.settings.contains_key("inject") {
-        return Err(Error::input(format!(
-            "{name}: the run was made with an injected slowdown; a baseline must not be"
-        )));
-    }
+    measured(name, run)?;
     if let Some(row) = run
         .rows
         .iter()
@@ -132,6 +120,28 @@ fn poolable(name: &str, run: &Run) -> Result<(), Error> {
             "{name}: probe `{}` has no calibration loop beside each sample (a run of an \
              older yardstick); pool runs that have",
             row.key
+        )));
+    }
+    Ok(())
+}
+
+/// A run of probes measured as they are: no scripted clock, no injected
+/// slowdown.
+fn measured(name: &str, run: &Run) -> Result<(), Error> {
+    let Some(settings) = run.settings.micro() else {
+        return Err(Error::input(format!(
+            "{name}: the run is {}; a baseline pools runs of probes",
+            run.settings.kind()
+        )));
+    };
+    if settings.fake_clock.is_some() {
+        return Err(Error::input(format!(
+            "{name}: the run was timed by a scripted clock (a test's); a baseline must be measured"
+        )));
+    }
+    if settings.inject.is_some() {
+        return Err(Error::input(format!(
+            "{name}: the run was made with an injected slowdown; a baseline must not be"
         )));
     }
     Ok(())
@@ -267,14 +277,11 @@ fn merged(runs: &[(String, Run)], rows: Vec<Row>) -> Run {
     // A pooled run pooled again counts every run it holds.
     let pooled: u64 = runs
         .iter()
-        .map(|(_, r)| {
-            r.settings
-                .get(POOLED_SETTING)
-                .and_then(|v| v.as_u64())
-                .unwrap_or(1)
-        })
+        .map(|(_, r)| r.settings.micro().map_or(1, MicroSettings::runs))
         .sum();
-    run.settings.insert(POOLED_SETTING.into(), json!(pooled));
+    if let Some(settings) = run.settings.micro_mut() {
+        settings.pooled_runs = Some(pooled);
+    }
     run.comparison = None;
     run.server_pairs = None;
     run
@@ -320,7 +327,7 @@ mod tests {
         assert_eq!(row.calibration_samples.len(), 10);
         assert_eq!(row.requests, 10);
         assert_eq!(row.normalized, Some(0.5));
-        assert_eq!(base.settings[POOLED_SETTING], json!(5));
+        assert_eq!(base.settings.micro().unwrap().pooled_runs, Some(5));
         let c = base.calibration.as_ref().unwrap();
         assert_eq!((c.loops.n, c.loops.median, c.checksum), (10, 4.0, 7));
     }
@@ -391,7 +398,7 @@ mod tests {
     fn a_pool_pooled_again_counts_every_run() {
         let two = pool(&named(vec![run(&[1.0], &[1.0]), run(&[1.0], &[1.0])])).unwrap();
         let three = pool(&named(vec![two, run(&[1.0], &[1.0])])).unwrap();
-        assert_eq!(three.settings[POOLED_SETTING], json!(3));
+        assert_eq!(three.settings.micro().unwrap().pooled_runs, Some(3));
         assert_eq!(three.rows[0].samples.len(), 3);
     }
 
@@ -423,7 +430,7 @@ mod tests {
         assert!(e.contains("run0.json") && e.contains("no probe"), "{e}");
 
         let mut scripted = ok();
-        scripted.settings.insert("fake_clock".into(), json!("a=1"));
+        scripted.settings.micro_mut().unwrap().fake_clock = Some("a=1".into());
         let e = refused(vec![ok(), scripted]);
         assert!(
             e.contains("run1.json") && e.contains("scripted clock"),
@@ -431,7 +438,7 @@ mod tests {
         );
 
         let mut injected = ok();
-        injected.settings.insert("inject".into(), json!("*:15"));
+        injected.settings.micro_mut().unwrap().inject = Some("*:15".into());
         let e = refused(vec![ok(), ok(), injected]);
         assert!(e.contains("run2.json") && e.contains("injected"), "{e}");
 
@@ -463,9 +470,8 @@ mod tests {
         );
 
         let mut other_node = ok();
-        other_node
-            .settings
-            .insert("params".into(), serde_json::json!({"node": "57"}));
+        other_node.settings.micro_mut().unwrap().params =
+            [("node".to_string(), "57".to_string())].into();
         let e = refused(vec![ok(), other_node]);
         assert!(
             e.contains("run1.json") && e.contains("--node 57") && e.contains("with default"),

@@ -4,9 +4,7 @@
 
 use crate::document::environment::Environment;
 use crate::document::run::{CalibrationSummary, FORMAT, Metric, Mode, Row, Run, ServerPair, TOOL};
-use serde::Serialize;
-use serde_json::Value;
-use std::collections::BTreeMap;
+use crate::document::settings::Settings;
 
 /// What a debug build makes unrepresentative, in the run's first warning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,7 +28,7 @@ pub(crate) struct RunBuilder {
     mode: Mode,
     started: String,
     metric: Metric,
-    settings: BTreeMap<String, Value>,
+    settings: Settings,
     warnings: Vec<String>,
     rows: Vec<Row>,
     calibration: Option<CalibrationSummary>,
@@ -44,7 +42,7 @@ impl RunBuilder {
             mode,
             started,
             metric: Metric::Time,
-            settings: BTreeMap::new(),
+            settings: Settings::default(),
             warnings: Vec::new(),
             rows: Vec::new(),
             calibration: None,
@@ -58,13 +56,9 @@ impl RunBuilder {
         self
     }
 
-    /// The mode's settings: a struct of named fields, each saved under its
-    /// name. Settings set before keep their place unless `settings` names
-    /// them too.
-    pub fn settings(mut self, settings: &impl Serialize) -> RunBuilder {
-        if let Ok(Value::Object(fields)) = serde_json::to_value(settings) {
-            self.settings.extend(fields);
-        }
+    /// The options that shaped the run's figures.
+    pub fn settings(mut self, settings: Settings) -> RunBuilder {
+        self.settings = settings;
         self
     }
 
@@ -128,14 +122,6 @@ impl RunBuilder {
 mod tests {
     use super::*;
 
-    #[derive(Serialize)]
-    struct Settings {
-        repeat: usize,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        inject: Option<String>,
-        min_batch: Option<u64>,
-    }
-
     fn debug_environment(debug: bool) -> Environment {
         Environment {
             machine: "host".into(),
@@ -146,16 +132,9 @@ mod tests {
     }
 
     #[test]
-    fn settings_are_saved_by_field_name_in_the_order_of_names() {
+    fn what_every_run_carries_alike_is_set_once() {
         let run = RunBuilder::new(Mode::Micro, "now".into())
-            .settings(&Settings {
-                repeat: 30,
-                inject: None,
-                min_batch: None,
-            })
             .build(debug_environment(false), Figures::Times);
-        let text = serde_json::to_string(&run.settings).unwrap();
-        assert_eq!(text, r#"{"min_batch":null,"repeat":30}"#);
         assert_eq!((run.machine.as_str(), run.tool.as_str()), ("host", TOOL));
     }
 

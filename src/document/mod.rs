@@ -9,4 +9,5 @@ pub mod environment;
 pub mod platform;
 pub mod row;
 pub mod run;
+pub mod settings;
 pub mod store;

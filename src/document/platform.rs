@@ -1,14 +1,11 @@
 //! What a run of counts was counted on besides its build: the platform of
 //! the counted child. `measure::callgrind::pin` reads it; `judge::setup`
-//! compares it; a run saves it in its settings under [`SETTINGS_KEY`].
+//! compares it; a run saves it in its settings (`CountSettings`).
 
 use serde::{Deserialize, Serialize};
 
-/// The key of a run's settings that holds its [`Platform`].
-pub const SETTINGS_KEY: &str = "count_platform";
-
 /// What a run of counts was counted on, beyond the build: saved in its
-/// settings ([`SETTINGS_KEY`]) and compared by `judge::setup`.
+/// settings and compared by `judge::setup`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Platform {
     /// `GLIBC_TUNABLES` as the counted child got it, whole: the user's own,

@@ -7,10 +7,9 @@
 use crate::document::comparison::Comparison;
 use crate::document::environment::Environment;
 pub use crate::document::row::{Row, RowKind};
+use crate::document::settings::Settings;
 use crate::stats::Summary;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use std::collections::BTreeMap;
 
 /// The `tool` field of every document yardstick writes.
 pub const TOOL: &str = "yardstick";
@@ -61,7 +60,7 @@ pub struct Run {
     /// The host name of the machine that made the run.
     pub machine: String,
     /// The run's options, as given (secrets hidden).
-    pub settings: BTreeMap<String, Value>,
+    pub settings: Settings,
     /// The set-up the run was made with.
     pub environment: Environment,
     /// Warnings that qualify every figure of the run (a debug build, load
@@ -167,7 +166,7 @@ pub(crate) fn test_micro_run(rows: Vec<Row>, calibration: Option<CalibrationSumm
         mode: Mode::Micro,
         started: String::new(),
         machine: String::new(),
-        settings: BTreeMap::new(),
+        settings: Settings::default(),
         // One machine class, so that comparisons of test runs judge.
         environment: Environment {
             machine_class: Some("test-cpu-2cpu-00000000".to_string()),

@@ -30,10 +30,10 @@ pub mod url;
 use crate::document::builder::{Figures, RunBuilder};
 use crate::document::environment::{Environment, now};
 use crate::document::run::{Mode, Run};
+use crate::document::settings::Settings;
 use crate::error::Error;
 use job::{Job, Tool};
 use schedule::Schedule;
-use settings::HttpSettings;
 use std::path::Path;
 
 /// Measures what `job` asks for and returns the run, not yet compared or
@@ -54,7 +54,7 @@ pub(crate) fn measure(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Run, 
         _ => Figures::Unaffected,
     };
     Ok(RunBuilder::new(Mode::Http, started)
-        .settings(&HttpSettings::of(job, &schedule))
+        .settings(Settings::Http(settings::of(job, &schedule)))
         .rows(rows)
         .server_pairs((!job.compare.is_empty()).then_some(pairs))
         .build(environment, figures))

@@ -1,107 +1,57 @@
-//! The run's options as saved in its `settings`: enough to repeat the run
-//! and to read its table, and never a secret (passwords, cookies and the
-//! values of secret headers are saved as `(hidden)`).
+//! The run's options as saved in its settings (`HttpSettings`), and the
+//! rule that keeps secrets out of them: passwords, cookies and the values
+//! of secret headers are saved as `(hidden)`.
 
 use super::job::{Job, Tool};
 use super::schedule::Schedule;
 use super::tools;
-use serde::Serialize;
+use crate::document::settings::HttpSettings;
+use std::collections::BTreeMap;
 
 /// How secrets are saved and shown.
 pub(crate) const HIDDEN: &str = "(hidden)";
 
-/// The settings of an HTTP run, saved under these names (format 1).
-#[derive(Debug, Clone, Serialize)]
-pub(crate) struct HttpSettings<'a> {
-    /// Every server, as given (credentials hidden).
-    servers: Vec<&'a str>,
-    /// Every page, once, in order.
-    pages: Vec<&'a str>,
-    /// The servers of `--compare`, the reference first.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    compare: Option<Vec<&'a str>>,
-    requests: u64,
-    /// The warm-up asked for, and the one made (one per connection at least).
-    warmup: u64,
-    warmup_effective: u64,
-    concurrency: u64,
-    rounds: u64,
-    cold: bool,
-    cache_header: &'a str,
-    keepalive: bool,
-    /// `negotiated`, `1.1` or `2`.
-    http: &'static str,
-    encoding: &'static str,
-    /// Seconds.
-    timeout: f64,
-    /// `Name: value`, secret values hidden.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    headers: Vec<String>,
-    /// Only whether one was sent.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cookie: Option<&'static str>,
-    /// Only whether it was sent.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    auth: Option<&'static str>,
-    /// `host:port:address`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    resolve: Vec<String>,
-    insecure: bool,
-    tool: &'static str,
-    /// Seconds of load, for wrk, which runs for a duration.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    duration: Option<u64>,
-    force: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    threshold: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    min_delta: Option<f64>,
-    /// The load tools installed, whether used or not.
-    tools_found: Vec<&'static str>,
-}
-
-impl<'a> HttpSettings<'a> {
-    /// The settings of `job`, measured by `schedule`.
-    pub(crate) fn of(job: &'a Job, schedule: &'a Schedule) -> HttpSettings<'a> {
-        let servers: Vec<&str> = schedule.servers.iter().map(|s| s.name.as_str()).collect();
-        let pages = schedule
-            .groups
+/// The settings of `job`, measured by `schedule`.
+pub(crate) fn of(job: &Job, schedule: &Schedule) -> HttpSettings {
+    let servers: Vec<String> = schedule.servers.iter().map(|s| s.name.clone()).collect();
+    let pages = schedule
+        .groups
+        .iter()
+        .map(|g| schedule.visits[g[0]].page.clone())
+        .collect();
+    let compare =
+        (!job.compare.is_empty()).then(|| servers[..job.compare.len().min(servers.len())].to_vec());
+    HttpSettings {
+        servers,
+        pages,
+        compare,
+        requests: job.requests,
+        warmup: job.warmup,
+        warmup_effective: schedule.warmup,
+        concurrency: job.concurrency,
+        rounds: job.rounds,
+        cold: job.cold,
+        cache_header: job.cache_header.clone(),
+        keepalive: job.keepalive,
+        http: job.protocol.as_str().to_string(),
+        encoding: job.encoding.as_str().to_string(),
+        timeout: job.timeout.as_secs_f64(),
+        headers: shown_headers(job),
+        cookie: job.cookie.as_ref().map(|_| HIDDEN.to_string()),
+        auth: job.auth.as_ref().map(|_| HIDDEN.to_string()),
+        resolve: job
+            .resolve
             .iter()
-            .map(|g| schedule.visits[g[0]].page.as_str())
-            .collect();
-        let compare = (!job.compare.is_empty())
-            .then(|| servers[..job.compare.len().min(servers.len())].to_vec());
-        HttpSettings {
-            servers,
-            pages,
-            compare,
-            requests: job.requests,
-            warmup: job.warmup,
-            warmup_effective: schedule.warmup,
-            concurrency: job.concurrency,
-            rounds: job.rounds,
-            cold: job.cold,
-            cache_header: &job.cache_header,
-            keepalive: job.keepalive,
-            http: job.protocol.as_str(),
-            encoding: job.encoding.as_str(),
-            timeout: job.timeout.as_secs_f64(),
-            headers: shown_headers(job),
-            cookie: job.cookie.as_ref().map(|_| HIDDEN),
-            auth: job.auth.as_ref().map(|_| HIDDEN),
-            resolve: job
-                .resolve
-                .iter()
-                .map(|r| format!("{}:{}:{}", r.host, r.port, r.address))
-                .collect(),
-            insecure: job.insecure,
-            tool: job.tool.as_str(),
-            duration: (job.tool == Tool::Wrk).then_some(job.duration),
-            force: job.force,
-            threshold: job.threshold,
-            min_delta: job.min_delta,
-            tools_found: tools_found(),
-        }
+            .map(|r| format!("{}:{}:{}", r.host, r.port, r.address))
+            .collect(),
+        insecure: job.insecure,
+        tool: job.tool.as_str().to_string(),
+        duration: (job.tool == Tool::Wrk).then_some(job.duration),
+        force: job.force,
+        threshold: job.threshold,
+        min_delta: job.min_delta,
+        tools_found: tools_found(),
+        other: BTreeMap::new(),
     }
 }
 
@@ -120,11 +70,11 @@ fn shown_headers(job: &Job) -> Vec<String> {
 }
 
 /// The external tools installed on this machine.
-fn tools_found() -> Vec<&'static str> {
+fn tools_found() -> Vec<String> {
     Tool::EXTERNAL
         .iter()
         .filter(|t| tools::installed(t.as_str()).is_some())
-        .map(|t| t.as_str())
+        .map(|t| t.as_str().to_string())
         .collect()
 }
 
@@ -179,7 +129,7 @@ mod tests {
             ..Job::default()
         };
         let schedule = Schedule::new(&o, o.urls.clone()).unwrap();
-        let text = serde_json::to_string(&HttpSettings::of(&o, &schedule)).unwrap();
+        let text = serde_json::to_string(&of(&o, &schedule)).unwrap();
         for secret in [
             "pw1", "pw2", "pw3", "pw4", "pw5", "pw6", "pw7", "pw8", "pw9", "pw10",
         ] {
@@ -192,7 +142,7 @@ mod tests {
 
     fn saved(job: &Job) -> serde_json::Map<String, serde_json::Value> {
         let schedule = Schedule::new(job, job.urls.clone()).unwrap();
-        match serde_json::to_value(HttpSettings::of(job, &schedule)).unwrap() {
+        match serde_json::to_value(of(job, &schedule)).unwrap() {
             serde_json::Value::Object(fields) => fields,
             other => panic!("not an object: {other}"),
         }

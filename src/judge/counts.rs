@@ -72,17 +72,13 @@ mod tests {
     use crate::document::comparison::Method;
     use crate::document::run::{RowKind, test_micro_run};
     use crate::judge::{Rules, compare};
-    use serde_json::json;
 
     fn counted(metric: Metric, batch: u64, rows: &[(&str, f64, f64)]) -> Run {
         let mut r = test_micro_run(Vec::new(), None);
         r.metric = metric;
-        r.settings
-            .insert("valgrind".into(), json!("valgrind-3.19.0"));
-        r.settings.insert(
-            "cache_sim".into(),
-            json!(crate::measure::callgrind::costs::cache_geometry()),
-        );
+        let counting = &mut r.settings.micro_mut().unwrap().counting;
+        counting.valgrind = Some("valgrind-3.19.0".into());
+        counting.cache_sim = Some(crate::measure::callgrind::costs::cache_geometry());
         for (name, instructions, cycles) in rows {
             let mut row =
                 Row::with_samples((*name).into(), RowKind::Probe, (*name).into(), Vec::new());
@@ -140,8 +136,7 @@ mod tests {
         let base = counted(Metric::Instructions, 5, &[("a", 1000.0, 0.0)]);
         // A batch of 50 spreads one-off costs thinner: fewer per iteration.
         let mut now = counted(Metric::Instructions, 50, &[("a", 1100.0, 0.0)]);
-        now.settings
-            .insert("valgrind".into(), json!("valgrind-3.22.0"));
+        now.settings.micro_mut().unwrap().counting.valgrind = Some("valgrind-3.22.0".into());
         let c = compare(&base, "b", &now, &Rules::default()).unwrap();
         assert_eq!(c.regressions(), 1);
         assert!(c.informational && !c.failed());

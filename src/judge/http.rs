@@ -90,8 +90,8 @@ fn error_rate(row: &Row) -> f64 {
 mod tests {
     use crate::document::environment::Environment;
     use crate::document::run::{FORMAT, Mode, Row, RowKind, Run, TOOL};
+    use crate::document::settings::{HttpSettings, Settings};
     use crate::judge::{Rules, compare};
-    use std::collections::BTreeMap;
 
     fn page(median: f64, rps: f64, requests: u64, errors: u64) -> Row {
         let mut r = Row::with_samples("a /".into(), RowKind::Page, "/".into(), vec![median]);
@@ -108,7 +108,7 @@ mod tests {
             mode: Mode::Http,
             started: String::new(),
             machine: String::new(),
-            settings: BTreeMap::new(),
+            settings: Settings::Http(HttpSettings::default()),
             environment: Environment::default(),
             warnings: Vec::new(),
             rows,

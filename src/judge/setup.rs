@@ -12,7 +12,7 @@
 //! portable.
 
 use crate::document::environment::Environment;
-use crate::document::platform::{Platform, SETTINGS_KEY};
+use crate::document::platform::Platform;
 use crate::document::run::{Metric, Run};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -47,13 +47,9 @@ impl Setup {
         let mut batches: Vec<u64> = run.rows.iter().filter_map(|r| r.batch).collect();
         batches.sort_unstable();
         batches.dedup();
-        let setting = |key: &str| {
-            run.settings
-                .get(key)
-                .and_then(|v| v.as_str())
-                .unwrap_or(UNRECORDED)
-                .to_string()
-        };
+        let counting = run.settings.micro().map(|s| &s.counting);
+        let recorded =
+            |value: Option<&String>| value.map_or(UNRECORDED, String::as_str).to_string();
         Setup {
             batch: if batches.is_empty() {
                 UNRECORDED.to_string()
@@ -64,12 +60,11 @@ impl Setup {
                     .collect::<Vec<_>>()
                     .join(", ")
             },
-            valgrind: setting("valgrind"),
-            cache: (metric == Metric::EstimatedCycles).then(|| setting("cache_sim")),
-            platform: run
-                .settings
-                .get(SETTINGS_KEY)
-                .and_then(|v| serde_json::from_value(v.clone()).ok())
+            valgrind: recorded(counting.and_then(|c| c.valgrind.as_ref())),
+            cache: (metric == Metric::EstimatedCycles)
+                .then(|| recorded(counting.and_then(|c| c.cache_sim.as_ref()))),
+            platform: counting
+                .and_then(|c| c.count_platform.clone())
                 .unwrap_or_else(unrecorded_platform),
             ..Setup::of_build(&run.environment)
         }
@@ -152,18 +147,9 @@ fn unrecorded_platform() -> Platform {
 /// `baseline` and `run`, as (option, baseline's, run's); a parameter not
 /// given is `default`. Runs of other parameters did other work: their
 /// changes are information (see `crate::probe::param`).
-pub fn param_differences(baseline: &Run, run: &Run) -> Vec<(String, String, String)> {
-    let params = |r: &Run| -> BTreeMap<String, String> {
-        r.settings
-            .get("params")
-            .and_then(|v| v.as_object())
-            .map(|m| {
-                m.iter()
-                    .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
+pub fn param_differences<'a>(baseline: &'a Run, run: &'a Run) -> Vec<(String, String, String)> {
+    let none = BTreeMap::new();
+    let params = |r: &'a Run| r.settings.micro().map_or(&none, |s| &s.params);
     let (b, n) = (params(baseline), params(run));
     let names: BTreeSet<&String> = b.keys().chain(n.keys()).collect();
     let value = |m: &BTreeMap<String, String>, k: &str| {
@@ -175,8 +161,8 @@ pub fn param_differences(baseline: &Run, run: &Run) -> Vec<(String, String, Stri
         .map(|k| {
             (
                 format!("--{}", k.replace('_', "-")),
-                value(&b, k),
-                value(&n, k),
+                value(b, k),
+                value(n, k),
             )
         })
         .collect()
@@ -187,7 +173,7 @@ mod tests {
     use super::*;
     use crate::document::comparison::describe_differences;
     use crate::document::run::{Row, RowKind, test_micro_run};
-    use serde_json::json;
+    use crate::document::settings::CountSettings;
 
     fn counted(batch: u64, valgrind: &str) -> Run {
         let mut row = Row::with_samples("p".into(), RowKind::Probe, "p".into(), Vec::new());
@@ -196,34 +182,39 @@ mod tests {
         let mut run = test_micro_run(vec![row], None);
         run.metric = Metric::EstimatedCycles;
         run.environment.rustc = "rustc 1.95.0 (59807616e 2026-04-14)".into();
-        run.settings.insert("valgrind".into(), json!(valgrind));
-        run.settings.insert(
-            "cache_sim".into(),
-            json!(crate::measure::callgrind::costs::cache_geometry()),
-        );
+        let counting = counting(&mut run);
+        counting.valgrind = Some(valgrind.into());
+        counting.cache_sim = Some(crate::measure::callgrind::costs::cache_geometry());
         run
+    }
+
+    fn counting(run: &mut Run) -> &mut CountSettings {
+        &mut run.settings.micro_mut().unwrap().counting
     }
 
     #[test]
     fn parameters_differ_by_value_and_by_being_given() {
-        let with = |params: serde_json::Value| {
+        let with = |params: &[(&str, &str)]| {
             let mut run = test_micro_run(Vec::new(), None);
-            run.settings.insert("params".into(), params);
+            run.settings.micro_mut().unwrap().params = params
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
             run
         };
         let plain = test_micro_run(Vec::new(), None);
-        let node = with(json!({"node": "57"}));
+        let node = with(&[("node", "57")]);
         assert!(param_differences(&plain, &plain).is_empty());
         assert!(param_differences(&node, &node).is_empty());
         assert_eq!(
-            param_differences(&plain, &with(json!({"node": "57", "content_size": "20"}))),
+            param_differences(&plain, &with(&[("node", "57"), ("content_size", "20")])),
             [
                 ("--content-size".into(), "default".into(), "20".into()),
                 ("--node".into(), "default".into(), "57".into()),
             ]
         );
         assert_eq!(
-            param_differences(&node, &with(json!({"node": "3"}))),
+            param_differences(&node, &with(&[("node", "3")])),
             [("--node".to_string(), "57".to_string(), "3".to_string())]
         );
     }
@@ -244,7 +235,7 @@ mod tests {
         b.environment.rustc = "rustc 1.96.0 (x)".into();
         b.environment.target = "aarch64-unknown-linux-gnu".into();
         b.environment.opt_level = "2".into();
-        b.settings.insert("cache_sim".into(), json!("LL=1024,2,64"));
+        counting(&mut b).cache_sim = Some("LL=1024,2,64".into());
         let d = Setup::of(&a, Metric::EstimatedCycles)
             .differences(&Setup::of(&b, Metric::EstimatedCycles));
         let fields: Vec<&str> = d.iter().map(|(f, _, _)| f.as_str()).collect();
@@ -263,14 +254,14 @@ mod tests {
     fn instructions_do_not_depend_on_the_cache_and_unrecorded_values_differ() {
         let a = counted(5, "valgrind-3.19.0");
         let mut b = a.clone();
-        b.settings.insert("cache_sim".into(), json!("LL=1024,2,64"));
+        counting(&mut b).cache_sim = Some("LL=1024,2,64".into());
         assert!(
             Setup::of(&a, Metric::Instructions)
                 .differences(&Setup::of(&b, Metric::Instructions))
                 .is_empty()
         );
         // A run saved before valgrind's version was recorded.
-        b.settings.remove("valgrind");
+        counting(&mut b).valgrind = None;
         let d =
             Setup::of(&a, Metric::Instructions).differences(&Setup::of(&b, Metric::Instructions));
         assert_eq!(
@@ -290,10 +281,7 @@ mod tests {
             cpu: "kind 0x1 family 0x6 model 0x3c stepping 0x3: sse2 avx2".into(),
             libc: libc.into(),
         };
-        run.settings.insert(
-            SETTINGS_KEY.into(),
-            serde_json::to_value(platform).unwrap_or_default(),
-        );
+        counting(run).count_platform = Some(platform);
     }
 
     #[test]

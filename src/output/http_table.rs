@@ -5,8 +5,8 @@
 
 use super::layout::{Align, Table, ms, significant, thousands};
 use crate::document::run::{Row, Run, ServerPair};
+use crate::document::settings::HttpSettings;
 use crate::text::{clean, cleaned};
-use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// The whole table text of an HTTP run: the table format prints it in
@@ -30,54 +30,44 @@ pub(crate) fn render(run: &Run) -> String {
 
 /// `http: 2 servers × 3 pages, 100 requests + 5 warm-up each, ...`.
 fn header(run: &Run) -> String {
-    let s = &run.settings;
-    let list_len = |k: &str| s.get(k).and_then(Value::as_array).map_or(0, Vec::len);
-    let num = |k: &str| s.get(k).and_then(Value::as_u64);
-    let text = |k: &str| s.get(k).and_then(Value::as_str).unwrap_or("");
+    let empty = HttpSettings::default();
+    let s = run.settings.http().unwrap_or(&empty);
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut parts = vec![format!(
         "http: {} × {}",
-        plural(list_len("servers"), "server", "servers"),
-        plural(list_len("pages"), "page", "pages")
+        plural(s.servers.len(), "server", "servers"),
+        plural(s.pages.len(), "page", "pages")
     )];
-    let tool = if text("tool").is_empty() {
+    let tool = if s.tool.is_empty() {
         "builtin"
     } else {
-        text("tool")
+        s.tool.as_str()
     };
     // wrk runs for a duration, not a count of requests.
-    if let (Some(r), Some(w), false) = (num("requests"), num("warmup_effective"), tool == "wrk") {
-        parts.push(format!("{r} requests + {w} warm-up each"));
+    if tool == "wrk" {
+        if let Some(d) = s.duration {
+            parts.push(format!("{d} s each"));
+        }
+    } else {
+        parts.push(format!(
+            "{} requests + {} warm-up each",
+            s.requests, s.warmup_effective
+        ));
     }
-    if tool == "wrk"
-        && let Some(d) = num("duration")
-    {
-        parts.push(format!("{d} s each"));
+    parts.push(format!("concurrency {}", s.concurrency));
+    if tool == "builtin" {
+        parts.push(plural(s.rounds as usize, "round", "rounds"));
     }
-    if let Some(c) = num("concurrency") {
-        parts.push(format!("concurrency {c}"));
-    }
-    if tool == "builtin"
-        && let Some(r) = num("rounds")
-    {
-        parts.push(plural(r as usize, "round", "rounds"));
-    }
-    let cold = s.get("cold").and_then(Value::as_bool).unwrap_or(false);
-    parts.push(if cold { "cold" } else { "warm" }.to_string());
-    if s.get("keepalive").and_then(Value::as_bool) == Some(false) {
+    parts.push(if s.cold { "cold" } else { "warm" }.to_string());
+    if !s.keepalive {
         parts.push("no keep-alive".to_string());
     }
     parts.push(format!("tool {tool}"));
-    let found: Vec<&str> = s
-        .get("tools_found")
-        .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    parts.push(if found.is_empty() {
+    parts.push(if s.tools_found.is_empty() {
         "external tools found: none".to_string()
     } else {
-        format!("external tools found: {}", found.join(", "))
+        format!("external tools found: {}", s.tools_found.join(", "))
     });
     // The tool names come from the saved settings.
     cleaned(&parts.join(", "))
@@ -230,7 +220,7 @@ mod tests {
         r
     }
 
-    fn run(rows: Vec<Row>, pairs: Option<Vec<ServerPair>>, settings: Value) -> Run {
+    fn run(rows: Vec<Row>, pairs: Option<Vec<ServerPair>>, settings: serde_json::Value) -> Run {
         Run {
             tool: TOOL.into(),
             format: FORMAT,
@@ -302,11 +292,15 @@ mod tests {
         let mut r = row("http://h", "/", vec![]);
         r.tool = Some("wrk".into());
         r.median = Some(0.049);
-        let text = render(&run(vec![r], None, json!({"tool": "wrk", "duration": 10})));
+        let text = render(&run(
+            vec![r],
+            None,
+            json!({"servers": [], "tool": "wrk", "duration": 10, "concurrency": 2}),
+        ));
         assert!(text.lines().nth(2).unwrap().ends_with("wrk"), "{text}");
         assert!(
             text.starts_with(
-                "http: 0 servers × 0 pages, 10 s each, warm, tool wrk, external tools found: none"
+                "http: 0 servers × 0 pages, 10 s each, concurrency 2, warm, tool wrk, external tools found: none"
             ),
             "{text}"
         );

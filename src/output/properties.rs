@@ -12,11 +12,11 @@ use crate::document::environment::Environment;
 use crate::document::run::{
     CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, Run, ServerPair, TOOL,
 };
+use crate::document::settings::{HttpSettings, MicroSettings, Settings};
 use crate::error::Error;
 use crate::output::Format;
 use crate::text::is_unsafe;
 use proptest::prelude::*;
-use serde_json::json;
 use std::collections::BTreeMap;
 
 const MARK: &str = "::error::INJECTED";
@@ -114,17 +114,29 @@ fn fixture(mode: Mode, metric: Metric, t: &[String]) -> Run {
         machine_class: Some(s()),
         ..Environment::default()
     };
-    let settings = json!({
-        "servers": [s()], "pages": [s()], "tool": s(), "tools_found": [s(), s()],
-        "requests": 1, "warmup_effective": 1, "duration": 1, "cache_sim": s(),
-    });
+    let settings = if mode == Mode::Http {
+        Settings::Http(HttpSettings {
+            servers: vec![s()],
+            pages: vec![s()],
+            tool: s(),
+            tools_found: vec![s(), s()],
+            requests: 1,
+            warmup_effective: 1,
+            duration: Some(1),
+            ..HttpSettings::default()
+        })
+    } else {
+        let mut micro = MicroSettings::default();
+        micro.counting.cache_sim = Some(s());
+        Settings::Micro(micro)
+    };
     Run {
         tool: TOOL.into(),
         format: FORMAT,
         mode,
         started: s(),
         machine: s(),
-        settings: serde_json::from_value(settings).unwrap_or_default(),
+        settings,
         environment,
         warnings: vec![s()],
         rows,

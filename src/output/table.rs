@@ -61,8 +61,8 @@ fn count_rows(run: &Run) -> String {
              estimated cycles = L1 hits + 5 x LL hits + 35 x RAM\n",
             clean(
                 run.settings
-                    .get("cache_sim")
-                    .and_then(|v| v.as_str())
+                    .micro()
+                    .and_then(|s| s.counting.cache_sim.as_deref())
                     .unwrap_or("unrecorded")
             )
         )

@@ -10,44 +10,9 @@ use super::workers::Timed;
 use crate::document::builder::{Figures, RunBuilder};
 use crate::document::comparison::Comparison;
 use crate::document::run::{Mode, Run};
+use crate::document::settings::{PairedSettings, Settings};
 use crate::judge::paired::Builds;
-use serde::Serialize;
 use std::collections::BTreeMap;
-
-/// What the run's `settings` record: every option that shapes the
-/// comparison, and what it chose itself (the seed, the CPU, the samples a
-/// round). Saved by field name, in name order.
-#[derive(Serialize)]
-struct Settings<'a> {
-    /// The old bench binary, as given.
-    old: String,
-    /// The new bench binary, as given.
-    new: String,
-    rounds: usize,
-    /// Worker pairs that ran the rounds.
-    pairs: usize,
-    repeat: usize,
-    round_ms: u64,
-    /// The clock's script; only when the clock is scripted.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    fake_clock: Option<String>,
-    /// Per probe both builds timed: its samples a round on each build, as
-    /// the first pair sized them.
-    samples_per_round: BTreeMap<&'a str, usize>,
-    warmup: usize,
-    min_batch: Option<u64>,
-    /// The `--probe` selection; empty for all.
-    probes: &'a [String],
-    /// The seed of every random order, given or drawn.
-    seed: u64,
-    /// The CPU both builds ran on; null where pinning is not allowed.
-    cpu: Option<usize>,
-    /// Percent.
-    threshold: f64,
-    /// Each build's extra environment, as NAME=VALUE.
-    env_old: Vec<String>,
-    env_new: Vec<String>,
-}
 
 /// The run of a comparison: the new build's rows, the comparison with the
 /// old one, and its settings.
@@ -60,7 +25,7 @@ pub(super) fn run(
     threshold: f64,
 ) -> Run {
     let Measured { timed, entries } = measured;
-    let settings = Settings::new(o, &setup, schedule, &timed, threshold);
+    let settings = paired_settings(o, &setup, schedule, &timed, threshold);
     let mut warnings = inconclusive(&comparison);
     warnings.extend(different_results(&entries));
     warnings.extend(setup.clock.warning());
@@ -73,7 +38,7 @@ pub(super) fn run(
         })
         .collect();
     let mut run = RunBuilder::new(Mode::Micro, setup.started)
-        .settings(&settings)
+        .settings(Settings::Paired(settings))
         .warnings(warnings)
         .rows(rows)
         .build(setup.environment, Figures::Times);
@@ -81,37 +46,36 @@ pub(super) fn run(
     run
 }
 
-impl<'a> Settings<'a> {
-    /// The settings of a comparison made with `o`.
-    fn new(
-        o: &'a PairedOptions,
-        setup: &Setup,
-        schedule: &Schedule,
-        timed: &'a [Timed],
-        threshold: f64,
-    ) -> Settings<'a> {
-        let env = |env: &[(String, String)]| env.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        Settings {
-            old: o.old.display().to_string(),
-            new: o.new.display().to_string(),
-            rounds: o.rounds,
-            pairs: schedule.pairs(),
-            repeat: o.repeat,
-            round_ms: o.round_ms,
-            fake_clock: setup.clock.describe(),
-            samples_per_round: timed
-                .iter()
-                .map(|t| (t.name.as_str(), t.per_round))
-                .collect(),
-            warmup: o.warmup,
-            min_batch: o.min_batch,
-            probes: &o.probes,
-            seed: setup.seed,
-            cpu: setup.cpu,
-            threshold,
-            env_old: env(&o.env_old),
-            env_new: env(&o.env_new),
-        }
+/// The settings of a comparison made with `o`.
+fn paired_settings(
+    o: &PairedOptions,
+    setup: &Setup,
+    schedule: &Schedule,
+    timed: &[Timed],
+    threshold: f64,
+) -> PairedSettings {
+    let env = |env: &[(String, String)]| env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    PairedSettings {
+        old: o.old.display().to_string(),
+        new: o.new.display().to_string(),
+        rounds: o.rounds,
+        pairs: schedule.pairs(),
+        repeat: o.repeat,
+        round_ms: o.round_ms,
+        fake_clock: setup.clock.describe(),
+        samples_per_round: timed
+            .iter()
+            .map(|t| (t.name.clone(), t.per_round))
+            .collect(),
+        warmup: o.warmup,
+        min_batch: o.min_batch,
+        probes: o.probes.clone(),
+        seed: setup.seed,
+        cpu: setup.cpu,
+        threshold,
+        env_old: env(&o.env_old),
+        env_new: env(&o.env_new),
+        other: BTreeMap::new(),
     }
 }
 

@@ -73,8 +73,9 @@ pub(super) fn confirm(
     };
     let notes = confirm::apply(comparison, &found);
     run.warnings.extend(notes);
-    run.settings
-        .insert("confirm".into(), serde_json::Value::Bool(true));
+    if let Some(settings) = run.settings.micro_mut() {
+        settings.confirm = true;
+    }
 }
 
 /// The process probe (or the floor) whose row `key` is (`P.boot`, ...).

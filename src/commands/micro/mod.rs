@@ -14,6 +14,7 @@ use crate::baseline::{self, history::Bench};
 use crate::document::builder::{Figures, RunBuilder};
 use crate::document::environment::{Environment, now, repository_dir};
 use crate::document::run::{Metric, Mode, Row, Run};
+use crate::document::settings::{MicroSettings, Settings};
 use crate::error::Error;
 use crate::judge::Rules;
 use crate::measure::Meter;
@@ -27,7 +28,6 @@ use crate::output::progress::Progress;
 use crate::probe::{self, Probe, ProcessProbe};
 use choice::Choice;
 use options::MicroOptions;
-use settings::MicroSettings;
 
 /// Runs micro mode and returns the exit code. `bench` is the bench target
 /// `cargo bench` runs: without `--baseline` or `--no-baseline` it chooses
@@ -59,10 +59,10 @@ pub(crate) fn main(
     let quiet = options.common.quiet;
     let mut run = match choice.metric {
         Metric::Time => {
-            let mut settings = MicroSettings::timed(options, &injection, &clock);
+            let mut settings = settings::timed(options, &injection, &clock);
             settings.boot_repeat = (!process_selected.is_empty()).then_some(options.boot_repeat);
             let mode = options.mode();
-            let mut run = measure(&timer, &selected, &settings, (mode, Metric::Time), quiet)?;
+            let mut run = measure(&timer, &selected, settings, (mode, Metric::Time), quiet)?;
             run.rows
                 .extend(measure_processes(&children, &process_selected, quiet));
             run
@@ -118,7 +118,7 @@ fn count(
         .or_else(|| choice.baseline.as_ref().and_then(baseline::counts::batch))
         .unwrap_or(callgrind::DEFAULT_BATCH);
     let valgrind = callgrind::valgrind_version(counted)?;
-    let settings = MicroSettings::counted(options, injection, counted, batch, valgrind);
+    let settings = settings::counted(options, injection, counted, batch, valgrind);
     let meter = Callgrind {
         invocation: invocation.iter().map(ToString::to_string).collect(),
         batch,
@@ -129,7 +129,7 @@ fn count(
         injection,
     };
     let quiet = options.common.quiet;
-    measure(&meter, selected, &settings, (Mode::Micro, counted), quiet)
+    measure(&meter, selected, settings, (Mode::Micro, counted), quiet)
 }
 
 /// The warning of a counted run that leaves process probes out: a whole
@@ -208,7 +208,7 @@ fn stop_on_timeout(message: &str) {
 fn measure(
     meter: &dyn Meter,
     selected: &[&'static Probe],
-    settings: &MicroSettings,
+    settings: MicroSettings,
     (mode, metric): (Mode, Metric),
     quiet: bool,
 ) -> Result<Run, Error> {
@@ -224,7 +224,7 @@ fn measure(
     };
     Ok(RunBuilder::new(mode, started)
         .metric(metric)
-        .settings(settings)
+        .settings(Settings::Micro(settings))
         .warnings(measured.warnings)
         .rows(measured.rows)
         .calibration(measured.calibration)

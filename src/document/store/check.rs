@@ -15,6 +15,13 @@ pub(crate) const MAX_MS: f64 = 1e12;
 
 /// Why `run` cannot be used, naming the row and field; `None` when it can.
 pub(crate) fn problem(run: &Run) -> Option<String> {
+    if !run.settings.fit(run.mode) {
+        return Some(format!(
+            "the settings are those of {}, not of a {} run",
+            run.settings.kind(),
+            run.mode.as_str()
+        ));
+    }
     if let Some(why) = run
         .calibration
         .as_ref()

@@ -112,6 +112,47 @@ mod tests {
     }
 
     #[test]
+    fn every_committed_run_reads_back_and_saves_byte_for_byte() {
+        // Format 1 is a contract: what a build wrote, this build reads and
+        // saves again unchanged, settings and all.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut runs = Vec::new();
+        for dir in ["baselines", "evaluate/results", "tests/fixtures"] {
+            json_files(&root.join(dir), &mut runs);
+        }
+        let mut seen = 0;
+        for path in runs {
+            let text = std::fs::read_to_string(&path).unwrap();
+            // The learned baselines were written by a build whose rows held
+            // `kernel_samples`, a field since removed; a row keeps no key it
+            // does not know.
+            let earlier = path.to_string_lossy().contains("2026-11-30-learned");
+            if earlier || !text.starts_with("{\n  \"tool\": \"yardstick\"") {
+                continue;
+            }
+            let run = parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert!(
+                format!("{}\n", to_json(&run)) == text,
+                "{} changes when saved again",
+                path.display()
+            );
+            seen += 1;
+        }
+        assert!(seen >= 3, "only {seen} committed runs found");
+    }
+
+    fn json_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                json_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "json") {
+                out.push(path);
+            }
+        }
+    }
+
+    #[test]
     fn load_names_the_file() {
         let t = tempfile::tempdir().unwrap();
         let missing = t.path().join("nope.json");
