@@ -9,7 +9,9 @@
 //! calibration loop regresses.
 
 use super::{change_pct, common_rows, over_threshold};
-use crate::document::comparison::{CalibrationRatio, Check, Comparison, Figure, Reason, Verdict};
+use crate::document::comparison::{
+    CalibrationRatio, Check, Comparison, EnvironmentDifference, Figure, Reason, Verdict,
+};
 use crate::document::run::{Row, RowKind, Run};
 use crate::error::Error;
 
@@ -47,6 +49,13 @@ pub(super) fn compare(
     };
     let too_slow = ratio.too_slow();
     out.calibration = Some(ratio);
+    // Other versions of the loop's crates may move its speed: a note, not a
+    // refusal, since the loop's checksum still guards what it computes.
+    let crates = baseline
+        .environment
+        .calibration_crate_differences(&run.environment);
+    out.environment_differences
+        .extend(crates.into_iter().map(EnvironmentDifference::from));
     for (base, now) in common_rows(baseline, run) {
         if let (Some(b), Some(n)) = (normalized(base, base_c), normalized(now, now_c)) {
             let change = change_pct(b, n);
@@ -125,6 +134,46 @@ mod tests {
         assert_eq!(cal.speed, 0.5);
         assert!(c.checks.iter().all(|k| k.change_pct.abs() < 1e-9));
         assert_eq!(c.method, Method::Normalized);
+    }
+
+    #[test]
+    fn other_versions_of_the_loop_s_crates_give_a_note_not_a_refusal() {
+        let with = |c: f64, ms: f64, crates: Option<&[(&str, &str)]>| {
+            let mut r = run(c, vec![row("a", ms, 0)]);
+            r.environment.calibration_crates = crates.map(|pairs| {
+                pairs
+                    .iter()
+                    .map(|(n, v)| (n.to_string(), v.to_string()))
+                    .collect()
+            });
+            r
+        };
+        let old: &[(&str, &str)] = &[("regex", "1.10.0"), ("sha2", "0.10.9")];
+        let new: &[(&str, &str)] = &[("regex", "1.13.2"), ("sha2", "0.10.9")];
+        let c = compare(
+            &with(10.0, 1.0, Some(old)),
+            "b",
+            &with(10.0, 2.0, Some(new)),
+            &Rules::default(),
+        )
+        .unwrap();
+        let noted: Vec<_> = c
+            .environment_differences
+            .iter()
+            .map(|d| (d.field.as_str(), d.baseline.as_str(), d.current.as_str()))
+            .collect();
+        assert_eq!(noted, [("calibration loop's regex", "1.10.0", "1.13.2")]);
+        assert_eq!((c.regressions(), c.informational), (1, false));
+        for (base, now) in [(Some(old), Some(old)), (None, Some(new)), (Some(old), None)] {
+            let c = compare(
+                &with(10.0, 1.0, base),
+                "b",
+                &with(10.0, 2.0, now),
+                &Rules::default(),
+            )
+            .unwrap();
+            assert!(c.environment_differences.is_empty(), "{base:?} {now:?}");
+        }
     }
 
     #[test]

@@ -112,6 +112,7 @@ fn fixture(mode: Mode, metric: Metric, t: &[String]) -> Run {
         git_commit: s(),
         ci: s(),
         machine_class: Some(s()),
+        calibration_crates: Some(BTreeMap::from([(s(), s()), (s(), s())])),
         ..Environment::default()
     };
     let settings = if mode == Mode::Http {

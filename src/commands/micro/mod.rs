@@ -217,7 +217,10 @@ fn measure(
     let measured = meter.measure(selected, &mut progress);
     progress.finish();
     let measured = measured?;
-    let environment = Environment::current(&repository_dir(), started.clone());
+    let mut environment = Environment::current(&repository_dir(), started.clone());
+    if measured.calibration.is_some() {
+        environment = environment.with_calibration_crates(&repository_dir());
+    }
     let figures = match metric {
         Metric::Time => Figures::Times,
         _ => Figures::Counts,

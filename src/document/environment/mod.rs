@@ -2,10 +2,12 @@
 //! commit and CI. Saved with every run so a comparison can say when the
 //! baseline was made on another set-up.
 
+mod calibration_crates;
 mod cpu;
 mod git;
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub use cpu::Cpu;
@@ -49,6 +51,14 @@ pub struct Environment {
     /// classes were recorded. Either way, of unknown class.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine_class: Option<String>,
+    /// The versions of the crates the calibration loop runs (name →
+    /// version), as the workspace's `Cargo.lock` resolved them: the loop's
+    /// time, the divisor of every "x calib" figure, moves with their code
+    /// (which crates, and why: `calibration_crates.rs`). Absent where no
+    /// loop ran, where no lock was found or it named none of them, and in
+    /// runs saved before they were recorded: unrecorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration_crates: Option<BTreeMap<String, String>>,
 }
 
 impl Environment {
@@ -78,6 +88,17 @@ impl Environment {
             ci: ci_name(|k| std::env::var_os(k).is_some_and(|v| !v.is_empty())),
             cpu: (cpu != Cpu::default()).then_some(cpu),
             machine_class,
+            calibration_crates: None,
+        }
+    }
+
+    /// This set-up with the versions of the calibration loop's crates, read
+    /// from the first `Cargo.lock` in `package` (the directory the bench
+    /// runs for) or above it; for runs in which the loop ran.
+    pub fn with_calibration_crates(self, package: &Path) -> Environment {
+        Environment {
+            calibration_crates: calibration_crates::calibration_crates(package),
+            ..self
         }
     }
 
@@ -120,6 +141,25 @@ impl Environment {
         );
         differ("target", self.target.clone(), other.target.clone());
         out
+    }
+
+    /// The calibration loop's crates whose versions both runs recorded and
+    /// differ between `self` (the baseline) and `other`: (field, baseline,
+    /// current). The loop's checksum still guards its work, so a change
+    /// here is a note on the speed factor, not a refusal.
+    pub fn calibration_crate_differences(
+        &self,
+        other: &Environment,
+    ) -> Vec<(String, String, String)> {
+        let (Some(base), Some(now)) = (&self.calibration_crates, &other.calibration_crates) else {
+            return Vec::new();
+        };
+        base.iter()
+            .filter_map(|(name, b)| {
+                let n = now.get(name).filter(|n| *n != b)?;
+                Some((format!("calibration loop's {name}"), b.clone(), n.clone()))
+            })
+            .collect()
     }
 }
 
@@ -226,6 +266,55 @@ mod tests {
             d,
             vec![("rustc".to_string(), "1.94".to_string(), "1.95".to_string())]
         );
+    }
+
+    #[test]
+    fn calibration_crates_differ_only_where_both_runs_recorded_them() {
+        let with = |pairs: &[(&str, &str)]| Environment {
+            calibration_crates: Some(
+                pairs
+                    .iter()
+                    .map(|(n, v)| (n.to_string(), v.to_string()))
+                    .collect(),
+            ),
+            ..Environment::default()
+        };
+        let base = with(&[("regex", "1.10.0"), ("sha2", "0.10.9")]);
+        assert!(base.calibration_crate_differences(&base.clone()).is_empty());
+        let unrecorded = Environment::default();
+        assert!(base.calibration_crate_differences(&unrecorded).is_empty());
+        assert!(unrecorded.calibration_crate_differences(&base).is_empty());
+        let now = with(&[("regex", "1.13.2"), ("memchr", "2.7.6")]);
+        assert_eq!(
+            base.calibration_crate_differences(&now),
+            vec![(
+                "calibration loop's regex".to_string(),
+                "1.10.0".to_string(),
+                "1.13.2".to_string()
+            )]
+        );
+        // Not a set-up difference of every method: only the normalised one
+        // divides by the loop.
+        assert!(base.differences(&now).is_empty());
+    }
+
+    #[test]
+    fn a_run_without_calibration_crates_saves_as_it_was_read() {
+        let old = serde_json::to_string(&Environment::default()).unwrap();
+        assert!(!old.contains("calibration_crates"), "{old}");
+        let read: Environment = serde_json::from_str(&old).unwrap();
+        assert_eq!(serde_json::to_string(&read).unwrap(), old);
+        let recorded = Environment {
+            calibration_crates: Some(BTreeMap::from([("sha2".into(), "0.10.9".into())])),
+            ..Environment::default()
+        };
+        let text = serde_json::to_string(&recorded).unwrap();
+        assert!(
+            text.ends_with(r#""calibration_crates":{"sha2":"0.10.9"}}"#),
+            "{text}"
+        );
+        let read: Environment = serde_json::from_str(&text).unwrap();
+        assert_eq!(read, recorded);
     }
 
     #[test]
