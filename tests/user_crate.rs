@@ -87,6 +87,21 @@ fn a_users_crate_tests_and_benches_its_probes() {
         let allocs = row["memory"]["allocs"].as_u64().unwrap_or(0);
         assert!(allocs >= 1, "{row}");
     }
+    loop_crates_are_the_users(&run["environment"]["calibration_crates"]);
+}
+
+/// The calibration loop's crates are recorded as the user's lock (the
+/// first above the package the bench runs for) resolves them.
+fn loop_crates_are_the_users(recorded: &serde_json::Value) {
+    let lock = std::fs::read_to_string(example().join("Cargo.lock")).expect("the example's lock");
+    for name in ["memchr", "regex", "regex-automata", "regex-syntax", "sha2"] {
+        let version = recorded[name].as_str().unwrap_or("");
+        let entry = format!("name = \"{name}\"\nversion = \"{version}\"\n");
+        assert!(
+            !version.is_empty() && lock.contains(&entry),
+            "{name}: {recorded}"
+        );
+    }
 }
 
 #[test]
