@@ -9,5 +9,7 @@ pub mod environment;
 pub mod platform;
 pub mod row;
 pub mod run;
+#[cfg(test)]
+mod schema_check;
 pub mod settings;
 pub mod store;

@@ -1,0 +1,207 @@
+//! The parts of a maximal run: every field of every type set, written as
+//! whole struct literals, so that a field added to a type does not compile
+//! here until it is given a value, and the value it is given is written
+//! (the guard in `mod.rs` refuses this file's code any empty value).
+
+use crate::document::comparison::{
+    CalibrationRatio, Check, Comparison, EnvironmentDifference, Figure, Judged, MachineMismatch,
+    Method, Reason, Verdict,
+};
+use crate::document::environment::{Cpu, Environment};
+use crate::document::row::Memory;
+use crate::document::run::{
+    CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, Run, ServerPair, TOOL,
+};
+use crate::stats::Summary;
+use std::collections::BTreeMap;
+
+/// A run of `mode` and `metric` with every field set, `rows` and
+/// `comparison` given.
+pub(super) fn run(mode: Mode, metric: Metric, rows: Vec<Row>, comparison: Comparison) -> Run {
+    Run {
+        tool: TOOL.to_string(),
+        format: FORMAT,
+        mode,
+        started: "2026-01-02T03:04:05Z".to_string(),
+        machine: "bench-host".to_string(),
+        settings: super::settings_left_out(),
+        environment: environment(),
+        warnings: vec!["a warning that qualifies every figure".to_string()],
+        rows,
+        calibration: Some(calibration()),
+        comparison: Some(comparison),
+        server_pairs: Some(vec![pair()]),
+        metric,
+    }
+}
+
+fn environment() -> Environment {
+    Environment {
+        date: "2026-01-02T03:04:05Z".to_string(),
+        rustc: "rustc 1.95.0 (59807616e 2026-04-14)".to_string(),
+        profile: "bench".to_string(),
+        opt_level: "3".to_string(),
+        debug_assertions: true,
+        target: "x86_64-unknown-linux-gnu".to_string(),
+        os: "linux".to_string(),
+        arch: "x86_64".to_string(),
+        machine: "bench-host".to_string(),
+        cpus: 2,
+        load: Some([0.5, 0.4, 0.3]),
+        git_commit: "0123456789abcdef0123456789abcdef01234567".to_string(),
+        ci: "github-actions".to_string(),
+        cpu: Some(cpu()),
+        machine_class: Some("amd-epyc-2cpu-e0a14fb6".to_string()),
+    }
+}
+
+fn cpu() -> Cpu {
+    Cpu {
+        vendor: "AuthenticAMD".to_string(),
+        model_name: "AMD EPYC 7B13".to_string(),
+        id: "25/1/0".to_string(),
+        l1d: Some(32 * 1024),
+        l2: Some(512 * 1024),
+        l3: Some(32 * 1024 * 1024),
+        online: Some(2),
+        smt: Some(true),
+        hypervisor: Some("KVM".to_string()),
+        kernel: "6.1.0-18-cloud-amd64".to_string(),
+        governor: Some("performance".to_string()),
+    }
+}
+
+/// A row of `kind` keyed `key`, with every field of every kind set.
+pub(super) fn row(key: &str, kind: RowKind) -> Row {
+    Row {
+        key: key.to_string(),
+        kind,
+        name: key.to_string(),
+        n: 3,
+        min: Some(1.0),
+        mean: Some(1.5),
+        median: Some(1.5),
+        p90: Some(1.9),
+        p95: Some(1.95),
+        p99: Some(1.99),
+        max: Some(2.0),
+        stddev: Some(0.5),
+        samples: vec![1.0, 1.5, 2.0],
+        batch: Some(4),
+        requests: 4,
+        errors: 1,
+        error_messages: counts("timed out"),
+        ops: Some(10),
+        rps: Some(6666.0),
+        normalized: Some(0.15),
+        calibration_samples: vec![10.0, 10.0, 10.0],
+        note: "what the row stands for".to_string(),
+        checksum: Some(0x00ab_cdef_0123_4567),
+        memory: Some(Memory {
+            allocs: 2,
+            reallocs: 1,
+            bytes: 64,
+            peak: 48,
+        }),
+        peak_rss: Some(8 * 1024 * 1024),
+        instructions: Some(1200.0),
+        l1_misses: Some(3.0),
+        ll_misses: Some(1.0),
+        estimated_cycles: Some(1250.0),
+        target: Some("http://127.0.0.1:8080".to_string()),
+        url: Some("http://127.0.0.1:8080/page".to_string()),
+        ttfb_median: Some(1.2),
+        status: counts("200"),
+        bytes: Some(5120.0),
+        cache: counts("HIT"),
+        server: Some("demo-site".to_string()),
+        tool: Some("builtin".to_string()),
+    }
+}
+
+fn counts(what: &str) -> BTreeMap<String, u64> {
+    BTreeMap::from([(what.to_string(), 1)])
+}
+
+fn calibration() -> CalibrationSummary {
+    CalibrationSummary {
+        loops: Summary::of(&[9.0, 10.0, 11.0]).expect("three samples summarise"),
+        before_median: 9.5,
+        after_median: 10.5,
+        drift_pct: 10.5,
+        checksum: 42,
+    }
+}
+
+fn pair() -> ServerPair {
+    ServerPair {
+        name: "/page".to_string(),
+        base: "http://127.0.0.1:8080".to_string(),
+        other: "http://127.0.0.1:8081".to_string(),
+        base_median: Some(1.5),
+        other_median: Some(1.8),
+        median_ratio: Some(1.2),
+        base_rps: Some(600.0),
+        other_rps: Some(500.0),
+        rps_ratio: Some(0.83),
+    }
+}
+
+/// A comparison by `method` with every field set, machines of other
+/// classes `judged` so, and `checks`.
+pub(super) fn comparison(method: Method, judged: Judged, checks: Vec<Check>) -> Comparison {
+    Comparison {
+        baseline: "baseline.json".to_string(),
+        method,
+        threshold: 30.0,
+        min_delta: Some(0.5),
+        checks,
+        missing: vec!["gone".to_string()],
+        new: vec!["added".to_string()],
+        environment_differences: vec![difference("rustc")],
+        calibration: Some(CalibrationRatio {
+            baseline: 10.0,
+            current: 11.0,
+            speed: 0.91,
+            max_slowdown: Some(100.0),
+        }),
+        machines: Some(MachineMismatch {
+            baseline_class: "intel-xeon-2cpu-0badc0de".to_string(),
+            current_class: "amd-epyc-2cpu-e0a14fb6".to_string(),
+            baseline_cpu: "Intel Xeon".to_string(),
+            current_cpu: "AMD EPYC 7B13".to_string(),
+            judged,
+        }),
+        basis: Some("the committed baseline of this machine class".to_string()),
+        setup_differences: vec![difference("valgrind")],
+        param_differences: vec![difference("node")],
+        informational: true,
+    }
+}
+
+fn difference(field: &str) -> EnvironmentDifference {
+    EnvironmentDifference {
+        field: field.to_string(),
+        baseline: "before".to_string(),
+        current: "after".to_string(),
+    }
+}
+
+/// A check of `metric` with `verdict`, with the figures a saved check of
+/// that verdict can carry: a check inconclusive for the machine carries
+/// neither a p-value nor a confirmation (they would name another reason),
+/// one whose pairs disagree no confirmation; the others both.
+pub(super) fn check(key: &str, metric: Figure, verdict: Verdict) -> Check {
+    let machine = verdict == Verdict::Inconclusive(Reason::Machine);
+    let pairs = verdict == Verdict::Inconclusive(Reason::PairsDisagree);
+    Check {
+        key: key.to_string(),
+        metric,
+        baseline: 1.0,
+        current: 1.5,
+        change_pct: 50.0,
+        verdict,
+        p_value: (!machine).then_some(0.2),
+        confirmation_pct: (!machine && !pairs).then_some(2.0),
+    }
+}
