@@ -9,7 +9,9 @@
 //! any other type of a run does not compile until `maximal` gives it a
 //! value, and a value of nothing is refused twice over: in `maximal`'s
 //! code (no `None`, `false`, empty string or collection) and in the
-//! serialised runs (no null, no empty array or object).
+//! serialised runs (no null, no empty array or object). Every property the
+//! schema describes must also say in words what it is: that is what the
+//! schema is for.
 //!
 //! The run's `settings` are checked by key but not walked into yet: their
 //! types are being made. Walking them is removing `/settings` from
@@ -93,6 +95,24 @@ fn every_property_the_schema_describes_is_written() {
         "schema/run-v1.json describes properties no maximal run writes (stale descriptions, \
          or a field the maximal runs leave empty):\n{}",
         stale.join("\n")
+    );
+}
+
+#[test]
+fn every_property_the_schema_describes_says_what_it_is_for_its_readers() {
+    let schema = schema();
+    let silent: Vec<String> = Walk::new(&schema)
+        .described()
+        .into_iter()
+        .filter(|at| {
+            let property = at.strip_prefix('#').and_then(|p| schema.pointer(p));
+            property.and_then(|p| p.get("description")).is_none()
+        })
+        .collect();
+    assert!(
+        silent.is_empty(),
+        "schema/run-v1.json describes these properties without a description:\n{}",
+        silent.join("\n")
     );
 }
 
