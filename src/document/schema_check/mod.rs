@@ -9,13 +9,17 @@
 //! any other type of a run does not compile until `maximal` gives it a
 //! value, and a value of nothing is refused twice over: in `maximal`'s
 //! code (no `None`, `false`, empty string or collection) and in the
-//! serialised runs (no null, no empty array or object). Every property the
-//! schema describes must also say in words what it is: that is what the
-//! schema is for.
+//! serialised runs (no null, no empty array or object). A field that a
+//! hand-written `Serialize` (the comparison's) or `serde(skip)` leaves
+//! unwritten is caught by reading the runs back: they must equal what was
+//! written. Every property the schema describes must also say in words what
+//! it is: that is what the schema is for.
 //!
 //! The run's `settings` are checked by key but not walked into yet: their
-//! types are being made. Walking them is removing `/settings` from
-//! [`NOT_WALKED`]; the schema already describes them per mode.
+//! types are being made. Walking them is giving each kind's run settings
+//! with every field set (in place of [`settings_left_out`]) and removing
+//! `/settings` from [`NOT_WALKED`]; the schema already describes them per
+//! mode, and the walk follows the mode to its description.
 
 mod kinds;
 mod maximal;
