@@ -3,7 +3,7 @@
 //! a wildcard, so that a value added to an enum does not compile here until
 //! it is listed, and then the schema is asked whether it allows it.
 
-use super::maximal::{check, comparison, row, run};
+use super::maximal::{check, comparison, http_settings, micro_settings, paired_settings, row, run};
 use crate::document::comparison::{Check, Figure, Judged, Method, Reason, Verdict};
 use crate::document::run::{Metric, Mode, Row, RowKind, Run};
 
@@ -32,7 +32,7 @@ fn timed_micro() -> Run {
         ),
     );
     let rows = vec![probe("fine_sum"), probe("render")];
-    run(Mode::Micro, Metric::Time, rows, judged)
+    run((Mode::Micro, Metric::Time), micro_settings(), rows, judged)
 }
 
 fn counted() -> Run {
@@ -42,8 +42,8 @@ fn counted() -> Run {
         checks("fine_sum", &[Figure::Instructions, Figure::EstimatedCycles]),
     );
     run(
-        Mode::Micro,
-        Metric::EstimatedCycles,
+        (Mode::Micro, Metric::EstimatedCycles),
+        micro_settings(),
         vec![probe("fine_sum")],
         judged,
     )
@@ -65,7 +65,7 @@ fn kernel() -> Run {
     ] {
         rows.push(row(key, RowKind::Process));
     }
-    run(Mode::Kernel, Metric::Time, rows, judged)
+    run((Mode::Kernel, Metric::Time), micro_settings(), rows, judged)
 }
 
 /// One page on two servers.
@@ -79,7 +79,7 @@ fn http() -> Run {
         ),
     );
     let rows = vec![row("a /page", RowKind::Page), row("b /page", RowKind::Page)];
-    run(Mode::Http, Metric::Time, rows, judged)
+    run((Mode::Http, Metric::Time), http_settings(), rows, judged)
 }
 
 fn compare_builds() -> Run {
@@ -88,7 +88,12 @@ fn compare_builds() -> Run {
         Judged::No,
         checks("fine_sum", &[Figure::PairedMedianRatio]),
     );
-    run(Mode::Micro, Metric::Time, vec![probe("fine_sum")], judged)
+    run(
+        (Mode::Micro, Metric::Time),
+        paired_settings(),
+        vec![probe("fine_sum")],
+        judged,
+    )
 }
 
 /// A check of each of `figures` with each verdict.

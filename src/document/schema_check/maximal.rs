@@ -8,23 +8,32 @@ use crate::document::comparison::{
     Method, Reason, Verdict,
 };
 use crate::document::environment::{Cpu, Environment};
+use crate::document::platform::Platform;
 use crate::document::row::Memory;
 use crate::document::run::{
     CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, Run, ServerPair, TOOL,
+};
+use crate::document::settings::{
+    CountSettings, HttpSettings, MicroSettings, PairedSettings, Settings,
 };
 use crate::stats::Summary;
 use std::collections::BTreeMap;
 
 /// A run of `mode` and `metric` with every field set, `rows` and
 /// `comparison` given.
-pub(super) fn run(mode: Mode, metric: Metric, rows: Vec<Row>, comparison: Comparison) -> Run {
+pub(super) fn run(
+    (mode, metric): (Mode, Metric),
+    settings: Settings,
+    rows: Vec<Row>,
+    comparison: Comparison,
+) -> Run {
     Run {
         tool: TOOL.to_string(),
         format: FORMAT,
         mode,
         started: "2026-01-02T03:04:05Z".to_string(),
         machine: "bench-host".to_string(),
-        settings: super::settings_left_out(),
+        settings,
         environment: environment(),
         warnings: vec!["a warning that qualifies every figure".to_string()],
         rows,
@@ -52,6 +61,7 @@ fn environment() -> Environment {
         ci: "github-actions".to_string(),
         cpu: Some(cpu()),
         machine_class: Some("amd-epyc-2cpu-e0a14fb6".to_string()),
+        calibration_crates: Some([("regex".to_string(), "1.12.2".to_string())].into()),
     }
 }
 
@@ -204,4 +214,91 @@ pub(super) fn check(key: &str, metric: Figure, verdict: Verdict) -> Check {
         p_value: (!machine).then_some(0.2),
         confirmation_pct: (!machine && !pairs).then_some(2.0),
     }
+}
+
+/// The settings of a micro or kernel run, counted ones' included.
+pub(super) fn micro_settings() -> Settings {
+    Settings::Micro(MicroSettings {
+        inject: Some("fine_sum:15".to_string()),
+        fake_clock: Some("fine_sum=1".to_string()),
+        repeat: 30,
+        warmup: 3,
+        min_batch: Some(5),
+        probe_timeout: 60.0,
+        probes: vec!["fine_sum".to_string()],
+        filters: vec!["fine".to_string()],
+        exact: true,
+        threshold: Some(10.0),
+        boot_repeat: Some(5),
+        params: [("node".to_string(), "57".to_string())].into(),
+        confirm: true,
+        pooled_runs: Some(5),
+        counting: CountSettings {
+            metric: Some(Metric::EstimatedCycles),
+            valgrind: Some("valgrind-3.19.0".to_string()),
+            cache_sim: Some("I1=32768,8,64 D1=32768,8,64 LL=8388608,16,64".to_string()),
+            count_platform: Some(Platform {
+                tunables: "glibc.cpu.x86_rep_movsb_threshold=4096".to_string(),
+                pin: "held".to_string(),
+                cpu: "kind 0x1 family 0x19 model 0x1 stepping 0x1: sse2 avx2".to_string(),
+                libc: "glibc 2.36, build-id 0123".to_string(),
+            }),
+        },
+        other: super::no_unknown_keys(),
+    })
+}
+
+/// The settings of a comparison of two builds.
+pub(super) fn paired_settings() -> Settings {
+    Settings::Paired(PairedSettings {
+        old: "target/old/micro".to_string(),
+        new: "target/release/deps/micro".to_string(),
+        rounds: 30,
+        pairs: 8,
+        repeat: 5,
+        round_ms: 20,
+        fake_clock: Some("fine_sum=1".to_string()),
+        samples_per_round: [("fine_sum".to_string(), 25)].into(),
+        warmup: 3,
+        min_batch: Some(5),
+        probes: vec!["fine_sum".to_string()],
+        seed: 1,
+        cpu: Some(1),
+        threshold: 5.0,
+        env_old: vec!["A=1".to_string()],
+        env_new: vec!["A=2".to_string()],
+        other: super::no_unknown_keys(),
+    })
+}
+
+/// The settings of an HTTP run.
+pub(super) fn http_settings() -> Settings {
+    Settings::Http(HttpSettings {
+        servers: vec!["http://127.0.0.1:8080".to_string()],
+        pages: vec!["/page".to_string()],
+        compare: Some(vec!["http://127.0.0.1:8080".to_string()]),
+        requests: 100,
+        warmup: 5,
+        warmup_effective: 8,
+        concurrency: 4,
+        rounds: 2,
+        cold: true,
+        cache_header: "x-cache".to_string(),
+        keepalive: true,
+        http: "negotiated".to_string(),
+        encoding: "gzip".to_string(),
+        timeout: 30.0,
+        headers: vec!["X-Trace: 1".to_string()],
+        cookie: Some("(hidden)".to_string()),
+        auth: Some("(hidden)".to_string()),
+        resolve: vec!["h:80:127.0.0.1".to_string()],
+        insecure: true,
+        tool: "wrk".to_string(),
+        duration: Some(10),
+        force: true,
+        threshold: Some(20.0),
+        min_delta: Some(3.0),
+        tools_found: vec!["ab".to_string()],
+        other: super::no_unknown_keys(),
+    })
 }

@@ -39,8 +39,6 @@ impl Place {
 /// One walk, or several whose findings add up.
 pub(super) struct Walk<'s> {
     schema: &'s Value,
-    /// Places (by shape) whose key is checked but whose inside is not.
-    skipped: Vec<&'static str>,
     /// JSON pointers of keys the schema does not describe where they stand.
     pub undescribed: Vec<String>,
     /// Schema locations (`#/$defs/row/properties/key`) of every property a
@@ -53,16 +51,9 @@ impl<'s> Walk<'s> {
     pub fn new(schema: &'s Value) -> Walk<'s> {
         Walk {
             schema,
-            skipped: Vec::new(),
             undescribed: Vec::new(),
             used: BTreeSet::new(),
         }
-    }
-
-    /// Leaves out the inside of the place of shape `shape` (`/settings`).
-    pub fn skipping(mut self, shape: &'static str) -> Walk<'s> {
-        self.skipped.push(shape);
-        self
     }
 
     /// Walks `value` as a whole document, from the schema's root.
@@ -136,7 +127,7 @@ impl<'s> Walk<'s> {
         let place = place.field(key, named);
         if inner.is_empty() {
             self.undescribed.push(place.pointer);
-        } else if !self.skipped.contains(&place.shape.as_str()) {
+        } else {
             self.walk(value, inner, &place);
         }
     }
@@ -180,7 +171,6 @@ impl<'s> Walk<'s> {
             .map(|(index, _)| {
                 let branch = format!("{at}/{keyword}/{index}");
                 let mut trial = Walk::new(self.schema);
-                trial.skipped.clone_from(&self.skipped);
                 trial.walk(value, vec![branch.clone()], place);
                 (trial.undescribed.len(), index, branch)
             })
@@ -214,9 +204,7 @@ impl<'s> Walk<'s> {
                 let property = format!("{at}/properties/{name}");
                 let place = format!("{shape}/{name}");
                 out.insert(property.clone());
-                if !self.skipped.contains(&place.as_str()) {
-                    inner.push((property, place));
-                }
+                inner.push((property, place));
             }
         }
         if node.get("items").is_some() {

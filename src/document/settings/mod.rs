@@ -145,7 +145,7 @@ mod tests {
     const MICRO: &str = r#"{"confirm":true,"exact":false,"filters":[],"later":{"x":1},"min_batch":null,"params":{"node":"57"},"pooled_runs":3,"probe_timeout":60.0,"probes":["a"],"repeat":30,"warmup":3}"#;
     const COUNTED: &str = r#"{"cache_sim":"I1=32768,8,64","count_platform":{"cpu":"c","libc":"l","pin":"held","tunables":"none"},"exact":false,"filters":[],"metric":"estimated-cycles","min_batch":5,"probe_timeout":60.0,"probes":[],"repeat":30,"valgrind":"valgrind-3.19.0","warmup":3}"#;
     const PAIRED: &str = r#"{"cpu":1,"env_new":[],"env_old":["A=1"],"later":2,"min_batch":null,"new":"b/new","old":"b/old","pairs":8,"probes":[],"repeat":5,"round_ms":20,"rounds":30,"samples_per_round":{"fine_sum":25},"seed":1,"threshold":10.0,"warmup":3}"#;
-    const HTTP: &str = r#"{"cache_header":"x-cache","cold":false,"concurrency":4,"encoding":"identity","force":false,"http":"negotiated","insecure":false,"keepalive":true,"later":"z","pages":["/"],"requests":100,"rounds":2,"servers":["http://127.0.0.1:8080"],"timeout":30.0,"tool":"builtin","tools_found":["ab"],"warmup":5,"warmup_effective":8}"#;
+    const HTTP: &str = r#"{"cache_header":"x-cache","cold":false,"concurrency":4,"encoding":"gzip","force":false,"http":"negotiated","insecure":false,"keepalive":true,"later":"z","pages":["/"],"requests":100,"rounds":2,"servers":["http://127.0.0.1:8080"],"timeout":30.0,"tool":"builtin","tools_found":["ab"],"warmup":5,"warmup_effective":8}"#;
 
     fn read(text: &str) -> Settings {
         serde_json::from_str(text).unwrap()
