@@ -3,23 +3,55 @@
 //! A shared machine can slow one probe for the few seconds it is measured.
 //! The command measures every flagged probe once more (micro mode:
 //! interleaved with the calibration loop; kernel mode: its iterations or
-//! its children again) and hands the new figures here: a slowdown that does
-//! not show again was the machine's, not the code's, and its check becomes
-//! inconclusive (a warning), neither a silent pass nor a false failure. The
-//! rule lives here, beside the others; measuring lives in the command.
+//! its children again) and hands the new rows here, where the check's
+//! figure is read from them as the comparison read it (`figure.rs`): a
+//! slowdown that does not show again was the machine's, not the code's, and
+//! its check becomes inconclusive (a warning), neither a silent pass nor a
+//! false failure. The rule lives here, beside the others; measuring lives in
+//! the command.
 
+use super::figure::{self, Among};
 use crate::document::comparison::{Check, Comparison, Figure, Method, Reason, Verdict};
+use crate::document::run::Row;
 
-/// A probe measured again: its new figure, or why it could not be
-/// measured.
+/// A flagged row measured again, or why it could not be measured.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Remeasured {
     /// The row's key.
     pub key: String,
-    /// The new figure of the check: the median of the per-round ratios to
-    /// the loop (micro mode), or the median in ms, or against the floor's
-    /// (kernel mode).
-    pub figure: Result<f64, String>,
+    /// What the new measurement gave.
+    pub again: Result<Again, String>,
+}
+
+/// The rows of a new measurement: the probe's, and with a process probe
+/// judged against the floor, the floor's too.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Again {
+    /// The rows measured.
+    pub rows: Vec<Row>,
+    /// The calibration loop's median they were timed beside (micro mode).
+    pub calibration: Option<f64>,
+}
+
+impl Again {
+    /// The figure `check` judges, read from these rows, or why there is
+    /// none.
+    fn figure(&self, check: &Check) -> Result<f64, String> {
+        let row = self
+            .rows
+            .iter()
+            .find(|r| r.key == check.key)
+            .ok_or("not reported again")?;
+        if row.errors > 0 {
+            let message = row.error_messages.keys().next().unwrap_or(&row.note);
+            return Err(message.clone());
+        }
+        let among = Among {
+            rows: &self.rows,
+            calibration: self.calibration,
+        };
+        figure::of(&check.metric, row, among).ok_or_else(|| format!("no {}", check.metric.as_str()))
+    }
 }
 
 /// Whether `check` is a timed regression a confirmation measures again.
@@ -60,8 +92,13 @@ pub(crate) fn apply(comparison: &mut Comparison, again: &[Remeasured]) -> Vec<St
         let Some(remeasured) = again.iter().find(|r| r.key == check.key) else {
             continue;
         };
-        let figure = match &remeasured.figure {
-            Ok(figure) => *figure,
+        let figure = match remeasured
+            .again
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(|a| a.figure(check))
+        {
+            Ok(figure) => figure,
             Err(message) => {
                 notes.push(format!(
                     "{}: could not be measured again ({message}); the regression stands",
@@ -91,6 +128,24 @@ pub(crate) fn apply(comparison: &mut Comparison, again: &[Remeasured]) -> Vec<St
 mod tests {
     use super::*;
     use crate::document::comparison::{Check, Method};
+    use crate::document::run::RowKind;
+
+    /// `key` measured again at `ratio` times the calibration loop.
+    fn again(key: &str, ratio: f64) -> Remeasured {
+        let mut row = Row::with_samples(key.into(), RowKind::Probe, key.into(), vec![ratio * 2.0]);
+        row.calibration_samples = vec![2.0];
+        measured(key, vec![row])
+    }
+
+    fn measured(key: &str, rows: Vec<Row>) -> Remeasured {
+        Remeasured {
+            key: key.into(),
+            again: Ok(Again {
+                rows,
+                calibration: Some(2.0),
+            }),
+        }
+    }
 
     fn comparison() -> Comparison {
         let check = |key: &str, figure, change: f64| {
@@ -120,17 +175,11 @@ mod tests {
         let notes = apply(
             &mut c,
             &[
-                Remeasured {
-                    key: "steady".into(),
-                    figure: Ok(1.25),
-                },
-                Remeasured {
-                    key: "passing".into(),
-                    figure: Ok(1.05),
-                },
+                again("steady", 1.25),
+                again("passing", 1.05),
                 Remeasured {
                     key: "failing".into(),
-                    figure: Err("panicked".into()),
+                    again: Err("the probe timed out".into()),
                 },
             ],
         );
@@ -150,18 +199,14 @@ mod tests {
         assert_eq!(confirmed[..3], [Some(25.0), Some(5.000000000000004), None]);
         assert_eq!(notes.len(), 2);
         assert!(notes[0].starts_with("inconclusive: passing measured +40.0 %"));
-        assert!(notes[1].contains("failing: could not be measured again (panicked)"));
+        assert!(notes[1].contains("failing: could not be measured again (the probe timed out)"));
     }
 
     #[test]
     fn a_change_exactly_at_the_threshold_is_not_confirmed() {
         let mut c = comparison();
         c.threshold = 25.0;
-        let again = Remeasured {
-            key: "steady".into(),
-            figure: Ok(1.25),
-        };
-        apply(&mut c, &[again]);
+        apply(&mut c, &[again("steady", 1.25)]);
         assert_eq!(c.checks[0].confirmation_pct, Some(25.0));
         assert_eq!(
             c.checks[0].verdict,
@@ -190,17 +235,61 @@ mod tests {
             ..Comparison::new("base.json", Method::Absolute, 30.0)
         };
         assert_eq!(flagged(&c), ["small", "k.boot"]);
-        let again = |key: &str, figure| Remeasured {
-            key: key.into(),
-            figure: Ok(figure),
+        let process = |key: &str, ms: f64| {
+            Row::with_samples(key.into(), RowKind::Process, key.into(), vec![ms])
         };
+        let small = process("small", 1.4);
+        let boot = vec![process("k.boot", 2.8), process("empty.boot", 2.0)];
         // 40 % slower again, but by 0.4 ms only; the ratio to the floor
         // has no delta in ms and stands at 40 %.
-        apply(&mut c, &[again("small", 1.4), again("k.boot", 1.4)]);
+        apply(
+            &mut c,
+            &[measured("small", vec![small]), measured("k.boot", boot)],
+        );
         assert_eq!(
             c.checks[0].verdict,
             Verdict::Inconclusive(Reason::Unconfirmed)
         );
         assert_eq!(c.checks[1].verdict, Verdict::Regressed);
+    }
+
+    #[test]
+    fn a_row_that_failed_again_or_is_missing_leaves_the_regression_standing() {
+        let mut c = comparison();
+        let mut failed = Row::with_samples(
+            "steady".into(),
+            crate::document::run::RowKind::Probe,
+            "steady".into(),
+            Vec::new(),
+        );
+        failed.errors = 1;
+        failed.error_messages = [("panicked: index out of bounds".to_string(), 1)].into();
+        let rows = |rows: Vec<Row>| {
+            Ok(Again {
+                rows,
+                calibration: Some(1.0),
+            })
+        };
+        let notes = apply(
+            &mut c,
+            &[
+                Remeasured {
+                    key: "steady".into(),
+                    again: rows(vec![failed]),
+                },
+                Remeasured {
+                    key: "passing".into(),
+                    again: rows(Vec::new()),
+                },
+            ],
+        );
+        assert_eq!(
+            notes,
+            [
+                "steady: could not be measured again (panicked: index out of bounds); the regression stands",
+                "passing: could not be measured again (not reported again); the regression stands",
+            ]
+        );
+        assert_eq!(c.regressions(), 4);
     }
 }

@@ -16,9 +16,9 @@
 //! median by more than the minimum delta. Allocation counts are judged
 //! beside it (`memory.rs`), failures by the rule every mode shares.
 
-use super::{change_pct, common_rows, over_threshold};
+use super::{change_pct, common_rows, figure, over_threshold};
 use crate::document::comparison::{Check, Comparison, Figure, Verdict};
-use crate::document::run::{Row, RowKind, Run};
+use crate::document::run::{Row, Run};
 
 /// Percent a figure may grow before it regresses. In 40 runs of unchanged
 /// code on this project's 2-core machine, the median of five children's
@@ -33,9 +33,6 @@ pub const DEFAULT_THRESHOLD: f64 = 50.0;
 /// (docs/evaluation.md, "Kernel mode": "The minimum delta").
 pub(crate) const DEFAULT_MIN_DELTA: f64 = 0.0;
 
-/// The floor's name: its rows are `empty.boot` and `empty.process`.
-const FLOOR: &str = "empty";
-
 pub(super) fn compare(baseline: &Run, run: &Run, min_delta: Option<f64>, out: &mut Comparison) {
     let min_delta = min_delta.unwrap_or(DEFAULT_MIN_DELTA);
     out.min_delta = Some(min_delta);
@@ -43,7 +40,7 @@ pub(super) fn compare(baseline: &Run, run: &Run, min_delta: Option<f64>, out: &m
         let (Some(b), Some(n)) = (base.median, now.median) else {
             continue;
         };
-        let Some((figure, b_figure, n_figure)) = figures(baseline, run, now, (b, n)) else {
+        let Some((figure, b_figure, n_figure)) = figures(baseline, run, (base, now)) else {
             continue;
         };
         let change = change_pct(b_figure, n_figure);
@@ -61,43 +58,18 @@ pub(super) fn compare(baseline: &Run, run: &Run, min_delta: Option<f64>, out: &m
 
 /// What a row is judged by, and its baseline and current values; `None`
 /// for the floor's own rows.
-fn figures(
-    baseline: &Run,
-    run: &Run,
-    row: &Row,
-    medians: (f64, f64),
-) -> Option<(Figure, f64, f64)> {
-    let Some((probe, phase)) = floor_phase(row) else {
-        return Some((Figure::Median, medians.0, medians.1));
+fn figures(baseline: &Run, run: &Run, (base, row): (&Row, &Row)) -> Option<(Figure, f64, f64)> {
+    let among = (figure::Among::run(baseline), figure::Among::run(run));
+    let judged = |f: Figure| {
+        let b = figure::of(&f, base, among.0)?;
+        Some((f.clone(), b, figure::of(&f, row, among.1)?))
     };
-    if probe == FLOOR {
-        return None;
-    }
-    let floor = |r: &Run| floor_median(r, phase);
-    match (floor(baseline), floor(run)) {
-        (Some(fb), Some(fn_)) => Some((Figure::MedianPerFloor, medians.0 / fb, medians.1 / fn_)),
+    match figure::floor_phase(row) {
+        Some((probe, _)) if probe == figure::FLOOR => None,
         // A run without its floor (an older one) is judged as it stands.
-        _ => Some((Figure::Median, medians.0, medians.1)),
+        Some(_) => judged(Figure::MedianPerFloor).or_else(|| judged(Figure::Median)),
+        None => judged(Figure::Median),
     }
-}
-
-/// The probe and phase of a process probe's `boot` or `process` row.
-pub(crate) fn floor_phase(row: &Row) -> Option<(&str, &str)> {
-    if row.kind != RowKind::Process {
-        return None;
-    }
-    let (probe, phase) = row.key.split_once('.')?;
-    matches!(phase, "boot" | "process").then_some((probe, phase))
-}
-
-/// The floor's median for `phase` in `run`, if it has a positive one.
-pub(crate) fn floor_median(run: &Run, phase: &str) -> Option<f64> {
-    let key = format!("{FLOOR}.{phase}");
-    run.rows
-        .iter()
-        .find(|r| r.key == key)
-        .and_then(|r| r.median)
-        .filter(|m| *m > 0.0)
 }
 
 #[cfg(test)]

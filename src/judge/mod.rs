@@ -5,6 +5,7 @@
 
 pub mod confirm;
 mod counts;
+pub(crate) mod figure;
 mod http;
 mod kernel;
 mod machine;
@@ -38,16 +39,17 @@ pub struct Rules {
 pub(crate) use counts::comparable;
 pub use normalized::{DEFAULT_MAX_MACHINE_SLOWDOWN, calibration};
 
-/// The default threshold of a run's mode and metric, in percent. The
-/// threshold a baseline was made with is never reused: the comparison's own
-/// options decide.
+/// The default threshold of a run's method, in percent. The threshold a
+/// baseline was made with is never reused: the comparison's own options
+/// decide.
 pub(crate) fn default_threshold(run: &Run) -> f64 {
-    match (run.mode, run.metric) {
-        (Mode::Micro, Metric::Time) => normalized::DEFAULT_THRESHOLD,
-        (Mode::Micro, Metric::Instructions) => counts::INSTRUCTIONS_THRESHOLD,
-        (Mode::Micro, Metric::EstimatedCycles) => counts::ESTIMATED_CYCLES_THRESHOLD,
-        (Mode::Http, _) => http::DEFAULT_THRESHOLD,
-        (Mode::Kernel, _) => kernel::DEFAULT_THRESHOLD,
+    match method(run) {
+        Method::Normalized => normalized::DEFAULT_THRESHOLD,
+        Method::Instructions => counts::INSTRUCTIONS_THRESHOLD,
+        Method::EstimatedCycles => counts::ESTIMATED_CYCLES_THRESHOLD,
+        Method::Paired => paired::DEFAULT_THRESHOLD,
+        Method::Http => http::DEFAULT_THRESHOLD,
+        Method::Absolute => kernel::DEFAULT_THRESHOLD,
     }
 }
 
@@ -57,7 +59,8 @@ pub fn over_threshold(change_pct: f64, threshold: f64) -> bool {
     change_pct > threshold
 }
 
-/// How a run of `run`'s mode and metric is judged.
+/// How a run of `run`'s mode and metric is judged: the one place the two
+/// choose the rules, which everything else asks by method.
 pub fn method(run: &Run) -> Method {
     match (run.mode, run.metric) {
         (Mode::Micro, Metric::Time) => Method::Normalized,
@@ -94,8 +97,9 @@ pub fn compare(
             .collect(),
         ..Comparison::new(baseline_name, method(run), threshold)
     };
-    match run.mode {
-        Mode::Micro => {
+    let method = comparison.method.clone();
+    match method {
+        Method::Normalized | Method::Instructions | Method::EstimatedCycles => {
             if !counts::comparable(baseline.metric, run.metric) {
                 return Err(Error::input(format!(
                     "{baseline_name}: a run of {} is no baseline for a run of {}",
@@ -104,22 +108,24 @@ pub fn compare(
                 )));
             }
             failures(baseline, run, &mut comparison);
-            let slowdown = rules.max_machine_slowdown;
-            let slowdown = slowdown.unwrap_or(DEFAULT_MAX_MACHINE_SLOWDOWN);
-            match run.metric {
-                Metric::Time => {
-                    normalized::compare(baseline, baseline_name, run, slowdown, &mut comparison)?
-                }
-                _ => counts::compare(baseline, run, &mut comparison),
+            if method == Method::Normalized {
+                let slowdown = rules.max_machine_slowdown;
+                let slowdown = slowdown.unwrap_or(DEFAULT_MAX_MACHINE_SLOWDOWN);
+                normalized::compare(baseline, baseline_name, run, slowdown, &mut comparison)?;
+            } else {
+                counts::compare(baseline, run, &mut comparison);
             }
             memory::compare(baseline, run, &mut comparison);
         }
-        Mode::Http => http::compare(baseline, run, rules.min_delta, &mut comparison),
-        Mode::Kernel => {
+        Method::Http => http::compare(baseline, run, rules.min_delta, &mut comparison),
+        Method::Absolute => {
             failures(baseline, run, &mut comparison);
             kernel::compare(baseline, run, rules.min_delta, &mut comparison);
             memory::compare(baseline, run, &mut comparison);
         }
+        // `method` gives it to no saved run: two builds are judged as they
+        // are measured (`paired.rs`).
+        Method::Paired => {}
     }
     machine::hold_back_across_classes(baseline, run, rules.cross_machine, &mut comparison);
     other_params(baseline, run, &mut comparison);

@@ -8,11 +8,12 @@
 //! everything shows no change; only a probe that got slower relative to the
 //! calibration loop regresses.
 
+use super::figure::{Among, of};
 use super::{change_pct, common_rows, over_threshold};
 use crate::document::comparison::{
     CalibrationRatio, Check, Comparison, EnvironmentDifference, Figure, Reason, Verdict,
 };
-use crate::document::run::{Row, RowKind, Run};
+use crate::document::run::{RowKind, Run};
 use crate::error::Error;
 
 /// Percent a probe's normalised figure may grow before it regresses: 30 %
@@ -56,8 +57,10 @@ pub(super) fn compare(
         .calibration_crate_differences(&run.environment);
     out.environment_differences
         .extend(crates.into_iter().map(EnvironmentDifference::from));
+    let figure = Figure::MedianPerCalibration;
+    let among = (Among::run(baseline), Among::run(run));
     for (base, now) in common_rows(baseline, run) {
-        if let (Some(b), Some(n)) = (normalized(base, base_c), normalized(now, now_c)) {
+        if let (Some(b), Some(n)) = (of(&figure, base, among.0), of(&figure, now, among.1)) {
             let change = change_pct(b, n);
             let over = over_threshold(change, out.threshold);
             let verdict = match (over, too_slow) {
@@ -65,9 +68,8 @@ pub(super) fn compare(
                 (true, false) => Verdict::Regressed,
                 (true, true) => Verdict::Inconclusive(Reason::Machine),
             };
-            let figure = Figure::MedianPerCalibration;
             out.checks
-                .push(Check::new(&now.key, figure, b, n, change, verdict));
+                .push(Check::new(&now.key, figure.clone(), b, n, change, verdict));
         }
     }
     Ok(())
@@ -87,12 +89,6 @@ pub fn calibration(run: &Run, name: &str) -> Result<f64, Error> {
             "{name}: a micro run without calibration cannot be compared"
         ))
     })
-}
-
-/// The row's normalised figure, recomputed from its samples: a stored
-/// `normalized` field may be stale or edited, so it is never trusted.
-fn normalized(row: &Row, calibration: f64) -> Option<f64> {
-    row.normalized_median(calibration)
 }
 
 #[cfg(test)]

@@ -38,8 +38,8 @@ pub(crate) struct Timer<'a> {
 
 impl Timer<'_> {
     /// Times `probes` in rounds and returns what the rounds gave, before it
-    /// becomes rows: the confirmation of a regression needs the ratios.
-    pub fn rounds(&self, probes: &[&'static Probe], observer: &mut dyn Observer) -> Rounds {
+    /// becomes rows.
+    fn rounds(&self, probes: &[&'static Probe], observer: &mut dyn Observer) -> Rounds {
         let calibration = Calibration::new();
         let watchdog = Watchdog::start(self.probe_timeout, self.on_timeout);
         let interleaved = Interleaved {

@@ -6,21 +6,21 @@
 use super::options::MicroOptions;
 use crate::document::comparison::Figure;
 use crate::document::run::{Mode, Run};
-use crate::judge::confirm::{self, Remeasured};
+use crate::judge::confirm::{self, Again, Remeasured};
+use crate::measure::Meter;
 use crate::measure::Observer;
 use crate::measure::process::Children;
 use crate::measure::sample::Sampling;
 use crate::measure::timer::Timer;
 use crate::probe::process::EMPTY_PROBE;
 use crate::probe::{Probe, ProcessProbe};
-use crate::stats;
 
 /// The fewest rounds a confirmation takes: its median must not hinge on one
 /// preempted sample.
 const CONFIRMATION_ROUNDS: usize = 15;
 
 /// What a confirmation may measure again.
-pub(super) struct Again<'a, 't> {
+pub(super) struct Remeasurable<'a, 't> {
     pub selected: &'a [&'static Probe],
     pub processes: &'a [&'static ProcessProbe],
     pub timer: &'a Timer<'t>,
@@ -31,7 +31,7 @@ pub(super) struct Again<'a, 't> {
 /// rule to what it finds.
 pub(super) fn confirm(
     run: &mut Run,
-    again: &Again,
+    again: &Remeasurable,
     options: &MicroOptions,
     observer: &mut dyn Observer,
 ) {
@@ -47,11 +47,11 @@ pub(super) fn confirm(
                 check.change_pct
             ));
         }
-        let figure = match again.selected.iter().find(|p| p.name == key) {
+        let measured = match again.selected.iter().find(|p| p.name == key) {
             Some(probe) => {
                 let batch = run.rows.iter().find(|r| r.key == key).and_then(|r| r.batch);
                 let Some(batch) = batch else { continue };
-                probe_again(probe, batch, again.timer, options, kernel)
+                Some(probe_again(probe, batch, again.timer, options, kernel))
             }
             None => match process_of(&key, again.processes) {
                 Some(probe) => {
@@ -59,13 +59,13 @@ pub(super) fn confirm(
                         .checks
                         .iter()
                         .any(|c| c.key == key && c.metric == Figure::MedianPerFloor);
-                    Some(process_again(probe, &key, per_floor, again.children))
+                    Some(Ok(process_again(probe, per_floor, again.children)))
                 }
                 None => None,
             },
         };
-        if let Some(figure) = figure {
-            found.push(Remeasured { key, figure });
+        if let Some(again) = measured {
+            found.push(Remeasured { key, again });
         }
     }
     let Some(comparison) = run.comparison.as_mut() else {
@@ -87,44 +87,27 @@ fn process_of(key: &str, processes: &[&'static ProcessProbe]) -> Option<&'static
     processes.iter().copied().find(|p| p.name == name)
 }
 
-/// Row `key`'s median over a new set of the probe's children, divided by
-/// the floor's over a new set of its own when the row is judged so.
-fn process_again(
-    probe: &ProcessProbe,
-    key: &str,
-    per_floor: bool,
-    children: &Children,
-) -> Result<f64, String> {
-    let median = |probe: &ProcessProbe, key: &str| {
-        let rows = children.measure_one(probe, &mut crate::measure::Unobserved);
-        match rows.iter().find(|r| r.key == key) {
-            Some(r) if r.errors > 0 => Err(r.note.clone()),
-            Some(r) => r.median.ok_or_else(|| "no child gave it".to_string()),
-            None => Err("not reported again".to_string()),
-        }
-    };
-    let own = median(probe, key)?;
-    if !per_floor {
-        return Ok(own);
+/// The rows of a new set of `probe`'s children, and of the floor's when
+/// the row is judged against it.
+fn process_again(probe: &ProcessProbe, per_floor: bool, children: &Children) -> Again {
+    let mut rows = children.measure_one(probe, &mut crate::measure::Unobserved);
+    if per_floor {
+        rows.extend(children.measure_one(&EMPTY_PROBE, &mut crate::measure::Unobserved));
     }
-    let phase = key.rsplit('.').next().unwrap_or("");
-    let floor = median(&EMPTY_PROBE, &format!("{}.{phase}", EMPTY_PROBE.name))?;
-    if floor > 0.0 {
-        Ok(own / floor)
-    } else {
-        Err("the floor took no time".to_string())
+    Again {
+        rows,
+        calibration: None,
     }
 }
 
-/// `probe` timed again at `batch`: its median ratio to the loop, or (kernel
-/// mode) its median; `None` when nothing could be timed.
+/// `probe` timed again at `batch`, beside the loop in micro mode.
 fn probe_again(
     probe: &'static Probe,
     batch: u64,
     timer: &Timer<'_>,
     options: &MicroOptions,
     kernel: bool,
-) -> Option<Result<f64, String>> {
+) -> Result<Again, String> {
     let timer = Timer {
         sampling: Sampling {
             warmup: 1,
@@ -134,15 +117,11 @@ fn probe_again(
         calibrate: !kernel,
         ..*timer
     };
-    let rounds = timer.rounds(&[probe], &mut crate::measure::Unobserved);
-    let m = rounds.probes.first()?;
-    // A confirmation that cannot be made leaves the regression standing.
-    if let Some(message) = m.error_messages.keys().next() {
-        return Some(Err(message.clone()));
-    }
-    if kernel {
-        stats::Summary::of(&m.samples).map(|s| Ok(s.median))
-    } else {
-        stats::median_of_ratios(&m.samples, &m.loops).map(Ok)
-    }
+    let measured = timer
+        .measure(&[probe], &mut crate::measure::Unobserved)
+        .map_err(|e| e.to_string())?;
+    Ok(Again {
+        rows: measured.rows,
+        calibration: measured.calibration.map(|c| c.loops.median),
+    })
 }

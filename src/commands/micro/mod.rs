@@ -79,7 +79,7 @@ pub(crate) fn main(
     }
     if options.confirm && run.metric == Metric::Time {
         let mut notes = Progress::new(0, quiet);
-        let again = confirm::Again {
+        let again = confirm::Remeasurable {
             selected: &selected,
             processes: &process_selected,
             timer: &timer,
