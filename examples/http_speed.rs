@@ -131,7 +131,10 @@ fn ours(url: &str, concurrency: u64, requests: u64) -> Result<(f64, f64), String
     if row.errors > 0 {
         return Err(format!("our client saw errors: {:?}", row.error_messages));
     }
-    Ok((row.median.ok_or("no median")?, row.rps.ok_or("no rate")?))
+    Ok((
+        row.figures.median.ok_or("no median")?,
+        row.rps.ok_or("no rate")?,
+    ))
 }
 
 /// wrk: (50 % latency ms, successful requests per second).
@@ -157,7 +160,7 @@ fn theirs(wrk_bin: &Path, url: &str, concurrency: u64) -> Result<(f64, f64), Str
         return Err(format!("wrk saw errors: {:?}", s.error_messages));
     }
     Ok((
-        s.median.ok_or("wrk gave no median")?,
+        s.figures.median.ok_or("wrk gave no median")?,
         s.rps.ok_or("wrk gave no rate")?,
     ))
 }

@@ -95,7 +95,7 @@ fn baseline_at(server: &http_support::TestServer, ms: f64, dir: &Path) -> std::p
     .unwrap();
     let mut run = yardstick::commands::http::measure(&o).unwrap();
     for row in &mut run.rows {
-        for v in [&mut row.median, &mut row.p95] {
+        for v in [&mut row.figures.median, &mut row.figures.p95] {
             *v = v.map(|_| ms);
         }
     }

@@ -26,10 +26,10 @@ fn every_request_is_made_and_timed() {
     ]))
     .unwrap();
     let r = only_row(&run);
-    assert_eq!((r.n, r.requests, r.errors), (20, 20, 0));
+    assert_eq!((r.figures.n, r.requests, r.errors), (20, 20, 0));
     assert_eq!(r.samples.len(), 20);
     assert!(r.samples.iter().all(|&t| t > 0.0), "{:?}", r.samples);
-    assert!(r.ttfb_median.unwrap() <= r.median.unwrap());
+    assert!(r.ttfb_median.unwrap() <= r.figures.median.unwrap());
     assert_eq!(r.status.get("200"), Some(&20));
     assert_eq!(r.bytes, Some(1000.0));
     assert_eq!(r.cache.get("HIT"), Some(&20));
@@ -74,10 +74,10 @@ fn error_statuses_are_counted_and_named_not_timed() {
     ]))
     .unwrap();
     let r = only_row(&run);
-    assert_eq!((r.n, r.requests, r.errors), (0, 8, 8));
+    assert_eq!((r.figures.n, r.requests, r.errors), (0, 8, 8));
     assert_eq!(r.error_messages.get("HTTP 404"), Some(&8));
     assert_eq!(r.status.get("404"), Some(&8));
-    assert!(r.median.is_none() && r.samples.is_empty());
+    assert!(r.figures.median.is_none() && r.samples.is_empty());
 }
 
 #[test]
@@ -90,7 +90,7 @@ fn a_refused_connection_is_an_error_without_a_time() {
     ]))
     .unwrap();
     let r = only_row(&run);
-    assert_eq!((r.n, r.requests, r.errors), (0, 6, 6));
+    assert_eq!((r.figures.n, r.requests, r.errors), (0, 6, 6));
     assert_eq!(
         r.error_messages.get("Connection refused"),
         Some(&6),
@@ -98,7 +98,7 @@ fn a_refused_connection_is_an_error_without_a_time() {
         r.error_messages
     );
     assert_eq!(r.status.get("failed"), Some(&6));
-    assert!(r.median.is_none() && r.min.is_none() && r.samples.is_empty());
+    assert!(r.figures.median.is_none() && r.figures.min.is_none() && r.samples.is_empty());
     assert_eq!(r.rps, Some(0.0));
 }
 
@@ -112,7 +112,7 @@ fn auth_is_sent_from_the_option_the_url_or_the_environment() {
         "--requests=4",
     ]))
     .unwrap();
-    assert_eq!((only_row(&run).n, only_row(&run).errors), (4, 0));
+    assert_eq!((only_row(&run).figures.n, only_row(&run).errors), (4, 0));
     let with_userinfo = url.replace("http://", "http://user:secret@");
     let run = measure(&options(&[
         &format!("--url={with_userinfo}"),
@@ -120,7 +120,7 @@ fn auth_is_sent_from_the_option_the_url_or_the_environment() {
     ]))
     .unwrap();
     let r = only_row(&run);
-    assert_eq!((r.n, r.errors), (4, 0));
+    assert_eq!((r.figures.n, r.errors), (4, 0));
     assert!(!r.url.as_ref().unwrap().contains("secret"));
     assert!(!r.key.contains("secret"));
     let from_env = yardstick::commands::http::options::parse(
@@ -150,9 +150,9 @@ fn slow_pages_take_their_time_and_concurrency_is_real() {
     ]))
     .unwrap();
     let r = only_row(&run);
-    assert_eq!(r.n, 8);
+    assert_eq!(r.figures.n, 8);
     // A sleep of 20 ms: load lengthens it, never shortens it.
-    assert!(r.min.unwrap() >= 20.0, "{:?}", r.min);
+    assert!(r.figures.min.unwrap() >= 20.0, "{:?}", r.figures.min);
     assert_eq!(s.seen.max_in_flight(), 4);
 }
 
@@ -175,7 +175,10 @@ fn two_servers_give_a_row_each_and_a_pair() {
         (pairs[0].base.as_str(), pairs[0].other.as_str()),
         (a.base().as_str(), b.base().as_str())
     );
-    let (am, bm) = (run.rows[0].median.unwrap(), run.rows[1].median.unwrap());
+    let (am, bm) = (
+        run.rows[0].figures.median.unwrap(),
+        run.rows[1].figures.median.unwrap(),
+    );
     assert!((pairs[0].median_ratio.unwrap() - bm / am).abs() < 1e-9);
     // Each server got its warm-up (max(5, 2)) and its 6 measured requests.
     assert_eq!((a.seen.requests(), b.seen.requests()), (11, 11));
@@ -228,7 +231,7 @@ fn a_timeout_is_an_error() {
     ]))
     .unwrap();
     let r = only_row(&run);
-    assert_eq!((r.n, r.errors), (0, 2));
+    assert_eq!((r.figures.n, r.errors), (0, 2));
     assert_eq!(
         r.error_messages.get("timeout after 0.005 s"),
         Some(&2),
@@ -247,7 +250,7 @@ fn https_is_verified_unless_insecure() {
     ]))
     .unwrap();
     let r = only_row(&run);
-    assert_eq!((r.n, r.errors), (0, 3));
+    assert_eq!((r.figures.n, r.errors), (0, 3));
     let message = r.error_messages.keys().next().unwrap();
     assert!(
         message.starts_with("TLS: invalid peer certificate"),
@@ -261,7 +264,7 @@ fn https_is_verified_unless_insecure() {
     ]))
     .unwrap();
     let r = only_row(&run);
-    assert_eq!((r.n, r.errors, r.bytes), (3, 0, Some(1000.0)));
+    assert_eq!((r.figures.n, r.errors, r.bytes), (3, 0, Some(1000.0)));
     assert!(
         s.seen
             .versions
@@ -283,7 +286,7 @@ fn http_1_1_can_be_asked_for_over_tls() {
         "--http=1.1",
     ]))
     .unwrap();
-    assert_eq!(only_row(&run).n, 3);
+    assert_eq!(only_row(&run).figures.n, 3);
     assert!(
         s.seen
             .versions
@@ -305,7 +308,7 @@ fn http_2_can_be_required_over_tls() {
         "--http=2",
     ]))
     .unwrap();
-    assert_eq!(only_row(&run).n, 3);
+    assert_eq!(only_row(&run).figures.n, 3);
     assert!(
         s.seen
             .versions
@@ -330,7 +333,7 @@ fn resolve_reaches_a_name_at_a_loopback_address() {
     ]))
     .unwrap();
     // Loopback by --resolve: no cap applies, every request answered.
-    assert_eq!(only_row(&run).n, 2000);
+    assert_eq!(only_row(&run).figures.n, 2000);
 }
 
 #[test]
@@ -349,7 +352,7 @@ fn connections_go_only_to_the_addresses_checked() {
     plan.resolve(&[], &|_, _| vec!["127.0.0.1".parse().unwrap()]);
     assert!(plan.servers[0].addresses.is_loopback());
     let rows = yardstick::http::builtin::run(&plan, &o.job, &mut |_| {}).unwrap();
-    assert_eq!((rows[0].n, rows[0].errors), (3, 0));
+    assert_eq!((rows[0].figures.n, rows[0].errors), (3, 0));
     // Three measured and one warm-up request (one per connection).
     assert_eq!(s.seen.requests(), 4);
     // Unresolved, the same plan has nowhere to go.

@@ -89,7 +89,7 @@ fn a_body_cut_short_is_an_error_not_a_page() {
         "--requests=10",
         "--warmup=0",
     ]);
-    assert_eq!((r.n, r.errors), (0, 10), "{:?}", r.error_messages);
+    assert_eq!((r.figures.n, r.errors), (0, 10), "{:?}", r.error_messages);
 }
 
 #[test]
@@ -109,7 +109,7 @@ fn an_informational_answer_is_not_a_page() {
             "--timeout=2",
         ]);
         assert_eq!(
-            (r.n, r.errors),
+            (r.figures.n, r.errors),
             (0, 4),
             "{head}: {:?} {:?}",
             r.status,
@@ -137,7 +137,7 @@ fn a_stream_of_100_continue_ends_at_the_timeout() {
         "--concurrency=1",
         "--timeout=0.5",
     ]);
-    assert_eq!((r.n, r.errors), (0, 3));
+    assert_eq!((r.figures.n, r.errors), (0, 3));
     assert_eq!(
         r.error_messages.get("timeout after 0.5 s"),
         Some(&3),
@@ -161,7 +161,7 @@ fn header_values_from_a_peer_are_kept_within_bounds() {
         "--warmup=0",
         "--concurrency=2",
     ]);
-    assert_eq!((r.n, r.errors), (300, 0), "{:?}", r.error_messages);
+    assert_eq!((r.figures.n, r.errors), (300, 0), "{:?}", r.error_messages);
     assert!(
         r.cache.len() <= 33,
         "{} distinct cache values kept",

@@ -123,7 +123,7 @@ fn nginx_end_to_end() {
     .unwrap();
     assert_eq!(run.rows.len(), 3);
     let (home, missing, text) = (&run.rows[0], &run.rows[1], &run.rows[2]);
-    assert_eq!((home.n, home.errors), (30, 0));
+    assert_eq!((home.figures.n, home.errors), (30, 0));
     // 1,000 times `a`, gzipped on the way: bytes are counted as transferred.
     assert!(home.bytes.unwrap() < 100.0, "{:?}", home.bytes);
     assert!(
@@ -134,8 +134,8 @@ fn nginx_end_to_end() {
         home.server
     );
     assert_eq!(home.cache.get("HIT"), Some(&30));
-    assert!(home.median.unwrap() > 0.0 && home.rps.unwrap() > 0.0);
-    assert_eq!((missing.n, missing.errors), (0, 30));
+    assert!(home.figures.median.unwrap() > 0.0 && home.rps.unwrap() > 0.0);
+    assert_eq!((missing.figures.n, missing.errors), (0, 30));
     assert_eq!(missing.error_messages.get("HTTP 404"), Some(&30));
     let size = std::fs::metadata(nginx._dir.path().join("html/text.txt"))
         .unwrap()
@@ -156,7 +156,7 @@ fn nginx_end_to_end() {
     let h2c = format!("--url=http://127.0.0.1:{}/", nginx.h2c_port);
     let run = measure(&options(&[&h2c, "--requests=5", "--http=2"])).unwrap();
     assert_eq!(
-        (run.rows[0].n, run.rows[0].errors),
+        (run.rows[0].figures.n, run.rows[0].errors),
         (5, 0),
         "{:?}",
         run.rows[0].error_messages

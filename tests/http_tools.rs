@@ -25,12 +25,16 @@ fn ab_success_with_its_percentile_file() {
     )
     .unwrap();
     assert_eq!((s.requests, s.succeeded, s.errors), (40, 40, 0));
-    assert!(close(s.min, 12.469) && close(s.median, 12.811) && close(s.p90, 13.495));
-    assert!(close(s.p95, 14.351) && close(s.max, 14.806));
+    assert!(
+        close(s.figures.min, 12.469)
+            && close(s.figures.median, 12.811)
+            && close(s.figures.p90, 13.495)
+    );
+    assert!(close(s.figures.p95, 14.351) && close(s.figures.max, 14.806));
     // ab's p99 line of this file is a read past its data (0.257 ms after
     // 14.8 ms): left out.
-    assert_eq!(s.p99, None);
-    assert!(close(s.mean, 14.349) && close(s.stddev, 0.5));
+    assert_eq!(s.figures.p99, None);
+    assert!(close(s.figures.mean, 14.349) && close(s.figures.stddev, 0.5));
     assert!(close(s.rps, 40.0 / 0.143));
     assert!(close(s.bytes, 500.0));
     assert_eq!(s.status.get("2xx"), Some(&40));
@@ -41,8 +45,8 @@ fn ab_without_a_percentile_file_reads_the_printed_table() {
     let s = ab::parse(&fixture("ab-ok.txt"), "", "", 200).unwrap();
     assert_eq!((s.succeeded, s.errors), (200, 0));
     assert_eq!(s.server.as_deref(), Some("nginx/1.22.1"));
-    assert!(close(s.median, 0.0) && close(s.max, 0.0));
-    assert!(close(s.bytes, 1000.0) && close(s.mean, 0.177));
+    assert!(close(s.figures.median, 0.0) && close(s.figures.max, 0.0));
+    assert!(close(s.bytes, 1000.0) && close(s.figures.mean, 0.177));
 }
 
 #[test]
@@ -58,7 +62,7 @@ fn ab_non_2xx_answers_are_errors() {
         let s = ab::parse(&fixture(file), "", "", n).unwrap();
         assert_eq!((s.succeeded, s.errors), (0, n), "{file}");
         assert_eq!(s.error_messages.get("non-2xx"), Some(&n), "{file}");
-        assert_eq!(s.median, None, "{file}: no success, no time");
+        assert_eq!(s.figures.median, None, "{file}: no success, no time");
         assert_eq!(s.rps, Some(0.0));
     }
 }
@@ -84,9 +88,15 @@ fn ab_garbage_is_an_error() {
 fn wrk_success_in_microseconds() {
     let s = wrk::parse(&fixture("wrk-ok.txt"), "").unwrap();
     assert_eq!((s.requests, s.succeeded, s.errors), (149156, 149156, 0));
-    assert!(close(s.mean, 0.09947) && close(s.stddev, 0.30238) && close(s.max, 4.86));
-    assert!(close(s.median, 0.049) && close(s.p90, 0.080) && close(s.p99, 1.57));
-    assert_eq!((s.min, s.p95), (None, None));
+    assert!(
+        close(s.figures.mean, 0.09947)
+            && close(s.figures.stddev, 0.30238)
+            && close(s.figures.max, 4.86)
+    );
+    assert!(
+        close(s.figures.median, 0.049) && close(s.figures.p90, 0.080) && close(s.figures.p99, 1.57)
+    );
+    assert_eq!((s.figures.min, s.figures.p95), (None, None));
     assert!(close(s.rps, 149156.0 / 2.10));
     assert!(close(s.bytes, 176.24 * 1024.0 * 1024.0 / 149156.0));
 }
@@ -94,10 +104,14 @@ fn wrk_success_in_microseconds() {
 #[test]
 fn wrk_units_seconds_and_gigabytes() {
     let s = wrk::parse(&fixture("wrk-seconds.txt"), "").unwrap();
-    assert!(close(s.median, 1240.0) && close(s.mean, 1220.0) && close(s.stddev, 23.44));
+    assert!(
+        close(s.figures.median, 1240.0)
+            && close(s.figures.mean, 1220.0)
+            && close(s.figures.stddev, 23.44)
+    );
     assert!(close(s.bytes, 2.39 * 1024.0 / 4.0));
     let s = wrk::parse(&fixture("wrk-megabytes.txt"), "").unwrap();
-    assert!(close(s.median, 5.40) && close(s.p99, 15.82));
+    assert!(close(s.figures.median, 5.40) && close(s.figures.p99, 15.82));
     assert!(close(s.bytes, 3.94 * 1024f64.powi(3) / 1258.0));
 }
 
@@ -106,11 +120,14 @@ fn wrk_non_2xx_and_socket_errors() {
     let s = wrk::parse(&fixture("wrk-non2xx.txt"), "").unwrap();
     assert_eq!((s.succeeded, s.errors), (0, 140309));
     assert_eq!(s.error_messages.get("HTTP 4xx/5xx"), Some(&140309));
-    assert_eq!(s.median, None);
+    assert_eq!(s.figures.median, None);
     let s = wrk::parse(&fixture("wrk-timeout.txt"), "").unwrap();
     assert_eq!((s.requests, s.succeeded, s.errors), (2, 0, 2));
     assert_eq!(s.error_messages.get("timeout"), Some(&2));
-    assert_eq!(s.median, None, "wrk's 0.00us for no sample is no time");
+    assert_eq!(
+        s.figures.median, None,
+        "wrk's 0.00us for no sample is no time"
+    );
 }
 
 #[test]
@@ -125,9 +142,12 @@ fn h2load_success() {
     let s = h2load::parse(&fixture("h2load-ok.txt"), "").unwrap();
     assert_eq!((s.requests, s.succeeded, s.errors), (400, 400, 0));
     assert!(
-        close(s.min, 0.038) && close(s.max, 4.27) && close(s.mean, 0.124) && close(s.stddev, 0.415)
+        close(s.figures.min, 0.038)
+            && close(s.figures.max, 4.27)
+            && close(s.figures.mean, 0.124)
+            && close(s.figures.stddev, 0.415)
     );
-    assert_eq!(s.median, None);
+    assert_eq!(s.figures.median, None);
     assert!(close(s.rps, 400.0 / 0.01322));
     assert!(close(s.bytes, 1000.0));
     assert_eq!(s.status.get("2xx"), Some(&400));
@@ -136,7 +156,11 @@ fn h2load_success() {
 #[test]
 fn h2load_seconds() {
     let s = h2load::parse(&fixture("h2load-seconds.txt"), "").unwrap();
-    assert!(close(s.min, 1200.0) && close(s.mean, 1240.0) && close(s.stddev, 12.77));
+    assert!(
+        close(s.figures.min, 1200.0)
+            && close(s.figures.mean, 1240.0)
+            && close(s.figures.stddev, 12.77)
+    );
     assert!(close(s.rps, 20.0 / 12.41));
 }
 
@@ -145,7 +169,7 @@ fn h2load_failed_errored_and_timeouts() {
     let s = h2load::parse(&fixture("h2load-non2xx.txt"), "").unwrap();
     assert_eq!((s.succeeded, s.errors), (0, 100));
     assert_eq!(s.error_messages.get("HTTP 4xx"), Some(&100));
-    assert_eq!(s.min, None);
+    assert_eq!(s.figures.min, None);
     let s = h2load::parse(&fixture("h2load-5xx.txt"), "").unwrap();
     assert_eq!(s.error_messages.get("HTTP 5xx"), Some(&50));
     let s = h2load::parse(&fixture("h2load-refused.txt"), "").unwrap();
@@ -155,19 +179,23 @@ fn h2load_failed_errored_and_timeouts() {
     let s = h2load::parse(&fixture("h2load-timeout.txt"), "").unwrap();
     assert_eq!((s.requests, s.succeeded, s.errors), (8, 6, 2));
     assert_eq!(s.error_messages.get("timeout"), Some(&2));
-    assert!(close(s.min, 1500.0));
+    assert!(close(s.figures.min, 1500.0));
 }
 
 #[test]
 fn oha_success_in_seconds() {
     let s = oha::parse(&fixture("oha-ok.json"), 200).unwrap();
     assert_eq!((s.requests, s.succeeded, s.errors), (200, 200, 0));
-    assert!(close(s.min, 0.033158) && close(s.max, 2.569482) && close(s.mean, 0.130838));
     assert!(
-        close(s.median, 0.063849)
-            && close(s.p90, 0.146417)
-            && close(s.p95, 0.51901)
-            && close(s.p99, 2.562507)
+        close(s.figures.min, 0.033158)
+            && close(s.figures.max, 2.569482)
+            && close(s.figures.mean, 0.130838)
+    );
+    assert!(
+        close(s.figures.median, 0.063849)
+            && close(s.figures.p90, 0.146417)
+            && close(s.figures.p95, 0.51901)
+            && close(s.figures.p99, 2.562507)
     );
     assert!(s.ttfb_median.is_some_and(|t| t > 0.0 && t <= 0.063849));
     assert!(close(s.rps, 200.0 / 0.015918725));
@@ -181,7 +209,7 @@ fn oha_error_answers_get_no_time() {
     let s = oha::parse(&fixture("oha-non2xx.json"), 50).unwrap();
     assert_eq!((s.requests, s.succeeded, s.errors), (50, 0, 50));
     assert_eq!(s.error_messages.get("HTTP 404"), Some(&50));
-    assert_eq!((s.median, s.min), (None, None));
+    assert_eq!((s.figures.median, s.figures.min), (None, None));
     assert_eq!(s.rps, Some(0.0));
 }
 
@@ -246,7 +274,10 @@ fn ab_answers_cut_short_of_their_declared_length_are_errors() {
         s.error_messages.get("ab: answer not known whole"),
         Some(&10)
     );
-    assert_eq!((s.median, s.mean, s.rps), (None, None, Some(0.0)));
+    assert_eq!(
+        (s.figures.median, s.figures.mean, s.rps),
+        (None, None, Some(0.0))
+    );
     assert!(s.note.contains("1000000000 bytes"), "{}", s.note);
     // Chunked, which ab does not decode.
     let chunked = (

@@ -26,7 +26,7 @@ fn all(run: &Run, cache: &str) {
     assert_eq!(run.rows.len(), 6, "pages.txt has six pages");
     for row in &run.rows {
         assert_eq!(
-            (row.n, row.errors),
+            (row.figures.n, row.errors),
             (8, 0),
             "{}: {:?}",
             row.name,

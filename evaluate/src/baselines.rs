@@ -85,7 +85,7 @@ pub fn count_probes(choice: &CountProbes, baseline: &Run) -> Vec<String> {
             let mut rows: Vec<(&str, f64)> = baseline
                 .rows
                 .iter()
-                .map(|r| (r.key.as_str(), r.median.unwrap_or(f64::INFINITY)))
+                .map(|r| (r.key.as_str(), r.figures.median.unwrap_or(f64::INFINITY)))
                 .collect();
             rows.sort_by(|a, b| a.1.total_cmp(&b.1));
             let fastest: Vec<&str> = rows.iter().take(*n).map(|r| r.0).collect();

@@ -53,8 +53,8 @@ pub fn outcomes(baseline: &Run, run: &Run, comparison: &Comparison) -> Vec<Probe
         .map(|base| {
             let now = run.rows.iter().find(|r| r.key == base.key);
             let medians = now
-                .and_then(|n| n.median)
-                .zip(base.median)
+                .and_then(|n| n.figures.median)
+                .zip(base.figures.median)
                 .filter(|(n, b)| n.is_finite() && b.is_finite() && *b > 0.0);
             outcome(&base.key, now.is_some(), comparison, medians)
         })

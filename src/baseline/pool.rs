@@ -351,7 +351,10 @@ mod tests {
         let runs = named(vec![kernel(3.0, 10), kernel(5.0, 30), kernel(4.0, 20)]);
         let base = pool(&runs).unwrap();
         let row = &base.rows[0];
-        assert_eq!((row.n, row.median, row.peak_rss), (6, Some(4.0), Some(20)));
+        assert_eq!(
+            (row.figures.n, row.figures.median, row.peak_rss),
+            (6, Some(4.0), Some(20))
+        );
         // Micro mode leaves process rows out of its pool of ratios.
         let micro: Vec<_> = runs
             .into_iter()

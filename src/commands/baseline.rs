@@ -114,7 +114,7 @@ fn render(runs: &[(String, Run)], pooled: &Run, options: &BaselineOptions) -> St
         let shown = |v: Option<f64>| v.map_or_else(|| "-".to_string(), change);
         t.push(vec![
             row.key.clone(),
-            row.n.to_string(),
+            row.figures.n.to_string(),
             row.normalized
                 .map_or_else(|| "-".to_string(), |v| significant(v, 4)),
             shown(low),
@@ -124,7 +124,7 @@ fn render(runs: &[(String, Run)], pooled: &Run, options: &BaselineOptions) -> St
     format!(
         "pooled {} runs ({} samples per probe at most)\n{}saved {}\n",
         runs.len(),
-        pooled.rows.iter().map(|r| r.n).max().unwrap_or(0),
+        pooled.rows.iter().map(|r| r.figures.n).max().unwrap_or(0),
         t.render(),
         crate::text::clean(&options.output.display().to_string())
     )

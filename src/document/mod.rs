@@ -6,6 +6,7 @@ pub mod builder;
 pub mod check;
 pub mod comparison;
 pub mod environment;
+pub mod figures;
 pub mod platform;
 pub mod row;
 pub mod run;

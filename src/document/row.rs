@@ -1,6 +1,7 @@
 //! A row of a run: one probe, or one page of one server, with its
 //! figures per iteration or per request.
 
+use crate::document::figures::Figures;
 use crate::stats::Summary;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -30,24 +31,9 @@ pub struct Row {
     pub kind: RowKind,
     /// The probe or page, as shown.
     pub name: String,
-    /// Timed successful samples.
-    pub n: usize,
-    /// The fastest sample.
-    pub min: Option<f64>,
-    /// The mean sample.
-    pub mean: Option<f64>,
-    /// The median sample.
-    pub median: Option<f64>,
-    /// The 90th percentile.
-    pub p90: Option<f64>,
-    /// The 95th percentile.
-    pub p95: Option<f64>,
-    /// The 99th percentile.
-    pub p99: Option<f64>,
-    /// The slowest sample.
-    pub max: Option<f64>,
-    /// Sample standard deviation.
-    pub stddev: Option<f64>,
+    /// What the samples come to.
+    #[serde(flatten)]
+    pub figures: Figures,
     /// Raw per-iteration (or per-request) times in the order measured, so a
     /// saved run can be analysed again.
     #[serde(default)]
@@ -160,21 +146,11 @@ pub struct Memory {
 impl Row {
     /// A row whose statistics are those of `samples` (none when empty).
     pub fn with_samples(key: String, kind: RowKind, name: String, samples: Vec<f64>) -> Row {
-        let summary = Summary::of(&samples);
-        let pick = |f: fn(&Summary) -> f64| summary.as_ref().map(f);
         Row {
             key,
             kind,
             name,
-            n: summary.map_or(0, |s| s.n),
-            min: pick(|s| s.min),
-            mean: pick(|s| s.mean),
-            median: pick(|s| s.median),
-            p90: pick(|s| s.p90),
-            p95: pick(|s| s.p95),
-            p99: pick(|s| s.p99),
-            max: pick(|s| s.max),
-            stddev: pick(|s| s.stddev),
+            figures: Figures::of(Summary::of(&samples).as_ref()),
             samples,
             batch: None,
             requests: 0,
@@ -206,7 +182,7 @@ impl Row {
     /// Operations per second at the median time per iteration (`ops` per
     /// iteration); none without ops or a positive median.
     pub(crate) fn ops_per_second(&self) -> Option<f64> {
-        let (ops, median) = (self.ops?, self.median?);
+        let (ops, median) = (self.ops?, self.figures.median?);
         (median > 0.0).then(|| ops as f64 * 1000.0 / median)
     }
 
@@ -221,7 +197,8 @@ impl Row {
         {
             return crate::stats::median_of_ratios(&self.samples, &self.calibration_samples);
         }
-        self.median
+        self.figures
+            .median
             .filter(|m| m.is_finite() && calibration.is_finite() && calibration > 0.0)
             .map(|m| m / calibration)
     }

@@ -166,9 +166,9 @@ pub(crate) fn pairs(schedule: &Schedule, rows: &[Row]) -> Vec<ServerPair> {
                 name: schedule.visits[group[0]].page.clone(),
                 base: base.target.clone().unwrap_or_default(),
                 other: other.target.clone().unwrap_or_default(),
-                base_median: base.median,
-                other_median: other.median,
-                median_ratio: ratio(other.median, base.median),
+                base_median: base.figures.median,
+                other_median: other.figures.median,
+                median_ratio: ratio(other.figures.median, base.figures.median),
                 base_rps: base.rps,
                 other_rps: other.rps,
                 rps_ratio: ratio(other.rps, base.rps),
@@ -231,9 +231,9 @@ mod tests {
                 Outcome::Failed(Failure::new("Connection refused")),
             ]),
         );
-        assert_eq!((r.n, r.requests, r.errors), (2, 5, 3));
+        assert_eq!((r.figures.n, r.requests, r.errors), (2, 5, 3));
         assert_eq!(r.samples, [2.0, 4.0]);
-        assert_eq!(r.median, Some(3.0));
+        assert_eq!(r.figures.median, Some(3.0));
         assert_eq!(r.ttfb_median, Some(1.5));
         assert_eq!(r.error_messages["Connection refused"], 2);
         assert_eq!(r.error_messages["HTTP 404"], 1);
@@ -253,7 +253,10 @@ mod tests {
             labels(),
             &result(vec![Outcome::Failed(Failure::new("Connection refused"))]),
         );
-        assert_eq!((r.n, r.median, r.min, r.bytes), (0, None, None, None));
+        assert_eq!(
+            (r.figures.n, r.figures.median, r.figures.min, r.bytes),
+            (0, None, None, None)
+        );
         assert_eq!(r.rps, Some(0.0));
     }
 

@@ -35,10 +35,10 @@ pub(crate) fn of(figure: &Figure, row: &Row, among: Among) -> Option<f64> {
         // Recomputed from the samples: a stored `normalized` field may be
         // stale or edited, so it is never trusted.
         Figure::MedianPerCalibration => row.normalized_median(among.calibration?),
-        Figure::Median => row.median,
+        Figure::Median => row.figures.median,
         Figure::MedianPerFloor => {
             let (_, phase) = floor_phase(row)?;
-            Some(row.median? / floor_median(among.rows, phase)?)
+            Some(row.figures.median? / floor_median(among.rows, phase)?)
         }
         _ => None,
     }
@@ -58,6 +58,6 @@ pub(crate) fn floor_median(rows: &[Row], phase: &str) -> Option<f64> {
     let key = format!("{FLOOR}.{phase}");
     rows.iter()
         .find(|r| r.key == key)
-        .and_then(|r| r.median)
+        .and_then(|r| r.figures.median)
         .filter(|m| *m > 0.0)
 }

@@ -25,11 +25,11 @@ pub(super) fn compare(baseline: &Run, run: &Run, min_delta: Option<f64>, out: &m
             (Some(b), Some(n)) => Some((b, n, change_pct(b, n), n - b)),
             _ => None,
         };
-        let median = grew(base.median, now.median);
+        let median = grew(base.figures.median, now.figures.median);
         let median_grew_by_delta = median.is_some_and(|(_, _, _, delta)| delta > min_delta);
         for (metric, figures) in [
             (Figure::Median, median),
-            (Figure::P95, grew(base.p95, now.p95)),
+            (Figure::P95, grew(base.figures.p95, now.figures.p95)),
         ] {
             if let Some((b, n, change, delta)) = figures {
                 out.checks.push(check(

@@ -37,7 +37,7 @@ pub(super) fn compare(baseline: &Run, run: &Run, min_delta: Option<f64>, out: &m
     let min_delta = min_delta.unwrap_or(DEFAULT_MIN_DELTA);
     out.min_delta = Some(min_delta);
     for (base, now) in common_rows(baseline, run) {
-        let (Some(b), Some(n)) = (base.median, now.median) else {
+        let (Some(b), Some(n)) = (base.figures.median, now.figures.median) else {
             continue;
         };
         let Some((figure, b_figure, n_figure)) = figures(baseline, run, (base, now)) else {

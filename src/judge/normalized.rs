@@ -268,7 +268,7 @@ mod tests {
             ],
         );
         let mut broken = row("flaky", 1.0, 30);
-        broken.median = None;
+        broken.figures.median = None;
         let now = run(
             10.0,
             vec![row("kept", 1.0, 0), row("fresh", 1.0, 0), broken],

@@ -129,7 +129,7 @@ fn row(probe: &Probe, m: Measurement, calibration: Option<f64>) -> Row {
         m.samples,
     );
     row.batch = (m.batch > 0).then_some(m.batch);
-    row.requests = row.n as u64 + m.errors;
+    row.requests = row.figures.n as u64 + m.errors;
     row.errors = m.errors;
     row.error_messages = m.error_messages;
     row.ops = Some(probe.ops);

@@ -9,24 +9,17 @@
 
 use super::Render;
 use crate::document::comparison::Comparison;
+use crate::document::figures::Figures;
 use crate::document::run::Run;
 use crate::text::clean;
 
 pub(crate) struct CsvFormat;
 
-const RUN_COLUMNS: &[&str] = &[
-    "key",
-    "kind",
-    "name",
-    "n",
-    "min",
-    "mean",
-    "median",
-    "p90",
-    "p95",
-    "p99",
-    "max",
-    "stddev",
+/// The columns before a row's figures.
+const FIRST_COLUMNS: &[&str] = &["key", "kind", "name", "n"];
+
+/// The columns after them.
+const LATER_COLUMNS: &[&str] = &[
     "batch",
     "requests",
     "errors",
@@ -74,21 +67,21 @@ fn write(records: impl IntoIterator<Item = Vec<String>>) -> String {
 
 impl Render for CsvFormat {
     fn run(&self, run: &Run) -> String {
-        let header = RUN_COLUMNS.iter().map(|c| c.to_string()).collect();
+        let figures = Figures::default();
+        let header = (FIRST_COLUMNS.iter().copied())
+            .chain(figures.named().map(|(name, _)| name))
+            .chain(LATER_COLUMNS.iter().copied())
+            .map(str::to_string)
+            .collect();
         let rows = run.rows.iter().map(|r| {
             let mut record = vec![
                 text(&r.key),
                 format!("{:?}", r.kind).to_lowercase(),
                 text(&r.name),
-                r.n.to_string(),
-                num(r.min),
-                num(r.mean),
-                num(r.median),
-                num(r.p90),
-                num(r.p95),
-                num(r.p99),
-                num(r.max),
-                num(r.stddev),
+                r.figures.n.to_string(),
+            ];
+            record.extend(r.figures.named().map(|(_, value)| num(value)));
+            record.extend([
                 r.batch.map(|b| b.to_string()).unwrap_or_default(),
                 r.requests.to_string(),
                 r.errors.to_string(),
@@ -102,7 +95,7 @@ impl Render for CsvFormat {
                 num(r.bytes),
                 text(r.server.as_deref().unwrap_or_default()),
                 text(r.tool.as_deref().unwrap_or_default()),
-            ];
+            ]);
             let memory = r.memory.map(|m| [m.allocs, m.reallocs, m.bytes, m.peak]);
             record.extend((0..4).map(|i| memory.map(|m| m[i].to_string()).unwrap_or_default()));
             record

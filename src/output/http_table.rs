@@ -100,13 +100,13 @@ fn rows_table(rows: &[Row]) -> Table {
         t.push(vec![
             r.target.clone().unwrap_or_default(),
             r.name.clone(),
-            r.n.to_string(),
-            ms(r.min),
-            ms(r.median),
-            ms(r.p90),
-            ms(r.p99),
-            ms(r.max),
-            ms(r.stddev),
+            r.figures.n.to_string(),
+            ms(r.figures.min),
+            ms(r.figures.median),
+            ms(r.figures.p90),
+            ms(r.figures.p99),
+            ms(r.figures.max),
+            ms(r.figures.stddev),
             r.rps.map_or("-".to_string(), rate),
             r.errors.to_string(),
             counts(&r.status),
@@ -291,7 +291,7 @@ mod tests {
     fn tool_rows_show_the_tool_in_the_cache_column() {
         let mut r = row("http://h", "/", vec![]);
         r.tool = Some("wrk".into());
-        r.median = Some(0.049);
+        r.figures.median = Some(0.049);
         let text = render(&run(
             vec![r],
             None,

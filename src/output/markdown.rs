@@ -100,9 +100,9 @@ fn rows(run: &Run) -> String {
                 out.push_str(&format!(
                     "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
                     escape(&r.name),
-                    r.n,
-                    ms(r.median),
-                    ms(r.p99),
+                    r.figures.n,
+                    ms(r.figures.median),
+                    ms(r.figures.p99),
                     r.rps.map(thousands).unwrap_or_else(|| "-".into()),
                     run.x_calib(r)
                         .map(|x| significant(x, 4))
@@ -119,9 +119,9 @@ fn rows(run: &Run) -> String {
                     "| {} | {} | {} | {} | {} | {} | {} |\n",
                     escape(r.target.as_deref().unwrap_or("")),
                     escape(r.url.as_deref().unwrap_or("")),
-                    r.n,
-                    ms(r.median),
-                    ms(r.p95),
+                    r.figures.n,
+                    ms(r.figures.median),
+                    ms(r.figures.p95),
                     r.rps
                         .map(|x| significant(x, 4))
                         .unwrap_or_else(|| "-".into()),

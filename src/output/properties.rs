@@ -48,7 +48,7 @@ fn fixture(mode: Mode, metric: Metric, t: &[String]) -> Run {
     for failed in [false, true] {
         let mut r = Row::with_samples(s(), RowKind::Page, s(), vec![1.0, 2.0]);
         if failed {
-            (r.n, r.errors) = (0, 3);
+            (r.figures.n, r.errors) = (0, 3);
         }
         r.note = s();
         r.target = Some(s());

@@ -157,14 +157,14 @@ pub(crate) fn micro_rows(run: &Run) -> String {
     for r in run.rows.iter().filter(|r| r.kind != RowKind::Process) {
         let mut cells = vec![
             r.name.clone(),
-            r.n.to_string(),
+            r.figures.n.to_string(),
             r.ops.map(|o| o.to_string()).unwrap_or_default(),
-            ms(r.min),
-            ms(r.median),
-            ms(r.p90),
-            ms(r.p99),
-            ms(r.max),
-            ms(r.stddev),
+            ms(r.figures.min),
+            ms(r.figures.median),
+            ms(r.figures.p90),
+            ms(r.figures.p99),
+            ms(r.figures.max),
+            ms(r.figures.stddev),
             r.rps.map(thousands).unwrap_or_else(|| "-".into()),
             run.x_calib(r)
                 .map(|x| significant(x, 4))
@@ -236,10 +236,10 @@ fn process_rows(run: &Run) -> String {
     for r in run.rows.iter().filter(|r| r.kind == RowKind::Process) {
         t.push(vec![
             r.name.clone(),
-            r.n.to_string(),
-            ms(r.min),
-            ms(r.median),
-            ms(r.max),
+            r.figures.n.to_string(),
+            ms(r.figures.min),
+            ms(r.figures.median),
+            ms(r.figures.max),
             r.peak_rss.map(mebibytes).unwrap_or_default(),
             r.errors.to_string(),
             r.note.clone(),

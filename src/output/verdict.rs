@@ -15,7 +15,7 @@ pub(crate) fn failed_probes(run: &Run) -> Vec<&Row> {
             // A process probe fails on its first failing child, whatever
             // the children before it gave; its `.process` row stands for it.
             RowKind::Process => r.errors > 0 && r.key.ends_with(".process"),
-            _ => r.n == 0 && r.errors > 0,
+            _ => r.figures.n == 0 && r.errors > 0,
         })
         .collect()
 }

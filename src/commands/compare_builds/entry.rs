@@ -104,7 +104,7 @@ impl Entry {
         let errors = self.series.errors;
         let mut row = Row::with_samples(key.clone(), RowKind::Probe, key, self.series.samples);
         row.batch = batch;
-        row.requests = row.n as u64 + errors;
+        row.requests = row.figures.n as u64 + errors;
         row.errors = errors;
         row.ops = Some(self.ops);
         row.checksum = self.checksum;
@@ -143,7 +143,7 @@ mod tests {
         assert_eq!(entry.series.errors, 298);
         let row = entry.into_row("a".into(), Some(1));
         assert_eq!(row.error_messages["timed out"], 298);
-        assert_eq!((row.n, row.requests), (2, 300));
+        assert_eq!((row.figures.n, row.requests), (2, 300));
         assert_eq!(row.note, "failed: timed out");
     }
 

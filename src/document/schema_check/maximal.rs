@@ -8,6 +8,7 @@ use crate::document::comparison::{
     Method, Reason, Verdict,
 };
 use crate::document::environment::{Cpu, Environment};
+use crate::document::figures::Figures;
 use crate::document::platform::Platform;
 use crate::document::row::Memory;
 use crate::document::run::{
@@ -87,15 +88,17 @@ pub(super) fn row(key: &str, kind: RowKind) -> Row {
         key: key.to_string(),
         kind,
         name: key.to_string(),
-        n: 3,
-        min: Some(1.0),
-        mean: Some(1.5),
-        median: Some(1.5),
-        p90: Some(1.9),
-        p95: Some(1.95),
-        p99: Some(1.99),
-        max: Some(2.0),
-        stddev: Some(0.5),
+        figures: Figures {
+            n: 3,
+            min: Some(1.0),
+            mean: Some(1.5),
+            median: Some(1.5),
+            p90: Some(1.9),
+            p95: Some(1.95),
+            p99: Some(1.99),
+            max: Some(2.0),
+            stddev: Some(0.5),
+        },
         samples: vec![1.0, 1.5, 2.0],
         batch: Some(4),
         requests: 4,

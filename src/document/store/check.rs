@@ -4,6 +4,7 @@
 //! calibration once made every probe skip and the run PASS with no check, and
 //! samples of 1e-308 made an infinite change that JSON could not hold.
 
+use crate::document::figures::Figures;
 use crate::document::run::{Row, Run};
 use std::collections::HashSet;
 
@@ -52,28 +53,24 @@ fn row_problem(row: &Row) -> Option<String> {
             ));
         }
     }
-    let figures = [
-        ("min", row.min),
-        ("mean", row.mean),
-        ("median", row.median),
-        ("p90", row.p90),
-        ("p95", row.p95),
-        ("p99", row.p99),
-        ("max", row.max),
-        ("ttfb_median", row.ttfb_median),
-    ];
+    let figures = Figures::TIMES
+        .iter()
+        .map(|(field, get)| (*field, get(&row.figures)))
+        .chain([("ttfb_median", row.ttfb_median)]);
     for (field, value) in figures {
         if let Some(why) = value.and_then(|v| time(field, v)) {
             return Some(why);
         }
     }
-    let counts = [
-        ("stddev", row.stddev),
+    let spreads = Figures::SPREADS
+        .iter()
+        .map(|(field, get)| (*field, get(&row.figures)));
+    let counts = spreads.chain([
         ("rps", row.rps),
         ("normalized", row.normalized),
         ("instructions", row.instructions),
         ("bytes", row.bytes),
-    ];
+    ]);
     for (field, value) in counts {
         if let Some(v) = value.filter(|v| !v.is_finite() || *v < 0.0 || *v > 1e18) {
             return Some(format!(

@@ -99,13 +99,13 @@ mod tests {
             "a".into(),
             vec![1.0],
         );
-        (row.p99, row.rps) = (Some(0.5), Some(0.25));
+        (row.figures.p99, row.rps) = (Some(0.5), Some(0.25));
         let run = crate::document::run::test_micro_run(vec![row], None);
         let text = to_json(&run)
             .replace("\"p99\": 0.5", "\"p99\": 0.118007771245565861613")
             .replace("\"rps\": 0.25", "\"rps\": 0.11800777124556587");
         let read = parse(&text).unwrap();
-        let p99 = read.rows[0].p99;
+        let p99 = read.rows[0].figures.p99;
         assert_eq!(p99, Some("0.118007771245565861613".parse().unwrap()));
         assert_eq!(read.rows[0].rps, Some(0.118_007_771_245_565_87));
         assert_eq!(parse(&to_json(&read)), Ok(read));

@@ -272,8 +272,8 @@ fn ended_at_their_length(
 /// The mean, deviation and percentiles: from the percentile file, to the
 /// microsecond, else from the printed table, in whole milliseconds.
 fn read_times(s: &mut Summary, stdout: &str, percentiles: &str) {
-    s.mean = after(stdout, "Time per request:").and_then(first_number);
-    s.stddev = after(stdout, "Total:")
+    s.figures.mean = after(stdout, "Time per request:").and_then(first_number);
+    s.figures.stddev = after(stdout, "Total:")
         .and_then(|t| t.split_whitespace().nth(2))
         .and_then(number);
     let table = percentile_file(percentiles);
@@ -283,12 +283,12 @@ fn read_times(s: &mut Summary, stdout: &str, percentiles: &str) {
         table
     };
     let at = |p: u32| table.get(&p).copied();
-    s.min = at(0);
-    s.median = at(50);
-    s.p90 = at(90);
-    s.p95 = at(95);
-    s.p99 = at(99);
-    s.max = at(100);
+    s.figures.min = at(0);
+    s.figures.median = at(50);
+    s.figures.p90 = at(90);
+    s.figures.p95 = at(95);
+    s.figures.p99 = at(99);
+    s.figures.max = at(100);
 }
 
 /// `apr_socket_recv: Connection refused (111)` → `Connection refused`.

@@ -76,7 +76,8 @@ pub fn parse(stdout: &str, stderr: &str) -> Result<Summary, String> {
     {
         let w: Vec<Option<f64>> = t.split_whitespace().map(millis).collect();
         let at = |i: usize| w.get(i).copied().flatten();
-        (s.min, s.max, s.mean, s.stddev) = (at(0), at(1), at(2), at(3));
+        let f = &mut s.figures;
+        (f.min, f.max, f.mean, f.stddev) = (at(0), at(1), at(2), at(3));
     }
     Ok(s)
 }

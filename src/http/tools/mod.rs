@@ -19,6 +19,7 @@ use super::address;
 use super::job::{Job, Protocol, Tool};
 use super::rows::{FAILED, Labels};
 use super::schedule::{Schedule, Visit};
+use crate::document::figures::Figures;
 use crate::document::run::Row;
 use crate::error::Error;
 use invocation::{Invocation, time_limit};
@@ -39,22 +40,9 @@ pub struct Summary {
     pub error_messages: BTreeMap<String, u64>,
     /// Status code or class (`2xx`, `4xx`, `non-2xx`) → count.
     pub status: BTreeMap<String, u64>,
-    /// The fastest request.
-    pub min: Option<f64>,
-    /// The mean request time.
-    pub mean: Option<f64>,
-    /// The median request time.
-    pub median: Option<f64>,
-    /// The 90th percentile.
-    pub p90: Option<f64>,
-    /// The 95th percentile.
-    pub p95: Option<f64>,
-    /// The 99th percentile.
-    pub p99: Option<f64>,
-    /// The slowest request.
-    pub max: Option<f64>,
-    /// The standard deviation of request times.
-    pub stddev: Option<f64>,
+    /// The request times the tool reports (its `n` is set from
+    /// `succeeded`).
+    pub figures: Figures,
     /// The median time to the first byte.
     pub ttfb_median: Option<f64>,
     /// Successful requests per second.
@@ -97,15 +85,10 @@ impl Summary {
 
     fn into_row(self, labels: Labels, tool: Tool) -> Row {
         let mut row = labels.row(Vec::new());
-        row.n = usize::try_from(self.succeeded).unwrap_or(usize::MAX);
-        row.min = self.min;
-        row.mean = self.mean;
-        row.median = self.median;
-        row.p90 = self.p90;
-        row.p95 = self.p95;
-        row.p99 = self.p99;
-        row.max = self.max;
-        row.stddev = self.stddev;
+        row.figures = Figures {
+            n: usize::try_from(self.succeeded).unwrap_or(usize::MAX),
+            ..self.figures
+        };
         row.ttfb_median = self.ttfb_median;
         row.requests = self.requests;
         row.errors = self.errors;
@@ -312,7 +295,10 @@ mod tests {
         let s = Summary {
             requests: 10,
             succeeded: 9,
-            median: Some(1.5),
+            figures: Figures {
+                median: Some(1.5),
+                ..Figures::default()
+            },
             ..Summary::default()
         };
         let labels = Labels {
@@ -323,7 +309,12 @@ mod tests {
         };
         let r = s.into_row(labels, Tool::Wrk);
         assert_eq!(
-            (r.n, r.median, r.p95, r.tool.as_deref()),
+            (
+                r.figures.n,
+                r.figures.median,
+                r.figures.p95,
+                r.tool.as_deref()
+            ),
             (9, Some(1.5), None, Some("wrk"))
         );
         assert!(r.samples.is_empty());

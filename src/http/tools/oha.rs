@@ -129,13 +129,18 @@ fn count_failures(s: &mut Summary, doc: &Value) -> u64 {
 
 /// The request times of the summary and the percentiles, in milliseconds.
 fn read_times(s: &mut Summary, doc: &Value, summary: &Value) {
-    s.min = millis(summary.get("fastest"));
-    s.max = millis(summary.get("slowest"));
-    s.mean = millis(summary.get("average"));
-    s.stddev = millis(summary.get("stdDev"));
+    s.figures.min = millis(summary.get("fastest"));
+    s.figures.max = millis(summary.get("slowest"));
+    s.figures.mean = millis(summary.get("average"));
+    s.figures.stddev = millis(summary.get("stdDev"));
     let p = doc.get("latencyPercentiles");
     let at = |k: &str| millis(p.and_then(|p| p.get(k)));
-    (s.median, s.p90, s.p95, s.p99) = (at("p50"), at("p90"), at("p95"), at("p99"));
+    (
+        s.figures.median,
+        s.figures.p90,
+        s.figures.p95,
+        s.figures.p99,
+    ) = (at("p50"), at("p90"), at("p95"), at("p99"));
     let first_byte = doc.get("firstBytePercentiles");
     s.ttfb_median = millis(first_byte.and_then(|p| p.get("p50")));
 }

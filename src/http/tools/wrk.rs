@@ -174,9 +174,9 @@ fn counted(stdout: &str, totals: &Totals) -> Summary {
 fn read_times(s: &mut Summary, stdout: &str) {
     if let Some(words) = after(stdout, "Latency") {
         let w: Vec<&str> = words.split_whitespace().collect();
-        s.mean = w.first().and_then(|v| millis(v));
-        s.stddev = w.get(1).and_then(|v| millis(v));
-        s.max = w.get(2).and_then(|v| millis(v));
+        s.figures.mean = w.first().and_then(|v| millis(v));
+        s.figures.stddev = w.get(1).and_then(|v| millis(v));
+        s.figures.max = w.get(2).and_then(|v| millis(v));
     }
     for line in stdout.lines() {
         let mut words = line.split_whitespace();
@@ -185,9 +185,9 @@ fn read_times(s: &mut Summary, stdout: &str) {
         };
         let value = millis(v);
         match p {
-            "50%" => s.median = value,
-            "90%" => s.p90 = value,
-            "99%" => s.p99 = value,
+            "50%" => s.figures.median = value,
+            "90%" => s.figures.p90 = value,
+            "99%" => s.figures.p99 = value,
             _ => {}
         }
     }

@@ -209,7 +209,8 @@ impl Counting<'_> {
 /// The failure note of the child's only row, if it failed.
 fn failure(child: &Run) -> Option<String> {
     let row = child.rows.first()?;
-    (row.n == 0 && row.errors > 0).then(|| row.note.trim_start_matches("failed: ").to_string())
+    (row.figures.n == 0 && row.errors > 0)
+        .then(|| row.note.trim_start_matches("failed: ").to_string())
 }
 
 #[cfg(test)]

@@ -114,7 +114,10 @@ fn rows_per_figure_with_the_median_resident_set() {
         rows.iter()
             .all(|r| r.kind == RowKind::Process && r.note == "kernel")
     );
-    assert_eq!(rows.iter().map(|r| r.n).collect::<Vec<_>>(), [3, 3, 2]);
+    assert_eq!(
+        rows.iter().map(|r| r.figures.n).collect::<Vec<_>>(),
+        [3, 3, 2]
+    );
     assert_eq!(rows[1].peak_rss, Some(20));
     assert_eq!((rows[0].peak_rss, rows[2].peak_rss), (None, None));
     assert_eq!(rows[2].samples, [4.0, 4.0]);
@@ -177,12 +180,12 @@ fn a_failed_probe_keeps_its_rows_and_says_why() {
     assert_eq!(rows.len(), 2);
     for r in &rows {
         assert_eq!(r.note, "failed: exited with code 1");
-        assert_eq!((r.n, r.errors, r.requests), (1, 2, 3));
+        assert_eq!((r.figures.n, r.errors, r.requests), (1, 2, 3));
     }
     let none = children(&clock).rows(&probe(), &[], Some("x"));
     assert!(
         none.iter()
-            .all(|r| r.n == 0 && r.errors == 3 && r.peak_rss.is_none())
+            .all(|r| r.figures.n == 0 && r.errors == 3 && r.peak_rss.is_none())
     );
 }
 
