@@ -156,6 +156,16 @@ fn same_loop(first_name: &str, first: &Run, name: &str, run: &Run) -> Result<(),
              pool runs of one yardstick version"
         )));
     }
+    // Other versions of the crates the loop runs time other code: their
+    // ratios do not mix either.
+    let crates = first
+        .environment
+        .calibration_crate_differences(&run.environment);
+    if let Some((field, theirs, its)) = crates.first() {
+        return Err(Error::input(format!(
+            "{name}: its {field} is {its}, {first_name}'s {theirs}; pool runs built from one Cargo.lock"
+        )));
+    }
     Ok(())
 }
 
@@ -469,6 +479,18 @@ mod tests {
             e.contains("run1.json")
                 && e.contains("other-cpu-2cpu-0123abcd")
                 && e.contains("test-cpu-2cpu-00000000"),
+            "{e}"
+        );
+
+        let mut other_lock = ok();
+        other_lock.environment.calibration_crates =
+            Some([("regex".to_string(), "1.13.2".to_string())].into());
+        let mut first_lock = ok();
+        first_lock.environment.calibration_crates =
+            Some([("regex".to_string(), "1.10.0".to_string())].into());
+        let e = refused(vec![first_lock, other_lock]);
+        assert!(
+            e.contains("run1.json") && e.contains("regex is 1.13.2") && e.contains("1.10.0"),
             "{e}"
         );
 

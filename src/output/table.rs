@@ -29,7 +29,6 @@ impl Render for TableFormat {
                 ms(Some(c.after_median)),
                 c.drift_pct
             ));
-            out.push_str(&calibration_crates_line(run));
         }
         out.push('\n');
         match run.mode {
@@ -46,18 +45,6 @@ impl Render for TableFormat {
     fn comparison(&self, c: &Comparison) -> String {
         comparison_text(c, self.all_checks)
     }
-}
-
-/// The versions of the crates the loop ran, where the run recorded them.
-fn calibration_crates_line(run: &Run) -> String {
-    let Some(crates) = &run.environment.calibration_crates else {
-        return String::new();
-    };
-    let named: Vec<String> = crates.iter().map(|(n, v)| format!("{n} {v}")).collect();
-    format!(
-        "calibration loop's crates (Cargo.lock): {}\n",
-        clean(&named.join(", "))
-    )
 }
 
 /// Micro rows of a run of counts: instructions, and with a simulated cache
@@ -384,24 +371,6 @@ mod tests {
         assert!(
             text.contains(" 0.5000 ") && !text.contains("1000"),
             "{text}"
-        );
-    }
-
-    #[test]
-    fn the_loop_s_crates_are_shown_where_recorded() {
-        let loops = [4.0; 5];
-        let mut run = test_micro_run(Vec::new(), CalibrationSummary::of(&loops, &loops, 1));
-        let table = TableFormat { all_checks: false };
-        assert!(!table.run(&run).contains("crates"));
-        run.environment.calibration_crates = Some(
-            [("regex", "1.13.2"), ("sha2", "0.10.9")]
-                .map(|(n, v)| (n.to_string(), v.to_string()))
-                .into(),
-        );
-        assert!(
-            table
-                .run(&run)
-                .contains("calibration loop's crates (Cargo.lock): regex 1.13.2, sha2 0.10.9\n")
         );
     }
 }
