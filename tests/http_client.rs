@@ -29,14 +29,14 @@ fn every_request_is_made_and_timed() {
     assert_eq!((r.figures.n, r.requests, r.errors), (20, 20, 0));
     assert_eq!(r.samples.len(), 20);
     assert!(r.samples.iter().all(|&t| t > 0.0), "{:?}", r.samples);
-    assert!(r.ttfb_median.unwrap() <= r.figures.median.unwrap());
-    assert_eq!(r.status.get("200"), Some(&20));
-    assert_eq!(r.bytes, Some(1000.0));
-    assert_eq!(r.cache.get("HIT"), Some(&20));
-    assert_eq!(r.server.as_deref(), Some("yardstick-test"));
-    assert_eq!(r.tool.as_deref(), Some("builtin"));
+    assert!(r.page.ttfb_median.unwrap() <= r.figures.median.unwrap());
+    assert_eq!(r.page.status.get("200"), Some(&20));
+    assert_eq!(r.page.bytes, Some(1000.0));
+    assert_eq!(r.page.cache.get("HIT"), Some(&20));
+    assert_eq!(r.page.server.as_deref(), Some("yardstick-test"));
+    assert_eq!(r.page.tool.as_deref(), Some("builtin"));
     assert!(r.rps.unwrap() > 0.0);
-    assert_eq!(r.url.as_deref(), Some(url.as_str()));
+    assert_eq!(r.page.url.as_deref(), Some(url.as_str()));
     // 20 measured and max(5, 4) warm-up requests, nothing more.
     assert_eq!(s.seen.requests(), 25);
 }
@@ -53,7 +53,7 @@ fn cold_requests_carry_unique_query_strings() {
     ]))
     .unwrap();
     let r = only_row(&run);
-    assert_eq!(r.cache.get("MISS"), Some(&12), "{:?}", r.cache);
+    assert_eq!(r.page.cache.get("MISS"), Some(&12), "{:?}", r.page.cache);
     let targets = s.seen.targets.lock().unwrap().clone();
     assert_eq!(targets.len(), 15);
     assert!(
@@ -76,7 +76,7 @@ fn error_statuses_are_counted_and_named_not_timed() {
     let r = only_row(&run);
     assert_eq!((r.figures.n, r.requests, r.errors), (0, 8, 8));
     assert_eq!(r.error_messages.get("HTTP 404"), Some(&8));
-    assert_eq!(r.status.get("404"), Some(&8));
+    assert_eq!(r.page.status.get("404"), Some(&8));
     assert!(r.figures.median.is_none() && r.samples.is_empty());
 }
 
@@ -97,7 +97,7 @@ fn a_refused_connection_is_an_error_without_a_time() {
         "{:?}",
         r.error_messages
     );
-    assert_eq!(r.status.get("failed"), Some(&6));
+    assert_eq!(r.page.status.get("failed"), Some(&6));
     assert!(r.figures.median.is_none() && r.figures.min.is_none() && r.samples.is_empty());
     assert_eq!(r.rps, Some(0.0));
 }
@@ -121,7 +121,7 @@ fn auth_is_sent_from_the_option_the_url_or_the_environment() {
     .unwrap();
     let r = only_row(&run);
     assert_eq!((r.figures.n, r.errors), (4, 0));
-    assert!(!r.url.as_ref().unwrap().contains("secret"));
+    assert!(!r.page.url.as_ref().unwrap().contains("secret"));
     assert!(!r.key.contains("secret"));
     let from_env = yardstick::commands::http::options::parse(
         vec![format!("--url={url}"), "--requests=4".into(), "-q".into()],
@@ -167,8 +167,8 @@ fn two_servers_give_a_row_each_and_a_pair() {
     ]))
     .unwrap();
     assert_eq!(run.rows.len(), 2);
-    assert_eq!(run.rows[0].target.as_deref(), Some(a.base().as_str()));
-    assert_eq!(run.rows[1].target.as_deref(), Some(b.base().as_str()));
+    assert_eq!(run.rows[0].page.target.as_deref(), Some(a.base().as_str()));
+    assert_eq!(run.rows[1].page.target.as_deref(), Some(b.base().as_str()));
     let pairs = run.server_pairs.as_ref().unwrap();
     assert_eq!(pairs.len(), 1);
     assert_eq!(
@@ -264,7 +264,7 @@ fn https_is_verified_unless_insecure() {
     ]))
     .unwrap();
     let r = only_row(&run);
-    assert_eq!((r.figures.n, r.errors, r.bytes), (3, 0, Some(1000.0)));
+    assert_eq!((r.figures.n, r.errors, r.page.bytes), (3, 0, Some(1000.0)));
     assert!(
         s.seen
             .versions

@@ -112,7 +112,7 @@ fn an_informational_answer_is_not_a_page() {
             (r.figures.n, r.errors),
             (0, 4),
             "{head}: {:?} {:?}",
-            r.status,
+            r.page.status,
             r.error_messages
         );
     }
@@ -163,17 +163,20 @@ fn header_values_from_a_peer_are_kept_within_bounds() {
     ]);
     assert_eq!((r.figures.n, r.errors), (300, 0), "{:?}", r.error_messages);
     assert!(
-        r.cache.len() <= 33,
+        r.page.cache.len() <= 33,
         "{} distinct cache values kept",
-        r.cache.len()
+        r.page.cache.len()
     );
     assert_eq!(
-        r.cache.values().sum::<u64>(),
+        r.page.cache.values().sum::<u64>(),
         300,
         "every answer is counted"
     );
-    assert!(r.cache.keys().all(|k| k.len() <= 64), "cache values cut");
-    let server = r.server.unwrap_or_default();
+    assert!(
+        r.page.cache.keys().all(|k| k.len() <= 64),
+        "cache values cut"
+    );
+    let server = r.page.server.unwrap_or_default();
     assert!(
         server.len() <= 128,
         "server value of {} bytes",

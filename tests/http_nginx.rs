@@ -125,15 +125,16 @@ fn nginx_end_to_end() {
     let (home, missing, text) = (&run.rows[0], &run.rows[1], &run.rows[2]);
     assert_eq!((home.figures.n, home.errors), (30, 0));
     // 1,000 times `a`, gzipped on the way: bytes are counted as transferred.
-    assert!(home.bytes.unwrap() < 100.0, "{:?}", home.bytes);
+    assert!(home.page.bytes.unwrap() < 100.0, "{:?}", home.page.bytes);
     assert!(
-        home.server
+        home.page
+            .server
             .as_deref()
             .is_some_and(|s| s.starts_with("nginx")),
         "{:?}",
-        home.server
+        home.page.server
     );
-    assert_eq!(home.cache.get("HIT"), Some(&30));
+    assert_eq!(home.page.cache.get("HIT"), Some(&30));
     assert!(home.figures.median.unwrap() > 0.0 && home.rps.unwrap() > 0.0);
     assert_eq!((missing.figures.n, missing.errors), (0, 30));
     assert_eq!(missing.error_messages.get("HTTP 404"), Some(&30));
@@ -141,9 +142,9 @@ fn nginx_end_to_end() {
         .unwrap()
         .len() as f64;
     assert!(
-        text.bytes.unwrap() < size / 2.0,
+        text.page.bytes.unwrap() < size / 2.0,
         "{:?} of {size}",
-        text.bytes
+        text.page.bytes
     );
     let plain = measure(&options(&[
         &format!("--url={base}/text.txt"),
@@ -151,7 +152,7 @@ fn nginx_end_to_end() {
         "--encoding=none",
     ]))
     .unwrap();
-    assert_eq!(plain.rows[0].bytes, Some(size));
+    assert_eq!(plain.rows[0].page.bytes, Some(size));
     // Cleartext HTTP/2 by prior knowledge.
     let h2c = format!("--url=http://127.0.0.1:{}/", nginx.h2c_port);
     let run = measure(&options(&[&h2c, "--requests=5", "--http=2"])).unwrap();

@@ -33,11 +33,11 @@ fn all(run: &Run, cache: &str) {
             row.error_messages
         );
         assert_eq!(
-            row.cache.get(cache),
+            row.page.cache.get(cache),
             Some(&8),
             "{}: {:?}",
             row.name,
-            row.cache
+            row.page.cache
         );
     }
 }

@@ -256,7 +256,7 @@ fn quick_evaluation() -> Result<(), Failed> {
 fn counts_are_exact(out: &Path, results: &serde_json::Value) -> Result<(), Failed> {
     let counts = yardstick::document::store::load(&out.join("baseline-instructions.json"))
         .map_err(|e| e.to_string())?;
-    if counts.rows.iter().any(|r| r.instructions.is_none()) {
+    if counts.rows.iter().any(|r| r.counted.instructions.is_none()) {
         return Err("the counts baseline has a probe without a count".into());
     }
     let block = results["blocks"]

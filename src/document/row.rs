@@ -87,8 +87,20 @@ pub struct Row {
     /// platform does not give it (anywhere but Linux).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_rss: Option<u64>,
-    /// Instructions per iteration (`--metric=instructions` and
-    /// `--metric=estimated-cycles`).
+    /// Counted probes: what callgrind counted per iteration.
+    #[serde(flatten)]
+    pub counted: Counted,
+    /// HTTP rows: what a page answered.
+    #[serde(flatten)]
+    pub page: Page,
+}
+
+/// What callgrind counted per iteration of a probe (`--metric=instructions`
+/// and `--metric=estimated-cycles`); all absent in a timed row.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Counted {
+    /// Instructions per iteration.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<f64>,
     /// L1 misses per iteration, instruction and data, in the simulated
@@ -102,28 +114,35 @@ pub struct Row {
     /// L1 hits + 5 × last-level hits + 35 × RAM accesses, per iteration.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub estimated_cycles: Option<f64>,
-    /// HTTP rows: the server's name or base URL, as given.
+}
+
+/// What a page of one server answered, beside its times; all absent in a
+/// probe's row.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Page {
+    /// The server's name or base URL, as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
-    /// HTTP rows: the page URL requested (credentials hidden).
+    /// The page URL requested (credentials hidden).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
-    /// HTTP rows: median time to first byte.
+    /// Median time to first byte.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ttfb_median: Option<f64>,
-    /// HTTP rows: status code (or `failed`) and how often it was answered.
+    /// Status code (or `failed`) and how often it was answered.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub status: BTreeMap<String, u64>,
-    /// HTTP rows: mean bytes per response as transferred.
+    /// Mean bytes per response as transferred.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bytes: Option<f64>,
-    /// HTTP rows: the cache header's answer (HIT, MISS, ...) and how often.
+    /// The cache header's answer (HIT, MISS, ...) and how often.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub cache: BTreeMap<String, u64>,
-    /// HTTP rows: the most frequent `Server` header.
+    /// The most frequent `Server` header.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server: Option<String>,
-    /// HTTP rows: the tool that measured the row (`builtin`, `ab`, ...).
+    /// The tool that measured the row (`builtin`, `ab`, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
 }
@@ -164,18 +183,8 @@ impl Row {
             checksum: None,
             memory: None,
             peak_rss: None,
-            instructions: None,
-            l1_misses: None,
-            ll_misses: None,
-            estimated_cycles: None,
-            target: None,
-            url: None,
-            ttfb_median: None,
-            status: BTreeMap::new(),
-            bytes: None,
-            cache: BTreeMap::new(),
-            server: None,
-            tool: None,
+            counted: Counted::default(),
+            page: Page::default(),
         }
     }
 

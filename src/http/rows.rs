@@ -40,8 +40,8 @@ impl Labels {
     /// measurer's to fill.
     pub(crate) fn row(self, samples: Vec<f64>) -> Row {
         let mut row = Row::with_samples(self.key, RowKind::Page, self.page, samples);
-        row.target = Some(self.target);
-        row.url = Some(self.url);
+        row.page.target = Some(self.target);
+        row.page.url = Some(self.url);
         row
     }
 }
@@ -124,12 +124,12 @@ pub(crate) fn row(labels: Labels, result: &Fetched) -> Row {
     row.errors = tally.errors;
     row.error_messages = tally.messages;
     row.rps = rate(successes, result.wall.as_secs_f64());
-    row.ttfb_median = median(&tally.ttfbs);
-    row.status = tally.status;
-    row.bytes = mean(&tally.bytes);
-    row.cache = tally.cache;
-    row.server = most_frequent(&tally.servers);
-    row.tool = Some("builtin".to_string());
+    row.page.ttfb_median = median(&tally.ttfbs);
+    row.page.status = tally.status;
+    row.page.bytes = mean(&tally.bytes);
+    row.page.cache = tally.cache;
+    row.page.server = most_frequent(&tally.servers);
+    row.page.tool = Some("builtin".to_string());
     row
 }
 
@@ -164,8 +164,8 @@ pub(crate) fn pairs(schedule: &Schedule, rows: &[Row]) -> Vec<ServerPair> {
             let other = &rows[other_index];
             out.push(ServerPair {
                 name: schedule.visits[group[0]].page.clone(),
-                base: base.target.clone().unwrap_or_default(),
-                other: other.target.clone().unwrap_or_default(),
+                base: base.page.target.clone().unwrap_or_default(),
+                other: other.page.target.clone().unwrap_or_default(),
                 base_median: base.figures.median,
                 other_median: other.figures.median,
                 median_ratio: ratio(other.figures.median, base.figures.median),
@@ -234,17 +234,21 @@ mod tests {
         assert_eq!((r.figures.n, r.requests, r.errors), (2, 5, 3));
         assert_eq!(r.samples, [2.0, 4.0]);
         assert_eq!(r.figures.median, Some(3.0));
-        assert_eq!(r.ttfb_median, Some(1.5));
+        assert_eq!(r.page.ttfb_median, Some(1.5));
         assert_eq!(r.error_messages["Connection refused"], 2);
         assert_eq!(r.error_messages["HTTP 404"], 1);
         assert_eq!(
-            (r.status["200"], r.status["404"], r.status[FAILED]),
+            (
+                r.page.status["200"],
+                r.page.status["404"],
+                r.page.status[FAILED]
+            ),
             (2, 1, 2)
         );
-        assert_eq!((r.cache["HIT"], r.cache["MISS"]), (1, 1));
-        assert_eq!(r.server.as_deref(), Some("nginx"));
+        assert_eq!((r.page.cache["HIT"], r.page.cache["MISS"]), (1, 1));
+        assert_eq!(r.page.server.as_deref(), Some("nginx"));
         assert_eq!(r.rps, Some(4.0));
-        assert_eq!(r.bytes, Some(1000.0));
+        assert_eq!(r.page.bytes, Some(1000.0));
     }
 
     #[test]
@@ -254,7 +258,7 @@ mod tests {
             &result(vec![Outcome::Failed(Failure::new("Connection refused"))]),
         );
         assert_eq!(
-            (r.figures.n, r.figures.median, r.figures.min, r.bytes),
+            (r.figures.n, r.figures.median, r.figures.min, r.page.bytes),
             (0, None, None, None)
         );
         assert_eq!(r.rps, Some(0.0));
@@ -281,7 +285,7 @@ mod tests {
         let schedule = Schedule::new(&o, vec!["/".into(), "http://d/x".into()]).unwrap();
         let mk = |t: &str, med: f64, rps: f64| {
             let mut r = Row::with_samples(t.into(), RowKind::Page, "/".into(), vec![med]);
-            r.target = Some(t.into());
+            r.page.target = Some(t.into());
             r.rps = Some(rps);
             r
         };

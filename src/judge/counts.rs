@@ -35,8 +35,8 @@ pub(crate) fn comparable(baseline: Metric, run: Metric) -> bool {
 /// The figure of `row` that `metric` judges.
 fn figure(row: &Row, metric: Metric) -> Option<f64> {
     match metric {
-        Metric::Instructions => row.instructions,
-        Metric::EstimatedCycles => row.estimated_cycles,
+        Metric::Instructions => row.counted.instructions,
+        Metric::EstimatedCycles => row.counted.estimated_cycles,
         Metric::Time => None,
     }
 }
@@ -83,8 +83,8 @@ mod tests {
             let mut row =
                 Row::with_samples((*name).into(), RowKind::Probe, (*name).into(), Vec::new());
             row.batch = Some(batch);
-            row.instructions = Some(*instructions);
-            row.estimated_cycles = (metric == Metric::EstimatedCycles).then_some(*cycles);
+            row.counted.instructions = Some(*instructions);
+            row.counted.estimated_cycles = (metric == Metric::EstimatedCycles).then_some(*cycles);
             r.rows.push(row);
         }
         r

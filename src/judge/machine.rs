@@ -61,7 +61,7 @@ pub(super) fn hold_back_across_classes(
 fn all_on_loopback(run: &Run) -> bool {
     run.rows
         .iter()
-        .all(|row| row.url.as_deref().is_some_and(url_on_loopback))
+        .all(|row| row.page.url.as_deref().is_some_and(url_on_loopback))
 }
 
 fn url_on_loopback(url: &str) -> bool {
@@ -178,7 +178,7 @@ mod tests {
     fn http_pages_off_loopback_are_judged_with_a_note() {
         let page = |url: &str, ms: f64| {
             let mut r = Row::with_samples(url.into(), RowKind::Page, url.into(), vec![ms; 10]);
-            r.url = Some(url.into());
+            r.page.url = Some(url.into());
             r
         };
         let http = |class: &str, url: &str, ms: f64| {

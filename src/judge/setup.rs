@@ -178,7 +178,7 @@ mod tests {
     fn counted(batch: u64, valgrind: &str) -> Run {
         let mut row = Row::with_samples("p".into(), RowKind::Probe, "p".into(), Vec::new());
         row.batch = Some(batch);
-        row.instructions = Some(100.0);
+        row.counted.instructions = Some(100.0);
         let mut run = test_micro_run(vec![row], None);
         run.metric = Metric::EstimatedCycles;
         run.environment.rustc = "rustc 1.95.0 (59807616e 2026-04-14)".into();

@@ -89,12 +89,12 @@ impl Render for CsvFormat {
                 num(r.rps),
                 num(run.x_calib(r)),
                 text(&r.note),
-                text(r.target.as_deref().unwrap_or_default()),
-                text(r.url.as_deref().unwrap_or_default()),
-                num(r.ttfb_median),
-                num(r.bytes),
-                text(r.server.as_deref().unwrap_or_default()),
-                text(r.tool.as_deref().unwrap_or_default()),
+                text(r.page.target.as_deref().unwrap_or_default()),
+                text(r.page.url.as_deref().unwrap_or_default()),
+                num(r.page.ttfb_median),
+                num(r.page.bytes),
+                text(r.page.server.as_deref().unwrap_or_default()),
+                text(r.page.tool.as_deref().unwrap_or_default()),
             ]);
             let memory = r.memory.map(|m| [m.allocs, m.reallocs, m.bytes, m.peak]);
             record.extend((0..4).map(|i| memory.map(|m| m[i].to_string()).unwrap_or_default()));

@@ -91,14 +91,14 @@ fn rows_table(rows: &[Row]) -> Table {
         ("cache", Align::Left),
     ]);
     for r in rows {
-        let tool = r.tool.as_deref().unwrap_or("builtin");
+        let tool = r.page.tool.as_deref().unwrap_or("builtin");
         let cache = if tool == "builtin" {
-            counts(&r.cache)
+            counts(&r.page.cache)
         } else {
             tool.to_string()
         };
         t.push(vec![
-            r.target.clone().unwrap_or_default(),
+            r.page.target.clone().unwrap_or_default(),
             r.name.clone(),
             r.figures.n.to_string(),
             ms(r.figures.min),
@@ -109,8 +109,8 @@ fn rows_table(rows: &[Row]) -> Table {
             ms(r.figures.stddev),
             r.rps.map_or("-".to_string(), rate),
             r.errors.to_string(),
-            counts(&r.status),
-            r.bytes.map_or("-".to_string(), thousands),
+            counts(&r.page.status),
+            r.page.bytes.map_or("-".to_string(), thousands),
             cache,
         ]);
     }
@@ -145,7 +145,7 @@ fn failures(rows: &[Row]) -> String {
         let list: Vec<String> = items.iter().map(|(m, n)| format!("{n} × {m}")).collect();
         let line = format!(
             "  {} {}: {}",
-            r.target.as_deref().unwrap_or(""),
+            r.page.target.as_deref().unwrap_or(""),
             r.name,
             list.join(", ")
         );
@@ -214,9 +214,9 @@ mod tests {
             page.into(),
             samples,
         );
-        r.target = Some(target.into());
-        r.url = Some(format!("{target}{page}"));
-        r.tool = Some("builtin".into());
+        r.page.target = Some(target.into());
+        r.page.url = Some(format!("{target}{page}"));
+        r.page.tool = Some("builtin".into());
         r
     }
 
@@ -242,9 +242,9 @@ mod tests {
     fn rows_header_and_failures() {
         let mut a = row("http://127.0.0.1:8080", "/", vec![1.0, 2.0, 3.0]);
         a.rps = Some(1234.5);
-        a.status = [("200".to_string(), 3), ("404".to_string(), 1)].into();
-        a.cache = [("HIT".to_string(), 2), ("MISS".to_string(), 1)].into();
-        a.bytes = Some(1000.0);
+        a.page.status = [("200".to_string(), 3), ("404".to_string(), 1)].into();
+        a.page.cache = [("HIT".to_string(), 2), ("MISS".to_string(), 1)].into();
+        a.page.bytes = Some(1000.0);
         a.errors = 1;
         a.error_messages = [("HTTP 404".to_string(), 1)].into();
         let mut b = row("http://127.0.0.1:8081", "/", vec![]);
@@ -290,7 +290,7 @@ mod tests {
     #[test]
     fn tool_rows_show_the_tool_in_the_cache_column() {
         let mut r = row("http://h", "/", vec![]);
-        r.tool = Some("wrk".into());
+        r.page.tool = Some("wrk".into());
         r.figures.median = Some(0.049);
         let text = render(&run(
             vec![r],

@@ -117,8 +117,8 @@ fn rows(run: &Run) -> String {
             for r in &run.rows {
                 out.push_str(&format!(
                     "| {} | {} | {} | {} | {} | {} | {} |\n",
-                    escape(r.target.as_deref().unwrap_or("")),
-                    escape(r.url.as_deref().unwrap_or("")),
+                    escape(r.page.target.as_deref().unwrap_or("")),
+                    escape(r.page.url.as_deref().unwrap_or("")),
                     r.figures.n,
                     ms(r.figures.median),
                     ms(r.figures.p95),

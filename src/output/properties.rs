@@ -51,16 +51,20 @@ fn fixture(mode: Mode, metric: Metric, t: &[String]) -> Run {
             (r.figures.n, r.errors) = (0, 3);
         }
         r.note = s();
-        r.target = Some(s());
-        r.url = Some(s());
-        r.server = Some(s());
-        r.tool = Some(s());
+        r.page.target = Some(s());
+        r.page.url = Some(s());
+        r.page.server = Some(s());
+        r.page.tool = Some(s());
         r.error_messages = BTreeMap::from([(s(), 2)]);
-        r.status = BTreeMap::from([(s(), 1)]);
-        r.cache = BTreeMap::from([(s(), 1)]);
+        r.page.status = BTreeMap::from([(s(), 1)]);
+        r.page.cache = BTreeMap::from([(s(), 1)]);
         r.normalized = Some(1.5);
-        (r.instructions, r.l1_misses, r.ll_misses) = (Some(9.0), Some(2.0), Some(1.0));
-        r.estimated_cycles = Some(50.0);
+        (
+            r.counted.instructions,
+            r.counted.l1_misses,
+            r.counted.ll_misses,
+        ) = (Some(9.0), Some(2.0), Some(1.0));
+        r.counted.estimated_cycles = Some(50.0);
         rows.push(r);
     }
     let check = |s: &mut dyn FnMut() -> String, verdict| Check {

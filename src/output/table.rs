@@ -100,9 +100,9 @@ fn count_columns(cache: bool) -> Vec<(&'static str, Align)> {
 fn count_cells(r: &Row, cache: bool) -> Vec<String> {
     let count = |x: Option<f64>| x.map(thousands).unwrap_or_else(|| "-".into());
     let judged = if cache {
-        r.estimated_cycles
+        r.counted.estimated_cycles
     } else {
-        r.instructions
+        r.counted.instructions
     };
     let per_op = judged
         .zip(r.ops.filter(|o| *o > 0))
@@ -111,13 +111,13 @@ fn count_cells(r: &Row, cache: bool) -> Vec<String> {
         r.name.clone(),
         r.ops.map(|o| o.to_string()).unwrap_or_default(),
         r.batch.map(|b| b.to_string()).unwrap_or_default(),
-        count(r.instructions),
+        count(r.counted.instructions),
     ];
     if cache {
         cells.extend([
-            count(r.l1_misses),
-            count(r.ll_misses),
-            count(r.estimated_cycles),
+            count(r.counted.l1_misses),
+            count(r.counted.ll_misses),
+            count(r.counted.estimated_cycles),
         ]);
     }
     cells.extend([count(per_op), r.errors.to_string(), r.note.clone()]);

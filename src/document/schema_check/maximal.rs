@@ -10,7 +10,7 @@ use crate::document::comparison::{
 use crate::document::environment::{Cpu, Environment};
 use crate::document::figures::Figures;
 use crate::document::platform::Platform;
-use crate::document::row::Memory;
+use crate::document::row::{Counted, Memory, Page};
 use crate::document::run::{
     CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, Run, ServerPair, TOOL,
 };
@@ -117,18 +117,22 @@ pub(super) fn row(key: &str, kind: RowKind) -> Row {
             peak: 48,
         }),
         peak_rss: Some(8 * 1024 * 1024),
-        instructions: Some(1200.0),
-        l1_misses: Some(3.0),
-        ll_misses: Some(1.0),
-        estimated_cycles: Some(1250.0),
-        target: Some("http://127.0.0.1:8080".to_string()),
-        url: Some("http://127.0.0.1:8080/page".to_string()),
-        ttfb_median: Some(1.2),
-        status: counts("200"),
-        bytes: Some(5120.0),
-        cache: counts("HIT"),
-        server: Some("demo-site".to_string()),
-        tool: Some("builtin".to_string()),
+        counted: Counted {
+            instructions: Some(1200.0),
+            l1_misses: Some(3.0),
+            ll_misses: Some(1.0),
+            estimated_cycles: Some(1250.0),
+        },
+        page: Page {
+            target: Some("http://127.0.0.1:8080".to_string()),
+            url: Some("http://127.0.0.1:8080/page".to_string()),
+            ttfb_median: Some(1.2),
+            status: counts("200"),
+            bytes: Some(5120.0),
+            cache: counts("HIT"),
+            server: Some("demo-site".to_string()),
+            tool: Some("builtin".to_string()),
+        },
     }
 }
 

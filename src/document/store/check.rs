@@ -56,7 +56,7 @@ fn row_problem(row: &Row) -> Option<String> {
     let figures = Figures::TIMES
         .iter()
         .map(|(field, get)| (*field, get(&row.figures)))
-        .chain([("ttfb_median", row.ttfb_median)]);
+        .chain([("ttfb_median", row.page.ttfb_median)]);
     for (field, value) in figures {
         if let Some(why) = value.and_then(|v| time(field, v)) {
             return Some(why);
@@ -68,8 +68,8 @@ fn row_problem(row: &Row) -> Option<String> {
     let counts = spreads.chain([
         ("rps", row.rps),
         ("normalized", row.normalized),
-        ("instructions", row.instructions),
-        ("bytes", row.bytes),
+        ("instructions", row.counted.instructions),
+        ("bytes", row.page.bytes),
     ]);
     for (field, value) in counts {
         if let Some(v) = value.filter(|v| !v.is_finite() || *v < 0.0 || *v > 1e18) {
@@ -128,7 +128,7 @@ mod tests {
                 .starts_with("calibration.median is 0")
         );
         let mut bad = run(&[1.0], &[1.0]);
-        bad.rows[0].instructions = Some(f64::NAN);
+        bad.rows[0].counted.instructions = Some(f64::NAN);
         assert!(
             problem(&bad)
                 .unwrap_or_default()

@@ -89,16 +89,16 @@ impl Summary {
             n: usize::try_from(self.succeeded).unwrap_or(usize::MAX),
             ..self.figures
         };
-        row.ttfb_median = self.ttfb_median;
+        row.page.ttfb_median = self.ttfb_median;
         row.requests = self.requests;
         row.errors = self.errors;
         row.error_messages = self.error_messages;
         row.rps = self.rps;
         row.note = self.note;
-        row.status = self.status;
-        row.bytes = self.bytes;
-        row.server = self.server;
-        row.tool = Some(tool.as_str().to_string());
+        row.page.status = self.status;
+        row.page.bytes = self.bytes;
+        row.page.server = self.server;
+        row.page.tool = Some(tool.as_str().to_string());
         row
     }
 }
@@ -313,7 +313,7 @@ mod tests {
                 r.figures.n,
                 r.figures.median,
                 r.figures.p95,
-                r.tool.as_deref()
+                r.page.tool.as_deref()
             ),
             (9, Some(1.5), None, Some("wrk"))
         );

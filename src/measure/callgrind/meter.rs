@@ -82,11 +82,11 @@ impl Callgrind<'_> {
         row.requests = 1;
         match count {
             Ok(counted) => {
-                row.instructions = Some(counted.instructions);
+                row.counted.instructions = Some(counted.instructions);
                 if let Some([l1, ll, cycles]) = counted.cache {
-                    row.l1_misses = Some(l1);
-                    row.ll_misses = Some(ll);
-                    row.estimated_cycles = Some(cycles);
+                    row.counted.l1_misses = Some(l1);
+                    row.counted.ll_misses = Some(ll);
+                    row.counted.estimated_cycles = Some(cycles);
                 }
                 row.note = counted.note;
                 row.checksum = counted.checksum;
