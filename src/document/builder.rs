@@ -8,7 +8,7 @@ use crate::document::settings::Settings;
 
 /// What a debug build makes unrepresentative, in the run's first warning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Figures {
+pub(crate) enum FigureKind {
     /// Wall times of probes.
     Times,
     /// Instruction counts and estimated cycles.
@@ -89,13 +89,13 @@ impl RunBuilder {
 
     /// The run, made in `environment`. A debug build's warning comes first:
     /// it qualifies every figure after it.
-    pub fn build(self, environment: Environment, figures: Figures) -> Run {
+    pub fn build(self, environment: Environment, figures: FigureKind) -> Run {
         let mut warnings = self.warnings;
         let subject = match figures {
-            Figures::Times => Some("times are"),
-            Figures::Counts => Some("counts are"),
-            Figures::ClientTime => Some("the client's own time is"),
-            Figures::Unaffected => None,
+            FigureKind::Times => Some("times are"),
+            FigureKind::Counts => Some("counts are"),
+            FigureKind::ClientTime => Some("the client's own time is"),
+            FigureKind::Unaffected => None,
         };
         if let Some(subject) = subject.filter(|_| environment.is_debug_build()) {
             warnings.insert(0, format!("debug build: {subject} not representative"));
@@ -134,7 +134,7 @@ mod tests {
     #[test]
     fn what_every_run_carries_alike_is_set_once() {
         let run = RunBuilder::new(Mode::Micro, "now".into())
-            .build(debug_environment(false), Figures::Times);
+            .build(debug_environment(false), FigureKind::Times);
         assert_eq!((run.machine.as_str(), run.tool.as_str()), ("host", TOOL));
     }
 
@@ -147,12 +147,12 @@ mod tests {
                 .warnings
         };
         assert_eq!(
-            run(Figures::Counts),
+            run(FigureKind::Counts),
             ["debug build: counts are not representative", "drift"]
         );
-        assert_eq!(run(Figures::Unaffected), ["drift"]);
+        assert_eq!(run(FigureKind::Unaffected), ["drift"]);
         let release = RunBuilder::new(Mode::Http, "now".into())
-            .build(debug_environment(false), Figures::ClientTime);
+            .build(debug_environment(false), FigureKind::ClientTime);
         assert!(release.warnings.is_empty());
     }
 }

@@ -36,13 +36,15 @@ macro_rules! figures {
 
             /// The figures of a summary of samples; none without one.
             pub fn of(summary: Option<&Summary>) -> Figures {
-                match summary {
-                    None => Figures::default(),
-                    Some(s) => Figures {
-                        n: s.n,
-                        $($time: Some(s.$time),)+
-                        $($spread: Some(s.$spread),)+
-                    },
+                // Named in full, so that a figure added to `Summary` does
+                // not compile until it is declared here too.
+                let Some(&Summary { n, $($time,)+ $($spread,)+ }) = summary else {
+                    return Figures::default();
+                };
+                Figures {
+                    n,
+                    $($time: Some($time),)+
+                    $($spread: Some($spread),)+
                 }
             }
 

@@ -27,7 +27,7 @@ pub(crate) mod tls;
 pub mod tools;
 pub mod url;
 
-use crate::document::builder::{Figures, RunBuilder};
+use crate::document::builder::{FigureKind, RunBuilder};
 use crate::document::environment::{Environment, now};
 use crate::document::run::{Mode, Run};
 use crate::document::settings::Settings;
@@ -50,8 +50,8 @@ pub(crate) fn measure(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Run, 
     let environment = Environment::current(Path::new("."), started.clone());
     // An external tool's times owe nothing to this build.
     let figures = match job.tool {
-        Tool::Builtin => Figures::ClientTime,
-        _ => Figures::Unaffected,
+        Tool::Builtin => FigureKind::ClientTime,
+        _ => FigureKind::Unaffected,
     };
     Ok(RunBuilder::new(Mode::Http, started)
         .settings(Settings::Http(settings::of(job, &schedule)))

@@ -11,8 +11,9 @@
 //! the command.
 
 use super::figure::{self, Among};
+use super::{change_pct, kernel, over_threshold};
 use crate::document::comparison::{Check, Comparison, Figure, Method, Reason, Verdict};
-use crate::document::run::Row;
+use crate::document::run::{Row, Run};
 
 /// A flagged row measured again, or why it could not be measured.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,9 +35,9 @@ pub(crate) struct Again {
 }
 
 impl Again {
-    /// The figure `check` judges, read from these rows, or why there is
-    /// none.
-    fn figure(&self, check: &Check) -> Result<f64, String> {
+    /// The figure `check` judges, read from these rows, with the row's
+    /// median (kernel mode's minimum delta is in ms), or why there is none.
+    fn figure(&self, check: &Check) -> Result<(f64, Option<f64>), String> {
         let row = self
             .rows
             .iter()
@@ -50,7 +51,9 @@ impl Again {
             rows: &self.rows,
             calibration: self.calibration,
         };
-        figure::of(&check.metric, row, among).ok_or_else(|| format!("no {}", check.metric.as_str()))
+        let figure = figure::of(&check.metric, row, among)
+            .ok_or_else(|| format!("no {}", check.metric.as_str()))?;
+        Ok((figure, row.figures.median))
     }
 }
 
@@ -74,11 +77,16 @@ pub fn flagged(comparison: &Comparison) -> Vec<String> {
         .collect()
 }
 
-/// Applies the re-measured figures to `comparison`'s timed regressions and
-/// returns the notes the run shows: one per regression that did not show
-/// again (now inconclusive), and one per probe that could not be measured
-/// again (its regression stands).
-pub(crate) fn apply(comparison: &mut Comparison, again: &[Remeasured]) -> Vec<String> {
+/// Applies the rows measured again to `comparison`'s timed regressions,
+/// against `baseline` by the comparison's own rule, and returns the notes
+/// the run shows: one per regression that did not show again (now
+/// inconclusive), and one per probe that could not be measured again (its
+/// regression stands).
+pub(crate) fn apply(
+    comparison: &mut Comparison,
+    baseline: &Run,
+    again: &[Remeasured],
+) -> Vec<String> {
     let threshold = comparison.threshold;
     // Kernel mode's rule also asks for the minimum delta, in ms.
     let min_delta = comparison.min_delta.unwrap_or(0.0);
@@ -92,7 +100,7 @@ pub(crate) fn apply(comparison: &mut Comparison, again: &[Remeasured]) -> Vec<St
         let Some(remeasured) = again.iter().find(|r| r.key == check.key) else {
             continue;
         };
-        let figure = match remeasured
+        let (figure, median) = match remeasured
             .again
             .as_ref()
             .map_err(Clone::clone)
@@ -107,12 +115,16 @@ pub(crate) fn apply(comparison: &mut Comparison, again: &[Remeasured]) -> Vec<St
                 continue;
             }
         };
-        let change = (figure / check.baseline - 1.0) * 100.0;
+        let change = change_pct(check.baseline, figure);
         check.confirmation_pct = Some(change);
-        let small = check.metric == Figure::Median
-            && method == Method::Absolute
-            && figure - check.baseline <= min_delta;
-        if change <= threshold || small {
+        let still = if method == Method::Absolute {
+            let base = baseline.rows.iter().find(|r| r.key == check.key);
+            let medians = base.and_then(|r| r.figures.median).zip(median);
+            kernel::worse(change, threshold, medians, min_delta)
+        } else {
+            over_threshold(change, threshold)
+        };
+        if !still {
             check.verdict = Verdict::Inconclusive(Reason::Unconfirmed);
             notes.push(format!(
                 "inconclusive: {} measured {:+.1} % against the baseline, but {:+.1} % when measured again: \
@@ -128,7 +140,7 @@ pub(crate) fn apply(comparison: &mut Comparison, again: &[Remeasured]) -> Vec<St
 mod tests {
     use super::*;
     use crate::document::comparison::{Check, Method};
-    use crate::document::run::RowKind;
+    use crate::document::run::{RowKind, test_micro_run};
 
     /// `key` measured again at `ratio` times the calibration loop.
     fn again(key: &str, ratio: f64) -> Remeasured {
@@ -174,6 +186,7 @@ mod tests {
         let mut c = comparison();
         let notes = apply(
             &mut c,
+            &test_micro_run(Vec::new(), None),
             &[
                 again("steady", 1.25),
                 again("passing", 1.05),
@@ -206,7 +219,11 @@ mod tests {
     fn a_change_exactly_at_the_threshold_is_not_confirmed() {
         let mut c = comparison();
         c.threshold = 25.0;
-        apply(&mut c, &[again("steady", 1.25)]);
+        apply(
+            &mut c,
+            &test_micro_run(Vec::new(), None),
+            &[again("steady", 1.25)],
+        );
         assert_eq!(c.checks[0].confirmation_pct, Some(25.0));
         assert_eq!(
             c.checks[0].verdict,
@@ -215,7 +232,7 @@ mod tests {
     }
 
     #[test]
-    fn kernel_mode_confirms_its_medians_past_the_delta_too() {
+    fn kernel_mode_confirms_by_the_comparison_s_rule_delta_and_all() {
         let regressed = |key: &str, figure, now: f64| {
             Check::new(
                 key,
@@ -230,27 +247,38 @@ mod tests {
             checks: vec![
                 regressed("small", Figure::Median, 2.0),
                 regressed("k.boot", Figure::MedianPerFloor, 2.0),
+                regressed("j.boot", Figure::MedianPerFloor, 2.0),
             ],
             min_delta: Some(0.5),
             ..Comparison::new("base.json", Method::Absolute, 30.0)
         };
-        assert_eq!(flagged(&c), ["small", "k.boot"]);
+        assert_eq!(flagged(&c), ["small", "k.boot", "j.boot"]);
         let process = |key: &str, ms: f64| {
             Row::with_samples(key.into(), RowKind::Process, key.into(), vec![ms])
         };
-        let small = process("small", 1.4);
-        let boot = vec![process("k.boot", 2.8), process("empty.boot", 2.0)];
-        // 40 % slower again, but by 0.4 ms only; the ratio to the floor
-        // has no delta in ms and stands at 40 %.
-        apply(
-            &mut c,
-            &[measured("small", vec![small]), measured("k.boot", boot)],
-        );
-        assert_eq!(
-            c.checks[0].verdict,
-            Verdict::Inconclusive(Reason::Unconfirmed)
-        );
-        assert_eq!(c.checks[1].verdict, Verdict::Regressed);
+        let mut baseline = test_micro_run(Vec::new(), None);
+        baseline.rows = vec![
+            process("small", 1.0),
+            process("k.boot", 2.0),
+            process("j.boot", 1.0),
+        ];
+        let floor = || process("empty.boot", 2.0);
+        let again = [
+            // 40 % slower again, but by 0.4 ms only.
+            measured("small", vec![process("small", 1.4)]),
+            // 40 % slower against the floor, and by 0.8 ms.
+            measured("k.boot", vec![process("k.boot", 2.8), floor()]),
+            // 40 % slower against the floor, but by 0.4 ms of its own.
+            measured("j.boot", vec![process("j.boot", 1.4), floor()]),
+        ];
+        // The check holds j.boot's baseline ratio to a floor of 2 ms.
+        c.checks[2].baseline = 0.5;
+        apply(&mut c, &baseline, &again);
+        let verdicts: Vec<Verdict> = c.checks.iter().map(|k| k.verdict).collect();
+        let unconfirmed = Verdict::Inconclusive(Reason::Unconfirmed);
+        assert_eq!(verdicts, [unconfirmed, Verdict::Regressed, unconfirmed]);
+        let change = c.checks[2].confirmation_pct.unwrap();
+        assert!((change - 40.0).abs() < 1e-9, "{change}");
     }
 
     #[test]
@@ -272,6 +300,7 @@ mod tests {
         };
         let notes = apply(
             &mut c,
+            &test_micro_run(Vec::new(), None),
             &[
                 Remeasured {
                     key: "steady".into(),

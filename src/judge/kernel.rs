@@ -44,7 +44,7 @@ pub(super) fn compare(baseline: &Run, run: &Run, min_delta: Option<f64>, out: &m
             continue;
         };
         let change = change_pct(b_figure, n_figure);
-        let worse = over_threshold(change, out.threshold) && n - b > min_delta;
+        let worse = worse(change, out.threshold, Some((b, n)), min_delta);
         out.checks.push(Check::new(
             &now.key,
             figure,
@@ -54,6 +54,18 @@ pub(super) fn compare(baseline: &Run, run: &Run, min_delta: Option<f64>, out: &m
             Verdict::of(worse),
         ));
     }
+}
+
+/// Kernel mode's rule: a figure grown past the threshold, and the median
+/// (ms, baseline and now) by more than the minimum delta. The comparison
+/// and the confirmation of its regressions both judge by it.
+pub(super) fn worse(
+    change: f64,
+    threshold: f64,
+    medians: Option<(f64, f64)>,
+    min_delta: f64,
+) -> bool {
+    over_threshold(change, threshold) && medians.is_none_or(|(b, n)| n - b > min_delta)
 }
 
 /// What a row is judged by, and its baseline and current values; `None`

@@ -7,7 +7,7 @@ use super::options::PairedOptions;
 use super::rounds::Measured;
 use super::schedule::Schedule;
 use super::workers::Timed;
-use crate::document::builder::{Figures, RunBuilder};
+use crate::document::builder::{FigureKind, RunBuilder};
 use crate::document::comparison::Comparison;
 use crate::document::run::{Mode, Run};
 use crate::document::settings::{PairedSettings, Settings};
@@ -41,7 +41,7 @@ pub(super) fn run(
         .settings(Settings::Paired(settings))
         .warnings(warnings)
         .rows(rows)
-        .build(setup.environment, Figures::Times);
+        .build(setup.environment, FigureKind::Times);
     run.comparison = Some(comparison);
     run
 }

@@ -28,9 +28,10 @@ pub(super) struct Remeasurable<'a, 't> {
 }
 
 /// Measures every timed regression of `run` again and applies the judge's
-/// rule to what it finds.
+/// rule to what it finds, against `baseline`.
 pub(super) fn confirm(
     run: &mut Run,
+    baseline: &Run,
     again: &Remeasurable,
     options: &MicroOptions,
     observer: &mut dyn Observer,
@@ -71,7 +72,7 @@ pub(super) fn confirm(
     let Some(comparison) = run.comparison.as_mut() else {
         return;
     };
-    let notes = confirm::apply(comparison, &found);
+    let notes = confirm::apply(comparison, baseline, &found);
     run.warnings.extend(notes);
     if let Some(settings) = run.settings.micro_mut() {
         settings.confirm = true;

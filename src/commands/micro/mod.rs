@@ -11,7 +11,7 @@ mod settings;
 mod stale;
 
 use crate::baseline::{self, history::Bench};
-use crate::document::builder::{Figures, RunBuilder};
+use crate::document::builder::{FigureKind, RunBuilder};
 use crate::document::environment::{Environment, now, repository_dir};
 use crate::document::run::{Metric, Mode, Row, Run};
 use crate::document::settings::{MicroSettings, Settings};
@@ -77,7 +77,10 @@ pub(crate) fn main(
     if let Some(baseline) = &choice.baseline {
         run = baseline.judge(run, &Rules::from(&options.common))?;
     }
-    if options.confirm && run.metric == Metric::Time {
+    if options.confirm
+        && run.metric == Metric::Time
+        && let Some(baseline) = &choice.baseline
+    {
         let mut notes = Progress::new(0, quiet);
         let again = confirm::Remeasurable {
             selected: &selected,
@@ -85,7 +88,7 @@ pub(crate) fn main(
             timer: &timer,
             children: &children,
         };
-        confirm::confirm(&mut run, &again, options, &mut notes);
+        confirm::confirm(&mut run, &baseline.run, &again, options, &mut notes);
     }
     choice.keep(&mut run);
     stale::deliver(run, &delivery, options.count_check)
@@ -222,8 +225,8 @@ fn measure(
         environment = environment.with_calibration_crates(&repository_dir());
     }
     let figures = match metric {
-        Metric::Time => Figures::Times,
-        _ => Figures::Counts,
+        Metric::Time => FigureKind::Times,
+        _ => FigureKind::Counts,
     };
     Ok(RunBuilder::new(mode, started)
         .metric(metric)

@@ -21,7 +21,7 @@ mod kinds;
 mod maximal;
 mod walk;
 
-use crate::document::run::Run;
+use crate::document::run::{Mode, Run};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use walk::Walk;
@@ -206,7 +206,14 @@ fn every_value_of_the_runs_enums_is_one_the_schema_allows() {
         }
     };
     for mode in kinds::modes() {
-        try_run(format!("mode {mode:?}"), &|r| r.mode = mode);
+        try_run(format!("mode {mode:?}"), &|r| {
+            r.mode = mode;
+            // Each mode with settings of its own kind.
+            r.settings = match mode {
+                Mode::Http => maximal::http_settings(),
+                Mode::Micro | Mode::Kernel => maximal::micro_settings(),
+            };
+        });
     }
     for metric in kinds::metrics() {
         try_run(format!("metric {metric:?}"), &|r| r.metric = metric);

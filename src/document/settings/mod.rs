@@ -65,16 +65,6 @@ impl Settings {
         }
     }
 
-    /// The clock's script, when a scripted clock timed the run: it measured
-    /// nothing.
-    pub fn fake_clock(&self) -> Option<&str> {
-        match self {
-            Settings::Micro(s) => s.fake_clock.as_deref(),
-            Settings::Paired(s) => s.fake_clock.as_deref(),
-            Settings::Http(_) => None,
-        }
-    }
-
     /// The slowdowns injected into the run, when any.
     pub fn injected(&self) -> Option<&str> {
         self.micro().and_then(|s| s.inject.as_deref())
