@@ -44,17 +44,30 @@ impl Again {
             .find(|r| r.key == check.key)
             .ok_or("not reported again")?;
         if row.errors > 0 {
-            let message = row.error_messages.keys().next().unwrap_or(&row.note);
-            return Err(message.clone());
+            return Err(failure(row));
         }
         let among = Among {
             rows: &self.rows,
             calibration: self.calibration,
         };
-        let figure = figure::of(&check.metric, row, among)
-            .ok_or_else(|| format!("no {}", check.metric.as_str()))?;
+        // A figure that cannot be read may owe it to another row that
+        // failed: the floor a process row is divided by.
+        let failed = self.rows.iter().find(|r| r.errors > 0);
+        let figure = figure::of(&check.metric, row, among).ok_or_else(|| match failed {
+            Some(r) => format!("{}: {}", r.key, failure(r)),
+            None => format!("no {}", check.metric.as_str()),
+        })?;
         Ok((figure, row.figures.median))
     }
+}
+
+/// Why `row` failed, as it says.
+fn failure(row: &Row) -> String {
+    row.error_messages
+        .keys()
+        .next()
+        .unwrap_or(&row.note)
+        .clone()
 }
 
 /// Whether `check` is a timed regression a confirmation measures again.
@@ -320,5 +333,38 @@ mod tests {
             ]
         );
         assert_eq!(c.regressions(), 4);
+    }
+
+    #[test]
+    fn a_floor_that_failed_again_is_named() {
+        let check = Check::new(
+            "k.boot",
+            Figure::MedianPerFloor,
+            1.0,
+            2.0,
+            100.0,
+            Verdict::Regressed,
+        );
+        let mut c = Comparison {
+            checks: vec![check],
+            ..Comparison::new("base.json", Method::Absolute, 30.0)
+        };
+        let process = |key: &str, ms: f64| {
+            Row::with_samples(key.into(), RowKind::Process, key.into(), vec![ms])
+        };
+        let mut floor = process("empty.boot", 1.0);
+        floor.figures = crate::document::figures::Figures::default();
+        floor.errors = 1;
+        floor.error_messages = [("the child exited with 1".to_string(), 1)].into();
+        let again = measured("k.boot", vec![process("k.boot", 2.0), floor]);
+        let notes = apply(&mut c, &test_micro_run(Vec::new(), None), &[again]);
+        assert_eq!(
+            notes,
+            [
+                "k.boot: could not be measured again (empty.boot: the child exited with 1); \
+              the regression stands"
+            ]
+        );
+        assert_eq!(c.checks[0].verdict, Verdict::Regressed);
     }
 }
