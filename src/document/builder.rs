@@ -36,13 +36,14 @@ pub(crate) struct RunBuilder {
 }
 
 impl RunBuilder {
-    /// A run of `mode` that started at `started` (RFC 3339).
-    pub fn new(mode: Mode, started: String) -> RunBuilder {
+    /// A run of `mode` that started at `started` (RFC 3339), made with
+    /// `settings`: a run cannot be made without the settings of its kind.
+    pub fn new(mode: Mode, started: String, settings: Settings) -> RunBuilder {
         RunBuilder {
             mode,
             started,
             metric: Metric::Time,
-            settings: Settings::default(),
+            settings,
             warnings: Vec::new(),
             rows: Vec::new(),
             calibration: None,
@@ -53,12 +54,6 @@ impl RunBuilder {
     /// What the rows measured (wall time unless said).
     pub fn metric(mut self, metric: Metric) -> RunBuilder {
         self.metric = metric;
-        self
-    }
-
-    /// The options that shaped the run's figures.
-    pub fn settings(mut self, settings: Settings) -> RunBuilder {
-        self.settings = settings;
         self
     }
 
@@ -133,7 +128,7 @@ mod tests {
 
     #[test]
     fn what_every_run_carries_alike_is_set_once() {
-        let run = RunBuilder::new(Mode::Micro, "now".into())
+        let run = RunBuilder::new(Mode::Micro, "now".into(), Settings::default())
             .build(debug_environment(false), FigureKind::Times);
         assert_eq!((run.machine.as_str(), run.tool.as_str()), ("host", TOOL));
     }
@@ -141,7 +136,7 @@ mod tests {
     #[test]
     fn a_debug_build_warns_first_about_the_figures_it_skews() {
         let run = |figures| {
-            RunBuilder::new(Mode::Micro, "now".into())
+            RunBuilder::new(Mode::Micro, "now".into(), Settings::default())
                 .warnings(["drift".to_string()])
                 .build(debug_environment(true), figures)
                 .warnings
@@ -151,7 +146,7 @@ mod tests {
             ["debug build: counts are not representative", "drift"]
         );
         assert_eq!(run(FigureKind::Unaffected), ["drift"]);
-        let release = RunBuilder::new(Mode::Http, "now".into())
+        let release = RunBuilder::new(Mode::Http, "now".into(), Settings::Http(Default::default()))
             .build(debug_environment(false), FigureKind::ClientTime);
         assert!(release.warnings.is_empty());
     }

@@ -53,8 +53,8 @@ pub(crate) fn measure(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Run, 
         Tool::Builtin => FigureKind::ClientTime,
         _ => FigureKind::Unaffected,
     };
-    Ok(RunBuilder::new(Mode::Http, started)
-        .settings(Settings::Http(settings::of(job, &schedule)))
+    let settings = Settings::Http(settings::of(job, &schedule));
+    Ok(RunBuilder::new(Mode::Http, started, settings)
         .rows(rows)
         .server_pairs((!job.compare.is_empty()).then_some(pairs))
         .build(environment, figures))

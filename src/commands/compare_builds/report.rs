@@ -37,8 +37,7 @@ pub(super) fn run(
             entry.into_row(name, batch)
         })
         .collect();
-    let mut run = RunBuilder::new(Mode::Micro, setup.started)
-        .settings(Settings::Paired(settings))
+    let mut run = RunBuilder::new(Mode::Micro, setup.started, Settings::Paired(settings))
         .warnings(warnings)
         .rows(rows)
         .build(setup.environment, FigureKind::Times);

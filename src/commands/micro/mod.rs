@@ -228,9 +228,8 @@ fn measure(
         Metric::Time => FigureKind::Times,
         _ => FigureKind::Counts,
     };
-    Ok(RunBuilder::new(mode, started)
+    Ok(RunBuilder::new(mode, started, Settings::Micro(settings))
         .metric(metric)
-        .settings(Settings::Micro(settings))
         .warnings(measured.warnings)
         .rows(measured.rows)
         .calibration(measured.calibration)
