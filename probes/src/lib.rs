@@ -5,6 +5,7 @@
 //! probes that time its hot paths. Each probe is registered with
 //! `yardstick::probe!` next to the work it times.
 
+pub mod autoload;
 pub mod content;
 pub mod datatype;
 pub mod filecache;
