@@ -119,7 +119,7 @@ mod tests {
         assert!(error("return array();").2.contains("<?php"));
         assert!(error("<?php /* return array();").2.contains("comment"));
         let e = ClassMap::parse("m.php", b"<?php return array('\xff' => 'a');").unwrap_err();
-        assert!(e.to_string().starts_with("m.php:1:20: "), "{e}");
+        assert!(e.to_string().starts_with("m.php:1:21: "), "{e}");
     }
 
     #[test]

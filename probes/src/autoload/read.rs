@@ -29,7 +29,17 @@ pub struct ClassMap {
 impl ClassMap {
     /// Reads `bytes`; `file` names the file in errors.
     pub fn parse(file: &str, bytes: &[u8]) -> Result<ClassMap, MapError> {
-        Reader { file, bytes, at: 0 }.map()
+        let mut reader = Reader {
+            file,
+            bytes,
+            text: "",
+            at: 0,
+        };
+        // Checked once for the whole file: every string is then a slice
+        // of it, cut at ASCII quotes and backslashes.
+        reader.text = std::str::from_utf8(bytes)
+            .map_err(|e| reader.error_at(e.valid_up_to(), "a byte that is not UTF-8"))?;
+        reader.map()
     }
 
     /// The path of the class named exactly `class` (case matters, as in
@@ -81,6 +91,8 @@ impl std::error::Error for MapError {}
 struct Reader<'a> {
     file: &'a str,
     bytes: &'a [u8],
+    /// `bytes`, once they are known to be UTF-8.
+    text: &'a str,
     at: usize,
 }
 
@@ -101,7 +113,10 @@ impl Reader<'_> {
             self.expect(b'(', "`(` after `array`")?;
             b')'
         };
-        let mut entries = Entries::default();
+        // One entry a line in the generator's layout: room for them all
+        // at once, not grown twelve times.
+        let lines = memchr::memchr_iter(b'\n', &self.bytes[self.at..]).count();
+        let mut entries = Entries::with_capacity_and_hasher(lines, FxBuildHasher);
         loop {
             self.trivia()?;
             if self.eat(&[close]) {
@@ -113,10 +128,15 @@ impl Reader<'_> {
             self.word(b"=>", "`=>` after the class name")?;
             self.trivia()?;
             let path = self.string("a quoted path")?;
-            if entries.contains_key(&*key) {
-                return Err(self.error_at(key_at, &format!("the class `{key}` is named twice")));
+            match entries.entry(key) {
+                indexmap::map::Entry::Vacant(slot) => {
+                    slot.insert(path);
+                }
+                indexmap::map::Entry::Occupied(slot) => {
+                    let what = format!("the class `{}` is named twice", slot.key());
+                    return Err(self.error_at(key_at, &what));
+                }
             }
-            entries.insert(key, path);
             self.trivia()?;
             if self.eat(b",") {
                 continue;
@@ -141,8 +161,21 @@ impl Reader<'_> {
     /// Skips white space and comments.
     fn trivia(&mut self) -> Result<(), MapError> {
         loop {
+            let rest = self.bytes.get(self.at..).unwrap_or_default();
+            // The generator aligns its arrows with runs of spaces: eight at
+            // a time first.
+            let mut spaces = 0;
+            while rest.get(spaces..spaces + 8) == Some(b"        ") {
+                spaces += 8;
+            }
+            let rest = &rest[spaces..];
+            self.at += spaces;
+            let blank = rest
+                .iter()
+                .position(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+                .unwrap_or(rest.len());
+            self.at += blank;
             match self.bytes.get(self.at) {
-                Some(b' ' | b'\t' | b'\r' | b'\n') => self.at += 1,
                 Some(b'#') => self.line_comment(),
                 Some(b'/') if self.bytes.get(self.at + 1) == Some(&b'/') => self.line_comment(),
                 Some(b'/') if self.bytes.get(self.at + 1) == Some(&b'*') => {
@@ -199,42 +232,34 @@ impl Reader<'_> {
         if !self.eat(b"'") {
             return Err(self.unexpected(wanted));
         }
-        let body = &self.bytes[self.at..];
-        let mut out: Option<Vec<u8>> = None;
-        let mut from = 0;
-        loop {
-            let Some(i) = memchr::memchr2(b'\'', b'\\', &body[from..]).map(|i| from + i) else {
-                return Err(self.error_at(start, "a string that never ends"));
-            };
-            if body[i] == b'\'' {
-                let text = match out {
-                    None => &body[..i],
-                    Some(ref mut buf) => {
-                        buf.extend_from_slice(&body[from..i]);
-                        buf
-                    }
-                };
-                let text = std::str::from_utf8(text)
-                    .map_err(|_| self.error_at(start, "a string that is not UTF-8"))?;
-                let text = Box::from(text);
-                self.at += i + 1;
-                return Ok(text);
-            }
-            // A backslash: `\\` and `\'` stand for their second byte; any
-            // other backslash is itself.
-            let buf = out.get_or_insert_with(Vec::new);
-            buf.extend_from_slice(&body[from..i]);
-            match body.get(i + 1) {
+        let body = &self.text[self.at..];
+        let (end, len) = match string_end(body.as_bytes()) {
+            Some(found) => found,
+            None => return Err(self.error_at(start, "a string that never ends")),
+        };
+        self.at += end + 1;
+        let raw = &body[..end];
+        if len == end {
+            return Ok(Box::from(raw));
+        }
+        // Sized once: `into_boxed_str` then has nothing to shrink.
+        let mut out = String::with_capacity(len);
+        let mut rest = raw;
+        while let Some(i) = memchr::memchr(b'\\', rest.as_bytes()) {
+            out.push_str(&rest[..i]);
+            match rest.as_bytes().get(i + 1) {
                 Some(&c @ (b'\\' | b'\'')) => {
-                    buf.push(c);
-                    from = i + 2;
+                    out.push(char::from(c));
+                    rest = &rest[i + 2..];
                 }
                 _ => {
-                    buf.push(b'\\');
-                    from = i + 1;
+                    out.push('\\');
+                    rest = &rest[i + 1..];
                 }
             }
         }
+        out.push_str(rest);
+        Ok(out.into_boxed_str())
     }
 
     fn unexpected(&self, wanted: &str) -> MapError {
@@ -256,6 +281,26 @@ impl Reader<'_> {
             line,
             column: before.len() - line_start + 1,
             what: what.to_string(),
+        }
+    }
+}
+
+/// Where the single-quoted string whose body starts `body` ends (the index
+/// of its closing quote) and its length once unescaped: `\\` and `\'`
+/// stand for their second byte, any other backslash is itself.
+fn string_end(body: &[u8]) -> Option<(usize, usize)> {
+    let mut escapes = 0;
+    let mut from = 0;
+    loop {
+        let i = from + memchr::memchr2(b'\'', b'\\', body.get(from..)?)?;
+        if body[i] == b'\'' {
+            return Some((i, i - escapes));
+        }
+        if matches!(body.get(i + 1), Some(b'\\' | b'\'')) {
+            escapes += 1;
+            from = i + 2;
+        } else {
+            from = i + 1;
         }
     }
 }
