@@ -38,6 +38,22 @@ def settings():
         put("settings", path.relative_to(PROBES / "settings").as_posix().replace("/", "_"), data)
 
 
+def autoload():
+    # The head and tail of each class map (the generator's layout, with
+    # namespaced and odd keys), and the variants the format allows.
+    for path in sorted((PROBES / "autoload").glob("*.php")):
+        lines = path.read_bytes().splitlines(keepends=True)
+        put("autoload", path.name, b"".join(lines[:40] + lines[-4:]))
+    variants = {
+        "short_array": "<?php\nreturn [\n    'A\\\\B' => 'vendor/a/B.php',\n    'eZX' => 'kernel/x.php'\n];\n",
+        "split_lines": "<?php # c\n// c\nreturn\tARRAY (\n'eZ\\'Q'\n  =>\n\t'lib/q.php' , /* c */ ) ;\n?>\n\n",
+        "odd_key": "<?php return array('$name Builder\\\\Namespace_\\\\string' => 'vendor/s.php',);",
+        "empty": "<?php return array();",
+    }
+    for name, text in variants.items():
+        put("autoload", f"{name}.php", text)
+
+
 def hostile_templates():
     # The shapes of probes/tests/hostile/mod.rs, a little past the limits:
     # the fuzzer mutates from nesting and growth as well as from designs.
@@ -149,7 +165,7 @@ def urls():
 
 def main():
     shutil.rmtree(SEEDS, ignore_errors=True)
-    for make in (settings, templates, hostile_templates, catalogue, router, runs, tools, urls):
+    for make in (autoload, settings, templates, hostile_templates, catalogue, router, runs, tools, urls):
         make()
     for kind in sorted(SEEDS.iterdir()):
         files = list(kind.iterdir())

@@ -1,0 +1,1 @@
+<?php return array('$name Builder\\Namespace_\\string' => 'vendor/s.php',);

@@ -1,0 +1,5 @@
+<?php
+return [
+    'A\\B' => 'vendor/a/B.php',
+    'eZX' => 'kernel/x.php'
+];

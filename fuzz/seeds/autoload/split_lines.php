@@ -1,0 +1,8 @@
+<?php # c
+// c
+return	ARRAY (
+'eZ\'Q'
+  =>
+	'lib/q.php' , /* c */ ) ;
+?>
+
