@@ -28,6 +28,15 @@ pub fn checksum<'a>(entries: impl IntoIterator<Item = (&'a str, &'a str)>) -> u6
     hash
 }
 
+/// Thousands separators for the notes.
+fn grouped(n: usize) -> String {
+    if n < 1000 {
+        n.to_string()
+    } else {
+        format!("{},{:03}", grouped(n / 1000), n % 1000)
+    }
+}
+
 fn read(relative: &str) -> Result<Vec<u8>, String> {
     let path = fixtures::path(relative);
     std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))
@@ -51,7 +60,7 @@ fn check_map(map: &Result<ClassMap, String>) -> Result<(), String> {
 
 yardstick::probe! {
     name: autoload_map,
-    note: |b: &Vec<u8>| format!("autoload/ezp_kernel.php, {} KB, {ENTRIES} classes", b.len() / 1024),
+    note: |b: &Vec<u8>| format!("autoload/ezp_kernel.php, {} KB, {} classes", b.len() / 1024, grouped(ENTRIES)),
     setup: || read(KERNEL_MAP),
     run: |bytes: &Vec<u8>| parse(KERNEL_MAP, bytes),
     check: |_, map: &Result<ClassMap, String>| check_map(map),
@@ -132,9 +141,9 @@ yardstick::probe! {
     name: autoload_miss,
     ops: 2000,
     note: |l: &Loaders| format!(
-        "2,000 class_exists() misses, {} under a PSR-4 prefix; Composer then {} merged classes",
-        l.under_prefix,
-        l.kernel.len()
+        "2,000 class_exists() misses, {} under a PSR-4 prefix; Composer, then {} merged classes",
+        grouped(l.under_prefix),
+        grouped(l.kernel.len())
     ),
     setup: loaders,
     run: check_all,
@@ -185,6 +194,10 @@ mod tests {
         check_misses(&l, &m).unwrap();
         assert!(l.under_prefix >= 1000, "{}", l.under_prefix);
         assert!(check_map(&Ok(ClassMap::default())).is_err());
+        assert_eq!(
+            (grouped(999), grouped(3721), grouped(1_002_003)),
+            ("999".into(), "3,721".into(), "1,002,003".into())
+        );
         assert!(
             check_misses(
                 &l,
