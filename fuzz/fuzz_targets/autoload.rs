@@ -14,7 +14,8 @@ fuzz_target!(|data: &[u8]| {
     for (key, path) in map.iter() {
         assert_eq!(map.get(key), Some(path));
     }
-    let text = write(map.iter());
+    let pairs: Vec<(&str, &str)> = map.iter().collect();
+    let text = write(pairs.iter().copied());
     let back = ClassMap::parse("written.php", text.as_bytes());
     assert_eq!(back.as_ref().ok(), Some(&map), "written:\n{text}");
     let merged = Kernel::merged([map.clone(), map]);
