@@ -10,7 +10,9 @@
 //!
 //! - [`read`]: the map reader ([`ClassMap`]) and its writer.
 //! - [`lookup`]: the two loaders and the installation's file set.
-//! - [`fixture`]: the generator of the fixture maps and Composer's data.
+//! - [`fixture`]: the generator of the fixture maps and of Composer's data
+//!   (which has no format document: a class map, 300 PSR-4 prefixes and
+//!   two PSR-0 fallbacks, made in code beside the maps; see there).
 
 pub mod fixture;
 pub mod lookup;
