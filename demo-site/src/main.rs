@@ -23,6 +23,7 @@ mod pages;
 mod respond;
 mod routes;
 mod serve;
+mod sitemap;
 
 use options::{Options, Parsed};
 use std::io::Write;
