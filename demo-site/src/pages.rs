@@ -171,6 +171,11 @@ impl Pages {
         Ok(Rendered::ok(html))
     }
 
+    /// The sitemap's paths, as the content store holds them now.
+    pub fn sitemap_paths(&self) -> Result<Vec<String>, String> {
+        crate::sitemap::paths(&self.site.store)
+    }
+
     /// The "not found" page, status 404, in the public layout.
     pub fn not_found(&self, uri: &str) -> Result<Rendered, String> {
         let content = self.view(&self.missing_view, &Vars::new().set("uri", uri))?;

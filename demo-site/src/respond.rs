@@ -6,6 +6,7 @@
 use crate::cache::{Stored, ViewCache};
 use crate::gzip;
 use crate::pages::{Pages, Rendered};
+use crate::sitemap;
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
@@ -41,6 +42,13 @@ pub async fn respond(
         .get(header::ACCEPT_ENCODING)
         .and_then(|v| v.to_str().ok())
         .is_some_and(gzip::accepted);
+    if target.split(['?', '#']).next() == Some(sitemap::PATH) {
+        let Some(origin) = origin(&req) else {
+            return Ok(plain(StatusCode::BAD_REQUEST, "no host a URL can name\n"));
+        };
+        let answered = tokio::task::spawn_blocking(move || sitemap(&app, &origin)).await;
+        return Ok(answered.unwrap_or_else(|e| failure(&format!("the sitemap panicked: {e}"))));
+    }
     if let Some(hit) = app.cache.in_memory(&target) {
         return Ok(page(&hit, gzip, "HIT"));
     }
@@ -61,6 +69,50 @@ fn answer(app: &App, target: &str, gzip: bool) -> Response<Full<Bytes>> {
         Ok(other) => uncached(other, gzip),
         Err(e) => failure(&format!("{target}: {e}")),
     }
+}
+
+/// `http://HOST` as the request names its host (HTTP/2's authority, or
+/// HTTP/1.1's Host header); none when that is no host a URL can hold, so a
+/// peer's text never reaches the sitemap.
+fn origin(req: &Request<Incoming>) -> Option<String> {
+    let host = match req.uri().authority() {
+        Some(authority) => authority.as_str(),
+        None => req.headers().get(header::HOST)?.to_str().ok()?,
+    };
+    origin_of(host)
+}
+
+/// `http://HOST`, when `host` is a name or address with an optional port.
+fn origin_of(host: &str) -> Option<String> {
+    let fits = !host.is_empty()
+        && host.len() <= 255
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b));
+    fits.then(|| format!("http://{host}"))
+}
+
+/// The sitemap, made from the store at each request: it is small, and a
+/// cached one would go stale with the content.
+fn sitemap(app: &App, origin: &str) -> Response<Full<Bytes>> {
+    match app.pages.sitemap_paths() {
+        Ok(paths) => {
+            let mut r = Response::new(Full::new(Bytes::from(sitemap::document(origin, &paths))));
+            r.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/xml; charset=utf-8"),
+            );
+            r
+        }
+        Err(e) => failure(&format!("{}: {e}", sitemap::PATH)),
+    }
+}
+
+/// A short plain-text answer.
+fn plain(status: StatusCode, text: &'static str) -> Response<Full<Bytes>> {
+    let mut r = Response::new(Full::new(Bytes::from_static(text.as_bytes())));
+    *r.status_mut() = status;
+    r
 }
 
 /// A page with status 200 from the cache's bytes.
@@ -135,5 +187,21 @@ mod tests {
         assert_eq!(one_line("a\nb", 10), "a b");
         let long = one_line(&"é".repeat(1000), 5);
         assert_eq!(long, "ééééé... (2000 bytes in all)");
+    }
+
+    #[test]
+    fn only_a_host_a_url_can_hold_becomes_the_sitemap_s_origin() {
+        assert_eq!(
+            origin_of("127.0.0.1:8080").as_deref(),
+            Some("http://127.0.0.1:8080")
+        );
+        assert_eq!(origin_of("[::1]:80").as_deref(), Some("http://[::1]:80"));
+        assert_eq!(
+            origin_of("demo.example").as_deref(),
+            Some("http://demo.example")
+        );
+        for bad in ["", "a b", "evil<x>", "a/b", "a@b", &"a".repeat(256)] {
+            assert_eq!(origin_of(bad), None, "{bad}");
+        }
     }
 }

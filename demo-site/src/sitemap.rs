@@ -7,6 +7,9 @@
 use probes::content::{ContentStore, FRONT_PAGE, ListQuery};
 use quick_xml::escape::escape;
 
+/// Where the site serves its sitemap.
+pub const PATH: &str = "/sitemap.xml";
+
 /// The sitemap's `<priority>` of the front page; the menu pages take the
 /// format's default.
 const FRONT_PRIORITY: &str = "1.0";

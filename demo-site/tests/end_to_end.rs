@@ -142,6 +142,29 @@ fn pages_are_gzipped_when_the_request_allows_it() {
 }
 
 #[test]
+fn the_sitemap_names_the_front_page_then_the_menu_pages_each_of_which_answers() {
+    let site = Site::start(&[]);
+    let r = get(site.port, "/sitemap.xml", &[]);
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        r.header("content-type"),
+        Some("application/xml; charset=utf-8")
+    );
+    let body = String::from_utf8(r.body).unwrap();
+    let locs: Vec<&str> = body
+        .split("<loc>")
+        .skip(1)
+        .filter_map(|rest| rest.split("</loc>").next())
+        .collect();
+    assert_eq!(locs.first(), Some(&"http://127.0.0.1/"), "{body}");
+    assert!(locs.len() > 2, "{body}");
+    for loc in &locs {
+        let path = loc.trim_start_matches("http://127.0.0.1");
+        assert_eq!(get(site.port, path, &[]).status, 200, "{path}");
+    }
+}
+
+#[test]
 fn the_pages_are_the_kernel_s() {
     let site = Site::start(&[]);
     let text = |target: &str| {
