@@ -19,6 +19,9 @@ const MENU_CHILDREN: u64 = 5;
 
 /// What every page's layout shows alike.
 pub struct Chrome {
+    /// The site's name (site.ini's `SiteName`), which the OpenSearch
+    /// description also gives.
+    pub name: String,
     site: Value,
     user: Value,
     year: i64,
@@ -85,6 +88,7 @@ impl Chrome {
             },
             year: current_year(),
             menu: Value::from(items),
+            name,
         })
     }
 

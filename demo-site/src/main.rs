@@ -9,6 +9,8 @@
 //! - [`cache`], [`cache_folder`], [`lru`] and [`gzip`]: the view cache,
 //!   bounded in bytes, and the bytes it keeps.
 //! - [`respond`]: one request answered.
+//! - [`published`]: the sitemap, OpenSearch description and link relations
+//!   from which a tool finds the site's pages.
 //! - [`serve`]: the listener, the threads, the connection cap, the clean
 //!   stop; [`connection`]: one connection and its time limits.
 
@@ -20,10 +22,10 @@ mod layout;
 mod lru;
 mod options;
 mod pages;
+mod published;
 mod respond;
 mod routes;
 mod serve;
-mod sitemap;
 
 use options::{Options, Parsed};
 use std::io::Write;

@@ -173,7 +173,12 @@ impl Pages {
 
     /// The sitemap's paths, as the content store holds them now.
     pub fn sitemap_paths(&self) -> Result<Vec<String>, String> {
-        crate::sitemap::paths(&self.site.store)
+        crate::published::sitemap::paths(&self.site.store)
+    }
+
+    /// The site's name, as its layouts show it.
+    pub fn site_name(&self) -> &str {
+        &self.chrome.name
     }
 
     /// The "not found" page, status 404, in the public layout.

@@ -6,7 +6,7 @@
 use crate::cache::{Stored, ViewCache};
 use crate::gzip;
 use crate::pages::{Pages, Rendered};
-use crate::sitemap;
+use crate::published::{self, Published, opensearch, sitemap};
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
@@ -42,18 +42,28 @@ pub async fn respond(
         .get(header::ACCEPT_ENCODING)
         .and_then(|v| v.to_str().ok())
         .is_some_and(gzip::accepted);
-    if target.split(['?', '#']).next() == Some(sitemap::PATH) {
+    let path = target.split(['?', '#']).next().unwrap_or("/");
+    if let Some(document) = Published::at(path) {
         let Some(origin) = origin(&req) else {
             return Ok(plain(StatusCode::BAD_REQUEST, "no host a URL can name\n"));
         };
-        let answered = tokio::task::spawn_blocking(move || sitemap(&app, &origin)).await;
-        return Ok(answered.unwrap_or_else(|e| failure(&format!("the sitemap panicked: {e}"))));
+        let answered = tokio::task::spawn_blocking(move || publish(&app, document, &origin)).await;
+        return Ok(answered.unwrap_or_else(|e| failure(&format!("{path}: panicked: {e}"))));
     }
-    if let Some(hit) = app.cache.in_memory(&target) {
-        return Ok(page(&hit, gzip, "HIT"));
+    let front = published::is_front_page(path);
+    let mut response = match app.cache.in_memory(&target) {
+        Some(hit) => page(&hit, gzip, "HIT"),
+        None => tokio::task::spawn_blocking(move || answer(&app, &target, gzip))
+            .await
+            .unwrap_or_else(|e| failure(&format!("a render panicked: {e}"))),
+    };
+    if front {
+        response.headers_mut().insert(
+            header::LINK,
+            HeaderValue::from_static(published::FRONT_PAGE_LINKS),
+        );
     }
-    let answered = tokio::task::spawn_blocking(move || answer(&app, &target, gzip)).await;
-    Ok(answered.unwrap_or_else(|e| failure(&format!("a render panicked: {e}"))))
+    Ok(response)
 }
 
 /// The answer to `target` off the server's threads: a cached page, or one
@@ -92,20 +102,26 @@ fn origin_of(host: &str) -> Option<String> {
     fits.then(|| format!("http://{host}"))
 }
 
-/// The sitemap, made from the store at each request: it is small, and a
-/// cached one would go stale with the content.
-fn sitemap(app: &App, origin: &str) -> Response<Full<Bytes>> {
-    match app.pages.sitemap_paths() {
-        Ok(paths) => {
-            let mut r = Response::new(Full::new(Bytes::from(sitemap::document(origin, &paths))));
-            r.headers_mut().insert(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/xml; charset=utf-8"),
-            );
-            r
-        }
-        Err(e) => failure(&format!("{}: {e}", sitemap::PATH)),
-    }
+/// A published document, made at each request: each is small, and the
+/// sitemap would go stale with the content if cached.
+fn publish(app: &App, document: Published, origin: &str) -> Response<Full<Bytes>> {
+    let (xml, content_type) = match document {
+        Published::Sitemap => match app.pages.sitemap_paths() {
+            Ok(paths) => (
+                sitemap::document(origin, &paths),
+                "application/xml; charset=utf-8",
+            ),
+            Err(e) => return failure(&format!("{}: {e}", sitemap::PATH)),
+        },
+        Published::OpenSearch => (
+            opensearch::document(origin, app.pages.site_name()),
+            "application/opensearchdescription+xml; charset=utf-8",
+        ),
+    };
+    let mut r = Response::new(Full::new(Bytes::from(xml)));
+    r.headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    r
 }
 
 /// A short plain-text answer.

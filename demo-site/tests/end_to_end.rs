@@ -165,6 +165,32 @@ fn the_sitemap_names_the_front_page_then_the_menu_pages_each_of_which_answers() 
 }
 
 #[test]
+fn the_front_page_links_a_search_description_and_a_login_page_that_answer() {
+    let site = Site::start(&[]);
+    for _ in 0..2 {
+        // Rendered, then from the cache: the links come with both.
+        let front = get(site.port, "/", &[]);
+        assert_eq!(front.status, 200);
+        let links = front.header("link").unwrap_or_default().to_string();
+        assert!(links.contains("</opensearch.xml>; rel=\"search\""), "{links}");
+        assert!(links.contains("</user/login>; rel=\"login\""), "{links}");
+    }
+    assert_eq!(get(site.port, "/news", &[]).header("link"), None);
+    let r = get(site.port, "/opensearch.xml", &[]);
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        r.header("content-type"),
+        Some("application/opensearchdescription+xml; charset=utf-8")
+    );
+    let body = String::from_utf8(r.body).unwrap();
+    let template = "http://127.0.0.1/content/search?SearchText={searchTerms}";
+    assert!(body.contains(&format!("template=\"{template}\"")), "{body}");
+    let search = get(site.port, "/content/search?SearchText=news", &[]);
+    assert_eq!(search.status, 200);
+    assert_eq!(get(site.port, "/user/login", &[]).status, 200);
+}
+
+#[test]
 fn the_pages_are_the_kernel_s() {
     let site = Site::start(&[]);
     let text = |target: &str| {
