@@ -149,6 +149,7 @@ fn the_ab_table_informs_and_does_not_fail_the_run() {
     let dead = format!("http://127.0.0.1:{}", closed_port());
     let code = http(&[
         &format!("--compare={},{dead}", a.base()),
+        "--url=/",
         "--requests=4",
         "--concurrency=2",
     ]);
@@ -174,15 +175,10 @@ fn no_page_at_all_says_how_to_start_the_demo_site() {
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(
         text.contains("--base=URL")
+            && text.contains("found from its sitemap")
             && text.contains("cargo run --release -p demo-site")
-            && text.contains("--urls-file=demo-site/pages.txt"),
+            && text.contains("--base=http://127.0.0.1:8080`"),
         "{text}"
-    );
-    // The page set it names exists (demo-site's tests measure it).
-    assert!(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("demo-site/pages.txt")
-            .is_file()
     );
 }
 
@@ -314,4 +310,83 @@ fn tools_that_take_headers_as_arguments_are_refused_credentials() {
         m.starts_with("REFUSED: --tool=ab: ab takes headers only") && !m.contains("s3cr3t"),
         "{m}"
     );
+}
+
+#[test]
+fn without_a_page_the_sitemap_gives_the_front_page_menu_pages_search_and_login() {
+    let s = start();
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("run.json");
+    let code = http(&[
+        &format!("--base={}", s.base()),
+        "--requests=2",
+        "--concurrency=1",
+        &format!("--save={}", save.display()),
+    ]);
+    // /error answers 500: counted in its row; without a baseline nothing
+    // is judged.
+    assert_eq!(code, 0);
+    let run = load(&save);
+    let pages: Vec<&str> = run["settings"]["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    // By priority, the other server's page passed over, the login page
+    // apart, and the first menu page's name searched for.
+    assert_eq!(
+        pages,
+        ["/", "/slow", "/error", "/find?q=slow", "/account/login"]
+    );
+    let found = &run["settings"]["pages_from_site"];
+    assert_eq!(found["sitemap"], s.url("/sitemap.xml").as_str());
+    assert_eq!(
+        (&found["menu_pages"], &found["search"], &found["login"]),
+        (&Value::from(3), &Value::from("slow"), &Value::from(true))
+    );
+    let error_row = run["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["key"].as_str().unwrap().ends_with(" /error"))
+        .unwrap();
+    assert_eq!(
+        (&error_row["errors"], &error_row["median"]),
+        (&Value::from(2), &Value::Null)
+    );
+
+    // The options pick from the same list.
+    let o = yardstick::commands::http::options::parse(
+        vec![
+            format!("--base={}", s.base()),
+            "--pages=1".into(),
+            "--search=two words".into(),
+            "--no-admin".into(),
+            "--requests=1".into(),
+            "-q".into(),
+        ],
+        None,
+    )
+    .unwrap();
+    let run = yardstick::commands::http::measure(&o).unwrap();
+    let settings = run.settings.http().unwrap();
+    assert_eq!(settings.pages, ["/", "/slow", "/find?q=two%20words"]);
+}
+
+#[test]
+fn a_site_without_a_sitemap_is_one_line_exit_2_before_anything_is_measured() {
+    let s = start();
+    // The test server has no sitemap below /slow.
+    let e = http_err(&[&format!("--base={}", s.url("/slow"))]);
+    assert_eq!(e.exit_code(), 2);
+    let text = e.to_string();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(
+        text.contains("/slow/sitemap.xml: answered 404") && text.contains("--url"),
+        "{text}"
+    );
+    assert_eq!(s.seen.requests(), 1, "only the sitemap was asked for");
+    let e = http_err(&[&format!("--base={}", s.base()), "--url=/", "--no-search"]);
+    assert!(e.to_string().contains("--no-search"), "{e}");
 }

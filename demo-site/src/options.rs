@@ -17,6 +17,8 @@ Serves the reference kernel's pages (probes/) from its SQLite content, for
   /content/search?SearchText=WORDS
                             the search page
   /user/login               the admin login page
+  /sitemap.xml              the front page and its menu pages (sitemaps.org)
+  /opensearch.xml           the search page's OpenSearch description
 Anything else is a 404 page.
 
 Options:

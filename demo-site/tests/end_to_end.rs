@@ -172,7 +172,10 @@ fn the_front_page_links_a_search_description_and_a_login_page_that_answer() {
         let front = get(site.port, "/", &[]);
         assert_eq!(front.status, 200);
         let links = front.header("link").unwrap_or_default().to_string();
-        assert!(links.contains("</opensearch.xml>; rel=\"search\""), "{links}");
+        assert!(
+            links.contains("</opensearch.xml>; rel=\"search\""),
+            "{links}"
+        );
         assert!(links.contains("</user/login>; rel=\"login\""), "{links}");
     }
     assert_eq!(get(site.port, "/news", &[]).header("link"), None);
@@ -265,4 +268,51 @@ fn bad_input_is_one_line_and_exit_2() {
     let help = run(&["--help"]);
     assert_eq!(help.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&help.stdout).contains("--no-cache"));
+}
+
+#[test]
+fn without_a_page_yardstick_measures_the_list_the_content_store_gives() {
+    let site = Site::start(&[]);
+    let run = measure(&options(&[
+        format!("--base={}", site.base()),
+        "--requests=2".to_string(),
+        "--warmup=1".to_string(),
+        "--concurrency=1".to_string(),
+    ]))
+    .expect("measured");
+    // The same list, from the content store's tables: the front page, the
+    // first three children of the front page that have a URL alias (by
+    // priority, then node id), the search page with the first menu page's
+    // word, and the login page.
+    let db = rusqlite::Connection::open(probes::kernel::fixture().unwrap()).unwrap();
+    let mut query = db
+        .prepare(
+            "SELECT a.text FROM content_node n
+             JOIN url_alias a ON a.action = 'eznode:' || n.node_id AND a.is_original = 1
+             WHERE n.parent_node_id = ?1 AND n.is_invisible = 0
+             ORDER BY n.priority, n.node_id LIMIT 3",
+        )
+        .unwrap();
+    let menu: Vec<String> = query
+        .query_map([probes::content::FRONT_PAGE], |row| row.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(menu.len(), 3, "{menu:?}");
+    let word = menu[0]
+        .split(|c: char| !c.is_alphabetic())
+        .find(|w| w.chars().count() >= 3)
+        .unwrap();
+    let mut expected = vec!["/".to_string()];
+    expected.extend(menu.iter().map(|alias| format!("/{alias}")));
+    expected.push(format!("/content/search?SearchText={word}"));
+    expected.push("/user/login".to_string());
+    let settings = run.settings.http().unwrap();
+    assert_eq!(settings.pages, expected);
+    let found = settings.pages_from_site.as_ref().unwrap();
+    assert_eq!(found.search.as_deref(), Some(word));
+    assert!(found.login);
+    for row in &run.rows {
+        assert_eq!((row.figures.n, row.errors), (2, 0), "{}", row.key);
+    }
 }

@@ -64,7 +64,7 @@ pub(crate) struct Client {
     /// How connections are opened.
     pub(crate) connector: Connector,
     keepalive: bool,
-    timeout: Duration,
+    pub(crate) timeout: Duration,
     headers: HeaderMap,
     has_auth: bool,
     cache_header: HeaderName,
@@ -179,6 +179,17 @@ impl Client {
             Some(cold) => url.path_with_bench(&cold.next()),
             None => url.path.clone(),
         };
+        self.request_to(url, path, h2)
+    }
+
+    /// The GET of `path` on `url`'s server with the run's headers: what
+    /// every request sends, measured or not.
+    pub(crate) fn request_to(
+        &self,
+        url: &Url,
+        path: String,
+        h2: bool,
+    ) -> Result<Request<Empty<Bytes>>, Failure> {
         let uri = if h2 {
             format!("{}://{}{path}", url.scheme.as_str(), url.authority)
         } else {

@@ -3,6 +3,7 @@
 //! carries, and who sends them. A plain description: the command line
 //! fills it (`commands::http::options`), and `http::measure` reads it.
 
+use super::discover::Seed;
 use super::settings::is_secret_header;
 use std::net::IpAddr;
 use std::path::PathBuf;
@@ -114,6 +115,10 @@ pub struct Job {
     /// Servers the paths are measured on side by side: the first is the
     /// reference.
     pub(crate) compare: Vec<String>,
+    /// Which of the site's pages to measure when no page is given.
+    pub(crate) seed: Seed,
+    /// The options of `seed` given, in order: they contradict `--url`.
+    pub(crate) seed_options: Vec<&'static str>,
     /// Measured requests per page and server.
     pub(crate) requests: u64,
     /// Unmeasured requests per page and server before the first round
@@ -170,6 +175,8 @@ impl Default for Job {
             urls_file: None,
             base: None,
             compare: Vec::new(),
+            seed: Seed::default(),
+            seed_options: Vec::new(),
             requests: 100,
             warmup: 5,
             concurrency: 4,

@@ -2,7 +2,8 @@
 //! back to back, warm or cold caches, and the same rows, formats and
 //! comparisons as every other mode.
 //!
-//! A [`job::Job`] says what to measure; `pages` and `schedule` decide what
+//! A [`job::Job`] says what to measure; `pages` (or, when no page is
+//! given, `discover`, from the site's sitemap) and `schedule` decide what
 //! is requested in which order, `address` where each request goes, `safety`
 //! refuses what could harm a server that is not ours, `builtin` (over
 //! `session`, `client`, `connect` and `tls`) measures with the built-in
@@ -15,6 +16,7 @@ pub mod address;
 pub mod builtin;
 pub(crate) mod client;
 pub(crate) mod connect;
+pub mod discover;
 pub(crate) mod failure;
 pub mod job;
 pub(crate) mod pages;
@@ -30,7 +32,7 @@ pub mod url;
 use crate::document::builder::{FigureKind, RunBuilder};
 use crate::document::environment::{Environment, now};
 use crate::document::run::{Mode, Run};
-use crate::document::settings::Settings;
+use crate::document::settings::{PagesFromSite, Settings};
 use crate::error::Error;
 use job::{Job, Tool};
 use schedule::Schedule;
@@ -40,7 +42,7 @@ use std::path::Path;
 /// saved; each step is told to `progress` as a line. Refusals (safety
 /// caps, bad pages, a missing tool) come before any connection is made.
 pub(crate) fn measure(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Run, Error> {
-    let schedule = checked_schedule(job)?;
+    let (schedule, from_site) = checked_schedule(job, progress)?;
     let started = now();
     let rows = match job.tool {
         Tool::Builtin => builtin::run(&schedule, job, progress)?,
@@ -53,25 +55,47 @@ pub(crate) fn measure(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Run, 
         Tool::Builtin => FigureKind::ClientTime,
         _ => FigureKind::Unaffected,
     };
-    let settings = Settings::Http(settings::of(job, &schedule));
+    let settings = Settings::Http(settings::of(job, &schedule, from_site));
     Ok(RunBuilder::new(Mode::Http, started, settings)
         .rows(rows)
         .server_pairs((!job.compare.is_empty()).then_some(pairs))
         .build(environment, figures))
 }
 
-/// The schedule of `job`'s pages (from `urls`, then `urls_file`), every
-/// server's addresses found, once the caps and the tool allow it.
-fn checked_schedule(job: &Job) -> Result<Schedule, Error> {
+/// The schedule of `job`'s pages (from `urls`, then `urls_file`; without
+/// either, the site's own, found through `discover`), every server's
+/// addresses found, once the caps and the tool allow it; and how the pages
+/// were found from the site, when they were.
+fn checked_schedule(
+    job: &Job,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(Schedule, Option<PagesFromSite>), Error> {
     let mut pages = job.urls.clone();
     if let Some(file) = &job.urls_file {
         pages.extend(pages::from_file(file)?);
     }
-    let mut schedule = Schedule::new(job, pages)?;
-    schedule.resolve(&job.resolve, &address::system_lookup);
-    safety::check(&schedule, job)?;
+    let mut from_site = None;
+    let has_server = job.base.is_some() || !job.compare.is_empty();
+    if pages.is_empty() && has_server {
+        // The front page alone first: the server is checked and its
+        // addresses found before any document is asked of it.
+        let front = resolved(job, vec!["/".to_string()])?;
+        let found = discover::pages(job, &front, progress)?;
+        pages = found.pages;
+        from_site = Some(found.settings);
+    }
+    let schedule = resolved(job, pages)?;
     if job.tool != Tool::Builtin {
         tools::require(job.tool)?;
     }
+    Ok((schedule, from_site))
+}
+
+/// The schedule of `pages`, its addresses found and the safety caps
+/// checked.
+fn resolved(job: &Job, pages: Vec<String>) -> Result<Schedule, Error> {
+    let mut schedule = Schedule::new(job, pages)?;
+    schedule.resolve(&job.resolve, &address::system_lookup);
+    safety::check(&schedule, job)?;
     Ok(schedule)
 }

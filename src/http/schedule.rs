@@ -72,14 +72,14 @@ pub struct Schedule {
 
 /// The error of a command that names no page, which says where to find
 /// one: the repository's demo site and its page set.
-const NO_PAGE: &str = "no page to measure: give --base=URL or --url (or --urls-file, --compare); \
-     for a site to try, run `cargo run --release -p demo-site` and then \
-     `yardstick http --base=http://127.0.0.1:8080 --urls-file=demo-site/pages.txt`";
+const NO_PAGE: &str = "no page to measure: give --base=URL (its pages are found from its \
+     sitemap) or --url (or --urls-file, --compare); for a site to try, run \
+     `cargo run --release -p demo-site` and then `yardstick http --base=http://127.0.0.1:8080`";
 
 impl Schedule {
     /// The schedule of `job` for `page_list` (from `--url` and
     /// `--urls-file`, in that order); no address is found yet.
-    pub fn new(job: &Job, mut page_list: Vec<String>) -> Result<Schedule, Error> {
+    pub fn new(job: &Job, page_list: Vec<String>) -> Result<Schedule, Error> {
         let mut schedule = Schedule {
             servers: Vec::new(),
             visits: Vec::new(),
@@ -96,10 +96,7 @@ impl Schedule {
         }
         let n_bases = schedule.servers.len();
         if page_list.is_empty() {
-            if n_bases == 0 {
-                return Err(Error::usage(NO_PAGE));
-            }
-            page_list.push("/".to_string());
+            return Err(Error::usage(NO_PAGE));
         }
         for page in page_list {
             schedule.add_page(&page, n_bases)?;
@@ -281,12 +278,14 @@ mod tests {
     }
 
     #[test]
-    fn the_base_alone_measures_its_root_page() {
-        let p = schedule_of(|o| o.base = Some("http://localhost:8080".into()), &[]).unwrap();
-        assert_eq!(p.visits.len(), 1);
-        assert_eq!(p.visits[0].page, "/");
-        let e = schedule_of(|_| {}, &[]).unwrap_err().to_string();
-        assert!(e.contains("no page"), "{e}");
+    fn a_schedule_needs_a_page_and_a_path_needs_a_server() {
+        // The pages of a server named alone are found before (`discover`).
+        for base in [None, Some("http://localhost:8080".to_string())] {
+            let e = schedule_of(|o| o.base = base.clone(), &[])
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("no page"), "{e}");
+        }
         let e = schedule_of(|_| {}, &["/x"]).unwrap_err().to_string();
         assert!(e.contains("--base"), "{e}");
     }
@@ -317,7 +316,7 @@ mod tests {
                 o.concurrency = 8;
                 o.base = Some("http://h".into())
             },
-            &[],
+            &["/"],
         )
         .unwrap();
         assert_eq!(p.warmup, 8);
@@ -326,7 +325,7 @@ mod tests {
                 o.warmup = 20;
                 o.base = Some("http://h".into())
             },
-            &[],
+            &["/"],
         )
         .unwrap();
         assert_eq!(p.warmup, 20);
@@ -370,7 +369,7 @@ mod tests {
                 o.rounds = u64::MAX;
                 o.base = Some("http://a".into())
             },
-            &[],
+            &["/"],
         )
         .unwrap();
         assert_eq!(huge.rounds().len(), 3);
@@ -380,7 +379,7 @@ mod tests {
                 o.rounds = 4;
                 o.base = Some("http://a".into())
             },
-            &[],
+            &["/"],
         )
         .unwrap();
         assert_eq!(few.rounds().len(), 1);

@@ -5,14 +5,15 @@
 use super::job::{Job, Tool};
 use super::schedule::Schedule;
 use super::tools;
-use crate::document::settings::HttpSettings;
+use crate::document::settings::{HttpSettings, PagesFromSite};
 use std::collections::BTreeMap;
 
 /// How secrets are saved and shown.
 pub(crate) const HIDDEN: &str = "(hidden)";
 
-/// The settings of `job`, measured by `schedule`.
-pub(crate) fn of(job: &Job, schedule: &Schedule) -> HttpSettings {
+/// The settings of `job`, measured by `schedule`, whose pages were found
+/// from the site as `from_site` says, when they were.
+pub(crate) fn of(job: &Job, schedule: &Schedule, from_site: Option<PagesFromSite>) -> HttpSettings {
     let servers: Vec<String> = schedule.servers.iter().map(|s| s.name.clone()).collect();
     let pages = schedule
         .groups
@@ -24,6 +25,7 @@ pub(crate) fn of(job: &Job, schedule: &Schedule) -> HttpSettings {
     HttpSettings {
         servers,
         pages,
+        pages_from_site: from_site,
         compare,
         requests: job.requests,
         warmup: job.warmup,
@@ -129,7 +131,7 @@ mod tests {
             ..Job::default()
         };
         let schedule = Schedule::new(&o, o.urls.clone()).unwrap();
-        let text = serde_json::to_string(&of(&o, &schedule)).unwrap();
+        let text = serde_json::to_string(&of(&o, &schedule, None)).unwrap();
         for secret in [
             "pw1", "pw2", "pw3", "pw4", "pw5", "pw6", "pw7", "pw8", "pw9", "pw10",
         ] {
@@ -142,7 +144,7 @@ mod tests {
 
     fn saved(job: &Job) -> serde_json::Map<String, serde_json::Value> {
         let schedule = Schedule::new(job, job.urls.clone()).unwrap();
-        match serde_json::to_value(of(job, &schedule)).unwrap() {
+        match serde_json::to_value(of(job, &schedule, None)).unwrap() {
             serde_json::Value::Object(fields) => fields,
             other => panic!("not an object: {other}"),
         }

@@ -65,6 +65,36 @@ pub(super) fn compare(baseline: &Run, run: &Run, min_delta: Option<f64>, out: &m
     }
 }
 
+/// How the pages of two runs differ when either found them from the site
+/// (as the option list names it, the baseline's pages alone, this run's
+/// alone): the site's content changed, or other pages were asked for, so
+/// the runs measured other pages and their changes are information.
+pub(super) fn page_list_difference(baseline: &Run, run: &Run) -> Option<(String, String, String)> {
+    let (b, n) = (baseline.settings.http()?, run.settings.http()?);
+    if b.pages_from_site.is_none() && n.pages_from_site.is_none() {
+        return None;
+    }
+    let only = |a: &[String], other: &[String]| -> Vec<String> {
+        a.iter().filter(|p| !other.contains(p)).cloned().collect()
+    };
+    let (before, now) = (only(&b.pages, &n.pages), only(&n.pages, &b.pages));
+    if before.is_empty() && now.is_empty() {
+        return None;
+    }
+    let shown = |pages: Vec<String>| {
+        if pages.is_empty() {
+            "no other page".to_string()
+        } else {
+            pages.join(", ")
+        }
+    };
+    Some((
+        "pages found from the site".to_string(),
+        shown(before),
+        shown(now),
+    ))
+}
+
 fn check(
     row: &Row,
     metric: Figure,
@@ -90,7 +120,7 @@ fn error_rate(row: &Row) -> f64 {
 mod tests {
     use crate::document::environment::Environment;
     use crate::document::run::{FORMAT, Mode, Row, RowKind, Run, TOOL};
-    use crate::document::settings::{HttpSettings, Settings};
+    use crate::document::settings::{HttpSettings, PagesFromSite, Settings};
     use crate::judge::{Rules, compare};
 
     fn page(median: f64, rps: f64, requests: u64, errors: u64) -> Row {
@@ -152,5 +182,39 @@ mod tests {
             regressed(page(10.0, 1.0, 100, 0), page(10.0, 1.0, 100, 2)),
             ["error_rate"]
         );
+    }
+
+    #[test]
+    fn pages_found_from_the_site_that_differ_make_the_comparison_information() {
+        let with_pages = |pages: &[&str], found: bool| {
+            let mut r = run(vec![page(10.0, 1000.0, 100, 0)]);
+            r.settings = Settings::Http(HttpSettings {
+                pages: pages.iter().map(|p| p.to_string()).collect(),
+                pages_from_site: found.then(PagesFromSite::default),
+                ..HttpSettings::default()
+            });
+            r
+        };
+        let judged =
+            |baseline: &Run, now: &Run| compare(baseline, "b", now, &Rules::default()).unwrap();
+        let mut slower = with_pages(&["/", "/news"], true);
+        slower.rows = vec![page(20.0, 1000.0, 100, 0)];
+        // The same pages: a verdict.
+        let c = judged(&with_pages(&["/news", "/"], true), &slower);
+        assert!(c.failed() && c.param_differences.is_empty());
+        // The site's menu changed: information, naming the pages.
+        let c = judged(&with_pages(&["/", "/old"], true), &slower);
+        assert!(!c.failed() && c.informational && c.regressions() > 0);
+        let d = &c.param_differences[0];
+        assert_eq!(
+            (d.field.as_str(), d.baseline.as_str(), d.current.as_str()),
+            ("pages found from the site", "/old", "/news")
+        );
+        // Pages given by hand that differ: judged where they meet, as before.
+        let c = judged(
+            &with_pages(&["/", "/old"], false),
+            &with_pages(&["/"], false),
+        );
+        assert!(c.param_differences.is_empty());
     }
 }

@@ -132,11 +132,13 @@ pub fn compare(
     Ok(comparison)
 }
 
-/// Probes given other parameters (`--node`) did other work: their changes
-/// are shown, never judged.
+/// Probes given other parameters (`--node`), and HTTP runs of other pages
+/// found from the site, did other work: their changes are shown, never
+/// judged.
 fn other_params(baseline: &Run, run: &Run, out: &mut Comparison) {
     out.param_differences = setup::param_differences(baseline, run)
         .into_iter()
+        .chain(http::page_list_difference(baseline, run))
         .map(EnvironmentDifference::from)
         .collect();
     out.informational |= !out.param_differences.is_empty();

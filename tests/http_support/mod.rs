@@ -172,6 +172,12 @@ async fn handle(
             .push(String::from_utf8_lossy(a.as_bytes()).into_owned());
     }
     let path = req.uri().path();
+    let host = req
+        .headers()
+        .get("host")
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("127.0.0.1")
+        .to_string();
     let response = match path {
         "/" => {
             let cache = if target.contains("_bench=") {
@@ -182,8 +188,43 @@ async fn handle(
             Response::builder()
                 .header("X-Cache", cache)
                 .header("Server", "yardstick-test")
+                .header(
+                    "Link",
+                    "</opensearch.xml>; rel=\"search\"; type=\"application/opensearchdescription+xml\"",
+                )
                 .body(Full::new(Bytes::from(vec![b'a'; 1000])))
         }
+        // A site's page list: by priority, /slow then /error; a page on
+        // another server, not followed; and a login page.
+        "/sitemap.xml" => {
+            let url = |path: &str, priority: &str| {
+                format!("<url><loc>http://{host}{path}</loc><priority>{priority}</priority></url>")
+            };
+            let xml = format!(
+                "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\
+                 {}{}<url><loc>http://elsewhere.invalid/x</loc><priority>1.0</priority></url>{}{}</urlset>",
+                url("/", "1.0"),
+                url("/error", "0.4"),
+                url("/account/login", "0.5"),
+                url("/slow", "0.9"),
+            );
+            Response::builder().body(Full::new(Bytes::from(xml)))
+        }
+        "/opensearch.xml" => {
+            let xml = format!(
+                "<OpenSearchDescription xmlns=\"http://a9.com/-/spec/opensearch/1.1/\">\
+                 <ShortName>Test</ShortName>\
+                 <Url type=\"text/html\" template=\"http://{host}/find?q={{searchTerms}}\"/>\
+                 </OpenSearchDescription>"
+            );
+            Response::builder().body(Full::new(Bytes::from(xml)))
+        }
+        "/find" | "/account/login" => {
+            Response::builder().body(Full::new(Bytes::from_static(b"a page")))
+        }
+        "/error" => Response::builder()
+            .status(500)
+            .body(Full::new(Bytes::from_static(b"internal error"))),
         "/slow" => {
             tokio::time::sleep(Duration::from_millis(20)).await;
             Response::builder().body(Full::new(Bytes::from_static(b"slow")))

@@ -9,6 +9,7 @@ use super::options::{
 };
 use crate::commands::common::{self, Common};
 use crate::commands::flags::{Def, Entry, Options, Section, Set, Spec, count, positive, seconds};
+use crate::http::discover::SearchWords;
 
 /// `yardstick http`'s command line: what `--help` prints, and what the
 /// parser takes.
@@ -42,7 +43,7 @@ baseline comparison of micro mode.",
                     long: "base",
                     short: None,
                     value: Some("URL"),
-                    help: "the server of relative pages (default page: /)",
+                    help: "the server of relative pages; without --url, its pages are found from its sitemap",
                     set: Set::Text(|o, v, option| {
                         o.job.base = Some(non_empty(v, option)?);
                         Ok(())
@@ -56,6 +57,53 @@ baseline comparison of micro mode.",
                     set: Set::Text(|o, v, option| {
                         o.job.compare = list(&non_empty(v, option)?, option)?;
                         Ok(())
+                    }),
+                }),
+            ],
+        },
+        Section {
+            title: Some("Pages found from the site (no --url given)"),
+            entries: &[
+                Entry::Own(Def {
+                    long: "pages",
+                    short: None,
+                    value: Some("N"),
+                    help: "menu pages after the front page, by the sitemap's priority (default 3; 0: none)",
+                    set: Set::Text(|o, v, option| {
+                        o.job.seed.pages = count(v, option)?;
+                        o.job.seed_options.push("--pages");
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "search",
+                    short: None,
+                    value: Some("WORDS"),
+                    help: "the search page's words (default: a word of the first menu page's name, else the site's short name)",
+                    set: Set::Text(|o, v, option| {
+                        o.job.seed.search = SearchWords::Given(non_empty(v, option)?);
+                        o.job.seed_options.push("--search");
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "no-search",
+                    short: None,
+                    value: None,
+                    help: "leave the search page out",
+                    set: Set::Switch(|o| {
+                        o.job.seed.search = SearchWords::Off;
+                        o.job.seed_options.push("--no-search");
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "no-admin",
+                    short: None,
+                    value: None,
+                    help: "leave the login page out",
+                    set: Set::Switch(|o| {
+                        o.job.seed.admin = false;
+                        o.job.seed_options.push("--no-admin");
                     }),
                 }),
             ],

@@ -54,6 +54,19 @@ fn check(o: &HttpOptions) -> Result<(), Error> {
             "--compare: name at least two servers, separated by commas",
         ));
     }
+    if let Some(option) = o.job.seed_options.first() {
+        if !o.job.urls.is_empty() || o.job.urls_file.is_some() {
+            return Err(Error::usage(format!(
+                "{option} picks pages found from the site, but --url or --urls-file gives \
+                 the pages: give one of them"
+            )));
+        }
+        if o.job.base.is_none() && o.job.compare.is_empty() {
+            return Err(Error::usage(format!(
+                "{option} picks pages found from a site: name it with --base or --compare"
+            )));
+        }
+    }
     if o.job.base.is_some() && !o.job.compare.is_empty() {
         return Err(Error::usage(
             "--base and --compare both name the servers: give one of them",

@@ -15,7 +15,7 @@ use crate::document::run::{
     CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, Run, ServerPair, TOOL,
 };
 use crate::document::settings::{
-    CountSettings, HttpSettings, MicroSettings, PairedSettings, Settings,
+    CountSettings, HttpSettings, MicroSettings, PagesFromSite, PairedSettings, Settings,
 };
 use crate::stats::Summary;
 use std::collections::BTreeMap;
@@ -283,6 +283,13 @@ pub(super) fn http_settings() -> Settings {
     Settings::Http(HttpSettings {
         servers: vec!["http://127.0.0.1:8080".to_string()],
         pages: vec!["/page".to_string()],
+        pages_from_site: Some(PagesFromSite {
+            sitemap: "http://127.0.0.1:8080/sitemap.xml".to_string(),
+            menu_pages: 3,
+            search: Some("news".to_string()),
+            login: true,
+            other: super::no_unknown_keys(),
+        }),
         compare: Some(vec!["http://127.0.0.1:8080".to_string()]),
         requests: 100,
         warmup: 5,

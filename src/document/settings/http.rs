@@ -15,6 +15,10 @@ pub struct HttpSettings {
     pub servers: Vec<String>,
     /// Every page, once, in order.
     pub pages: Vec<String>,
+    /// How `pages` was found from the site, when no page was given: a
+    /// baseline whose list differs measured other pages.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pages_from_site: Option<PagesFromSite>,
     /// The servers of `--compare`, the reference first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compare: Option<Vec<String>>,
@@ -72,6 +76,25 @@ pub struct HttpSettings {
     /// The load tools installed, whether used or not.
     pub tools_found: Vec<String>,
     /// Keys this build does not know (a newer build's), kept as they were.
+    #[serde(flatten)]
+    pub other: BTreeMap<String, Value>,
+}
+
+/// The page list a run made from what the site publishes.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PagesFromSite {
+    /// The sitemap read.
+    pub sitemap: String,
+    /// `--pages`: the menu pages asked for.
+    pub menu_pages: u64,
+    /// The words the search page searched for; none when no search page
+    /// was measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search: Option<String>,
+    /// Whether the login page was measured.
+    pub login: bool,
+    /// Keys this build does not know, kept as they were.
     #[serde(flatten)]
     pub other: BTreeMap<String, Value>,
 }

@@ -12,7 +12,7 @@ mod http;
 mod micro;
 mod paired;
 
-pub use http::HttpSettings;
+pub use http::{HttpSettings, PagesFromSite};
 pub use micro::{CountSettings, MicroSettings};
 pub use paired::PairedSettings;
 

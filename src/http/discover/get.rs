@@ -1,0 +1,170 @@
+//! One document read from a server for the page list: not timed, sent with
+//! the run's headers (its credentials, cookie and `--header`s) but without
+//! `Accept-Encoding`, so that the body comes as the site stores it; read
+//! up to a cap.
+
+use crate::http::client::Client;
+use crate::http::connect::{Conn, Deadline, Sender};
+use crate::http::failure;
+use crate::http::url::Url;
+use bytes::Bytes;
+use http::Request;
+use http::header::{ACCEPT_ENCODING, LINK};
+use http_body_util::{BodyExt, Empty};
+use std::time::Instant;
+
+/// An answer, its body read up to the cap.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Document {
+    pub(crate) status: u16,
+    /// The values of its `Link` headers.
+    pub(crate) links: Vec<String>,
+    /// The body, at most the cap.
+    pub(crate) body: Vec<u8>,
+    /// The body was longer than the cap, and was cut there.
+    pub(crate) cut: bool,
+}
+
+/// GETs `url` on a connection of its own, within the run's timeout; the
+/// error says in a few words why there is no answer.
+pub(crate) async fn get(client: &Client, url: &Url, cap: usize) -> Result<Document, String> {
+    let deadline = Deadline::default();
+    deadline.set(Instant::now() + client.timeout);
+    let work = async {
+        let mut conn = client
+            .connector
+            .open(url, &deadline)
+            .await
+            .map_err(|f| f.to_string())?;
+        let mut request = client
+            .request_to(url, url.path.clone(), conn.is_http2())
+            .map_err(|f| f.to_string())?;
+        request.headers_mut().remove(ACCEPT_ENCODING);
+        exchange(&mut conn, request, cap).await
+    };
+    match tokio::time::timeout(client.timeout, work).await {
+        Ok(answer) => answer,
+        Err(_) => Err(format!(
+            "no answer within {} s",
+            client.timeout.as_secs_f64()
+        )),
+    }
+}
+
+/// Sends `request` and reads its answer, driving the connection meanwhile.
+async fn exchange(
+    conn: &mut Conn,
+    request: Request<Empty<Bytes>>,
+    cap: usize,
+) -> Result<Document, String> {
+    let Conn { sender, driver, .. } = conn;
+    let work = read(sender, request, cap);
+    tokio::pin!(work);
+    let ended = tokio::select! {
+        biased;
+        answer = &mut work => return answer,
+        ended = driver => ended,
+    };
+    // The connection ended (`Connection: close`): the answer may be whole.
+    match work.await {
+        Ok(answer) => Ok(answer),
+        Err(m) => Err(ended.err().map_or(m, |e| failure::of(&e).to_string())),
+    }
+}
+
+async fn read(
+    sender: &mut Sender,
+    request: Request<Empty<Bytes>>,
+    cap: usize,
+) -> Result<Document, String> {
+    let response = match sender {
+        Sender::H1(s) => {
+            s.ready().await.map_err(|e| failure::of(&e).to_string())?;
+            s.send_request(request).await
+        }
+        Sender::H2(s) => {
+            s.ready().await.map_err(|e| failure::of(&e).to_string())?;
+            s.send_request(request).await
+        }
+    }
+    .map_err(|e| failure::of(&e).to_string())?;
+    let (parts, body) = response.into_parts();
+    let (body, cut) = capped(body, cap).await?;
+    Ok(Document {
+        status: parts.status.as_u16(),
+        links: parts
+            .headers
+            .get_all(LINK)
+            .iter()
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+            .collect(),
+        body,
+        cut,
+    })
+}
+
+/// The body's first `cap` bytes, and whether there was more.
+async fn capped<B>(mut body: B, cap: usize) -> Result<(Vec<u8>, bool), String>
+where
+    B: hyper::body::Body<Data = Bytes> + Unpin,
+    B::Error: std::error::Error + 'static,
+{
+    let mut kept = Vec::new();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| failure::of(&e).to_string())?;
+        if let Some(data) = frame.data_ref() {
+            if kept.len() + data.len() > cap {
+                let room = cap - kept.len();
+                kept.extend_from_slice(&data[..room]);
+                return Ok((kept, true));
+            }
+            kept.extend_from_slice(data);
+        }
+    }
+    Ok((kept, false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http_body_util::Full;
+    use hyper::body::{Body, Frame};
+    use std::collections::VecDeque;
+    use std::convert::Infallible;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    fn run<T>(f: impl std::future::Future<Output = T>) -> T {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a runtime")
+            .block_on(f)
+    }
+
+    /// A body of several frames, one per poll.
+    struct Frames(VecDeque<&'static str>);
+
+    impl Body for Frames {
+        type Data = Bytes;
+        type Error = Infallible;
+
+        fn poll_frame(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+        ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+            let next = self.0.pop_front();
+            Poll::Ready(next.map(|s| Ok(Frame::data(Bytes::from_static(s.as_bytes())))))
+        }
+    }
+
+    #[test]
+    fn a_body_is_kept_whole_up_to_the_cap_and_cut_past_it() {
+        let body = || Full::new(Bytes::from_static(b"0123456789"));
+        assert_eq!(run(capped(body(), 10)), Ok((b"0123456789".to_vec(), false)));
+        assert_eq!(run(capped(body(), 4)), Ok((b"0123".to_vec(), true)));
+        let frames = || Frames(VecDeque::from(["abc", "def", "ghi"]));
+        assert_eq!(run(capped(frames(), 7)), Ok((b"abcdefg".to_vec(), true)));
+        assert_eq!(run(capped(frames(), 9)), Ok((b"abcdefghi".to_vec(), false)));
+        assert_eq!(run(capped(frames(), 6)), Ok((b"abcdef".to_vec(), true)));
+    }
+}

@@ -1,0 +1,53 @@
+//! What the site documents' readers share of quick-xml: element names
+//! without their namespace prefix, attributes, references and errors in a
+//! few words.
+
+use quick_xml::XmlVersion;
+use quick_xml::events::{BytesRef, BytesStart};
+
+/// An element's local name: sitemaps and OpenSearch descriptions are
+/// read by name alone, whatever prefix their namespace is bound to.
+pub(super) struct Element {
+    pub(super) name: String,
+}
+
+impl Element {
+    pub(super) fn of(e: &BytesStart<'_>) -> Element {
+        Element {
+            name: e.local_name().as_ref().to_string(),
+        }
+    }
+}
+
+/// The value of attribute `name` of `e` (by local name), if present and
+/// well-formed.
+pub(super) fn attribute(e: &BytesStart<'_>, name: &str) -> Option<String> {
+    e.attributes()
+        .with_checks(false)
+        .flatten()
+        .find(|a| a.key.local_name().as_ref() == name)
+        .and_then(|a| a.normalized_value(XmlVersion::Implicit1_0).ok())
+        .map(|v| v.into_owned())
+}
+
+/// The character a reference in text stands for: one of XML's five
+/// entities or a character reference.
+pub(super) fn reference(r: &BytesRef<'_>) -> Result<char, String> {
+    match r.resolve_char_ref() {
+        Ok(Some(c)) => Ok(c),
+        Ok(None) => match &**r {
+            "lt" => Ok('<'),
+            "gt" => Ok('>'),
+            "amp" => Ok('&'),
+            "apos" => Ok('\''),
+            "quot" => Ok('"'),
+            other => Err(format!("not XML: the entity &{other}; is not defined")),
+        },
+        Err(e) => Err(format!("not XML: {e}")),
+    }
+}
+
+/// A parser error in a few words, with the byte it was found at.
+pub(super) fn error(e: &quick_xml::Error, at: u64) -> String {
+    format!("not XML: {e} (at byte {at})")
+}
