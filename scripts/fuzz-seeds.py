@@ -163,9 +163,35 @@ def urls():
         put("url", f"url-{i}", url)
 
 
+def site_documents():
+    # The demo site's own documents, as it serves them, and a page head.
+    put("site_documents", "sitemap.xml",
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        '  <url><loc>http://127.0.0.1:8080/</loc><priority>1.0</priority></url>\n'
+        '  <url><loc>http://127.0.0.1:8080/news?a=1&amp;b=2</loc><priority>0.5</priority></url>\n'
+        '  <url><loc><![CDATA[http://127.0.0.1:8080/x]]></loc></url>\n'
+        '</urlset>\n')
+    put("site_documents", "opensearch.xml",
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<OpenSearchDescription xmlns="http://a9.com/-/spec/opensearch/1.1/">\n'
+        '  <ShortName>Demo &amp; site</ShortName>\n'
+        '  <Url type="text/html" method="get" '
+        'template="http://127.0.0.1:8080/content/search?SearchText={searchTerms}&amp;p={startPage?}"/>\n'
+        '</OpenSearchDescription>\n')
+    put("site_documents", "link-header",
+        '</opensearch.xml>; rel="search"; type="application/opensearchdescription+xml", '
+        '</user/login>; rel="login"')
+    put("site_documents", "head.html",
+        '<html><head><link rel="search" href="/os.xml?a=1&amp;b=2" '
+        "type='application/opensearchdescription+xml'><LINK REL=login HREF=/user/login>"
+        '</head></html>')
+
+
 def main():
     shutil.rmtree(SEEDS, ignore_errors=True)
-    for make in (autoload, settings, templates, hostile_templates, catalogue, router, runs, tools, urls):
+    for make in (autoload, settings, templates, hostile_templates, catalogue, router, runs, tools, urls,
+                 site_documents):
         make()
     for kind in sorted(SEEDS.iterdir()):
         files = list(kind.iterdir())
