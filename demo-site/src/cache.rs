@@ -188,6 +188,23 @@ impl ViewCache {
         self.remember(target, stored)
     }
 
+    /// Removes every page kept, in memory and in the folder; returns how
+    /// many the folder held (a page in memory is in the folder too, unless
+    /// its write failed).
+    pub fn clear(&self) -> usize {
+        if let Ok(mut memory) = self.memory.lock() {
+            memory.clear();
+        }
+        let removed = match self.disk.lock() {
+            Ok(mut disk) => disk.clear(),
+            Err(_) => Vec::new(),
+        };
+        if let Some(files) = &self.files {
+            removed.iter().for_each(|gone| remove(files, gone));
+        }
+        removed.len()
+    }
+
     fn remember(&self, target: &str, stored: Stored) -> Arc<Stored> {
         let stored = Arc::new(stored);
         let weight = (stored.html.len() + stored.gzip.len() + target.len()) as u64;
@@ -242,6 +259,21 @@ mod tests {
         let again = ViewCache::open(Some(dir.path()), BOUNDS).unwrap();
         let page = again.get("/").unwrap();
         assert_eq!(gzip::decompress(&page.gzip), b"<p>home</p>");
+    }
+
+    #[test]
+    fn a_cleared_cache_holds_nothing_in_memory_on_disk_or_after_a_restart() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = ViewCache::open(Some(dir.path()), BOUNDS).unwrap();
+        cache.put("/", Bytes::from_static(b"<p>home</p>"));
+        cache.put("/news", Bytes::from_static(b"<p>news</p>"));
+        assert_eq!(cache.clear(), 2);
+        assert!(cache.in_memory("/").is_none() && cache.get("/news").is_none());
+        assert_eq!(cache.held(), (0, 0));
+        assert!(crate::cache_folder::pages(dir.path()).is_empty());
+        let again = ViewCache::open(Some(dir.path()), BOUNDS).unwrap();
+        assert!(again.get("/").is_none());
+        assert_eq!(ViewCache::off().clear(), 0);
     }
 
     #[test]

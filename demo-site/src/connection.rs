@@ -45,6 +45,7 @@ pub struct Shared {
 pub async fn serve(tcp: TcpStream, shared: Arc<Shared>, slot: OwnedSemaphorePermit) {
     let _slot = slot;
     let _ = tcp.set_nodelay(true);
+    let peer = tcp.peer_addr().ok().map(|a| a.ip());
     let activity = Arc::new(Activity::new());
     let io = TokioIo::new(Watched {
         tcp,
@@ -55,7 +56,7 @@ pub async fn serve(tcp: TcpStream, shared: Arc<Shared>, slot: OwnedSemaphorePerm
         let answering = Answering::begin(&tracked);
         let app = Arc::clone(&app);
         async move {
-            let response = respond(app, req).await;
+            let response = respond(app, peer, req).await;
             drop(answering);
             response
         }

@@ -53,6 +53,15 @@ impl<V: Clone> ByteLru<V> {
         removed
     }
 
+    /// Empties the index; returns every key it held.
+    pub fn clear(&mut self) -> Vec<String> {
+        self.total = 0;
+        std::mem::take(&mut self.entries)
+            .into_iter()
+            .map(|(key, _)| key)
+            .collect()
+    }
+
     /// The bytes held.
     #[cfg(test)]
     pub fn total(&self) -> u64 {

@@ -8,7 +8,7 @@
 //!   template engine, in the site's page layout.
 //! - [`cache`], [`cache_folder`], [`lru`] and [`gzip`]: the view cache,
 //!   bounded in bytes, and the bytes it keeps.
-//! - [`respond`]: one request answered.
+//! - [`respond`]: one request answered; [`purge`]: who may clear the cache.
 //! - [`published`]: the sitemap, OpenSearch description and link relations
 //!   from which a tool finds the site's pages.
 //! - [`serve`]: the listener, the threads, the connection cap, the clean
@@ -23,6 +23,7 @@ mod lru;
 mod options;
 mod pages;
 mod published;
+mod purge;
 mod respond;
 mod routes;
 mod serve;
@@ -76,6 +77,14 @@ fn app(o: &Options) -> Result<respond::App, String> {
         };
         cache::ViewCache::open(o.cache_dir.as_deref(), bounds)?
     };
+    let purge_token = match &o.purge_token_file {
+        Some(file) => Some(purge::Token::read(file)?),
+        None => None,
+    };
     let pages = pages::Pages::boot(&database)?;
-    Ok(respond::App { pages, cache })
+    Ok(respond::App {
+        pages,
+        cache,
+        purge_token,
+    })
 }

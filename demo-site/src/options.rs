@@ -41,6 +41,11 @@ Options:
   --max-connections=N       open connections at most (default: the descriptor limit
                             less 64); past it, idle connections are closed to make
                             room, and busy ones are waited for
+  --purge-token-file=FILE   clear the whole view cache on a PURGE request from
+                            this machine that carries the token in FILE (one
+                            word of 16 characters or more) as
+                            `Authorization: Bearer TOKEN`, as `yardstick http
+                            --cold-clear=FILE` sends; without it, no PURGE
   -h, --help                this text
 
 What is cached: a page answered 200 whose target has no query, or is the
@@ -71,6 +76,8 @@ pub struct Options {
     pub listen: IpAddr,
     pub port: u16,
     pub limits: ConnectionLimits,
+    /// The file of the token a `PURGE` must carry; none: no `PURGE`.
+    pub purge_token_file: Option<PathBuf>,
 }
 
 /// What one connection may hold of the server: a peer that sends nothing,
@@ -128,6 +135,7 @@ impl Default for Options {
             listen: IpAddr::from([127, 0, 0, 1]),
             port: 8080,
             limits: ConnectionLimits::default(),
+            purge_token_file: None,
         }
     }
 }
@@ -174,6 +182,9 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
             Long("workers") => o.workers = workers(&text(&mut p, "--workers")?)?,
             Long("listen") => o.listen = address(&text(&mut p, "--listen")?)?,
             Long("port") => o.port = port(&text(&mut p, "--port")?)?,
+            Long("purge-token-file") => {
+                o.purge_token_file = Some(path(&mut p, "--purge-token-file")?);
+            }
             other => return Err(other.unexpected().to_string()),
         }
     }

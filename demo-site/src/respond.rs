@@ -7,25 +7,34 @@ use crate::cache::{Stored, ViewCache};
 use crate::gzip;
 use crate::pages::{Pages, Rendered};
 use crate::published::{self, Published, opensearch, sitemap};
+use crate::purge::{self, Refusal, Token};
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
 use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use std::convert::Infallible;
+use std::net::IpAddr;
 use std::sync::Arc;
 
 /// What the server answers with.
 pub struct App {
     pub pages: Pages,
     pub cache: ViewCache,
+    /// The token a `PURGE` must carry; none: the site knows no `PURGE`.
+    pub purge_token: Option<Token>,
 }
 
-/// The response to `req`; never an error (a failed render is a 500).
+/// The response to `req` from `peer`; never an error (a failed render is a
+/// 500).
 pub async fn respond(
     app: Arc<App>,
+    peer: Option<IpAddr>,
     req: Request<Incoming>,
 ) -> Result<Response<Full<Bytes>>, Infallible> {
+    if req.method().as_str() == purge::METHOD {
+        return Ok(clear(&app, peer, &req));
+    }
     if req.method() != Method::GET && req.method() != Method::HEAD {
         let mut r = Response::new(Full::new(Bytes::from_static(b"only GET and HEAD\n")));
         *r.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
@@ -122,6 +131,39 @@ fn publish(app: &App, document: Published, origin: &str) -> Response<Full<Bytes>
     r.headers_mut()
         .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     r
+}
+
+/// The answer to a `PURGE`: the cache cleared, or why not.
+fn clear(app: &App, peer: Option<IpAddr>, req: &Request<Incoming>) -> Response<Full<Bytes>> {
+    let authorization = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
+    match purge::allowed(app.purge_token.as_ref(), peer, authorization) {
+        Ok(()) => {
+            let pages = app.cache.clear();
+            let mut r = Response::new(Full::new(Bytes::from(format!("cleared: {pages} pages\n"))));
+            r.headers_mut()
+                .insert(purge::CLEARED_HEADER, HeaderValue::from(pages));
+            r
+        }
+        Err(Refusal::NotOffered) => {
+            let mut r = plain(StatusCode::METHOD_NOT_ALLOWED, "only GET and HEAD\n");
+            r.headers_mut()
+                .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+            r
+        }
+        Err(Refusal::NotLoopback) => plain(
+            StatusCode::FORBIDDEN,
+            "the cache is cleared only from this machine\n",
+        ),
+        Err(Refusal::WrongToken) => {
+            let mut r = plain(StatusCode::UNAUTHORIZED, "no purge token, or another one\n");
+            r.headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            r
+        }
+    }
 }
 
 /// A short plain-text answer.
