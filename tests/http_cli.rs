@@ -390,3 +390,44 @@ fn a_site_without_a_sitemap_is_one_line_exit_2_before_anything_is_measured() {
     let e = http_err(&[&format!("--base={}", s.base()), "--url=/", "--no-search"]);
     assert!(e.to_string().contains("--no-search"), "{e}");
 }
+
+#[test]
+fn cold_clear_is_refused_by_a_server_that_does_not_say_it_cleared_and_off_this_machine() {
+    let s = start();
+    let dir = tempfile::tempdir().unwrap();
+    let token = dir.path().join("token");
+    std::fs::write(&token, "owner-token-0123456789").unwrap();
+    let clear = format!("--cold-clear={}", token.display());
+    // The test server answers anything on / with 200, but no
+    // X-Cache-Cleared: it cleared nothing yardstick knows of.
+    let e = http_err(&[&format!("--base={}", s.base()), "--url=/", &clear]);
+    assert_eq!(e.exit_code(), 2);
+    let text = e.to_string();
+    assert!(
+        text.contains("answered 200 to the PURGE without an X-Cache-Cleared header")
+            && text.contains("nothing was measured"),
+        "{text}"
+    );
+    assert_eq!(s.seen.requests(), 1, "the PURGE alone");
+    assert!(!text.contains("owner-token"), "{text}");
+    // A server off this machine is never sent a PURGE.
+    let e = http_err(&[
+        "--base=http://example.com",
+        "--url=/",
+        "--resolve=example.com:80:192.0.2.1",
+        "--force",
+        &clear,
+    ]);
+    assert!(e.to_string().contains("not on this machine"), "{e}");
+    // Contradictions are usage errors.
+    for other in ["--cold", "--tool=ab"] {
+        let e = http_err(&[&format!("--base={}", s.base()), "--url=/", &clear, other]);
+        assert!(matches!(e, Error::Usage(_)), "{other}: {e}");
+    }
+    let e = http_err(&[
+        &format!("--base={}", s.base()),
+        "--url=/",
+        &format!("--cold-clear={}", dir.path().join("none").display()),
+    ]);
+    assert!(e.to_string().contains("none: cannot read"), "{e}");
+}

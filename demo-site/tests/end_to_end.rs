@@ -316,3 +316,52 @@ fn without_a_page_yardstick_measures_the_list_the_content_store_gives() {
         assert_eq!((row.figures.n, row.errors), (2, 0), "{}", row.key);
     }
 }
+
+#[test]
+fn cold_clear_empties_the_cache_so_each_page_s_first_request_is_rendered() {
+    let dir = tempfile::tempdir().unwrap();
+    let token = dir.path().join("token");
+    std::fs::write(&token, "a-token-of-the-owner-0123\n").unwrap();
+    let site = Site::start(&[&format!("--purge-token-file={}", token.display())]);
+    // Warm: every page of the list is cached.
+    all(&measure_pages(&site, &[]), "HIT");
+    let measure_cleared = |token: &std::path::Path| {
+        measure(&options(&[
+            format!("--base={}", site.base()),
+            format!("--urls-file={}", pages_file().display()),
+            format!("--cold-clear={}", token.display()),
+            "--requests=3".to_string(),
+            "--concurrency=1".to_string(),
+        ]))
+    };
+    let run = measure_cleared(&token).expect("measured");
+    let settings = run.settings.http().unwrap();
+    assert!(settings.cold_clear);
+    assert_eq!(settings.warmup_effective, 0);
+    for row in &run.rows {
+        // One at a time: the first request renders, the others hit.
+        assert_eq!(row.page.cache.get("MISS"), Some(&1), "{}", row.key);
+        assert_eq!(row.page.cache.get("HIT"), Some(&2), "{}", row.key);
+    }
+    // Another token is refused before anything is measured.
+    let other = dir.path().join("other");
+    std::fs::write(&other, "not-the-token-of-the-owner").unwrap();
+    let e = measure_cleared(&other).unwrap_err().to_string();
+    assert!(
+        e.contains("answered 401") && e.contains("nothing was measured"),
+        "{e}"
+    );
+    // A site started without a token knows no PURGE.
+    let plain = Site::start(&[]);
+    let e = measure(&options(&[
+        format!("--base={}", plain.base()),
+        "--url=/".to_string(),
+        format!("--cold-clear={}", token.display()),
+    ]))
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("answered 405") && e.contains("X-Cache-Cleared"),
+        "{e}"
+    );
+}

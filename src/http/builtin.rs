@@ -2,13 +2,11 @@
 //! tokio runtime, runs the session, and turns its results into rows.
 
 use super::client::Client;
-use super::connect::{self, Connector};
+use super::connect::Connector;
 use super::job::Job;
 use super::rows::{self, Labels};
 use super::schedule::Schedule;
 use super::session;
-use super::tls;
-use super::url::Scheme;
 use crate::document::run::Row;
 use crate::error::Error;
 use std::sync::Arc;
@@ -22,20 +20,7 @@ pub fn run(
     job: &Job,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<Row>, Error> {
-    let needs_tls = schedule
-        .servers
-        .iter()
-        .any(|s| s.url.scheme == Scheme::Https);
-    let tls = if needs_tls {
-        Some(tls::config(job.insecure, job.protocol).map_err(Error::Refused)?)
-    } else {
-        None
-    };
-    let connector = Connector {
-        protocol: job.protocol,
-        addresses: connect::addresses_of(schedule),
-        tls,
-    };
+    let connector = Connector::of(job, schedule)?;
     let client = Arc::new(Client::new(job, connector).map_err(Error::Usage)?);
     let runtime = runtime(schedule.concurrency)?;
     let session = runtime.block_on(session::run(schedule, client, &mut *progress));

@@ -6,9 +6,11 @@
 //! inside a measured time.
 
 use super::failure::{self, Failure};
-use super::job::Protocol;
+use super::job::{Job, Protocol};
 use super::schedule::Schedule;
+use super::tls;
 use super::url::{Scheme, Url};
+use crate::error::Error;
 use bytes::Bytes;
 use http_body_util::Empty;
 use hyper::client::conn::{http1, http2};
@@ -156,6 +158,25 @@ pub(crate) fn addresses_of(schedule: &Schedule) -> HashMap<(String, u16), Vec<So
 }
 
 impl Connector {
+    /// The connector of a run: connections go to the addresses `schedule`
+    /// found, TLS set up as `job` asks when a server is `https`.
+    pub(crate) fn of(job: &Job, schedule: &Schedule) -> Result<Connector, Error> {
+        let needs_tls = schedule
+            .servers
+            .iter()
+            .any(|s| s.url.scheme == Scheme::Https);
+        let tls = if needs_tls {
+            Some(tls::config(job.insecure, job.protocol).map_err(Error::Refused)?)
+        } else {
+            None
+        };
+        Ok(Connector {
+            protocol: job.protocol,
+            addresses: addresses_of(schedule),
+            tls,
+        })
+    }
+
     /// Opens a connection to the server of `url`.
     pub(crate) async fn open(&self, url: &Url, deadline: &Deadline) -> Result<Conn, Failure> {
         let tcp = Bounded {

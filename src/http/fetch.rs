@@ -1,15 +1,16 @@
-//! One document read from a server for the page list: not timed, sent with
-//! the run's headers (its credentials, cookie and `--header`s) but without
-//! `Accept-Encoding`, so that the body comes as the site stores it; read
-//! up to a cap.
+//! One request outside the measured ones, on a connection of its own and
+//! untimed: a document of the site read for the page list (sent with the
+//! run's headers, its credentials, cookie and `--header`s, but without
+//! `Accept-Encoding`, so that the body comes as the site stores it), or the
+//! `PURGE` that clears a cache. The answer's body is read up to a cap.
 
 use crate::http::client::Client;
 use crate::http::connect::{Conn, Deadline, Sender};
 use crate::http::failure;
 use crate::http::url::Url;
 use bytes::Bytes;
-use http::Request;
 use http::header::{ACCEPT_ENCODING, LINK};
+use http::{HeaderMap, Request};
 use http_body_util::{BodyExt, Empty};
 use std::time::Instant;
 
@@ -17,17 +18,46 @@ use std::time::Instant;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Document {
     pub(crate) status: u16,
-    /// The values of its `Link` headers.
-    pub(crate) links: Vec<String>,
+    pub(crate) headers: HeaderMap,
     /// The body, at most the cap.
     pub(crate) body: Vec<u8>,
     /// The body was longer than the cap, and was cut there.
     pub(crate) cut: bool,
 }
 
-/// GETs `url` on a connection of its own, within the run's timeout; the
-/// error says in a few words why there is no answer.
+impl Document {
+    /// The values of its `Link` headers.
+    pub(crate) fn links(&self) -> Vec<String> {
+        self.headers
+            .get_all(LINK)
+            .iter()
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+            .collect()
+    }
+}
+
+/// GETs `url`, the body as stored; the error says in a few words why
+/// there is no answer.
 pub(crate) async fn get(client: &Client, url: &Url, cap: usize) -> Result<Document, String> {
+    send(client, url, cap, |h2| {
+        let mut request = client
+            .request_to(url, url.path.clone(), h2)
+            .map_err(|f| f.to_string())?;
+        request.headers_mut().remove(ACCEPT_ENCODING);
+        Ok(request)
+    })
+    .await
+}
+
+/// Sends the request `make` builds (told whether the connection is
+/// HTTP/2) to `url`'s server on a connection of its own, within the run's
+/// timeout.
+pub(crate) async fn send(
+    client: &Client,
+    url: &Url,
+    cap: usize,
+    make: impl FnOnce(bool) -> Result<Request<Empty<Bytes>>, String>,
+) -> Result<Document, String> {
     let deadline = Deadline::default();
     deadline.set(Instant::now() + client.timeout);
     let work = async {
@@ -36,10 +66,7 @@ pub(crate) async fn get(client: &Client, url: &Url, cap: usize) -> Result<Docume
             .open(url, &deadline)
             .await
             .map_err(|f| f.to_string())?;
-        let mut request = client
-            .request_to(url, url.path.clone(), conn.is_http2())
-            .map_err(|f| f.to_string())?;
-        request.headers_mut().remove(ACCEPT_ENCODING);
+        let request = make(conn.is_http2())?;
         exchange(&mut conn, request, cap).await
     };
     match tokio::time::timeout(client.timeout, work).await {
@@ -92,12 +119,7 @@ async fn read(
     let (body, cut) = capped(body, cap).await?;
     Ok(Document {
         status: parts.status.as_u16(),
-        links: parts
-            .headers
-            .get_all(LINK)
-            .iter()
-            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
-            .collect(),
+        headers: parts.headers,
         body,
         cut,
     })

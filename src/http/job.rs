@@ -131,6 +131,9 @@ pub struct Job {
     pub(crate) rounds: u64,
     /// Every request gets a unique query, so no cache answers it.
     pub(crate) cold: bool,
+    /// `--cold-clear`: the file of the token with which every server's
+    /// cache is cleared once before the run, which then has no warm-up.
+    pub(crate) cold_clear: Option<PathBuf>,
     /// The response header whose first word tells a cache hit from a miss.
     pub(crate) cache_header: String,
     /// Connections are kept open between requests.
@@ -182,6 +185,7 @@ impl Default for Job {
             concurrency: 4,
             rounds: 2,
             cold: false,
+            cold_clear: None,
             cache_header: "X-Cache".to_string(),
             keepalive: true,
             protocol: Protocol::Negotiated,

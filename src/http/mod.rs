@@ -14,10 +14,12 @@
 
 pub mod address;
 pub mod builtin;
+pub(crate) mod clear;
 pub(crate) mod client;
 pub(crate) mod connect;
 pub mod discover;
 pub(crate) mod failure;
+pub(crate) mod fetch;
 pub mod job;
 pub(crate) mod pages;
 pub(crate) mod rows;
@@ -64,8 +66,9 @@ pub(crate) fn measure(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Run, 
 
 /// The schedule of `job`'s pages (from `urls`, then `urls_file`; without
 /// either, the site's own, found through `discover`), every server's
-/// addresses found, once the caps and the tool allow it; and how the pages
-/// were found from the site, when they were.
+/// addresses found, once the caps and the tool allow it, and every cache
+/// cleared when `--cold-clear` asks; and how the pages were found from the
+/// site, when they were.
 fn checked_schedule(
     job: &Job,
     progress: &mut dyn FnMut(&str),
@@ -87,6 +90,9 @@ fn checked_schedule(
     let schedule = resolved(job, pages)?;
     if job.tool != Tool::Builtin {
         tools::require(job.tool)?;
+    }
+    if let Some(token_file) = &job.cold_clear {
+        clear::clear(job, &schedule, token_file, progress)?;
     }
     Ok((schedule, from_site))
 }

@@ -85,7 +85,12 @@ impl Schedule {
             visits: Vec::new(),
             groups: Vec::new(),
             requests: job.requests,
-            warmup: job.warmup.max(job.concurrency),
+            // A cleared cache is measured from its first request.
+            warmup: if job.cold_clear.is_some() {
+                0
+            } else {
+                job.warmup.max(job.concurrency)
+            },
             concurrency: job.concurrency,
             rounds: job.rounds,
         };

@@ -60,11 +60,17 @@ pub(crate) async fn run(
         .map(|_| (0..slots_per_server).map(|_| Slot::default()).collect())
         .collect();
     let mut visits = vec![Fetched::default(); schedule.visits.len()];
-    progress(&format!(
-        "warm-up: {} requests per page and server",
-        schedule.warmup
-    ));
-    for &index in schedule.groups.iter().flatten() {
+    let warm_ups = if schedule.warmup == 0 {
+        progress("no warm-up: the caches were cleared, and the first requests are measured");
+        &[][..]
+    } else {
+        progress(&format!(
+            "warm-up: {} requests per page and server",
+            schedule.warmup
+        ));
+        &schedule.groups[..]
+    };
+    for &index in warm_ups.iter().flatten() {
         let visit = &schedule.visits[index];
         let work = Work::Each(split(schedule.warmup, slots_per_server));
         batch(&client, &mut pools[visit.server], &visit.url, work).await;

@@ -33,6 +33,7 @@ pub(crate) fn of(job: &Job, schedule: &Schedule, from_site: Option<PagesFromSite
         concurrency: job.concurrency,
         rounds: job.rounds,
         cold: job.cold,
+        cold_clear: job.cold_clear.is_some(),
         cache_header: job.cache_header.clone(),
         keepalive: job.keepalive,
         http: job.protocol.as_str().to_string(),

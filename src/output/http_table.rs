@@ -34,8 +34,13 @@ fn header(run: &Run) -> String {
     let s = run.settings.http().unwrap_or(&empty);
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let from_site = if s.pages_from_site.is_some() {
+        " (from the site's sitemap)"
+    } else {
+        ""
+    };
     let mut parts = vec![format!(
-        "http: {} × {}",
+        "http: {} × {}{from_site}",
         plural(s.servers.len(), "server", "servers"),
         plural(s.pages.len(), "page", "pages")
     )];
@@ -59,7 +64,16 @@ fn header(run: &Run) -> String {
     if tool == "builtin" {
         parts.push(plural(s.rounds as usize, "round", "rounds"));
     }
-    parts.push(if s.cold { "cold" } else { "warm" }.to_string());
+    parts.push(
+        if s.cold {
+            "cold"
+        } else if s.cold_clear {
+            "caches cleared first"
+        } else {
+            "warm"
+        }
+        .to_string(),
+    );
     if !s.keepalive {
         parts.push("no keep-alive".to_string());
     }

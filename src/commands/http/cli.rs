@@ -169,6 +169,13 @@ baseline comparison of micro mode.",
                     set: Set::Switch(|o| o.job.cold = true),
                 }),
                 Entry::Own(Def {
+                    long: "cold-clear",
+                    short: None,
+                    value: Some("TOKEN_FILE"),
+                    help: "clear each server's cache once first (a PURGE with the token in the file; servers on this machine that accept it only), then no warm-up: each page's first request is rendered from scratch",
+                    set: Set::Path(|o, p| o.job.cold_clear = Some(p)),
+                }),
+                Entry::Own(Def {
                     long: "cache-header",
                     short: None,
                     value: Some("NAME"),

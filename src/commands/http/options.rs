@@ -67,6 +67,21 @@ fn check(o: &HttpOptions) -> Result<(), Error> {
             )));
         }
     }
+    if o.job.cold_clear.is_some() {
+        if o.job.cold {
+            return Err(Error::usage(
+                "--cold-clear renders each page's first request from scratch, --cold every \
+                 request: give one of them",
+            ));
+        }
+        if o.job.tool != Tool::Builtin {
+            return Err(Error::usage(format!(
+                "--cold-clear: only the built-in client measures after a cleared cache, not \
+                 --tool={}",
+                o.job.tool.as_str()
+            )));
+        }
+    }
     if o.job.base.is_some() && !o.job.compare.is_empty() {
         return Err(Error::usage(
             "--base and --compare both name the servers: give one of them",

@@ -297,6 +297,7 @@ pub(super) fn http_settings() -> Settings {
         concurrency: 4,
         rounds: 2,
         cold: true,
+        cold_clear: true,
         cache_header: "x-cache".to_string(),
         keepalive: true,
         http: "negotiated".to_string(),

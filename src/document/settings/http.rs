@@ -34,6 +34,10 @@ pub struct HttpSettings {
     pub rounds: u64,
     /// `--cold`: whether every request asked for an uncached page.
     pub cold: bool,
+    /// `--cold-clear`: whether every server's cache was cleared before the
+    /// run, which then had no warm-up.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cold_clear: bool,
     /// `--cache-header`: the header read for a cache hit or miss.
     pub cache_header: String,
     /// On unless turned off, so a run that does not say kept its

@@ -6,7 +6,6 @@
 //! the run's own headers and addresses; only pages on the measured server,
 //! below its URL, are followed.
 
-pub(crate) mod get;
 pub mod links;
 pub(crate) mod list;
 pub mod opensearch;
@@ -14,14 +13,13 @@ pub mod sitemap;
 mod xml;
 
 use super::client::Client;
-use super::connect::{self, Connector};
+use super::connect::Connector;
+use super::fetch::{self, Document};
 use super::job::Job;
 use super::schedule::Schedule;
-use super::tls;
-use super::url::{Scheme, Url};
+use super::url::Url;
 use crate::document::settings::PagesFromSite;
 use crate::error::Error;
-use get::Document;
 use list::Published;
 
 pub(crate) use list::{SearchWords, Seed};
@@ -59,7 +57,7 @@ pub(crate) fn pages(
         .build()
         .map_err(|e| Error::Refused(format!("cannot start the HTTP client: {e}")))?;
     let sitemap_url = base.join("sitemap.xml");
-    let fetch = |url: &Url, cap: usize| runtime.block_on(get::get(&client, url, cap));
+    let fetch = |url: &Url, cap: usize| runtime.block_on(fetch::get(&client, url, cap));
     let sitemap = read_sitemap(&sitemap_url, fetch(&sitemap_url, MAX_SITEMAP_BYTES))?;
     let wants_search = job.seed.search != SearchWords::Off;
     let links = if wants_search || job.seed.admin {
@@ -115,21 +113,7 @@ fn link(base: &Url, links: &[links::Link], rel: &str, media_type: Option<&str>) 
 
 /// A client for the documents, sent to the addresses the schedule found.
 fn client(job: &Job, schedule: &Schedule) -> Result<Client, Error> {
-    let needs_tls = schedule
-        .servers
-        .iter()
-        .any(|s| s.url.scheme == Scheme::Https);
-    let tls = if needs_tls {
-        Some(tls::config(job.insecure, job.protocol).map_err(Error::Refused)?)
-    } else {
-        None
-    };
-    let connector = Connector {
-        protocol: job.protocol,
-        addresses: connect::addresses_of(schedule),
-        tls,
-    };
-    Client::new(job, connector).map_err(Error::Usage)
+    Client::new(job, Connector::of(job, schedule)?).map_err(Error::Usage)
 }
 
 /// What to give instead of a sitemap, at the end of its errors.
@@ -167,7 +151,7 @@ fn front_page_links(
     match answer {
         Ok(document) if document.status == 200 => {
             let mut found: Vec<links::Link> = document
-                .links
+                .links()
                 .iter()
                 .flat_map(|v| links::from_header(v))
                 .collect();
