@@ -162,6 +162,16 @@ impl Kernel {
         Kernel { classes }
     }
 
+    /// The maps with kernel overrides enabled: `overrides` merged last
+    /// with PHP's `array_merge`, so its entries win. The probes time the
+    /// CMS's default, without overrides.
+    pub fn overridden_by(mut self, overrides: ClassMap) -> Kernel {
+        for (key, path) in overrides.into_entries() {
+            self.classes.insert(key, path);
+        }
+        self
+    }
+
     pub fn get(&self, class: &str) -> Option<&str> {
         self.classes.get(class).map(|p| &**p)
     }

@@ -248,5 +248,19 @@ mod tests {
             .unwrap();
         assert!(l.kernel.get(shared).unwrap().starts_with("tests/"));
         assert_eq!(l.kernel.get(&shared.to_lowercase()), None);
+        // With kernel overrides, the override map's entries win instead.
+        let overrides = ClassMap::parse(
+            "ezp_override.php",
+            format!(
+                "<?php return array('{shared}' => 'override/a.php', 'eZNew' => 'override/b.php',);"
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+        let before = l.kernel.len();
+        let overridden = l.kernel.clone().overridden_by(overrides);
+        assert_eq!(overridden.get(shared), Some("override/a.php"));
+        assert_eq!(overridden.get("eZNew"), Some("override/b.php"));
+        assert_eq!(overridden.len(), before + 1);
     }
 }
