@@ -375,6 +375,39 @@ fn without_a_page_the_sitemap_gives_the_front_page_menu_pages_search_and_login()
 }
 
 #[test]
+fn compared_servers_are_measured_on_the_pages_of_the_first() {
+    let (a, b) = (start(), start());
+    let o = yardstick::commands::http::options::parse(
+        vec![
+            format!("--compare={},{}", a.base(), b.base()),
+            "--no-search".into(),
+            "--no-admin".into(),
+            "--pages=1".into(),
+            "--requests=1".into(),
+            "-q".into(),
+        ],
+        None,
+    )
+    .unwrap();
+    let run = yardstick::commands::http::measure(&o).unwrap();
+    let keys: Vec<String> = run.rows.iter().map(|r| r.key.clone()).collect();
+    assert_eq!(
+        keys,
+        [
+            format!("{} /", a.base()),
+            format!("{} /", b.base()),
+            format!("{} /slow", a.base()),
+            format!("{} /slow", b.base()),
+        ]
+    );
+    // Only the reference was asked for its sitemap (and nothing else before
+    // the warm-up): the other server got the measured pages alone.
+    let targets = |s: &http_support::TestServer| s.seen.targets.lock().unwrap().clone();
+    assert!(targets(&a).contains(&"/sitemap.xml".to_string()));
+    assert!(!targets(&b).contains(&"/sitemap.xml".to_string()));
+}
+
+#[test]
 fn a_site_without_a_sitemap_is_one_line_exit_2_before_anything_is_measured() {
     let s = start();
     // The test server has no sitemap below /slow.
