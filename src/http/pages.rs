@@ -32,7 +32,7 @@ pub(crate) fn parse_list(text: &str) -> Result<Vec<String>, (usize, String)> {
 /// Checks one page as given: an absolute URL must parse; a path may not
 /// hold white space.
 pub(crate) fn check(page: &str) -> Result<(), String> {
-    if page.contains("://") {
+    if is_absolute(page) {
         Url::parse(page).map(|_| ())
     } else if page.chars().any(char::is_whitespace) {
         Err(format!("`{page}`: a page may not contain spaces"))
@@ -41,9 +41,18 @@ pub(crate) fn check(page: &str) -> Result<(), String> {
     }
 }
 
-/// True for an absolute URL, false for a path.
+/// True for an absolute URL (a scheme, then `://`), false for a path: a
+/// path's query may hold a URL (`/go?to=http://x`).
 pub(crate) fn is_absolute(page: &str) -> bool {
-    page.contains("://")
+    page.split_once("://").is_some_and(|(scheme, _)| {
+        scheme
+            .as_bytes()
+            .first()
+            .is_some_and(u8::is_ascii_alphabetic)
+            && scheme
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+    })
 }
 
 #[cfg(test)]
@@ -55,6 +64,15 @@ mod tests {
     fn comments_and_blank_lines_are_skipped() {
         let pages = parse_list("# home\n/\n\n  /about  \n#/skip\nhttp://localhost:81/x\n").unwrap();
         assert_eq!(pages, ["/", "/about", "http://localhost:81/x"]);
+    }
+
+    #[test]
+    fn a_url_in_a_path_s_query_leaves_it_a_path() {
+        assert!(is_absolute("http://h/") && is_absolute("HTTPS://h/"));
+        for path in ["/go?to=http://x", "/a://b", "://x", "1http://x"] {
+            assert!(!is_absolute(path), "{path}");
+            assert_eq!(check(path), Ok(()), "{path}");
+        }
     }
 
     #[test]

@@ -142,11 +142,7 @@ impl Schedule {
 
     /// The index of the server of `url`, adding it when new.
     fn server_of(&mut self, url: &Url, name: Option<String>) -> usize {
-        let same = |s: &Server| {
-            s.url.scheme == url.scheme
-                && s.url.host.eq_ignore_ascii_case(&url.host)
-                && s.url.port == url.port
-        };
+        let same = |s: &Server| s.url.same_server(url);
         // Servers named by --compare stay distinct even if equal: comparing
         // a server with itself is a valid check of the method's noise.
         if name.is_none()

@@ -123,6 +123,14 @@ impl Url {
         format!("{}://{hidden}{}", self.scheme.as_str(), self.authority)
     }
 
+    /// Whether `other` is on the same server: scheme, host (in any case)
+    /// and port.
+    pub(crate) fn same_server(&self, other: &Url) -> bool {
+        self.scheme == other.scheme
+            && self.host.eq_ignore_ascii_case(&other.host)
+            && self.port == other.port
+    }
+
     /// The page `page` (a path, with or without its leading `/`) on this
     /// server, below this URL's own path.
     pub fn join(&self, page: &str) -> Url {

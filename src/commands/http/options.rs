@@ -54,6 +54,12 @@ fn check(o: &HttpOptions) -> Result<(), Error> {
             "--compare: name at least two servers, separated by commas",
         ));
     }
+    let given = |option| o.job.seed_options.contains(&option);
+    if given("--search") && given("--no-search") {
+        return Err(Error::usage(
+            "--search names the search page's words, --no-search leaves it out: give one of them",
+        ));
+    }
     if let Some(option) = o.job.seed_options.first() {
         if !o.job.urls.is_empty() || o.job.urls_file.is_some() {
             return Err(Error::usage(format!(

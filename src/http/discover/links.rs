@@ -93,9 +93,9 @@ fn link(target: String, params: &[(String, String)]) -> Link {
     }
 }
 
-/// How much of a page is searched for `<link>` elements: they belong in
-/// its head.
-const HTML_SCANNED: usize = 256 * 1024;
+/// How much of a page is read and searched for `<link>` elements: they
+/// belong in its head.
+pub(crate) const HTML_SCANNED: usize = 256 * 1024;
 
 /// The `<link>` elements of an HTML page with an `href` and a `rel`.
 pub fn from_html(html: &str) -> Vec<Link> {
@@ -184,6 +184,22 @@ mod tests {
     proptest! {
         #[test]
         fn no_text_makes_the_readers_panic(text in "\\PC{0,300}") {
+            let _ = from_header(&text);
+            let _ = from_html(&text);
+        }
+
+        #[test]
+        fn no_link_like_text_makes_the_readers_panic(
+            parts in proptest::collection::vec(
+                prop_oneof![
+                    Just("<"), Just(">"), Just(";"), Just(","), Just("="), Just("\""),
+                    Just("'"), Just(" "), Just("rel"), Just("/x"), Just("type"),
+                    Just("<link "), Just("href"), Just("&amp;"), Just("\u{e9}"),
+                ],
+                0..40,
+            )
+        ) {
+            let text = parts.concat();
             let _ = from_header(&text);
             let _ = from_html(&text);
         }

@@ -1,12 +1,14 @@
 //! The page list made from what a site publishes, as the seed system makes
 //! it: the front page, the first menu pages of the sitemap, the search page
 //! with a word the site itself suggests, and the login page. Pure: the
-//! documents are read elsewhere ([`super::find`]).
+//! documents are read elsewhere ([`super::pages`]).
 
 use super::opensearch::{self, Description};
+use super::relative::page_of;
 use super::sitemap::Entry;
 use crate::http::url::Url;
 use percent_encoding::percent_decode_str;
+use std::collections::HashSet;
 
 /// Which pages of the site to take (`--pages`, `--search`, `--no-search`,
 /// `--no-admin`).
@@ -45,8 +47,8 @@ pub(crate) struct Published<'a> {
     /// The server's URL as given: its pages are below its path.
     pub(crate) base: &'a Url,
     pub(crate) sitemap: &'a [Entry],
-    /// Its OpenSearch description, if it links one.
-    pub(crate) search: Option<&'a Description>,
+    /// Its OpenSearch description and where it was read, if it links one.
+    pub(crate) search: Option<(&'a Url, &'a Description)>,
     /// The target of its `login` link relation, if any.
     pub(crate) login: Option<Url>,
 }
@@ -68,7 +70,8 @@ pub(crate) struct List {
 /// words for a site that has no search description.
 pub(crate) fn build(site: &Published<'_>, seed: &Seed) -> Result<List, String> {
     let mut notes = Vec::new();
-    let login = if seed.admin { login_page(site) } else { None };
+    // Found even with --no-admin, so that it is never taken for a menu page.
+    let login = login_page(site);
     if seed.admin && login.is_none() {
         notes.push(
             "the site names no login page (a `login` link relation on its front page, or a \
@@ -94,9 +97,10 @@ pub(crate) fn build(site: &Published<'_>, seed: &Seed) -> Result<List, String> {
         }
         None => None,
     };
+    let login = login.filter(|_| seed.admin);
     let measured_login = login.is_some();
     pages.extend(login);
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = HashSet::new();
     pages.retain(|p| seen.insert(p.clone()));
     Ok(List {
         pages,
@@ -110,6 +114,7 @@ pub(crate) fn build(site: &Published<'_>, seed: &Seed) -> Result<List, String> {
 /// important first (by `<priority>`, then in the sitemap's order).
 fn menu_pages(site: &Published<'_>, login: Option<&str>, notes: &mut Vec<String>) -> Vec<String> {
     let mut menu: Vec<(f64, String)> = Vec::new();
+    let mut seen = HashSet::new();
     let mut elsewhere = 0;
     for entry in site.sitemap {
         match Url::parse(&entry.loc)
@@ -117,8 +122,11 @@ fn menu_pages(site: &Published<'_>, login: Option<&str>, notes: &mut Vec<String>
             .and_then(|url| page_of(site.base, &url))
         {
             Some(page) if page == "/" || Some(page.as_str()) == login => {}
-            Some(page) if menu.iter().any(|(_, p)| *p == page) => {}
-            Some(page) => menu.push((entry.priority, page)),
+            Some(page) => {
+                if seen.insert(page.clone()) {
+                    menu.push((entry.priority, page));
+                }
+            }
             None => elsewhere += 1,
         }
     }
@@ -145,7 +153,7 @@ fn search_page(
         SearchWords::Given(words) => Some(words.clone()),
         SearchWords::FromSite => None,
     };
-    let Some(description) = site.search else {
+    let Some((description_url, description)) = site.search else {
         if given.is_some() {
             return Err(
                 "--search: the site links no OpenSearch description, so its search \
@@ -172,7 +180,7 @@ fn search_page(
     };
     let url = opensearch::fill(&description.template, &words)
         .and_then(|text| Url::parse(&text))
-        .map_err(|m| format!("the site's OpenSearch description: {m}"))?;
+        .map_err(|m| format!("{description_url}: {m}"))?;
     match page_of(site.base, &url) {
         Some(page) => Ok(Some((page, words))),
         None => {
@@ -199,7 +207,10 @@ fn login_page(site: &Published<'_>) -> Option<String> {
 }
 
 /// The first word of three or more letters in the last step of `page`'s
-/// path (a menu page's URL alias is made from its name).
+/// path. The seed's rule takes the menu page's name, which a sitemap does
+/// not carry; the CMS makes a page's URL alias from its name (lower case,
+/// runs of other characters a dash), so the alias's first word is the
+/// name's, lower-cased and transliterated.
 fn first_word(page: &str) -> Option<String> {
     let step = percent_decode_str(last_step(page)).decode_utf8_lossy();
     step.split(|c: char| !c.is_alphabetic())
@@ -213,58 +224,10 @@ fn last_step(page: &str) -> &str {
     path.trim_end_matches('/').rsplit('/').next().unwrap_or("")
 }
 
-/// `url` as a page below `base` (a path the schedule joins to the base),
-/// when it is on the same server and below the base's path.
-pub(crate) fn page_of(base: &Url, url: &Url) -> Option<String> {
-    if !same_server(base, url) {
-        return None;
-    }
-    let prefix = base
-        .path
-        .split('?')
-        .next()
-        .unwrap_or("")
-        .trim_end_matches('/');
-    let rest = url.path.strip_prefix(prefix)?;
-    match rest.chars().next() {
-        None => Some("/".to_string()),
-        Some('/') => Some(rest.to_string()),
-        Some('?') => Some(format!("/{rest}")),
-        Some(_) => None,
-    }
-}
-
-/// Whether two URLs name the same server: scheme, host and port.
-pub(crate) fn same_server(a: &Url, b: &Url) -> bool {
-    a.scheme == b.scheme && a.host.eq_ignore_ascii_case(&b.host) && a.port == b.port
-}
-
-/// The URL a link's `target` names, read against the page `from`: absolute,
-/// scheme-relative (`//host/x`), absolute-path (`/x`) or relative (`x`).
-pub(crate) fn resolve(from: &Url, target: &str) -> Option<Url> {
-    let target = target.trim();
-    let text = if target.contains("://") {
-        target.to_string()
-    } else if let Some(rest) = target.strip_prefix("//") {
-        format!("{}://{rest}", from.scheme.as_str())
-    } else {
-        let path = if target.starts_with('/') {
-            target.to_string()
-        } else {
-            let dir = from.path.split('?').next().unwrap_or("/");
-            let dir = &dir[..dir.rfind('/').map_or(0, |i| i + 1)];
-            format!("{dir}{target}")
-        };
-        let mut url = from.clone();
-        url.path = path.parse::<http::uri::PathAndQuery>().ok()?.to_string();
-        return Some(url);
-    };
-    Url::parse(&text).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::http::discover::relative::resolve;
 
     fn url(text: &str) -> Url {
         Url::parse(text).unwrap()
@@ -301,7 +264,7 @@ mod tests {
         let site = Published {
             base: &base,
             sitemap: &sitemap,
-            search: Some(&search),
+            search: Some((&base, &search)),
             login: resolve(&base, "/user/login"),
         };
         let list = build(&site, &Seed::default()).unwrap();
@@ -358,8 +321,14 @@ mod tests {
             login: None,
         };
         let list = build(&site, &Seed::default()).unwrap();
-        // The login page comes from the sitemap, and is no menu page.
+        // The login page comes from the sitemap, and is no menu page, with
+        // --no-admin too.
         assert_eq!(list.pages, ["/", "/high", "/low", "/user/login"]);
+        let seed = Seed {
+            admin: false,
+            ..Seed::default()
+        };
+        assert_eq!(build(&site, &seed).unwrap().pages, ["/", "/high", "/low"]);
         let notes = list.notes.join("\n");
         assert!(notes.contains("3 sitemap URL(s) are not below"), "{notes}");
         assert!(notes.contains("lists 2 menu page(s)"), "{notes}");
@@ -386,7 +355,7 @@ mod tests {
         let site = Published {
             base: &base,
             sitemap: &sitemap,
-            search: Some(&search),
+            search: Some((&base, &search)),
             login: None,
         };
         let list = build(&site, &Seed::default()).unwrap();
@@ -395,31 +364,5 @@ mod tests {
             list.pages
                 .contains(&"/content/search?SearchText=Demo%20site&page=1".to_string())
         );
-    }
-
-    #[test]
-    fn pages_are_read_against_the_base_and_links_against_their_page() {
-        let base = url("http://h:8080/site");
-        assert_eq!(
-            page_of(&base, &url("http://H:8080/site")).as_deref(),
-            Some("/")
-        );
-        assert_eq!(
-            page_of(&base, &url("http://h:8080/site?x")).as_deref(),
-            Some("/?x")
-        );
-        assert_eq!(
-            page_of(&base, &url("http://h:8080/site/a")).as_deref(),
-            Some("/a")
-        );
-        assert_eq!(page_of(&base, &url("http://h:8080/sites")), None);
-        assert_eq!(page_of(&base, &url("http://h:8081/site/a")), None);
-        let from = url("http://h:8080/site/index.html");
-        let at = |t: &str| resolve(&from, t).map(|u| u.to_string());
-        assert_eq!(at("/x.xml").as_deref(), Some("http://h:8080/x.xml"));
-        assert_eq!(at("x.xml").as_deref(), Some("http://h:8080/site/x.xml"));
-        assert_eq!(at("//other/x").as_deref(), Some("http://other/x"));
-        assert_eq!(at("https://a/b").as_deref(), Some("https://a/b"));
-        assert_eq!(at("a b"), None);
     }
 }

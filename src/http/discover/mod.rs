@@ -3,12 +3,13 @@
 //! link relations of its front page name its OpenSearch description (the
 //! search page's URL) and its login page, and [`list`] picks the seed
 //! system's pages from them. The documents are read once, untimed, with
-//! the run's own headers and addresses; only pages on the measured server,
-//! below its URL, are followed.
+//! the run's own headers and addresses; a document is read only from the
+//! measured server, and a page is taken only when it is below its URL.
 
 pub mod links;
 pub(crate) mod list;
 pub mod opensearch;
+pub(crate) mod relative;
 pub mod sitemap;
 mod xml;
 
@@ -28,8 +29,6 @@ pub(crate) use list::{SearchWords, Seed};
 const MAX_SITEMAP_BYTES: usize = 50 * 1024 * 1024;
 /// The largest OpenSearch description read.
 const MAX_DESCRIPTION_BYTES: usize = 256 * 1024;
-/// How much of the front page is read for its `<link>` elements.
-const FRONT_PAGE_BYTES: usize = 256 * 1024;
 
 /// The pages found, and how.
 pub(crate) struct Found {
@@ -61,20 +60,19 @@ pub(crate) fn pages(
     let sitemap = read_sitemap(&sitemap_url, fetch(&sitemap_url, MAX_SITEMAP_BYTES))?;
     let wants_search = job.seed.search != SearchWords::Off;
     let links = if wants_search || job.seed.admin {
-        front_page_links(base, fetch(base, FRONT_PAGE_BYTES), progress)
+        front_page_links(base, fetch(base, links::HTML_SCANNED), progress)
     } else {
         Vec::new()
     };
-    let description = match link(base, &links, "search", Some(OPENSEARCH_TYPE)) {
-        Some(url) if wants_search => {
-            Some(read_description(&url, fetch(&url, MAX_DESCRIPTION_BYTES))?)
-        }
-        _ => None,
+    let search = if wants_search {
+        search_description(job, base, &links, &fetch, progress)?
+    } else {
+        None
     };
     let site = Published {
         base,
         sitemap: &sitemap,
-        search: description.as_ref(),
+        search: search.as_ref().map(|(url, d)| (url, d)),
         login: link(base, &links, "login", None),
     };
     let found = list::build(&site, &job.seed).map_err(Error::usage)?;
@@ -97,18 +95,47 @@ pub(crate) fn pages(
     })
 }
 
+/// The OpenSearch description the front page links, and where it is.
+/// Without `--search`, one that cannot be read costs only the search page
+/// (said to `progress`), as a front page that does not answer costs only
+/// its links.
+fn search_description(
+    job: &Job,
+    base: &Url,
+    links: &[links::Link],
+    fetch: &dyn Fn(&Url, usize) -> Result<Document, String>,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Option<(Url, opensearch::Description)>, Error> {
+    let Some(url) = link(base, links, "search", Some(OPENSEARCH_TYPE)) else {
+        return Ok(None);
+    };
+    match read_description(&url, fetch(&url, MAX_DESCRIPTION_BYTES)) {
+        Ok(description) => Ok(Some((url, description))),
+        Err(e) if matches!(job.seed.search, SearchWords::Given(_)) => Err(e),
+        Err(e) => {
+            progress(&format!("{e}: no search page is measured"));
+            Ok(None)
+        }
+    }
+}
+
 /// The media type of an OpenSearch description.
 const OPENSEARCH_TYPE: &str = "application/opensearchdescription+xml";
 
 /// The first target of a `rel` link (of `media_type`, when given) on the
-/// base's server.
-fn link(base: &Url, links: &[links::Link], rel: &str, media_type: Option<&str>) -> Option<Url> {
+/// base's server: a link to another server is never followed.
+pub(crate) fn link(
+    base: &Url,
+    links: &[links::Link],
+    rel: &str,
+    media_type: Option<&str>,
+) -> Option<Url> {
     links
         .iter()
         .filter(|l| l.is(rel))
         .filter(|l| media_type.is_none_or(|t| l.media_type.as_deref() == Some(t)))
-        .filter_map(|l| list::resolve(base, &l.target))
-        .find(|url| list::same_server(base, url))
+        .filter_map(|l| relative::resolve(base, &l.target))
+        .find(|url| base.same_server(url))
 }
 
 /// A client for the documents, sent to the addresses the schedule found.
@@ -143,21 +170,13 @@ fn read_sitemap(url: &Url, answer: Result<Document, String>) -> Result<Vec<sitem
 /// The link relations of the front page, from its `Link` headers and its
 /// `<link>` elements; a front page that does not answer has none, said in a
 /// note (it is measured anyway, and its failures counted there).
-fn front_page_links(
+pub(crate) fn front_page_links(
     base: &Url,
     answer: Result<Document, String>,
     progress: &mut dyn FnMut(&str),
 ) -> Vec<links::Link> {
     match answer {
-        Ok(document) if document.status == 200 => {
-            let mut found: Vec<links::Link> = document
-                .links()
-                .iter()
-                .flat_map(|v| links::from_header(v))
-                .collect();
-            found.extend(links::from_html(&String::from_utf8_lossy(&document.body)));
-            found
-        }
+        Ok(document) if document.status == 200 => links_of(&document),
         Ok(document) => {
             progress(&format!(
                 "the front page {base} answered {}: its links are not read",
@@ -172,6 +191,17 @@ fn front_page_links(
             Vec::new()
         }
     }
+}
+
+/// The links of a page: its `Link` headers, then its `<link>` elements.
+pub(crate) fn links_of(document: &Document) -> Vec<links::Link> {
+    let mut found: Vec<links::Link> = document
+        .links()
+        .iter()
+        .flat_map(|v| links::from_header(v))
+        .collect();
+    found.extend(links::from_html(&String::from_utf8_lossy(&document.body)));
+    found
 }
 
 /// The OpenSearch description the front page links, or a one-line error

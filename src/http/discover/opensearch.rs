@@ -70,7 +70,7 @@ impl State {
             0 => {
                 return Err(format!(
                     "not an OpenSearch description: its root element is <{}>",
-                    element.name
+                    xml::quoted(&element.name)
                 ));
             }
             1 if element.name == "ShortName" => self.in_short_name = true,
@@ -131,13 +131,14 @@ const QUERY_VALUE: &AsciiSet = &NON_ALPHANUMERIC
 /// is left empty. A required parameter of another name cannot be filled,
 /// and is an error that names it.
 pub fn fill(template: &str, words: &str) -> Result<String, String> {
+    let shown = xml::quoted(template);
     let mut out = String::with_capacity(template.len() + words.len());
     let mut rest = template;
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
         let after = &rest[open + 1..];
         let Some(close) = after.find('}') else {
-            return Err(format!("the template `{template}` has an unclosed `{{`"));
+            return Err(format!("the template `{shown}` has an unclosed `{{`"));
         };
         let name = &after[..close];
         let value = match name.trim_end_matches('?') {
@@ -149,7 +150,8 @@ pub fn fill(template: &str, words: &str) -> Result<String, String> {
             _ if name.ends_with('?') => String::new(),
             other => {
                 return Err(format!(
-                    "the template `{template}` needs {{{other}}}, which yardstick cannot fill"
+                    "the template `{shown}` needs {{{}}}, which yardstick cannot fill",
+                    xml::quoted(other)
                 ));
             }
         };
@@ -159,7 +161,7 @@ pub fn fill(template: &str, words: &str) -> Result<String, String> {
     out.push_str(rest);
     if !template.contains("{searchTerms") {
         return Err(format!(
-            "the template `{template}` has no {{searchTerms}} for the words"
+            "the template `{shown}` has no {{searchTerms}} for the words"
         ));
     }
     Ok(out)

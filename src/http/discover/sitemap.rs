@@ -145,7 +145,10 @@ impl State {
     /// The entries, once the document has ended whole.
     fn finish(self) -> Result<Vec<Entry>, String> {
         if let Some(name) = self.open.last() {
-            return Err(format!("ends inside <{name}>: the document is cut short"));
+            return Err(format!(
+                "ends inside <{}>: the document is cut short",
+                xml::quoted(name)
+            ));
         }
         if !self.root {
             return Err("not XML: no root element (the document is empty)".to_string());
@@ -166,7 +169,8 @@ fn check_root(name: &str) -> Result<(), String> {
                 .to_string(),
         ),
         other => Err(format!(
-            "not a sitemap: its root element is <{other}>, not <urlset>"
+            "not a sitemap: its root element is <{}>, not <urlset>",
+            xml::quoted(other)
         )),
     }
 }

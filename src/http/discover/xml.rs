@@ -41,7 +41,10 @@ pub(super) fn reference(r: &BytesRef<'_>) -> Result<char, String> {
             "amp" => Ok('&'),
             "apos" => Ok('\''),
             "quot" => Ok('"'),
-            other => Err(format!("not XML: the entity &{other}; is not defined")),
+            other => Err(format!(
+                "not XML: the entity &{}; is not defined",
+                quoted(other)
+            )),
         },
         Err(e) => Err(format!("not XML: {e}")),
     }
@@ -49,5 +52,17 @@ pub(super) fn reference(r: &BytesRef<'_>) -> Result<char, String> {
 
 /// A parser error in a few words, with the byte it was found at.
 pub(super) fn error(e: &quick_xml::Error, at: u64) -> String {
-    format!("not XML: {e} (at byte {at})")
+    format!("not XML: {} (at byte {at})", quoted(&e.to_string()))
+}
+
+/// The longest piece of a document an error quotes, in characters: a
+/// peer's element name or template can be megabytes long.
+const QUOTED: usize = 100;
+
+/// `text` as an error quotes it: cut to [`QUOTED`] characters.
+pub(super) fn quoted(text: &str) -> String {
+    match text.char_indices().nth(QUOTED) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_string(),
+    }
 }

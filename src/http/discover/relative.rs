@@ -1,0 +1,115 @@
+//! URLs read against the measured server: a link's target against the
+//! page it is on, and a URL as a page below the base URL, which is what the
+//! schedule measures on every server.
+
+use crate::http::pages;
+use crate::http::url::Url;
+
+/// `url` as a page below `base` (a path the schedule joins to the base),
+/// when it is on the same server and below the base's path. A path with a
+/// `.` or `..` step is not followed: it may climb out of the base.
+pub(crate) fn page_of(base: &Url, url: &Url) -> Option<String> {
+    if !base.same_server(url) {
+        return None;
+    }
+    let path = url.path.split(['?', '#']).next().unwrap_or("");
+    if path.split('/').any(|step| step == "." || step == "..") {
+        return None;
+    }
+    let prefix = base
+        .path
+        .split('?')
+        .next()
+        .unwrap_or("")
+        .trim_end_matches('/');
+    let rest = url.path.strip_prefix(prefix)?;
+    match rest.chars().next() {
+        None => Some("/".to_string()),
+        Some('/') => Some(rest.to_string()),
+        Some('?') => Some(format!("/{rest}")),
+        Some(_) => None,
+    }
+}
+
+/// The URL a link's `target` names, read against the page `from`: absolute,
+/// scheme-relative (`//host/x`), absolute-path (`/x`) or relative (`x`).
+pub(crate) fn resolve(from: &Url, target: &str) -> Option<Url> {
+    let target = target.trim();
+    let text = if pages::is_absolute(target) {
+        target.to_string()
+    } else if let Some(rest) = target.strip_prefix("//") {
+        format!("{}://{rest}", from.scheme.as_str())
+    } else {
+        let path = if target.starts_with('/') {
+            target.to_string()
+        } else {
+            let dir = from.path.split('?').next().unwrap_or("/");
+            let dir = &dir[..dir.rfind('/').map_or(0, |i| i + 1)];
+            format!("{dir}{target}")
+        };
+        let mut url = from.clone();
+        url.path = path.parse::<http::uri::PathAndQuery>().ok()?.to_string();
+        return Some(url);
+    };
+    Url::parse(&text).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn url(text: &str) -> Url {
+        Url::parse(text).unwrap()
+    }
+
+    #[test]
+    fn pages_are_read_against_the_base_and_links_against_their_page() {
+        let base = url("http://h:8080/site");
+        assert_eq!(
+            page_of(&base, &url("http://H:8080/site")).as_deref(),
+            Some("/")
+        );
+        assert_eq!(
+            page_of(&base, &url("http://h:8080/site?x")).as_deref(),
+            Some("/?x")
+        );
+        assert_eq!(
+            page_of(&base, &url("http://h:8080/site/a")).as_deref(),
+            Some("/a")
+        );
+        assert_eq!(page_of(&base, &url("http://h:8080/sites")), None);
+        assert_eq!(page_of(&base, &url("http://h:8081/site/a")), None);
+        assert_eq!(page_of(&base, &url("http://h:8080/site/../admin")), None);
+        assert_eq!(page_of(&base, &url("http://h:8080/site/./a")), None);
+        assert_eq!(
+            page_of(&base, &url("http://h:8080/site/go?to=/../x")).as_deref(),
+            Some("/go?to=/../x")
+        );
+        let from = url("http://h:8080/site/index.html");
+        let at = |t: &str| resolve(&from, t).map(|u| u.to_string());
+        assert_eq!(at("/x.xml").as_deref(), Some("http://h:8080/x.xml"));
+        assert_eq!(at("x.xml").as_deref(), Some("http://h:8080/site/x.xml"));
+        assert_eq!(at("//other/x").as_deref(), Some("http://other/x"));
+        assert_eq!(at("https://a/b").as_deref(), Some("https://a/b"));
+        assert_eq!(at("a b"), None);
+        // A URL in a query leaves the target a path.
+        assert_eq!(
+            at("/login?next=http://h/x").as_deref(),
+            Some("http://h:8080/login?next=http://h/x")
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn no_target_or_url_makes_the_readers_panic(
+            target in "[/a-z.?:#%]{0,12}|\\PC{0,40}",
+            base in prop_oneof![Just("http://h/"), Just("http://h/a/b?c"), Just("https://h:1/x/")],
+        ) {
+            let base = url(base);
+            if let Some(found) = resolve(&base, &target) {
+                let _ = page_of(&base, &found);
+            }
+        }
+    }
+}
