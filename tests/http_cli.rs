@@ -422,6 +422,11 @@ fn a_site_without_a_sitemap_is_one_line_exit_2_before_anything_is_measured() {
     assert_eq!(s.seen.requests(), 1, "only the sitemap was asked for");
     let e = http_err(&[&format!("--base={}", s.base()), "--url=/", "--no-search"]);
     assert!(e.to_string().contains("--no-search"), "{e}");
+    let e = http_err(&[&format!("--base={}", s.base()), "--search=x", "--no-search"]);
+    assert!(
+        matches!(e, Error::Usage(_)) && e.to_string().contains("give one of them"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -431,17 +436,21 @@ fn cold_clear_is_refused_by_a_server_that_does_not_say_it_cleared_and_off_this_m
     let token = dir.path().join("token");
     std::fs::write(&token, "owner-token-0123456789").unwrap();
     let clear = format!("--cold-clear={}", token.display());
-    // The test server answers anything on / with 200, but no
+    // The test server publishes a purge endpoint that answers 404, with no
     // X-Cache-Cleared: it cleared nothing yardstick knows of.
     let e = http_err(&[&format!("--base={}", s.base()), "--url=/", &clear]);
     assert_eq!(e.exit_code(), 2);
     let text = e.to_string();
     assert!(
-        text.contains("answered 200 to the PURGE without an X-Cache-Cleared header")
+        text.contains("answered 404 to the PURGE without an X-Cache-Cleared header")
             && text.contains("nothing was measured"),
         "{text}"
     );
-    assert_eq!(s.seen.requests(), 1, "the PURGE alone");
+    assert_eq!(
+        *s.seen.targets.lock().unwrap(),
+        ["/", "/purge-here"],
+        "the front page, then the PURGE alone"
+    );
     assert!(!text.contains("owner-token"), "{text}");
     // A server off this machine is never sent a PURGE.
     let e = http_err(&[

@@ -41,9 +41,10 @@ Options:
   --max-connections=N       open connections at most (default: the descriptor limit
                             less 64); past it, idle connections are closed to make
                             room, and busy ones are waited for
-  --purge-token-file=FILE   clear the whole view cache on a PURGE request from
-                            this machine that carries the token in FILE (one
-                            word of 16 characters or more) as
+  --purge-token-file=FILE   publish /purge (a `purge` link on the front page)
+                            and clear the whole view cache on a PURGE of it
+                            from this machine that carries the token in FILE
+                            (one word of 16 characters or more) as
                             `Authorization: Bearer TOKEN`, as `yardstick http
                             --cold-clear=FILE` sends; without it, no PURGE
   -h, --help                this text

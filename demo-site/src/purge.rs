@@ -1,17 +1,21 @@
 //! Clearing the whole view cache on request, for `yardstick http
-//! --cold-clear`: a `PURGE` request that carries the token its owner set
-//! (`--purge-token-file`), from this machine only. Three locks, each of
-//! which a stranger lacks: the site must have been started with a token,
-//! the request must come over loopback, and it must name the token.
-//! Without a token file the site knows no `PURGE` at all.
+//! --cold-clear`: a `PURGE` of [`PATH`] that carries the token its owner
+//! set (`--purge-token-file`), from this machine only. Three locks, each of
+//! which a stranger lacks: the site must have been started with a token
+//! (only then does its front page publish the endpoint), the request must
+//! come over loopback, and it must name the token. Without a token file the
+//! site knows no `PURGE` at all.
 
 use std::net::IpAddr;
 use std::path::Path;
 
 /// The request method that clears the cache, as caches (Varnish, nginx's
-/// purge module) name it: servers that do not know it refuse it, so it
-/// never does anything on a server that was not made for it.
+/// purge module) name it.
 pub const METHOD: &str = "PURGE";
+
+/// Where a `PURGE` clears the cache, published on the front page (a
+/// `purge` link relation) only when the site has a token.
+pub const PATH: &str = "/purge";
 
 /// The header of a cleared cache's answer: how many pages it held. A
 /// client knows by it that the whole cache was cleared, not one page.

@@ -32,8 +32,16 @@ pub async fn respond(
     peer: Option<IpAddr>,
     req: Request<Incoming>,
 ) -> Result<Response<Full<Bytes>>, Infallible> {
-    if req.method().as_str() == purge::METHOD {
-        return Ok(clear(&app, peer, &req));
+    if req.method().as_str() == purge::METHOD && req.uri().path() == purge::PATH {
+        let authorization = req
+            .headers()
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        // Clearing removes files: off the server's threads, as a render.
+        let answered =
+            tokio::task::spawn_blocking(move || clear(&app, peer, authorization.as_deref())).await;
+        return Ok(answered.unwrap_or_else(|e| failure(&format!("a purge panicked: {e}"))));
     }
     if req.method() != Method::GET && req.method() != Method::HEAD {
         let mut r = Response::new(Full::new(Bytes::from_static(b"only GET and HEAD\n")));
@@ -60,6 +68,7 @@ pub async fn respond(
         return Ok(answered.unwrap_or_else(|e| failure(&format!("{path}: panicked: {e}"))));
     }
     let front = published::is_front_page(path);
+    let purge_offered = app.purge_token.is_some();
     let mut response = match app.cache.in_memory(&target) {
         Some(hit) => page(&hit, gzip, "HIT"),
         None => tokio::task::spawn_blocking(move || answer(&app, &target, gzip))
@@ -67,10 +76,14 @@ pub async fn respond(
             .unwrap_or_else(|e| failure(&format!("a render panicked: {e}"))),
     };
     if front {
-        response.headers_mut().insert(
-            header::LINK,
-            HeaderValue::from_static(published::FRONT_PAGE_LINKS),
-        );
+        let links = if purge_offered {
+            published::FRONT_PAGE_LINKS_WITH_PURGE
+        } else {
+            published::FRONT_PAGE_LINKS
+        };
+        response
+            .headers_mut()
+            .insert(header::LINK, HeaderValue::from_static(links));
     }
     Ok(response)
 }
@@ -134,11 +147,7 @@ fn publish(app: &App, document: Published, origin: &str) -> Response<Full<Bytes>
 }
 
 /// The answer to a `PURGE`: the cache cleared, or why not.
-fn clear(app: &App, peer: Option<IpAddr>, req: &Request<Incoming>) -> Response<Full<Bytes>> {
-    let authorization = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok());
+fn clear(app: &App, peer: Option<IpAddr>, authorization: Option<&str>) -> Response<Full<Bytes>> {
     match purge::allowed(app.purge_token.as_ref(), peer, authorization) {
         Ok(()) => {
             let pages = app.cache.clear();

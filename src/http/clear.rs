@@ -1,19 +1,22 @@
 //! `--cold-clear`: every server's cache cleared once before the run, so
-//! that the first request of each page is rendered from scratch. yardstick
-//! never clears a cache it was not told it may clear, and three things
-//! tell it: the owner's token, given in a file (`--cold-clear=FILE`); a
-//! server on this machine (loopback addresses only); and a server that
-//! answers the `PURGE` as one that cleared its whole cache (the
-//! `X-Cache-Cleared` header, as the demo site started with
-//! `--purge-token-file` sends). A server that answers otherwise has
-//! cleared nothing yardstick knows of, and the run ends there, before
-//! anything is measured.
+//! that the first request of each page is rendered from scratch.
+//!
+//! yardstick never clears a cache it was not told it may clear. Before a
+//! `PURGE` is sent, three things must hold: the user gave the owner's token
+//! in a file (`--cold-clear=FILE`); every server is on this machine
+//! (loopback addresses only, checked before any request); and each server
+//! publishes where it is purged, a `purge` link relation on its front page
+//! (as the demo site started with `--purge-token-file` does). A server
+//! that publishes none is sent no `PURGE` and no token. Afterwards, the
+//! answer must say that the whole cache was cleared (`X-Cache-Cleared`);
+//! any other answer ends the run before anything is measured.
 
 use super::client::Client;
 use super::connect::Connector;
+use super::discover::{self, links};
 use super::fetch::{self, Document};
 use super::job::Job;
-use super::schedule::Schedule;
+use super::schedule::{Schedule, Server};
 use super::url::Url;
 use crate::error::Error;
 use http::header::{AUTHORIZATION, HOST};
@@ -21,10 +24,12 @@ use http::{HeaderValue, Method, Request};
 use http_body_util::Empty;
 use std::path::Path;
 
-/// The request method that clears a cache (as Varnish and nginx's purge
-/// module name it): a server that does not know it refuses it, so it
-/// never does anything on a server that was not made for it.
+/// The request method that clears a cache, as Varnish and nginx's purge
+/// module name it.
 const PURGE: &str = "PURGE";
+
+/// The link relation of a server's purge endpoint.
+const PURGE_RELATION: &str = "purge";
 
 /// The header of an answer whose server cleared its whole cache.
 const CLEARED: &str = "x-cache-cleared";
@@ -32,23 +37,32 @@ const CLEARED: &str = "x-cache-cleared";
 /// The longest token file read.
 const MAX_TOKEN_FILE: u64 = 4096;
 
+/// Refuses `--cold-clear` for a schedule with a server off this machine:
+/// checked before any request, the page list's included.
+pub(crate) fn check_loopback(schedule: &Schedule) -> Result<(), Error> {
+    match schedule.servers.iter().find(|s| !s.addresses.is_loopback()) {
+        Some(server) => Err(Error::Refused(format!(
+            "--cold-clear: {} is not on this machine: yardstick clears the cache of a \
+             loopback server only",
+            server.name
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Clears the cache of every server of `schedule` with the token in
 /// `token_file`, each step told to `progress`; a refusal names the server
-/// and why.
+/// and why. The first `n_bases` servers are those of `--base` or
+/// `--compare`, whose front page is their URL; another's is its root.
 pub(crate) fn clear(
     job: &Job,
     schedule: &Schedule,
+    n_bases: usize,
     token_file: &Path,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), Error> {
     let token = read_token(token_file)?;
-    if let Some(server) = schedule.servers.iter().find(|s| !s.addresses.is_loopback()) {
-        return Err(Error::Refused(format!(
-            "--cold-clear: {} is not on this machine: yardstick clears the cache of a \
-             loopback server only",
-            server.name
-        )));
-    }
+    check_loopback(schedule)?;
     let mut bearer = HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| {
         Error::input(format!(
             "--cold-clear: {}: the token is not a valid header value",
@@ -61,17 +75,50 @@ pub(crate) fn clear(
         .enable_all()
         .build()
         .map_err(|e| Error::Refused(format!("cannot start the HTTP client: {e}")))?;
-    for server in &schedule.servers {
-        let answer = runtime.block_on(purge(&client, &server.url, &bearer));
-        let pages = cleared(answer, token_file).map_err(|why| {
-            Error::Refused(format!(
-                "--cold-clear: {}: {why}; nothing was measured (--cold passes caches by instead)",
-                server.name
-            ))
-        })?;
+    let refused = |server: &Server, why: String| {
+        Error::Refused(format!(
+            "--cold-clear: {}: {why}; nothing was measured (--cold passes caches by instead)",
+            server.name
+        ))
+    };
+    // Every endpoint first: no server is purged unless all publish one.
+    let mut endpoints = Vec::with_capacity(schedule.servers.len());
+    for (i, server) in schedule.servers.iter().enumerate() {
+        let front = if i < n_bases {
+            server.url.clone()
+        } else {
+            Url {
+                path: "/".to_string(),
+                ..server.url.clone()
+            }
+        };
+        let answer = runtime.block_on(fetch::get(&client, &front, links::HTML_SCANNED));
+        endpoints.push(endpoint(&front, answer).map_err(|why| refused(server, why))?);
+    }
+    for (server, endpoint) in schedule.servers.iter().zip(&endpoints) {
+        let answer = runtime.block_on(purge(&client, endpoint, &bearer));
+        let pages = cleared(answer, token_file).map_err(|why| refused(server, why))?;
         progress(&format!("{}: cache cleared ({pages} pages)", server.name));
     }
     Ok(())
+}
+
+/// The purge endpoint the front page `front` names, or why there is none.
+fn endpoint(front: &Url, answer: Result<Document, String>) -> Result<Url, String> {
+    let document = answer.map_err(|m| format!("its front page {front} got no answer: {m}"))?;
+    if document.status != 200 {
+        return Err(format!(
+            "its front page {front} answered {}, so no purge endpoint is known",
+            document.status
+        ));
+    }
+    discover::link(front, &discover::links_of(&document), PURGE_RELATION, None).ok_or_else(|| {
+        format!(
+            "publishes no purge endpoint (a `{PURGE_RELATION}` link relation on its front page \
+             {front}), so it is sent no PURGE: the demo site publishes one when started with \
+             --purge-token-file"
+        )
+    })
 }
 
 /// Sends the `PURGE` of `url`'s server.
@@ -106,9 +153,8 @@ fn cleared(answer: Result<Document, String>, token_file: &Path) -> Result<String
             token_file.display()
         )),
         (status, _) => Err(format!(
-            "answered {status} to the PURGE without an X-Cache-Cleared header: it does not \
-             clear its cache on request (the demo site does, started with \
-             --purge-token-file)"
+            "answered {status} to the PURGE without an X-Cache-Cleared header, so it is not \
+             known to have cleared its whole cache"
         )),
     }
 }

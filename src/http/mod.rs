@@ -78,11 +78,14 @@ fn checked_schedule(
         pages.extend(pages::from_file(file)?);
     }
     let mut from_site = None;
-    let has_server = job.base.is_some() || !job.compare.is_empty();
-    if pages.is_empty() && has_server {
+    let n_bases = job.base.iter().count() + job.compare.len();
+    if pages.is_empty() && n_bases > 0 {
         // The front page alone first: the server is checked and its
         // addresses found before any document is asked of it.
         let front = resolved(job, vec!["/".to_string()])?;
+        if job.cold_clear.is_some() {
+            clear::check_loopback(&front)?;
+        }
         let found = discover::pages(job, &front, progress)?;
         pages = found.pages;
         from_site = Some(found.settings);
@@ -92,7 +95,7 @@ fn checked_schedule(
         tools::require(job.tool)?;
     }
     if let Some(token_file) = &job.cold_clear {
-        clear::clear(job, &schedule, token_file, progress)?;
+        clear::clear(job, &schedule, n_bases, token_file, progress)?;
     }
     Ok((schedule, from_site))
 }

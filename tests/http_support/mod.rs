@@ -190,7 +190,8 @@ async fn handle(
                 .header("Server", "yardstick-test")
                 .header(
                     "Link",
-                    "</opensearch.xml>; rel=\"search\"; type=\"application/opensearchdescription+xml\"",
+                    "</opensearch.xml>; rel=\"search\"; type=\"application/opensearchdescription+xml\", \
+                     </purge-here>; rel=\"purge\"",
                 )
                 .body(Full::new(Bytes::from(vec![b'a'; 1000])))
         }

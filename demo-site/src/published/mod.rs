@@ -7,12 +7,26 @@
 pub mod opensearch;
 pub mod sitemap;
 
+/// The links every front page carries, as a literal so that the two
+/// headers below are made of it.
+macro_rules! front_page_links {
+    () => {
+        "</opensearch.xml>; rel=\"search\"; \
+         type=\"application/opensearchdescription+xml\", </user/login>; rel=\"login\""
+    };
+}
+
 /// The `Link` header of the front page (RFC 8288): where its OpenSearch
 /// description is, as `<link rel="search">` names one in a page's head,
 /// and which page logs in. `login` is no registered relation; it is the
 /// one `yardstick http` looks for.
-pub const FRONT_PAGE_LINKS: &str = "</opensearch.xml>; rel=\"search\"; \
-     type=\"application/opensearchdescription+xml\", </user/login>; rel=\"login\"";
+pub const FRONT_PAGE_LINKS: &str = front_page_links!();
+
+/// The same, with where the cache is purged, when the site was given a
+/// token (`purge` is the relation `yardstick http --cold-clear` looks for,
+/// and the path is [`crate::purge::PATH`]).
+pub const FRONT_PAGE_LINKS_WITH_PURGE: &str =
+    concat!(front_page_links!(), ", </purge>; rel=\"purge\"");
 
 /// A document the site publishes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +60,10 @@ mod tests {
     fn the_links_name_paths_the_site_publishes_and_answers() {
         assert!(FRONT_PAGE_LINKS.contains(&format!("<{}>", opensearch::PATH)));
         assert!(FRONT_PAGE_LINKS.contains("</user/login>; rel=\"login\""));
+        let purge = format!("<{}>; rel=\"purge\"", crate::purge::PATH);
+        assert!(!FRONT_PAGE_LINKS.contains(&purge));
+        assert!(FRONT_PAGE_LINKS_WITH_PURGE.starts_with(FRONT_PAGE_LINKS));
+        assert!(FRONT_PAGE_LINKS_WITH_PURGE.ends_with(&purge));
         assert_eq!(Published::at("/sitemap.xml"), Some(Published::Sitemap));
         assert_eq!(
             Published::at("/opensearch.xml"),

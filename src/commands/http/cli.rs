@@ -79,7 +79,7 @@ baseline comparison of micro mode.",
                     long: "search",
                     short: None,
                     value: Some("WORDS"),
-                    help: "the search page's words (default: a word of the first menu page's name, else the site's short name)",
+                    help: "the search page's words (default: a word of the first menu page's URL alias, else the site's short name)",
                     set: Set::Text(|o, v, option| {
                         o.job.seed.search = SearchWords::Given(non_empty(v, option)?);
                         o.job.seed_options.push("--search");
@@ -172,7 +172,7 @@ baseline comparison of micro mode.",
                     long: "cold-clear",
                     short: None,
                     value: Some("TOKEN_FILE"),
-                    help: "clear each server's cache once first (a PURGE with the token in the file; servers on this machine that accept it only), then no warm-up: each page's first request is rendered from scratch",
+                    help: "clear each server's cache once first (a PURGE with the token in the file, to the purge endpoint a server on this machine publishes), then no warm-up: each page's first request is rendered from scratch",
                     set: Set::Path(|o, p| o.job.cold_clear = Some(p)),
                 }),
                 Entry::Own(Def {
