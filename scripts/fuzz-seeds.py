@@ -135,6 +135,10 @@ def runs():
     http_text = json.dumps(http, indent=1)
     put("run", "micro.json", micro)
     put("run", "http.json", http_text)
+    # Runs of exp:benchmark, which the same reader imports.
+    for name in ("micro", "http"):
+        put("run", f"exp-benchmark-{name}.json",
+            (ROOT / "tests" / "fixtures" / "exp-benchmark" / f"{name}.json").read_bytes())
     # compare_runs: a rules byte, then the baseline and the run, NUL between.
     put("compare", "micro-slower", b"\x01" + micro.encode() + b"\0" + json.dumps(slower).encode())
     put("compare", "http-same", b"\x03" + http_text.encode() + b"\0" + http_text.encode())

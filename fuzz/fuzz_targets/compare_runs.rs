@@ -28,6 +28,7 @@ fuzz_target!(|data: &[u8]| {
         min_delta: (rules & 2 == 2).then_some(f64::from(rules >> 4)),
         max_machine_slowdown: None,
         cross_machine: rules & 128 == 128,
+        cross_tool: rules & 64 == 64,
     };
     let Ok(c) = compare(&base, "base.json", &run, &rules) else {
         return;

@@ -90,6 +90,13 @@ fn poolable(name: &str, run: &Run) -> Result<(), Error> {
             "{name}: the run has no probe to pool"
         )));
     }
+    if let Some(imported) = &run.environment.imported {
+        return Err(Error::input(format!(
+            "{name}: a run imported from {} keeps no samples, so it cannot be pooled; \
+             judge by it as it is (--baseline=FILE, or yardstick compare)",
+            imported.tool
+        )));
+    }
     // Kernel mode judges absolute times; micro mode's ratios need the loop.
     if run.mode == Mode::Micro && run.calibration.is_none() {
         return Err(Error::input(format!(

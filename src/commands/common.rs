@@ -50,6 +50,8 @@ pub struct Common {
     pub all_checks: bool,
     /// Judge wall time against a baseline of another machine class.
     pub cross_machine: bool,
+    /// Judge a run against a baseline made by another tool.
+    pub cross_tool: bool,
 }
 
 impl From<&Common> for crate::judge::Rules {
@@ -59,6 +61,7 @@ impl From<&Common> for crate::judge::Rules {
             min_delta: common.min_delta,
             max_machine_slowdown: common.max_machine_slowdown,
             cross_machine: common.cross_machine,
+            cross_tool: common.cross_tool,
         }
     }
 }
@@ -204,6 +207,15 @@ pub(crate) static CROSS_MACHINE: Def<Common> = Def {
     set: Set::Switch(|c| c.cross_machine = true),
 };
 
+/// `--cross-tool`.
+pub(crate) static CROSS_TOOL: Def<Common> = Def {
+    long: "cross-tool",
+    short: None,
+    value: None,
+    help: "judge against a baseline made by another tool (an imported run) too",
+    set: Set::Switch(|c| c.cross_tool = true),
+};
+
 /// The output options, which every command that prints a run takes.
 pub(crate) static OUTPUT: &[&Def<Common>] = &[&FORMAT, &JSON, &CSV, &QUIET];
 
@@ -222,6 +234,7 @@ pub(crate) static SHARED: &[&Def<Common>] = &[
     &MAX_MACHINE_SLOWDOWN,
     &ALL_CHECKS,
     &CROSS_MACHINE,
+    &CROSS_TOOL,
 ];
 
 #[cfg(test)]
@@ -251,6 +264,7 @@ mod tests {
                 Entry::Shared(&MAX_MACHINE_SLOWDOWN),
                 Entry::Shared(&ALL_CHECKS),
                 Entry::Shared(&CROSS_MACHINE),
+                Entry::Shared(&CROSS_TOOL),
             ],
         }],
         notes: "",

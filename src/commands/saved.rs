@@ -47,6 +47,7 @@ pub(crate) static SHOW: Spec<Common> = Spec {
         ("all-checks", "it judges nothing (compare does)"),
         ("max-machine-slowdown", "it judges nothing (compare does)"),
         ("cross-machine", "it judges nothing (compare does)"),
+        ("cross-tool", "it judges nothing (compare does)"),
     ],
 };
 
@@ -79,6 +80,10 @@ or HTTP times. It cannot measure again, so nothing is confirmed.",
                 Entry::SharedAs(
                     &common::CROSS_MACHINE,
                     "judge wall time across machine classes too (expect false alarms)",
+                ),
+                Entry::SharedAs(
+                    &common::CROSS_TOOL,
+                    "judge RUN against a BASE made by another tool too (an imported run)",
                 ),
                 Entry::Shared(&common::ALL_CHECKS),
             ],

@@ -38,6 +38,11 @@ pub struct Comparison {
     /// were judged all the same.
     #[serde(default)]
     pub machines: Option<MachineMismatch>,
+    /// Runs made by different tools (an imported run against yardstick's,
+    /// see [`crate::document::import`]): both tools, and whether the runs
+    /// were judged all the same (`--cross-tool`).
+    #[serde(default)]
+    pub tools: Option<ToolMismatch>,
     /// Why this baseline was the one compared with, when yardstick chose it
     /// (`cargo bench`): a committed baseline of this machine class, or the
     /// last run on it.
@@ -73,6 +78,7 @@ impl Comparison {
             environment_differences: Vec::new(),
             calibration: None,
             machines: None,
+            tools: None,
             basis: None,
             setup_differences: Vec::new(),
             param_differences: Vec::new(),
@@ -89,6 +95,24 @@ impl Comparison {
     /// information.
     pub fn failed(&self) -> bool {
         self.regressions() > 0 && !self.informational
+    }
+
+    /// Why nothing was judged, or was judged only because asked, when the
+    /// runs were made by different tools.
+    pub(crate) fn tool_note(&self) -> Option<String> {
+        let t = self.tools.as_ref()?;
+        let tools = format!(
+            "the baseline was made by {}, this run by {}",
+            t.baseline_tool, t.current_tool
+        );
+        Some(if t.judged {
+            format!("{tools}: judged anyway (--cross-tool); they time different code")
+        } else {
+            format!(
+                "{tools}: they time different code under the same names, so nothing is judged \
+                 and the changes are information; compare with --cross-tool to judge anyway"
+            )
+        })
     }
 
     /// Why the times were not judged, or were judged only because asked,
@@ -238,6 +262,17 @@ impl CalibrationRatio {
     }
 }
 
+/// The tools that made a comparison's two runs, when they differ.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolMismatch {
+    /// The tool that made the baseline (`yardstick`, `exp:benchmark`).
+    pub baseline_tool: String,
+    /// The tool that made this run.
+    pub current_tool: String,
+    /// Whether the runs were judged all the same (`--cross-tool`).
+    pub judged: bool,
+}
+
 /// The machine classes of a wall-time comparison's two runs, when they
 /// differ (see [`crate::document::environment::Cpu::class`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -348,7 +383,7 @@ impl Serialize for Comparison {
                 s.serialize_field(name, value)
             }
         }
-        let mut s = serializer.serialize_struct("Comparison", 14)?;
+        let mut s = serializer.serialize_struct("Comparison", 15)?;
         s.serialize_field("baseline", &self.baseline)?;
         s.serialize_field("method", &self.method)?;
         s.serialize_field("threshold", &self.threshold)?;
@@ -370,6 +405,7 @@ impl Serialize for Comparison {
             self.calibration.is_none(),
         )?;
         field(&mut s, "machines", &self.machines, self.machines.is_none())?;
+        field(&mut s, "tools", &self.tools, self.tools.is_none())?;
         field(&mut s, "basis", &self.basis, self.basis.is_none())?;
         let no_setup = self.setup_differences.is_empty();
         field(

@@ -7,6 +7,7 @@ pub mod check;
 pub mod comparison;
 pub mod environment;
 pub mod figures;
+pub mod import;
 pub mod platform;
 pub mod row;
 pub mod run;

@@ -13,6 +13,7 @@ pub mod memory;
 mod normalized;
 pub mod paired;
 pub mod setup;
+mod tools;
 
 use crate::document::comparison::{
     Check, Comparison, EnvironmentDifference, Figure, Method, Verdict,
@@ -34,6 +35,9 @@ pub struct Rules {
     /// Judge wall time against a baseline of another machine class (see
     /// `machine.rs`).
     pub cross_machine: bool,
+    /// Judge a run against a baseline made by another tool (see
+    /// `tools.rs`).
+    pub cross_tool: bool,
 }
 
 pub(crate) use counts::comparable;
@@ -128,6 +132,7 @@ pub fn compare(
         Method::Paired => {}
     }
     machine::hold_back_across_classes(baseline, run, rules.cross_machine, &mut comparison);
+    tools::hold_back_across_tools(baseline, run, rules.cross_tool, &mut comparison);
     other_params(baseline, run, &mut comparison);
     Ok(comparison)
 }

@@ -66,6 +66,7 @@ pub(crate) fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 
     // stdout cannot, so stderr does.
     if !table {
         lines.extend(c.too_slow_note().map(|n| format!("warning: {}", clean(&n))));
+        lines.extend(c.tool_note().map(|n| format!("note: {}", clean(&n))));
         lines.extend(c.machine_note().map(|n| format!("note: {}", clean(&n))));
     }
     lines.push(verdict::comparison_line(c).to_string());

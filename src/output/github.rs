@@ -87,6 +87,8 @@ pub fn annotations(c: &Comparison, class: &str) -> Vec<String> {
             );
             let (command, title) = if verdict {
                 ("warning", "Performance regression")
+            } else if k.regressed() && c.tools.as_ref().is_some_and(|t| !t.judged) {
+                ("notice", "Another tool's baseline")
             } else if k.regressed() && !c.param_differences.is_empty() {
                 ("notice", "Other parameters")
             } else if k.regressed() && !c.setup_differences.is_empty() {

@@ -46,20 +46,7 @@ fn comparison(c: &Comparison) -> String {
     if let Some(basis) = &c.basis {
         out.push_str(&format!("Chosen as: {}.\n\n", escape(basis)));
     }
-    if let Some(note) = c.machine_note() {
-        out.push_str(&format!("> note: {}\n\n", escape(&note)));
-    }
-    for note in [c.setup_note(), c.param_note()].into_iter().flatten() {
-        out.push_str(&format!("> note: {}\n\n", escape(&note)));
-    }
-    for d in &c.environment_differences {
-        out.push_str(&format!(
-            "note: the baseline was made with another set-up, {}: {} -> {}\n\n",
-            escape(&d.field),
-            escape(&d.baseline),
-            escape(&d.current)
-        ));
-    }
+    out.push_str(&notes(c));
     out.push_str(
         "| row | metric | baseline | now | change | verdict |\n|---|---|--:|--:|--:|---|\n",
     );
@@ -86,6 +73,30 @@ fn comparison(c: &Comparison) -> String {
     }
     if !c.new.is_empty() {
         out.push_str(&format!("\nnew: {}\n", escape(&c.new.join(", "))));
+    }
+    out
+}
+
+/// The comparison's notes, as quoted paragraphs, then its set-up
+/// differences.
+fn notes(c: &Comparison) -> String {
+    let mut out = String::new();
+    let notes = [
+        c.tool_note(),
+        c.machine_note(),
+        c.setup_note(),
+        c.param_note(),
+    ];
+    for note in notes.into_iter().flatten() {
+        out.push_str(&format!("> note: {}\n\n", escape(&note)));
+    }
+    for d in &c.environment_differences {
+        out.push_str(&format!(
+            "note: the baseline was made with another set-up, {}: {} -> {}\n\n",
+            escape(&d.field),
+            escape(&d.baseline),
+            escape(&d.current)
+        ));
     }
     out
 }

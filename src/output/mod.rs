@@ -55,19 +55,27 @@ pub fn header(run: &Run) -> String {
     let mut parts = vec![
         format!("yardstick {}", run.mode.as_str()),
         e.date.replace('T', " ").replace('Z', " UTC"),
-        if e.rustc.is_empty() {
-            "rustc ?".to_string()
-        } else {
-            e.rustc.clone()
-        },
-        format!("{} (opt-level {})", e.profile, e.opt_level),
-        format!(
-            "debug assertions {}",
-            if e.debug_assertions { "on" } else { "off" }
-        ),
-        format!("{} CPUs", e.cpus),
-        format!("class {}", e.class_name()),
     ];
+    match &e.imported {
+        // Another tool's build: what it said of itself, not rustc's.
+        Some(imported) => parts.push(imported.describe()),
+        None => parts.extend([
+            if e.rustc.is_empty() {
+                "rustc ?".to_string()
+            } else {
+                e.rustc.clone()
+            },
+            format!("{} (opt-level {})", e.profile, e.opt_level),
+            format!(
+                "debug assertions {}",
+                if e.debug_assertions { "on" } else { "off" }
+            ),
+        ]),
+    }
+    if e.cpus > 0 {
+        parts.push(format!("{} CPUs", e.cpus));
+    }
+    parts.push(format!("class {}", e.class_name()));
     if let Some([a, b, c]) = e.load {
         parts.push(format!("load {a:.2} {b:.2} {c:.2}"));
     }

@@ -58,6 +58,9 @@ pub(crate) fn comparison_line(c: &Comparison) -> &'static str {
             (false, true) => "FAIL: allocates more than the baseline",
             _ => "FAIL: slower than the baseline",
         }
+    } else if c.tools.as_ref().is_some_and(|t| !t.judged) {
+        "NO VERDICT: the runs were made by different tools (see the note); the changes are \
+         information"
     } else if held_back {
         "NO VERDICT: the machine classes differ or are unknown; the changes are information"
     } else if !c.param_differences.is_empty() {

@@ -188,6 +188,7 @@ test over the pairs gives p < 0.01.",
         ("baseline", "OLD is the baseline"),
         ("no-baseline", "OLD is the baseline"),
         ("cross-machine", "both builds run on this machine"),
+        ("cross-tool", "both builds are measured by yardstick"),
         (
             "max-machine-slowdown",
             "both builds share the machine's load",

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::document::import::Imported;
 pub use cpu::Cpu;
 pub use git::commit_of;
 
@@ -59,6 +60,10 @@ pub struct Environment {
     /// runs saved before they were recorded: unrecorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calibration_crates: Option<BTreeMap<String, String>>,
+    /// Where a run read from another tool's file came from (see
+    /// [`crate::document::import`]); absent in yardstick's own runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<Imported>,
 }
 
 impl Environment {
@@ -89,6 +94,7 @@ impl Environment {
             cpu: (cpu != Cpu::default()).then_some(cpu),
             machine_class,
             calibration_crates: None,
+            imported: None,
         }
     }
 
@@ -131,15 +137,27 @@ impl Environment {
                 out.push((field.to_string(), a, b));
             }
         };
-        differ("rustc", rustc_minor(&self.rustc), rustc_minor(&other.rustc));
-        differ("profile", self.profile.clone(), other.profile.clone());
-        differ("opt-level", self.opt_level.clone(), other.opt_level.clone());
-        differ(
-            "debug assertions",
-            self.debug_assertions.to_string(),
-            other.debug_assertions.to_string(),
-        );
-        differ("target", self.target.clone(), other.target.clone());
+        match (&self.imported, &other.imported) {
+            (None, None) => {
+                differ("rustc", rustc_minor(&self.rustc), rustc_minor(&other.rustc));
+                differ("profile", self.profile.clone(), other.profile.clone());
+                differ("opt-level", self.opt_level.clone(), other.opt_level.clone());
+                differ(
+                    "debug assertions",
+                    self.debug_assertions.to_string(),
+                    other.debug_assertions.to_string(),
+                );
+                differ("target", self.target.clone(), other.target.clone());
+            }
+            // Two imported runs: what their tool recorded of its set-up.
+            (Some(a), Some(b)) => {
+                for (field, x, y) in a.setup_differences(b) {
+                    differ(&field, x, y);
+                }
+            }
+            // Runs of two tools: the comparison says so once, by itself.
+            _ => {}
+        }
         out
     }
 

@@ -5,10 +5,11 @@
 
 use crate::document::comparison::{
     CalibrationRatio, Check, Comparison, EnvironmentDifference, Figure, Judged, MachineMismatch,
-    Method, Reason, Verdict,
+    Method, Reason, ToolMismatch, Verdict,
 };
 use crate::document::environment::{Cpu, Environment};
 use crate::document::figures::Figures;
+use crate::document::import::Imported;
 use crate::document::platform::Platform;
 use crate::document::row::{Counted, Memory, Page};
 use crate::document::run::{
@@ -18,6 +19,7 @@ use crate::document::settings::{
     CountSettings, HttpSettings, MicroSettings, PagesFromSite, PairedSettings, Settings,
 };
 use crate::stats::Summary;
+use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// A run of `mode` and `metric` with every field set, `rows` and
@@ -63,6 +65,15 @@ fn environment() -> Environment {
         cpu: Some(cpu()),
         machine_class: Some("amd-epyc-2cpu-e0a14fb6".to_string()),
         calibration_crates: Some([("regex".to_string(), "1.12.2".to_string())].into()),
+        imported: Some(Imported {
+            tool: "exp:benchmark".to_string(),
+            format: 1,
+            started: "2026-10-05T19:33:47-07:00".to_string(),
+            setup: [("php".to_string(), Value::from("8.5.11"))].into(),
+            settings: [("repeat".to_string(), Value::from(30))]
+                .into_iter()
+                .collect(),
+        }),
     }
 }
 
@@ -188,6 +199,11 @@ pub(super) fn comparison(method: Method, judged: Judged, checks: Vec<Check>) -> 
             baseline_cpu: "Intel Xeon".to_string(),
             current_cpu: "AMD EPYC 7B13".to_string(),
             judged,
+        }),
+        tools: Some(ToolMismatch {
+            baseline_tool: "exp:benchmark".to_string(),
+            current_tool: "yardstick".to_string(),
+            judged: true,
         }),
         basis: Some("the committed baseline of this machine class".to_string()),
         setup_differences: vec![difference("valgrind")],

@@ -8,6 +8,7 @@
 
 use super::check;
 use super::header::Header;
+use crate::document::import::exp_benchmark;
 use crate::document::run::{FORMAT, Run, TOOL};
 use crate::error::Error;
 use serde::de::DeserializeOwned;
@@ -46,6 +47,9 @@ fn load_with(path: &Path, in_memory: u64) -> Result<Run, Error> {
             .and_then(|f| f.take(in_memory).read_to_end(&mut bytes))
             .map_err(|e| fail(format!("cannot read: {e}")))?;
         let header = from_json::<Header>(&bytes[..], true).map_err(fail)?;
+        if is_exp_benchmark(&header) {
+            return exp_benchmark::read(&bytes).and_then(checked).map_err(fail);
+        }
         check_header(&header).map_err(fail)?;
         return from_json::<Run>(&bytes[..], false)
             .and_then(checked)
@@ -61,6 +65,13 @@ fn load_with(path: &Path, in_memory: u64) -> Result<Run, Error> {
     let header = open()
         .and_then(|r| from_json::<Header>(r, true))
         .map_err(fail)?;
+    if is_exp_benchmark(&header) {
+        return Err(fail(format!(
+            "an {} run larger than {} MB, which is not imported",
+            exp_benchmark::TOOL_NAME,
+            in_memory >> 20
+        )));
+    }
     check_header(&header).map_err(fail)?;
     let run = open()
         .and_then(|r| from_json::<Run>(r, false))
@@ -71,6 +82,9 @@ fn load_with(path: &Path, in_memory: u64) -> Result<Run, Error> {
 /// Parses a run document; the error says what is wrong, without the file.
 pub fn parse(text: &str) -> Result<Run, String> {
     let header = from_json::<Header>(text.as_bytes(), true)?;
+    if is_exp_benchmark(&header) {
+        return exp_benchmark::read(text.as_bytes()).and_then(checked);
+    }
     check_header(&header)?;
     checked(from_json::<Run>(text.as_bytes(), false)?)
 }
@@ -108,9 +122,18 @@ impl<R: Read> Source for std::io::Take<BufReader<R>> {
     }
 }
 
+/// Whether the header is exp:benchmark's, whose runs are imported.
+fn is_exp_benchmark(header: &Header) -> bool {
+    header.tool.as_ref().and_then(Value::as_str) == Some(exp_benchmark::TOOL_NAME)
+}
+
 fn check_header(header: &Header) -> Result<(), String> {
     if header.tool.as_ref().and_then(Value::as_str) != Some(TOOL) {
-        return Err("not a yardstick run: no \"tool\": \"yardstick\"".to_string());
+        return Err(format!(
+            "not a yardstick run: no \"tool\": \"yardstick\" (nor \"{}\", whose runs are \
+             imported)",
+            exp_benchmark::TOOL_NAME
+        ));
     }
     match &header.format {
         None => Err("not a yardstick run: no format version".to_string()),
