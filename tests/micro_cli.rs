@@ -205,7 +205,7 @@ fn scale_machine(doc: &mut Value, factor: f64) {
 type Named = (&'static str, fn() -> Result<(), Failed>);
 
 fn tests() -> Vec<Trial> {
-    let named: [Named; 21] = [
+    let named: [Named; 22] = [
         (
             "the_schema_refuses_a_broken_document",
             the_schema_refuses_a_broken_document,
@@ -286,6 +286,10 @@ fn tests() -> Vec<Trial> {
         (
             "across_machine_classes_nothing_is_judged_unless_asked",
             across_machine_classes_nothing_is_judged_unless_asked,
+        ),
+        (
+            "exp_benchmark_runs_show_and_compare_and_another_tool_s_give_no_verdict",
+            exp_benchmark_runs_show_and_compare_and_another_tool_s_give_no_verdict,
         ),
     ];
     named
@@ -698,6 +702,79 @@ fn bad_baselines_exit_2_naming_the_file_and_save_nothing() -> Result<(), Failed>
             &ran,
         )?;
     }
+    Ok(())
+}
+
+/// The runs of exp:benchmark, the CMS's own benchmark command, as the
+/// binary reads them: shown, compared with each other by its rules, and
+/// never judged against a yardstick run unless asked.
+fn exp_benchmark_runs_show_and_compare_and_another_tool_s_give_no_verdict() -> Result<(), Failed> {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exp-benchmark");
+    let ran = run(yardstick().arg("show").arg(fixture.join("micro.json")));
+    check(
+        ran.code == 0
+            && ran
+                .stdout
+                .contains("imported from exp:benchmark format 1 (php 8.5.11")
+            && ran.stdout.contains("ini_parse"),
+        "show",
+        &ran,
+    )?;
+    let t = tempfile::tempdir()?;
+    // Without the fixture's failed probe, which fails any run it is in.
+    let mut passing: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture.join("micro.json"))?)?;
+    if let Some(rows) = passing["rows"].as_array_mut() {
+        rows.truncate(2);
+    }
+    let php = t.path().join("php.json");
+    write_json(&php, &passing)?;
+    let mut slower = passing.clone();
+    slower["rows"][0]["median"] = Value::from(5.23 * 1.5);
+    let slower_path = t.path().join("slower.json");
+    write_json(&slower_path, &slower)?;
+    // Of unknown class, as every exp:benchmark run: judged only when asked.
+    let ran = run(yardstick().arg("compare").arg(&php).arg(&slower_path));
+    check(
+        ran.code == 0 && ran.stdout.contains("NO VERDICT"),
+        "unknown class",
+        &ran,
+    )?;
+    let ran = run(yardstick()
+        .args(["compare", "--cross-machine"])
+        .arg(&php)
+        .arg(&slower_path));
+    check(
+        ran.code == 1 && ran.stdout.contains("+50.0 %") && ran.stdout.contains("FAIL"),
+        "judged across machines",
+        &ran,
+    )?;
+    // Against a yardstick run: the tools are named, and nothing judged.
+    saved_run(t.path(), "ours.json")?;
+    let ran = run(yardstick()
+        .arg("compare")
+        .arg(&php)
+        .arg(t.path().join("ours.json")));
+    check(
+        ran.code == 0
+            && ran
+                .stdout
+                .contains("the baseline was made by exp:benchmark, this run by yardstick")
+            && ran
+                .stdout
+                .contains("NO VERDICT: the runs were made by different tools"),
+        "another tool",
+        &ran,
+    )?;
+    let bad = t.path().join("bad.json");
+    slower["rows"][0]["median"] = Value::from("fast");
+    write_json(&bad, &slower)?;
+    let ran = run(yardstick().arg("show").arg(&bad));
+    check(
+        ran.code == 2 && ran.stderr.contains("rows[0].median") && ran.stderr.lines().count() == 1,
+        "a field of the wrong type is named",
+        &ran,
+    )?;
     Ok(())
 }
 
