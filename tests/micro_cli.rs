@@ -205,7 +205,7 @@ fn scale_machine(doc: &mut Value, factor: f64) {
 type Named = (&'static str, fn() -> Result<(), Failed>);
 
 fn tests() -> Vec<Trial> {
-    let named: [Named; 22] = [
+    let named: [Named; 23] = [
         (
             "the_schema_refuses_a_broken_document",
             the_schema_refuses_a_broken_document,
@@ -290,6 +290,10 @@ fn tests() -> Vec<Trial> {
         (
             "exp_benchmark_runs_show_and_compare_and_another_tool_s_give_no_verdict",
             exp_benchmark_runs_show_and_compare_and_another_tool_s_give_no_verdict,
+        ),
+        (
+            "criterion_results_show_and_compare_by_folder_and_baseline",
+            criterion_results_show_and_compare_by_folder_and_baseline,
         ),
     ];
     named
@@ -773,6 +777,53 @@ fn exp_benchmark_runs_show_and_compare_and_another_tool_s_give_no_verdict() -> R
     check(
         ran.code == 2 && ran.stderr.contains("rows[0].median") && ran.stderr.lines().count() == 1,
         "a field of the wrong type is named",
+        &ran,
+    )?;
+    Ok(())
+}
+
+/// criterion's `target/criterion/`, as the binary reads it: a folder is
+/// its benches' last results, `FOLDER@NAME` a saved baseline.
+fn criterion_results_show_and_compare_by_folder_and_baseline() -> Result<(), Failed> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/criterion/0.8.2");
+    let ran = run(yardstick().arg("show").arg(&dir));
+    check(
+        ran.code == 0
+            && ran
+                .stdout
+                .contains("imported from criterion (baseline new)")
+            && ran.stdout.contains("tiny/xor"),
+        "show",
+        &ran,
+    )?;
+    let fast = format!("{}@fast", dir.display());
+    let ran = run(yardstick()
+        .args([
+            "compare",
+            "--cross-machine",
+            "--all-checks",
+            "--threshold=1000",
+        ])
+        .arg(&fast)
+        .arg(&dir));
+    check(
+        ran.code == 0 && ran.stdout.contains("tiny/xor") && ran.stdout.contains("PASS"),
+        "compare with a named baseline",
+        &ran,
+    )?;
+    let ran = run(yardstick()
+        .arg("show")
+        .arg(format!("{}@nonesuch", dir.display())));
+    check(
+        ran.code == 2 && ran.stderr.contains("baseline `nonesuch`"),
+        "an unknown baseline",
+        &ran,
+    )?;
+    let empty = tempfile::tempdir()?;
+    let ran = run(yardstick().arg("show").arg(empty.path()));
+    check(
+        ran.code == 2 && ran.stderr.lines().count() == 1,
+        "a folder of nothing",
         &ran,
     )?;
     Ok(())

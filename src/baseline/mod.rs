@@ -126,7 +126,7 @@ impl Baseline {
             .unwrap_or_else(|| path.to_path_buf());
         let run = store::load(&shown)?;
         let name = shown.display().to_string();
-        if run.mode == Mode::Micro && run.metric == Metric::Time {
+        if judge::method(&run) == crate::document::comparison::Method::Normalized {
             judge::calibration(&run, &name)?;
         }
         Ok(Baseline {

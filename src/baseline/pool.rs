@@ -92,8 +92,9 @@ fn poolable(name: &str, run: &Run) -> Result<(), Error> {
     }
     if let Some(imported) = &run.environment.imported {
         return Err(Error::input(format!(
-            "{name}: a run imported from {} keeps no samples, so it cannot be pooled; \
-             judge by it as it is (--baseline=FILE, or yardstick compare)",
+            "{name}: a run imported from {} is not pooled (it has no calibration loop, \
+             and exp:benchmark's no samples); judge by it as it is (--baseline=FILE, or \
+             yardstick compare)",
             imported.tool
         )));
     }

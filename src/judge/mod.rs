@@ -67,6 +67,13 @@ pub fn over_threshold(change_pct: f64, threshold: f64) -> bool {
 /// choose the rules, which everything else asks by method.
 pub fn method(run: &Run) -> Method {
     match (run.mode, run.metric) {
+        // Another tool's micro run with no loop beside it (criterion's):
+        // its times are absolute, as kernel mode's.
+        (Mode::Micro, Metric::Time)
+            if run.calibration.is_none() && run.environment.imported.is_some() =>
+        {
+            Method::Absolute
+        }
         (Mode::Micro, Metric::Time) => Method::Normalized,
         (Mode::Micro, Metric::Instructions) => Method::Instructions,
         (Mode::Micro, Metric::EstimatedCycles) => Method::EstimatedCycles,

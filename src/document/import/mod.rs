@@ -5,6 +5,7 @@
 //! is never mistaken for one yardstick measured (docs/cli.md, "Imported
 //! runs", names what has no counterpart).
 
+pub mod criterion;
 pub mod exp_benchmark;
 
 use serde::{Deserialize, Serialize};
@@ -70,7 +71,13 @@ impl Imported {
                 Some(format!("{name} {text}"))
             })
             .collect();
-        let mut text = format!("imported from {} format {}", self.tool, self.format);
+        let mut text = format!("imported from {}", self.tool);
+        if self.format > 0 {
+            text.push_str(&format!(" format {}", self.format));
+        }
+        if let Some(Value::String(baseline)) = self.setup.get("baseline") {
+            text.push_str(&format!(" (baseline {baseline})"));
+        }
         if !shown.is_empty() {
             text.push_str(&format!(" ({})", shown.join(", ")));
         }

@@ -71,8 +71,9 @@ mod tests {
         let e = load(Path::new("/dev/zero")).unwrap_err().to_string();
         assert_eq!(e, "error: /dev/zero: not a regular file");
         let t = tempfile::tempdir().unwrap();
+        // A folder is read as criterion's results, and holds none here.
         let e = load(t.path()).unwrap_err().to_string();
-        assert!(e.ends_with(": not a regular file"), "{e}");
+        assert!(e.contains(": no criterion results"), "{e}");
         let big = t.path().join("big.json");
         let file = std::fs::File::create(&big).unwrap();
         file.set_len(read::MAX_RUN_BYTES + 1).unwrap();

@@ -8,7 +8,7 @@
 
 use super::check;
 use super::header::Header;
-use crate::document::import::exp_benchmark;
+use crate::document::import::{criterion, exp_benchmark};
 use crate::document::run::{FORMAT, Run, TOOL};
 use crate::error::Error;
 use serde::de::DeserializeOwned;
@@ -27,8 +27,34 @@ pub(crate) const IN_MEMORY_BYTES: u64 = 64 << 20;
 /// missing, not a regular file, too large, unreadable, not JSON, not a run,
 /// of another format version, holds a key twice, or holds figures no run
 /// can have.
+///
+/// A folder of criterion results (`target/criterion`) is read as a run of
+/// its benches' `new` results, and `FOLDER@NAME` as one of the baseline
+/// `NAME` (`base`, or one saved with `--save-baseline`); a bench that
+/// cannot be read is skipped, with a warning in the run.
 pub fn load(path: &Path) -> Result<Run, Error> {
+    if let Some((dir, baseline)) = criterion_results(path) {
+        let (mut run, warnings) = criterion::read(&dir, &baseline)
+            .map_err(|m| Error::input(format!("{}: {m}", path.display())))?;
+        run.warnings.extend(warnings);
+        return Ok(run);
+    }
     load_with(path, IN_MEMORY_BYTES)
+}
+
+/// The folder and baseline of criterion results `path` names: a folder
+/// holding them, or `FOLDER@NAME` where no such file exists.
+fn criterion_results(path: &Path) -> Option<(std::path::PathBuf, String)> {
+    if path.is_dir() {
+        return Some((path.to_path_buf(), criterion::NEW.to_string()));
+    }
+    if path.exists() {
+        return None;
+    }
+    let text = path.to_str()?;
+    let (dir, baseline) = text.rsplit_once('@')?;
+    let valid = !baseline.is_empty() && !baseline.contains(['/', '\\']) && baseline != "..";
+    (valid && Path::new(dir).is_dir()).then(|| (dir.into(), baseline.to_string()))
 }
 
 fn load_with(path: &Path, in_memory: u64) -> Result<Run, Error> {

@@ -1,0 +1,388 @@
+//! criterion's results, as it leaves them under `target/criterion/`:
+//! `<group>/<bench>/<baseline>/{benchmark,estimates,sample}.json`, where
+//! `<baseline>` is `new` (the last run), `base` (the one before) or a name
+//! given with `--save-baseline`. criterion calls these files unstable; the
+//! layout read is the one criterion 0.5 to 0.8 write
+//! ([`KNOWN_VERSIONS`]), checked field by field, and a bench whose files
+//! are missing or of another layout is skipped with a warning naming the
+//! file. Each bench becomes a row of its per-iteration samples, in
+//! milliseconds; criterion's own estimates are kept as written.
+
+use super::Imported;
+use crate::document::environment::Environment;
+use crate::document::row::{Row, RowKind};
+use crate::document::run::{FORMAT, Mode, Run, TOOL};
+use crate::document::settings::{MicroSettings, Settings};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The tool name an imported criterion run records.
+pub const TOOL_NAME: &str = "criterion";
+
+/// The criterion versions whose layout is known to be the one read.
+pub const KNOWN_VERSIONS: &str = "0.5 to 0.8";
+
+/// The results of the last run.
+pub const NEW: &str = "new";
+
+/// How deep below the folder given benches are looked for: a group's
+/// folder, then a bench's (and a parameter's, for a bench with inputs).
+const MAX_DEPTH: usize = 6;
+
+/// The most benches read from one folder.
+const MAX_BENCHES: usize = 10_000;
+
+/// Whether `dir` holds criterion results: some bench folder with a
+/// `<baseline>/benchmark.json`.
+pub fn is_results(dir: &Path) -> bool {
+    dir.is_dir() && !bench_files(dir, NEW).is_empty()
+}
+
+/// The run of every bench under `dir` as saved in `baseline` (`new`,
+/// `base` or a named one), and a warning for each bench skipped; an error
+/// when none could be read.
+pub fn read(dir: &Path, baseline: &str) -> Result<(Run, Vec<String>), String> {
+    let files = bench_files(dir, baseline);
+    if files.is_empty() {
+        return Err(format!(
+            "no criterion results for baseline `{baseline}` (no <bench>/{baseline}/benchmark.json \
+             below it)"
+        ));
+    }
+    let mut rows = Vec::new();
+    let mut estimates = BTreeMap::new();
+    let mut warnings = Vec::new();
+    for benchmark in files {
+        let Some(folder) = benchmark.parent() else {
+            continue;
+        };
+        match bench(folder) {
+            Ok((row, estimate)) => {
+                if rows.iter().any(|r: &Row| r.key == row.key) {
+                    warnings.push(format!(
+                        "{}: `{}` read twice; kept once",
+                        folder.display(),
+                        row.key
+                    ));
+                    continue;
+                }
+                estimates.insert(row.key.clone(), estimate);
+                rows.push(row);
+            }
+            Err(why) => warnings.push(format!("skipped {why}")),
+        }
+    }
+    if rows.is_empty() {
+        return Err(format!(
+            "no bench could be read ({}); criterion {KNOWN_VERSIONS} write the layout read",
+            warnings.join("; ")
+        ));
+    }
+    rows.sort_by(|a, b| a.key.cmp(&b.key));
+    Ok((
+        run_of(rows, estimates, newest(dir, baseline), baseline),
+        warnings,
+    ))
+}
+
+/// The run of `rows` read from `baseline`, with criterion's `estimates`
+/// of each, dated `date`.
+fn run_of(rows: Vec<Row>, estimates: BTreeMap<String, Value>, date: String, baseline: &str) -> Run {
+    let mut setup = BTreeMap::new();
+    setup.insert("baseline".to_string(), Value::from(baseline));
+    setup.insert(
+        "estimates".to_string(),
+        Value::Object(estimates.into_iter().collect()),
+    );
+    Run {
+        tool: TOOL.to_string(),
+        format: FORMAT,
+        mode: Mode::Micro,
+        started: date.clone(),
+        machine: String::new(),
+        settings: Settings::Micro(MicroSettings::default()),
+        environment: Environment {
+            date,
+            imported: Some(Imported {
+                tool: TOOL_NAME.to_string(),
+                format: 0,
+                setup,
+                ..Imported::default()
+            }),
+            ..Environment::default()
+        },
+        warnings: Vec::new(),
+        rows,
+        calibration: None,
+        comparison: None,
+        server_pairs: None,
+        metric: Default::default(),
+    }
+}
+
+/// `benchmark.json` of every bench below `dir` saved in `baseline`, in
+/// path order, at most [`MAX_BENCHES`].
+fn bench_files(dir: &Path, baseline: &str) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut folders = vec![(dir.to_path_buf(), 0)];
+    while let Some((folder, depth)) = folders.pop() {
+        let candidate = folder.join(baseline).join("benchmark.json");
+        if candidate.is_file() {
+            found.push(candidate);
+            if found.len() == MAX_BENCHES {
+                break;
+            }
+        }
+        if depth == MAX_DEPTH {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if is_dir && entry.file_name() != "report" {
+                folders.push((entry.path(), depth + 1));
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+#[derive(Deserialize)]
+struct Benchmark {
+    group_id: String,
+    #[serde(default)]
+    function_id: Option<String>,
+    full_id: String,
+}
+
+#[derive(Deserialize)]
+struct Sample {
+    sampling_mode: String,
+    iters: Vec<f64>,
+    times: Vec<f64>,
+}
+
+/// The estimates every bench has in the layout read; they are kept as
+/// written.
+const ESTIMATES: [&str; 4] = ["mean", "median", "std_dev", "median_abs_dev"];
+
+/// The row of the bench saved in `folder` (`<bench>/<baseline>/`), and
+/// criterion's estimates of it; the error names the file.
+fn bench(folder: &Path) -> Result<(Row, Value), String> {
+    let benchmark: Benchmark = file(folder, "benchmark.json")?;
+    let sample: Sample = file(folder, "sample.json")?;
+    let estimates: Value = file(folder, "estimates.json")?;
+    if let Some(missing) = ESTIMATES.iter().find(|e| estimates.get(**e).is_none()) {
+        return Err(format!(
+            "{}: no `{missing}` estimate, as criterion {KNOWN_VERSIONS} write",
+            folder.join("estimates.json").display()
+        ));
+    }
+    let shown = folder.join("sample.json").display().to_string();
+    if sample.iters.len() != sample.times.len() || sample.iters.is_empty() {
+        return Err(format!(
+            "{shown}: {} iteration counts for {} times",
+            sample.iters.len(),
+            sample.times.len()
+        ));
+    }
+    // Each sample is the time of `iters` iterations, in nanoseconds.
+    let mut per_iteration = Vec::with_capacity(sample.times.len());
+    for (iters, time) in sample.iters.iter().zip(&sample.times) {
+        let ms = time / iters / 1e6;
+        if !(ms.is_finite() && ms >= 0.0 && *iters > 0.0) {
+            return Err(format!(
+                "{shown}: a sample of {time} ns over {iters} iterations"
+            ));
+        }
+        per_iteration.push(ms);
+    }
+    let mut row = Row::with_samples(
+        benchmark.full_id.clone(),
+        RowKind::Probe,
+        benchmark.full_id,
+        per_iteration,
+    );
+    row.requests = row.samples.len() as u64;
+    row.note = format!(
+        "criterion, group {}{}, {} sampling",
+        benchmark.group_id,
+        benchmark
+            .function_id
+            .map(|f| format!(", function {f}"))
+            .unwrap_or_default(),
+        sample.sampling_mode.to_lowercase()
+    );
+    Ok((row, estimates))
+}
+
+/// A JSON file of `folder`, read as `T`; the error names it.
+fn file<T: serde::de::DeserializeOwned>(folder: &Path, name: &str) -> Result<T, String> {
+    let path = folder.join(name);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{}: not the layout of criterion {KNOWN_VERSIONS} ({e})",
+            path.display()
+        )
+    })
+}
+
+/// When the newest `benchmark.json` of `baseline` was written, RFC 3339 in
+/// UTC: criterion records no date of its own.
+fn newest(dir: &Path, baseline: &str) -> String {
+    let newest = bench_files(dir, baseline)
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok()?.modified().ok())
+        .max();
+    newest.map_or_else(String::new, |t| {
+        humantime::format_rfc3339_seconds(t).to_string()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::{Rules, compare};
+
+    /// The fixtures of every criterion version whose layout is read.
+    fn fixtures() -> Vec<PathBuf> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/criterion");
+        let mut found: Vec<PathBuf> = std::fs::read_dir(root)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        found.sort();
+        assert!(found.len() >= 2, "{found:?}");
+        found
+    }
+
+    fn json(path: &Path) -> Value {
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn every_bench_reads_as_a_row_of_its_per_iteration_samples() {
+        for dir in fixtures() {
+            assert!(is_results(&dir));
+            let (run, warnings) = read(&dir, NEW).unwrap();
+            assert!(warnings.is_empty(), "{warnings:?}");
+            let keys: Vec<&str> = run.rows.iter().map(|r| r.key.as_str()).collect();
+            assert_eq!(
+                keys,
+                ["tiny/sort", "tiny/sum", "tiny/xor"],
+                "{}",
+                dir.display()
+            );
+            for row in &run.rows {
+                let sample = json(&dir.join(&row.key).join("new/sample.json"));
+                let (iters, times) = (&sample["iters"], &sample["times"]);
+                let n = iters.as_array().unwrap().len();
+                assert_eq!((row.figures.n, row.samples.len()), (n, n));
+                let first = times[0].as_f64().unwrap() / iters[0].as_f64().unwrap() / 1e6;
+                assert_eq!(row.samples[0], first);
+            }
+            let imported = run.environment.imported.as_ref().unwrap();
+            assert_eq!(imported.tool, TOOL_NAME);
+            assert!(imported.setup["estimates"]["tiny/xor"]["median"].is_object());
+            assert_eq!(run.environment.machine_class, None);
+        }
+    }
+
+    #[test]
+    fn the_slowed_bench_s_change_agrees_with_criterion_s_own_estimate() {
+        for dir in fixtures() {
+            let (fast, _) = read(&dir, "fast").unwrap();
+            let (slow, _) = read(&dir, NEW).unwrap();
+            let rules = Rules {
+                cross_machine: true,
+                threshold: Some(20.0),
+                ..Rules::default()
+            };
+            let c = compare(&fast, "fast", &slow, &rules).unwrap();
+            let xor = c.checks.iter().find(|k| k.key == "tiny/xor").unwrap();
+            // criterion's estimate of the same change: a ratio less one.
+            let change = json(&dir.join("tiny/xor/change/estimates.json"));
+            let median = &change["median"];
+            let point = median["point_estimate"].as_f64().unwrap() * 100.0;
+            let interval = &median["confidence_interval"];
+            let lower = interval["lower_bound"].as_f64().unwrap() * 100.0;
+            let upper = interval["upper_bound"].as_f64().unwrap() * 100.0;
+            assert!(point > 0.0 && xor.change_pct > 0.0, "{point} {xor:?}");
+            assert!(
+                (lower..=upper).contains(&xor.change_pct),
+                "{}: {} not in [{lower}, {upper}]",
+                dir.display(),
+                xor.change_pct
+            );
+            // The same figure: the medians of the same per-iteration times.
+            assert!((xor.change_pct - point).abs() < 1e-6, "{point} {xor:?}");
+            assert_eq!(xor.regressed(), point > 20.0, "{xor:?}");
+        }
+    }
+
+    /// A copy of the first fixture in a temporary folder.
+    fn copy() -> tempfile::TempDir {
+        let from = &fixtures()[0];
+        let to = tempfile::tempdir().unwrap();
+        for entry in walk(from) {
+            let target = to.path().join(entry.strip_prefix(from).unwrap());
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            std::fs::copy(&entry, target).unwrap();
+        }
+        to
+    }
+
+    fn walk(dir: &Path) -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                files.extend(walk(&path));
+            } else {
+                files.push(path);
+            }
+        }
+        files
+    }
+
+    #[test]
+    fn a_bench_with_a_missing_or_odd_file_is_skipped_with_a_warning_naming_it() {
+        let dir = copy();
+        std::fs::remove_file(dir.path().join("tiny/sum/new/sample.json")).unwrap();
+        std::fs::write(
+            dir.path().join("tiny/sort/new/benchmark.json"),
+            "{\"group_id\": 1}",
+        )
+        .unwrap();
+        let (run, warnings) = read(dir.path(), NEW).unwrap();
+        assert_eq!(run.rows.len(), 1);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(
+            warnings[0].contains("tiny/sort/new/benchmark.json")
+                && warnings[0].contains("0.5 to 0.8"),
+            "{warnings:?}"
+        );
+        assert!(
+            warnings[1].contains("tiny/sum/new/sample.json: cannot read"),
+            "{warnings:?}"
+        );
+        // No bench readable: one line, naming the layout read.
+        std::fs::remove_file(dir.path().join("tiny/xor/new/estimates.json")).unwrap();
+        let e = read(dir.path(), NEW).unwrap_err();
+        assert!(
+            e.contains("no bench could be read") && e.lines().count() == 1,
+            "{e}"
+        );
+        let e = read(dir.path(), "nonesuch").unwrap_err();
+        assert!(e.contains("baseline `nonesuch`"), "{e}");
+        let empty = tempfile::tempdir().unwrap();
+        assert!(!is_results(empty.path()));
+    }
+}
