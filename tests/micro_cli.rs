@@ -753,6 +753,19 @@ fn exp_benchmark_runs_show_and_compare_and_another_tool_s_give_no_verdict() -> R
         "judged across machines",
         &ran,
     )?;
+    // One run of it becomes a baseline in yardstick's format, judged alike.
+    let base = t.path().join("base.json");
+    let ran = run(yardstick().arg("baseline").arg(&php).arg("-o").arg(&base));
+    check(ran.code == 0 && base.is_file(), "baseline of one run", &ran)?;
+    let ran = run(yardstick()
+        .args(["compare", "--cross-machine"])
+        .arg(&base)
+        .arg(&slower_path));
+    check(
+        ran.code == 1 && ran.stdout.contains("+50.0 %"),
+        "judged by it",
+        &ran,
+    )?;
     // Against a yardstick run: the tools are named, and nothing judged.
     saved_run(t.path(), "ours.json")?;
     let ran = run(yardstick()

@@ -80,6 +80,20 @@ pub(crate) fn main(options: &BaselineOptions) -> Result<i32, Error> {
     for p in &options.runs {
         runs.push((p.display().to_string(), store::load(p)?));
     }
+    // One run of another tool becomes a baseline as it is, in yardstick's
+    // format; several are not pooled (`pool` says why).
+    if let [(name, run)] = runs.as_slice()
+        && let Some(imported) = &run.environment.imported
+    {
+        store::save(&options.output, run)?;
+        println!(
+            "{name}: the {} run of {} rows, saved as a baseline as it is (runs of another \
+             tool are not pooled)",
+            imported.tool,
+            run.rows.len()
+        );
+        return Ok(0);
+    }
     let pooled = pool::pool(&runs)?;
     store::save(&options.output, &pooled)?;
     print!(
