@@ -111,7 +111,15 @@ def generate(version, out):
 
 
 def layout(folder):
-    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.json"))
+    """Each file's path with the keys of its object, which yardstick reads:
+    a renamed field is a change of layout, as a moved file is."""
+    import json
+    files = []
+    for path in sorted(folder.rglob("*.json")):
+        data = json.loads(path.read_text())
+        keys = sorted(data) if isinstance(data, dict) else []
+        files.append((path.relative_to(folder).as_posix(), keys))
+    return files
 
 
 def main():

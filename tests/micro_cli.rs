@@ -714,6 +714,12 @@ fn bad_baselines_exit_2_naming_the_file_and_save_nothing() -> Result<(), Failed>
 /// never judged against a yardstick run unless asked.
 fn exp_benchmark_runs_show_and_compare_and_another_tool_s_give_no_verdict() -> Result<(), Failed> {
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exp-benchmark");
+    // Saved as yardstick's, each kind is a run the published schema allows.
+    for kind in ["micro.json", "http.json"] {
+        let ran = run(yardstick().args(["show", "--json"]).arg(fixture.join(kind)));
+        let errors = schema_errors(&json(&ran.stdout));
+        check(errors.is_empty(), &format!("{kind}: {errors:?}"), &ran)?;
+    }
     let ran = run(yardstick().arg("show").arg(fixture.join("micro.json")));
     check(
         ran.code == 0
@@ -737,30 +743,18 @@ fn exp_benchmark_runs_show_and_compare_and_another_tool_s_give_no_verdict() -> R
     slower["rows"][0]["median"] = Value::from(5.23 * 1.5);
     let slower_path = t.path().join("slower.json");
     write_json(&slower_path, &slower)?;
-    // Of unknown class, as every exp:benchmark run: judged only when asked.
+    // Two runs of one host share its class: judged by the tool's rules.
     let ran = run(yardstick().arg("compare").arg(&php).arg(&slower_path));
     check(
-        ran.code == 0 && ran.stdout.contains("NO VERDICT"),
-        "unknown class",
-        &ran,
-    )?;
-    let ran = run(yardstick()
-        .args(["compare", "--cross-machine"])
-        .arg(&php)
-        .arg(&slower_path));
-    check(
         ran.code == 1 && ran.stdout.contains("+50.0 %") && ran.stdout.contains("FAIL"),
-        "judged across machines",
+        "judged within the host's class",
         &ran,
     )?;
     // One run of it becomes a baseline in yardstick's format, judged alike.
     let base = t.path().join("base.json");
     let ran = run(yardstick().arg("baseline").arg(&php).arg("-o").arg(&base));
     check(ran.code == 0 && base.is_file(), "baseline of one run", &ran)?;
-    let ran = run(yardstick()
-        .args(["compare", "--cross-machine"])
-        .arg(&base)
-        .arg(&slower_path));
+    let ran = run(yardstick().arg("compare").arg(&base).arg(&slower_path));
     check(
         ran.code == 1 && ran.stdout.contains("+50.0 %"),
         "judged by it",
@@ -777,9 +771,9 @@ fn exp_benchmark_runs_show_and_compare_and_another_tool_s_give_no_verdict() -> R
             && ran
                 .stdout
                 .contains("the baseline was made by exp:benchmark, this run by yardstick")
-            && ran
-                .stdout
-                .contains("NO VERDICT: the runs were made by different tools"),
+            && ran.stdout.contains(
+                "NO VERDICT: the baseline was made by exp:benchmark, this run by yardstick",
+            ),
         "another tool",
         &ran,
     )?;
@@ -799,6 +793,9 @@ fn exp_benchmark_runs_show_and_compare_and_another_tool_s_give_no_verdict() -> R
 /// its benches' last results, `FOLDER@NAME` a saved baseline.
 fn criterion_results_show_and_compare_by_folder_and_baseline() -> Result<(), Failed> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/criterion/0.8.2");
+    let ran = run(yardstick().args(["show", "--json"]).arg(&dir));
+    let errors = schema_errors(&json(&ran.stdout));
+    check(errors.is_empty(), &format!("the schema: {errors:?}"), &ran)?;
     let ran = run(yardstick().arg("show").arg(&dir));
     check(
         ran.code == 0
@@ -807,6 +804,22 @@ fn criterion_results_show_and_compare_by_folder_and_baseline() -> Result<(), Fai
                 .contains("imported from criterion (baseline new)")
             && ran.stdout.contains("tiny/xor"),
         "show",
+        &ran,
+    )?;
+    // A criterion baseline against a yardstick run: the tools are named,
+    // and nothing judged (nor refused for the missing loop).
+    let t = tempfile::tempdir()?;
+    saved_run(t.path(), "ours.json")?;
+    let ran = run(yardstick()
+        .arg("compare")
+        .arg(&dir)
+        .arg(t.path().join("ours.json")));
+    check(
+        ran.code == 0
+            && ran
+                .stdout
+                .contains("NO VERDICT: the baseline was made by criterion, this run by yardstick"),
+        "a criterion baseline for a yardstick run",
         &ran,
     )?;
     let fast = format!("{}@fast", dir.display());

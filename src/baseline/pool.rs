@@ -92,8 +92,8 @@ fn poolable(name: &str, run: &Run) -> Result<(), Error> {
     }
     if let Some(imported) = &run.environment.imported {
         return Err(Error::input(format!(
-            "{name}: a run imported from {} is not pooled (it has no calibration loop, \
-             and exp:benchmark's no samples); judge by it as it is (--baseline=FILE, or \
+            "{name}: a run imported from {} is not pooled (criterion's have no calibration \
+             loop, exp:benchmark's no samples); judge by it as it is (--baseline=FILE, or \
              yardstick compare)",
             imported.tool
         )));

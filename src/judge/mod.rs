@@ -43,11 +43,11 @@ pub struct Rules {
 pub(crate) use counts::comparable;
 pub use normalized::{DEFAULT_MAX_MACHINE_SLOWDOWN, calibration};
 
-/// The default threshold of a run's method, in percent. The threshold a
+/// The default threshold of `method`, in percent. The threshold a
 /// baseline was made with is never reused: the comparison's own options
 /// decide.
-pub(crate) fn default_threshold(run: &Run) -> f64 {
-    match method(run) {
+fn threshold_of(method: &Method) -> f64 {
+    match method {
         Method::Normalized => normalized::DEFAULT_THRESHOLD,
         Method::Instructions => counts::INSTRUCTIONS_THRESHOLD,
         Method::EstimatedCycles => counts::ESTIMATED_CYCLES_THRESHOLD,
@@ -82,6 +82,17 @@ pub fn method(run: &Run) -> Method {
     }
 }
 
+/// How `run` is judged against `baseline`: by its own method, except that
+/// against a baseline judged by absolute times (another tool's, with no
+/// loop beside it) a normalised figure has nothing to divide by, and the
+/// two meet on absolute medians.
+fn method_of(baseline: &Run, run: &Run) -> Method {
+    match (method(baseline), method(run)) {
+        (Method::Absolute, Method::Normalized) => Method::Absolute,
+        (_, method) => method,
+    }
+}
+
 /// Compares `run` with `baseline` (named `baseline_name` in messages).
 pub fn compare(
     baseline: &Run,
@@ -96,7 +107,8 @@ pub fn compare(
             run.mode.as_str()
         )));
     }
-    let threshold = rules.threshold.unwrap_or_else(|| default_threshold(run));
+    let method = method_of(baseline, run);
+    let threshold = rules.threshold.unwrap_or_else(|| threshold_of(&method));
     let mut comparison = Comparison {
         missing: keys_only_in(&baseline.rows, &run.rows),
         new: keys_only_in(&run.rows, &baseline.rows),
@@ -106,9 +118,8 @@ pub fn compare(
             .into_iter()
             .map(EnvironmentDifference::from)
             .collect(),
-        ..Comparison::new(baseline_name, method(run), threshold)
+        ..Comparison::new(baseline_name, method.clone(), threshold)
     };
-    let method = comparison.method.clone();
     match method {
         Method::Normalized | Method::Instructions | Method::EstimatedCycles => {
             if !counts::comparable(baseline.metric, run.metric) {

@@ -74,20 +74,29 @@ mod tests {
     }
 
     #[test]
-    fn two_runs_of_one_tool_are_judged_by_its_rules_within_what_classes_allow() {
+    fn two_runs_of_one_tool_are_judged_by_its_rules_within_one_machine_class() {
         let (base, now) = (exp_run(), slower(exp_run(), 1.5));
-        // Of unknown class, as every exp:benchmark run: information.
+        // Two runs of one host share its class: the normalised medians
+        // moved +50 %, a regression.
         let c = compare(&base, "base.json", &now, &Rules::default()).unwrap();
-        assert!(c.tools.is_none() && c.machines.is_some() && !c.failed());
-        // Judged across machines: the normalised medians moved +50 %.
+        assert!(c.tools.is_none() && c.machines.is_none() && c.failed());
+        let check = c.checks.iter().find(|k| k.key == "ini_parse").unwrap();
+        assert!((check.change_pct - 50.0).abs() < 1e-9, "{check:?}");
+        // A run of another host is of another class: information, unless
+        // judged across machines.
+        let mut elsewhere = now.clone();
+        elsewhere.environment.machine_class = Some("exp-benchmark-host-0badc0de".into());
+        let c = compare(&base, "base.json", &elsewhere, &Rules::default()).unwrap();
+        assert!(c.machines.is_some() && !c.failed());
         let asked = Rules {
             cross_machine: true,
             ..Rules::default()
         };
-        let c = compare(&base, "base.json", &now, &asked).unwrap();
-        assert!(c.failed());
-        let check = c.checks.iter().find(|k| k.key == "ini_parse").unwrap();
-        assert!((check.change_pct - 50.0).abs() < 1e-9, "{check:?}");
+        assert!(
+            compare(&base, "base.json", &elsewhere, &asked)
+                .unwrap()
+                .failed()
+        );
         let same = compare(&base, "base.json", &exp_run(), &asked).unwrap();
         assert_eq!(same.regressions(), 0);
         assert!(same.environment_differences.is_empty());

@@ -69,7 +69,7 @@ pub(crate) fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 
         lines.extend(c.tool_note().map(|n| format!("note: {}", clean(&n))));
         lines.extend(c.machine_note().map(|n| format!("note: {}", clean(&n))));
     }
-    lines.push(verdict::comparison_line(c).to_string());
+    lines.push(verdict::comparison_line(c));
     for line in lines {
         if table {
             println!("{line}");

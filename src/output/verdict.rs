@@ -37,7 +37,7 @@ pub(crate) fn failed_line(row: &Row) -> String {
 pub fn lines(run: &Run) -> Vec<String> {
     let mut out: Vec<String> = failed_probes(run).into_iter().map(failed_line).collect();
     if let Some(c) = &run.comparison {
-        out.push(comparison_line(c).to_string());
+        out.push(comparison_line(c));
     }
     out
 }
@@ -45,7 +45,18 @@ pub fn lines(run: &Run) -> Vec<String> {
 /// The line that closes a comparison. Only a verdict says PASS or FAIL:
 /// across machine classes, and against the last run on this machine, the
 /// changes are information.
-pub(crate) fn comparison_line(c: &Comparison) -> &'static str {
+pub(crate) fn comparison_line(c: &Comparison) -> String {
+    if let Some(t) = c.tools.as_ref().filter(|t| !t.judged && !c.failed()) {
+        return format!(
+            "NO VERDICT: the baseline was made by {}, this run by {}; the changes are information",
+            t.baseline_tool, t.current_tool
+        );
+    }
+    verdict_line(c).to_string()
+}
+
+/// The closing line of a comparison of one tool's runs.
+fn verdict_line(c: &Comparison) -> &'static str {
     let held_back = c.machines.as_ref().is_some_and(|m| m.judged == Judged::No);
     if c.failed() {
         let regressed = |allocs: bool| {
@@ -58,9 +69,6 @@ pub(crate) fn comparison_line(c: &Comparison) -> &'static str {
             (false, true) => "FAIL: allocates more than the baseline",
             _ => "FAIL: slower than the baseline",
         }
-    } else if c.tools.as_ref().is_some_and(|t| !t.judged) {
-        "NO VERDICT: the runs were made by different tools (see the note); the changes are \
-         information"
     } else if held_back {
         "NO VERDICT: the machine classes differ or are unknown; the changes are information"
     } else if !c.param_differences.is_empty() {

@@ -13,6 +13,7 @@ use crate::document::environment::Environment;
 use crate::document::row::{Row, RowKind};
 use crate::document::run::{FORMAT, Mode, Run, TOOL};
 use crate::document::settings::{MicroSettings, Settings};
+use crate::document::store::check;
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -45,6 +46,7 @@ pub fn is_results(dir: &Path) -> bool {
 /// when none could be read.
 pub fn read(dir: &Path, baseline: &str) -> Result<(Run, Vec<String>), String> {
     let files = bench_files(dir, baseline);
+    let date = newest(&files);
     if files.is_empty() {
         return Err(format!(
             "no criterion results for baseline `{baseline}` (no <bench>/{baseline}/benchmark.json \
@@ -54,6 +56,7 @@ pub fn read(dir: &Path, baseline: &str) -> Result<(Run, Vec<String>), String> {
     let mut rows = Vec::new();
     let mut estimates = BTreeMap::new();
     let mut warnings = Vec::new();
+    let capped = files.len() == MAX_BENCHES;
     for benchmark in files {
         let Some(folder) = benchmark.parent() else {
             continue;
@@ -81,10 +84,12 @@ pub fn read(dir: &Path, baseline: &str) -> Result<(Run, Vec<String>), String> {
         ));
     }
     rows.sort_by(|a, b| a.key.cmp(&b.key));
-    Ok((
-        run_of(rows, estimates, newest(dir, baseline), baseline),
-        warnings,
-    ))
+    if capped {
+        warnings.push(format!(
+            "read the first {MAX_BENCHES} benches found, and no more"
+        ));
+    }
+    Ok((run_of(rows, estimates, date, baseline), warnings))
 }
 
 /// The run of `rows` read from `baseline`, with criterion's `estimates`
@@ -195,9 +200,11 @@ fn bench(folder: &Path) -> Result<(Row, Value), String> {
     let mut per_iteration = Vec::with_capacity(sample.times.len());
     for (iters, time) in sample.iters.iter().zip(&sample.times) {
         let ms = time / iters / 1e6;
-        if !(ms.is_finite() && ms >= 0.0 && *iters > 0.0) {
+        // The times a saved run may hold: a zero would make every change
+        // from it infinite.
+        if !(*iters >= 1.0 && (check::MIN_MS..=check::MAX_MS).contains(&ms)) {
             return Err(format!(
-                "{shown}: a sample of {time} ns over {iters} iterations"
+                "{shown}: a sample of {time} ns over {iters} iterations, which no run can hold"
             ));
         }
         per_iteration.push(ms);
@@ -221,9 +228,22 @@ fn bench(folder: &Path) -> Result<(Row, Value), String> {
     Ok((row, estimates))
 }
 
-/// A JSON file of `folder`, read as `T`; the error names it.
+/// The largest file of a bench read: criterion's are a few kilobytes.
+const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// A JSON file of `folder`, read as `T` when it is a regular file of at
+/// most [`MAX_FILE_BYTES`]; the error names it.
 fn file<T: serde::de::DeserializeOwned>(folder: &Path, name: &str) -> Result<T, String> {
     let path = folder.join(name);
+    let meta =
+        std::fs::metadata(&path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "{}: not a regular file of at most {} MB",
+            path.display(),
+            MAX_FILE_BYTES >> 20
+        ));
+    }
     let text = std::fs::read_to_string(&path)
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| {
@@ -234,10 +254,10 @@ fn file<T: serde::de::DeserializeOwned>(folder: &Path, name: &str) -> Result<T, 
     })
 }
 
-/// When the newest `benchmark.json` of `baseline` was written, RFC 3339 in
-/// UTC: criterion records no date of its own.
-fn newest(dir: &Path, baseline: &str) -> String {
-    let newest = bench_files(dir, baseline)
+/// When the newest of `files` was written, RFC 3339 in UTC: criterion
+/// records no date of its own.
+fn newest(files: &[PathBuf]) -> String {
+    let newest = files
         .iter()
         .filter_map(|p| std::fs::metadata(p).ok()?.modified().ok())
         .max();

@@ -15,7 +15,7 @@ use crate::stats::Summary;
 use serde::Deserialize;
 use serde::de::{self, Deserializer};
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 /// The `tool` of an exp:benchmark run.
 pub const TOOL_NAME: &str = "exp:benchmark";
@@ -28,18 +28,30 @@ const FORMAT_READ: u64 = 1;
 
 /// Reads an exp:benchmark run; the error names the field that is wrong.
 pub fn read(bytes: &[u8]) -> Result<Run, String> {
+    // The version first: a file of another format is named so, not by the
+    // first field that format changed.
+    #[derive(Deserialize)]
+    struct Version {
+        format: Option<Value>,
+    }
+    let version: Version =
+        serde_json::from_slice(bytes).map_err(|e| format!("not a valid exp:benchmark run: {e}"))?;
+    match version.format.as_ref().and_then(Value::as_u64) {
+        Some(FORMAT_READ) => {}
+        _ => {
+            let written = version.format.map_or("none".to_string(), |f| f.to_string());
+            return Err(format!(
+                "format: {} is not {FORMAT_READ} (this yardstick reads exp:benchmark format \
+                 {FORMAT_READ})",
+                crate::text::cleaned(&written.chars().take(20).collect::<String>())
+            ));
+        }
+    }
     let mut json = serde_json::Deserializer::from_slice(bytes);
     let document: Document = serde_path_to_error::deserialize(&mut json).map_err(|e| {
         let path = e.path().to_string();
         format!("not a valid exp:benchmark run: {path}: {}", e.inner())
     })?;
-    if document.format != FORMAT_READ {
-        return Err(format!(
-            "format: {} is not {FORMAT_READ} (this yardstick reads exp:benchmark format \
-             {FORMAT_READ})",
-            document.format
-        ));
-    }
     document.into_run()
 }
 
@@ -194,7 +206,9 @@ impl Document {
                 setup.entry(name.to_string()).or_insert(Value::String(v));
             }
         }
+        let machine_class = class_of(&self.environment);
         let environment = Environment {
+            machine_class,
             date: self.environment.date.clone(),
             os: self.environment.os,
             arch: self.environment.arch,
@@ -229,6 +243,28 @@ impl Document {
     }
 }
 
+/// The machine class of a run made on the machine `environment` names:
+/// exp:benchmark records the host, its system, architecture and CPUs but
+/// not the processor, so runs of one host (and only they) share a class,
+/// which can never equal a class yardstick derives from a CPU. None for a
+/// run that names no host: of unknown class.
+fn class_of(environment: &ExpEnvironment) -> Option<String> {
+    use sha2::{Digest, Sha256};
+    if environment.machine.is_empty() {
+        return None;
+    }
+    let described = format!(
+        "{}\n{}\n{}\n{}",
+        environment.machine,
+        environment.os,
+        environment.arch,
+        environment.cpus.unwrap_or(0)
+    );
+    let digest = Sha256::digest(described.as_bytes());
+    let short: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
+    Some(format!("exp-benchmark-host-{short}"))
+}
+
 /// What yardstick's settings can say of exp:benchmark's: the repeat,
 /// warm-up and probes of a micro or kernel run, the servers and pages of
 /// an HTTP run (the whole is in [`Imported::settings`]).
@@ -255,14 +291,14 @@ fn settings(mode: Mode, exp: &Map<String, Value>, rows: &[Row]) -> Settings {
             ..MicroSettings::default()
         }),
         Mode::Http => {
-            let mut servers: Vec<String> = Vec::new();
-            let mut pages: Vec<String> = Vec::new();
+            let (mut servers, mut pages) = (Vec::new(), Vec::new());
+            let (mut seen_servers, mut seen_pages) = (HashSet::new(), HashSet::new());
             for row in rows {
                 let target = row.page.target.clone().unwrap_or_default();
-                if !servers.contains(&target) {
+                if seen_servers.insert(target.clone()) {
                     servers.push(target);
                 }
-                if !pages.contains(&row.name) {
+                if seen_pages.insert(row.name.clone()) {
                     pages.push(row.name.clone());
                 }
             }
@@ -422,7 +458,13 @@ mod tests {
         assert_eq!(imported.setup["php"], "8.5.11");
         assert_eq!(imported.setup["load"], 5.55);
         assert_eq!(imported.settings["repeat"], 30);
-        assert_eq!(run.environment.machine_class, None);
+        // One host, one class, never a CPU's.
+        let class = run.environment.machine_class.as_deref().unwrap();
+        assert!(class.starts_with("exp-benchmark-host-"), "{class}");
+        let other = edited(|v| v["environment"]["machine"] = "ci-7.example.com".into()).unwrap();
+        assert_ne!(other.environment.machine_class.as_deref(), Some(class));
+        let none = edited(|v| v["environment"]["machine"] = "".into()).unwrap();
+        assert_eq!(none.environment.machine_class, None);
         let settings = run.settings.micro().unwrap();
         assert_eq!((settings.repeat, settings.warmup), (30, 3));
     }

@@ -14,24 +14,24 @@ use std::collections::BTreeMap;
 
 /// Where an imported run came from.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
 pub struct Imported {
     /// The tool that made the run (`exp:benchmark`): runs of two tools
     /// time different code, and are compared only when asked
-    /// (`--cross-tool`).
+    /// (`--cross-tool`). Required: an import always knows its tool.
     pub tool: String,
     /// The tool's format version of the file read.
+    #[serde(default)]
     pub format: u64,
     /// When the tool says the run started, as it wrote it (a local time
     /// with its offset); the run's own `started` is the same moment in UTC.
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub started: String,
     /// The tool's set-up fields that yardstick has no field for (the PHP
     /// version, OPcache, the one-minute load, ...), as it wrote them.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub setup: BTreeMap<String, Value>,
     /// The tool's settings, whole, as it wrote them.
-    #[serde(skip_serializing_if = "Map::is_empty")]
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub settings: Map<String, Value>,
 }
 

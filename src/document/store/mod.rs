@@ -4,7 +4,7 @@
 //! goes through a temporary file and a rename, so a failed save never leaves
 //! half a document behind.
 
-mod check;
+pub(crate) mod check;
 mod header;
 mod read;
 mod write;
