@@ -97,6 +97,20 @@ impl Comparison {
         self.regressions() > 0 && !self.informational
     }
 
+    /// Every note on why the changes are (or were judged as if they were
+    /// not) information, in the order every format shows them: the tools,
+    /// the machines, the count set-ups, the bench's parameters.
+    pub(crate) fn notes(&self) -> impl Iterator<Item = String> {
+        [
+            self.tool_note(),
+            self.machine_note(),
+            self.setup_note(),
+            self.param_note(),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
     /// Why nothing was judged, or was judged only because asked, when the
     /// runs were made by different tools.
     pub(crate) fn tool_note(&self) -> Option<String> {

@@ -3,7 +3,7 @@
 //! body as transferred (not decoded), the cache header's first word and the
 //! `Server` header. GET only; redirects are answers, never followed.
 
-use super::connect::{Conn, Connector, Deadline, Sender};
+use super::connect::{self, Conn, Connector, Deadline, Sender};
 use super::failure::{self, Failure};
 use super::job::{Encoding, Job};
 use super::url::Url;
@@ -292,20 +292,9 @@ async fn exchange(
         closed,
     } = conn;
     let work = answer(sender, request, start, cache_header);
-    tokio::pin!(work);
-    let ended = tokio::select! {
-        biased;
-        answer = &mut work => return answer,
-        ended = driver => ended,
-    };
-    // The connection ended (a `Connection: close` answer, or an error):
-    // the answer may still be complete, so let the request finish on its
-    // own, and report the connection's error only if it did not.
-    *closed = true;
-    match work.await {
-        Ok(answer) => Ok(answer),
-        Err(failure) => Err(ended.err().map_or(failure, |e| failure::of(&e))),
-    }
+    let (answer, ended) = connect::drive(driver, work, |e| failure::of(e)).await;
+    *closed |= ended;
+    answer
 }
 
 /// Sends `request` and reads its answer to the body's last byte; times are
@@ -316,17 +305,7 @@ async fn answer(
     start: Instant,
     cache_header: &HeaderName,
 ) -> Result<Answer, Failure> {
-    let response = match sender {
-        Sender::H1(s) => {
-            s.ready().await.map_err(|e| failure::of(&e))?;
-            s.send_request(request).await
-        }
-        Sender::H2(s) => {
-            s.ready().await.map_err(|e| failure::of(&e))?;
-            s.send_request(request).await
-        }
-    }
-    .map_err(|e| failure::of(&e))?;
+    let response = sender.send(request).await.map_err(|e| failure::of(&e))?;
     let ttfb = start.elapsed();
     // hyper passes over `100 Continue` and `103 Early Hints` itself; any
     // 1xx it hands back (`101 Switching Protocols`) is not a page.

@@ -12,7 +12,9 @@ use super::tls;
 use super::url::{Scheme, Url};
 use crate::error::Error;
 use bytes::Bytes;
+use http::{Request, Response};
 use http_body_util::Empty;
+use hyper::body::Incoming;
 use hyper::client::conn::{http1, http2};
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use std::collections::HashMap;
@@ -110,6 +112,49 @@ pub(crate) enum Sender {
     H1(http1::SendRequest<Empty<Bytes>>),
     /// HTTP/2.
     H2(http2::SendRequest<Empty<Bytes>>),
+}
+
+impl Sender {
+    /// Sends `request` once the connection can take it, and waits for the
+    /// response's head.
+    pub(crate) async fn send(
+        &mut self,
+        request: Request<Empty<Bytes>>,
+    ) -> Result<Response<Incoming>, hyper::Error> {
+        match self {
+            Sender::H1(s) => {
+                s.ready().await?;
+                s.send_request(request).await
+            }
+            Sender::H2(s) => {
+                s.ready().await?;
+                s.send_request(request).await
+            }
+        }
+    }
+}
+
+/// Runs `work`, a request on a connection's sender, while driving the
+/// connection in the same task; and whether the connection ended meanwhile
+/// (a `Connection: close` answer, or an error). An answer may still be
+/// whole after the end, so `work` then finishes on its own, and the
+/// connection's error (as `failed` words it) is reported only if it did not.
+pub(crate) async fn drive<T, E>(
+    driver: &mut Driver,
+    work: impl Future<Output = Result<T, E>>,
+    failed: impl FnOnce(&hyper::Error) -> E,
+) -> (Result<T, E>, bool) {
+    tokio::pin!(work);
+    let ended = tokio::select! {
+        biased;
+        answer = &mut work => return (answer, false),
+        ended = driver => ended,
+    };
+    let answer = match work.await {
+        Ok(answer) => Ok(answer),
+        Err(e) => Err(ended.err().map_or(e, |err| failed(&err))),
+    };
+    (answer, true)
 }
 
 /// The future that reads and writes the socket; it ends when the

@@ -5,7 +5,7 @@
 //! `PURGE` that clears a cache. The answer's body is read up to a cap.
 
 use crate::http::client::Client;
-use crate::http::connect::{Conn, Deadline, Sender};
+use crate::http::connect::{self, Conn, Deadline, Sender};
 use crate::http::failure;
 use crate::http::url::Url;
 use bytes::Bytes;
@@ -86,17 +86,9 @@ async fn exchange(
 ) -> Result<Document, String> {
     let Conn { sender, driver, .. } = conn;
     let work = read(sender, request, cap);
-    tokio::pin!(work);
-    let ended = tokio::select! {
-        biased;
-        answer = &mut work => return answer,
-        ended = driver => ended,
-    };
-    // The connection ended (`Connection: close`): the answer may be whole.
-    match work.await {
-        Ok(answer) => Ok(answer),
-        Err(m) => Err(ended.err().map_or(m, |e| failure::of(&e).to_string())),
-    }
+    connect::drive(driver, work, |e| failure::of(e).to_string())
+        .await
+        .0
 }
 
 async fn read(
@@ -104,17 +96,10 @@ async fn read(
     request: Request<Empty<Bytes>>,
     cap: usize,
 ) -> Result<Document, String> {
-    let response = match sender {
-        Sender::H1(s) => {
-            s.ready().await.map_err(|e| failure::of(&e).to_string())?;
-            s.send_request(request).await
-        }
-        Sender::H2(s) => {
-            s.ready().await.map_err(|e| failure::of(&e).to_string())?;
-            s.send_request(request).await
-        }
-    }
-    .map_err(|e| failure::of(&e).to_string())?;
+    let response = sender
+        .send(request)
+        .await
+        .map_err(|e| failure::of(&e).to_string())?;
     let (parts, body) = response.into_parts();
     let (body, cut) = capped(body, cap).await?;
     Ok(Document {

@@ -81,13 +81,7 @@ fn comparison(c: &Comparison) -> String {
 /// differences.
 fn notes(c: &Comparison) -> String {
     let mut out = String::new();
-    let notes = [
-        c.tool_note(),
-        c.machine_note(),
-        c.setup_note(),
-        c.param_note(),
-    ];
-    for note in notes.into_iter().flatten() {
+    for note in c.notes() {
         out.push_str(&format!("> note: {}\n\n", escape(&note)));
     }
     for d in &c.environment_differences {

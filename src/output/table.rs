@@ -294,15 +294,7 @@ fn comparison_notes(c: &Comparison) -> String {
     if let Some(note) = c.too_slow_note() {
         out.push_str(&format!("warning: {}\n", clean(&note)));
     }
-    for note in [
-        c.tool_note(),
-        c.machine_note(),
-        c.setup_note(),
-        c.param_note(),
-    ]
-    .into_iter()
-    .flatten()
-    {
+    for note in c.notes() {
         out.push_str(&format!("note: {}\n", clean(&note)));
     }
     for d in &c.environment_differences {

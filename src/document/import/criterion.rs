@@ -35,12 +35,6 @@ const MAX_DEPTH: usize = 6;
 /// The most benches read from one folder.
 const MAX_BENCHES: usize = 10_000;
 
-/// Whether `dir` holds criterion results: some bench folder with a
-/// `<baseline>/benchmark.json`.
-pub fn is_results(dir: &Path) -> bool {
-    dir.is_dir() && !bench_files(dir, NEW).is_empty()
-}
-
 /// The run of every bench under `dir` as saved in `baseline` (`new`,
 /// `base` or a named one), and a warning for each bench skipped; an error
 /// when none could be read.
@@ -290,7 +284,6 @@ mod tests {
     #[test]
     fn every_bench_reads_as_a_row_of_its_per_iteration_samples() {
         for dir in fixtures() {
-            assert!(is_results(&dir));
             let (run, warnings) = read(&dir, NEW).unwrap();
             assert!(warnings.is_empty(), "{warnings:?}");
             let keys: Vec<&str> = run.rows.iter().map(|r| r.key.as_str()).collect();
@@ -403,6 +396,7 @@ mod tests {
         let e = read(dir.path(), "nonesuch").unwrap_err();
         assert!(e.contains("baseline `nonesuch`"), "{e}");
         let empty = tempfile::tempdir().unwrap();
-        assert!(!is_results(empty.path()));
+        let e = read(empty.path(), NEW).unwrap_err();
+        assert!(e.contains("no criterion results"), "{e}");
     }
 }

@@ -11,7 +11,6 @@ use crate::document::figures::Figures;
 use crate::document::row::{Page, Row, RowKind};
 use crate::document::run::{CalibrationSummary, FORMAT, Mode, Run, ServerPair, TOOL};
 use crate::document::settings::{HttpSettings, MicroSettings, Settings};
-use crate::stats::Summary;
 use serde::Deserialize;
 use serde::de::{self, Deserializer};
 use serde_json::{Map, Value};
@@ -72,7 +71,8 @@ struct Document {
     environment: ExpEnvironment,
     rows: Vec<ExpRow>,
     #[serde(default)]
-    calibration: Option<ExpCalibration>,
+    /// The same summary fields as yardstick's, and the same four more.
+    calibration: Option<CalibrationSummary>,
     #[serde(default)]
     pairs: Option<Vec<ServerPair>>,
 }
@@ -148,23 +148,6 @@ struct ExpRow {
     server: Option<String>,
 }
 
-#[derive(Deserialize)]
-struct ExpCalibration {
-    n: usize,
-    min: f64,
-    mean: f64,
-    median: f64,
-    p90: f64,
-    p95: f64,
-    p99: f64,
-    max: f64,
-    stddev: f64,
-    before_median: f64,
-    after_median: f64,
-    drift_pct: f64,
-    checksum: u64,
-}
-
 /// A map of counts as PHP writes it: an object, or `[]` when empty (PHP
 /// writes an empty array as a list).
 fn php_map<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, u64>, D::Error> {
@@ -235,7 +218,7 @@ impl Document {
             environment,
             warnings: Vec::new(),
             rows,
-            calibration: self.calibration.map(ExpCalibration::into_summary),
+            calibration: self.calibration,
             comparison: None,
             server_pairs: self.pairs,
             metric: Default::default(),
@@ -374,28 +357,6 @@ impl ExpRow {
             };
         }
         Ok(row)
-    }
-}
-
-impl ExpCalibration {
-    fn into_summary(self) -> CalibrationSummary {
-        CalibrationSummary {
-            loops: Summary {
-                n: self.n,
-                min: self.min,
-                mean: self.mean,
-                median: self.median,
-                p90: self.p90,
-                p95: self.p95,
-                p99: self.p99,
-                max: self.max,
-                stddev: self.stddev,
-            },
-            before_median: self.before_median,
-            after_median: self.after_median,
-            drift_pct: self.drift_pct,
-            checksum: self.checksum,
-        }
     }
 }
 

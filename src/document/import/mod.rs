@@ -8,6 +8,7 @@
 pub mod criterion;
 pub mod exp_benchmark;
 
+use crate::document::run::TOOL;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -34,9 +35,6 @@ pub struct Imported {
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub settings: Map<String, Value>,
 }
-
-/// The name of the tool whose runs are yardstick's own.
-pub const YARDSTICK: &str = "yardstick";
 
 /// The set-up fields of an imported run that move its numbers, compared
 /// between two runs of one tool.
@@ -87,6 +85,6 @@ impl Imported {
     /// The tool that made a run of `environment`'s: yardstick, or the one
     /// its run was imported from.
     pub fn tool_of(imported: Option<&Imported>) -> &str {
-        imported.map_or(YARDSTICK, |i| i.tool.as_str())
+        imported.map_or(TOOL, |i| i.tool.as_str())
     }
 }

@@ -2,7 +2,7 @@
 //! site's search page, and the short name the site gives itself. A site
 //! publishes one when anonymous visitors may search it.
 
-use super::xml::{self, Element};
+use super::xml;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
@@ -63,18 +63,18 @@ struct State {
 impl State {
     /// The start of element `e`, at `depth` below the root.
     fn start(&mut self, e: &BytesStart<'_>, at: u64) -> Result<(), String> {
-        let element = Element::of(e);
+        let element = xml::name(e);
         match self.depth {
             0 if self.root => return Err(format!("a second root element at byte {at}")),
-            0 if element.name == "OpenSearchDescription" => self.root = true,
+            0 if element == "OpenSearchDescription" => self.root = true,
             0 => {
                 return Err(format!(
                     "not an OpenSearch description: its root element is <{}>",
-                    xml::quoted(&element.name)
+                    xml::quoted(&element)
                 ));
             }
-            1 if element.name == "ShortName" => self.in_short_name = true,
-            1 if element.name == "Url" && self.template.is_none() => {
+            1 if element == "ShortName" => self.in_short_name = true,
+            1 if element == "Url" && self.template.is_none() => {
                 self.template = html_template(e);
             }
             _ => {}

@@ -3,7 +3,7 @@
 //! the other elements (`<lastmod>`, `<changefreq>`, extensions) are passed
 //! over.
 
-use super::xml::{self, Element};
+use super::xml;
 use quick_xml::Reader;
 use quick_xml::events::Event;
 
@@ -42,12 +42,12 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
             .map_err(|e| xml::error(&e, reader.error_position()))?;
         match event {
             Event::Start(ref e) => {
-                let name = Element::of(e).name;
+                let name = xml::name(e);
                 state.start(&name, at)?;
                 state.open.push(name);
             }
             Event::Empty(ref e) => {
-                let name = Element::of(e).name;
+                let name = xml::name(e);
                 state.start(&name, at)?;
                 state.end(&name, at)?;
             }

@@ -7,16 +7,8 @@ use quick_xml::events::{BytesRef, BytesStart};
 
 /// An element's local name: sitemaps and OpenSearch descriptions are
 /// read by name alone, whatever prefix their namespace is bound to.
-pub(super) struct Element {
-    pub(super) name: String,
-}
-
-impl Element {
-    pub(super) fn of(e: &BytesStart<'_>) -> Element {
-        Element {
-            name: e.local_name().as_ref().to_string(),
-        }
-    }
+pub(super) fn name(e: &BytesStart<'_>) -> String {
+    e.local_name().as_ref().to_string()
 }
 
 /// The value of attribute `name` of `e` (by local name), if present and
