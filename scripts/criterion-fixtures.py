@@ -3,7 +3,7 @@
 criterion bench at each pinned version from the registry, runs it three times
 and copies the JSON files criterion wrote under target/criterion/.
 
-    python3 scripts/criterion-fixtures.py [--check]
+    python3 scripts/criterion-fixtures.py [--check] [VERSION...]
 
 The three runs, of three benches in group `tiny` (`sum`, `xor`, `sort`):
 1. as they are, saved as criterion's default baseline: `base/`;
@@ -29,7 +29,7 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "criterion"
 # The versions whose layout yardstick reads (src/document/import/criterion.rs).
-VERSIONS = ["0.5.1", "0.8.2"]
+VERSIONS = ["0.5.1", "0.6.0", "0.7.0", "0.8.2"]
 KEPT = {"benchmark.json", "estimates.json", "sample.json", "tukey.json"}
 
 MANIFEST = """[package]
@@ -123,8 +123,13 @@ def layout(folder):
 
 
 def main():
-    check = "--check" in sys.argv[1:]
-    for version in VERSIONS:
+    args = sys.argv[1:]
+    check = "--check" in args
+    named = [a for a in args if a != "--check"]
+    unknown = [v for v in named if v not in VERSIONS]
+    if unknown:
+        sys.exit(f"criterion-fixtures: {', '.join(unknown)} is not one of {', '.join(VERSIONS)}")
+    for version in named or VERSIONS:
         if check:
             with tempfile.TemporaryDirectory() as tmp:
                 generate(version, pathlib.Path(tmp))

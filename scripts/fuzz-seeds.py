@@ -136,7 +136,7 @@ def runs():
     put("run", "micro.json", micro)
     put("run", "http.json", http_text)
     # Runs of exp:benchmark, which the same reader imports.
-    for name in ("micro", "http"):
+    for name in ("micro", "http", "kernel"):
         put("run", f"exp-benchmark-{name}.json",
             (ROOT / "tests" / "fixtures" / "exp-benchmark" / f"{name}.json").read_bytes())
     # compare_runs: a rules byte, then the baseline and the run, NUL between.

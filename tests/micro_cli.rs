@@ -715,7 +715,7 @@ fn bad_baselines_exit_2_naming_the_file_and_save_nothing() -> Result<(), Failed>
 fn exp_benchmark_runs_show_and_compare_and_another_tool_s_give_no_verdict() -> Result<(), Failed> {
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exp-benchmark");
     // Saved as yardstick's, each kind is a run the published schema allows.
-    for kind in ["micro.json", "http.json"] {
+    for kind in ["micro.json", "http.json", "kernel.json"] {
         let ran = run(yardstick().args(["show", "--json"]).arg(fixture.join(kind)));
         let errors = schema_errors(&json(&ran.stdout));
         check(errors.is_empty(), &format!("{kind}: {errors:?}"), &ran)?;

@@ -294,6 +294,7 @@ fn settings(mode: Mode, exp: &Map<String, Value>, rows: &[Row]) -> Settings {
                 pages,
                 requests: number("requests"),
                 warmup: number("warmup"),
+                warmup_effective: number("warmup"),
                 concurrency: number("concurrency"),
                 cold: switch("cold", false),
                 keepalive: switch("keepalive", true),
@@ -455,7 +456,7 @@ mod tests {
 
     #[test]
     fn an_imported_run_saves_as_yardstick_s_and_reads_back_the_same() {
-        for name in ["micro.json", "http.json"] {
+        for name in ["micro.json", "http.json", "kernel.json"] {
             let run = read(&fixture(name)).unwrap();
             let saved = crate::document::store::to_json(&run);
             assert!(saved.contains("\"tool\": \"yardstick\""), "{saved}");
@@ -468,6 +469,33 @@ mod tests {
                 run
             );
         }
+    }
+
+    #[test]
+    fn kernel_rows_are_probes_judged_by_absolute_medians() {
+        let run = read(&fixture("kernel.json")).unwrap();
+        assert_eq!(run.mode, Mode::Kernel);
+        let keys: Vec<&str> = run.rows.iter().map(|r| r.key.as_str()).collect();
+        assert_eq!(keys, ["content_fetch", "full_view"]);
+        let row = &run.rows[0];
+        assert_eq!(
+            (row.kind, row.figures.median, row.rps),
+            (RowKind::Probe, Some(2.25), Some(432.9))
+        );
+        assert_eq!(
+            crate::judge::method(&run),
+            crate::document::comparison::Method::Absolute
+        );
+        let mut slower = run.clone();
+        slower.rows[1].figures.median = Some(18.0);
+        let c = crate::judge::compare(&run, "base", &slower, &Default::default()).unwrap();
+        let regressed: Vec<&str> = c
+            .checks
+            .iter()
+            .filter(|k| k.regressed())
+            .map(|k| k.key.as_str())
+            .collect();
+        assert_eq!(regressed, ["full_view"]);
     }
 
     /// The example with `edit` applied to its JSON.
