@@ -21,6 +21,8 @@ pub mod document;
 #[cfg(feature = "cli")]
 pub mod error;
 pub mod fs;
+#[cfg(feature = "history")]
+pub mod history;
 #[cfg(feature = "http")]
 pub mod http;
 #[cfg(feature = "cli")]

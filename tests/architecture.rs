@@ -16,6 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["probe"],
     &["document"],
     &["measure", "judge", "http"],
+    &["history"],
     &["baseline", "worker"],
     &["output"],
     &["commands"],

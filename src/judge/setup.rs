@@ -92,6 +92,34 @@ impl Setup {
         }
     }
 
+    /// A short name of the whole set-up (12 hex digits of a hash over every
+    /// field): two runs of counts with one key were counted alike, so a
+    /// history selects a count baseline by it.
+    pub fn key(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut hash = Sha256::new();
+        let p = &self.platform;
+        for field in [
+            &self.rustc,
+            &self.build,
+            &self.target,
+            &self.valgrind,
+            &self.batch,
+            self.cache.as_deref().unwrap_or("-"),
+            &p.libc,
+            &p.tunables,
+            &p.pin,
+            &p.cpu,
+        ] {
+            hash.update(field.as_bytes());
+            hash.update([0]);
+        }
+        hash.finalize()[..6]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
     /// The fields that differ: (field, in `self`, in `other`).
     pub fn differences(&self, other: &Setup) -> Vec<(String, String, String)> {
         let mut pairs = vec![

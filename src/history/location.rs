@@ -1,0 +1,153 @@
+//! Where a history is: a SQLite file, or a PostgreSQL server's URL.
+//!
+//! A URL's password never comes from the command line, where every
+//! process on the machine can read it: `--history` refuses one, and names
+//! the ways that keep it private. In `YARDSTICK_HISTORY` it is taken. A
+//! location is shown with its password hidden, always.
+
+use crate::error::Error;
+use std::path::{Path, PathBuf};
+
+/// The variable that configures a history: every run is then recorded.
+pub const VARIABLE: &str = "YARDSTICK_HISTORY";
+/// The history's file in the folder of kept runs.
+pub const DEFAULT_FILE: &str = "history.sqlite";
+
+/// Where a history is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Location {
+    /// A SQLite file.
+    Sqlite(PathBuf),
+    /// A PostgreSQL server.
+    Postgres(Url),
+}
+
+/// A PostgreSQL URL; its `Debug` hides the password too.
+#[derive(Clone, PartialEq)]
+pub struct Url(String);
+
+impl std::fmt::Debug for Url {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Url({})", self.shown())
+    }
+}
+
+impl Url {
+    /// The URL as given, password and all: for the connection only.
+    pub fn secret(&self) -> &str {
+        &self.0
+    }
+
+    /// The URL with its password, if any, as `***`.
+    pub fn shown(&self) -> String {
+        match password_span(&self.0) {
+            Some((start, end)) => format!("{}***{}", &self.0[..start], &self.0[end..]),
+            None => self.0.clone(),
+        }
+    }
+
+    fn has_password(&self) -> bool {
+        password_span(&self.0).is_some()
+    }
+}
+
+/// Where the password of `postgres://user:password@host/...` is, as byte
+/// offsets; `None` without one.
+fn password_span(url: &str) -> Option<(usize, usize)> {
+    let scheme_end = url.find("://")? + 3;
+    let rest = &url[scheme_end..];
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let at = rest[..authority_end].rfind('@')?;
+    let colon = rest[..at].find(':')?;
+    Some((scheme_end + colon + 1, scheme_end + at))
+}
+
+fn is_postgres(value: &str) -> bool {
+    value.starts_with("postgres://") || value.starts_with("postgresql://")
+}
+
+impl Location {
+    /// `--history`'s value: a URL with a password is refused.
+    pub fn from_option(value: &str) -> Result<Location, Error> {
+        if value.is_empty() {
+            return Err(Error::usage(
+                "--history: empty (a file, or a postgres:// URL)",
+            ));
+        }
+        if !is_postgres(value) {
+            return Ok(Location::Sqlite(PathBuf::from(value)));
+        }
+        let url = Url(value.to_string());
+        if url.has_password() {
+            return Err(Error::usage(format!(
+                "--history: {}: a password on the command line is readable by every \
+                 process; set PGPASSWORD, use a .pgpass file, or put the URL in {VARIABLE}",
+                url.shown()
+            )));
+        }
+        Ok(Location::Postgres(url))
+    }
+
+    /// `YARDSTICK_HISTORY`, when set and not empty.
+    pub fn from_env() -> Option<Location> {
+        let value = std::env::var(VARIABLE).ok().filter(|v| !v.is_empty())?;
+        Some(if is_postgres(&value) {
+            Location::Postgres(Url(value))
+        } else {
+            Location::Sqlite(PathBuf::from(value))
+        })
+    }
+
+    /// The default: `history.sqlite` in the folder of kept runs.
+    pub fn default_in(home: &Path) -> Location {
+        Location::Sqlite(home.join(DEFAULT_FILE))
+    }
+
+    /// The location as shown in messages: a path, or the URL without its
+    /// password.
+    pub fn shown(&self) -> String {
+        match self {
+            Location::Sqlite(path) => path.display().to_string(),
+            Location::Postgres(url) => url.shown(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_is_refused_on_the_command_line_and_never_shown() {
+        let e = Location::from_option("postgres://ci:s3cret@db.example:5432/perf")
+            .unwrap_err()
+            .to_string();
+        assert!(!e.contains("s3cret"), "{e}");
+        assert!(e.contains("PGPASSWORD") && e.contains(VARIABLE), "{e}");
+        assert!(e.contains("postgres://ci:***@db.example:5432/perf"), "{e}");
+        let url = Url("postgresql://u:p%40ss@h/db?sslmode=require".into());
+        assert_eq!(url.shown(), "postgresql://u:***@h/db?sslmode=require");
+        assert!(!format!("{url:?}").contains("p%40ss"));
+        for plain in [
+            "postgres://ci@db/perf",
+            "postgres:///perf?host=/run",
+            "postgres://db",
+        ] {
+            let location = Location::from_option(plain).unwrap();
+            assert_eq!(location.shown(), plain);
+        }
+    }
+
+    #[test]
+    fn anything_else_is_a_file() {
+        assert_eq!(
+            Location::from_option("runs/h.sqlite").unwrap(),
+            Location::Sqlite("runs/h.sqlite".into())
+        );
+        assert!(Location::from_option("").is_err());
+        assert_eq!(
+            Location::default_in(Path::new("target/yardstick")).shown(),
+            "target/yardstick/history.sqlite"
+        );
+    }
+}

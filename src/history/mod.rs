@@ -1,0 +1,79 @@
+//! The history: every run kept in a database, to list, show and follow
+//! over time (`yardstick history`, `--record`).
+//!
+//! One interface, [`Store`], over the back ends: SQLite, embedded, a file
+//! under the target folder by default (`sqlite.rs`). The tables are the
+//! same on every back end (`schema.rs`), and so are the questions
+//! (`query.rs`). A run is stored whole, as the text it was saved as, with
+//! the columns it is selected by ([`Entry`]); its id is the hash of that
+//! text, so the same run added twice, or by two jobs at once, is stored
+//! once.
+
+pub mod entry;
+pub mod location;
+pub mod query;
+mod schema;
+mod sqlite;
+
+pub use entry::Entry;
+pub use location::Location;
+pub use query::{Filter, Listing};
+
+use crate::error::Error;
+
+/// What adding a run did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Added {
+    /// The run is new to the history.
+    New,
+    /// A run of the same text was there already; nothing changed.
+    Already,
+}
+
+/// A run found by its id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stored {
+    /// The whole id.
+    pub id: String,
+    /// The run's text, byte for byte as it was added.
+    pub text: String,
+}
+
+/// A history, whatever holds it. Every write is one transaction: a writer
+/// killed halfway leaves the history as it was.
+pub trait Store {
+    /// Adds a run; a run already there is left as it is.
+    fn add(&mut self, entry: &Entry) -> Result<Added, Error>;
+    /// The run whose id starts with `prefix`: an error when none or
+    /// several do.
+    fn find(&mut self, prefix: &str) -> Result<Stored, Error>;
+    /// The runs `filter` selects, newest first.
+    fn list(&mut self, filter: &Filter) -> Result<Vec<Listing>, Error>;
+}
+
+/// Opens the history at `location`, creating it (and upgrading its
+/// tables) when needed.
+pub fn open(location: &Location) -> Result<Box<dyn Store>, Error> {
+    match location {
+        Location::Sqlite(path) => Ok(Box::new(sqlite::Sqlite::open(path)?)),
+        Location::Postgres(url) => Err(Error::usage(format!(
+            "--history: {}: this yardstick keeps its history in SQLite only; \
+             give a file",
+            url.shown()
+        ))),
+    }
+}
+
+/// The error for an id that no run, or several, start with.
+fn not_one(shown: &str, prefix: &str, found: usize) -> Error {
+    if found == 0 {
+        Error::input(format!("{shown}: no run has the id {prefix}"))
+    } else {
+        Error::input(format!(
+            "{shown}: several runs have ids starting {prefix}; give more digits"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,244 @@
+//! The questions a history answers, and the SQL that asks them: written
+//! once, for every back end, with the placeholders each one spells.
+
+use super::entry::{MIN_PREFIX, SHOWN};
+
+/// Which runs: each field given narrows the list.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Filter {
+    /// Runs with a row of this key (a probe's name, a page's key).
+    pub probe: Option<String>,
+    /// `micro`, `kernel` or `http`.
+    pub mode: Option<String>,
+    /// `time`, `instructions` or `estimated-cycles`.
+    pub metric: Option<String>,
+    /// The machine class, whole.
+    pub machine_class: Option<String>,
+    /// The branch recorded with the run.
+    pub branch: Option<String>,
+    /// Runs of these commits (a range, read from git by the command).
+    pub commits: Option<Vec<String>>,
+    /// Runs started at or after this RFC 3339 date (or a prefix of one).
+    pub since: Option<String>,
+    /// Runs started before this one.
+    pub until: Option<String>,
+    /// At most this many, the newest.
+    pub limit: Option<u64>,
+}
+
+/// A run as `history list` shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listing {
+    /// The whole id.
+    pub id: String,
+    /// When the run started.
+    pub started: String,
+    /// The tool that made it.
+    pub tool: String,
+    /// Its mode.
+    pub mode: String,
+    /// Its metric.
+    pub metric: String,
+    /// Its machine class; empty when unknown.
+    pub machine_class: String,
+    /// The commit measured; empty when unrecorded.
+    pub git_commit: String,
+    /// The branch recorded; empty when none was.
+    pub branch: String,
+    /// How many rows the run has.
+    pub rows: u64,
+}
+
+impl Listing {
+    /// The id as shown: its first [`SHOWN`] digits.
+    pub fn short_id(&self) -> &str {
+        &self.id[..self.id.len().min(SHOWN)]
+    }
+}
+
+/// A value bound to a placeholder.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Value {
+    Text(String),
+    Int(i64),
+}
+
+/// A statement and its values; `placeholder(n)` spells the nth (from 1).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Statement {
+    pub sql: String,
+    pub values: Vec<Value>,
+}
+
+/// How a back end spells the nth placeholder: `?1` (SQLite), `$1`
+/// (PostgreSQL).
+pub(crate) type Placeholder = fn(usize) -> String;
+
+impl Filter {
+    /// The statement that lists the runs this filter selects, newest first,
+    /// as `id, started, tool, mode, metric, machine_class, git_commit,
+    /// branch, rows`.
+    pub(crate) fn list(&self, placeholder: Placeholder) -> Statement {
+        let mut where_ = Where::new(placeholder);
+        where_.push_filter(self);
+        let mut sql = format!(
+            "SELECT id, started, tool, mode, metric, machine_class, git_commit, branch, \
+             (SELECT COUNT(*) FROM figures WHERE figures.run_id = runs.id) \
+             FROM runs{} ORDER BY started DESC, id",
+            where_.clause()
+        );
+        if let Some(limit) = self.limit {
+            let p = where_.bind(Value::Int(i64::try_from(limit).unwrap_or(i64::MAX)));
+            sql.push_str(&format!(" LIMIT {p}"));
+        }
+        Statement {
+            sql,
+            values: where_.values,
+        }
+    }
+}
+
+/// The statement that finds the runs whose id starts with `prefix`
+/// (lower-case hex), at most two, as `id, text`.
+pub(crate) fn find(prefix: &str, placeholder: Placeholder) -> Result<Statement, String> {
+    let valid = prefix.len() >= MIN_PREFIX
+        && prefix.len() <= 64
+        && prefix.bytes().all(|b| b.is_ascii_hexdigit());
+    if !valid {
+        return Err(format!(
+            "`{prefix}` is no run id: {MIN_PREFIX} to 64 hex digits, as `history list` shows"
+        ));
+    }
+    Ok(Statement {
+        sql: format!(
+            "SELECT id, text FROM runs WHERE id >= {} AND id < {} ORDER BY id LIMIT 2",
+            placeholder(1),
+            placeholder(2)
+        ),
+        values: vec![
+            Value::Text(prefix.to_ascii_lowercase()),
+            Value::Text(format!("{}g", prefix.to_ascii_lowercase())),
+        ],
+    })
+}
+
+/// A WHERE clause built one condition at a time.
+struct Where {
+    conditions: Vec<String>,
+    values: Vec<Value>,
+    placeholder: Placeholder,
+}
+
+impl Where {
+    fn new(placeholder: Placeholder) -> Where {
+        Where {
+            conditions: Vec::new(),
+            values: Vec::new(),
+            placeholder,
+        }
+    }
+
+    /// The next placeholder, bound to `value`.
+    fn bind(&mut self, value: Value) -> String {
+        self.values.push(value);
+        (self.placeholder)(self.values.len())
+    }
+
+    fn equal(&mut self, column: &str, value: &Option<String>) {
+        if let Some(v) = value {
+            let p = self.bind(Value::Text(v.clone()));
+            self.conditions.push(format!("{column} = {p}"));
+        }
+    }
+
+    fn push_filter(&mut self, filter: &Filter) {
+        self.equal("mode", &filter.mode);
+        self.equal("metric", &filter.metric);
+        self.equal("machine_class", &filter.machine_class);
+        self.equal("branch", &filter.branch);
+        if let Some(since) = &filter.since {
+            let p = self.bind(Value::Text(since.clone()));
+            self.conditions.push(format!("started >= {p}"));
+        }
+        if let Some(until) = &filter.until {
+            let p = self.bind(Value::Text(until.clone()));
+            self.conditions.push(format!("started < {p}"));
+        }
+        if let Some(probe) = &filter.probe {
+            let p = self.bind(Value::Text(probe.clone()));
+            self.conditions.push(format!(
+                "EXISTS (SELECT 1 FROM figures WHERE figures.run_id = runs.id AND figures.key = {p})"
+            ));
+        }
+        if let Some(commits) = &filter.commits {
+            let list: Vec<String> = commits
+                .iter()
+                .map(|c| self.bind(Value::Text(c.clone())))
+                .collect();
+            self.conditions.push(if list.is_empty() {
+                "1 = 0".to_string()
+            } else {
+                format!("git_commit IN ({})", list.join(", "))
+            });
+        }
+    }
+
+    fn clause(&self) -> String {
+        if self.conditions.is_empty() {
+            String::new()
+        } else {
+            format!(" WHERE {}", self.conditions.join(" AND "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn question(n: usize) -> String {
+        format!("?{n}")
+    }
+
+    #[test]
+    fn each_filter_binds_its_value_and_nothing_is_spliced() {
+        let filter = Filter {
+            probe: Some("x' OR 1=1 --".into()),
+            mode: Some("micro".into()),
+            since: Some("2026-11".into()),
+            commits: Some(vec!["abc".into(), "def".into()]),
+            limit: Some(5),
+            ..Filter::default()
+        };
+        let s = filter.list(question);
+        assert!(!s.sql.contains("OR 1=1"), "{}", s.sql);
+        assert!(s.sql.contains("mode = ?1"), "{}", s.sql);
+        assert!(s.sql.contains("git_commit IN (?4, ?5)"), "{}", s.sql);
+        assert!(s.sql.ends_with("LIMIT ?6"), "{}", s.sql);
+        assert_eq!(s.values.len(), 6);
+        assert_eq!(s.values[5], Value::Int(5));
+        let none = Filter::default().list(question);
+        assert!(!none.sql.contains("FROM runs WHERE") && none.values.is_empty());
+        let empty = Filter {
+            commits: Some(Vec::new()),
+            ..Filter::default()
+        };
+        assert!(empty.list(question).sql.contains("1 = 0"));
+    }
+
+    #[test]
+    fn an_id_prefix_is_hex_of_a_length_that_can_find_one_run() {
+        let s = find("ABCDEF12", question).unwrap();
+        assert_eq!(
+            s.values,
+            [
+                Value::Text("abcdef12".into()),
+                Value::Text("abcdef12g".into())
+            ]
+        );
+        for bad in ["abc", "xyz123", "abcdef'--", &"a".repeat(65)] {
+            let e = find(bad, question).unwrap_err();
+            assert!(e.contains("no run id"), "{e}");
+        }
+    }
+}

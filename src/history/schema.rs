@@ -1,0 +1,65 @@
+//! The history's tables, the same on every back end, created and upgraded
+//! by numbered migrations.
+//!
+//! Migration N (counting from 1) takes a store from version N - 1 to N; a
+//! store records the version it is at in `yardstick_schema`. A store of a
+//! version this build does not know was made by a newer yardstick and is
+//! refused, never downgraded. Migrations only add: a migration once
+//! released is never edited, since stores out there already ran it.
+//!
+//! The SQL is the common ground of SQLite and PostgreSQL: `TEXT`,
+//! `BIGINT` and `DOUBLE PRECISION` (SQLite's REAL affinity).
+
+/// Each migration's statements, in order; the store's version is how
+/// many of them it has run.
+pub(crate) const MIGRATIONS: &[&str] = &[
+    // 1: runs, stored whole, and one line per row for queries.
+    "CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        tool TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        metric TEXT NOT NULL,
+        machine_class TEXT NOT NULL,
+        count_setup TEXT NOT NULL,
+        git_commit TEXT NOT NULL,
+        branch TEXT NOT NULL,
+        started TEXT NOT NULL,
+        params TEXT NOT NULL,
+        recorded TEXT NOT NULL,
+        text TEXT NOT NULL
+    );
+    CREATE INDEX runs_by_kind ON runs (mode, metric, machine_class, started);
+    CREATE INDEX runs_by_commit ON runs (git_commit);
+    CREATE TABLE figures (
+        run_id TEXT NOT NULL REFERENCES runs (id),
+        key TEXT NOT NULL,
+        errors BIGINT NOT NULL,
+        median DOUBLE PRECISION,
+        x_calib DOUBLE PRECISION,
+        p95 DOUBLE PRECISION,
+        p99 DOUBLE PRECISION,
+        instructions DOUBLE PRECISION,
+        estimated_cycles DOUBLE PRECISION,
+        rps DOUBLE PRECISION,
+        PRIMARY KEY (run_id, key)
+    );
+    CREATE INDEX figures_by_key ON figures (key);",
+];
+
+/// The version this build reads and writes.
+pub(crate) fn current() -> u32 {
+    MIGRATIONS.len() as u32
+}
+
+/// The table that holds a store's version; a database without it holds
+/// no history of ours.
+pub(crate) const VERSION_TABLE: &str = "yardstick_schema";
+
+/// The refusal of a store made by a newer yardstick.
+pub(crate) fn newer(found: u32) -> String {
+    format!(
+        "a history of schema version {found}, newer than this yardstick's {}: \
+         use a newer yardstick (the history is left as it is)",
+        current()
+    )
+}

@@ -1,0 +1,237 @@
+//! The embedded back end: one SQLite file, in WAL mode so that readers
+//! never wait for a writer, with a generous busy timeout so that two jobs
+//! writing at once take turns instead of failing.
+
+use super::entry::Entry;
+use super::query::{self, Filter, Listing, Statement, Value};
+use super::schema::{self, MIGRATIONS, VERSION_TABLE};
+use super::{Added, Store, Stored, not_one};
+use crate::error::Error;
+use rusqlite::{Connection, OpenFlags, TransactionBehavior, params, params_from_iter};
+use std::path::Path;
+use std::time::Duration;
+
+/// How long a writer waits for another one before it gives up.
+const BUSY: Duration = Duration::from_secs(60);
+
+pub(crate) struct Sqlite {
+    connection: Connection,
+    shown: String,
+}
+
+fn placeholder(n: usize) -> String {
+    format!("?{n}")
+}
+
+impl Sqlite {
+    /// Opens (or creates) the history at `path`. A file that is not a
+    /// SQLite database, or holds other tables than a history's, is refused
+    /// and never written.
+    pub fn open(path: &Path) -> Result<Sqlite, Error> {
+        let shown = path.display().to_string();
+        let fail = |m: String| Error::input(format!("{shown}: {m}"));
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| fail(format!("cannot make its folder: {e}")))?;
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let connection = Connection::open_with_flags(path, flags)
+            .map_err(|e| fail(format!("cannot open: {e}")))?;
+        connection
+            .busy_timeout(BUSY)
+            .map_err(|e| fail(format!("cannot open: {e}")))?;
+        let mut store = Sqlite {
+            connection,
+            shown: shown.clone(),
+        };
+        store.migrate().map_err(fail)?;
+        Ok(store)
+    }
+
+    /// Creates the tables, or brings them to this build's version.
+    fn migrate(&mut self) -> Result<(), String> {
+        let c = &mut self.connection;
+        // The first read of the file: a file that is no database fails here,
+        // before anything is written.
+        let tables: Vec<String> = c
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+            .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+            .map_err(|e| format!("not a readable SQLite database ({e}); it is left as it is"))?;
+        let ours = tables.iter().any(|t| t == VERSION_TABLE);
+        if !ours && !tables.is_empty() {
+            return Err(
+                "a SQLite database that holds no yardstick history; it is left as it is"
+                    .to_string(),
+            );
+        }
+        if ours && version(c)? == schema::current() {
+            return Ok(());
+        }
+        c.pragma_update(None, "journal_mode", "WAL")
+            .map_err(|e| format!("cannot set WAL mode: {e}"))?;
+        let tx = c
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| format!("cannot write: {e}"))?;
+        tx.execute_batch(&format!(
+            "CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version INTEGER NOT NULL);"
+        ))
+        .map_err(|e| format!("cannot write: {e}"))?;
+        // Another process may have migrated it meanwhile: read it again,
+        // inside the transaction.
+        let found = match version(&tx) {
+            Ok(v) => v,
+            Err(_) => {
+                tx.execute(&format!("INSERT INTO {VERSION_TABLE} VALUES (0)"), [])
+                    .map_err(|e| format!("cannot write: {e}"))?;
+                0
+            }
+        };
+        if found > schema::current() {
+            return Err(schema::newer(found));
+        }
+        for sql in &MIGRATIONS[found as usize..] {
+            tx.execute_batch(sql)
+                .map_err(|e| format!("cannot upgrade its tables: {e}"))?;
+        }
+        tx.execute(
+            &format!("UPDATE {VERSION_TABLE} SET version = ?1"),
+            [schema::current()],
+        )
+        .and_then(|_| tx.commit())
+        .map_err(|e| format!("cannot write: {e}"))
+    }
+
+    fn failed(&self, what: &str, e: rusqlite::Error) -> Error {
+        Error::input(format!("{}: cannot {what}: {e}", self.shown))
+    }
+}
+
+/// The schema version recorded in the store.
+fn version(c: &Connection) -> Result<u32, String> {
+    c.query_row(&format!("SELECT version FROM {VERSION_TABLE}"), [], |r| {
+        r.get::<_, i64>(0)
+    })
+    .map_err(|e| format!("no readable schema version ({e})"))
+    .map(|v| u32::try_from(v).unwrap_or(u32::MAX))
+}
+
+fn bind(values: &[Value]) -> Vec<rusqlite::types::Value> {
+    values
+        .iter()
+        .map(|v| match v {
+            Value::Text(t) => rusqlite::types::Value::Text(t.clone()),
+            Value::Int(i) => rusqlite::types::Value::Integer(*i),
+        })
+        .collect()
+}
+
+impl Store for Sqlite {
+    fn add(&mut self, entry: &Entry) -> Result<Added, Error> {
+        let tx = self
+            .connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| Error::input(format!("{}: cannot record: {e}", self.shown)))?;
+        let c = &entry.columns;
+        let inserted = tx
+            .execute(
+                "INSERT INTO runs (id, tool, mode, metric, machine_class, count_setup, \
+                 git_commit, branch, started, params, recorded, text) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) \
+                 ON CONFLICT (id) DO NOTHING",
+                params![
+                    entry.id,
+                    c.tool,
+                    c.mode,
+                    c.metric,
+                    c.machine_class,
+                    c.count_setup,
+                    c.git_commit,
+                    c.branch,
+                    c.started,
+                    c.params,
+                    crate::document::environment::now(),
+                    entry.text
+                ],
+            )
+            .map_err(|e| Error::input(format!("{}: cannot record: {e}", self.shown)))?;
+        if inserted == 1 {
+            let mut insert = tx
+                .prepare(
+                    "INSERT INTO figures (run_id, key, errors, median, x_calib, p95, p99, \
+                     instructions, estimated_cycles, rps) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                )
+                .map_err(|e| Error::input(format!("{}: cannot record: {e}", self.shown)))?;
+            for r in &entry.rows {
+                insert
+                    .execute(params![
+                        entry.id,
+                        r.key,
+                        i64::try_from(r.errors).unwrap_or(i64::MAX),
+                        r.median,
+                        r.x_calib,
+                        r.p95,
+                        r.p99,
+                        r.instructions,
+                        r.estimated_cycles,
+                        r.rps
+                    ])
+                    .map_err(|e| Error::input(format!("{}: cannot record: {e}", self.shown)))?;
+            }
+        }
+        tx.commit()
+            .map_err(|e| Error::input(format!("{}: cannot record: {e}", self.shown)))?;
+        Ok(if inserted == 1 {
+            Added::New
+        } else {
+            Added::Already
+        })
+    }
+
+    fn find(&mut self, prefix: &str) -> Result<Stored, Error> {
+        let Statement { sql, values } = query::find(prefix, placeholder)
+            .map_err(|m| Error::usage(format!("{}: {m}", self.shown)))?;
+        let found: Vec<Stored> = self
+            .connection
+            .prepare(&sql)
+            .and_then(|mut s| {
+                s.query_map(params_from_iter(bind(&values)), |r| {
+                    Ok(Stored {
+                        id: r.get(0)?,
+                        text: r.get(1)?,
+                    })
+                })?
+                .collect()
+            })
+            .map_err(|e| self.failed("read", e))?;
+        match <[Stored; 1]>::try_from(found) {
+            Ok([one]) => Ok(one),
+            Err(found) => Err(not_one(&self.shown, prefix, found.len())),
+        }
+    }
+
+    fn list(&mut self, filter: &Filter) -> Result<Vec<Listing>, Error> {
+        let Statement { sql, values } = filter.list(placeholder);
+        self.connection
+            .prepare(&sql)
+            .and_then(|mut s| {
+                s.query_map(params_from_iter(bind(&values)), |r| {
+                    Ok(Listing {
+                        id: r.get(0)?,
+                        started: r.get(1)?,
+                        tool: r.get(2)?,
+                        mode: r.get(3)?,
+                        metric: r.get(4)?,
+                        machine_class: r.get(5)?,
+                        git_commit: r.get(6)?,
+                        branch: r.get(7)?,
+                        rows: u64::try_from(r.get::<_, i64>(8)?).unwrap_or(0),
+                    })
+                })?
+                .collect()
+            })
+            .map_err(|e| self.failed("read", e))
+    }
+}

@@ -1,0 +1,190 @@
+//! The SQLite history end to end: what goes in comes out byte for byte,
+//! once, whatever else writes at the same time; what is not a history of
+//! ours is refused and left as it was.
+
+use super::*;
+use crate::document::run::{Row, RowKind, Run, test_micro_run};
+use crate::document::store;
+use std::path::Path;
+
+fn run(probe: &str, median: f64, commit: &str) -> Run {
+    let row = Row::with_samples(probe.into(), RowKind::Probe, probe.into(), vec![median]);
+    let mut run = test_micro_run(vec![row], None);
+    run.environment.git_commit = commit.to_string();
+    run.started = format!("2026-12-01T10:00:{:02}Z", (median as u64) % 60);
+    run
+}
+
+fn entry(run: &Run) -> Entry {
+    let mut text = store::to_json(run);
+    text.push('\n');
+    Entry::new(text, run, "main")
+}
+
+fn open_at(path: &Path) -> Box<dyn Store> {
+    open(&Location::Sqlite(path.to_path_buf())).unwrap()
+}
+
+#[test]
+fn a_run_reads_back_byte_equal_and_is_stored_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("deep/er/history.sqlite");
+    let mut history = open_at(&path);
+    let first = entry(&run("parse", 2.0, "abc1234"));
+    assert_eq!(history.add(&first).unwrap(), Added::New);
+    assert_eq!(history.add(&first).unwrap(), Added::Already);
+    let found = history.find(&first.id[..8]).unwrap();
+    assert_eq!(found.text, first.text);
+    assert_eq!(found.id, first.id);
+    drop(history);
+    // Opened again, by another connection: still one, still equal.
+    let mut history = open_at(&path);
+    assert_eq!(history.add(&first).unwrap(), Added::Already);
+    let all = history.list(&Filter::default()).unwrap();
+    assert_eq!(all.len(), 1);
+    assert_eq!((all[0].rows, all[0].git_commit.as_str()), (1, "abc1234"));
+    let e = history.find("0000000").unwrap_err().to_string();
+    assert!(e.contains("no run has the id 0000000"), "{e}");
+}
+
+#[test]
+fn filters_select_and_the_newest_come_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut history = open_at(&dir.path().join("h.sqlite"));
+    for (i, probe) in ["parse", "render", "parse"].iter().enumerate() {
+        let mut r = run(probe, 10.0 + i as f64, &format!("c{i}"));
+        r.metric = crate::document::run::Metric::Time;
+        history.add(&entry(&r)).unwrap();
+    }
+    let parse = Filter {
+        probe: Some("parse".into()),
+        ..Filter::default()
+    };
+    let listed = history.list(&parse).unwrap();
+    let commits: Vec<&str> = listed.iter().map(|l| l.git_commit.as_str()).collect();
+    assert_eq!(commits, ["c2", "c0"]);
+    let newest = Filter {
+        limit: Some(1),
+        ..Filter::default()
+    };
+    assert_eq!(history.list(&newest).unwrap()[0].git_commit, "c2");
+    let since = Filter {
+        since: Some("2026-12-01T10:00:11".into()),
+        ..Filter::default()
+    };
+    assert_eq!(history.list(&since).unwrap().len(), 2);
+    let range = Filter {
+        commits: Some(vec!["c0".into(), "c1".into()]),
+        ..Filter::default()
+    };
+    assert_eq!(history.list(&range).unwrap().len(), 2);
+    let kernel = Filter {
+        mode: Some("kernel".into()),
+        ..Filter::default()
+    };
+    assert!(history.list(&kernel).unwrap().is_empty());
+}
+
+#[test]
+fn a_write_that_fails_halfway_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut history = open_at(&dir.path().join("h.sqlite"));
+    let mut broken = entry(&run("parse", 2.0, "abc"));
+    // Two rows of one key: the second insert fails after the run's.
+    broken.rows.push(broken.rows[0].clone());
+    assert!(history.add(&broken).is_err());
+    assert!(history.list(&Filter::default()).unwrap().is_empty());
+    broken.rows.pop();
+    assert_eq!(history.add(&broken).unwrap(), Added::New);
+}
+
+#[test]
+fn writers_at_once_lose_nothing_and_duplicate_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    // Each writer adds 60 runs of its own and the same 20 shared ones.
+    let writers: Vec<_> = (0..3)
+        .map(|w| {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                let mut history = open_at(&path);
+                let mut new = 0;
+                for i in 0..80 {
+                    let r = if i % 4 == 0 {
+                        run("shared", i as f64, "s")
+                    } else {
+                        run(&format!("w{w}"), i as f64, "own")
+                    };
+                    new += usize::from(history.add(&entry(&r)).unwrap() == Added::New);
+                }
+                new
+            })
+        })
+        .collect();
+    let new: usize = writers.into_iter().map(|w| w.join().unwrap()).sum();
+    let listed = open_at(&path).list(&Filter::default()).unwrap();
+    assert_eq!(listed.len(), 3 * 60 + 20);
+    assert_eq!(new, listed.len());
+}
+
+#[test]
+fn what_is_not_a_history_of_ours_is_refused_and_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let corrupt = dir.path().join("corrupt.sqlite");
+    let garbage = b"this is no database, and it must stay exactly this".repeat(100);
+    std::fs::write(&corrupt, &garbage).unwrap();
+    let e = open(&Location::Sqlite(corrupt.clone()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("corrupt.sqlite") && e.contains("not a readable SQLite database"),
+        "{e}"
+    );
+    assert!(!e.contains('\n'), "{e}");
+    assert_eq!(std::fs::read(&corrupt).unwrap(), garbage);
+
+    let foreign = dir.path().join("foreign.sqlite");
+    rusqlite::Connection::open(&foreign)
+        .unwrap()
+        .execute_batch("CREATE TABLE accounts (id INTEGER);")
+        .unwrap();
+    let before = std::fs::read(&foreign).unwrap();
+    let e = open(&Location::Sqlite(foreign.clone()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("holds no yardstick history"), "{e}");
+    assert_eq!(std::fs::read(&foreign).unwrap(), before);
+}
+
+#[test]
+fn a_history_of_a_newer_schema_is_refused_never_downgraded() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    open_at(&path)
+        .add(&entry(&run("parse", 2.0, "abc")))
+        .unwrap();
+    let future = schema::current() + 1;
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute(
+            &format!("UPDATE {} SET version = ?1", schema::VERSION_TABLE),
+            [future],
+        )
+        .unwrap();
+    let e = open(&Location::Sqlite(path.clone()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains(&format!("schema version {future}")), "{e}");
+    let version: u32 = rusqlite::Connection::open(&path)
+        .unwrap()
+        .query_row(
+            &format!("SELECT version FROM {}", schema::VERSION_TABLE),
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(version, future);
+}
