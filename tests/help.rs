@@ -53,6 +53,18 @@ const COMMANDS: &[Cli] = &[
         name: "machine",
         section: "## machine",
     },
+    Cli {
+        name: "history add",
+        section: "## History",
+    },
+    Cli {
+        name: "history list",
+        section: "## history list",
+    },
+    Cli {
+        name: "history show",
+        section: "## history show",
+    },
 ];
 
 fn read(relative: &str) -> String {
@@ -89,7 +101,7 @@ fn help_names_every_option(cli: &'static Cli) -> Result<(), Failed> {
         return Err(format!("no option in {}'s table", cli.name).into());
     }
     for flag in ["--help", "-h"] {
-        let ran = run(yardstick().args([cli.name, flag]));
+        let ran = run(yardstick().args(cli.name.split(' ')).arg(flag));
         check(ran.code == 0, &format!("{} {flag} exits 0", cli.name), &ran)?;
         check(ran.stderr.is_empty(), "nothing on stderr", &ran)?;
         let usage = ran.stdout.starts_with("usage: ")
@@ -110,7 +122,7 @@ fn help_names_every_option(cli: &'static Cli) -> Result<(), Failed> {
             )?;
         }
     }
-    let ran = run(yardstick().args(["help", cli.name]));
+    let ran = run(yardstick().arg("help").args(cli.name.split(' ')));
     check(ran.code == 0, "help COMMAND exits 0", &ran)?;
     let doc = read("docs/cli.md");
     let part = section(&doc, cli.section);
@@ -157,7 +169,7 @@ fn refused_options_are_refused(cli: &'static Cli) -> Result<(), Failed> {
             | "--quiet" => option.clone(),
             _ => format!("{option}=1"),
         };
-        let ran = run(yardstick().args([cli.name, &arg]));
+        let ran = run(yardstick().args(cli.name.split(' ')).arg(&arg));
         check(ran.code == 2, &format!("{} {arg} exits 2", cli.name), &ran)?;
         check(
             ran.stderr.contains("does not take") && names(&ran.stderr, &option),
@@ -173,8 +185,10 @@ fn top_level_help_lists_every_command() -> Result<(), Failed> {
         let ran = run(yardstick().args(&args));
         check(ran.code == 0, &format!("{args:?} exits 0"), &ran)?;
         for cli in COMMANDS {
+            // A subcommand is listed by its command.
+            let command = cli.name.split(' ').next().unwrap_or(cli.name);
             check(
-                ran.stdout.contains(&format!("\n  {} ", cli.name)),
+                ran.stdout.contains(&format!("\n  {command} ")),
                 &format!("lists {}", cli.name),
                 &ran,
             )?;

@@ -116,7 +116,8 @@ fn child() -> Command {
     cmd.env_remove("GITHUB_ACTIONS")
         .env_remove("GITHUB_STEP_SUMMARY")
         .env_remove(FAKE_CLOCK)
-        .env_remove("YARDSTICK_INJECT");
+        .env_remove("YARDSTICK_INJECT")
+        .env_remove("YARDSTICK_HISTORY");
     cmd
 }
 

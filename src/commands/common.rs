@@ -7,6 +7,7 @@ use crate::baseline::Asked;
 use crate::error::Error;
 use crate::output::Format;
 use crate::output::deliver::Delivery;
+use crate::output::record::Record;
 use std::path::PathBuf;
 
 /// The exit codes every measuring command shares, for its help.
@@ -52,6 +53,10 @@ pub struct Common {
     pub cross_machine: bool,
     /// Judge a run against a baseline made by another tool.
     pub cross_tool: bool,
+    /// `--record`: add the run to the history.
+    pub record: bool,
+    /// `--history=FILE|URL`: which history (checked when given).
+    pub history: Option<String>,
 }
 
 impl From<&Common> for crate::judge::Rules {
@@ -73,6 +78,10 @@ impl Common {
             format: self.format,
             all_checks: self.all_checks,
             save: self.save.clone(),
+            record: Record {
+                asked: self.record,
+                history: self.history.clone(),
+            },
         }
     }
 
@@ -216,6 +225,29 @@ pub(crate) static CROSS_TOOL: Def<Common> = Def {
     set: Set::Switch(|c| c.cross_tool = true),
 };
 
+/// `--record`.
+pub(crate) static RECORD: Def<Common> = Def {
+    long: "record",
+    short: None,
+    value: None,
+    help: "add the run to the history (always when YARDSTICK_HISTORY is set)",
+    set: Set::Switch(|c| c.record = true),
+};
+
+/// `--history=FILE|URL`.
+pub(crate) static HISTORY: Def<Common> = Def {
+    long: "history",
+    short: None,
+    value: Some("FILE"),
+    help: "the history to use (default: YARDSTICK_HISTORY, else \
+           target/yardstick/history.sqlite)",
+    set: Set::Text(|c, v, _| {
+        crate::output::record::check_location(v)?;
+        c.history = Some(v.to_string());
+        Ok(())
+    }),
+};
+
 /// The output options, which every command that prints a run takes.
 pub(crate) static OUTPUT: &[&Def<Common>] = &[&FORMAT, &JSON, &CSV, &QUIET];
 
@@ -235,6 +267,8 @@ pub(crate) static SHARED: &[&Def<Common>] = &[
     &ALL_CHECKS,
     &CROSS_MACHINE,
     &CROSS_TOOL,
+    &RECORD,
+    &HISTORY,
 ];
 
 #[cfg(test)]
@@ -265,6 +299,8 @@ mod tests {
                 Entry::Shared(&ALL_CHECKS),
                 Entry::Shared(&CROSS_MACHINE),
                 Entry::Shared(&CROSS_TOOL),
+                Entry::Shared(&RECORD),
+                Entry::Shared(&HISTORY),
             ],
         }],
         notes: "",

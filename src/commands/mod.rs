@@ -7,6 +7,8 @@ pub mod baseline;
 pub mod common;
 pub mod compare_builds;
 pub(crate) mod flags;
+#[cfg(feature = "history")]
+pub mod history;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod machine;
@@ -36,6 +38,7 @@ commands:
   baseline        RUN... --output=FILE: pool saved runs of one build into a
                   baseline
   http            measure pages over HTTP
+  history         add, list and show the runs kept in a history
   machine         print this machine's class, the key of its wall-time
                   baselines
 
@@ -115,6 +118,12 @@ fn run_command(command: OsString, mut args: Vec<OsString>) -> Result<i32, Error>
         Some("http") => Err(Error::usage(
             "http: this yardstick was built without HTTP mode (build it with --features http)",
         )),
+        #[cfg(feature = "history")]
+        Some("history") => history::main(args),
+        #[cfg(not(feature = "history"))]
+        Some("history") => Err(Error::usage(
+            "history: this yardstick was built without the history (build it with --features history)",
+        )),
         Some("compare-builds") => compare_builds::options::PairedOptions::parse(args)
             .and_then(|o| compare_builds::main(&o)),
         Some("show") => saved::show(args),
@@ -123,7 +132,9 @@ fn run_command(command: OsString, mut args: Vec<OsString>) -> Result<i32, Error>
         // `help COMMAND` answers as `COMMAND --help` does.
         Some("help") if !args.is_empty() => {
             let command = args.remove(0);
-            run_command(command, vec![OsString::from("--help")])
+            // `help history add` asks a subcommand.
+            args.push(OsString::from("--help"));
+            run_command(command, args)
         }
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
@@ -252,6 +263,12 @@ pub fn options_of(command: &str) -> Option<(Vec<String>, Vec<String>)> {
         #[cfg(feature = "http")]
         "http" => both(&http::cli::SPEC),
         "baseline" => both(&baseline::SPEC),
+        #[cfg(feature = "history")]
+        "history add" => both(&history::ADD),
+        #[cfg(feature = "history")]
+        "history list" => both(&history::LIST),
+        #[cfg(feature = "history")]
+        "history show" => both(&history::SHOW),
         "machine" => both(&machine::SPEC),
         _ => None,
     }

@@ -20,14 +20,23 @@ const OUTPUT: Section<Common> = Section {
     entries: &[Entry::SharedGroup(common::OUTPUT)],
 };
 
-/// Saving and a baseline mean nothing to a command on saved runs.
-const NOT_MEASURING: [(&str, &str); 3] = [
+/// Saving, recording and a baseline mean nothing to a command on saved
+/// runs.
+const NOT_MEASURING: [(&str, &str); 5] = [
     (
         "save",
         "it measures nothing, so there is no new run to save",
     ),
     ("baseline", "name the runs as BASE RUN"),
     ("no-baseline", "name the runs as BASE RUN"),
+    (
+        "record",
+        "it makes no run; `yardstick history add` records saved ones",
+    ),
+    (
+        "history",
+        "it makes no run; `yardstick history add` records saved ones",
+    ),
 ];
 
 /// `yardstick show`'s command line.
@@ -42,6 +51,8 @@ pub(crate) static SHOW: Spec<Common> = Spec {
         NOT_MEASURING[0],
         NOT_MEASURING[1],
         NOT_MEASURING[2],
+        NOT_MEASURING[3],
+        NOT_MEASURING[4],
         ("threshold", "it judges nothing (compare does)"),
         ("min-delta", "it judges nothing (compare does)"),
         ("all-checks", "it judges nothing (compare does)"),

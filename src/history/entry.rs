@@ -22,7 +22,8 @@ pub struct Entry {
 /// The columns a run is selected by.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Columns {
-    /// The tool that made the run (`yardstick`, or an imported run's).
+    /// The tool that made the run: `yardstick`, or an imported run's own
+    /// (`exp:benchmark`, `criterion`).
     pub tool: String,
     /// `micro`, `kernel` or `http`.
     pub mode: String,
@@ -83,7 +84,12 @@ impl Entry {
             String::new()
         };
         let columns = Columns {
-            tool: run.tool.clone(),
+            tool: run
+                .environment
+                .imported
+                .as_ref()
+                .map_or(&run.tool, |i| &i.tool)
+                .clone(),
             mode: run.mode.as_str().to_string(),
             metric: run.metric.as_str().to_string(),
             machine_class: run.environment.machine_class.clone().unwrap_or_default(),

@@ -117,6 +117,30 @@ fn version(c: &Connection) -> Result<u32, String> {
     .map(|v| u32::try_from(v).unwrap_or(u32::MAX))
 }
 
+/// A run's rows, in the transaction that added the run.
+fn insert_rows(tx: &rusqlite::Transaction<'_>, entry: &Entry) -> rusqlite::Result<()> {
+    let mut insert = tx.prepare(
+        "INSERT INTO figures (run_id, key, errors, median, x_calib, p95, p99, \
+         instructions, estimated_cycles, rps) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?;
+    for r in &entry.rows {
+        insert.execute(params![
+            entry.id,
+            r.key,
+            i64::try_from(r.errors).unwrap_or(i64::MAX),
+            r.median,
+            r.x_calib,
+            r.p95,
+            r.p99,
+            r.instructions,
+            r.estimated_cycles,
+            r.rps
+        ])?;
+    }
+    Ok(())
+}
+
 fn bind(values: &[Value]) -> Vec<rusqlite::types::Value> {
     values
         .iter()
@@ -157,29 +181,8 @@ impl Store for Sqlite {
             )
             .map_err(|e| Error::input(format!("{}: cannot record: {e}", self.shown)))?;
         if inserted == 1 {
-            let mut insert = tx
-                .prepare(
-                    "INSERT INTO figures (run_id, key, errors, median, x_calib, p95, p99, \
-                     instructions, estimated_cycles, rps) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                )
+            insert_rows(&tx, entry)
                 .map_err(|e| Error::input(format!("{}: cannot record: {e}", self.shown)))?;
-            for r in &entry.rows {
-                insert
-                    .execute(params![
-                        entry.id,
-                        r.key,
-                        i64::try_from(r.errors).unwrap_or(i64::MAX),
-                        r.median,
-                        r.x_calib,
-                        r.p95,
-                        r.p99,
-                        r.instructions,
-                        r.estimated_cycles,
-                        r.rps
-                    ])
-                    .map_err(|e| Error::input(format!("{}: cannot record: {e}", self.shown)))?;
-            }
         }
         tx.commit()
             .map_err(|e| Error::input(format!("{}: cannot record: {e}", self.shown)))?;

@@ -6,6 +6,7 @@ use crate::document::comparison::Comparison;
 use crate::document::run::Run;
 use crate::document::store;
 use crate::error::Error;
+use crate::output::record::{self, Record};
 use crate::output::{self, Format, github, markdown, verdict};
 use crate::text::clean;
 use std::io::Write;
@@ -20,12 +21,15 @@ pub(crate) struct Delivery {
     pub all_checks: bool,
     /// Where to save the run.
     pub save: Option<PathBuf>,
+    /// Whether and where to record it in the history.
+    pub record: Record,
 }
 
 impl Delivery {
     /// Checks what a run will write before it is measured: a `--save` that
     /// cannot be written would otherwise lose the run.
     pub fn check(&self) -> Result<(), Error> {
+        self.record.check()?;
         match &self.save {
             Some(path) => store::check_writable(path),
             None => Ok(()),
@@ -46,6 +50,7 @@ pub(crate) fn deliver(run: Run, delivery: &Delivery) -> Result<i32, Error> {
     show(&run, delivery);
     announce(&run, document);
     saved?;
+    record::record(&run, &delivery.record)?;
     Ok(verdict::exit_code(&run))
 }
 

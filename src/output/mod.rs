@@ -12,6 +12,7 @@ pub mod markdown;
 pub mod progress;
 #[cfg(test)]
 mod properties;
+pub(crate) mod record;
 pub mod table;
 pub mod verdict;
 

@@ -9,7 +9,11 @@ use std::process::{Command, Output};
 
 /// The root `yardstick` binary.
 pub fn yardstick() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_yardstick"))
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_yardstick"));
+    // A history configured for the developer's own runs records none of
+    // the tests'.
+    cmd.env_remove("YARDSTICK_HISTORY");
+    cmd
 }
 
 /// This test binary started again as a yardstick binary in `role` (what
@@ -24,7 +28,8 @@ pub fn own_child(role: &str, script: &str) -> Command {
         .env_remove("GITHUB_ACTIONS")
         .env_remove("GITHUB_STEP_SUMMARY")
         .env_remove("YARDSTICK_INJECT")
-        .env_remove("YARDSTICK_ALLOC");
+        .env_remove("YARDSTICK_ALLOC")
+        .env_remove("YARDSTICK_HISTORY");
     cmd
 }
 

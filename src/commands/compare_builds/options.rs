@@ -179,6 +179,8 @@ test over the pairs gives p < 0.01.",
             entries: &[
                 Entry::SharedGroup(common::OUTPUT),
                 Entry::SharedAs(&common::SAVE, "also write the comparison's run as JSON"),
+                Entry::Shared(&common::RECORD),
+                Entry::Shared(&common::HISTORY),
             ],
         },
     ],

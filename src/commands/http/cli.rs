@@ -337,6 +337,8 @@ baseline comparison of micro mode.",
             entries: &[
                 Entry::SharedGroup(common::OUTPUT),
                 Entry::Shared(&common::SAVE),
+                Entry::Shared(&common::RECORD),
+                Entry::Shared(&common::HISTORY),
             ],
         },
     ],

@@ -180,6 +180,8 @@ kept on this class (information only).",
             entries: &[
                 Entry::SharedGroup(common::OUTPUT),
                 Entry::Shared(&common::SAVE),
+                Entry::Shared(&common::RECORD),
+                Entry::Shared(&common::HISTORY),
             ],
         },
         // Plumbing and cargo's flags: taken, named in the notes.

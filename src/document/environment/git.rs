@@ -18,6 +18,26 @@ pub fn commit_of(start: &Path) -> Option<String> {
     }
 }
 
+/// The branch a run belongs to: in GitHub Actions the pull request's
+/// source branch (`GITHUB_HEAD_REF`) or the pushed one (`GITHUB_REF_NAME`),
+/// else the branch checked out in the repository containing `start`;
+/// `None` on a detached HEAD or without a repository.
+pub fn branch_of(start: &Path) -> Option<String> {
+    for variable in ["GITHUB_HEAD_REF", "GITHUB_REF_NAME"] {
+        if let Some(name) = std::env::var(variable).ok().filter(|v| !v.is_empty()) {
+            return Some(name);
+        }
+    }
+    checked_out(start)
+}
+
+/// The branch checked out in the repository containing `start`.
+fn checked_out(start: &Path) -> Option<String> {
+    let head = fs::read_to_string(find_gitdir(start)?.join("HEAD")).ok()?;
+    let name = head.trim().strip_prefix("ref:")?.trim();
+    name.strip_prefix("refs/heads/").map(str::to_string)
+}
+
 /// The repository's git directory: `.git` itself, or the directory a `.git`
 /// file (linked worktree, submodule) points at.
 fn find_gitdir(start: &Path) -> Option<PathBuf> {
@@ -105,6 +125,7 @@ mod tests {
         let sub = t.path().join("src/deep");
         fs::create_dir_all(&sub).unwrap();
         assert_eq!(commit_of(&sub).as_deref(), Some(A));
+        assert_eq!(checked_out(&sub).as_deref(), Some("main"));
     }
 
     #[test]
@@ -125,6 +146,7 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         write(&t.path().join(".git/HEAD"), &format!("{B}\n"));
         assert_eq!(commit_of(t.path()).as_deref(), Some(B));
+        assert_eq!(checked_out(t.path()), None);
     }
 
     #[test]
@@ -141,6 +163,7 @@ mod tests {
             &format!("gitdir: {}\n", wt_gitdir.display()),
         );
         assert_eq!(commit_of(&wt).as_deref(), Some(B));
+        assert_eq!(checked_out(&wt).as_deref(), Some("feature"));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::document::import::Imported;
 pub use cpu::Cpu;
-pub use git::commit_of;
+pub use git::{branch_of, commit_of};
 
 /// The set-up of one run.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

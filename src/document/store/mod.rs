@@ -13,7 +13,7 @@ use crate::document::run::Run;
 use crate::error::Error;
 use std::path::Path;
 
-pub use read::{load, parse};
+pub use read::{load, load_with_text, parse};
 pub(crate) use write::check_writable;
 pub use write::write_atomic;
 

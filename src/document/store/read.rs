@@ -57,6 +57,37 @@ fn criterion_results(path: &Path) -> Option<(std::path::PathBuf, String)> {
     (valid && Path::new(dir).is_dir()).then(|| (dir.into(), baseline.to_string()))
 }
 
+/// A saved run and its text, for a store that keeps runs whole (the
+/// history): a file's text as it is (at most 64 MB), or, for criterion
+/// results, which are no one file, the run as yardstick saves it.
+pub fn load_with_text(path: &Path) -> Result<(Run, String), Error> {
+    if criterion_results(path).is_some() {
+        let run = load(path)?;
+        let mut text = super::to_json(&run);
+        text.push('\n');
+        return Ok((run, text));
+    }
+    let shown = path.display();
+    let fail = |m: String| Error::input(format!("{shown}: {m}"));
+    let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    if !meta.is_file() {
+        return Err(fail("not a regular file".to_string()));
+    }
+    if meta.len() > IN_MEMORY_BYTES {
+        return Err(fail(format!(
+            "larger than {} MB, which the history does not keep",
+            IN_MEMORY_BYTES >> 20
+        )));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(IN_MEMORY_BYTES).read_to_end(&mut bytes))
+        .map_err(|e| fail(format!("cannot read: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".to_string()))?;
+    let run = parse(&text).map_err(fail)?;
+    Ok((run, text))
+}
+
 fn load_with(path: &Path, in_memory: u64) -> Result<Run, Error> {
     let shown = path.display();
     let fail = |m: String| Error::input(format!("{shown}: {m}"));

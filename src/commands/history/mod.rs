@@ -1,0 +1,63 @@
+//! `yardstick history`: the runs kept in a history (`--record` adds them
+//! as they are made), listed, shown and added from saved files.
+
+mod add;
+mod list;
+mod options;
+mod show;
+
+pub(crate) use options::{ADD, LIST, SHOW};
+
+use crate::error::Error;
+use crate::history::{self, Location, Store};
+use options::HistoryOptions;
+use std::ffi::OsString;
+
+const USAGE: &str = "usage: yardstick history <add|list|show> [OPTIONS]
+
+  add    RUN...: add saved runs (yardstick's, exp:benchmark's, criterion
+         results) to the history
+  list   the runs kept, newest first, filtered
+  show   ID: print a kept run, as `show` prints a saved one
+
+yardstick history <subcommand> --help prints its options; docs/cli.md,
+\"History\", has them all.";
+
+/// Runs `yardstick history SUBCOMMAND ...`.
+pub fn main(mut args: Vec<OsString>) -> Result<i32, Error> {
+    if args.is_empty() {
+        return Err(Error::usage(USAGE));
+    }
+    let sub = args.remove(0);
+    match sub.to_str() {
+        Some("add") => add::main(HistoryOptions::parse(args, &ADD)?),
+        Some("list") => list::main(HistoryOptions::parse(args, &LIST)?),
+        Some("show") => show::main(HistoryOptions::parse(args, &SHOW)?),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(0)
+        }
+        _ => Err(Error::usage(format!(
+            "history: unknown subcommand `{}` (add, list or show)",
+            sub.to_string_lossy()
+        ))),
+    }
+}
+
+/// The history the options name: `--history`, else `YARDSTICK_HISTORY`,
+/// else the default file beside the kept runs.
+fn location(options: &HistoryOptions) -> Result<Location, Error> {
+    if let Some(value) = &options.common.history {
+        return Location::from_option(value);
+    }
+    Ok(Location::from_env().unwrap_or_else(|| {
+        let program = std::env::current_exe().unwrap_or_default();
+        Location::default_in(&crate::baseline::history::Bench::for_program(&program).home)
+    }))
+}
+
+/// Opens the history the options name.
+fn open(options: &HistoryOptions) -> Result<(Box<dyn Store>, Location), Error> {
+    let location = location(options)?;
+    Ok((history::open(&location)?, location))
+}

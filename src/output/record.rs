@@ -1,0 +1,102 @@
+//! Recording a finished run in the history: asked with `--record`, or
+//! always when `YARDSTICK_HISTORY` configures one. The run is saved and
+//! printed first, so a history that cannot be reached loses nothing but
+//! the record, and says so in one line (exit 2).
+
+use crate::document::run::Run;
+use crate::error::Error;
+
+/// What was asked of the history for a run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Record {
+    /// `--record`.
+    pub asked: bool,
+    /// `--history`'s value, checked when it was given.
+    pub history: Option<String>,
+}
+
+/// Checks `--history`'s value as it is read.
+pub(crate) fn check_location(value: &str) -> Result<(), Error> {
+    #[cfg(feature = "history")]
+    {
+        crate::history::Location::from_option(value).map(drop)
+    }
+    #[cfg(not(feature = "history"))]
+    {
+        let _ = value;
+        Err(without_history("--history"))
+    }
+}
+
+#[cfg(not(feature = "history"))]
+fn without_history(option: &str) -> Error {
+    Error::usage(format!(
+        "{option}: this build has no history (build it with the feature `history`; \
+         the yardstick binary has it)"
+    ))
+}
+
+impl Record {
+    /// Refuses, before anything is measured, a record this build cannot
+    /// make.
+    pub fn check(&self) -> Result<(), Error> {
+        #[cfg(not(feature = "history"))]
+        if self.asked {
+            return Err(without_history("--record"));
+        }
+        Ok(())
+    }
+}
+
+/// Adds `run` to the history when asked or configured; a line on stderr
+/// says where, and under which id.
+#[cfg(feature = "history")]
+pub(crate) fn record(run: &Run, record: &Record) -> Result<(), Error> {
+    use crate::history::{self, Added, Entry, Location, entry::SHOWN};
+    let configured = Location::from_env();
+    if !record.asked && configured.is_none() {
+        return Ok(());
+    }
+    let location = match (&record.history, configured) {
+        (Some(value), _) => Location::from_option(value)?,
+        (None, Some(configured)) => configured,
+        (None, None) => Location::default_in(&default_home()),
+    };
+    let mut text = crate::document::store::to_json(run);
+    text.push('\n');
+    let repository = crate::document::environment::repository_dir();
+    let branch = crate::document::environment::branch_of(&repository).unwrap_or_default();
+    let entry = Entry::new(text, run, &branch);
+    let added = history::open(&location)?.add(&entry)?;
+    let how = match added {
+        Added::New => "recorded in",
+        Added::Already => "already in",
+    };
+    eprintln!(
+        "{how} the history {} as {}",
+        location.shown(),
+        &entry.id[..SHOWN]
+    );
+    Ok(())
+}
+
+/// Without the history a configured one cannot be written: a warning, and
+/// the run goes on.
+#[cfg(not(feature = "history"))]
+pub(crate) fn record(_run: &Run, _record: &Record) -> Result<(), Error> {
+    if std::env::var_os("YARDSTICK_HISTORY").is_some_and(|v| !v.is_empty()) {
+        eprintln!(
+            "warning: YARDSTICK_HISTORY is set, but this build has no history (the feature \
+             `history`): the run is not recorded"
+        );
+    }
+    Ok(())
+}
+
+/// The folder of kept runs of this program, which holds the default
+/// history.
+#[cfg(feature = "history")]
+fn default_home() -> std::path::PathBuf {
+    let program = std::env::current_exe().unwrap_or_default();
+    crate::baseline::history::Bench::for_program(&program).home
+}

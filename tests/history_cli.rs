@@ -1,0 +1,210 @@
+//! The history end to end: a run recorded as it is made reads back byte
+//! for byte as saved, is kept once however often it is added, and a
+//! history that cannot take it costs the record, never the saved run.
+//! Timed by the scripted clock, so nothing here depends on the machine.
+
+mod common;
+
+use common::{check, json, own_child, run, yardstick};
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::path::Path;
+use std::process::Command;
+
+yardstick::probe! {
+    name: recorded_sum,
+    ops: 100,
+    note: "100 numbers summed",
+    setup: || Ok::<_, String>((1..=100u64).collect::<Vec<_>>()),
+    run: |v: &Vec<u64>| v.iter().sum::<u64>(),
+    check: |_, total: &u64| if *total == 5050 { Ok(()) } else { Err(format!("sum {total}")) },
+}
+
+const SCRIPT: &str = "@calibration=1; recorded_sum=0.002";
+
+/// One quick micro run of this binary, saved to `save`.
+fn micro(save: &Path, extra: &[&str]) -> Command {
+    let mut cmd = own_child("main", SCRIPT);
+    cmd.args(["micro", "--repeat=3", "--warmup=1", "-q", "--no-baseline"])
+        .arg(format!("--save={}", save.display()))
+        .args(extra);
+    cmd
+}
+
+fn history(location: &Path, args: &[&str]) -> Command {
+    let mut cmd = yardstick();
+    cmd.arg("history")
+        .args(args)
+        .arg(format!("--history={}", location.display()));
+    cmd
+}
+
+fn ids(location: &Path) -> Result<Vec<String>, Failed> {
+    let ran = run(history(location, &["list", "--json"]));
+    check(ran.code == 0, "history list exits 0", &ran)?;
+    let listed = json(&ran.stdout);
+    Ok(listed
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|l| l["id"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+fn a_recorded_run_reads_back_as_saved_and_is_kept_once() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let db = t.path().join("h/history.sqlite");
+    let saved = t.path().join("run.json");
+    let flag = format!("--history={}", db.display());
+    let ran = run(micro(&saved, &["--record", &flag]));
+    check(ran.code == 0, "the run exits 0", &ran)?;
+    check(
+        ran.stderr.contains("recorded in the history"),
+        "a line says where it went",
+        &ran,
+    )?;
+    let listed = ids(&db)?;
+    check(listed.len() == 1, "one run kept", &ran)?;
+    let shown = run(history(&db, &["show", &listed[0][..10], "--json"]));
+    check(shown.code == 0, "history show exits 0", &shown)?;
+    check(
+        shown.stdout.as_bytes() == std::fs::read(&saved)?.as_slice(),
+        "the kept run is the saved file, byte for byte",
+        &shown,
+    )?;
+    let table = run(history(&db, &["show", &listed[0]]));
+    check(
+        table.code == 0 && table.stdout.contains("recorded_sum"),
+        "and shows as a table",
+        &table,
+    )?;
+    let again = run(history(&db, &["add", saved.to_str().unwrap_or("")]));
+    check(
+        again.code == 0 && again.stdout.contains("already there"),
+        "adding the saved file again keeps nothing new",
+        &again,
+    )?;
+    // A configured history records every run, without --record. (The
+    // scripted clock would make the same run again within a second, the
+    // same text and so the same run: another threshold makes another.)
+    let second = t.path().join("second.json");
+    let ran = run(micro(&second, &["--threshold=20"]).env("YARDSTICK_HISTORY", &db));
+    check(ran.code == 0, "the second run exits 0", &ran)?;
+    check(ids(&db)?.len() == 2, "YARDSTICK_HISTORY recorded it", &ran)?;
+    let probe = run(history(
+        &db,
+        &["list", "--probe=recorded_sum", "--mode=kernel"],
+    ));
+    check(
+        probe.stdout.contains("no run in the history matches"),
+        "filters narrow the list",
+        &probe,
+    )?;
+    Ok(())
+}
+
+fn a_history_that_cannot_take_the_run_costs_only_the_record() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let corrupt = t.path().join("corrupt.sqlite");
+    let garbage = b"no database at all\n".repeat(50);
+    std::fs::write(&corrupt, &garbage)?;
+    let saved = t.path().join("run.json");
+    let flag = format!("--history={}", corrupt.display());
+    let ran = run(micro(&saved, &["--record", &flag]));
+    check(ran.code == 2, "exit 2", &ran)?;
+    check(
+        ran.stderr.trim_end().lines().count() == 1 && ran.stderr.contains("corrupt.sqlite"),
+        "one line naming the file",
+        &ran,
+    )?;
+    check(saved.is_file(), "the run is saved all the same", &ran)?;
+    check(
+        std::fs::read(&corrupt)? == garbage,
+        "the file is left as it was",
+        &ran,
+    )?;
+    let url = "--history=postgres://ci:hunter2@db.invalid/perf";
+    let ran = run(micro(&t.path().join("x.json"), &["--record", url]));
+    check(
+        ran.code == 2,
+        "a password on the command line: exit 2",
+        &ran,
+    )?;
+    check(
+        !ran.stderr.contains("hunter2") && ran.stderr.contains("PGPASSWORD"),
+        "refused, naming the fix, without the password",
+        &ran,
+    )?;
+    check(
+        !t.path().join("x.json").exists(),
+        "refused before anything is measured",
+        &ran,
+    )?;
+    Ok(())
+}
+
+fn bad_input_to_history_commands_exits_2_with_one_line() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let db = t.path().join("h.sqlite");
+    let not_a_run = t.path().join("notes.json");
+    std::fs::write(&not_a_run, "{\"hello\": 1}")?;
+    let good = t.path().join("good.json");
+    let ran = run(micro(&good, &[]));
+    check(ran.code == 0, "a run to add", &ran)?;
+    let cases: [&[&str]; 6] = [
+        &[
+            "add",
+            good.to_str().unwrap_or(""),
+            not_a_run.to_str().unwrap_or(""),
+        ],
+        &["add"],
+        &["show", "zz"],
+        &["show", "abcdef"],
+        &["list", "--since=last week"],
+        &["list", "--mode=fast"],
+    ];
+    for args in cases {
+        let ran = run(history(&db, args));
+        check(ran.code == 2, &format!("{args:?} exits 2"), &ran)?;
+        check(
+            ran.stderr.trim_end().lines().count() == 1,
+            &format!("{args:?}: one line"),
+            &ran,
+        )?;
+    }
+    let listed = run(history(&db, &["list"]));
+    check(
+        listed.stdout.contains("no run in the history matches"),
+        "a bad file among good ones adds none",
+        &listed,
+    )?;
+    Ok(())
+}
+
+type Named = (&'static str, fn() -> Result<(), Failed>);
+
+fn main() {
+    if std::env::var("YARDSTICK_E2E_CHILD").as_deref() == Ok("main") {
+        std::process::exit(yardstick::main());
+    }
+    let named: [Named; 3] = [
+        (
+            "a_recorded_run_reads_back_as_saved_and_is_kept_once",
+            a_recorded_run_reads_back_as_saved_and_is_kept_once,
+        ),
+        (
+            "a_history_that_cannot_take_the_run_costs_only_the_record",
+            a_history_that_cannot_take_the_run_costs_only_the_record,
+        ),
+        (
+            "bad_input_to_history_commands_exits_2_with_one_line",
+            bad_input_to_history_commands_exits_2_with_one_line,
+        ),
+    ];
+    let trials = named
+        .into_iter()
+        .map(|(name, f)| Trial::test(name, f))
+        .collect();
+    libtest_mimic::run(&Arguments::from_args(), trials).exit();
+}
