@@ -65,6 +65,10 @@ const COMMANDS: &[Cli] = &[
         name: "history show",
         section: "## history show",
     },
+    Cli {
+        name: "history trend",
+        section: "## history trend",
+    },
 ];
 
 fn read(relative: &str) -> String {

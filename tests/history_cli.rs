@@ -182,13 +182,79 @@ fn bad_input_to_history_commands_exits_2_with_one_line() -> Result<(), Failed> {
     Ok(())
 }
 
+fn a_trend_follows_the_judged_figure_run_by_run() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let db = t.path().join("h.sqlite");
+    let flag = format!("--history={}", db.display());
+    // Scripted times, so x calib is exactly the probe's time per loop.
+    for (i, ms) in ["0.002", "0.003", "0.0015"].iter().enumerate() {
+        let save = t.path().join(format!("{i}.json"));
+        let mut cmd = micro(
+            &save,
+            &["--record", &flag, &format!("--threshold={}", 10 + i)],
+        );
+        cmd.env(
+            "YARDSTICK_FAKE_CLOCK",
+            format!("@calibration=1; recorded_sum={ms}"),
+        );
+        let ran = run(cmd);
+        check(ran.code == 0, "the run exits 0", &ran)?;
+        // Runs a second apart at least, so their order is their start's.
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+    }
+    let ran = run(history(
+        &db,
+        &["trend", "recorded_sum", "--class=test-cpu-2cpu-00000000"],
+    ));
+    check(ran.code == 0, "trend exits 0", &ran)?;
+    check(
+        ran.stdout.contains("no kept run has it"),
+        "another class's runs are not followed",
+        &ran,
+    )?;
+    let ran = run(history(&db, &["trend", "recorded_sum", "--json"]));
+    check(ran.code == 0, "trend exits 0", &ran)?;
+    let doc = json(&ran.stdout);
+    let values: Vec<f64> = doc["runs"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|p| p["value"].as_f64()).collect())
+        .unwrap_or_default();
+    check(
+        doc["figure"] == "x-calib",
+        "x calib for a timed micro run",
+        &ran,
+    )?;
+    check(
+        values == [0.002, 0.003, 0.0015],
+        "oldest first, every run",
+        &ran,
+    )?;
+    let ran = run(history(&db, &["trend", "recorded_sum", "--limit=2"]));
+    check(
+        !ran.stdout.contains("0.002000 ") && ran.stdout.contains("0.001500  -50.0 %"),
+        "the newest two, the second with its change",
+        &ran,
+    )?;
+    check(
+        ran.stdout
+            .contains("the newest 0.001500 (-50.0 % from their median)"),
+        "the newest against the ones before it",
+        &ran,
+    )?;
+    Ok(())
+}
+
 type Named = (&'static str, fn() -> Result<(), Failed>);
 
 fn main() {
     if std::env::var("YARDSTICK_E2E_CHILD").as_deref() == Ok("main") {
         std::process::exit(yardstick::main());
     }
-    let named: [Named; 3] = [
+    let named: [Named; 4] = [
+        (
+            "a_trend_follows_the_judged_figure_run_by_run",
+            a_trend_follows_the_judged_figure_run_by_run,
+        ),
         (
             "a_recorded_run_reads_back_as_saved_and_is_kept_once",
             a_recorded_run_reads_back_as_saved_and_is_kept_once,

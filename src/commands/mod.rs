@@ -269,6 +269,8 @@ pub fn options_of(command: &str) -> Option<(Vec<String>, Vec<String>)> {
         "history list" => both(&history::LIST),
         #[cfg(feature = "history")]
         "history show" => both(&history::SHOW),
+        #[cfg(feature = "history")]
+        "history trend" => both(&history::TREND),
         "machine" => both(&machine::SPEC),
         _ => None,
     }

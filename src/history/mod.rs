@@ -17,7 +17,7 @@ mod sqlite;
 
 pub use entry::Entry;
 pub use location::Location;
-pub use query::{Filter, Listing};
+pub use query::{Figure, Filter, Listing, Point};
 
 use crate::error::Error;
 
@@ -49,6 +49,9 @@ pub trait Store {
     fn find(&mut self, prefix: &str) -> Result<Stored, Error>;
     /// The runs `filter` selects, newest first.
     fn list(&mut self, filter: &Filter) -> Result<Vec<Listing>, Error>;
+    /// `figure` of the row `key` in the runs `filter` selects that have
+    /// it, oldest first (with a limit, the newest that many).
+    fn trend(&mut self, key: &str, figure: Figure, filter: &Filter) -> Result<Vec<Point>, Error>;
 }
 
 /// Opens the history at `location`, creating it (and upgrading its

@@ -56,6 +56,139 @@ impl Listing {
     }
 }
 
+/// A figure a trend follows: one column of a kept row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Figure {
+    /// The median time, milliseconds.
+    Median,
+    /// The median time per calibration loop (timed micro runs).
+    XCalib,
+    /// The 95th percentile, milliseconds.
+    P95,
+    /// The 99th percentile, milliseconds.
+    P99,
+    /// Instructions per iteration.
+    Instructions,
+    /// Estimated cycles per iteration.
+    EstimatedCycles,
+    /// Requests per second.
+    Rps,
+}
+
+impl Figure {
+    /// Every figure, by the name options and output use.
+    pub const ALL: [(&'static str, Figure); 7] = [
+        ("median", Figure::Median),
+        ("x-calib", Figure::XCalib),
+        ("p95", Figure::P95),
+        ("p99", Figure::P99),
+        ("instructions", Figure::Instructions),
+        ("estimated-cycles", Figure::EstimatedCycles),
+        ("rps", Figure::Rps),
+    ];
+
+    /// The figure a run of `mode` and `metric` is judged by: counts for
+    /// counted runs, x calib for timed micro runs, the median otherwise.
+    pub fn judged(mode: &str, metric: &str) -> Figure {
+        match (mode, metric) {
+            (_, "instructions") => Figure::Instructions,
+            (_, "estimated-cycles") => Figure::EstimatedCycles,
+            ("micro", _) => Figure::XCalib,
+            _ => Figure::Median,
+        }
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        Figure::ALL
+            .iter()
+            .find(|(_, f)| *f == self)
+            .map_or("median", |(n, _)| n)
+    }
+
+    /// Its column in the figures table: written here, never from input.
+    fn column(self) -> &'static str {
+        match self {
+            Figure::Median => "median",
+            Figure::XCalib => "x_calib",
+            Figure::P95 => "p95",
+            Figure::P99 => "p99",
+            Figure::Instructions => "instructions",
+            Figure::EstimatedCycles => "estimated_cycles",
+            Figure::Rps => "rps",
+        }
+    }
+
+    /// Whether more is better (requests per second), not worse.
+    pub fn higher_is_better(self) -> bool {
+        self == Figure::Rps
+    }
+}
+
+/// One run's figure in a trend.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Point {
+    /// The run's whole id.
+    pub id: String,
+    /// When it started.
+    pub started: String,
+    /// The commit measured.
+    pub git_commit: String,
+    /// The branch recorded.
+    pub branch: String,
+    /// The machine class.
+    pub machine_class: String,
+    /// The count set-up's key; empty for wall time.
+    pub count_setup: String,
+    /// The figure.
+    pub value: f64,
+}
+
+/// A statement's columns for a [`Point`], in this order.
+pub(crate) const POINT_COLUMNS: &str =
+    "runs.id, runs.started, runs.git_commit, runs.branch, runs.machine_class, runs.count_setup";
+
+/// The statement that follows `figure` of the row `key` over the runs
+/// `filter` selects, oldest first: [`POINT_COLUMNS`], then the value.
+pub(crate) fn trend(
+    key: &str,
+    figure: Figure,
+    filter: &Filter,
+    placeholder: Placeholder,
+) -> Statement {
+    let mut where_ = Where::new(placeholder);
+    let scoped = Filter {
+        probe: None,
+        limit: None,
+        ..filter.clone()
+    };
+    where_.push_filter(&scoped);
+    let p = where_.bind(Value::Text(key.to_string()));
+    let column = figure.column();
+    where_.conditions.push(format!("figures.key = {p}"));
+    where_
+        .conditions
+        .push(format!("figures.{column} IS NOT NULL"));
+    // The newest N, given oldest first.
+    let (order, limit) = match filter.limit {
+        Some(n) => {
+            let p = where_.bind(Value::Int(i64::try_from(n).unwrap_or(i64::MAX)));
+            ("DESC", format!(" LIMIT {p}"))
+        }
+        None => ("ASC", String::new()),
+    };
+    let sql = format!(
+        "SELECT {POINT_COLUMNS}, figures.{column} FROM figures \
+         JOIN runs ON runs.id = figures.run_id{} \
+         ORDER BY runs.started {order}, runs.id {order}{limit}",
+        where_.clause()
+    );
+    Statement {
+        sql,
+        values: where_.values,
+    }
+}
+
 /// A value bound to a placeholder.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Value {

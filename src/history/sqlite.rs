@@ -3,7 +3,7 @@
 //! writing at once take turns instead of failing.
 
 use super::entry::Entry;
-use super::query::{self, Filter, Listing, Statement, Value};
+use super::query::{self, Figure, Filter, Listing, Point, Statement, Value};
 use super::schema::{self, MIGRATIONS, VERSION_TABLE};
 use super::{Added, Store, Stored, not_one};
 use crate::error::Error;
@@ -213,6 +213,32 @@ impl Store for Sqlite {
             Ok([one]) => Ok(one),
             Err(found) => Err(not_one(&self.shown, prefix, found.len())),
         }
+    }
+
+    fn trend(&mut self, key: &str, figure: Figure, filter: &Filter) -> Result<Vec<Point>, Error> {
+        let Statement { sql, values } = query::trend(key, figure, filter, placeholder);
+        let mut points: Vec<Point> = self
+            .connection
+            .prepare(&sql)
+            .and_then(|mut s| {
+                s.query_map(params_from_iter(bind(&values)), |r| {
+                    Ok(Point {
+                        id: r.get(0)?,
+                        started: r.get(1)?,
+                        git_commit: r.get(2)?,
+                        branch: r.get(3)?,
+                        machine_class: r.get(4)?,
+                        count_setup: r.get(5)?,
+                        value: r.get(6)?,
+                    })
+                })?
+                .collect()
+            })
+            .map_err(|e| self.failed("read", e))?;
+        if filter.limit.is_some() {
+            points.reverse();
+        }
+        Ok(points)
     }
 
     fn list(&mut self, filter: &Filter) -> Result<Vec<Listing>, Error> {

@@ -12,9 +12,7 @@ pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
     if !options.operands.is_empty() {
         return Err(Error::usage(super::LIST.usage));
     }
-    if let Some(range) = &options.commits {
-        options.filter.commits = Some(commits(range)?);
-    }
+    super::read_commits(&mut options)?;
     let (mut history, _) = super::open(&options)?;
     let listed = history.list(&options.filter)?;
     let text = match options.common.format {
@@ -28,7 +26,7 @@ pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
 
 /// The commits of `range`, read from git in the working directory: `A..B`
 /// as `git rev-list` reads it, or one commit.
-fn commits(range: &str) -> Result<Vec<String>, Error> {
+pub(super) fn commits(range: &str) -> Result<Vec<String>, Error> {
     if range.starts_with('-') {
         return Err(Error::usage(format!(
             "--commits: `{range}` is no revision range"

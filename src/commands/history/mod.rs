@@ -5,20 +5,22 @@ mod add;
 mod list;
 mod options;
 mod show;
+mod trend;
 
-pub(crate) use options::{ADD, LIST, SHOW};
+pub(crate) use options::{ADD, LIST, SHOW, TREND};
 
 use crate::error::Error;
 use crate::history::{self, Location, Store};
 use options::HistoryOptions;
 use std::ffi::OsString;
 
-const USAGE: &str = "usage: yardstick history <add|list|show> [OPTIONS]
+const USAGE: &str = "usage: yardstick history <add|list|show|trend> [OPTIONS]
 
   add    RUN...: add saved runs (yardstick's, exp:benchmark's, criterion
          results) to the history
   list   the runs kept, newest first, filtered
   show   ID: print a kept run, as `show` prints a saved one
+  trend  PROBE: one figure of a probe or page over the kept runs
 
 yardstick history <subcommand> --help prints its options; docs/cli.md,
 \"History\", has them all.";
@@ -33,12 +35,13 @@ pub fn main(mut args: Vec<OsString>) -> Result<i32, Error> {
         Some("add") => add::main(HistoryOptions::parse(args, &ADD)?),
         Some("list") => list::main(HistoryOptions::parse(args, &LIST)?),
         Some("show") => show::main(HistoryOptions::parse(args, &SHOW)?),
+        Some("trend") => trend::main(HistoryOptions::parse(args, &TREND)?),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(0)
         }
         _ => Err(Error::usage(format!(
-            "history: unknown subcommand `{}` (add, list or show)",
+            "history: unknown subcommand `{}` (add, list, show or trend)",
             sub.to_string_lossy()
         ))),
     }
@@ -54,6 +57,14 @@ fn location(options: &HistoryOptions) -> Result<Location, Error> {
         let program = std::env::current_exe().unwrap_or_default();
         Location::default_in(&crate::baseline::history::Bench::for_program(&program).home)
     }))
+}
+
+/// `--commits`, read from git into the filter.
+fn read_commits(options: &mut HistoryOptions) -> Result<(), Error> {
+    if let Some(range) = &options.commits {
+        options.filter.commits = Some(list::commits(range)?);
+    }
+    Ok(())
 }
 
 /// Opens the history the options name.

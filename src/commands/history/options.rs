@@ -4,7 +4,7 @@
 use crate::commands::common::{self, Common};
 use crate::commands::flags::{Def, Entry, Flag, Options, Section, Set, Spec};
 use crate::error::Error;
-use crate::history::Filter;
+use crate::history::{Figure, Filter};
 use lexopt::Parser;
 use std::ffi::OsString;
 
@@ -18,8 +18,10 @@ pub(crate) struct HistoryOptions {
     pub branch: Option<String>,
     /// `list`'s filters.
     pub filter: Filter,
-    /// `list --commits=A..B`, read from git when listing.
+    /// `--commits=A..B`, read from git when listing.
     pub commits: Option<String>,
+    /// `trend --figure`.
+    pub figure: Option<Figure>,
 }
 
 impl Options for HistoryOptions {
@@ -98,19 +100,21 @@ kept once. Every run is read before any is added.",
     refuses: &NOT_MEASURING,
 };
 
-/// `list`'s filters.
+/// `list`'s row filter; `trend` names the row as its operand.
+const PROBE: Entry<HistoryOptions> = Entry::Own(Def {
+    long: "probe",
+    short: None,
+    value: Some("KEY"),
+    help: "runs with a row of this key (a probe's name, an HTTP row's key)",
+    set: Set::Text(|o, v, _| {
+        o.filter.probe = Some(v.to_string());
+        Ok(())
+    }),
+});
+
+/// The filters `list` and `trend` share.
 const FILTERS: &[Entry<HistoryOptions>] = &[
     WHERE,
-    Entry::Own(Def {
-        long: "probe",
-        short: None,
-        value: Some("KEY"),
-        help: "runs with a row of this key (a probe's name, an HTTP row's key)",
-        set: Set::Text(|o, v, _| {
-            o.filter.probe = Some(v.to_string());
-            Ok(())
-        }),
-    }),
     Entry::Own(Def {
         long: "mode",
         short: None,
@@ -136,7 +140,8 @@ const FILTERS: &[Entry<HistoryOptions>] = &[
         long: "class",
         short: None,
         value: Some("CLASS"),
-        help: "runs of this machine class (yardstick machine --class)",
+        help: "runs of this machine class (yardstick machine --class; trend's default \
+               for wall time is this machine's)",
         set: Set::Text(|o, v, _| {
             o.filter.machine_class = Some(v.to_string());
             Ok(())
@@ -205,6 +210,56 @@ pub(crate) static LIST: Spec<HistoryOptions> = Spec {
     about: "Lists the runs kept in the history, newest first: id, start, mode, metric,
 machine class, commit, branch and rows. Each filter given narrows the list.",
     sections: &[
+        Section {
+            title: Some("Filters"),
+            entries: &[PROBE],
+        },
+        Section {
+            title: None,
+            entries: FILTERS,
+        },
+        Section {
+            title: Some("Output"),
+            entries: &[
+                Entry::Shared(&common::FORMAT),
+                Entry::Shared(&common::JSON),
+                Entry::Shared(&common::CSV),
+            ],
+        },
+    ],
+    notes: "",
+    exit: EXIT,
+    refuses: &NOT_MEASURING,
+};
+
+/// `yardstick history trend`'s command line.
+pub(crate) static TREND: Spec<HistoryOptions> = Spec {
+    command: "history trend",
+    usage: "usage: yardstick history trend PROBE [OPTIONS]",
+    about: "Follows one figure of the row PROBE (a probe's name, an HTTP row's key) over
+the kept runs, oldest first, each with its change from the run before, and
+the newest against the median and range of the ones before it. Wall time
+belongs to a machine: without --class, runs of this machine's class only.",
+    sections: &[
+        Section {
+            title: None,
+            entries: &[Entry::Own(Def {
+                long: "figure",
+                short: None,
+                value: Some("FIGURE"),
+                help: "median, x-calib, p95, p99, instructions, estimated-cycles or rps \
+                       (default: what the runs are judged by: x-calib for timed micro runs, \
+                       the count for counted ones, else the median)",
+                set: Set::Text(|o, v, option| {
+                    let found = Figure::ALL.iter().find(|(name, _)| *name == v);
+                    let names: Vec<&str> = Figure::ALL.iter().map(|(n, _)| *n).collect();
+                    o.figure = Some(found.map(|(_, f)| *f).ok_or_else(|| {
+                        Error::usage(format!("{option}: `{v}` is none of {}", names.join(", ")))
+                    })?);
+                    Ok(())
+                }),
+            })],
+        },
         Section {
             title: Some("Filters"),
             entries: FILTERS,

@@ -1,0 +1,164 @@
+//! `yardstick history trend PROBE`: one figure of one probe or page over
+//! the kept runs, oldest first, each beside the change from the run
+//! before it.
+
+use super::options::HistoryOptions;
+use crate::error::Error;
+use crate::history::{Figure, Filter, Point, Store};
+use crate::output::Format;
+use crate::output::layout::{Align, Table, change, significant};
+use crate::stats::Summary;
+
+pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
+    let [key] = options.operands.as_slice() else {
+        return Err(Error::usage(super::TREND.usage));
+    };
+    let key = key.to_string_lossy().into_owned();
+    super::read_commits(&mut options)?;
+    let (mut history, _) = super::open(&options)?;
+    let metric = options
+        .filter
+        .metric
+        .get_or_insert_with(|| "time".to_string())
+        .clone();
+    // Wall time belongs to a machine: by default, this machine's class.
+    if metric == "time" && options.filter.machine_class.is_none() {
+        options.filter.machine_class = crate::document::environment::current_class();
+    }
+    let figure = match options.figure {
+        Some(figure) => figure,
+        None => judged_figure(history.as_mut(), &key, &options.filter)?,
+    };
+    let points = history.trend(&key, figure, &options.filter)?;
+    let text = match options.common.format {
+        Format::Table => table(&key, figure, &options.filter, &points),
+        Format::Json => json(&key, figure, &points),
+        Format::Csv => csv(figure, &points)?,
+    };
+    print!("{}", crate::output::github::shielded(&text));
+    Ok(0)
+}
+
+/// The figure the newest run with `key` is judged by.
+fn judged_figure(history: &mut dyn Store, key: &str, filter: &Filter) -> Result<Figure, Error> {
+    let newest = Filter {
+        probe: Some(key.to_string()),
+        limit: Some(1),
+        ..filter.clone()
+    };
+    let listed = history.list(&newest)?;
+    Ok(listed
+        .first()
+        .map_or(Figure::Median, |l| Figure::judged(&l.mode, &l.metric)))
+}
+
+fn table(key: &str, figure: Figure, filter: &Filter, points: &[Point]) -> String {
+    let class = filter.machine_class.as_deref().unwrap_or("any class");
+    let mut out = format!("{key}: {} over the runs of {class}\n", figure.name());
+    if points.is_empty() {
+        out.push_str("no kept run has it\n");
+        return out;
+    }
+    let mut t = Table::new(&[
+        ("started", Align::Left),
+        ("commit", Align::Left),
+        ("branch", Align::Left),
+        (figure.name(), Align::Right),
+        ("change", Align::Right),
+        ("id", Align::Left),
+    ]);
+    let mut before: Option<f64> = None;
+    for p in points {
+        let moved = before
+            .filter(|b| *b != 0.0)
+            .map_or(String::new(), |b| change((p.value / b - 1.0) * 100.0));
+        t.push(vec![
+            p.started.clone(),
+            p.git_commit.chars().take(12).collect(),
+            p.branch.clone(),
+            significant(p.value, 4),
+            moved,
+            p.id.chars().take(crate::history::entry::SHOWN).collect(),
+        ]);
+        before = Some(p.value);
+    }
+    out.push_str(&t.render());
+    out.push_str(&summary(points));
+    out
+}
+
+/// The newest run against the ones before it: their median and range.
+fn summary(points: &[Point]) -> String {
+    let Some((newest, earlier)) = points.split_last() else {
+        return String::new();
+    };
+    let values: Vec<f64> = earlier.iter().map(|p| p.value).collect();
+    let Some(s) = Summary::of(&values) else {
+        return format!("{} run\n", points.len());
+    };
+    let from = if s.median != 0.0 {
+        format!(
+            " ({} from their median)",
+            change((newest.value / s.median - 1.0) * 100.0)
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{} runs; the {} before the newest: median {}, from {} to {}; the newest {}{from}\n",
+        points.len(),
+        earlier.len(),
+        significant(s.median, 4),
+        significant(s.min, 4),
+        significant(s.max, 4),
+        significant(newest.value, 4),
+    )
+}
+
+fn json(key: &str, figure: Figure, points: &[Point]) -> String {
+    let all: Vec<serde_json::Value> = points
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "id": p.id, "started": p.started, "git_commit": p.git_commit,
+                "branch": p.branch, "machine_class": p.machine_class,
+                "count_setup": p.count_setup, "value": p.value,
+            })
+        })
+        .collect();
+    let document = serde_json::json!({ "key": key, "figure": figure.name(), "runs": all });
+    let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn csv(figure: Figure, points: &[Point]) -> Result<String, Error> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let fail = |e: csv::Error| Error::input(format!("csv: {e}"));
+    w.write_record([
+        "id",
+        "started",
+        "git_commit",
+        "branch",
+        "machine_class",
+        "count_setup",
+        figure.name(),
+    ])
+    .map_err(fail)?;
+    for p in points {
+        w.write_record([
+            p.id.as_str(),
+            &p.started,
+            &p.git_commit,
+            &p.branch,
+            &p.machine_class,
+            &p.count_setup,
+            &p.value.to_string(),
+        ])
+        .map_err(fail)?;
+    }
+    let bytes = w
+        .into_inner()
+        .map_err(|e| Error::input(format!("csv: {e}")))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
