@@ -178,8 +178,8 @@ pub(crate) fn trend(
         None => ("ASC", String::new()),
     };
     let sql = format!(
-        "SELECT {POINT_COLUMNS}, figures.{column} FROM figures \
-         JOIN runs ON runs.id = figures.run_id{} \
+        "SELECT {POINT_COLUMNS}, figures.{column} FROM yardstick_figures figures \
+         JOIN yardstick_runs runs ON runs.id = figures.run_id{} \
          ORDER BY runs.started {order}, runs.id {order}{limit}",
         where_.clause()
     );
@@ -187,6 +187,31 @@ pub(crate) fn trend(
         sql,
         values: where_.values,
     }
+}
+
+/// The statement that adds a run's columns, binding in order: id, tool,
+/// mode, metric, machine class, count set-up, commit, branch, start,
+/// parameters, when recorded, text. A run already there is left alone.
+pub(crate) fn insert_run(placeholder: Placeholder) -> String {
+    let values: Vec<String> = (1..=12).map(placeholder).collect();
+    format!(
+        "INSERT INTO yardstick_runs (id, tool, mode, metric, machine_class, count_setup, \
+         git_commit, branch, started, params, recorded, text) VALUES ({}) \
+         ON CONFLICT (id) DO NOTHING",
+        values.join(", ")
+    )
+}
+
+/// The statement that adds one row's figures, binding in order: run id,
+/// key, errors, median, x calib, p95, p99, instructions, estimated
+/// cycles, req/s.
+pub(crate) fn insert_figures(placeholder: Placeholder) -> String {
+    let values: Vec<String> = (1..=10).map(placeholder).collect();
+    format!(
+        "INSERT INTO yardstick_figures (run_id, key, errors, median, x_calib, p95, p99, \
+         instructions, estimated_cycles, rps) VALUES ({})",
+        values.join(", ")
+    )
 }
 
 /// A value bound to a placeholder.
@@ -216,8 +241,8 @@ impl Filter {
         where_.push_filter(self);
         let mut sql = format!(
             "SELECT id, started, tool, mode, metric, machine_class, git_commit, branch, \
-             (SELECT COUNT(*) FROM figures WHERE figures.run_id = runs.id) \
-             FROM runs{} ORDER BY started DESC, id",
+             (SELECT COUNT(*) FROM yardstick_figures figures WHERE figures.run_id = runs.id) \
+             FROM yardstick_runs runs{} ORDER BY started DESC, id",
             where_.clause()
         );
         if let Some(limit) = self.limit {
@@ -243,15 +268,12 @@ pub(crate) fn find(prefix: &str, placeholder: Placeholder) -> Result<Statement, 
         ));
     }
     Ok(Statement {
+        // The prefix is hex, checked above: nothing in it is a pattern.
         sql: format!(
-            "SELECT id, text FROM runs WHERE id >= {} AND id < {} ORDER BY id LIMIT 2",
-            placeholder(1),
-            placeholder(2)
+            "SELECT id, text FROM yardstick_runs WHERE id LIKE {} ORDER BY id LIMIT 2",
+            placeholder(1)
         ),
-        values: vec![
-            Value::Text(prefix.to_ascii_lowercase()),
-            Value::Text(format!("{}g", prefix.to_ascii_lowercase())),
-        ],
+        values: vec![Value::Text(format!("{}%", prefix.to_ascii_lowercase()))],
     })
 }
 
@@ -300,7 +322,8 @@ impl Where {
         if let Some(probe) = &filter.probe {
             let p = self.bind(Value::Text(probe.clone()));
             self.conditions.push(format!(
-                "EXISTS (SELECT 1 FROM figures WHERE figures.run_id = runs.id AND figures.key = {p})"
+                "EXISTS (SELECT 1 FROM yardstick_figures figures \
+                 WHERE figures.run_id = runs.id AND figures.key = {p})"
             ));
         }
         if let Some(commits) = &filter.commits {
@@ -351,7 +374,7 @@ mod tests {
         assert_eq!(s.values.len(), 6);
         assert_eq!(s.values[5], Value::Int(5));
         let none = Filter::default().list(question);
-        assert!(!none.sql.contains("FROM runs WHERE") && none.values.is_empty());
+        assert!(!none.sql.contains("runs WHERE") && none.values.is_empty());
         let empty = Filter {
             commits: Some(Vec::new()),
             ..Filter::default()
@@ -362,13 +385,7 @@ mod tests {
     #[test]
     fn an_id_prefix_is_hex_of_a_length_that_can_find_one_run() {
         let s = find("ABCDEF12", question).unwrap();
-        assert_eq!(
-            s.values,
-            [
-                Value::Text("abcdef12".into()),
-                Value::Text("abcdef12g".into())
-            ]
-        );
+        assert_eq!(s.values, [Value::Text("abcdef12%".into())]);
         for bad in ["abc", "xyz123", "abcdef'--", &"a".repeat(65)] {
             let e = find(bad, question).unwrap_err();
             assert!(e.contains("no run id"), "{e}");

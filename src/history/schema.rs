@@ -14,7 +14,7 @@
 /// many of them it has run.
 pub(crate) const MIGRATIONS: &[&str] = &[
     // 1: runs, stored whole, and one line per row for queries.
-    "CREATE TABLE runs (
+    "CREATE TABLE yardstick_runs (
         id TEXT PRIMARY KEY,
         tool TEXT NOT NULL,
         mode TEXT NOT NULL,
@@ -28,10 +28,10 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         recorded TEXT NOT NULL,
         text TEXT NOT NULL
     );
-    CREATE INDEX runs_by_kind ON runs (mode, metric, machine_class, started);
-    CREATE INDEX runs_by_commit ON runs (git_commit);
-    CREATE TABLE figures (
-        run_id TEXT NOT NULL REFERENCES runs (id),
+    CREATE INDEX yardstick_runs_by_kind ON yardstick_runs (mode, metric, machine_class, started);
+    CREATE INDEX yardstick_runs_by_commit ON yardstick_runs (git_commit);
+    CREATE TABLE yardstick_figures (
+        run_id TEXT NOT NULL REFERENCES yardstick_runs (id),
         key TEXT NOT NULL,
         errors BIGINT NOT NULL,
         median DOUBLE PRECISION,
@@ -43,7 +43,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         rps DOUBLE PRECISION,
         PRIMARY KEY (run_id, key)
     );
-    CREATE INDEX figures_by_key ON figures (key);",
+    CREATE INDEX yardstick_figures_by_key ON yardstick_figures (key);",
 ];
 
 /// The version this build reads and writes.
@@ -52,7 +52,8 @@ pub(crate) fn current() -> u32 {
 }
 
 /// The table that holds a store's version; a database without it holds
-/// no history of ours.
+/// no history of ours. Every table's name starts `yardstick_`, so a
+/// history can share a PostgreSQL database with a team's own tables.
 pub(crate) const VERSION_TABLE: &str = "yardstick_schema";
 
 /// The refusal of a store made by a newer yardstick.

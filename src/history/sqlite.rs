@@ -119,11 +119,7 @@ fn version(c: &Connection) -> Result<u32, String> {
 
 /// A run's rows, in the transaction that added the run.
 fn insert_rows(tx: &rusqlite::Transaction<'_>, entry: &Entry) -> rusqlite::Result<()> {
-    let mut insert = tx.prepare(
-        "INSERT INTO figures (run_id, key, errors, median, x_calib, p95, p99, \
-         instructions, estimated_cycles, rps) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-    )?;
+    let mut insert = tx.prepare(&query::insert_figures(placeholder))?;
     for r in &entry.rows {
         insert.execute(params![
             entry.id,
@@ -160,10 +156,7 @@ impl Store for Sqlite {
         let c = &entry.columns;
         let inserted = tx
             .execute(
-                "INSERT INTO runs (id, tool, mode, metric, machine_class, count_setup, \
-                 git_commit, branch, started, params, recorded, text) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) \
-                 ON CONFLICT (id) DO NOTHING",
+                &query::insert_run(placeholder),
                 params![
                     entry.id,
                     c.tool,
