@@ -141,6 +141,20 @@ fn a_history_that_cannot_take_the_run_costs_only_the_record() -> Result<(), Fail
         "refused before anything is measured",
         &ran,
     )?;
+    // Nothing listens on port 1: unreachable at once.
+    let saved = t.path().join("unreachable.json");
+    let url = "--history=postgres://ci@127.0.0.1:1/perf";
+    let ran = run(micro(&saved, &["--record", url]));
+    check(ran.code == 2, "an unreachable server: exit 2", &ran)?;
+    check(
+        ran.stderr.trim_end().lines().count() == 1
+            && ran
+                .stderr
+                .contains("cannot reach the history at host 127.0.0.1 port 1"),
+        "one line naming the server",
+        &ran,
+    )?;
+    check(saved.is_file(), "the run is saved all the same", &ran)?;
     Ok(())
 }
 

@@ -49,6 +49,12 @@ impl Url {
     fn has_password(&self) -> bool {
         password_span(&self.0).is_some()
     }
+
+    /// The password as written in the URL, if any: to keep it out of
+    /// messages.
+    pub(crate) fn password(&self) -> Option<&str> {
+        password_span(&self.0).map(|(start, end)| &self.0[start..end])
+    }
 }
 
 /// Where the password of `postgres://user:password@host/...` is, as byte

@@ -2,7 +2,8 @@
 //! over time (`yardstick history`, `--record`).
 //!
 //! One interface, [`Store`], over the back ends: SQLite, embedded, a file
-//! under the target folder by default (`sqlite.rs`). The tables are the
+//! under the target folder by default (`sqlite.rs`), and PostgreSQL for
+//! teams (`postgres/`). The tables are the
 //! same on every back end (`schema.rs`), and so are the questions
 //! (`query.rs`). A run is stored whole, as the text it was saved as, with
 //! the columns it is selected by ([`Entry`]); its id is the hash of that
@@ -11,6 +12,7 @@
 
 pub mod entry;
 pub mod location;
+mod postgres;
 pub mod query;
 mod schema;
 mod sqlite;
@@ -59,11 +61,7 @@ pub trait Store {
 pub fn open(location: &Location) -> Result<Box<dyn Store>, Error> {
     match location {
         Location::Sqlite(path) => Ok(Box::new(sqlite::Sqlite::open(path)?)),
-        Location::Postgres(url) => Err(Error::usage(format!(
-            "--history: {}: this yardstick keeps its history in SQLite only; \
-             give a file",
-            url.shown()
-        ))),
+        Location::Postgres(url) => Ok(Box::new(postgres::Postgres::open(url)?)),
     }
 }
 

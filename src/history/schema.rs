@@ -56,8 +56,14 @@ pub(crate) fn current() -> u32 {
 /// history can share a PostgreSQL database with a team's own tables.
 pub(crate) const VERSION_TABLE: &str = "yardstick_schema";
 
+/// The migrations a store at version `found` still needs; a store of a
+/// newer version is refused.
+pub(crate) fn pending(found: u32) -> Result<&'static [&'static str], String> {
+    MIGRATIONS.get(found as usize..).ok_or_else(|| newer(found))
+}
+
 /// The refusal of a store made by a newer yardstick.
-pub(crate) fn newer(found: u32) -> String {
+fn newer(found: u32) -> String {
     format!(
         "a history of schema version {found}, newer than this yardstick's {}: \
          use a newer yardstick (the history is left as it is)",

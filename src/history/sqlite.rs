@@ -4,7 +4,7 @@
 
 use super::entry::Entry;
 use super::query::{self, Figure, Filter, Listing, Point, Statement, Value};
-use super::schema::{self, MIGRATIONS, VERSION_TABLE};
+use super::schema::{self, VERSION_TABLE};
 use super::{Added, Store, Stored, not_one};
 use crate::error::Error;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior, params, params_from_iter};
@@ -88,10 +88,7 @@ impl Sqlite {
                 0
             }
         };
-        if found > schema::current() {
-            return Err(schema::newer(found));
-        }
-        for sql in &MIGRATIONS[found as usize..] {
+        for sql in schema::pending(found)? {
             tx.execute_batch(sql)
                 .map_err(|e| format!("cannot upgrade its tables: {e}"))?;
         }

@@ -1,0 +1,277 @@
+//! The back end for teams: a PostgreSQL server, given by a URL, through
+//! the `postgres` client with rustls. The tables and the questions are
+//! the ones SQLite has (`schema.rs`, `query.rs`); migrations take an
+//! advisory lock, so two jobs that start on an empty database at once do
+//! not both create the tables.
+
+mod config;
+mod pgpass;
+
+use super::entry::Entry;
+use super::location::Url;
+use super::query::{self, Figure, Filter, Listing, Point, Statement, Value};
+use super::schema::{self, VERSION_TABLE};
+use super::{Added, Store, Stored, not_one};
+use crate::error::Error;
+use postgres::types::ToSql;
+use postgres::{Client, Row};
+use std::sync::Arc;
+
+/// The advisory lock migrations hold: any fixed number, the same in
+/// every yardstick.
+const MIGRATION_LOCK: i64 = 0x7961_7264_7374_6b00;
+
+pub(crate) struct Postgres {
+    client: Client,
+    shown: String,
+}
+
+fn placeholder(n: usize) -> String {
+    format!("${n}")
+}
+
+impl Postgres {
+    /// Connects to the server `url` names and brings its tables to this
+    /// build's version. An unreachable server is one line naming it.
+    pub fn open(url: &Url) -> Result<Postgres, Error> {
+        let shown = url.shown();
+        let target = config::target(url).map_err(|m| Error::input(format!("{shown}: {m}")))?;
+        let client = target.config.connect(tls()?).map_err(|e| {
+            Error::input(format!(
+                "{shown}: cannot reach the history at {}: {}",
+                target.server,
+                one_line(&e)
+            ))
+        })?;
+        let mut store = Postgres { client, shown };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    fn failed(&self, what: &str, e: &postgres::Error) -> Error {
+        Error::input(format!("{}: cannot {what}: {}", self.shown, one_line(e)))
+    }
+
+    fn migrate(&mut self) -> Result<(), Error> {
+        let shown = self.shown.clone();
+        let fail = |what: &str, e: postgres::Error| {
+            Error::input(format!("{shown}: cannot {what}: {}", one_line(&e)))
+        };
+        let mut tx = self.client.transaction().map_err(|e| fail("write", e))?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+            .map_err(|e| fail("write", e))?;
+        let exists = |tx: &mut postgres::Transaction<'_>, table: &str| {
+            tx.query_one("SELECT to_regclass($1) IS NOT NULL", &[&table])
+                .and_then(|r| r.try_get::<_, bool>(0))
+        };
+        let ours = exists(&mut tx, VERSION_TABLE).map_err(|e| fail("read", e))?;
+        let found: u32 = if ours {
+            let row = tx
+                .query_one(&format!("SELECT version FROM {VERSION_TABLE}"), &[])
+                .map_err(|e| fail("read its schema version", e))?;
+            let version: i32 = row
+                .try_get(0)
+                .map_err(|e| fail("read its schema version", e))?;
+            u32::try_from(version).unwrap_or(u32::MAX)
+        } else {
+            if exists(&mut tx, "yardstick_runs").map_err(|e| fail("read", e))? {
+                return Err(Error::input(format!(
+                    "{shown}: a yardstick_runs table without a schema version; it is left as it is"
+                )));
+            }
+            tx.batch_execute(&format!(
+                "CREATE TABLE {VERSION_TABLE} (version INTEGER NOT NULL); \
+                 INSERT INTO {VERSION_TABLE} VALUES (0);"
+            ))
+            .map_err(|e| fail("write", e))?;
+            0
+        };
+        let pending = schema::pending(found).map_err(|m| Error::input(format!("{shown}: {m}")))?;
+        if pending.is_empty() {
+            return Ok(());
+        }
+        for sql in pending {
+            tx.batch_execute(sql)
+                .map_err(|e| fail("upgrade its tables", e))?;
+        }
+        let current = i32::try_from(schema::current()).unwrap_or(i32::MAX);
+        tx.execute(
+            &format!("UPDATE {VERSION_TABLE} SET version = $1"),
+            &[&current],
+        )
+        .map_err(|e| fail("write", e))?;
+        tx.commit().map_err(|e| fail("write", e))
+    }
+
+    fn query(&mut self, statement: &Statement) -> Result<Vec<Row>, Error> {
+        let values = bind(&statement.values);
+        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
+        self.client
+            .query(&statement.sql, &refs)
+            .map_err(|e| self.failed("read", &e))
+    }
+}
+
+/// The error's text, and its cause's, on one line.
+fn one_line(e: &postgres::Error) -> String {
+    let mut text = e.to_string();
+    if let Some(source) = std::error::Error::source(e) {
+        let cause = source.to_string();
+        if !text.contains(&cause) {
+            text = format!("{text}: {cause}");
+        }
+    }
+    crate::text::cleaned(&text)
+}
+
+/// TLS with the system's trusted roots, verified whatever the mode.
+fn tls() -> Result<tokio_postgres_rustls::MakeRustlsConnect, Error> {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add_parsable_certificates(rustls_native_certs::load_native_certs().certs);
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| Error::input(format!("TLS set-up: {e}")))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
+}
+
+fn bind(values: &[Value]) -> Vec<Box<dyn ToSql + Sync>> {
+    values
+        .iter()
+        .map(|v| -> Box<dyn ToSql + Sync> {
+            match v {
+                Value::Text(t) => Box::new(t.clone()),
+                Value::Int(i) => Box::new(*i),
+            }
+        })
+        .collect()
+}
+
+fn text(row: &Row, i: usize) -> Result<String, postgres::Error> {
+    row.try_get(i)
+}
+
+impl Store for Postgres {
+    fn add(&mut self, entry: &Entry) -> Result<Added, Error> {
+        let shown = self.shown.clone();
+        let fail =
+            |e: postgres::Error| Error::input(format!("{shown}: cannot record: {}", one_line(&e)));
+        let mut tx = self.client.transaction().map_err(fail)?;
+        let c = &entry.columns;
+        let recorded = crate::document::environment::now();
+        let inserted = tx
+            .execute(
+                &query::insert_run(placeholder),
+                &[
+                    &entry.id,
+                    &c.tool,
+                    &c.mode,
+                    &c.metric,
+                    &c.machine_class,
+                    &c.count_setup,
+                    &c.git_commit,
+                    &c.branch,
+                    &c.started,
+                    &c.params,
+                    &recorded,
+                    &entry.text,
+                ],
+            )
+            .map_err(fail)?;
+        if inserted == 1 {
+            let insert = tx
+                .prepare(&query::insert_figures(placeholder))
+                .map_err(fail)?;
+            for r in &entry.rows {
+                let errors = i64::try_from(r.errors).unwrap_or(i64::MAX);
+                tx.execute(
+                    &insert,
+                    &[
+                        &entry.id,
+                        &r.key,
+                        &errors,
+                        &r.median,
+                        &r.x_calib,
+                        &r.p95,
+                        &r.p99,
+                        &r.instructions,
+                        &r.estimated_cycles,
+                        &r.rps,
+                    ],
+                )
+                .map_err(fail)?;
+            }
+        }
+        tx.commit().map_err(fail)?;
+        Ok(if inserted == 1 {
+            Added::New
+        } else {
+            Added::Already
+        })
+    }
+
+    fn find(&mut self, prefix: &str) -> Result<Stored, Error> {
+        let statement = query::find(prefix, placeholder)
+            .map_err(|m| Error::usage(format!("{}: {m}", self.shown)))?;
+        let rows = self.query(&statement)?;
+        let found: Vec<Stored> = rows
+            .iter()
+            .map(|r| {
+                Ok(Stored {
+                    id: text(r, 0)?,
+                    text: text(r, 1)?,
+                })
+            })
+            .collect::<Result<_, postgres::Error>>()
+            .map_err(|e| self.failed("read", &e))?;
+        match <[Stored; 1]>::try_from(found) {
+            Ok([one]) => Ok(one),
+            Err(found) => Err(not_one(&self.shown, prefix, found.len())),
+        }
+    }
+
+    fn list(&mut self, filter: &Filter) -> Result<Vec<Listing>, Error> {
+        let rows = self.query(&filter.list(placeholder))?;
+        rows.iter()
+            .map(|r| {
+                Ok(Listing {
+                    id: text(r, 0)?,
+                    started: text(r, 1)?,
+                    tool: text(r, 2)?,
+                    mode: text(r, 3)?,
+                    metric: text(r, 4)?,
+                    machine_class: text(r, 5)?,
+                    git_commit: text(r, 6)?,
+                    branch: text(r, 7)?,
+                    rows: u64::try_from(r.try_get::<_, i64>(8)?).unwrap_or(0),
+                })
+            })
+            .collect::<Result<_, postgres::Error>>()
+            .map_err(|e| self.failed("read", &e))
+    }
+
+    fn trend(&mut self, key: &str, figure: Figure, filter: &Filter) -> Result<Vec<Point>, Error> {
+        let rows = self.query(&query::trend(key, figure, filter, placeholder))?;
+        let mut points: Vec<Point> = rows
+            .iter()
+            .map(|r| {
+                Ok(Point {
+                    id: text(r, 0)?,
+                    started: text(r, 1)?,
+                    git_commit: text(r, 2)?,
+                    branch: text(r, 3)?,
+                    machine_class: text(r, 4)?,
+                    count_setup: text(r, 5)?,
+                    value: r.try_get(6)?,
+                })
+            })
+            .collect::<Result<_, postgres::Error>>()
+            .map_err(|e| self.failed("read", &e))?;
+        if filter.limit.is_some() {
+            points.reverse();
+        }
+        Ok(points)
+    }
+}

@@ -1,0 +1,180 @@
+//! The history on a real PostgreSQL server: the same promises as on
+//! SQLite (byte-equal, once, filters, trend), two writers at once, and a
+//! history of a newer schema refused. The server comes from the
+//! environment libpq reads (`PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`):
+//! `.ci/run` runs the tests under `pg_virtualenv`, which makes a cluster
+//! and sets them, and names `postgres` in `YARDSTICK_REQUIRE_TOOLS`, so
+//! there a missing server fails the tests instead of skipping them.
+
+mod common;
+
+use common::{check, run, tool_found, yardstick};
+use libtest_mimic::Failed;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// A database of its own for one test, dropped at the end.
+struct Database {
+    name: String,
+}
+
+impl Database {
+    /// `None` (and SKIPPED) without a server, unless one is required.
+    fn create(test: &str) -> Option<Database> {
+        let found = std::env::var_os("PGHOST").is_some()
+            && Command::new("createdb").arg("--version").output().is_ok();
+        if !tool_found("postgres", found) {
+            return None;
+        }
+        let name = format!("yardstick_{test}_{}", std::process::id());
+        let made = Command::new("createdb").arg(&name).status();
+        assert!(made.is_ok_and(|s| s.success()), "createdb {name} failed");
+        Some(Database { name })
+    }
+
+    fn url(&self) -> String {
+        format!("--history=postgres:///{}?sslmode=disable", self.name)
+    }
+
+    /// Runs `sql`; what it printed, unaligned.
+    fn psql(&self, sql: &str) -> String {
+        let ran = Command::new("psql")
+            .args(["-qtA", "-v", "ON_ERROR_STOP=1", "-d", &self.name, "-c", sql])
+            .output()
+            .expect("psql runs");
+        assert!(ran.status.success(), "psql: {sql}");
+        String::from_utf8_lossy(&ran.stdout).trim().to_string()
+    }
+}
+
+impl Drop for Database {
+    fn drop(&mut self) {
+        let _ = Command::new("dropdb").arg(&self.name).status();
+    }
+}
+
+fn history(db: &Database, args: &[&str]) -> Command {
+    let mut cmd = yardstick();
+    cmd.arg("history").args(args).arg(db.url());
+    cmd
+}
+
+/// `n` different runs made from the committed micro run: each its own
+/// start, so each its own text and id.
+fn runs(dir: &Path, tag: &str, n: usize) -> Vec<PathBuf> {
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exp-benchmark/micro.json");
+    let text = std::fs::read_to_string(&fixture).expect("the fixture");
+    (0..n)
+        .map(|i| {
+            let path = dir.join(format!("{tag}-{i}.json"));
+            let changed = text.replacen(
+                "\"machine\":",
+                &format!("\"note_{tag}_{i}\": 1, \"machine\":"),
+                1,
+            );
+            std::fs::write(&path, changed).expect("a run written");
+            path
+        })
+        .collect()
+}
+
+#[test]
+fn kept_runs_read_back_byte_equal_once_and_trend() -> Result<(), Failed> {
+    let Some(db) = Database::create("kept") else {
+        return Ok(());
+    };
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exp-benchmark");
+    let micro = fixtures.join("micro.json");
+    let http = fixtures.join("http.json");
+    let paths = [micro.to_str().unwrap_or(""), http.to_str().unwrap_or("")];
+    let ran = run(history(&db, &["add", paths[0], paths[1]]));
+    check(
+        ran.code == 0 && ran.stdout.matches("added").count() == 2,
+        "both added",
+        &ran,
+    )?;
+    let again = run(history(&db, &["add", paths[0]]));
+    check(
+        again.stdout.contains("already there"),
+        "the same file is kept once",
+        &again,
+    )?;
+    let listed = run(history(&db, &["list", "--csv"]));
+    check(
+        listed.stdout.lines().count() == 3,
+        "two runs listed",
+        &listed,
+    )?;
+    let micro_id = listed
+        .stdout
+        .lines()
+        .find(|l| l.contains(",micro,"))
+        .and_then(|l| l.split(',').next())
+        .unwrap_or_default()
+        .to_string();
+    let shown = run(history(&db, &["show", &micro_id[..8], "--json"]));
+    check(
+        shown.code == 0 && shown.stdout.as_bytes() == std::fs::read(&micro)?.as_slice(),
+        "the kept run is the file, byte for byte",
+        &shown,
+    )?;
+    let http_only = run(history(&db, &["list", "--mode=http", "--csv"]));
+    check(
+        http_only.stdout.lines().count() == 2,
+        "a filter narrows",
+        &http_only,
+    )?;
+    Ok(())
+}
+
+#[test]
+fn two_writers_at_once_lose_nothing_and_duplicate_nothing() -> Result<(), Failed> {
+    let Some(db) = Database::create("writers") else {
+        return Ok(());
+    };
+    let dir = tempfile::tempdir()?;
+    let shared = runs(dir.path(), "shared", 30);
+    let writers: Vec<_> = ["a", "b"]
+        .iter()
+        .map(|tag| {
+            let mut files = runs(dir.path(), tag, 120);
+            files.extend(shared.iter().cloned());
+            let mut cmd = history(&db, &["add"]);
+            cmd.args(&files)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+            cmd.spawn().expect("a writer starts")
+        })
+        .collect();
+    for writer in writers {
+        let out = writer.wait_with_output()?;
+        assert!(out.status.success(), "a writer failed");
+    }
+    let listed = run(history(&db, &["list", "--csv"]));
+    check(
+        listed.stdout.lines().count() == 1 + 2 * 120 + 30,
+        "every run once",
+        &listed,
+    )?;
+    Ok(())
+}
+
+#[test]
+fn a_history_of_a_newer_schema_is_refused() -> Result<(), Failed> {
+    let Some(db) = Database::create("newer") else {
+        return Ok(());
+    };
+    let ran = run(history(&db, &["list"]));
+    check(ran.code == 0, "an empty history lists nothing", &ran)?;
+    let _ = db.psql("UPDATE yardstick_schema SET version = 99");
+    let ran = run(history(&db, &["list"]));
+    check(
+        ran.code == 2 && ran.stderr.contains("schema version 99"),
+        "refused, naming the version",
+        &ran,
+    )?;
+    let version = db.psql("SELECT version FROM yardstick_schema");
+    check(version == "99", "and never downgraded", &ran)?;
+    Ok(())
+}
