@@ -69,6 +69,10 @@ const COMMANDS: &[Cli] = &[
         name: "history trend",
         section: "## history trend",
     },
+    Cli {
+        name: "history bisect",
+        section: "## history bisect",
+    },
 ];
 
 fn read(relative: &str) -> String {

@@ -258,13 +258,73 @@ fn a_trend_follows_the_judged_figure_run_by_run() -> Result<(), Failed> {
     Ok(())
 }
 
+fn git(repo: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(repo)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+fn bisect_finds_the_first_commit_that_left_the_band() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let repo = t.path().join("repo");
+    std::fs::create_dir_all(&repo)?;
+    git(&repo, &["init", "-q", "-b", "main"]);
+    let db = t.path().join("h.sqlite");
+    let flag = format!("--history={}", db.display());
+    let mut commits = Vec::new();
+    // Seven commits at 2 µs, then two at 4 µs: the eighth moved.
+    for i in 0..9 {
+        git(
+            &repo,
+            &["commit", "-q", "--allow-empty", "-m", &format!("c{i}")],
+        );
+        commits.push(git(&repo, &["rev-parse", "HEAD"]));
+        let ms = if i < 7 { "0.002" } else { "0.004" };
+        let mut cmd = micro(&t.path().join(format!("{i}.json")), &["--record", &flag]);
+        cmd.current_dir(&repo).env_remove("CARGO_MANIFEST_DIR").env(
+            "YARDSTICK_FAKE_CLOCK",
+            format!("@calibration=1; recorded_sum={ms}"),
+        );
+        let ran = run(cmd);
+        check(ran.code == 0, "the run exits 0", &ran)?;
+    }
+    let mut bisect = history(&db, &["bisect", "recorded_sum", "--window=5"]);
+    bisect.current_dir(&repo);
+    let ran = run(bisect);
+    check(ran.code == 0, "bisect exits 0", &ran)?;
+    check(
+        ran.stdout
+            .contains(&format!("first to leave it: {}:", commits[7])),
+        "the first slow commit, not the one after it",
+        &ran,
+    )?;
+    let mut early = history(&db, &["bisect", "recorded_sum", "--rev=HEAD~2"]);
+    early.current_dir(&repo);
+    let ran = run(early);
+    check(
+        ran.stdout.contains("no commit left the band"),
+        "before it, nothing moved",
+        &ran,
+    )?;
+    Ok(())
+}
+
 type Named = (&'static str, fn() -> Result<(), Failed>);
 
 fn main() {
     if std::env::var("YARDSTICK_E2E_CHILD").as_deref() == Ok("main") {
         std::process::exit(yardstick::main());
     }
-    let named: [Named; 4] = [
+    let named: [Named; 5] = [
+        (
+            "bisect_finds_the_first_commit_that_left_the_band",
+            bisect_finds_the_first_commit_that_left_the_band,
+        ),
         (
             "a_trend_follows_the_judged_figure_run_by_run",
             a_trend_follows_the_judged_figure_run_by_run,

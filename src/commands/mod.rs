@@ -271,6 +271,8 @@ pub fn options_of(command: &str) -> Option<(Vec<String>, Vec<String>)> {
         "history show" => both(&history::SHOW),
         #[cfg(feature = "history")]
         "history trend" => both(&history::TREND),
+        #[cfg(feature = "history")]
+        "history bisect" => both(&history::BISECT),
         "machine" => both(&machine::SPEC),
         _ => None,
     }

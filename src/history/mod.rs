@@ -10,6 +10,7 @@
 //! text, so the same run added twice, or by two jobs at once, is stored
 //! once.
 
+pub mod band;
 pub mod entry;
 pub mod location;
 mod postgres;

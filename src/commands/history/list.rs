@@ -6,7 +6,6 @@ use crate::error::Error;
 use crate::history::Listing;
 use crate::output::Format;
 use crate::output::layout::{Align, Table};
-use std::process::Command;
 
 pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
     if !options.operands.is_empty() {
@@ -22,35 +21,6 @@ pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
     };
     print!("{}", crate::output::github::shielded(&text));
     Ok(0)
-}
-
-/// The commits of `range`, read from git in the working directory: `A..B`
-/// as `git rev-list` reads it, or one commit.
-pub(super) fn commits(range: &str) -> Result<Vec<String>, Error> {
-    if range.starts_with('-') {
-        return Err(Error::usage(format!(
-            "--commits: `{range}` is no revision range"
-        )));
-    }
-    let mut git = Command::new("git");
-    if range.contains("..") {
-        git.args(["rev-list", range, "--"]);
-    } else {
-        git.args(["rev-parse", "--verify", "--end-of-options"])
-            .arg(format!("{range}^{{commit}}"));
-    }
-    let out = git
-        .output()
-        .map_err(|e| Error::input(format!("--commits: cannot run git: {e}")))?;
-    if !out.status.success() {
-        let why = String::from_utf8_lossy(&out.stderr);
-        let why = why.lines().next().unwrap_or("failed").trim();
-        return Err(Error::input(format!("--commits: git: {why}")));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect())
 }
 
 const COLUMNS: [&str; 8] = [

@@ -2,25 +2,29 @@
 //! as they are made), listed, shown and added from saved files.
 
 mod add;
+mod bisect;
+mod git;
 mod list;
 mod options;
 mod show;
 mod trend;
 
-pub(crate) use options::{ADD, LIST, SHOW, TREND};
+pub(crate) use options::{ADD, BISECT, LIST, SHOW, TREND};
 
 use crate::error::Error;
 use crate::history::{self, Location, Store};
 use options::HistoryOptions;
 use std::ffi::OsString;
 
-const USAGE: &str = "usage: yardstick history <add|list|show|trend> [OPTIONS]
+const USAGE: &str = "usage: yardstick history <add|list|show|trend|bisect> [OPTIONS]
 
   add    RUN...: add saved runs (yardstick's, exp:benchmark's, criterion
          results) to the history
   list   the runs kept, newest first, filtered
   show   ID: print a kept run, as `show` prints a saved one
   trend  PROBE: one figure of a probe or page over the kept runs
+  bisect PROBE: the first commit whose figure left the band of the ones
+         before it
 
 yardstick history <subcommand> --help prints its options; docs/cli.md,
 \"History\", has them all.";
@@ -36,12 +40,13 @@ pub fn main(mut args: Vec<OsString>) -> Result<i32, Error> {
         Some("list") => list::main(HistoryOptions::parse(args, &LIST)?),
         Some("show") => show::main(HistoryOptions::parse(args, &SHOW)?),
         Some("trend") => trend::main(HistoryOptions::parse(args, &TREND)?),
+        Some("bisect") => bisect::main(HistoryOptions::parse(args, &BISECT)?),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(0)
         }
         _ => Err(Error::usage(format!(
-            "history: unknown subcommand `{}` (add, list, show or trend)",
+            "history: unknown subcommand `{}` (add, list, show, trend or bisect)",
             sub.to_string_lossy()
         ))),
     }
@@ -62,7 +67,7 @@ fn location(options: &HistoryOptions) -> Result<Location, Error> {
 /// `--commits`, read from git into the filter.
 fn read_commits(options: &mut HistoryOptions) -> Result<(), Error> {
     if let Some(range) = &options.commits {
-        options.filter.commits = Some(list::commits(range)?);
+        options.filter.commits = Some(git::commits(range)?);
     }
     Ok(())
 }

@@ -22,6 +22,10 @@ pub(crate) struct HistoryOptions {
     pub commits: Option<String>,
     /// `trend --figure`.
     pub figure: Option<Figure>,
+    /// `bisect --window`.
+    pub window: Option<usize>,
+    /// `bisect --rev`.
+    pub rev: Option<String>,
 }
 
 impl Options for HistoryOptions {
@@ -232,6 +236,24 @@ machine class, commit, branch and rows. Each filter given narrows the list.",
     refuses: &NOT_MEASURING,
 };
 
+/// `trend --figure` and `bisect --figure`.
+const FIGURE: Entry<HistoryOptions> = Entry::Own(Def {
+    long: "figure",
+    short: None,
+    value: Some("FIGURE"),
+    help: "median, x-calib, p95, p99, instructions, estimated-cycles or rps \
+           (default: what the runs are judged by: x-calib for timed micro runs, \
+           the count for counted ones, else the median)",
+    set: Set::Text(|o, v, option| {
+        let found = Figure::ALL.iter().find(|(name, _)| *name == v);
+        let names: Vec<&str> = Figure::ALL.iter().map(|(n, _)| *n).collect();
+        o.figure = Some(found.map(|(_, f)| *f).ok_or_else(|| {
+            Error::usage(format!("{option}: `{v}` is none of {}", names.join(", ")))
+        })?);
+        Ok(())
+    }),
+});
+
 /// `yardstick history trend`'s command line.
 pub(crate) static TREND: Spec<HistoryOptions> = Spec {
     command: "history trend",
@@ -243,22 +265,7 @@ belongs to a machine: without --class, runs of this machine's class only.",
     sections: &[
         Section {
             title: None,
-            entries: &[Entry::Own(Def {
-                long: "figure",
-                short: None,
-                value: Some("FIGURE"),
-                help: "median, x-calib, p95, p99, instructions, estimated-cycles or rps \
-                       (default: what the runs are judged by: x-calib for timed micro runs, \
-                       the count for counted ones, else the median)",
-                set: Set::Text(|o, v, option| {
-                    let found = Figure::ALL.iter().find(|(name, _)| *name == v);
-                    let names: Vec<&str> = Figure::ALL.iter().map(|(n, _)| *n).collect();
-                    o.figure = Some(found.map(|(_, f)| *f).ok_or_else(|| {
-                        Error::usage(format!("{option}: `{v}` is none of {}", names.join(", ")))
-                    })?);
-                    Ok(())
-                }),
-            })],
+            entries: &[FIGURE],
         },
         Section {
             title: Some("Filters"),
@@ -271,6 +278,59 @@ belongs to a machine: without --class, runs of this machine's class only.",
                 Entry::Shared(&common::JSON),
                 Entry::Shared(&common::CSV),
             ],
+        },
+    ],
+    notes: "",
+    exit: EXIT,
+    refuses: &NOT_MEASURING,
+};
+
+/// `yardstick history bisect`'s command line.
+pub(crate) static BISECT: Spec<HistoryOptions> = Spec {
+    command: "history bisect",
+    usage: "usage: yardstick history bisect PROBE [OPTIONS]",
+    about: "Finds the first commit, on the first-parent line of --rev as git lists it in
+the working directory, whose figure of the row PROBE left the band of the
+--window commits with runs before it. Counts are exact, so their band is
+the range of the figures before; wall time's is their median ± 4 scaled
+MADs, at least ± 2 %. A commit's figure is the median of its runs'.",
+    sections: &[
+        Section {
+            title: None,
+            entries: &[
+                FIGURE,
+                Entry::Own(Def {
+                    long: "window",
+                    short: None,
+                    value: Some("N"),
+                    help: "judge each commit by the N commits with runs before it (default 5)",
+                    set: Set::Text(|o, v, option| {
+                        let n = v.parse::<usize>().ok().filter(|n| (1..=1000).contains(n));
+                        o.window = Some(n.ok_or_else(|| {
+                            Error::usage(format!("{option}: `{v}` is not a count from 1 to 1000"))
+                        })?);
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "rev",
+                    short: None,
+                    value: Some("REV"),
+                    help: "the line to walk: REV's first parents (default HEAD)",
+                    set: Set::Text(|o, v, _| {
+                        o.rev = Some(v.to_string());
+                        Ok(())
+                    }),
+                }),
+            ],
+        },
+        Section {
+            title: Some("Filters"),
+            entries: FILTERS,
+        },
+        Section {
+            title: Some("Output"),
+            entries: &[Entry::Shared(&common::FORMAT), Entry::Shared(&common::JSON)],
         },
     ],
     notes: "",

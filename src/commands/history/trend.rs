@@ -16,6 +16,25 @@ pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
     let key = key.to_string_lossy().into_owned();
     super::read_commits(&mut options)?;
     let (mut history, _) = super::open(&options)?;
+    let figure = scope(&mut options, history.as_mut(), &key)?;
+    let points = history.trend(&key, figure, &options.filter)?;
+    let text = match options.common.format {
+        Format::Table => table(&key, figure, &options.filter, &points),
+        Format::Json => json(&key, figure, &points),
+        Format::Csv => csv(figure, &points)?,
+    };
+    print!("{}", crate::output::github::shielded(&text));
+    Ok(0)
+}
+
+/// Narrows the options to the runs a trend of `key` follows, and says
+/// which figure: wall time by default of this machine's class only, and
+/// the figure asked, else the one the newest such run is judged by.
+pub(super) fn scope(
+    options: &mut HistoryOptions,
+    history: &mut dyn Store,
+    key: &str,
+) -> Result<Figure, Error> {
     let metric = options
         .filter
         .metric
@@ -25,18 +44,10 @@ pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
     if metric == "time" && options.filter.machine_class.is_none() {
         options.filter.machine_class = crate::document::environment::current_class();
     }
-    let figure = match options.figure {
-        Some(figure) => figure,
-        None => judged_figure(history.as_mut(), &key, &options.filter)?,
-    };
-    let points = history.trend(&key, figure, &options.filter)?;
-    let text = match options.common.format {
-        Format::Table => table(&key, figure, &options.filter, &points),
-        Format::Json => json(&key, figure, &points),
-        Format::Csv => csv(figure, &points)?,
-    };
-    print!("{}", crate::output::github::shielded(&text));
-    Ok(0)
+    match options.figure {
+        Some(figure) => Ok(figure),
+        None => judged_figure(history, key, &options.filter),
+    }
 }
 
 /// The figure the newest run with `key` is judged by.
