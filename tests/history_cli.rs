@@ -24,9 +24,12 @@ const SCRIPT: &str = "@calibration=1; recorded_sum=0.002";
 /// One quick micro run of this binary, saved to `save`.
 fn micro(save: &Path, extra: &[&str]) -> Command {
     let mut cmd = own_child("main", SCRIPT);
-    cmd.args(["micro", "--repeat=3", "--warmup=1", "-q", "--no-baseline"])
+    cmd.args(["micro", "--repeat=3", "--warmup=1", "-q"])
         .arg(format!("--save={}", save.display()))
         .args(extra);
+    if !extra.iter().any(|a| a.starts_with("--baseline")) {
+        cmd.arg("--no-baseline");
+    }
     cmd
 }
 
@@ -314,13 +317,56 @@ fn bisect_finds_the_first_commit_that_left_the_band() -> Result<(), Failed> {
     Ok(())
 }
 
+fn a_baseline_pools_the_last_kept_runs_of_this_class() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let db = t.path().join("h.sqlite");
+    let flag = format!("--history={}", db.display());
+    // Measured, not scripted: a baseline of scripted runs is refused.
+    let measured = |i: usize, extra: &[&str]| {
+        let mut cmd = micro(&t.path().join(format!("{i}.json")), extra);
+        cmd.env_remove("YARDSTICK_FAKE_CLOCK");
+        run(cmd)
+    };
+    for i in 0..2 {
+        let ran = measured(i, &["--record", &flag, &format!("--threshold={}", 20 + i)]);
+        check(ran.code == 0, "a run to keep", &ran)?;
+    }
+    let ran = measured(9, &["--baseline=history:3", &flag]);
+    check(
+        ran.code == 0
+            && ran
+                .stdout
+                .contains("--baseline=history: 2 of the 3 micro runs of time"),
+        "too few runs: says so, and judges nothing",
+        &ran,
+    )?;
+    let ran = measured(2, &["--record", &flag, "--threshold=22"]);
+    check(ran.code == 0, "a third run to keep", &ran)?;
+    let ran = measured(10, &["--baseline=history:3", &flag]);
+    check(
+        ran.stdout
+            .contains("baseline: history:3 (pooled from the last 3 micro runs of time, class"),
+        "three runs of this class pooled",
+        &ran,
+    )?;
+    // The verdict is the machine's; only that there is one is certain.
+    check(ran.code == 0 || ran.code == 1, "judged", &ran)?;
+    let ran = measured(11, &["--baseline=history:0", &flag]);
+    check(ran.code == 2, "history:0 is refused", &ran)?;
+    Ok(())
+}
+
 type Named = (&'static str, fn() -> Result<(), Failed>);
 
 fn main() {
     if std::env::var("YARDSTICK_E2E_CHILD").as_deref() == Ok("main") {
         std::process::exit(yardstick::main());
     }
-    let named: [Named; 5] = [
+    let named: [Named; 6] = [
+        (
+            "a_baseline_pools_the_last_kept_runs_of_this_class",
+            a_baseline_pools_the_last_kept_runs_of_this_class,
+        ),
         (
             "bisect_finds_the_first_commit_that_left_the_band",
             bisect_finds_the_first_commit_that_left_the_band,

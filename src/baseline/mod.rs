@@ -5,6 +5,8 @@
 pub mod counts;
 pub mod history;
 pub mod pool;
+#[cfg(feature = "history")]
+pub mod recorded;
 
 use crate::baseline::history::{Bench, Choice};
 use crate::document::run::{Metric, Mode, Run};
@@ -34,6 +36,9 @@ pub(crate) enum Asked<'a> {
     None,
     /// Whatever a bench chooses; nothing for other commands.
     Default,
+    /// The last N runs like this one kept in the history
+    /// (`--baseline=history[:N]`), and the history.
+    History(usize, Option<&'a str>),
 }
 
 /// The baseline a run is compared with, or why there is none.
@@ -50,10 +55,15 @@ impl Baseline {
     /// unless none is asked for) the one `bench` chooses for machine class
     /// `class`.
     /// Read before measuring, so a bad file costs no run.
+    ///
+    /// `--baseline=history[:N]` takes the history's runs like a run of
+    /// `kind` (mode and metric); with too few it says so and falls back to
+    /// what a bench chooses.
     pub(crate) fn resolve(
         asked: Asked<'_>,
         bench: Option<&Bench>,
         class: Option<&str>,
+        kind: (Mode, Metric),
     ) -> Result<Resolved, Error> {
         let bench = match asked {
             Asked::File(path) => {
@@ -61,6 +71,9 @@ impl Baseline {
             }
             Asked::None => None,
             Asked::Default => bench,
+            Asked::History(n, option) => {
+                return Baseline::from_history(n, option, bench, class, kind);
+            }
         };
         let Some(bench) = bench else {
             return Ok(Resolved::NotAsked);
@@ -90,6 +103,57 @@ impl Baseline {
             },
             Choice::Nothing(why) => Resolved::Nothing(why),
         })
+    }
+
+    /// `--baseline=history[:N]`, falling back to what `bench` chooses.
+    #[cfg(feature = "history")]
+    fn from_history(
+        n: usize,
+        option: Option<&str>,
+        bench: Option<&Bench>,
+        class: Option<&str>,
+        kind: (Mode, Metric),
+    ) -> Result<Resolved, Error> {
+        use recorded::FromHistory;
+        let home = || {
+            let program = std::env::current_exe().unwrap_or_default();
+            Bench::for_program(&program).home
+        };
+        let location = crate::history::Location::chosen(option, home)?;
+        let too_few = match recorded::from_history(&location, n, kind.0, kind.1)? {
+            FromHistory::Baseline(b) => return Ok(Resolved::Baseline(b)),
+            FromHistory::TooFew(why) => why,
+        };
+        // As cargo bench chooses, never across machine classes.
+        Ok(
+            match Baseline::resolve(Asked::Default, bench, class, kind)? {
+                Resolved::Baseline(b) => Resolved::Baseline(Box::new(Baseline {
+                    basis: Some(format!(
+                        "{} (--baseline=history: {too_few})",
+                        b.basis.clone().unwrap_or_default()
+                    )),
+                    ..*b
+                })),
+                Resolved::NotAsked => Resolved::Nothing(format!("--baseline=history: {too_few}")),
+                Resolved::Nothing(why) => {
+                    Resolved::Nothing(format!("--baseline=history: {too_few}; {why}"))
+                }
+            },
+        )
+    }
+
+    /// Without the history, `--baseline=history` is refused as it is read.
+    #[cfg(not(feature = "history"))]
+    fn from_history(
+        _n: usize,
+        _option: Option<&str>,
+        _bench: Option<&Bench>,
+        _class: Option<&str>,
+        _kind: (Mode, Metric),
+    ) -> Result<Resolved, Error> {
+        Err(Error::usage(
+            "--baseline=history: this build has no history (the feature `history`)",
+        ))
     }
 
     /// Refuses, before anything is measured, a baseline that a run of

@@ -91,11 +91,39 @@ impl Common {
             (Some(_), true) => Err(Error::usage(
                 "--baseline and --no-baseline contradict each other",
             )),
-            (Some(path), false) => Ok(Asked::File(path)),
+            (Some(path), false) => match history_baseline(path)? {
+                Some(n) => Ok(Asked::History(n, self.history.as_deref())),
+                None => Ok(Asked::File(path)),
+            },
             (None, true) => Ok(Asked::None),
             (None, false) => Ok(Asked::Default),
         }
     }
+}
+
+/// `--baseline=history` (the last 5 runs) or `history:N`: the history's
+/// runs; anything else is a file (`./history` names one called so).
+fn history_baseline(path: &std::path::Path) -> Result<Option<usize>, Error> {
+    let Some(text) = path.to_str() else {
+        return Ok(None);
+    };
+    let n = match text.strip_prefix("history") {
+        Some("") => "5",
+        Some(rest) => match rest.strip_prefix(':') {
+            Some(n) => n,
+            None => return Ok(None),
+        },
+        None => return Ok(None),
+    };
+    n.parse::<usize>()
+        .ok()
+        .filter(|n| (1..=1000).contains(n))
+        .map(Some)
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "--baseline: `{text}`: history:N takes a count of runs from 1 to 1000"
+            ))
+        })
 }
 
 /// A command that takes only shared options (`show`, `compare`) parses
@@ -344,6 +372,24 @@ mod tests {
         let (c, _) = parse(&["--format", "csv", "--baseline", "b.json", "--no-baseline"]).unwrap();
         assert_eq!(c.format, Format::Csv);
         assert!(c.no_baseline && c.baseline.is_some());
+    }
+
+    #[test]
+    fn history_as_a_baseline_is_the_last_runs_kept() {
+        let asked = |value: &str| {
+            let (c, _) = parse(&[&format!("--baseline={value}")]).unwrap();
+            c.asked()
+                .map(|a| format!("{a:?}"))
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(asked("history").unwrap(), "History(5, None)");
+        assert_eq!(asked("history:12").unwrap(), "History(12, None)");
+        assert!(asked("./history").unwrap().starts_with("File"));
+        assert!(asked("history.json").unwrap().starts_with("File"));
+        for bad in ["history:0", "history:x", "history:", "history:1001"] {
+            let e = asked(bad).unwrap_err();
+            assert!(e.contains("history:N"), "{e}");
+        }
     }
 
     #[test]

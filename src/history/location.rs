@@ -104,6 +104,16 @@ impl Location {
         })
     }
 
+    /// The history a command uses: `--history`'s value when given, else
+    /// `YARDSTICK_HISTORY`, else `history.sqlite` in the folder of kept
+    /// runs, `home`.
+    pub fn chosen(option: Option<&str>, home: impl FnOnce() -> PathBuf) -> Result<Location, Error> {
+        if let Some(value) = option {
+            return Location::from_option(value);
+        }
+        Ok(Location::from_env().unwrap_or_else(|| Location::default_in(&home())))
+    }
+
     /// The default: `history.sqlite` in the folder of kept runs.
     pub fn default_in(home: &Path) -> Location {
         Location::Sqlite(home.join(DEFAULT_FILE))

@@ -57,11 +57,7 @@ pub(crate) fn record(run: &Run, record: &Record) -> Result<(), Error> {
     if !record.asked && configured.is_none() {
         return Ok(());
     }
-    let location = match (&record.history, configured) {
-        (Some(value), _) => Location::from_option(value)?,
-        (None, Some(configured)) => configured,
-        (None, None) => Location::default_in(&default_home()),
-    };
+    let location = Location::chosen(record.history.as_deref(), default_home)?;
     let mut text = crate::document::store::to_json(run);
     text.push('\n');
     let repository = crate::document::environment::repository_dir();

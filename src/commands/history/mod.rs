@@ -52,18 +52,6 @@ pub fn main(mut args: Vec<OsString>) -> Result<i32, Error> {
     }
 }
 
-/// The history the options name: `--history`, else `YARDSTICK_HISTORY`,
-/// else the default file beside the kept runs.
-fn location(options: &HistoryOptions) -> Result<Location, Error> {
-    if let Some(value) = &options.common.history {
-        return Location::from_option(value);
-    }
-    Ok(Location::from_env().unwrap_or_else(|| {
-        let program = std::env::current_exe().unwrap_or_default();
-        Location::default_in(&crate::baseline::history::Bench::for_program(&program).home)
-    }))
-}
-
 /// `--commits`, read from git into the filter.
 fn read_commits(options: &mut HistoryOptions) -> Result<(), Error> {
     if let Some(range) = &options.commits {
@@ -72,8 +60,13 @@ fn read_commits(options: &mut HistoryOptions) -> Result<(), Error> {
     Ok(())
 }
 
-/// Opens the history the options name.
+/// Opens the history the options name: `--history`, else
+/// `YARDSTICK_HISTORY`, else the default file beside the kept runs.
 fn open(options: &HistoryOptions) -> Result<(Box<dyn Store>, Location), Error> {
-    let location = location(options)?;
+    let home = || {
+        let program = std::env::current_exe().unwrap_or_default();
+        crate::baseline::history::Bench::for_program(&program).home
+    };
+    let location = Location::chosen(options.common.history.as_deref(), home)?;
     Ok((history::open(&location)?, location))
 }

@@ -63,9 +63,14 @@ pub fn measure(o: &HttpOptions) -> Result<Run, Error> {
 /// The baseline `--baseline` names, if any, checked to hold HTTP times.
 /// HTTP has no default baseline: without `--baseline` nothing is judged.
 fn baseline(common: &Common) -> Result<Option<Baseline>, Error> {
-    let baseline = match Baseline::resolve(common.asked()?, None, None)? {
+    let kind = (Mode::Http, Metric::Time);
+    let baseline = match Baseline::resolve(common.asked()?, None, None, kind)? {
         Resolved::Baseline(b) => Some(*b),
-        _ => None,
+        Resolved::Nothing(why) => {
+            eprintln!("note: {why}; nothing is judged");
+            None
+        }
+        Resolved::NotAsked => None,
     };
     if let Some(b) = &baseline {
         b.suits(Mode::Http, Metric::Time)?;

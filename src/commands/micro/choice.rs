@@ -46,7 +46,8 @@ impl<'a> Choice<'a> {
         // by machine.
         let class = chooser.and_then(|_| environment::current_class());
         let asked = options.common.asked()?;
-        let (baseline, nothing) = match Baseline::resolve(asked, chooser, class.as_deref())? {
+        let kind = (options.mode(), options.metric());
+        let (baseline, nothing) = match Baseline::resolve(asked, chooser, class.as_deref(), kind)? {
             Resolved::Baseline(b) => (Some(*b), None),
             Resolved::NotAsked => (None, None),
             Resolved::Nothing(why) => (None, Some(why)),

@@ -1,0 +1,152 @@
+//! `--baseline=history[:N]`: a baseline made from the runs kept in the
+//! history, by the rules a committed one follows.
+//!
+//! Wall time pools the last N runs (default 5) of this mode, this machine
+//! class and this branch, as `yardstick baseline` pools them, and needs
+//! at least [`MIN_POOLED`]: fewer are a lottery (docs/baselines.md). A run
+//! that does not pool with the newer ones (other bench parameters, another
+//! calibration loop) is passed over. Counts and HTTP runs take the newest
+//! such run: counts are exact, and HTTP runs are not pooled. A run
+//! imported from another tool is never taken.
+
+use super::{Baseline, pool};
+use crate::document::environment;
+use crate::document::run::{Metric, Mode, Run};
+use crate::document::store;
+use crate::error::Error;
+use crate::history::{self, Filter, Location};
+
+/// The fewest runs a wall-time baseline is pooled from.
+pub const MIN_POOLED: usize = 3;
+/// Runs looked at beyond N, for the ones that do not pool.
+const LOOK_AHEAD: u64 = 4;
+
+/// What the history gave.
+pub(crate) enum FromHistory {
+    /// A baseline.
+    Baseline(Box<Baseline>),
+    /// Too few runs, and why, in a line.
+    TooFew(String),
+}
+
+/// The baseline of the last `n` kept runs like a run of `mode` and
+/// `metric` about to be made here.
+pub(crate) fn from_history(
+    location: &Location,
+    n: usize,
+    mode: Mode,
+    metric: Metric,
+) -> Result<FromHistory, Error> {
+    let timed = metric == Metric::Time && mode.is_probes();
+    let class = timed.then(environment::current_class);
+    if class == Some(None) {
+        return Ok(FromHistory::TooFew(
+            "this machine's class is unknown, and wall time is judged only within one".to_string(),
+        ));
+    }
+    let class = class.flatten();
+    let branch = environment::branch_of(&environment::repository_dir());
+    let filter = Filter {
+        mode: Some(mode.as_str().to_string()),
+        metric: Some(metric.as_str().to_string()),
+        machine_class: class.clone(),
+        branch: branch.clone(),
+        limit: Some(n as u64 * LOOK_AHEAD),
+        ..Filter::default()
+    };
+    let mut store = history::open(location)?;
+    let wanted = if timed { n } else { 1 };
+    let (mut taken, passed_over) = take(store.as_mut(), &filter, wanted, timed, location)?;
+    // Every part of the selection, for the basis or the reason.
+    let scope = format!(
+        "{} runs of {}{}{} in the history {}",
+        mode.as_str(),
+        metric.as_str(),
+        class.map(|c| format!(", class {c}")).unwrap_or_default(),
+        branch.map(|b| format!(", branch {b}")).unwrap_or_default(),
+        location.shown()
+    );
+    let needed = if timed { MIN_POOLED.min(n) } else { 1 };
+    if taken.len() < needed {
+        return Ok(FromHistory::TooFew(format!(
+            "{} of the {needed} {scope} that a baseline needs{}",
+            taken.len(),
+            skipped(passed_over)
+        )));
+    }
+    let (run, basis) = if timed {
+        let basis = format!("pooled from the last {} {scope}", taken.len());
+        (pool::pool(&taken)?, basis)
+    } else {
+        let (name, run) = taken.remove(0);
+        (run, format!("the newest of the {scope} ({name})"))
+    };
+    Ok(FromHistory::Baseline(Box::new(Baseline {
+        name: format!("history:{n}"),
+        run,
+        basis: Some(basis),
+        informational: false,
+    })))
+}
+
+/// How many runs were passed over, and the first reason.
+fn skipped(passed_over: Option<(usize, String)>) -> String {
+    passed_over
+        .map(|(count, why)| {
+            let why = why.trim_start_matches("error: ");
+            format!(" ({count} passed over, the first because {why})")
+        })
+        .unwrap_or_default()
+}
+
+/// The newest `wanted` runs `filter` selects that are yardstick's and pool
+/// together (wall time), and how many were passed over, with the first
+/// reason.
+type Taken = (Vec<(String, Run)>, Option<(usize, String)>);
+
+fn take(
+    store: &mut dyn history::Store,
+    filter: &Filter,
+    wanted: usize,
+    timed: bool,
+    location: &Location,
+) -> Result<Taken, Error> {
+    let mut taken: Vec<(String, Run)> = Vec::new();
+    let mut passed_over: Option<(usize, String)> = None;
+    for listed in store.list(filter)? {
+        if taken.len() == wanted {
+            break;
+        }
+        if listed.tool != crate::document::run::TOOL {
+            continue;
+        }
+        let stored = store.find(&listed.id)?;
+        let name = format!("history run {}", listed.short_id());
+        let run = store::parse(&stored.text)
+            .map_err(|m| Error::input(format!("{}: {name}: {m}", location.shown())))?;
+        let candidate = (name, run);
+        match pools_with(timed, &taken, &candidate) {
+            Ok(()) => taken.push(candidate),
+            Err(e) => {
+                let (count, _) = passed_over.get_or_insert((0, e.to_string()));
+                *count += 1;
+            }
+        }
+    }
+    Ok((taken, passed_over))
+}
+
+/// Whether `candidate` pools with the runs taken so far (wall time), and
+/// why not.
+fn pools_with(
+    timed: bool,
+    taken: &[(String, Run)],
+    candidate: &(String, Run),
+) -> Result<(), Error> {
+    if !timed {
+        return Ok(());
+    }
+    let mut all = taken.to_vec();
+    all.push(candidate.clone());
+    pool::pool(&all).map(drop)
+}
