@@ -121,6 +121,13 @@ impl Entry {
     }
 }
 
+impl Entry {
+    /// The id as shown: its first [`SHOWN`] digits.
+    pub fn short_id(&self) -> &str {
+        self.id.get(..SHOWN).unwrap_or(&self.id)
+    }
+}
+
 /// A run's id: the SHA-256 of its text, in lower-case hex.
 pub fn id_of(text: &str) -> String {
     Sha256::digest(text.as_bytes())

@@ -52,7 +52,7 @@ pub struct Listing {
 impl Listing {
     /// The id as shown: its first [`SHOWN`] digits.
     pub fn short_id(&self) -> &str {
-        &self.id[..self.id.len().min(SHOWN)]
+        self.id.get(..SHOWN).unwrap_or(&self.id)
     }
 }
 

@@ -52,7 +52,7 @@ impl Record {
 /// says where, and under which id.
 #[cfg(feature = "history")]
 pub(crate) fn record(run: &Run, record: &Record) -> Result<(), Error> {
-    use crate::history::{self, Added, Entry, Location, entry::SHOWN};
+    use crate::history::{self, Added, Entry, Location};
     let configured = Location::from_env();
     if !record.asked && configured.is_none() {
         return Ok(());
@@ -71,7 +71,7 @@ pub(crate) fn record(run: &Run, record: &Record) -> Result<(), Error> {
     eprintln!(
         "{how} the history {} as {}",
         location.shown(),
-        &entry.id[..SHOWN]
+        entry.short_id()
     );
     Ok(())
 }

@@ -3,7 +3,6 @@
 use super::options::HistoryOptions;
 use crate::document::store;
 use crate::error::Error;
-use crate::history::entry::SHOWN;
 use crate::history::{Added, Entry};
 use std::path::PathBuf;
 
@@ -25,7 +24,7 @@ pub(super) fn main(options: HistoryOptions) -> Result<i32, Error> {
             Added::New => "added",
             Added::Already => "already there",
         };
-        println!("{}: {how} as {}", path.display(), &entry.id[..SHOWN]);
+        println!("{}: {how} as {}", path.display(), entry.short_id());
     }
     eprintln!("history: {}", location.shown());
     Ok(0)

@@ -56,8 +56,12 @@ fn on_line(line: &[String], points: &[Point]) -> Vec<Step> {
             .push(full);
     }
     let mut values: HashMap<&str, Vec<f64>> = HashMap::new();
-    for p in points.iter().filter(|p| p.git_commit.len() >= 7) {
-        let candidates = by_prefix.get(&p.git_commit[..7]).into_iter().flatten();
+    for p in points {
+        // Shorter than 7 digits (or not hex at all): on no line.
+        let Some(head) = p.git_commit.get(..7) else {
+            continue;
+        };
+        let candidates = by_prefix.get(head).into_iter().flatten();
         if let Some(full) = candidates
             .into_iter()
             .find(|f| f.starts_with(&p.git_commit))
