@@ -114,7 +114,8 @@ fn child() -> Command {
         .env_remove("GITHUB_STEP_SUMMARY")
         .env_remove("YARDSTICK_FAKE_CLOCK")
         .env_remove("YARDSTICK_INJECT")
-        .env_remove("WALK_SHUFFLED");
+        .env_remove("WALK_SHUFFLED")
+        .env_remove("YARDSTICK_HISTORY");
     cmd
 }
 

@@ -22,6 +22,7 @@ fn cargo(args: &[&str]) -> Output {
         .env_remove("YARDSTICK_INJECT")
         .env_remove("YARDSTICK_FAKE_CLOCK")
         .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("YARDSTICK_HISTORY")
         .output()
         .expect("cargo runs")
 }

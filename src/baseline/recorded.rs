@@ -6,8 +6,10 @@
 //! at least [`MIN_POOLED`]: fewer are a lottery (docs/baselines.md). A run
 //! that does not pool with the newer ones (other bench parameters, another
 //! calibration loop) is passed over. Counts and HTTP runs take the newest
-//! such run: counts are exact, and HTTP runs are not pooled. A run
-//! imported from another tool is never taken.
+//! such run: counts are exact, and HTTP runs are not pooled. A counted
+//! run of another set-up (a compiler, a valgrind) is taken all the same:
+//! the judge names what differs and its changes are information, as with
+//! any count baseline. A run imported from another tool is never taken.
 
 use super::{Baseline, pool};
 use crate::document::environment;
@@ -38,34 +40,34 @@ pub(crate) fn from_history(
     metric: Metric,
 ) -> Result<FromHistory, Error> {
     let timed = metric == Metric::Time && mode.is_probes();
-    let class = timed.then(environment::current_class);
+    // Wall time, HTTP's too, belongs to a machine.
+    let class = (metric == Metric::Time).then(environment::current_class);
     if class == Some(None) {
         return Ok(FromHistory::TooFew(
             "this machine's class is unknown, and wall time is judged only within one".to_string(),
         ));
     }
     let class = class.flatten();
-    let branch = environment::branch_of(&environment::repository_dir());
+    // No branch (a detached HEAD) selects the runs recorded without one.
+    let branch = environment::branch_of(&environment::repository_dir()).unwrap_or_default();
     let filter = Filter {
         mode: Some(mode.as_str().to_string()),
         metric: Some(metric.as_str().to_string()),
-        machine_class: class.clone(),
-        branch: branch.clone(),
+        machine_class: class,
+        branch: Some(branch),
         limit: Some(n as u64 * LOOK_AHEAD),
         ..Filter::default()
     };
+    if !history::exists(location) {
+        return Ok(FromHistory::TooFew(format!(
+            "no history at {}",
+            location.shown()
+        )));
+    }
     let mut store = history::open(location)?;
     let wanted = if timed { n } else { 1 };
     let (mut taken, passed_over) = take(store.as_mut(), &filter, wanted, timed, location)?;
-    // Every part of the selection, for the basis or the reason.
-    let scope = format!(
-        "{} runs of {}{}{} in the history {}",
-        mode.as_str(),
-        metric.as_str(),
-        class.map(|c| format!(", class {c}")).unwrap_or_default(),
-        branch.map(|b| format!(", branch {b}")).unwrap_or_default(),
-        location.shown()
-    );
+    let scope = describe(&filter, location);
     let needed = if timed { MIN_POOLED.min(n) } else { 1 };
     if taken.len() < needed {
         return Ok(FromHistory::TooFew(format!(
@@ -87,6 +89,26 @@ pub(crate) fn from_history(
         basis: Some(basis),
         informational: false,
     })))
+}
+
+/// Every part of a selection, for the basis or the reason: `micro runs
+/// of time, class C, branch B in the history H`.
+fn describe(filter: &Filter, location: &Location) -> String {
+    let class = filter
+        .machine_class
+        .as_ref()
+        .map(|c| format!(", class {c}"))
+        .unwrap_or_default();
+    let branch = match filter.branch.as_deref() {
+        Some("") | None => ", no branch".to_string(),
+        Some(b) => format!(", branch {b}"),
+    };
+    format!(
+        "{} runs of {}{class}{branch} in the history {}",
+        filter.mode.as_deref().unwrap_or_default(),
+        filter.metric.as_deref().unwrap_or_default(),
+        location.shown()
+    )
 }
 
 /// How many runs were passed over, and the first reason.

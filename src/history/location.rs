@@ -38,34 +38,63 @@ impl Url {
         &self.0
     }
 
-    /// The URL with its password, if any, as `***`.
+    /// The URL with whatever may be a password as `***`.
     pub fn shown(&self) -> String {
-        match password_span(&self.0) {
-            Some((start, end)) => format!("{}***{}", &self.0[..start], &self.0[end..]),
-            None => self.0.clone(),
+        mask(&self.0, &self.0)
+    }
+
+    /// Whether the URL carries a password, as the client reads it: in its
+    /// user part, or as a `password=` parameter.
+    fn has_password(&self) -> bool {
+        match self.0.parse::<postgres::Config>() {
+            Ok(config) => config.get_password().is_some(),
+            // Unreadable: judged by where a password could be.
+            Err(_) => !secret_spans(&self.0).is_empty(),
         }
     }
 
-    fn has_password(&self) -> bool {
-        password_span(&self.0).is_some()
-    }
-
-    /// The password as written in the URL, if any: to keep it out of
-    /// messages.
-    pub(crate) fn password(&self) -> Option<&str> {
-        password_span(&self.0).map(|(start, end)| &self.0[start..end])
+    /// `text` (a message about this URL) with every part of the URL that
+    /// may be a password as `***`.
+    pub(crate) fn masked(&self, text: &str) -> String {
+        mask(&self.0, text)
     }
 }
 
-/// Where the password of `postgres://user:password@host/...` is, as byte
-/// offsets; `None` without one.
-fn password_span(url: &str) -> Option<(usize, usize)> {
-    let scheme_end = url.find("://")? + 3;
-    let rest = &url[scheme_end..];
-    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let at = rest[..authority_end].rfind('@')?;
-    let colon = rest[..at].find(':')?;
-    Some((scheme_end + colon + 1, scheme_end + at))
+/// `text` with each secret of `url` replaced by `***`.
+fn mask(url: &str, text: &str) -> String {
+    let mut out = text.to_string();
+    for (start, end) in secret_spans(url) {
+        let secret = &url[start..end];
+        if !secret.is_empty() {
+            out = out.replace(secret, "***");
+        }
+    }
+    out
+}
+
+/// Where a URL may hold a password, as byte ranges: its user part's,
+/// from the first `:` after the scheme to the last `@` (wider than any
+/// client reads it, so that nothing that could be one is shown), and the
+/// value of each `password=` parameter.
+fn secret_spans(url: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    if let Some(scheme) = url.find("://") {
+        let from = scheme + 3;
+        if let (Some(at), Some(colon)) = (url.rfind('@'), url[from..].find(':')) {
+            let colon = from + colon;
+            if colon < at {
+                spans.push((colon + 1, at));
+            }
+        }
+    }
+    let mut rest = 0;
+    while let Some(found) = url[rest..].find("password=") {
+        let start = rest + found + "password=".len();
+        let end = url[start..].find('&').map_or(url.len(), |e| start + e);
+        spans.push((start, end));
+        rest = end;
+    }
+    spans
 }
 
 fn is_postgres(value: &str) -> bool {
@@ -81,6 +110,12 @@ impl Location {
             ));
         }
         if !is_postgres(value) {
+            if value.contains("password=") {
+                return Err(Error::usage(
+                    "--history: a connection string with a password: give a file, or a \
+                     postgres:// URL and the password through PGPASSWORD or a .pgpass file",
+                ));
+            }
             return Ok(Location::Sqlite(PathBuf::from(value)));
         }
         let url = Url(value.to_string());
@@ -144,6 +179,26 @@ mod tests {
         let url = Url("postgresql://u:p%40ss@h/db?sslmode=require".into());
         assert_eq!(url.shown(), "postgresql://u:***@h/db?sslmode=require");
         assert!(!format!("{url:?}").contains("p%40ss"));
+        // Every form the client reads a password from.
+        for (given, secret) in [
+            ("postgres://ci@db/perf?password=s3cret", "s3cret"),
+            ("postgres://ci:pa/ss@db/perf", "pa/ss"),
+            ("postgres://ci:pa?ss@db/perf", "pa?ss"),
+            ("postgres://ci:pa#ss@db/perf", "pa#ss"),
+            (
+                "postgres://db/perf?sslmode=disable&password=s3cret&x=1",
+                "s3cret",
+            ),
+        ] {
+            let e = Location::from_option(given).unwrap_err().to_string();
+            assert!(!e.contains(secret), "{given}: {e}");
+            assert!(e.contains("PGPASSWORD"), "{given}: {e}");
+            assert!(!Url(given.into()).shown().contains(secret), "{given}");
+        }
+        let e = Location::from_option("host=db password=s3cret")
+            .unwrap_err()
+            .to_string();
+        assert!(!e.contains("s3cret") && e.contains("PGPASSWORD"), "{e}");
         for plain in [
             "postgres://ci@db/perf",
             "postgres:///perf?host=/run",

@@ -57,6 +57,38 @@ pub trait Store {
     fn trend(&mut self, key: &str, figure: Figure, filter: &Filter) -> Result<Vec<Point>, Error>;
 }
 
+/// Opens a history that is there already, to read: a SQLite file that
+/// does not exist is an error naming it, not a new empty history.
+pub fn open_existing(location: &Location) -> Result<Box<dyn Store>, Error> {
+    if !exists(location) {
+        return Err(Error::input(format!(
+            "{}: no history there (runs are kept with --record, or history add)",
+            location.shown()
+        )));
+    }
+    open(location)
+}
+
+/// What can be known of a history before a run is measured to go into
+/// it: a SQLite file is opened (a corrupt file or a newer schema is
+/// refused then, costing no run); a server's URL and environment are read
+/// but it is not yet reached, so a server that is down when the run ends
+/// costs the record, never the run's saved file.
+pub fn check(location: &Location) -> Result<(), Error> {
+    match location {
+        Location::Sqlite(path) => sqlite::Sqlite::open(path).map(drop),
+        Location::Postgres(url) => postgres::check(url),
+    }
+}
+
+/// Whether there is a history at `location` (a server is assumed to be).
+pub fn exists(location: &Location) -> bool {
+    match location {
+        Location::Sqlite(path) => path.exists(),
+        Location::Postgres(_) => true,
+    }
+}
+
 /// Opens the history at `location`, creating it (and upgrading its
 /// tables) when needed.
 pub fn open(location: &Location) -> Result<Box<dyn Store>, Error> {

@@ -16,6 +16,8 @@ pub struct Filter {
     pub machine_class: Option<String>,
     /// The branch recorded with the run.
     pub branch: Option<String>,
+    /// The count set-up's key (counted runs).
+    pub count_setup: Option<String>,
     /// Runs of these commits (a range, read from git by the command).
     pub commits: Option<Vec<String>>,
     /// Runs started at or after this RFC 3339 date (or a prefix of one).
@@ -45,6 +47,8 @@ pub struct Listing {
     pub git_commit: String,
     /// The branch recorded; empty when none was.
     pub branch: String,
+    /// The count set-up's key; empty for wall time.
+    pub count_setup: String,
     /// How many rows the run has.
     pub rows: u64,
 }
@@ -235,13 +239,13 @@ pub(crate) type Placeholder = fn(usize) -> String;
 impl Filter {
     /// The statement that lists the runs this filter selects, newest first,
     /// as `id, started, tool, mode, metric, machine_class, git_commit,
-    /// branch, rows`.
+    /// branch, count_setup, rows`.
     pub(crate) fn list(&self, placeholder: Placeholder) -> Statement {
         let mut where_ = Where::new(placeholder);
         where_.push_filter(self);
         let mut sql = format!(
             "SELECT id, started, tool, mode, metric, machine_class, git_commit, branch, \
-             (SELECT COUNT(*) FROM yardstick_figures figures WHERE figures.run_id = runs.id) \
+             count_setup, (SELECT COUNT(*) FROM yardstick_figures figures WHERE figures.run_id = runs.id) \
              FROM yardstick_runs runs{} ORDER BY started DESC, id",
             where_.clause()
         );
@@ -311,6 +315,7 @@ impl Where {
         self.equal("metric", &filter.metric);
         self.equal("machine_class", &filter.machine_class);
         self.equal("branch", &filter.branch);
+        self.equal("count_setup", &filter.count_setup);
         if let Some(since) = &filter.since {
             let p = self.bind(Value::Text(since.clone()));
             self.conditions.push(format!("started >= {p}"));
@@ -327,14 +332,18 @@ impl Where {
             ));
         }
         if let Some(commits) = &filter.commits {
-            let list: Vec<String> = commits
-                .iter()
-                .map(|c| self.bind(Value::Text(c.clone())))
+            // By their first 7 digits, so that a run recorded with an
+            // abbreviated commit is found too; each prefix bound once.
+            let prefixes: std::collections::BTreeSet<&str> =
+                commits.iter().map(|c| c.get(..7).unwrap_or(c)).collect();
+            let list: Vec<String> = prefixes
+                .into_iter()
+                .map(|c| self.bind(Value::Text(c.to_string())))
                 .collect();
             self.conditions.push(if list.is_empty() {
                 "1 = 0".to_string()
             } else {
-                format!("git_commit IN ({})", list.join(", "))
+                format!("substr(git_commit, 1, 7) IN ({})", list.join(", "))
             });
         }
     }
@@ -369,7 +378,11 @@ mod tests {
         let s = filter.list(question);
         assert!(!s.sql.contains("OR 1=1"), "{}", s.sql);
         assert!(s.sql.contains("mode = ?1"), "{}", s.sql);
-        assert!(s.sql.contains("git_commit IN (?4, ?5)"), "{}", s.sql);
+        assert!(
+            s.sql.contains("substr(git_commit, 1, 7) IN (?4, ?5)"),
+            "{}",
+            s.sql
+        );
         assert!(s.sql.ends_with("LIMIT ?6"), "{}", s.sql);
         assert_eq!(s.values.len(), 6);
         assert_eq!(s.values[5], Value::Int(5));

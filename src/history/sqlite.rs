@@ -66,11 +66,22 @@ impl Sqlite {
                     .to_string(),
             );
         }
-        if ours && version(c)? == schema::current() {
-            return Ok(());
+        if ours {
+            let found = version(c)?;
+            // Refused before anything, the journal mode too, is written.
+            if schema::pending(found)?.is_empty() {
+                return Ok(());
+            }
         }
-        c.pragma_update(None, "journal_mode", "WAL")
+        let mode: String = c
+            .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))
             .map_err(|e| format!("cannot set WAL mode: {e}"))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(format!(
+                "cannot keep a history here: SQLite gave journal mode {mode}, not WAL \
+                 (a network file system?)"
+            ));
+        }
         let tx = c
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| format!("cannot write: {e}"))?;
@@ -246,7 +257,8 @@ impl Store for Sqlite {
                         machine_class: r.get(5)?,
                         git_commit: r.get(6)?,
                         branch: r.get(7)?,
-                        rows: u64::try_from(r.get::<_, i64>(8)?).unwrap_or(0),
+                        count_setup: r.get(8)?,
+                        rows: u64::try_from(r.get::<_, i64>(9)?).unwrap_or(0),
                     })
                 })?
                 .collect()

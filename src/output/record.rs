@@ -37,14 +37,29 @@ fn without_history(option: &str) -> Error {
 }
 
 impl Record {
-    /// Refuses, before anything is measured, a record this build cannot
-    /// make.
+    /// Refuses, before anything is measured, a record that could not be
+    /// made: without the history in this build, or to a history that is
+    /// known not to take it (see `history::check`).
     pub fn check(&self) -> Result<(), Error> {
         #[cfg(not(feature = "history"))]
         if self.asked {
             return Err(without_history("--record"));
         }
+        #[cfg(feature = "history")]
+        if let Some(location) = self.location()? {
+            crate::history::check(&location)?;
+        }
         Ok(())
+    }
+
+    /// The history the run goes to, when it is recorded.
+    #[cfg(feature = "history")]
+    fn location(&self) -> Result<Option<crate::history::Location>, Error> {
+        use crate::history::Location;
+        if !self.asked && Location::from_env().is_none() {
+            return Ok(None);
+        }
+        Location::chosen(self.history.as_deref(), default_home).map(Some)
     }
 }
 
@@ -52,12 +67,10 @@ impl Record {
 /// says where, and under which id.
 #[cfg(feature = "history")]
 pub(crate) fn record(run: &Run, record: &Record) -> Result<(), Error> {
-    use crate::history::{self, Added, Entry, Location};
-    let configured = Location::from_env();
-    if !record.asked && configured.is_none() {
+    use crate::history::{self, Added, Entry};
+    let Some(location) = record.location()? else {
         return Ok(());
-    }
-    let location = Location::chosen(record.history.as_deref(), default_home)?;
+    };
     let mut text = crate::document::store::to_json(run);
     text.push('\n');
     let repository = crate::document::environment::repository_dir();

@@ -18,7 +18,7 @@ pub(super) fn main(options: HistoryOptions) -> Result<i32, Error> {
         let (run, text) = store::load_with_text(&path)?;
         entries.push((path, Entry::new(text, &run, &branch)));
     }
-    let (mut history, location) = super::open(&options)?;
+    let (mut history, location) = super::open_to_add(&options)?;
     for (path, entry) in &entries {
         let how = match history.add(entry)? {
             Added::New => "added",

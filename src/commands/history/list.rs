@@ -19,7 +19,7 @@ pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
         Format::Json => json(&listed),
         Format::Csv => csv(&listed)?,
     };
-    print!("{}", crate::output::github::shielded(&text));
+    super::print(options.common.format, &text);
     Ok(0)
 }
 

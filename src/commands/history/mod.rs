@@ -52,21 +52,56 @@ pub fn main(mut args: Vec<OsString>) -> Result<i32, Error> {
     }
 }
 
+/// The most commits `--commits` selects by (SQLite binds at most 32,766
+/// values in one statement).
+const MAX_COMMITS: usize = 20_000;
+
+/// Writes a command's output: a table shielded from GitHub Actions'
+/// workflow commands, a JSON or CSV document as it is, so it stays one.
+fn print(format: crate::output::Format, text: &str) {
+    if format == crate::output::Format::Table {
+        print!("{}", crate::output::github::shielded(text));
+    } else {
+        print!("{text}");
+    }
+}
+
 /// `--commits`, read from git into the filter.
 fn read_commits(options: &mut HistoryOptions) -> Result<(), Error> {
     if let Some(range) = &options.commits {
-        options.filter.commits = Some(git::commits(range)?);
+        let commits = git::commits(range)?;
+        // Each is a bound value, and the databases bound how many.
+        if commits.len() > MAX_COMMITS {
+            return Err(Error::usage(format!(
+                "--commits: `{range}` holds {} commits, more than {MAX_COMMITS}: narrow it, \
+                 or use --since and --until",
+                commits.len()
+            )));
+        }
+        options.filter.commits = Some(commits);
     }
     Ok(())
 }
 
-/// Opens the history the options name: `--history`, else
-/// `YARDSTICK_HISTORY`, else the default file beside the kept runs.
+/// Opens the history the options name (`--history`, else
+/// `YARDSTICK_HISTORY`, else the default file beside the kept runs) to
+/// read: one that is not there is an error, never made empty.
 fn open(options: &HistoryOptions) -> Result<(Box<dyn Store>, Location), Error> {
+    let location = location(options)?;
+    Ok((history::open_existing(&location)?, location))
+}
+
+/// Opens (or makes) the history the options name, to add runs to.
+fn open_to_add(options: &HistoryOptions) -> Result<(Box<dyn Store>, Location), Error> {
+    let location = location(options)?;
+    Ok((history::open(&location)?, location))
+}
+
+/// The history the options name.
+fn location(options: &HistoryOptions) -> Result<Location, Error> {
     let home = || {
         let program = std::env::current_exe().unwrap_or_default();
         crate::baseline::history::Bench::for_program(&program).home
     };
-    let location = Location::chosen(options.common.history.as_deref(), home)?;
-    Ok((history::open(&location)?, location))
+    Location::chosen(options.common.history.as_deref(), home)
 }

@@ -375,8 +375,10 @@ fn one_of(value: &str, option: &str, all: &[&str]) -> Result<String, Error> {
     }
 }
 
-/// A date to compare with RFC 3339 starts: `YYYY-MM-DD`, optionally with a
-/// time; compared as text, which sorts as time in UTC.
+/// A date to compare with the runs' starts, which are RFC 3339 in UTC
+/// and compare as text: `YYYY-MM-DD`, optionally with a time in UTC
+/// (`T12:00`, `T12:00:00Z`). An offset would compare wrong, so it is
+/// refused.
 fn date(value: &str, option: &str) -> Result<String, Error> {
     let b = value.as_bytes();
     let digits =
@@ -388,15 +390,16 @@ fn date(value: &str, option: &str) -> Result<String, Error> {
         && b[7] == b'-'
         && digits(8..10);
     let time = |rest: &str| {
+        let rest = rest.strip_suffix('Z').unwrap_or(rest);
         rest.bytes()
-            .all(|c| c.is_ascii_digit() || b":.Z+-".contains(&c))
+            .all(|c| c.is_ascii_digit() || c == b':' || c == b'.')
     };
     let ok = day && (b.len() == 10 || (b[10] == b'T' && time(&value[11..])));
     if ok {
         Ok(value.to_string())
     } else {
         Err(Error::usage(format!(
-            "{option}: `{value}` is not a date (2026-11-30, or 2026-11-30T12:00:00Z)"
+            "{option}: `{value}` is not a date in UTC (2026-11-30, or 2026-11-30T12:00:00Z)"
         )))
     }
 }

@@ -4,7 +4,7 @@
 
 use super::options::HistoryOptions;
 use crate::error::Error;
-use crate::history::{Figure, Filter, Point, Store};
+use crate::history::{Figure, Filter, Listing, Point, Store};
 use crate::output::Format;
 use crate::output::layout::{Align, Table, change, significant};
 use crate::stats::Summary;
@@ -23,7 +23,7 @@ pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
         Format::Json => json(&key, figure, &points),
         Format::Csv => csv(figure, &points)?,
     };
-    print!("{}", crate::output::github::shielded(&text));
+    super::print(options.common.format, &text);
     Ok(0)
 }
 
@@ -44,28 +44,35 @@ pub(super) fn scope(
     if metric == "time" && options.filter.machine_class.is_none() {
         options.filter.machine_class = crate::document::environment::current_class();
     }
-    match options.figure {
-        Some(figure) => Ok(figure),
-        None => judged_figure(history, key, &options.filter),
+    let newest = newest(history, key, &options.filter)?;
+    // Counts move with their set-up (a compiler, a valgrind): a trend of
+    // counts keeps to the newest run's.
+    if metric != "time" && options.filter.count_setup.is_none() {
+        options.filter.count_setup = newest.as_ref().map(|l| l.count_setup.clone());
     }
+    Ok(options
+        .figure
+        .unwrap_or_else(|| newest.map_or(Figure::Median, |l| Figure::judged(&l.mode, &l.metric))))
 }
 
-/// The figure the newest run with `key` is judged by.
-fn judged_figure(history: &mut dyn Store, key: &str, filter: &Filter) -> Result<Figure, Error> {
+/// The newest run with a row `key` that `filter` selects.
+fn newest(history: &mut dyn Store, key: &str, filter: &Filter) -> Result<Option<Listing>, Error> {
     let newest = Filter {
         probe: Some(key.to_string()),
         limit: Some(1),
         ..filter.clone()
     };
-    let listed = history.list(&newest)?;
-    Ok(listed
-        .first()
-        .map_or(Figure::Median, |l| Figure::judged(&l.mode, &l.metric)))
+    Ok(history.list(&newest)?.into_iter().next())
 }
 
 fn table(key: &str, figure: Figure, filter: &Filter, points: &[Point]) -> String {
     let class = filter.machine_class.as_deref().unwrap_or("any class");
-    let mut out = format!("{key}: {} over the runs of {class}\n", figure.name());
+    let setup = filter
+        .count_setup
+        .as_ref()
+        .map(|s| format!(", count set-up {s}"))
+        .unwrap_or_default();
+    let mut out = format!("{key}: {} over the runs of {class}{setup}\n", figure.name());
     if points.is_empty() {
         out.push_str("no kept run has it\n");
         return out;

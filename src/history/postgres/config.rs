@@ -25,14 +25,12 @@ fn variable(name: &str) -> Option<String> {
 /// The connection `url` names, completed from the environment; the error
 /// is one line without the password.
 pub(crate) fn target(url: &Url) -> Result<Target, String> {
-    let mut config: postgres::Config = url.secret().parse().map_err(|e: postgres::Error| {
-        let why = e.to_string();
-        let why = match url.password() {
-            Some(p) if !p.is_empty() => why.replace(p, "***"),
-            _ => why,
-        };
-        format!("not a PostgreSQL URL ({why})")
-    })?;
+    let mut config: postgres::Config =
+        libpq_modes(url.secret())
+            .parse()
+            .map_err(|e: postgres::Error| {
+                format!("not a PostgreSQL URL ({})", url.masked(&e.to_string()))
+            })?;
     if config.get_hosts().is_empty() {
         config.host(&variable("PGHOST").unwrap_or_else(|| "localhost".to_string()));
     }
@@ -75,6 +73,15 @@ pub(crate) fn target(url: &Url) -> Result<Target, String> {
         config.password(password);
     }
     Ok(Target { config, server })
+}
+
+/// The URL with libpq's `sslmode` values the client does not know put as
+/// the client's: `verify-ca` and `verify-full` as `require` (which
+/// verifies here), `allow` as `disable`.
+fn libpq_modes(url: &str) -> String {
+    url.replace("sslmode=verify-full", "sslmode=require")
+        .replace("sslmode=verify-ca", "sslmode=require")
+        .replace("sslmode=allow", "sslmode=disable")
 }
 
 /// `PGSSLMODE`: libpq's modes; every one that encrypts verifies the

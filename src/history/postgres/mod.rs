@@ -30,6 +30,14 @@ fn placeholder(n: usize) -> String {
     format!("${n}")
 }
 
+/// Reads `url` and the environment as a connection would, without
+/// connecting.
+pub(crate) fn check(url: &Url) -> Result<(), Error> {
+    config::target(url)
+        .map(drop)
+        .map_err(|m| Error::input(format!("{}: {m}", url.shown())))
+}
+
 impl Postgres {
     /// Connects to the server `url` names and brings its tables to this
     /// build's version. An unreachable server is one line naming it.
@@ -40,7 +48,7 @@ impl Postgres {
             Error::input(format!(
                 "{shown}: cannot reach the history at {}: {}",
                 target.server,
-                one_line(&e)
+                url.masked(&one_line(&e))
             ))
         })?;
         let mut store = Postgres { client, shown };
@@ -245,7 +253,8 @@ impl Store for Postgres {
                     machine_class: text(r, 5)?,
                     git_commit: text(r, 6)?,
                     branch: text(r, 7)?,
-                    rows: u64::try_from(r.try_get::<_, i64>(8)?).unwrap_or(0),
+                    count_setup: text(r, 8)?,
+                    rows: u64::try_from(r.try_get::<_, i64>(9)?).unwrap_or(0),
                 })
             })
             .collect::<Result<_, postgres::Error>>()
