@@ -365,13 +365,64 @@ fn a_baseline_pools_the_last_kept_runs_of_this_class() -> Result<(), Failed> {
     Ok(())
 }
 
+fn other_tools_runs_are_added_and_kept_as_read() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let db = t.path().join("h.sqlite");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let exp = ["micro", "kernel", "http"].map(|m| fixtures.join(format!("exp-benchmark/{m}.json")));
+    let criterion = fixtures.join("criterion/0.8.2/tiny");
+    let named_baseline = format!("{}@fast", criterion.display());
+    let mut add = history(&db, &["add"]);
+    add.args(&exp).arg(&criterion).arg(&named_baseline);
+    let ran = run(add);
+    check(
+        ran.code == 0 && ran.stdout.matches("added").count() == 5,
+        "all five added",
+        &ran,
+    )?;
+    let listed = run(history(&db, &["list", "--csv"]));
+    let tools: Vec<&str> = listed
+        .stdout
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split(',').nth(2))
+        .collect();
+    check(
+        tools.iter().filter(|t| **t == "exp:benchmark").count() == 3
+            && tools.iter().filter(|t| **t == "criterion").count() == 2,
+        "each kept under its own tool",
+        &listed,
+    )?;
+    for file in &exp {
+        let id = run(history(&db, &["add", file.to_str().unwrap_or("")]));
+        let short = id
+            .stdout
+            .trim()
+            .rsplit(' ')
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        let shown = run(history(&db, &["show", &short, "--json"]));
+        check(
+            shown.stdout.as_bytes() == std::fs::read(file)?.as_slice(),
+            "an imported file reads back as it was",
+            &shown,
+        )?;
+    }
+    Ok(())
+}
+
 type Named = (&'static str, fn() -> Result<(), Failed>);
 
 fn main() {
     if std::env::var("YARDSTICK_E2E_CHILD").as_deref() == Ok("main") {
         std::process::exit(yardstick::main());
     }
-    let named: [Named; 6] = [
+    let named: [Named; 7] = [
+        (
+            "other_tools_runs_are_added_and_kept_as_read",
+            other_tools_runs_are_added_and_kept_as_read,
+        ),
         (
             "a_baseline_pools_the_last_kept_runs_of_this_class",
             a_baseline_pools_the_last_kept_runs_of_this_class,
