@@ -42,6 +42,9 @@ pub struct Columns {
     /// The bench parameters given (`{"node":"57"}`), as JSON with sorted
     /// keys; `{}` for none.
     pub params: String,
+    /// The bench that made the run (`micro`), when a bench recorded it;
+    /// empty for runs added from files.
+    pub bench: String,
 }
 
 /// The figures of one row that a trend can follow; each absent when the
@@ -98,6 +101,7 @@ impl Entry {
             branch: branch.to_string(),
             started: run.started.clone(),
             params,
+            bench: String::new(),
         };
         let rows = run.rows.iter().map(|row| RowFigures {
             key: row.key.clone(),

@@ -18,6 +18,8 @@ pub struct Filter {
     pub branch: Option<String>,
     /// The count set-up's key (counted runs).
     pub count_setup: Option<String>,
+    /// The bench that recorded the run.
+    pub bench: Option<String>,
     /// Runs of these commits (a range, read from git by the command).
     pub commits: Option<Vec<String>>,
     /// Runs started at or after this RFC 3339 date (or a prefix of one).
@@ -195,12 +197,13 @@ pub(crate) fn trend(
 
 /// The statement that adds a run's columns, binding in order: id, tool,
 /// mode, metric, machine class, count set-up, commit, branch, start,
-/// parameters, when recorded, text. A run already there is left alone.
+/// parameters, when recorded, text, bench. A run already there is left
+/// alone.
 pub(crate) fn insert_run(placeholder: Placeholder) -> String {
-    let values: Vec<String> = (1..=12).map(placeholder).collect();
+    let values: Vec<String> = (1..=13).map(placeholder).collect();
     format!(
         "INSERT INTO yardstick_runs (id, tool, mode, metric, machine_class, count_setup, \
-         git_commit, branch, started, params, recorded, text) VALUES ({}) \
+         git_commit, branch, started, params, recorded, text, bench) VALUES ({}) \
          ON CONFLICT (id) DO NOTHING",
         values.join(", ")
     )
@@ -316,6 +319,7 @@ impl Where {
         self.equal("machine_class", &filter.machine_class);
         self.equal("branch", &filter.branch);
         self.equal("count_setup", &filter.count_setup);
+        self.equal("bench", &filter.bench);
         if let Some(since) = &filter.since {
             let p = self.bind(Value::Text(since.clone()));
             self.conditions.push(format!("started >= {p}"));

@@ -44,6 +44,9 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (run_id, key)
     );
     CREATE INDEX yardstick_figures_by_key ON yardstick_figures (key);",
+    // 2: the bench a run came from (`micro` for benches/micro.rs), so that
+    // two benches of one mode keep apart; empty for runs added from files.
+    "ALTER TABLE yardstick_runs ADD COLUMN bench TEXT NOT NULL DEFAULT '';",
 ];
 
 /// The version this build reads and writes.

@@ -177,7 +177,8 @@ impl Store for Sqlite {
                     c.started,
                     c.params,
                     crate::document::environment::now(),
-                    entry.text
+                    entry.text,
+                    c.bench
                 ],
             )
             .map_err(|e| Error::input(format!("{}: cannot record: {e}", self.shown)))?;

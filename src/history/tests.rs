@@ -188,3 +188,46 @@ fn a_history_of_a_newer_schema_is_refused_never_downgraded() {
         .unwrap();
     assert_eq!(version, future);
 }
+
+#[test]
+fn an_older_history_is_upgraded_in_place_and_keeps_its_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    // A history of schema version 1, made as version 1 made it.
+    let old = rusqlite::Connection::open(&path).unwrap();
+    old.execute_batch(&format!(
+        "CREATE TABLE {} (version INTEGER NOT NULL); INSERT INTO {} VALUES (1); {}",
+        schema::VERSION_TABLE,
+        schema::VERSION_TABLE,
+        schema::MIGRATIONS[0]
+    ))
+    .unwrap();
+    old.execute(
+        "INSERT INTO yardstick_runs (id, tool, mode, metric, machine_class, count_setup, \
+         git_commit, branch, started, params, recorded, text) \
+         VALUES ('ab12cd34ef', 'yardstick', 'micro', 'time', '', '', '', '', \
+         '2026-01-01T00:00:00Z', '{}', '2026-01-01T00:00:00Z', '{}')",
+        [],
+    )
+    .unwrap();
+    drop(old);
+    let mut history = open_at(&path);
+    assert_eq!(history.find("ab12cd34").unwrap().text, "{}");
+    let mut e = entry(&run("parse", 2.0, "abc"));
+    e.columns.bench = "micro".into();
+    assert_eq!(history.add(&e).unwrap(), Added::New);
+    let micro = Filter {
+        bench: Some("micro".into()),
+        ..Filter::default()
+    };
+    assert_eq!(history.list(&micro).unwrap().len(), 1);
+    let version: u32 = rusqlite::Connection::open(&path)
+        .unwrap()
+        .query_row(
+            &format!("SELECT version FROM {}", schema::VERSION_TABLE),
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(version, schema::current());
+}

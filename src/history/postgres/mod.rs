@@ -185,6 +185,7 @@ impl Store for Postgres {
                     &c.params,
                     &recorded,
                     &entry.text,
+                    &c.bench,
                 ],
             )
             .map_err(fail)?;
