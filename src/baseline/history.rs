@@ -10,14 +10,16 @@
 //!    `baselines/<bench>/counts/`, where valgrind is installed: the run is counted
 //!    instead of timed, and the counts give the verdict (see
 //!    `baseline::counts::usable`);
-//! 3. otherwise the last run of this class that `cargo bench` kept, under
-//!    `<target>/yardstick/<class>/<bench>/` (as criterion keeps its last
-//!    run): the same table and verdict words, with confirmation, but as
-//!    information (exit 0);
+//! 3. otherwise the last run of this class that `cargo bench` kept (as
+//!    criterion keeps its last run): in the local history with the
+//!    feature `history` (`kept.rs`), else under
+//!    `<target>/yardstick/<class>/<bench>/`; the same table and verdict
+//!    words, with confirmation, but as information (exit 0);
 //! 4. otherwise nothing, and it says so.
 //!
-//! Every timed run of `cargo bench` is kept there, the newest
-//! `KEPT` of each class and bench; `YARDSTICK_HOME` moves the folder.
+//! Every timed run of `cargo bench` is kept there: all of them in the
+//! history, or the newest `KEPT` of each class and bench as files;
+//! `YARDSTICK_HOME` moves the folder.
 
 use crate::document::environment::repository_dir;
 use crate::document::run::{Metric, Run};
@@ -47,9 +49,20 @@ pub(crate) enum Choice {
     /// A committed baseline of this machine class: a verdict.
     Committed(PathBuf),
     /// The last run kept on this machine class: information.
-    LastRun(PathBuf),
+    LastRun(Last),
     /// Nothing to compare with; the reason, in a line.
     Nothing(String),
+}
+
+/// The last run a bench kept.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Last {
+    /// A file under the folder of kept runs.
+    #[cfg_attr(feature = "history", allow(dead_code))]
+    File(PathBuf),
+    /// A run of the local history, and its name in messages.
+    #[cfg_attr(not(feature = "history"), allow(dead_code))]
+    Kept(String, Box<Run>),
 }
 
 impl Bench {
@@ -95,11 +108,16 @@ impl Bench {
         if let Some(path) = class.map(|c| self.committed(c)).filter(|p| p.is_file()) {
             return Choice::Committed(path);
         }
-        // The newest kept run that still reads; a damaged one is skipped.
-        let mut kept = runs_in(&self.kept(shown));
-        kept.sort();
-        if let Some(path) = kept.into_iter().rev().find(|p| store::load(p).is_ok()) {
-            return Choice::LastRun(path);
+        match self.last(shown) {
+            Ok(Some(last)) => return Choice::LastRun(last),
+            Ok(None) => {}
+            Err(e) => {
+                return Choice::Nothing(format!(
+                    "no committed baseline for machine class {shown}, and its kept runs are \
+                     unreadable ({})",
+                    e.to_string().trim_start_matches("error: ")
+                ));
+            }
         }
         let committed = match class {
             Some(c) => format!(
@@ -110,7 +128,7 @@ impl Bench {
         };
         Choice::Nothing(format!(
             "no baseline for machine class {shown}: {committed}, and no earlier run of it in {}{}",
-            self.kept(shown).display(),
+            self.kept_place(shown),
             self.legacy_note()
         ))
     }
@@ -133,16 +151,63 @@ impl Bench {
         }
     }
 
-    /// Keeps `run` among the runs of its class, and drops all but the
-    /// newest `KEPT`. Runs of counts and runs made with an injected
-    /// slowdown are not kept: they are no baseline for wall time.
-    pub fn keep(&self, run: &Run) -> Result<Option<PathBuf>, Error> {
-        if run.metric != Metric::Time
-            || run.calibration.is_none()
-            || run.settings.injected().is_some()
+    /// The newest run kept on class `class` that still reads (a damaged
+    /// file is skipped): from the local history with the feature
+    /// `history`, else from the folder of kept runs.
+    fn last(&self, class: &str) -> Result<Option<Last>, Error> {
+        #[cfg(feature = "history")]
         {
+            super::kept::last(self, class)
+        }
+        #[cfg(not(feature = "history"))]
+        {
+            let mut kept = runs_in(&self.kept(class));
+            kept.sort();
+            Ok(kept
+                .into_iter()
+                .rev()
+                .find(|p| store::load(p).is_ok())
+                .map(Last::File))
+        }
+    }
+
+    /// Where this bench keeps runs of `class`, as messages name it.
+    fn kept_place(&self, class: &str) -> String {
+        #[cfg(feature = "history")]
+        {
+            let _ = class;
+            super::kept::location(self).shown()
+        }
+        #[cfg(not(feature = "history"))]
+        {
+            self.kept(class).display().to_string()
+        }
+    }
+
+    /// Keeps `run` for the next run of its class to compare with, and
+    /// says where (`as FILE`, `in the history H as ID`). Runs of counts
+    /// and runs made with an injected slowdown are not kept: they are no
+    /// baseline for wall time. Without the feature `history` runs are
+    /// files, the newest `KEPT` of each class.
+    pub fn keep(&self, run: &Run) -> Result<Option<String>, Error> {
+        if !keepable(run) {
             return Ok(None);
         }
+        #[cfg(feature = "history")]
+        {
+            super::kept::keep(self, run).map(Some)
+        }
+        #[cfg(not(feature = "history"))]
+        {
+            self.keep_file(run)
+                .map(|path| Some(format!("as {}", path.display())))
+        }
+    }
+
+    /// Keeps `run` as a file among the runs of its class, and drops all
+    /// but the newest `KEPT`.
+    #[cfg_attr(feature = "history", allow(dead_code))]
+    fn keep_file(&self, run: &Run) -> Result<PathBuf, Error> {
         let dir = self.kept(run.environment.class_name());
         // RFC 3339 to the second sorts by time; the process id, padded so
         // that names sort as numbers, keeps two runs of one second apart.
@@ -155,8 +220,14 @@ impl Bench {
         for old in &all[..excess] {
             let _ = std::fs::remove_file(old);
         }
-        Ok(Some(path))
+        Ok(path)
     }
+}
+
+/// A timed, calibrated run made without an injected slowdown: what a
+/// bench keeps, and compares with.
+pub(super) fn keepable(run: &Run) -> bool {
+    run.metric == Metric::Time && run.calibration.is_some() && run.settings.injected().is_none()
 }
 
 /// `YARDSTICK_HOME`, else the target folder of a cargo-built binary
@@ -177,7 +248,7 @@ fn home(program: &Path, repository: &Path) -> PathBuf {
     }
 }
 
-fn runs_in(dir: &Path) -> Vec<PathBuf> {
+pub(super) fn runs_in(dir: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(dir)
         .map(|entries| {
             entries
@@ -199,6 +270,15 @@ mod tests {
             name: "micro".into(),
             repository: dir.join("repo"),
             home: dir.join("home"),
+        }
+    }
+
+    /// When the run a choice names started.
+    fn started(choice: Choice) -> String {
+        match choice {
+            Choice::LastRun(Last::File(path)) => store::load(&path).unwrap().started,
+            Choice::LastRun(Last::Kept(_, run)) => run.started,
+            other => panic!("{other:?}"),
         }
     }
 
@@ -235,8 +315,11 @@ mod tests {
         run.started = "2026-12-01T10:00:00Z".into();
         b.keep(&run).unwrap();
         run.started = "2026-12-01T11:00:00Z".into();
-        let newer = b.keep(&run).unwrap().unwrap();
-        assert_eq!(b.choose(Some("cpu-2cpu-00000001")), Choice::LastRun(newer));
+        b.keep(&run).unwrap().unwrap();
+        assert_eq!(
+            started(b.choose(Some("cpu-2cpu-00000001"))),
+            "2026-12-01T11:00:00Z"
+        );
         // Another class's committed baseline and runs do not count.
         match b.choose(Some("other-2cpu-00000002")) {
             Choice::Nothing(why) => assert!(why.contains("other-2cpu-00000002"), "{why}"),
@@ -244,6 +327,7 @@ mod tests {
         }
     }
 
+    #[cfg(not(feature = "history"))]
     #[test]
     fn a_damaged_last_run_is_skipped_for_the_one_before() {
         let t = tempfile::tempdir().unwrap();
@@ -251,13 +335,15 @@ mod tests {
         let mut run = test_micro_run(Vec::new(), None);
         run.calibration = crate::document::run::CalibrationSummary::of(&[1.0], &[1.0], 1);
         run.started = "2026-12-01T10:00:00Z".into();
-        let older = b.keep(&run).unwrap().unwrap();
+        b.keep(&run).unwrap().unwrap();
         run.started = "2026-12-01T11:00:00Z".into();
-        let newer = b.keep(&run).unwrap().unwrap();
+        b.keep(&run).unwrap().unwrap();
+        let dir = b.kept("test-cpu-2cpu-00000000");
+        let newer = runs_in(&dir).into_iter().max().unwrap();
         std::fs::write(&newer, "{ broken").unwrap();
         assert_eq!(
-            b.choose(Some("test-cpu-2cpu-00000000")),
-            Choice::LastRun(older)
+            started(b.choose(Some("test-cpu-2cpu-00000000"))),
+            "2026-12-01T10:00:00Z"
         );
     }
 
@@ -285,11 +371,24 @@ mod tests {
     }
 
     #[test]
-    fn only_the_newest_runs_are_kept_and_injected_ones_never() {
+    fn runs_without_calibration_or_with_an_injected_slowdown_are_never_kept() {
         let t = tempfile::tempdir().unwrap();
         let b = bench(t.path());
         let mut run = test_micro_run(Vec::new(), None);
         assert_eq!(b.keep(&run).unwrap(), None, "no calibration, not kept");
+        run.calibration = crate::document::run::CalibrationSummary::of(&[1.0], &[1.0], 1);
+        run.settings.micro_mut().unwrap().inject = Some("*:5".into());
+        assert_eq!(b.keep(&run).unwrap(), None);
+        run.settings.micro_mut().unwrap().inject = None;
+        assert!(b.keep(&run).unwrap().is_some());
+    }
+
+    #[cfg(not(feature = "history"))]
+    #[test]
+    fn only_the_newest_runs_are_kept_as_files() {
+        let t = tempfile::tempdir().unwrap();
+        let b = bench(t.path());
+        let mut run = test_micro_run(Vec::new(), None);
         run.calibration = crate::document::run::CalibrationSummary::of(&[1.0], &[1.0], 1);
         for hour in 10..10 + KEPT + 3 {
             run.started = format!("2026-12-01T{hour:02}:00:00Z");
@@ -305,7 +404,5 @@ mod tests {
                 .to_string_lossy()
                 .contains(&format!("T{:02}-00-00Z", 10 + KEPT + 2))
         );
-        run.settings.micro_mut().unwrap().inject = Some("*:5".into());
-        assert_eq!(b.keep(&run).unwrap(), None);
     }
 }

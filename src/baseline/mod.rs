@@ -4,11 +4,13 @@
 
 pub mod counts;
 pub mod history;
+#[cfg(feature = "history")]
+mod kept;
 pub mod pool;
 #[cfg(feature = "history")]
 pub mod recorded;
 
-use crate::baseline::history::{Bench, Choice};
+use crate::baseline::history::{Bench, Choice, Last};
 use crate::document::run::{Metric, Mode, Run};
 use crate::document::store;
 use crate::error::Error;
@@ -84,7 +86,7 @@ impl Baseline {
                 basis: Some(format!("committed for machine class {shown}")),
                 ..Baseline::load(&path)?
             })),
-            Choice::LastRun(path) => match Baseline::load(&path) {
+            Choice::LastRun(last) => match Baseline::last(last) {
                 Ok(b) => Resolved::Baseline(Box::new(Baseline {
                     basis: Some(format!(
                         "the last run on machine class {shown}, as information: no baseline is \
@@ -177,6 +179,19 @@ impl Baseline {
             )));
         }
         Ok(())
+    }
+
+    /// The last run a bench kept, as a baseline.
+    fn last(last: Last) -> Result<Baseline, Error> {
+        match last {
+            Last::File(path) => Baseline::load(&path),
+            Last::Kept(name, run) => Ok(Baseline {
+                name,
+                run: *run,
+                basis: None,
+                informational: false,
+            }),
+        }
     }
 
     /// Reads the baseline at `path`; refuses a timed micro run without

@@ -162,7 +162,7 @@ impl<'a> Choice<'a> {
         };
         let kept = bench.keep(run);
         let place = match &kept {
-            Ok(Some(path)) => format!("kept as {}", path.display()),
+            Ok(Some(place)) => format!("kept {place}"),
             Ok(None) => "not kept (an injected or counted run)".to_string(),
             Err(e) => format!("not kept ({e})"),
         };

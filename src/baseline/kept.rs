@@ -1,0 +1,201 @@
+//! The developer's loop on the history: with the feature `history`, the
+//! runs `cargo bench` keeps go into the local history beside them
+//! (`<target>/yardstick/history.sqlite`), under the bench's name, and the
+//! last run of this bench and class is read back from it. Runs kept as
+//! files by a build without the history are added to it once, then
+//! removed.
+
+use super::history::{Bench, Last};
+use crate::document::environment;
+use crate::document::run::{Metric, Run};
+use crate::document::store;
+use crate::error::Error;
+use crate::history::{self, Added, Entry, Filter, Location, Store};
+
+/// The newest runs looked at for one that can be a baseline.
+const LOOKED_AT: u64 = 20;
+
+/// The local history of `bench`'s loop.
+pub(crate) fn location(bench: &Bench) -> Location {
+    Location::default_in(&bench.home)
+}
+
+/// The last run of `bench` on machine class `class` that a timed run can
+/// be compared with; `None` when there is none.
+pub(crate) fn last(bench: &Bench, class: &str) -> Result<Option<Last>, Error> {
+    let location = location(bench);
+    if !history::exists(&location) && !has_files(bench) {
+        return Ok(None);
+    }
+    let mut store = history::open(&location)?;
+    import_files(bench, store.as_mut())?;
+    let filter = Filter {
+        bench: Some(bench.name.clone()),
+        machine_class: Some(class.to_string()),
+        metric: Some(Metric::Time.as_str().to_string()),
+        limit: Some(LOOKED_AT),
+        ..Filter::default()
+    };
+    for listed in store.list(&filter)? {
+        let stored = store.find(&listed.id)?;
+        let Ok(run) = store::parse(&stored.text) else {
+            continue;
+        };
+        if super::history::keepable(&run) {
+            let name = format!("{} run {}", location.shown(), listed.short_id());
+            return Ok(Some(Last::Kept(name, Box::new(run))));
+        }
+    }
+    Ok(None)
+}
+
+/// Keeps `run` in the local history under `bench`'s name; where, as a
+/// phrase (`in the history H as ID`).
+pub(crate) fn keep(bench: &Bench, run: &Run) -> Result<String, Error> {
+    let location = location(bench);
+    let mut store = history::open(&location)?;
+    import_files(bench, store.as_mut())?;
+    let mut entry = entry_of(bench, run);
+    let how = match store.add(&entry)? {
+        Added::New => "in",
+        Added::Already => "already in",
+    };
+    entry.text.clear();
+    Ok(format!(
+        "{how} the history {} as {}",
+        location.shown(),
+        entry.short_id()
+    ))
+}
+
+fn entry_of(bench: &Bench, run: &Run) -> Entry {
+    let mut text = store::to_json(run);
+    text.push('\n');
+    let branch = environment::branch_of(&bench.repository).unwrap_or_default();
+    let mut entry = Entry::new(text, run, &branch);
+    entry.columns.bench = bench.name.clone();
+    entry
+}
+
+/// Whether runs kept as files (`<home>/<class>/<bench>/*.json`) wait to be
+/// added.
+fn has_files(bench: &Bench) -> bool {
+    !kept_files(bench).is_empty()
+}
+
+fn kept_files(bench: &Bench) -> Vec<std::path::PathBuf> {
+    let Ok(classes) = std::fs::read_dir(&bench.home) else {
+        return Vec::new();
+    };
+    classes
+        .filter_map(Result::ok)
+        .map(|class| class.path().join(&bench.name))
+        .filter(|dir| dir.is_dir())
+        .flat_map(|dir| super::history::runs_in(&dir))
+        .collect()
+}
+
+/// Adds the runs kept as files to the history, each then removed; a file
+/// that does not read is left where it is.
+fn import_files(bench: &Bench, store: &mut dyn Store) -> Result<(), Error> {
+    for path in kept_files(bench) {
+        let Ok((run, text)) = store::load_with_text(&path) else {
+            continue;
+        };
+        let branch = String::new();
+        let mut entry = Entry::new(text, &run, &branch);
+        entry.columns.bench = bench.name.clone();
+        store.add(&entry)?;
+        let _ = std::fs::remove_file(&path);
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::remove_dir(dir);
+            let _ = dir.parent().map(std::fs::remove_dir);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::baseline::history::Choice;
+    use crate::document::run::{CalibrationSummary, test_micro_run};
+
+    fn bench(dir: &std::path::Path, name: &str) -> Bench {
+        Bench {
+            name: name.into(),
+            repository: dir.join("repo"),
+            home: dir.join("home"),
+        }
+    }
+
+    fn timed(started: &str) -> Run {
+        let mut run = test_micro_run(Vec::new(), None);
+        run.calibration = CalibrationSummary::of(&[1.0], &[1.0], 1);
+        run.started = started.into();
+        run
+    }
+
+    fn started(choice: Choice) -> String {
+        match choice {
+            Choice::LastRun(Last::Kept(_, run)) => run.started,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_last_run_is_this_bench_s_and_the_history_keeps_them_all() {
+        let t = tempfile::tempdir().unwrap();
+        let micro = bench(t.path(), "micro");
+        let other = bench(t.path(), "other");
+        for hour in 10..20 {
+            let place = micro
+                .keep(&timed(&format!("2026-12-01T{hour}:00:00Z")))
+                .unwrap();
+            assert!(place.unwrap().starts_with("in the history "));
+        }
+        other.keep(&timed("2026-12-02T00:00:00Z")).unwrap();
+        let class = "test-cpu-2cpu-00000000";
+        assert_eq!(started(micro.choose(Some(class))), "2026-12-01T19:00:00Z");
+        assert_eq!(started(other.choose(Some(class))), "2026-12-02T00:00:00Z");
+        let all = history::open(&location(&micro))
+            .unwrap()
+            .list(&Filter::default())
+            .unwrap();
+        assert_eq!(all.len(), 11);
+    }
+
+    #[test]
+    fn runs_kept_as_files_are_added_once_and_removed() {
+        let t = tempfile::tempdir().unwrap();
+        let micro = bench(t.path(), "micro");
+        let dir = micro.kept("test-cpu-2cpu-00000000");
+        let file = dir.join("2026-12-01T10-00-00Z-0000000001.json");
+        store::save(&file, &timed("2026-12-01T10:00:00Z")).unwrap();
+        assert_eq!(
+            started(micro.choose(Some("test-cpu-2cpu-00000000"))),
+            "2026-12-01T10:00:00Z"
+        );
+        assert!(!file.exists() && !dir.exists());
+        micro.keep(&timed("2026-12-01T11:00:00Z")).unwrap();
+        let kept = history::open(&location(&micro))
+            .unwrap()
+            .list(&Filter::default())
+            .unwrap();
+        assert_eq!(kept.len(), 2);
+    }
+
+    #[test]
+    fn a_broken_local_history_says_so_and_is_left_alone() {
+        let t = tempfile::tempdir().unwrap();
+        let micro = bench(t.path(), "micro");
+        std::fs::create_dir_all(&micro.home).unwrap();
+        let path = micro.home.join(crate::history::location::DEFAULT_FILE);
+        std::fs::write(&path, "not a database").unwrap();
+        match micro.choose(Some("test-cpu-2cpu-00000000")) {
+            Choice::Nothing(why) => assert!(why.contains("unreadable"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), b"not a database");
+    }
+}
