@@ -108,7 +108,7 @@ impl Bench {
         if let Some(path) = class.map(|c| self.committed(c)).filter(|p| p.is_file()) {
             return Choice::Committed(path);
         }
-        match self.last(shown) {
+        match self.last(class) {
             Ok(Some(last)) => return Choice::LastRun(last),
             Ok(None) => {}
             Err(e) => {
@@ -154,14 +154,14 @@ impl Bench {
     /// The newest run kept on class `class` that still reads (a damaged
     /// file is skipped): from the local history with the feature
     /// `history`, else from the folder of kept runs.
-    fn last(&self, class: &str) -> Result<Option<Last>, Error> {
+    fn last(&self, class: Option<&str>) -> Result<Option<Last>, Error> {
         #[cfg(feature = "history")]
         {
             super::kept::last(self, class)
         }
         #[cfg(not(feature = "history"))]
         {
-            let mut kept = runs_in(&self.kept(class));
+            let mut kept = runs_in(&self.kept(class.unwrap_or("unknown")));
             kept.sort();
             Ok(kept
                 .into_iter()

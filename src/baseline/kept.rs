@@ -2,8 +2,9 @@
 //! runs `cargo bench` keeps go into the local history beside them
 //! (`<target>/yardstick/history.sqlite`), under the bench's name, and the
 //! last run of this bench and class is read back from it. Runs kept as
-//! files by a build without the history are added to it once, then
-//! removed.
+//! files by a build without the history are added to it (once: a run
+//! already there is left as it is), and the files are left where they
+//! are, for such a build to go on with.
 
 use super::history::{Bench, Last};
 use crate::document::environment;
@@ -20,9 +21,10 @@ pub(crate) fn location(bench: &Bench) -> Location {
     Location::default_in(&bench.home)
 }
 
-/// The last run of `bench` on machine class `class` that a timed run can
-/// be compared with; `None` when there is none.
-pub(crate) fn last(bench: &Bench, class: &str) -> Result<Option<Last>, Error> {
+/// The last run of `bench` on machine class `class` (`None`: unknown,
+/// which runs record as no class) that a timed run can be compared with;
+/// `None` when there is none.
+pub(crate) fn last(bench: &Bench, class: Option<&str>) -> Result<Option<Last>, Error> {
     let location = location(bench);
     if !history::exists(&location) && !has_files(bench) {
         return Ok(None);
@@ -31,7 +33,7 @@ pub(crate) fn last(bench: &Bench, class: &str) -> Result<Option<Last>, Error> {
     import_files(bench, store.as_mut())?;
     let filter = Filter {
         bench: Some(bench.name.clone()),
-        machine_class: Some(class.to_string()),
+        machine_class: Some(class.unwrap_or_default().to_string()),
         metric: Some(Metric::Time.as_str().to_string()),
         limit: Some(LOOKED_AT),
         ..Filter::default()
@@ -41,7 +43,8 @@ pub(crate) fn last(bench: &Bench, class: &str) -> Result<Option<Last>, Error> {
         let Ok(run) = store::parse(&stored.text) else {
             continue;
         };
-        if super::history::keepable(&run) {
+        // A loop median that is no time (an edited run) cannot divide.
+        if super::history::keepable(&run) && run.calibration_median().is_some() {
             let name = format!("{} run {}", location.shown(), listed.short_id());
             return Ok(Some(Last::Kept(name, Box::new(run))));
         }
@@ -83,6 +86,10 @@ fn has_files(bench: &Bench) -> bool {
     !kept_files(bench).is_empty()
 }
 
+/// The files a build without the history kept for `bench`: named as
+/// `Bench::keep_file` names them (`<start>-<10 digits>.json`), in
+/// `<home>/<class>/<bench>/`, and nothing else, so that a home shared with
+/// other files (the package itself) gives up none of them.
 fn kept_files(bench: &Bench) -> Vec<std::path::PathBuf> {
     let Ok(classes) = std::fs::read_dir(&bench.home) else {
         return Vec::new();
@@ -92,25 +99,39 @@ fn kept_files(bench: &Bench) -> Vec<std::path::PathBuf> {
         .map(|class| class.path().join(&bench.name))
         .filter(|dir| dir.is_dir())
         .flat_map(|dir| super::history::runs_in(&dir))
+        .filter(|path| named_as_kept(path))
         .collect()
 }
 
-/// Adds the runs kept as files to the history, each then removed; a file
-/// that does not read is left where it is.
+/// `2026-12-01T10-00-00Z-0000012345.json`.
+fn named_as_kept(path: &std::path::Path) -> bool {
+    let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+        return false;
+    };
+    let Some((stamp, pid)) = stem.rsplit_once('-') else {
+        return false;
+    };
+    pid.len() == 10
+        && pid.bytes().all(|b| b.is_ascii_digit())
+        && stamp.len() >= 20
+        && stamp.as_bytes()[..4].iter().all(u8::is_ascii_digit)
+        && stamp.ends_with('Z')
+}
+
+/// Adds the runs kept as files to the history under the bench's name; a
+/// file that does not read, or is no run a bench keeps, is passed over.
+/// The files stay: a run already there is not added again.
 fn import_files(bench: &Bench, store: &mut dyn Store) -> Result<(), Error> {
     for path in kept_files(bench) {
         let Ok((run, text)) = store::load_with_text(&path) else {
             continue;
         };
-        let branch = String::new();
-        let mut entry = Entry::new(text, &run, &branch);
+        if !super::history::keepable(&run) {
+            continue;
+        }
+        let mut entry = Entry::new(text, &run, "");
         entry.columns.bench = bench.name.clone();
         store.add(&entry)?;
-        let _ = std::fs::remove_file(&path);
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::remove_dir(dir);
-            let _ = dir.parent().map(std::fs::remove_dir);
-        }
     }
     Ok(())
 }
@@ -166,7 +187,43 @@ mod tests {
     }
 
     #[test]
-    fn runs_kept_as_files_are_added_once_and_removed() {
+    fn a_run_of_unknown_class_is_found_again() {
+        let t = tempfile::tempdir().unwrap();
+        let micro = bench(t.path(), "micro");
+        let mut run = timed("2026-12-01T10:00:00Z");
+        run.environment.machine_class = None;
+        micro.keep(&run).unwrap();
+        assert_eq!(started(micro.choose(None)), "2026-12-01T10:00:00Z");
+    }
+
+    #[test]
+    fn only_files_a_bench_kept_are_added_and_none_is_removed() {
+        let t = tempfile::tempdir().unwrap();
+        let micro = bench(t.path(), "micro");
+        // A committed baseline where a shared home would find it.
+        let committed = micro
+            .home
+            .join("baselines/micro/test-cpu-2cpu-00000000.json");
+        store::save(&committed, &timed("2026-11-01T10:00:00Z")).unwrap();
+        let dir = micro.kept("test-cpu-2cpu-00000000");
+        let file = dir.join("2026-12-01T10-00-00Z-0000000001.json");
+        store::save(&file, &timed("2026-12-01T10:00:00Z")).unwrap();
+        assert_eq!(
+            started(micro.choose(Some("test-cpu-2cpu-00000000"))),
+            "2026-12-01T10:00:00Z"
+        );
+        assert!(file.exists() && committed.exists());
+        micro.choose(Some("test-cpu-2cpu-00000000"));
+        let kept = history::open(&location(&micro))
+            .unwrap()
+            .list(&Filter::default())
+            .unwrap();
+        assert_eq!(kept.len(), 1, "added once, the baseline never");
+        assert!(!named_as_kept(&committed) && named_as_kept(&file));
+    }
+
+    #[test]
+    fn runs_kept_as_files_are_added_once() {
         let t = tempfile::tempdir().unwrap();
         let micro = bench(t.path(), "micro");
         let dir = micro.kept("test-cpu-2cpu-00000000");
@@ -176,7 +233,6 @@ mod tests {
             started(micro.choose(Some("test-cpu-2cpu-00000000"))),
             "2026-12-01T10:00:00Z"
         );
-        assert!(!file.exists() && !dir.exists());
         micro.keep(&timed("2026-12-01T11:00:00Z")).unwrap();
         let kept = history::open(&location(&micro))
             .unwrap()

@@ -164,7 +164,7 @@ impl<'a> Choice<'a> {
         let place = match &kept {
             Ok(Some(place)) => format!("kept {place}"),
             Ok(None) => "not kept (an injected or counted run)".to_string(),
-            Err(e) => format!("not kept ({e})"),
+            Err(e) => format!("not kept ({})", e.to_string().trim_start_matches("error: ")),
         };
         match &self.nothing {
             Some(why) => run.warnings.push(format!("{why}; this run is {place}")),
