@@ -1532,6 +1532,22 @@ fn bench_mode_judges_by_a_committed_baseline_of_its_class_else_by_its_last_run()
     ]));
     let kept = listed.stdout.lines().count().saturating_sub(1);
     check(kept == 5, &format!("five runs kept, not {kept}"), &listed)?;
+    // Recorded too, into the same history: the run the loop kept, once.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let ran = run(bench(t.path(), SCRIPT, &["--record", "--threshold=50"]));
+    check(
+        ran.code == 0 && ran.stderr.contains("already in the history"),
+        "a bench's --record into its own history adds the kept run once",
+        &ran,
+    )?;
+    let listed = run(yardstick().args([
+        "history",
+        "list",
+        "--csv",
+        &format!("--history={}", home.join("history.sqlite").display()),
+    ]));
+    let kept = listed.stdout.lines().count().saturating_sub(1);
+    check(kept == 6, &format!("six runs kept, not {kept}"), &listed)?;
     // 1. A committed baseline of this class: a verdict.
     let committed = committed_dir(t.path())?;
     let base = saved_run(t.path(), "base.json")?;

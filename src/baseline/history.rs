@@ -89,6 +89,18 @@ impl Bench {
         }
     }
 
+    /// The bench this process is, when cargo built it as one (its binary
+    /// lies in `<target>/<profile>/deps/`); `None` for any other binary,
+    /// the `yardstick` command among them.
+    #[cfg_attr(not(feature = "history"), allow(dead_code))]
+    pub(crate) fn cargo_built(program: &Path) -> Option<Bench> {
+        let in_deps = program
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|d| d == "deps");
+        in_deps.then(|| Bench::for_program(program))
+    }
+
     /// `baselines/<bench>/<class>.json`.
     pub fn committed(&self, class: &str) -> PathBuf {
         self.repository
@@ -184,43 +196,69 @@ impl Bench {
         }
     }
 
-    /// Keeps `run` for the next run of its class to compare with, and
-    /// says where (`as FILE`, `in the history H as ID`). Runs of counts
-    /// and runs made with an injected slowdown are not kept: they are no
-    /// baseline for wall time. Without the feature `history` runs are
-    /// files, the newest `KEPT` of each class.
-    pub fn keep(&self, run: &Run) -> Result<Option<String>, Error> {
+    /// Where `run` will be kept (`as FILE`, `in the history H`), said
+    /// before it is kept so that the run kept is the run delivered, word
+    /// for word; `None` for a run that is not kept: runs of counts and
+    /// runs made with an injected slowdown are no baseline for wall time.
+    pub fn place(&self, run: &Run) -> Option<String> {
         if !keepable(run) {
-            return Ok(None);
+            return None;
         }
         #[cfg(feature = "history")]
         {
-            super::kept::keep(self, run).map(Some)
+            Some(format!(
+                "in the history {}",
+                super::kept::location(self).shown()
+            ))
+        }
+        #[cfg(not(feature = "history"))]
+        {
+            Some(format!("as {}", self.file_for(run).display()))
+        }
+    }
+
+    /// Keeps `run` for the next run of its class to compare with, where
+    /// [`Bench::place`] said; a run that is not kept is passed over.
+    /// Without the feature `history` runs are files, the newest `KEPT` of
+    /// each class.
+    pub fn keep(&self, run: &Run) -> Result<(), Error> {
+        if !keepable(run) {
+            return Ok(());
+        }
+        #[cfg(feature = "history")]
+        {
+            super::kept::keep(self, run)
         }
         #[cfg(not(feature = "history"))]
         {
             self.keep_file(run)
-                .map(|path| Some(format!("as {}", path.display())))
         }
+    }
+
+    /// The file `run` is kept in: RFC 3339 to the second sorts by time;
+    /// the process id, padded so that names sort as numbers, keeps two
+    /// runs of one second apart.
+    #[cfg_attr(feature = "history", allow(dead_code))]
+    fn file_for(&self, run: &Run) -> PathBuf {
+        let stamp = run.started.replace(':', "-");
+        self.kept(run.environment.class_name())
+            .join(format!("{stamp}-{:010}.json", std::process::id()))
     }
 
     /// Keeps `run` as a file among the runs of its class, and drops all
     /// but the newest `KEPT`.
     #[cfg_attr(feature = "history", allow(dead_code))]
-    fn keep_file(&self, run: &Run) -> Result<PathBuf, Error> {
-        let dir = self.kept(run.environment.class_name());
-        // RFC 3339 to the second sorts by time; the process id, padded so
-        // that names sort as numbers, keeps two runs of one second apart.
-        let stamp = run.started.replace(':', "-");
-        let path = dir.join(format!("{stamp}-{:010}.json", std::process::id()));
+    fn keep_file(&self, run: &Run) -> Result<(), Error> {
+        let path = self.file_for(run);
         store::save(&path, run)?;
+        let dir = self.kept(run.environment.class_name());
         let mut all = runs_in(&dir);
         all.sort();
         let excess = all.len().saturating_sub(KEPT);
         for old in &all[..excess] {
             let _ = std::fs::remove_file(old);
         }
-        Ok(path)
+        Ok(())
     }
 }
 
@@ -283,6 +321,16 @@ mod tests {
     }
 
     #[test]
+    fn only_a_binary_cargo_built_as_a_bench_is_one() {
+        let deps = Path::new("/t/release/deps/micro-0123456789abcdef");
+        assert_eq!(
+            Bench::cargo_built(deps).map(|b| b.name).as_deref(),
+            Some("micro")
+        );
+        assert!(Bench::cargo_built(Path::new("/t/release/yardstick")).is_none());
+    }
+
+    #[test]
     fn the_name_drops_cargo_s_hash() {
         let b = Bench::for_program(Path::new("/t/release/deps/micro-0123456789abcdef"));
         assert_eq!(b.name, "micro");
@@ -315,7 +363,7 @@ mod tests {
         run.started = "2026-12-01T10:00:00Z".into();
         b.keep(&run).unwrap();
         run.started = "2026-12-01T11:00:00Z".into();
-        b.keep(&run).unwrap().unwrap();
+        b.keep(&run).unwrap();
         assert_eq!(
             started(b.choose(Some("cpu-2cpu-00000001"))),
             "2026-12-01T11:00:00Z"
@@ -335,9 +383,9 @@ mod tests {
         let mut run = test_micro_run(Vec::new(), None);
         run.calibration = crate::document::run::CalibrationSummary::of(&[1.0], &[1.0], 1);
         run.started = "2026-12-01T10:00:00Z".into();
-        b.keep(&run).unwrap().unwrap();
+        b.keep(&run).unwrap();
         run.started = "2026-12-01T11:00:00Z".into();
-        b.keep(&run).unwrap().unwrap();
+        b.keep(&run).unwrap();
         let dir = b.kept("test-cpu-2cpu-00000000");
         let newer = runs_in(&dir).into_iter().max().unwrap();
         std::fs::write(&newer, "{ broken").unwrap();
@@ -375,12 +423,17 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let b = bench(t.path());
         let mut run = test_micro_run(Vec::new(), None);
-        assert_eq!(b.keep(&run).unwrap(), None, "no calibration, not kept");
+        assert_eq!(b.place(&run), None, "no calibration, not kept");
         run.calibration = crate::document::run::CalibrationSummary::of(&[1.0], &[1.0], 1);
         run.settings.micro_mut().unwrap().inject = Some("*:5".into());
-        assert_eq!(b.keep(&run).unwrap(), None);
+        assert_eq!(b.place(&run), None);
+        b.keep(&run).unwrap();
+        assert!(matches!(
+            b.choose(Some("test-cpu-2cpu-00000000")),
+            Choice::Nothing(_)
+        ));
         run.settings.micro_mut().unwrap().inject = None;
-        assert!(b.keep(&run).unwrap().is_some());
+        assert!(b.place(&run).is_some());
     }
 
     #[cfg(not(feature = "history"))]

@@ -11,7 +11,7 @@ use crate::document::environment;
 use crate::document::run::{Metric, Run};
 use crate::document::store;
 use crate::error::Error;
-use crate::history::{self, Added, Entry, Filter, Location, Store};
+use crate::history::{self, Entry, Filter, Location, Store};
 
 /// The newest runs looked at for one that can be a baseline.
 const LOOKED_AT: u64 = 20;
@@ -52,23 +52,11 @@ pub(crate) fn last(bench: &Bench, class: Option<&str>) -> Result<Option<Last>, E
     Ok(None)
 }
 
-/// Keeps `run` in the local history under `bench`'s name; where, as a
-/// phrase (`in the history H as ID`).
-pub(crate) fn keep(bench: &Bench, run: &Run) -> Result<String, Error> {
-    let location = location(bench);
-    let mut store = history::open(&location)?;
+/// Keeps `run` in the local history under `bench`'s name.
+pub(crate) fn keep(bench: &Bench, run: &Run) -> Result<(), Error> {
+    let mut store = history::open(&location(bench))?;
     import_files(bench, store.as_mut())?;
-    let mut entry = entry_of(bench, run);
-    let how = match store.add(&entry)? {
-        Added::New => "in",
-        Added::Already => "already in",
-    };
-    entry.text.clear();
-    Ok(format!(
-        "{how} the history {} as {}",
-        location.shown(),
-        entry.short_id()
-    ))
+    store.add(&entry_of(bench, run)).map(drop)
 }
 
 fn entry_of(bench: &Bench, run: &Run) -> Entry {
@@ -170,10 +158,9 @@ mod tests {
         let micro = bench(t.path(), "micro");
         let other = bench(t.path(), "other");
         for hour in 10..20 {
-            let place = micro
-                .keep(&timed(&format!("2026-12-01T{hour}:00:00Z")))
-                .unwrap();
-            assert!(place.unwrap().starts_with("in the history "));
+            let run = timed(&format!("2026-12-01T{hour}:00:00Z"));
+            assert!(micro.place(&run).unwrap().starts_with("in the history "));
+            micro.keep(&run).unwrap();
         }
         other.keep(&timed("2026-12-02T00:00:00Z")).unwrap();
         let class = "test-cpu-2cpu-00000000";

@@ -122,7 +122,8 @@ impl Baseline {
             Bench::for_program(&program).home
         };
         let location = crate::history::Location::chosen(option, home)?;
-        let too_few = match recorded::from_history(&location, n, kind.0, kind.1)? {
+        let name = bench.map(|b| b.name.as_str());
+        let too_few = match recorded::from_history(&location, n, kind, name)? {
             FromHistory::Baseline(b) => return Ok(Resolved::Baseline(b)),
             FromHistory::TooFew(why) => why,
         };

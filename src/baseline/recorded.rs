@@ -32,12 +32,13 @@ pub(crate) enum FromHistory {
 }
 
 /// The baseline of the last `n` kept runs like a run of `mode` and
-/// `metric` about to be made here.
+/// `metric` about to be made here, by `bench` when a bench makes it (so
+/// that two benches of one mode keep apart).
 pub(crate) fn from_history(
     location: &Location,
     n: usize,
-    mode: Mode,
-    metric: Metric,
+    (mode, metric): (Mode, Metric),
+    bench: Option<&str>,
 ) -> Result<FromHistory, Error> {
     let timed = metric == Metric::Time && mode.is_probes();
     // Wall time, HTTP's too, belongs to a machine.
@@ -55,6 +56,7 @@ pub(crate) fn from_history(
         metric: Some(metric.as_str().to_string()),
         machine_class: class,
         branch: Some(branch),
+        bench: bench.map(str::to_string),
         limit: Some(n as u64 * LOOK_AHEAD),
         ..Filter::default()
     };
@@ -103,8 +105,13 @@ fn describe(filter: &Filter, location: &Location) -> String {
         Some("") | None => ", no branch".to_string(),
         Some(b) => format!(", branch {b}"),
     };
+    let bench = filter
+        .bench
+        .as_ref()
+        .map(|b| format!(", bench {b}"))
+        .unwrap_or_default();
     format!(
-        "{} runs of {}{class}{branch} in the history {}",
+        "{} runs of {}{class}{branch}{bench} in the history {}",
         filter.mode.as_deref().unwrap_or_default(),
         filter.metric.as_deref().unwrap_or_default(),
         location.shown()

@@ -75,7 +75,13 @@ pub(crate) fn record(run: &Run, record: &Record) -> Result<(), Error> {
     text.push('\n');
     let repository = crate::document::environment::repository_dir();
     let branch = crate::document::environment::branch_of(&repository).unwrap_or_default();
-    let entry = Entry::new(text, run, &branch);
+    let mut entry = Entry::new(text, run, &branch);
+    // A bench's run is recorded under the bench's name, as its loop keeps
+    // it: the same run, in the same history, is then one.
+    let program = std::env::current_exe().unwrap_or_default();
+    if let Some(bench) = crate::baseline::history::Bench::cargo_built(&program) {
+        entry.columns.bench = bench.name;
+    }
     let added = history::open(&location)?.add(&entry)?;
     let how = match added {
         Added::New => "recorded in",

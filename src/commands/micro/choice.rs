@@ -153,23 +153,31 @@ impl<'a> Choice<'a> {
     /// Keeps a bench's run for the next one to compare with, and says
     /// where; says too why this one had nothing to compare with. Only the
     /// developer's loop is kept, not a run told what to compare with (as
-    /// the evaluation's runs are). A run that cannot be kept is still
-    /// reported.
+    /// the evaluation's runs are). The words are added before the run is
+    /// kept, so that the run kept is the one delivered; a run that cannot
+    /// be kept is still reported, and says why.
     pub fn keep(&self, run: &mut Run) {
         let Some(bench) = self.keeper else {
             run.warnings.extend(self.nothing.clone());
             return;
         };
-        let kept = bench.keep(run);
-        let place = match &kept {
-            Ok(Some(place)) => format!("kept {place}"),
-            Ok(None) => "not kept (an injected or counted run)".to_string(),
-            Err(e) => format!("not kept ({})", e.to_string().trim_start_matches("error: ")),
+        let said = |place: &str| {
+            self.nothing
+                .as_ref()
+                .map(|why| format!("{why}; this run is {place}"))
         };
-        match &self.nothing {
-            Some(why) => run.warnings.push(format!("{why}; this run is {place}")),
-            None if kept.is_err() => run.warnings.push(format!("this run is {place}")),
-            None => {}
+        let Some(place) = bench.place(run) else {
+            run.warnings
+                .extend(said("not kept (an injected or counted run)"));
+            return;
+        };
+        let before = run.warnings.len();
+        run.warnings.extend(said(&format!("kept {place}")));
+        if let Err(e) = bench.keep(run) {
+            run.warnings.truncate(before);
+            let why = format!("not kept ({})", e.to_string().trim_start_matches("error: "));
+            run.warnings
+                .push(said(&why).unwrap_or_else(|| format!("this run is {why}")));
         }
     }
 }
