@@ -173,14 +173,20 @@ impl Bench {
         }
         #[cfg(not(feature = "history"))]
         {
-            let mut kept = runs_in(&self.kept(class.unwrap_or("unknown")));
-            kept.sort();
-            Ok(kept
-                .into_iter()
-                .rev()
-                .find(|p| store::load(p).is_ok())
-                .map(Last::File))
+            Ok(self.last_file(class))
         }
+    }
+
+    /// The newest run of `class` kept as a file that still reads; built
+    /// and tested in every build, though one with the history keeps none.
+    #[cfg_attr(feature = "history", allow(dead_code))]
+    fn last_file(&self, class: Option<&str>) -> Option<Last> {
+        let mut kept = runs_in(&self.kept(class.unwrap_or("unknown")));
+        kept.sort();
+        kept.into_iter()
+            .rev()
+            .find(|p| store::load(p).is_ok())
+            .map(Last::File)
     }
 
     /// Where this bench keeps runs of `class`, as messages name it.
@@ -375,7 +381,8 @@ mod tests {
         }
     }
 
-    #[cfg(not(feature = "history"))]
+    // The file functions directly: the tests build with the history, the
+    // default build of a user's bench without it.
     #[test]
     fn a_damaged_last_run_is_skipped_for_the_one_before() {
         let t = tempfile::tempdir().unwrap();
@@ -383,16 +390,16 @@ mod tests {
         let mut run = test_micro_run(Vec::new(), None);
         run.calibration = crate::document::run::CalibrationSummary::of(&[1.0], &[1.0], 1);
         run.started = "2026-12-01T10:00:00Z".into();
-        b.keep(&run).unwrap();
+        b.keep_file(&run).unwrap();
         run.started = "2026-12-01T11:00:00Z".into();
-        b.keep(&run).unwrap();
+        b.keep_file(&run).unwrap();
         let dir = b.kept("test-cpu-2cpu-00000000");
         let newer = runs_in(&dir).into_iter().max().unwrap();
+        assert_eq!(newer, b.file_for(&run));
         std::fs::write(&newer, "{ broken").unwrap();
-        assert_eq!(
-            started(b.choose(Some("test-cpu-2cpu-00000000"))),
-            "2026-12-01T10:00:00Z"
-        );
+        let last = b.last_file(Some("test-cpu-2cpu-00000000")).unwrap();
+        assert_eq!(started(Choice::LastRun(last)), "2026-12-01T10:00:00Z");
+        assert!(b.last_file(Some("other-2cpu-00000001")).is_none());
     }
 
     #[test]
@@ -436,7 +443,6 @@ mod tests {
         assert!(b.place(&run).is_some());
     }
 
-    #[cfg(not(feature = "history"))]
     #[test]
     fn only_the_newest_runs_are_kept_as_files() {
         let t = tempfile::tempdir().unwrap();
@@ -445,7 +451,7 @@ mod tests {
         run.calibration = crate::document::run::CalibrationSummary::of(&[1.0], &[1.0], 1);
         for hour in 10..10 + KEPT + 3 {
             run.started = format!("2026-12-01T{hour:02}:00:00Z");
-            b.keep(&run).unwrap();
+            b.keep_file(&run).unwrap();
         }
         let dir = b.kept("test-cpu-2cpu-00000000");
         assert_eq!(runs_in(&dir).len(), KEPT);
