@@ -1472,6 +1472,17 @@ fn bench(package: &Path, script: &str, extra: &[&str]) -> Command {
     cmd
 }
 
+/// How many runs the local history under `home` keeps, and the listing.
+fn kept_in(home: &Path) -> (usize, common::Ran) {
+    let listed = run(yardstick().args([
+        "history",
+        "list",
+        "--csv",
+        &format!("--history={}", home.join("history.sqlite").display()),
+    ]));
+    (listed.stdout.lines().count().saturating_sub(1), listed)
+}
+
 fn bench_mode_judges_by_a_committed_baseline_of_its_class_else_by_its_last_run()
 -> Result<(), Failed> {
     let t = tempfile::tempdir()?;
@@ -1524,13 +1535,7 @@ fn bench_mode_judges_by_a_committed_baseline_of_its_class_else_by_its_last_run()
         ));
         check(ran.code == 0, "a run to keep", &ran)?;
     }
-    let listed = run(yardstick().args([
-        "history",
-        "list",
-        "--csv",
-        &format!("--history={}", home.join("history.sqlite").display()),
-    ]));
-    let kept = listed.stdout.lines().count().saturating_sub(1);
+    let (kept, listed) = kept_in(&home);
     check(kept == 5, &format!("five runs kept, not {kept}"), &listed)?;
     // Recorded too, into the same history: the run the loop kept, once.
     std::thread::sleep(std::time::Duration::from_millis(1100));
@@ -1540,13 +1545,7 @@ fn bench_mode_judges_by_a_committed_baseline_of_its_class_else_by_its_last_run()
         "a bench's --record into its own history adds the kept run once",
         &ran,
     )?;
-    let listed = run(yardstick().args([
-        "history",
-        "list",
-        "--csv",
-        &format!("--history={}", home.join("history.sqlite").display()),
-    ]));
-    let kept = listed.stdout.lines().count().saturating_sub(1);
+    let (kept, listed) = kept_in(&home);
     check(kept == 6, &format!("six runs kept, not {kept}"), &listed)?;
     // 1. A committed baseline of this class: a verdict.
     let committed = committed_dir(t.path())?;

@@ -101,6 +101,13 @@ impl Bench {
         in_deps.then(|| Bench::for_program(program))
     }
 
+    /// The bench this running program would be, and so where its runs are
+    /// kept; the default history is there too.
+    #[cfg_attr(not(feature = "history"), allow(dead_code))]
+    pub(crate) fn this_program() -> Bench {
+        Bench::for_program(&std::env::current_exe().unwrap_or_default())
+    }
+
     /// `baselines/<bench>/<class>.json`.
     pub fn committed(&self, class: &str) -> PathBuf {
         self.repository

@@ -60,8 +60,7 @@ pub(crate) fn keep(bench: &Bench, run: &Run) -> Result<(), Error> {
 }
 
 fn entry_of(bench: &Bench, run: &Run) -> Entry {
-    let mut text = store::to_json(run);
-    text.push('\n');
+    let text = store::saved_text(run);
     let branch = environment::branch_of(&bench.repository).unwrap_or_default();
     let mut entry = Entry::new(text, run, &branch);
     entry.columns.bench = bench.name.clone();
@@ -145,6 +144,12 @@ mod tests {
         run
     }
 
+    /// How many runs `bench`'s local history holds.
+    fn kept(bench: &Bench) -> usize {
+        let mut store = history::open(&location(bench)).unwrap();
+        store.list(&Filter::default()).unwrap().len()
+    }
+
     fn started(choice: Choice) -> String {
         match choice {
             Choice::LastRun(Last::Kept(_, run)) => run.started,
@@ -166,11 +171,7 @@ mod tests {
         let class = "test-cpu-2cpu-00000000";
         assert_eq!(started(micro.choose(Some(class))), "2026-12-01T19:00:00Z");
         assert_eq!(started(other.choose(Some(class))), "2026-12-02T00:00:00Z");
-        let all = history::open(&location(&micro))
-            .unwrap()
-            .list(&Filter::default())
-            .unwrap();
-        assert_eq!(all.len(), 11);
+        assert_eq!(kept(&micro), 11);
     }
 
     #[test]
@@ -201,11 +202,7 @@ mod tests {
         );
         assert!(file.exists() && committed.exists());
         micro.choose(Some("test-cpu-2cpu-00000000"));
-        let kept = history::open(&location(&micro))
-            .unwrap()
-            .list(&Filter::default())
-            .unwrap();
-        assert_eq!(kept.len(), 1, "added once, the baseline never");
+        assert_eq!(kept(&micro), 1, "added once, the baseline never");
         assert!(!named_as_kept(&committed) && named_as_kept(&file));
     }
 
@@ -221,11 +218,7 @@ mod tests {
             "2026-12-01T10:00:00Z"
         );
         micro.keep(&timed("2026-12-01T11:00:00Z")).unwrap();
-        let kept = history::open(&location(&micro))
-            .unwrap()
-            .list(&Filter::default())
-            .unwrap();
-        assert_eq!(kept.len(), 2);
+        assert_eq!(kept(&micro), 2);
     }
 
     #[test]

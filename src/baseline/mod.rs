@@ -117,11 +117,7 @@ impl Baseline {
         kind: (Mode, Metric),
     ) -> Result<Resolved, Error> {
         use recorded::FromHistory;
-        let home = || {
-            let program = std::env::current_exe().unwrap_or_default();
-            Bench::for_program(&program).home
-        };
-        let location = crate::history::Location::chosen(option, home)?;
+        let location = crate::history::Location::chosen(option, || Bench::this_program().home)?;
         let name = bench.map(|b| b.name.as_str());
         let too_few = match recorded::from_history(&location, n, kind, name)? {
             FromHistory::Baseline(b) => return Ok(Resolved::Baseline(b)),

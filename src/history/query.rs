@@ -175,20 +175,22 @@ pub(crate) fn trend(
     where_
         .conditions
         .push(format!("figures.{column} IS NOT NULL"));
-    // The newest N, given oldest first.
-    let (order, limit) = match filter.limit {
-        Some(n) => {
-            let p = where_.bind(Value::Int(i64::try_from(n).unwrap_or(i64::MAX)));
-            ("DESC", format!(" LIMIT {p}"))
-        }
-        None => ("ASC", String::new()),
-    };
-    let sql = format!(
+    let select = format!(
         "SELECT {POINT_COLUMNS}, figures.{column} FROM yardstick_figures figures \
-         JOIN yardstick_runs runs ON runs.id = figures.run_id{} \
-         ORDER BY runs.started {order}, runs.id {order}{limit}",
+         JOIN yardstick_runs runs ON runs.id = figures.run_id{}",
         where_.clause()
     );
+    // Oldest first; with a limit, the newest N, still oldest first.
+    let sql = match filter.limit {
+        Some(n) => {
+            let p = where_.bind(Value::Int(i64::try_from(n).unwrap_or(i64::MAX)));
+            format!(
+                "SELECT * FROM ({select} ORDER BY runs.started DESC, runs.id DESC LIMIT {p}) \
+                 newest ORDER BY newest.started, newest.id"
+            )
+        }
+        None => format!("{select} ORDER BY runs.started, runs.id"),
+    };
     Statement {
         sql,
         values: where_.values,

@@ -219,7 +219,7 @@ impl Store for Sqlite {
 
     fn trend(&mut self, key: &str, figure: Figure, filter: &Filter) -> Result<Vec<Point>, Error> {
         let Statement { sql, values } = query::trend(key, figure, filter, placeholder);
-        let mut points: Vec<Point> = self
+        let points: Vec<Point> = self
             .connection
             .prepare(&sql)
             .and_then(|mut s| {
@@ -237,9 +237,6 @@ impl Store for Sqlite {
                 .collect()
             })
             .map_err(|e| self.failed("read", e))?;
-        if filter.limit.is_some() {
-            points.reverse();
-        }
         Ok(points)
     }
 

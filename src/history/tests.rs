@@ -16,9 +16,7 @@ fn run(probe: &str, median: f64, commit: &str) -> Run {
 }
 
 fn entry(run: &Run) -> Entry {
-    let mut text = store::to_json(run);
-    text.push('\n');
-    Entry::new(text, run, "main")
+    Entry::new(store::saved_text(run), run, "main")
 }
 
 fn open_at(path: &Path) -> Box<dyn Store> {

@@ -59,7 +59,10 @@ impl Record {
         if !self.asked && Location::from_env().is_none() {
             return Ok(None);
         }
-        Location::chosen(self.history.as_deref(), default_home).map(Some)
+        Location::chosen(self.history.as_deref(), || {
+            crate::baseline::history::Bench::this_program().home
+        })
+        .map(Some)
     }
 }
 
@@ -71,8 +74,7 @@ pub(crate) fn record(run: &Run, record: &Record) -> Result<(), Error> {
     let Some(location) = record.location()? else {
         return Ok(());
     };
-    let mut text = crate::document::store::to_json(run);
-    text.push('\n');
+    let text = crate::document::store::saved_text(run);
     let repository = crate::document::environment::repository_dir();
     let branch = crate::document::environment::branch_of(&repository).unwrap_or_default();
     let mut entry = Entry::new(text, run, &branch);
@@ -106,12 +108,4 @@ pub(crate) fn record(_run: &Run, _record: &Record) -> Result<(), Error> {
         );
     }
     Ok(())
-}
-
-/// The folder of kept runs of this program, which holds the default
-/// history.
-#[cfg(feature = "history")]
-fn default_home() -> std::path::PathBuf {
-    let program = std::env::current_exe().unwrap_or_default();
-    crate::baseline::history::Bench::for_program(&program).home
 }

@@ -21,11 +21,15 @@ pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
         return Err(Error::usage(super::BISECT.usage));
     };
     let key = key.to_string_lossy().into_owned();
-    if options.common.format == Format::Csv {
-        return Err(Error::usage(
-            "--format: bisect prints a table or JSON, not CSV",
-        ));
-    }
+    let json = match options.common.format {
+        Format::Table => false,
+        Format::Json => true,
+        Format::Csv => {
+            return Err(Error::usage(
+                "--format: bisect prints a table or JSON, not CSV",
+            ));
+        }
+    };
     let rev = options.rev.clone().unwrap_or_else(|| "HEAD".to_string());
     let line = super::git::first_parent(&rev)?;
     super::read_commits(&mut options)?;
@@ -41,10 +45,10 @@ pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
         Band::Spread { floor: FLOOR }
     };
     let found = band::first_outside(&steps, window, rule);
-    let text = match options.common.format {
-        Format::Json => json(&key, figure, &steps, window, found.as_ref()),
-        Format::Table => table(&key, figure, &rev, &steps, window, rule, found.as_ref()),
-        Format::Csv => String::new(),
+    let text = if json {
+        self::json(&key, figure, &steps, window, found.as_ref())
+    } else {
+        table(&key, figure, &rev, &steps, window, rule, found.as_ref())
     };
     super::print(options.common.format, &text);
     Ok(0)

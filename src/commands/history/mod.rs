@@ -99,9 +99,7 @@ fn open_to_add(options: &HistoryOptions) -> Result<(Box<dyn Store>, Location), E
 
 /// The history the options name.
 fn location(options: &HistoryOptions) -> Result<Location, Error> {
-    let home = || {
-        let program = std::env::current_exe().unwrap_or_default();
-        crate::baseline::history::Bench::for_program(&program).home
-    };
-    Location::chosen(options.common.history.as_deref(), home)
+    Location::chosen(options.common.history.as_deref(), || {
+        crate::baseline::history::Bench::this_program().home
+    })
 }

@@ -73,6 +73,16 @@ const NOT_MEASURING: [(&str, &str); 11] = [
     ("quiet", "it prints no progress"),
 ];
 
+/// The formats `list`, `show` and `trend` print in.
+const OUTPUT: Section<HistoryOptions> = Section {
+    title: Some("Output"),
+    entries: &[
+        Entry::Shared(&common::FORMAT),
+        Entry::Shared(&common::JSON),
+        Entry::Shared(&common::CSV),
+    ],
+};
+
 const EXIT: &str = "Exit codes: 0, or 2 on bad usage or input (one line on stderr).\n";
 
 /// `yardstick history add`'s command line.
@@ -222,14 +232,7 @@ machine class, commit, branch and rows. Each filter given narrows the list.",
             title: None,
             entries: FILTERS,
         },
-        Section {
-            title: Some("Output"),
-            entries: &[
-                Entry::Shared(&common::FORMAT),
-                Entry::Shared(&common::JSON),
-                Entry::Shared(&common::CSV),
-            ],
-        },
+        OUTPUT,
     ],
     notes: "",
     exit: EXIT,
@@ -271,14 +274,7 @@ belongs to a machine: without --class, runs of this machine's class only.",
             title: Some("Filters"),
             entries: FILTERS,
         },
-        Section {
-            title: Some("Output"),
-            entries: &[
-                Entry::Shared(&common::FORMAT),
-                Entry::Shared(&common::JSON),
-                Entry::Shared(&common::CSV),
-            ],
-        },
+        OUTPUT,
     ],
     notes: "",
     exit: EXIT,
@@ -350,14 +346,7 @@ With --json the run is printed as it was added, byte for byte.",
             title: None,
             entries: &[WHERE],
         },
-        Section {
-            title: Some("Output"),
-            entries: &[
-                Entry::Shared(&common::FORMAT),
-                Entry::Shared(&common::JSON),
-                Entry::Shared(&common::CSV),
-            ],
-        },
+        OUTPUT,
     ],
     notes: "",
     exit: EXIT,

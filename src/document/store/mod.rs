@@ -23,11 +23,17 @@ pub fn to_json(run: &Run) -> String {
     serde_json::to_string_pretty(run).unwrap_or_default()
 }
 
-/// Saves a run as JSON at `path`.
-pub fn save(path: &Path, run: &Run) -> Result<(), Error> {
+/// The text of a run as a file holds it: its JSON and a newline. What a
+/// history keeps of a run it is given rather than read.
+pub fn saved_text(run: &Run) -> String {
     let mut text = to_json(run);
     text.push('\n');
-    write_atomic(path, &text)
+    text
+}
+
+/// Saves a run as JSON at `path`.
+pub fn save(path: &Path, run: &Run) -> Result<(), Error> {
+    write_atomic(path, &saved_text(run))
 }
 
 #[cfg(test)]

@@ -63,8 +63,7 @@ fn criterion_results(path: &Path) -> Option<(std::path::PathBuf, String)> {
 pub fn load_with_text(path: &Path) -> Result<(Run, String), Error> {
     if criterion_results(path).is_some() {
         let run = load(path)?;
-        let mut text = super::to_json(&run);
-        text.push('\n');
+        let text = super::saved_text(&run);
         return Ok((run, text));
     }
     let shown = path.display();

@@ -264,7 +264,7 @@ impl Store for Postgres {
 
     fn trend(&mut self, key: &str, figure: Figure, filter: &Filter) -> Result<Vec<Point>, Error> {
         let rows = self.query(&query::trend(key, figure, filter, placeholder))?;
-        let mut points: Vec<Point> = rows
+        let points: Vec<Point> = rows
             .iter()
             .map(|r| {
                 Ok(Point {
@@ -279,9 +279,6 @@ impl Store for Postgres {
             })
             .collect::<Result<_, postgres::Error>>()
             .map_err(|e| self.failed("read", &e))?;
-        if filter.limit.is_some() {
-            points.reverse();
-        }
         Ok(points)
     }
 }
