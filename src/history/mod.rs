@@ -15,8 +15,10 @@ pub mod entry;
 pub mod location;
 mod postgres;
 pub mod query;
+mod row;
 mod schema;
 mod sqlite;
+mod write;
 
 pub use entry::Entry;
 pub use location::Location;

@@ -2,6 +2,7 @@
 //! once, for every back end, with the placeholders each one spells.
 
 use super::entry::{MIN_PREFIX, SHOWN};
+use super::row::{LISTING_COLUMNS, POINT_COLUMNS, STORED_COLUMNS};
 
 /// Which runs: each field given narrows the list.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -31,7 +32,7 @@ pub struct Filter {
 }
 
 /// A run as `history list` shows it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Listing {
     /// The whole id.
     pub id: String,
@@ -51,6 +52,8 @@ pub struct Listing {
     pub branch: String,
     /// The count set-up's key; empty for wall time.
     pub count_setup: String,
+    /// The bench that recorded it; empty for a run added from its file.
+    pub bench: String,
     /// How many rows the run has.
     pub rows: u64,
 }
@@ -150,9 +153,10 @@ pub struct Point {
     pub value: f64,
 }
 
-/// A statement's columns for a [`Point`], in this order.
-pub(crate) const POINT_COLUMNS: &str =
-    "runs.id, runs.started, runs.git_commit, runs.branch, runs.machine_class, runs.count_setup";
+/// Newest first: by start, then (for runs that started in the same
+/// second) by when they were recorded, then by id, so that the order is
+/// the same every time.
+const NEWEST: &str = "runs.started DESC, runs.recorded DESC, runs.id DESC";
 
 /// The statement that follows `figure` of the row `key` over the runs
 /// `filter` selects, oldest first: [`POINT_COLUMNS`], then the value.
@@ -176,7 +180,7 @@ pub(crate) fn trend(
         .conditions
         .push(format!("figures.{column} IS NOT NULL"));
     let select = format!(
-        "SELECT {POINT_COLUMNS}, figures.{column} FROM yardstick_figures figures \
+        "SELECT {POINT_COLUMNS}, figures.{column}, runs.recorded FROM yardstick_figures figures \
          JOIN yardstick_runs runs ON runs.id = figures.run_id{}",
         where_.clause()
     );
@@ -185,11 +189,11 @@ pub(crate) fn trend(
         Some(n) => {
             let p = where_.bind(Value::Int(i64::try_from(n).unwrap_or(i64::MAX)));
             format!(
-                "SELECT * FROM ({select} ORDER BY runs.started DESC, runs.id DESC LIMIT {p}) \
-                 newest ORDER BY newest.started, newest.id"
+                "SELECT * FROM ({select} ORDER BY {NEWEST} LIMIT {p}) newest \
+                 ORDER BY newest.started, newest.recorded, newest.id"
             )
         }
-        None => format!("{select} ORDER BY runs.started, runs.id"),
+        None => format!("{select} ORDER BY runs.started, runs.recorded, runs.id"),
     };
     Statement {
         sql,
@@ -197,37 +201,13 @@ pub(crate) fn trend(
     }
 }
 
-/// The statement that adds a run's columns, binding in order: id, tool,
-/// mode, metric, machine class, count set-up, commit, branch, start,
-/// parameters, when recorded, text, bench. A run already there is left
-/// alone.
-pub(crate) fn insert_run(placeholder: Placeholder) -> String {
-    let values: Vec<String> = (1..=13).map(placeholder).collect();
-    format!(
-        "INSERT INTO yardstick_runs (id, tool, mode, metric, machine_class, count_setup, \
-         git_commit, branch, started, params, recorded, text, bench) VALUES ({}) \
-         ON CONFLICT (id) DO NOTHING",
-        values.join(", ")
-    )
-}
-
-/// The statement that adds one row's figures, binding in order: run id,
-/// key, errors, median, x calib, p95, p99, instructions, estimated
-/// cycles, req/s.
-pub(crate) fn insert_figures(placeholder: Placeholder) -> String {
-    let values: Vec<String> = (1..=10).map(placeholder).collect();
-    format!(
-        "INSERT INTO yardstick_figures (run_id, key, errors, median, x_calib, p95, p99, \
-         instructions, estimated_cycles, rps) VALUES ({})",
-        values.join(", ")
-    )
-}
-
 /// A value bound to a placeholder.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Value {
     Text(String),
     Int(i64),
+    /// A figure, or NULL when the row has none.
+    Real(Option<f64>),
 }
 
 /// A statement and its values; `placeholder(n)` spells the nth (from 1).
@@ -243,15 +223,12 @@ pub(crate) type Placeholder = fn(usize) -> String;
 
 impl Filter {
     /// The statement that lists the runs this filter selects, newest first,
-    /// as `id, started, tool, mode, metric, machine_class, git_commit,
-    /// branch, count_setup, rows`.
+    /// as [`Listing::read`] reads them.
     pub(crate) fn list(&self, placeholder: Placeholder) -> Statement {
         let mut where_ = Where::new(placeholder);
         where_.push_filter(self);
         let mut sql = format!(
-            "SELECT id, started, tool, mode, metric, machine_class, git_commit, branch, \
-             count_setup, (SELECT COUNT(*) FROM yardstick_figures figures WHERE figures.run_id = runs.id) \
-             FROM yardstick_runs runs{} ORDER BY started DESC, id",
+            "SELECT {LISTING_COLUMNS} FROM yardstick_runs runs{} ORDER BY {NEWEST}",
             where_.clause()
         );
         if let Some(limit) = self.limit {
@@ -279,7 +256,7 @@ pub(crate) fn find(prefix: &str, placeholder: Placeholder) -> Result<Statement, 
     Ok(Statement {
         // The prefix is hex, checked above: nothing in it is a pattern.
         sql: format!(
-            "SELECT id, text FROM yardstick_runs WHERE id LIKE {} ORDER BY id LIMIT 2",
+            "SELECT {STORED_COLUMNS} FROM yardstick_runs WHERE id LIKE {} ORDER BY id LIMIT 2",
             placeholder(1)
         ),
         values: vec![Value::Text(format!("{}%", prefix.to_ascii_lowercase()))],

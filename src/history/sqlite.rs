@@ -4,10 +4,12 @@
 
 use super::entry::Entry;
 use super::query::{self, Figure, Filter, Listing, Point, Statement, Value};
+use super::row::{FromRow, Row};
 use super::schema::{self, VERSION_TABLE};
+use super::write;
 use super::{Added, Store, Stored, not_one};
 use crate::error::Error;
-use rusqlite::{Connection, OpenFlags, TransactionBehavior, params, params_from_iter};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior, params_from_iter};
 use std::path::Path;
 use std::time::Duration;
 
@@ -125,92 +127,82 @@ fn version(c: &Connection) -> Result<u32, String> {
     .map(|v| u32::try_from(v).unwrap_or(u32::MAX))
 }
 
-/// A run's rows, in the transaction that added the run.
-fn insert_rows(tx: &rusqlite::Transaction<'_>, entry: &Entry) -> rusqlite::Result<()> {
-    let mut insert = tx.prepare(&query::insert_figures(placeholder))?;
-    for r in &entry.rows {
-        insert.execute(params![
-            entry.id,
-            r.key,
-            i64::try_from(r.errors).unwrap_or(i64::MAX),
-            r.median,
-            r.x_calib,
-            r.p95,
-            r.p99,
-            r.instructions,
-            r.estimated_cycles,
-            r.rps
-        ])?;
+/// Adds `entry` in one transaction: its run, then its rows when the run
+/// is new; a run there already may only be given its bench's name.
+fn add(tx: &rusqlite::Transaction<'_>, entry: &Entry) -> rusqlite::Result<Added> {
+    let run = write::run(entry, &write::recorded_now(), placeholder);
+    let inserted = tx.execute(&run.sql, params_from_iter(bind(&run.values)))?;
+    if inserted == 0 {
+        if let Some(name) = write::name_bench(entry, placeholder) {
+            tx.execute(&name.sql, params_from_iter(bind(&name.values)))?;
+        }
+        return Ok(Added::Already);
     }
-    Ok(())
+    let mut insert = tx.prepare(&write::figures(placeholder))?;
+    for row in &entry.rows {
+        insert.execute(params_from_iter(bind(&write::figure_values(
+            &entry.id, row,
+        ))))?;
+    }
+    Ok(Added::New)
 }
 
 fn bind(values: &[Value]) -> Vec<rusqlite::types::Value> {
+    use rusqlite::types::Value as Sql;
     values
         .iter()
         .map(|v| match v {
-            Value::Text(t) => rusqlite::types::Value::Text(t.clone()),
-            Value::Int(i) => rusqlite::types::Value::Integer(*i),
+            Value::Text(t) => Sql::Text(t.clone()),
+            Value::Int(i) => Sql::Integer(*i),
+            Value::Real(Some(x)) => Sql::Real(*x),
+            Value::Real(None) => Sql::Null,
         })
         .collect()
 }
 
+impl Row for rusqlite::Row<'_> {
+    type Error = rusqlite::Error;
+    fn text(&self, i: usize) -> rusqlite::Result<String> {
+        self.get(i)
+    }
+    fn int(&self, i: usize) -> rusqlite::Result<i64> {
+        self.get(i)
+    }
+    fn real(&self, i: usize) -> rusqlite::Result<f64> {
+        self.get(i)
+    }
+}
+
+impl Sqlite {
+    /// The rows `statement` selects.
+    fn select<T: FromRow>(&self, statement: &Statement) -> Result<Vec<T>, Error> {
+        self.connection
+            .prepare(&statement.sql)
+            .and_then(|mut s| {
+                s.query_map(params_from_iter(bind(&statement.values)), |r| T::read(r))?
+                    .collect()
+            })
+            .map_err(|e| self.failed("read", e))
+    }
+}
+
 impl Store for Sqlite {
     fn add(&mut self, entry: &Entry) -> Result<Added, Error> {
+        let shown = self.shown.clone();
+        let fail = |e: rusqlite::Error| Error::input(format!("{shown}: cannot record: {e}"));
         let tx = self
             .connection
             .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| Error::input(format!("{}: cannot record: {e}", self.shown)))?;
-        let c = &entry.columns;
-        let inserted = tx
-            .execute(
-                &query::insert_run(placeholder),
-                params![
-                    entry.id,
-                    c.tool,
-                    c.mode,
-                    c.metric,
-                    c.machine_class,
-                    c.count_setup,
-                    c.git_commit,
-                    c.branch,
-                    c.started,
-                    c.params,
-                    crate::document::environment::now(),
-                    entry.text,
-                    c.bench
-                ],
-            )
-            .map_err(|e| Error::input(format!("{}: cannot record: {e}", self.shown)))?;
-        if inserted == 1 {
-            insert_rows(&tx, entry)
-                .map_err(|e| Error::input(format!("{}: cannot record: {e}", self.shown)))?;
-        }
-        tx.commit()
-            .map_err(|e| Error::input(format!("{}: cannot record: {e}", self.shown)))?;
-        Ok(if inserted == 1 {
-            Added::New
-        } else {
-            Added::Already
-        })
+            .map_err(fail)?;
+        let added = add(&tx, entry).map_err(fail)?;
+        tx.commit().map_err(fail)?;
+        Ok(added)
     }
 
     fn find(&mut self, prefix: &str) -> Result<Stored, Error> {
-        let Statement { sql, values } = query::find(prefix, placeholder)
+        let statement = query::find(prefix, placeholder)
             .map_err(|m| Error::usage(format!("{}: {m}", self.shown)))?;
-        let found: Vec<Stored> = self
-            .connection
-            .prepare(&sql)
-            .and_then(|mut s| {
-                s.query_map(params_from_iter(bind(&values)), |r| {
-                    Ok(Stored {
-                        id: r.get(0)?,
-                        text: r.get(1)?,
-                    })
-                })?
-                .collect()
-            })
-            .map_err(|e| self.failed("read", e))?;
+        let found = self.select(&statement)?;
         match <[Stored; 1]>::try_from(found) {
             Ok([one]) => Ok(one),
             Err(found) => Err(not_one(&self.shown, prefix, found.len())),
@@ -218,49 +210,10 @@ impl Store for Sqlite {
     }
 
     fn trend(&mut self, key: &str, figure: Figure, filter: &Filter) -> Result<Vec<Point>, Error> {
-        let Statement { sql, values } = query::trend(key, figure, filter, placeholder);
-        let points: Vec<Point> = self
-            .connection
-            .prepare(&sql)
-            .and_then(|mut s| {
-                s.query_map(params_from_iter(bind(&values)), |r| {
-                    Ok(Point {
-                        id: r.get(0)?,
-                        started: r.get(1)?,
-                        git_commit: r.get(2)?,
-                        branch: r.get(3)?,
-                        machine_class: r.get(4)?,
-                        count_setup: r.get(5)?,
-                        value: r.get(6)?,
-                    })
-                })?
-                .collect()
-            })
-            .map_err(|e| self.failed("read", e))?;
-        Ok(points)
+        self.select(&query::trend(key, figure, filter, placeholder))
     }
 
     fn list(&mut self, filter: &Filter) -> Result<Vec<Listing>, Error> {
-        let Statement { sql, values } = filter.list(placeholder);
-        self.connection
-            .prepare(&sql)
-            .and_then(|mut s| {
-                s.query_map(params_from_iter(bind(&values)), |r| {
-                    Ok(Listing {
-                        id: r.get(0)?,
-                        started: r.get(1)?,
-                        tool: r.get(2)?,
-                        mode: r.get(3)?,
-                        metric: r.get(4)?,
-                        machine_class: r.get(5)?,
-                        git_commit: r.get(6)?,
-                        branch: r.get(7)?,
-                        count_setup: r.get(8)?,
-                        rows: u64::try_from(r.get::<_, i64>(9)?).unwrap_or(0),
-                    })
-                })?
-                .collect()
-            })
-            .map_err(|e| self.failed("read", e))
+        self.select(&filter.list(placeholder))
     }
 }

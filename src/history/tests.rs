@@ -229,3 +229,61 @@ fn an_older_history_is_upgraded_in_place_and_keeps_its_runs() {
         .unwrap();
     assert_eq!(version, schema::current());
 }
+
+#[test]
+fn runs_of_one_second_keep_the_order_they_were_recorded_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut history = open_at(&dir.path().join("h.sqlite"));
+    // Ids are hashes: added in an order that is neither theirs nor its
+    // reverse.
+    let mut entries: Vec<Entry> = (0..6)
+        .map(|i| {
+            let mut r = run("parse", 2.0, &format!("c{i}"));
+            r.started = "2026-12-01T10:00:00Z".into();
+            entry(&r)
+        })
+        .collect();
+    entries.sort_by(|a, b| a.id.cmp(&b.id));
+    let entries: Vec<Entry> = [0, 5, 1, 4, 2, 3]
+        .iter()
+        .map(|&i| entries[i].clone())
+        .collect();
+    for e in &entries {
+        history.add(e).unwrap();
+        // Recording times are read from the clock: a tick apart.
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let listed: Vec<String> = history
+        .list(&Filter::default())
+        .unwrap()
+        .into_iter()
+        .map(|l| l.id)
+        .collect();
+    let added: Vec<String> = entries.iter().rev().map(|e| e.id.clone()).collect();
+    assert_eq!(listed, added);
+    let trend = history.trend("parse", Figure::Median, &Filter::default());
+    let ids: Vec<String> = trend.unwrap().into_iter().map(|p| p.id).collect();
+    let oldest_first: Vec<String> = entries.iter().map(|e| e.id.clone()).collect();
+    assert_eq!(ids, oldest_first);
+}
+
+#[test]
+fn a_bench_names_its_run_when_the_file_came_first_and_only_then() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut history = open_at(&dir.path().join("h.sqlite"));
+    let from_file = entry(&run("parse", 2.0, "c0"));
+    history.add(&from_file).unwrap();
+    let mut by_bench = from_file.clone();
+    by_bench.columns.bench = "micro".into();
+    assert_eq!(history.add(&by_bench).unwrap(), Added::Already);
+    let micro = Filter {
+        bench: Some("micro".into()),
+        ..Filter::default()
+    };
+    let listed = history.list(&micro).unwrap();
+    assert_eq!((listed.len(), listed[0].rows), (1, 1));
+    // Another bench does not take a run that has a name.
+    by_bench.columns.bench = "other".into();
+    history.add(&by_bench).unwrap();
+    assert_eq!(history.list(&micro).unwrap().len(), 1);
+}

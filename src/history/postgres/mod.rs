@@ -10,7 +10,9 @@ mod pgpass;
 use super::entry::Entry;
 use super::location::Url;
 use super::query::{self, Figure, Filter, Listing, Point, Statement, Value};
+use super::row::FromRow;
 use super::schema::{self, VERSION_TABLE};
+use super::write;
 use super::{Added, Store, Stored, not_one};
 use crate::error::Error;
 use postgres::types::ToSql;
@@ -111,11 +113,13 @@ impl Postgres {
         tx.commit().map_err(|e| fail("write", e))
     }
 
-    fn query(&mut self, statement: &Statement) -> Result<Vec<Row>, Error> {
+    /// The rows `statement` selects.
+    fn select<T: FromRow>(&mut self, statement: &Statement) -> Result<Vec<T>, Error> {
         let values = bind(&statement.values);
         let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
         self.client
             .query(&statement.sql, &refs)
+            .and_then(|rows| rows.iter().map(T::read).collect())
             .map_err(|e| self.failed("read", &e))
     }
 }
@@ -152,13 +156,54 @@ fn bind(values: &[Value]) -> Vec<Box<dyn ToSql + Sync>> {
             match v {
                 Value::Text(t) => Box::new(t.clone()),
                 Value::Int(i) => Box::new(*i),
+                Value::Real(x) => Box::new(*x),
             }
         })
         .collect()
 }
 
-fn text(row: &Row, i: usize) -> Result<String, postgres::Error> {
-    row.try_get(i)
+/// Runs `statement` in `tx`, giving the count of rows it changed.
+fn execute(
+    tx: &mut postgres::Transaction<'_>,
+    statement: &Statement,
+) -> Result<u64, postgres::Error> {
+    let values = bind(&statement.values);
+    let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
+    tx.execute(&statement.sql, &refs)
+}
+
+/// Adds `entry` in one transaction: its run, then its rows when the run
+/// is new; a run there already may only be given its bench's name.
+fn add(tx: &mut postgres::Transaction<'_>, entry: &Entry) -> Result<Added, postgres::Error> {
+    let run = write::run(entry, &write::recorded_now(), placeholder);
+    if execute(tx, &run)? == 0 {
+        if let Some(name) = write::name_bench(entry, placeholder) {
+            execute(tx, &name)?;
+        }
+        return Ok(Added::Already);
+    }
+    let sql = write::figures(placeholder);
+    for row in &entry.rows {
+        let statement = Statement {
+            sql: sql.clone(),
+            values: write::figure_values(&entry.id, row),
+        };
+        execute(tx, &statement)?;
+    }
+    Ok(Added::New)
+}
+
+impl super::row::Row for Row {
+    type Error = postgres::Error;
+    fn text(&self, i: usize) -> Result<String, postgres::Error> {
+        self.try_get(i)
+    }
+    fn int(&self, i: usize) -> Result<i64, postgres::Error> {
+        self.try_get(i)
+    }
+    fn real(&self, i: usize) -> Result<f64, postgres::Error> {
+        self.try_get(i)
+    }
 }
 
 impl Store for Postgres {
@@ -167,74 +212,15 @@ impl Store for Postgres {
         let fail =
             |e: postgres::Error| Error::input(format!("{shown}: cannot record: {}", one_line(&e)));
         let mut tx = self.client.transaction().map_err(fail)?;
-        let c = &entry.columns;
-        let recorded = crate::document::environment::now();
-        let inserted = tx
-            .execute(
-                &query::insert_run(placeholder),
-                &[
-                    &entry.id,
-                    &c.tool,
-                    &c.mode,
-                    &c.metric,
-                    &c.machine_class,
-                    &c.count_setup,
-                    &c.git_commit,
-                    &c.branch,
-                    &c.started,
-                    &c.params,
-                    &recorded,
-                    &entry.text,
-                    &c.bench,
-                ],
-            )
-            .map_err(fail)?;
-        if inserted == 1 {
-            let insert = tx
-                .prepare(&query::insert_figures(placeholder))
-                .map_err(fail)?;
-            for r in &entry.rows {
-                let errors = i64::try_from(r.errors).unwrap_or(i64::MAX);
-                tx.execute(
-                    &insert,
-                    &[
-                        &entry.id,
-                        &r.key,
-                        &errors,
-                        &r.median,
-                        &r.x_calib,
-                        &r.p95,
-                        &r.p99,
-                        &r.instructions,
-                        &r.estimated_cycles,
-                        &r.rps,
-                    ],
-                )
-                .map_err(fail)?;
-            }
-        }
+        let added = add(&mut tx, entry).map_err(fail)?;
         tx.commit().map_err(fail)?;
-        Ok(if inserted == 1 {
-            Added::New
-        } else {
-            Added::Already
-        })
+        Ok(added)
     }
 
     fn find(&mut self, prefix: &str) -> Result<Stored, Error> {
         let statement = query::find(prefix, placeholder)
             .map_err(|m| Error::usage(format!("{}: {m}", self.shown)))?;
-        let rows = self.query(&statement)?;
-        let found: Vec<Stored> = rows
-            .iter()
-            .map(|r| {
-                Ok(Stored {
-                    id: text(r, 0)?,
-                    text: text(r, 1)?,
-                })
-            })
-            .collect::<Result<_, postgres::Error>>()
-            .map_err(|e| self.failed("read", &e))?;
+        let found = self.select(&statement)?;
         match <[Stored; 1]>::try_from(found) {
             Ok([one]) => Ok(one),
             Err(found) => Err(not_one(&self.shown, prefix, found.len())),
@@ -242,43 +228,10 @@ impl Store for Postgres {
     }
 
     fn list(&mut self, filter: &Filter) -> Result<Vec<Listing>, Error> {
-        let rows = self.query(&filter.list(placeholder))?;
-        rows.iter()
-            .map(|r| {
-                Ok(Listing {
-                    id: text(r, 0)?,
-                    started: text(r, 1)?,
-                    tool: text(r, 2)?,
-                    mode: text(r, 3)?,
-                    metric: text(r, 4)?,
-                    machine_class: text(r, 5)?,
-                    git_commit: text(r, 6)?,
-                    branch: text(r, 7)?,
-                    count_setup: text(r, 8)?,
-                    rows: u64::try_from(r.try_get::<_, i64>(9)?).unwrap_or(0),
-                })
-            })
-            .collect::<Result<_, postgres::Error>>()
-            .map_err(|e| self.failed("read", &e))
+        self.select(&filter.list(placeholder))
     }
 
     fn trend(&mut self, key: &str, figure: Figure, filter: &Filter) -> Result<Vec<Point>, Error> {
-        let rows = self.query(&query::trend(key, figure, filter, placeholder))?;
-        let points: Vec<Point> = rows
-            .iter()
-            .map(|r| {
-                Ok(Point {
-                    id: text(r, 0)?,
-                    started: text(r, 1)?,
-                    git_commit: text(r, 2)?,
-                    branch: text(r, 3)?,
-                    machine_class: text(r, 4)?,
-                    count_setup: text(r, 5)?,
-                    value: r.try_get(6)?,
-                })
-            })
-            .collect::<Result<_, postgres::Error>>()
-            .map_err(|e| self.failed("read", &e))?;
-        Ok(points)
+        self.select(&query::trend(key, figure, filter, placeholder))
     }
 }
