@@ -23,11 +23,11 @@ pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
     Ok(0)
 }
 
-const COLUMNS: [&str; 8] = [
-    "id", "started", "mode", "metric", "class", "commit", "branch", "rows",
+const COLUMNS: [&str; 9] = [
+    "id", "started", "mode", "metric", "class", "commit", "branch", "bench", "rows",
 ];
 
-fn fields(l: &Listing) -> [String; 8] {
+fn fields(l: &Listing) -> [String; 9] {
     let mode = if l.tool == crate::document::run::TOOL {
         l.mode.clone()
     } else {
@@ -41,6 +41,7 @@ fn fields(l: &Listing) -> [String; 8] {
         l.machine_class.clone(),
         l.git_commit.chars().take(12).collect(),
         l.branch.clone(),
+        l.bench.clone(),
         l.rows.to_string(),
     ]
 }
@@ -63,55 +64,66 @@ fn table(listed: &[Listing]) -> String {
     t.render()
 }
 
+/// Every field of each run, by the names of [`Listing`]'s fields.
 fn json(listed: &[Listing]) -> String {
-    let all: Vec<serde_json::Value> = listed
-        .iter()
-        .map(|l| {
-            serde_json::json!({
-                "id": l.id, "started": l.started, "tool": l.tool, "mode": l.mode,
-                "metric": l.metric, "machine_class": l.machine_class,
-                "git_commit": l.git_commit, "branch": l.branch, "rows": l.rows,
-            })
-        })
-        .collect();
-    let mut text = serde_json::to_string_pretty(&all).unwrap_or_default();
+    let mut text = serde_json::to_string_pretty(listed).unwrap_or_default();
     text.push('\n');
     text
 }
 
+/// The same fields as the JSON, one run a line.
 fn csv(listed: &[Listing]) -> Result<String, Error> {
+    let fail = |e: csv::Error| Error::input(format!("csv: {e}"));
     let mut w = csv::Writer::from_writer(Vec::new());
-    let header = [
-        "id",
-        "started",
-        "tool",
-        "mode",
-        "metric",
-        "machine_class",
-        "git_commit",
-        "branch",
-        "rows",
-    ];
-    let mut write = |record: &[String]| {
-        w.write_record(record)
-            .map_err(|e| Error::input(format!("csv: {e}")))
-    };
-    write(&header.map(str::to_string))?;
+    if listed.is_empty() {
+        // A header even when nothing matches, as a spreadsheet expects.
+        w.write_record(LISTING_FIELDS).map_err(fail)?;
+    }
     for l in listed {
-        write(&[
-            l.id.clone(),
-            l.started.clone(),
-            l.tool.clone(),
-            l.mode.clone(),
-            l.metric.clone(),
-            l.machine_class.clone(),
-            l.git_commit.clone(),
-            l.branch.clone(),
-            l.rows.to_string(),
-        ])?;
+        w.serialize(l).map_err(fail)?;
     }
     let bytes = w
         .into_inner()
         .map_err(|e| Error::input(format!("csv: {e}")))?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// [`Listing`]'s fields, in order: the CSV header when no run matches.
+const LISTING_FIELDS: [&str; 11] = [
+    "id",
+    "started",
+    "tool",
+    "mode",
+    "metric",
+    "machine_class",
+    "git_commit",
+    "branch",
+    "count_setup",
+    "bench",
+    "rows",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_empty_header_names_the_fields_a_run_would_have() {
+        let one = Listing {
+            id: "a".into(),
+            started: String::new(),
+            tool: String::new(),
+            mode: String::new(),
+            metric: String::new(),
+            machine_class: String::new(),
+            git_commit: String::new(),
+            branch: String::new(),
+            count_setup: String::new(),
+            bench: String::new(),
+            rows: 0,
+        };
+        let full = csv(&[one]).unwrap();
+        let empty = csv(&[]).unwrap();
+        assert_eq!(full.lines().next(), empty.lines().next());
+    }
 }

@@ -172,6 +172,17 @@ const FILTERS: &[Entry<HistoryOptions>] = &[
         }),
     }),
     Entry::Own(Def {
+        long: "bench",
+        short: None,
+        value: Some("NAME"),
+        help: "runs a bench recorded (micro for benches/micro.rs); --bench= for runs \
+               added from files",
+        set: Set::Text(|o, v, _| {
+            o.filter.bench = Some(v.to_string());
+            Ok(())
+        }),
+    }),
+    Entry::Own(Def {
         long: "commits",
         short: None,
         value: Some("RANGE"),
@@ -222,7 +233,8 @@ pub(crate) static LIST: Spec<HistoryOptions> = Spec {
     command: "history list",
     usage: "usage: yardstick history list [OPTIONS]",
     about: "Lists the runs kept in the history, newest first: id, start, mode, metric,
-machine class, commit, branch and rows. Each filter given narrows the list.",
+machine class, commit, branch, bench and rows (JSON and CSV add the tool and
+the count set-up). Each filter given narrows the list.",
     sections: &[
         Section {
             title: Some("Filters"),
