@@ -7,9 +7,11 @@
 //! that does not pool with the newer ones (other bench parameters, another
 //! calibration loop) is passed over. Counts and HTTP runs take the newest
 //! such run: counts are exact, and HTTP runs are not pooled. A counted
-//! run of another set-up (a compiler, a valgrind) is taken all the same:
-//! the judge names what differs and its changes are information, as with
-//! any count baseline. A run imported from another tool is never taken.
+//! run must be of this build's set-up as far as it is known before
+//! counting (compiler, profile and target); one of another is passed
+//! over. What is known only once counted (valgrind, the C library, the
+//! CPU) the judge compares, naming what differs, as with any count
+//! baseline. A run imported from another tool is never taken.
 
 use super::{Baseline, pool};
 use crate::document::environment;
@@ -17,6 +19,7 @@ use crate::document::run::{Metric, Mode, Run};
 use crate::document::store;
 use crate::error::Error;
 use crate::history::{self, Filter, Location};
+use crate::judge::setup::Setup;
 
 /// The fewest runs a wall-time baseline is pooled from.
 pub const MIN_POOLED: usize = 3;
@@ -68,7 +71,8 @@ pub(crate) fn from_history(
     }
     let mut store = history::open(location)?;
     let wanted = if timed { n } else { 1 };
-    let (mut taken, passed_over) = take(store.as_mut(), &filter, wanted, timed, location)?;
+    let rule = Rule::of(timed, metric);
+    let (mut taken, passed_over) = take(store.as_mut(), &filter, wanted, &rule, location)?;
     let scope = describe(&filter, location);
     let needed = if timed { MIN_POOLED.min(n) } else { 1 };
     if taken.len() < needed {
@@ -137,7 +141,7 @@ fn take(
     store: &mut dyn history::Store,
     filter: &Filter,
     wanted: usize,
-    timed: bool,
+    rule: &Rule,
     location: &Location,
 ) -> Result<Taken, Error> {
     let mut taken: Vec<(String, Run)> = Vec::new();
@@ -154,7 +158,7 @@ fn take(
         let run = store::parse(&stored.text)
             .map_err(|m| Error::input(format!("{}: {name}: {m}", location.shown())))?;
         let candidate = (name, run);
-        match pools_with(timed, &taken, &candidate) {
+        match rule.admits(&taken, &candidate) {
             Ok(()) => taken.push(candidate),
             Err(e) => {
                 let (count, _) = passed_over.get_or_insert((0, e.to_string()));
@@ -165,17 +169,105 @@ fn take(
     Ok((taken, passed_over))
 }
 
-/// Whether `candidate` pools with the runs taken so far (wall time), and
-/// why not.
-fn pools_with(
-    timed: bool,
-    taken: &[(String, Run)],
-    candidate: &(String, Run),
-) -> Result<(), Error> {
-    if !timed {
-        return Ok(());
+/// Which runs may join a baseline.
+enum Rule {
+    /// Timed runs: those that pool with the ones taken (`pool::pool`).
+    Pools,
+    /// Counted runs: those of this build's set-up.
+    Built(Box<Setup>),
+    /// HTTP runs: any.
+    Any,
+}
+
+impl Rule {
+    /// The rule for runs of `metric`, `timed` when they pool.
+    fn of(timed: bool, metric: Metric) -> Rule {
+        if timed {
+            Rule::Pools
+        } else if metric.is_count() {
+            let here =
+                environment::Environment::current(&environment::repository_dir(), String::new());
+            Rule::Built(Box::new(Setup::of_build(&here)))
+        } else {
+            Rule::Any
+        }
     }
-    let mut all = taken.to_vec();
-    all.push(candidate.clone());
-    pool::pool(&all).map(drop)
+
+    /// Whether `candidate` may join the runs `taken`, and why not.
+    fn admits(&self, taken: &[(String, Run)], candidate: &(String, Run)) -> Result<(), Error> {
+        match self {
+            Rule::Pools => {
+                let mut all = taken.to_vec();
+                all.push(candidate.clone());
+                pool::pool(&all).map(drop)
+            }
+            Rule::Built(here) => {
+                let (_, run) = candidate;
+                let theirs = Setup::of_build(&run.environment);
+                match theirs.build_differences(here).first() {
+                    None => Ok(()),
+                    Some((field, was, is)) => Err(Error::input(format!(
+                        "it was counted by another build ({field}: {was}; this build: {is})"
+                    ))),
+                }
+            }
+            Rule::Any => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::run::{Row, RowKind, test_micro_run};
+    use crate::history::Entry;
+
+    fn counted(rustc: &str, second: u32) -> Run {
+        let row = Row::with_samples("parse".into(), RowKind::Probe, "parse".into(), vec![1.0]);
+        let mut run = test_micro_run(vec![row], None);
+        run.metric = Metric::Instructions;
+        run.environment.rustc = rustc.to_string();
+        run.started = format!("2026-12-01T10:00:{second:02}Z");
+        run
+    }
+
+    #[test]
+    fn a_count_baseline_is_the_newest_run_of_this_build_s_compiler() {
+        let dir = tempfile::tempdir().unwrap();
+        let location = Location::Sqlite(dir.path().join("h.sqlite"));
+        let mut history = history::open(&location).unwrap();
+        let ours = counted("rustc 1.95.0", 1);
+        let newer_other = counted("rustc 1.96.0", 2);
+        for run in [&ours, &newer_other] {
+            let entry = Entry::new(store::saved_text(run), run, "main");
+            history.add(&entry).unwrap();
+        }
+        let here = Setup::of_build(&ours.environment);
+        let (taken, passed_over) = take(
+            history.as_mut(),
+            &Filter::default(),
+            1,
+            &Rule::Built(Box::new(here)),
+            &location,
+        )
+        .unwrap();
+        assert_eq!(taken.len(), 1);
+        assert_eq!(taken[0].1.environment.rustc, "rustc 1.95.0");
+        let (count, why) = passed_over.unwrap();
+        assert_eq!(count, 1);
+        assert!(
+            why.contains("(rustc: rustc 1.96.0; this build: rustc 1.95.0)"),
+            "{why}"
+        );
+        // Without the rule, the newest is taken.
+        let (taken, _) = take(
+            history.as_mut(),
+            &Filter::default(),
+            1,
+            &Rule::Any,
+            &location,
+        )
+        .unwrap();
+        assert_eq!(taken[0].1.environment.rustc, "rustc 1.96.0");
+    }
 }

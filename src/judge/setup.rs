@@ -120,12 +120,23 @@ impl Setup {
             .collect()
     }
 
-    /// The fields that differ: (field, in `self`, in `other`).
-    pub fn differences(&self, other: &Setup) -> Vec<(String, String, String)> {
-        let mut pairs = vec![
+    /// The fields known before anything is counted (compiler, build,
+    /// target) that differ: (field, in `self`, in `other`).
+    pub fn build_differences(&self, other: &Setup) -> Vec<(String, String, String)> {
+        [
             ("rustc", &self.rustc, &other.rustc),
             ("build", &self.build, &other.build),
             ("target", &self.target, &other.target),
+        ]
+        .into_iter()
+        .filter(|(_, a, b)| a != b)
+        .map(|(f, a, b)| (f.to_string(), a.clone(), b.clone()))
+        .collect()
+    }
+
+    /// The fields that differ: (field, in `self`, in `other`).
+    pub fn differences(&self, other: &Setup) -> Vec<(String, String, String)> {
+        let mut pairs = vec![
             ("valgrind", &self.valgrind, &other.valgrind),
             ("batch", &self.batch, &other.batch),
         ];
@@ -143,11 +154,13 @@ impl Setup {
                 ("CPU under valgrind", &a.cpu, &b.cpu),
             ]),
         }
-        let mut out: Vec<_> = pairs
-            .into_iter()
-            .filter(|(_, a, b)| a != b)
-            .map(|(f, a, b)| (f.to_string(), a.clone(), b.clone()))
-            .collect();
+        let mut out = self.build_differences(other);
+        out.extend(
+            pairs
+                .into_iter()
+                .filter(|(_, a, b)| a != b)
+                .map(|(f, a, b)| (f.to_string(), a.clone(), b.clone())),
+        );
         if let (Some(a), Some(b)) = (&self.cache, &other.cache)
             && a != b
         {
