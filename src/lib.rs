@@ -34,6 +34,8 @@ pub mod output;
 pub mod probe;
 #[cfg(feature = "cli")]
 mod process;
+#[cfg(feature = "report")]
+pub mod report;
 #[cfg(feature = "cli")]
 pub mod stats;
 #[cfg(feature = "cli")]

@@ -18,7 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["measure", "judge", "http"],
     &["history"],
     &["baseline", "worker"],
-    &["output"],
+    &["output", "report"],
     &["commands"],
 ];
 

@@ -219,8 +219,8 @@ fn a_trend_follows_the_judged_figure_run_by_run() -> Result<(), Failed> {
         );
         let ran = run(cmd);
         check(ran.code == 0, "the run exits 0", &ran)?;
-        // Runs a second apart at least, so their order is their start's.
-        std::thread::sleep(std::time::Duration::from_millis(1100));
+        // No pause: runs that start in the same second keep the order
+        // they were recorded in.
     }
     let ran = run(history(
         &db,
@@ -261,7 +261,40 @@ fn a_trend_follows_the_judged_figure_run_by_run() -> Result<(), Failed> {
         "the newest against the ones before it",
         &ran,
     )?;
-    Ok(())
+    a_trend_is_drawn_as_a_page(&db, t.path())
+}
+
+/// `trend --html`: one page, fetching nothing, with a point per run and
+/// the figures the table gives; a file it cannot write is refused first.
+fn a_trend_is_drawn_as_a_page(db: &Path, dir: &Path) -> Result<(), Failed> {
+    let page = dir.join("report/trend.html");
+    let flag = format!("--html={}", page.display());
+    let ran = run(history(db, &["trend", "recorded_sum", &flag]));
+    check(ran.code == 0, "trend --html exits 0", &ran)?;
+    let html = std::fs::read_to_string(&page)?;
+    for part in [
+        "<h1>recorded_sum: x-calib over the runs of",
+        "<svg",
+        "the newest 0.001500 (-40.0 % from their median)",
+        "<td class=\"number\">0.001500</td>",
+        "default-src 'none'",
+    ] {
+        check(html.contains(part), &format!("the page has {part}"), &ran)?;
+    }
+    check(
+        html.matches("<circle").count() == 3 && !html.contains("<script"),
+        "a point per run, and no script",
+        &ran,
+    )?;
+    let blocked = dir.join("not-a-folder");
+    std::fs::write(&blocked, "")?;
+    let flag = format!("--html={}", blocked.join("t.html").display());
+    let ran = run(history(db, &["trend", "recorded_sum", &flag]));
+    check(
+        ran.code == 2 && ran.stderr.trim_end().lines().count() == 1 && ran.stdout.is_empty(),
+        "an unwritable page is refused, in one line, before anything is printed",
+        &ran,
+    )
 }
 
 fn git(repo: &Path, args: &[&str]) -> String {

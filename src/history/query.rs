@@ -135,7 +135,7 @@ impl Figure {
 }
 
 /// One run's figure in a trend.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Point {
     /// The run's whole id.
     pub id: String,

@@ -26,6 +26,8 @@ pub(crate) struct HistoryOptions {
     pub window: Option<usize>,
     /// `bisect --rev`.
     pub rev: Option<String>,
+    /// `trend --html`: where to write the chart.
+    pub html: Option<std::path::PathBuf>,
 }
 
 impl Options for HistoryOptions {
@@ -287,6 +289,16 @@ belongs to a machine: without --class, runs of this machine's class only.",
             entries: FILTERS,
         },
         OUTPUT,
+        Section {
+            title: Some("Report"),
+            entries: &[Entry::Own(Def {
+                long: "html",
+                short: None,
+                value: Some("FILE"),
+                help: "also write the trend as a chart, in one self-contained HTML file",
+                set: Set::Path(|o, v| o.html = Some(v)),
+            })],
+        },
     ],
     notes: "",
     exit: EXIT,

@@ -9,15 +9,47 @@ use crate::output::Format;
 use crate::output::layout::{Align, Table, change, significant};
 use crate::stats::Summary;
 
+#[cfg(feature = "report")]
+mod html;
+#[cfg(not(feature = "report"))]
+mod html {
+    //! Without the report, `--html` is refused before anything is read.
+    use crate::error::Error;
+    pub(super) fn check(_: &std::path::Path) -> Result<(), Error> {
+        Err(Error::usage(
+            "--html: this yardstick was built without the report (the feature `report`)",
+        ))
+    }
+    pub(super) fn save(
+        _: &std::path::Path,
+        _: &str,
+        _: crate::history::Figure,
+        _: &[crate::history::Point],
+    ) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
 pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
     let [key] = options.operands.as_slice() else {
         return Err(Error::usage(super::TREND.usage));
     };
     let key = key.to_string_lossy().into_owned();
+    if let Some(path) = &options.html {
+        html::check(path)?;
+    }
     super::read_commits(&mut options)?;
     let (mut history, _) = super::open(&options)?;
     let figure = scope(&mut options, history.as_mut(), &key)?;
     let points = history.trend(&key, figure, &options.filter)?;
+    if let Some(path) = &options.html {
+        html::save(
+            path,
+            &heading(&key, figure, &options.filter),
+            figure,
+            &points,
+        )?;
+    }
     let text = match options.common.format {
         Format::Table => table(&key, figure, &options.filter, &points),
         Format::Json => json(&key, figure, &points),
@@ -65,53 +97,82 @@ fn newest(history: &mut dyn Store, key: &str, filter: &Filter) -> Result<Option<
     Ok(history.list(&newest)?.into_iter().next())
 }
 
-fn table(key: &str, figure: Figure, filter: &Filter, points: &[Point]) -> String {
+/// What the trend follows: `parse: x-calib over the runs of CLASS`.
+fn heading(key: &str, figure: Figure, filter: &Filter) -> String {
     let class = filter.machine_class.as_deref().unwrap_or("any class");
     let setup = filter
         .count_setup
         .as_ref()
         .map(|s| format!(", count set-up {s}"))
         .unwrap_or_default();
-    let mut out = format!("{key}: {} over the runs of {class}{setup}\n", figure.name());
-    if points.is_empty() {
-        out.push_str("no kept run has it\n");
-        return out;
-    }
-    let mut t = Table::new(&[
+    format!("{key}: {} over the runs of {class}{setup}", figure.name())
+}
+
+/// The columns of a trend's table, the figure's named after it.
+fn columns(figure: Figure) -> [(&'static str, Align); 6] {
+    [
         ("started", Align::Left),
         ("commit", Align::Left),
         ("branch", Align::Left),
         (figure.name(), Align::Right),
         ("change", Align::Right),
         ("id", Align::Left),
-    ]);
+    ]
+}
+
+/// Each run's cells, with its change from the run before.
+fn rows(points: &[Point]) -> Vec<Vec<String>> {
     let mut before: Option<f64> = None;
-    for p in points {
-        let moved = before
-            .filter(|b| *b != 0.0)
-            .map_or(String::new(), |b| change((p.value / b - 1.0) * 100.0));
-        t.push(vec![
-            p.started.clone(),
-            p.git_commit.chars().take(12).collect(),
-            p.branch.clone(),
-            significant(p.value, 4),
-            moved,
-            p.id.chars().take(crate::history::entry::SHOWN).collect(),
-        ]);
-        before = Some(p.value);
+    points
+        .iter()
+        .map(|p| {
+            let moved = before
+                .filter(|b| *b != 0.0)
+                .map_or(String::new(), |b| change((p.value / b - 1.0) * 100.0));
+            before = Some(p.value);
+            vec![
+                p.started.clone(),
+                p.git_commit.chars().take(12).collect(),
+                p.branch.clone(),
+                significant(p.value, 4),
+                moved,
+                p.id.chars().take(crate::history::entry::SHOWN).collect(),
+            ]
+        })
+        .collect()
+}
+
+fn table(key: &str, figure: Figure, filter: &Filter, points: &[Point]) -> String {
+    let mut out = format!("{}\n", heading(key, figure, filter));
+    if points.is_empty() {
+        out.push_str(NONE);
+        return out;
+    }
+    let mut t = Table::new(&columns(figure));
+    for row in rows(points) {
+        t.push(row);
     }
     out.push_str(&t.render());
     out.push_str(&summary(points));
     out
 }
 
+/// What a trend of no run says.
+const NONE: &str = "no kept run has it\n";
+
+/// The runs before the newest: the newest, and their summary.
+fn before_newest(points: &[Point]) -> Option<(&Point, Summary)> {
+    let (newest, earlier) = points.split_last()?;
+    let values: Vec<f64> = earlier.iter().map(|p| p.value).collect();
+    Summary::of(&values).map(|s| (newest, s))
+}
+
 /// The newest run against the ones before it: their median and range.
 fn summary(points: &[Point]) -> String {
-    let Some((newest, earlier)) = points.split_last() else {
+    if points.is_empty() {
         return String::new();
-    };
-    let values: Vec<f64> = earlier.iter().map(|p| p.value).collect();
-    let Some(s) = Summary::of(&values) else {
+    }
+    let Some((newest, s)) = before_newest(points) else {
         return format!("{} run\n", points.len());
     };
     let from = if s.median != 0.0 {
@@ -125,7 +186,7 @@ fn summary(points: &[Point]) -> String {
     format!(
         "{} runs; the {} before the newest: median {}, from {} to {}; the newest {}{from}\n",
         points.len(),
-        earlier.len(),
+        points.len() - 1,
         significant(s.median, 4),
         significant(s.min, 4),
         significant(s.max, 4),
@@ -134,17 +195,7 @@ fn summary(points: &[Point]) -> String {
 }
 
 fn json(key: &str, figure: Figure, points: &[Point]) -> String {
-    let all: Vec<serde_json::Value> = points
-        .iter()
-        .map(|p| {
-            serde_json::json!({
-                "id": p.id, "started": p.started, "git_commit": p.git_commit,
-                "branch": p.branch, "machine_class": p.machine_class,
-                "count_setup": p.count_setup, "value": p.value,
-            })
-        })
-        .collect();
-    let document = serde_json::json!({ "key": key, "figure": figure.name(), "runs": all });
+    let document = serde_json::json!({ "key": key, "figure": figure.name(), "runs": points });
     let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
     text.push('\n');
     text

@@ -1,0 +1,169 @@
+//! Charts, drawn by plotters into SVG markup for a [`super::Page`].
+
+use crate::error::Error;
+use plotters::prelude::*;
+
+/// A chart's size in SVG units; the page scales it to its width.
+const SIZE: (u32, u32) = (800, 340);
+/// The one family labels ask for: every browser has one.
+const FONT: &str = "sans-serif";
+/// The most labels an axis of runs carries before they crowd.
+const MOST_LABELS: usize = 12;
+
+/// Where earlier runs lay: the range and median of their figures.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Band {
+    /// The least.
+    pub low: f64,
+    /// The median.
+    pub median: f64,
+    /// The most.
+    pub high: f64,
+}
+
+/// One figure over runs, oldest first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trend {
+    /// What the vertical axis counts (`x-calib`, `median (ms)`).
+    pub unit: String,
+    /// Each run's label (a short commit) and figure.
+    pub points: Vec<(String, f64)>,
+    /// Shaded behind the line: the runs before the newest.
+    pub band: Option<Band>,
+}
+
+impl Trend {
+    /// The chart as SVG markup; `None` when there is nothing to draw (no
+    /// run, or a figure that is not finite).
+    pub fn svg(&self) -> Result<Option<String>, Error> {
+        let values: Vec<f64> = self.points.iter().map(|(_, v)| *v).collect();
+        if values.is_empty() || values.iter().any(|v| !v.is_finite()) {
+            return Ok(None);
+        }
+        let mut svg = String::new();
+        self.draw(&mut svg, &values)
+            .map_err(|e| Error::input(format!("drawing the chart: {e}")))?;
+        Ok(Some(svg))
+    }
+
+    fn draw(&self, svg: &mut String, values: &[f64]) -> Result<(), String> {
+        let fail = |e: &dyn std::fmt::Display| e.to_string();
+        let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| fail(&e))?;
+        let last = (self.points.len() - 1) as f64;
+        let (low, high) = span(values, self.band);
+        let mut chart = ChartBuilder::on(&root)
+            .margin(14)
+            .x_label_area_size(36)
+            .y_label_area_size(72)
+            .build_cartesian_2d(-0.5..last + 0.5, low..high)
+            .map_err(|e| fail(&e))?;
+        let label = |x: &f64| {
+            let i = x.round();
+            let near = (x - i).abs() < 1e-6 && i >= 0.0;
+            let found = near.then(|| self.points.get(i as usize)).flatten();
+            found.map(|(l, _)| l.clone()).unwrap_or_default()
+        };
+        chart
+            .configure_mesh()
+            .x_labels(self.points.len().min(MOST_LABELS))
+            .x_label_formatter(&label)
+            .y_desc(self.unit.as_str())
+            .label_style((FONT, 13))
+            .axis_desc_style((FONT, 14))
+            .max_light_lines(0)
+            .bold_line_style(RGBColor(225, 225, 225))
+            .disable_x_mesh()
+            .draw()
+            .map_err(|e| fail(&e))?;
+        let blue = RGBColor(31, 100, 200);
+        if let Some(b) = self.band {
+            let corners = [(-0.5, b.low), (last + 0.5, b.high)];
+            chart
+                .draw_series([Rectangle::new(corners, blue.mix(0.12).filled())])
+                .map_err(|e| fail(&e))?;
+            let median = [(-0.5, b.median), (last + 0.5, b.median)];
+            chart
+                .draw_series(LineSeries::new(median, blue.stroke_width(1)))
+                .map_err(|e| fail(&e))?;
+        }
+        let line = values.iter().enumerate().map(|(i, v)| (i as f64, *v));
+        chart
+            .draw_series(LineSeries::new(line.clone(), BLACK.stroke_width(2)))
+            .map_err(|e| fail(&e))?;
+        chart
+            .draw_series(line.map(|p| Circle::new(p, 3, BLACK.filled())))
+            .map_err(|e| fail(&e))?;
+        root.present().map_err(|e| fail(&e))
+    }
+}
+
+/// The vertical range: every value and the band, with a margin, and never
+/// empty (one run, or runs all alike, still get a readable axis).
+fn span(values: &[f64], band: Option<Band>) -> (f64, f64) {
+    let all = values
+        .iter()
+        .copied()
+        .chain(band.into_iter().flat_map(|b| [b.low, b.high]));
+    let (low, high) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    let pad = if high > low {
+        (high - low) * 0.1
+    } else {
+        (high.abs() * 0.05).max(1e-9)
+    };
+    (low - pad, high + pad)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trend(values: &[f64]) -> Trend {
+        Trend {
+            unit: "x-calib".into(),
+            points: values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (format!("c{i}"), *v))
+                .collect(),
+            band: None,
+        }
+    }
+
+    #[test]
+    fn a_trend_draws_each_run_and_its_label() {
+        let mut t = trend(&[1.0, 1.1, 0.9, 1.4]);
+        t.band = Some(Band {
+            low: 0.9,
+            median: 1.0,
+            high: 1.1,
+        });
+        let svg = t.svg().unwrap().unwrap();
+        assert!(svg.starts_with("<svg"), "{svg}");
+        assert_eq!(svg.matches("<circle").count(), 4);
+        for label in ["c0", "c3", "x-calib"] {
+            assert!(svg.contains(label), "{label}");
+        }
+        assert!(!svg.contains("font-family=\"serif"), "{svg}");
+    }
+
+    #[test]
+    fn one_run_or_runs_alike_still_have_an_axis_and_nothing_is_no_chart() {
+        for values in [&[2.0][..], &[0.0, 0.0], &[5.0, 5.0, 5.0]] {
+            let svg = trend(values).svg().unwrap().unwrap();
+            assert_eq!(svg.matches("<circle").count(), values.len());
+        }
+        assert_eq!(trend(&[]).svg().unwrap(), None);
+        assert_eq!(trend(&[1.0, f64::NAN]).svg().unwrap(), None);
+    }
+
+    #[test]
+    fn a_label_is_escaped_by_the_backend() {
+        let mut t = trend(&[1.0]);
+        t.points[0].0 = "<script>&".into();
+        let svg = t.svg().unwrap().unwrap();
+        assert!(!svg.contains("<script>") && svg.contains("&lt;script&gt;&amp;"));
+    }
+}

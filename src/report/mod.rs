@@ -1,0 +1,14 @@
+//! Reports people look at: one self-contained HTML file each, with its
+//! charts drawn inline as SVG, so that it opens offline, from a CI
+//! artifact or a mail, and fetches nothing.
+//!
+//! [`Page`] lays the document out and escapes every text it is given;
+//! [`chart`] draws with plotters, without a font backend: labels are SVG
+//! `<text>` in a generic family, sized by plotters' estimate, so no font
+//! of the machine is read and none is embedded. Charts sit on a light
+//! card in either colour scheme, since their strokes are fixed colours.
+
+pub mod chart;
+mod page;
+
+pub use page::Page;

@@ -1,0 +1,173 @@
+//! One HTML document: a title, then blocks in order, with a style that
+//! reads in a light or dark browser and on paper.
+
+use crate::document::store;
+use crate::error::Error;
+use std::path::Path;
+
+/// A report being written.
+#[derive(Debug, Clone)]
+pub struct Page {
+    title: String,
+    body: String,
+}
+
+/// Forbids every fetch: the page stands alone, and a report of hostile
+/// text cannot reach out even if an escape were missed.
+const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+const STYLE: &str = "
+:root { color-scheme: light dark; --fg: #1b1b1b; --bg: #ffffff; --muted: #5c5c5c; --rule: #d0d0d0; }
+@media (prefers-color-scheme: dark) {
+  :root { --fg: #e6e6e6; --bg: #161616; --muted: #a8a8a8; --rule: #3a3a3a; }
+}
+body { font: 15px/1.45 system-ui, sans-serif; color: var(--fg); background: var(--bg); margin: 0; }
+main { max-width: 60rem; margin: 0 auto; padding: 1.5rem; }
+h1 { font-size: 1.35rem; margin: 0 0 1rem; }
+h2 { font-size: 1.1rem; margin: 1.5rem 0 0.5rem; }
+p.note, footer { color: var(--muted); }
+figure.chart { background: #ffffff; border-radius: 6px; padding: 0.5rem; margin: 1rem 0; }
+figure.chart svg { display: block; width: 100%; height: auto; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+th, td { padding: 0.2rem 0.7rem; border-bottom: 1px solid var(--rule); text-align: left; }
+td.number, th.number { text-align: right; }
+code { font: 0.9em ui-monospace, monospace; }
+@media print { body { color: #000; background: #fff; } figure.chart { break-inside: avoid; } }
+";
+
+impl Page {
+    /// A page titled `title` (text, escaped here).
+    pub fn new(title: &str) -> Page {
+        Page {
+            title: title.to_string(),
+            body: String::new(),
+        }
+    }
+
+    /// A section heading.
+    pub fn heading(&mut self, text: &str) {
+        self.body.push_str(&format!("<h2>{}</h2>\n", escape(text)));
+    }
+
+    /// A paragraph of plain text; `note` greys it, for what qualifies a
+    /// figure rather than gives one.
+    pub fn paragraph(&mut self, text: &str, note: bool) {
+        let class = if note { " class=\"note\"" } else { "" };
+        self.body
+            .push_str(&format!("<p{class}>{}</p>\n", escape(text)));
+    }
+
+    /// A chart: SVG markup as [`super::chart`] draws it, with `label`
+    /// as its accessible name.
+    pub fn chart(&mut self, label: &str, svg: &str) {
+        self.body.push_str(&format!(
+            "<figure class=\"chart\" role=\"img\" aria-label=\"{}\">\n{svg}</figure>\n",
+            escape(label)
+        ));
+    }
+
+    /// A table: its header, then rows of cells; a column whose header is
+    /// in `numbers` is right-aligned.
+    pub fn table(&mut self, header: &[&str], rows: &[Vec<String>], numbers: &[&str]) {
+        let class = |h: &str| {
+            if numbers.contains(&h) {
+                " class=\"number\""
+            } else {
+                ""
+            }
+        };
+        let mut html = String::from("<table>\n<thead><tr>");
+        for h in header {
+            html.push_str(&format!("<th{}>{}</th>", class(h), escape(h)));
+        }
+        html.push_str("</tr></thead>\n<tbody>\n");
+        for row in rows {
+            html.push_str("<tr>");
+            for (cell, h) in row.iter().zip(header) {
+                html.push_str(&format!("<td{}>{}</td>", class(h), escape(cell)));
+            }
+            html.push_str("</tr>\n");
+        }
+        html.push_str("</tbody>\n</table>\n");
+        self.body.push_str(&html);
+    }
+
+    /// The whole document, closed by a footer naming the command that made
+    /// it, with `args` as it was given.
+    pub fn render(&self, args: &[String]) -> String {
+        let command = args
+            .iter()
+            .map(|a| crate::text::cleaned(a))
+            .collect::<Vec<_>>()
+            .join(" ");
+        format!(
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <meta http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\">\n\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+             <title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n\
+             <h1>{title}</h1>\n{body}<footer><p>Made by <code>{command}</code> on {date}.</p>\
+             </footer>\n</main>\n</body>\n</html>\n",
+            title = escape(&self.title),
+            body = self.body,
+            command = escape(&command),
+            date = escape(&crate::document::environment::now()),
+        )
+    }
+
+    /// Writes the document to `path` through a temporary file and a
+    /// rename, so a reader never sees half of it.
+    pub fn save(&self, path: &Path, args: &[String]) -> Result<(), Error> {
+        store::write_atomic(path, &self.render(args))
+    }
+}
+
+/// `text` for HTML text and attribute values alike.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whatever a run's text holds, it stays text: no tag, attribute
+        /// or entity of its own reaches the document.
+        #[test]
+        fn hostile_text_stays_text(text in any::<String>()) {
+            let mut page = Page::new(&text);
+            page.heading(&text);
+            page.paragraph(&text, true);
+            page.table(&[&text], &[vec![text.clone()]], &[]);
+            page.chart(&text, "<svg></svg>");
+            let html = page.render(std::slice::from_ref(&text));
+            let escaped = escape(&text);
+            prop_assert!(!escaped.contains(['<', '>', '"', '\'']));
+            // Every `<` in the document is the page's own markup.
+            let own = Page::new("").render(&[]);
+            let tags = |h: &str| h.matches('<').count();
+            let blocks = tags("<h2></h2><p class=\"note\"></p><table>\n<thead><tr><th></th></tr></thead>\n<tbody>\n<tr><td></td></tr>\n</tbody>\n</table><figure><svg></svg></figure>");
+            prop_assert_eq!(tags(&html), tags(&own) + blocks);
+        }
+    }
+
+    #[test]
+    fn the_page_fetches_nothing() {
+        let html = Page::new("t").render(&["yardstick".into()]);
+        assert!(html.contains("default-src 'none'"));
+        assert!(!html.contains("http://") && !html.contains("https://"));
+        assert!(!html.contains("<script") && !html.contains("<link"));
+    }
+}
