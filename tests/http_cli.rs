@@ -473,3 +473,50 @@ fn cold_clear_is_refused_by_a_server_that_does_not_say_it_cleared_and_off_this_m
     ]);
     assert!(e.to_string().contains("none: cannot read"), "{e}");
 }
+
+/// `--record` keeps an HTTP run in the history, and `--baseline=history`
+/// judges by the newest kept: made slower or faster here, by figures set
+/// in a copy of the recorded run, so the verdict does not depend on the
+/// machine's load.
+#[test]
+fn a_recorded_run_is_kept_and_the_newest_kept_judges_the_next() {
+    use yardstick::history::{self, Entry, Filter, Location};
+    let s = start();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    let url = format!("--url={}", s.url("/slow"));
+    let at = format!("--history={}", db.display());
+    let code = http(&[&url, "--requests=4", "--concurrency=2", "--record", &at]);
+    assert_eq!(code, 0);
+    let location = Location::Sqlite(db.clone());
+    let mut store = history::open(&location).unwrap();
+    let http_runs = Filter {
+        mode: Some("http".into()),
+        ..Filter::default()
+    };
+    let listed = store.list(&http_runs).unwrap();
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    let kept = store.find(&listed[0].id).unwrap();
+    // `/slow` answers after a 20 ms sleep, which load can lengthen but
+    // never shorten.
+    for (ms, verdict) in [(1.0, 1), (60_000.0, 0)] {
+        let mut run = yardstick::document::store::parse(&kept.text).unwrap();
+        for row in &mut run.rows {
+            for v in [&mut row.figures.median, &mut row.figures.p95] {
+                *v = v.map(|_| ms);
+            }
+        }
+        let text = yardstick::document::store::saved_text(&run);
+        store
+            .add(&Entry::new(text, &run, &listed[0].branch))
+            .unwrap();
+        let code = http(&[
+            &url,
+            "--requests=4",
+            "--concurrency=2",
+            "--baseline=history:1",
+            &at,
+        ]);
+        assert_eq!(code, verdict, "against a kept run of {ms} ms");
+    }
+}
