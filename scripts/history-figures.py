@@ -5,7 +5,8 @@
    against `yardstick show` of the same file (both start a process and
    read the run; the difference is opening the history and the insert),
    in interleaved rounds, medians;
-2. `history trend` over RUNS stored runs (default 10,000), median of 11;
+2. `history trend` over RUNS stored runs (default 10,000), median of 11,
+   and the page `trend --html` writes of them: its time and size;
 3. two processes adding 500 runs each at once: all 1,000 present, once;
 4. the same file added twice: stored once;
 5. a run read back (`history show --json`) byte-equal to its file.
@@ -99,6 +100,13 @@ def trend_ms(history, probe, klass):
     return statistics.median(timed(args) for _ in range(11))
 
 
+def trend_page(history, probe, klass, work):
+    page = os.path.join(work, "trend.html")
+    args = [YARDSTICK, "history", "trend", probe, f"--class={klass}", f"--history={history}",
+            f"--html={page}"]
+    return statistics.median(timed(args) for _ in range(5)), os.path.getsize(page)
+
+
 def writers(base, work, history):
     dirs = [os.path.join(work, f"writer-{w}") for w in "ab"]
     each = [copies(base, d, w, 500, start=100_000 + 1000 * k) for k, (d, w) in
@@ -125,6 +133,9 @@ def report(name, base, work, history, runs):
     print(f"{name}: {runs} runs added in {seconds:.1f} s; {total} stored")
     print(f"{name}: history trend {probe} over them: {trend_ms(history, probe, klass):.1f} ms "
           f"(median of 11, process start included)")
+    ms, size = trend_page(history, probe, klass, work)
+    print(f"{name}: history trend --html over them: {ms:.1f} ms (median of 5), "
+          f"a page of {size / 1024:.0f} KB")
     before = len(listed(history))
     rows, unique = writers(base, work, history)
     print(f"{name}: two writers at once, 500 runs each: {rows - before} added, "

@@ -9,6 +9,9 @@ const SIZE: (u32, u32) = (800, 340);
 const FONT: &str = "sans-serif";
 /// The most labels an axis of runs carries before they crowd.
 const MOST_LABELS: usize = 12;
+/// The most runs drawn each with a marker: beyond, the line alone, which
+/// keeps a chart of thousands of runs to a path (about 12 bytes a run).
+const MOST_MARKERS: usize = 200;
 
 /// Where earlier runs lay: the range and median of their figures.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -91,9 +94,11 @@ impl Trend {
         chart
             .draw_series(LineSeries::new(line.clone(), BLACK.stroke_width(2)))
             .map_err(|e| fail(&e))?;
-        chart
-            .draw_series(line.map(|p| Circle::new(p, 3, BLACK.filled())))
-            .map_err(|e| fail(&e))?;
+        if values.len() <= MOST_MARKERS {
+            chart
+                .draw_series(line.map(|p| Circle::new(p, 3, BLACK.filled())))
+                .map_err(|e| fail(&e))?;
+        }
         root.present().map_err(|e| fail(&e))
     }
 }
@@ -157,6 +162,14 @@ mod tests {
         }
         assert_eq!(trend(&[]).svg().unwrap(), None);
         assert_eq!(trend(&[1.0, f64::NAN]).svg().unwrap(), None);
+    }
+
+    #[test]
+    fn thousands_of_runs_are_a_line_without_markers() {
+        let values: Vec<f64> = (0..10_000).map(|i| f64::from(i % 7)).collect();
+        let svg = trend(&values).svg().unwrap().unwrap();
+        assert_eq!(svg.matches("<circle").count(), 0);
+        assert!(svg.len() < 400_000, "{} bytes", svg.len());
     }
 
     #[test]

@@ -15,6 +15,10 @@ pub(super) fn check(path: &Path) -> Result<(), Error> {
     store::check_writable(path)
 }
 
+/// The most runs the page's table lists, the newest: the chart has them
+/// all, and a page of thousands of rows is read by nobody.
+const TABLE_ROWS: usize = 100;
+
 /// What the shading means.
 const BAND: &str = "Shaded: the range of the runs before the newest; the blue line: their median.";
 
@@ -45,6 +49,17 @@ pub(super) fn save(
             }
         }
         page.paragraph(summary(points).trim_end(), false);
+        let mut rows = rows(points);
+        if rows.len() > TABLE_ROWS {
+            page.paragraph(
+                &format!(
+                    "The table gives the newest {TABLE_ROWS} of the {} runs; --csv gives them all.",
+                    rows.len()
+                ),
+                true,
+            );
+            rows.drain(..rows.len() - TABLE_ROWS);
+        }
         let columns = columns(figure);
         let header: Vec<&str> = columns.iter().map(|(name, _)| *name).collect();
         let numbers: Vec<&str> = columns
@@ -52,7 +67,7 @@ pub(super) fn save(
             .filter(|(_, align)| *align == Align::Right)
             .map(|(name, _)| *name)
             .collect();
-        page.table(&header, &rows(points), &numbers);
+        page.table(&header, &rows, &numbers);
     }
     let args: Vec<String> = std::env::args().collect();
     page.save(path, &args)?;
