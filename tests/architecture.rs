@@ -18,7 +18,8 @@ const LAYERS: &[&[&str]] = &[
     &["measure", "judge", "http"],
     &["history"],
     &["baseline", "worker"],
-    &["output", "report"],
+    &["output"],
+    &["report"],
     &["commands"],
 ];
 

@@ -55,6 +55,26 @@ impl Verdict {
             Verdict::Inconclusive(_) => "inconclusive",
         }
     }
+
+    /// The word, and for a verdict withheld, why: what a page has room
+    /// for and a terminal's table has not.
+    pub fn explained(self) -> String {
+        match self {
+            Verdict::Inconclusive(reason) => format!("inconclusive: {}", reason.why()),
+            other => other.word().to_string(),
+        }
+    }
+}
+
+impl Reason {
+    /// Why the verdict was withheld, in a few words.
+    pub fn why(self) -> &'static str {
+        match self {
+            Reason::Unconfirmed => "measured again, beside the calibration loop, it did not show",
+            Reason::PairsDisagree => "the pairs of rounds disagree (no significance)",
+            Reason::Machine => "this machine cannot judge the baseline's wall time",
+        }
+    }
 }
 
 /// Which figure of a row a check compares.

@@ -195,16 +195,32 @@ impl Row {
         (median > 0.0).then(|| ops as f64 * 1000.0 / median)
     }
 
+    /// Whether each sample has the calibration loop timed just before it.
+    fn has_paired_loops(&self) -> bool {
+        !self.calibration_samples.is_empty() && self.calibration_samples.len() == self.samples.len()
+    }
+
+    /// Each sample relative to the calibration loop, in the order taken:
+    /// to the loop timed just before it when each has one, else to the
+    /// run's loop median `calibration`. Pairs that give no ratio (a loop
+    /// of no time) are left out; [`Row::normalized_median`] is their
+    /// median.
+    pub fn x_calib_samples(&self, calibration: f64) -> Vec<f64> {
+        if self.has_paired_loops() {
+            crate::stats::ratios(&self.samples, &self.calibration_samples)
+        } else {
+            crate::stats::ratios(&self.samples, &vec![calibration; self.samples.len()])
+        }
+    }
+
     /// The probe's time relative to the calibration loop. With a loop
     /// timed just before each sample, the median of the per-sample ratios:
     /// each ratio divides by the speed of the same moment. Without (runs
     /// made before interleaving, or pairs that do not line up), the median
     /// over the run's calibration median `calibration`.
     pub fn normalized_median(&self, calibration: f64) -> Option<f64> {
-        if !self.calibration_samples.is_empty()
-            && self.calibration_samples.len() == self.samples.len()
-        {
-            return crate::stats::median_of_ratios(&self.samples, &self.calibration_samples);
+        if self.has_paired_loops() {
+            return crate::stats::median(&self.x_calib_samples(calibration));
         }
         self.figures
             .median

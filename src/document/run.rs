@@ -100,6 +100,12 @@ impl Run {
     pub fn x_calib(&self, row: &Row) -> Option<f64> {
         row.normalized_median(self.calibration_median()?)
     }
+
+    /// A row's samples each relative to the calibration loop, by the rule
+    /// of [`Run::x_calib`], whose median they have; none without a loop.
+    pub fn x_calib_samples(&self, row: &Row) -> Vec<f64> {
+        row.x_calib_samples(self.calibration_median().unwrap_or(f64::NAN))
+    }
 }
 
 /// The figure a micro run compares.

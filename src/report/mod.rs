@@ -9,6 +9,8 @@
 //! card in either colour scheme, since their strokes are fixed colours.
 
 pub mod chart;
+pub mod environment;
+pub mod micro;
 mod page;
 
 pub use page::Page;

@@ -1,6 +1,7 @@
 //! One HTML document: a title, then blocks in order, with a style that
 //! reads in a light or dark browser and on paper.
 
+use super::chart::Svg;
 use crate::document::store;
 use crate::error::Error;
 use std::path::Path;
@@ -57,12 +58,12 @@ impl Page {
             .push_str(&format!("<p{class}>{}</p>\n", escape(text)));
     }
 
-    /// A chart: SVG markup as [`super::chart`] draws it, with `label`
-    /// as its accessible name.
-    pub fn chart(&mut self, label: &str, svg: &str) {
+    /// A chart, with `label` as its accessible name.
+    pub fn chart(&mut self, label: &str, svg: &Svg) {
         self.body.push_str(&format!(
-            "<figure class=\"chart\" role=\"img\" aria-label=\"{}\">\n{svg}</figure>\n",
-            escape(label)
+            "<figure class=\"chart\" role=\"img\" aria-label=\"{}\">\n{}</figure>\n",
+            escape(label),
+            svg.as_str()
         ));
     }
 
@@ -151,7 +152,7 @@ mod tests {
             page.heading(&text);
             page.paragraph(&text, true);
             page.table(&[&text], &[vec![text.clone()]], &[]);
-            page.chart(&text, "<svg></svg>");
+            page.chart(&text, &Svg::for_test("<svg></svg>"));
             let html = page.render(std::slice::from_ref(&text));
             let escaped = escape(&text);
             prop_assert!(!escaped.contains(['<', '>', '"', '\'']));

@@ -2,6 +2,7 @@
 //! measures, this module summarises, so every figure can be tested with
 //! known values.
 
+pub mod bootstrap;
 pub mod signed_rank;
 
 use serde::{Deserialize, Serialize};
@@ -86,16 +87,15 @@ pub fn median(samples: &[f64]) -> Option<f64> {
     percentile(samples, 50.0)
 }
 
-/// Median of `numerators[i] / denominators[i]` over the pairs where both are
-/// finite and the denominator is positive; `None` when no pair is.
-pub(crate) fn median_of_ratios(numerators: &[f64], denominators: &[f64]) -> Option<f64> {
-    let ratios: Vec<f64> = numerators
+/// `numerators[i] / denominators[i]` over the pairs where both are finite
+/// and the denominator is positive, in order.
+pub(crate) fn ratios(numerators: &[f64], denominators: &[f64]) -> Vec<f64> {
+    numerators
         .iter()
         .zip(denominators)
         .filter(|(n, d)| n.is_finite() && d.is_finite() && **d > 0.0)
         .map(|(n, d)| n / d)
-        .collect();
-    median(&ratios)
+        .collect()
 }
 
 #[cfg(test)]
@@ -103,12 +103,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn median_of_ratios_skips_pairs_it_cannot_divide() {
+    fn ratios_skip_pairs_they_cannot_divide() {
         assert_eq!(
-            median_of_ratios(&[1.0, 4.0, 9.0, 5.0, f64::NAN], &[1.0, 2.0, 3.0, 0.0, 1.0]),
-            Some(2.0)
+            ratios(&[1.0, 4.0, 9.0, 5.0, f64::NAN], &[1.0, 2.0, 3.0, 0.0, 1.0]),
+            [1.0, 2.0, 3.0]
         );
-        assert_eq!(median_of_ratios(&[1.0], &[0.0]), None);
+        assert!(ratios(&[1.0], &[0.0]).is_empty());
     }
 
     fn close(a: f64, b: f64) -> bool {

@@ -1,12 +1,10 @@
-//! Charts, drawn by plotters into SVG markup for a [`super::Page`].
+//! One figure over runs, oldest first, against the band of the runs
+//! before the newest.
 
+use super::{BLUE, FONT, LIGHT, SIZE, Svg, drawn, span};
 use crate::error::Error;
 use plotters::prelude::*;
 
-/// A chart's size in SVG units; the page scales it to its width.
-const SIZE: (u32, u32) = (800, 340);
-/// The one family labels ask for: every browser has one.
-const FONT: &str = "sans-serif";
 /// The most labels an axis of runs carries before they crowd.
 const MOST_LABELS: usize = 12;
 /// The most runs drawn each with a marker: beyond, the line alone, which
@@ -38,15 +36,12 @@ pub struct Trend {
 impl Trend {
     /// The chart as SVG markup; `None` when there is nothing to draw (no
     /// run, or a figure that is not finite).
-    pub fn svg(&self) -> Result<Option<String>, Error> {
+    pub fn svg(&self) -> Result<Option<Svg>, Error> {
         let values: Vec<f64> = self.points.iter().map(|(_, v)| *v).collect();
         if values.is_empty() || values.iter().any(|v| !v.is_finite()) {
             return Ok(None);
         }
-        let mut svg = String::new();
-        self.draw(&mut svg, &values)
-            .map_err(|e| Error::input(format!("drawing the chart: {e}")))?;
-        Ok(Some(svg))
+        drawn(|svg| self.draw(svg, &values)).map(Some)
     }
 
     fn draw(&self, svg: &mut String, values: &[f64]) -> Result<(), String> {
@@ -54,7 +49,8 @@ impl Trend {
         let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(|e| fail(&e))?;
         let last = (self.points.len() - 1) as f64;
-        let (low, high) = span(values, self.band);
+        let band = self.band.into_iter().flat_map(|b| [b.low, b.high]);
+        let (low, high) = span(values.iter().copied().chain(band));
         let mut chart = ChartBuilder::on(&root)
             .margin(14)
             .x_label_area_size(36)
@@ -75,11 +71,11 @@ impl Trend {
             .label_style((FONT, 13))
             .axis_desc_style((FONT, 14))
             .max_light_lines(0)
-            .bold_line_style(RGBColor(225, 225, 225))
+            .bold_line_style(LIGHT)
             .disable_x_mesh()
             .draw()
             .map_err(|e| fail(&e))?;
-        let blue = RGBColor(31, 100, 200);
+        let blue = BLUE;
         if let Some(b) = self.band {
             let corners = [(-0.5, b.low), (last + 0.5, b.high)];
             chart
@@ -101,24 +97,6 @@ impl Trend {
         }
         root.present().map_err(|e| fail(&e))
     }
-}
-
-/// The vertical range: every value and the band, with a margin, and never
-/// empty (one run, or runs all alike, still get a readable axis).
-fn span(values: &[f64], band: Option<Band>) -> (f64, f64) {
-    let all = values
-        .iter()
-        .copied()
-        .chain(band.into_iter().flat_map(|b| [b.low, b.high]));
-    let (low, high) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-        (lo.min(v), hi.max(v))
-    });
-    let pad = if high > low {
-        (high - low) * 0.1
-    } else {
-        (high.abs() * 0.05).max(1e-9)
-    };
-    (low - pad, high + pad)
 }
 
 #[cfg(test)]
@@ -145,7 +123,7 @@ mod tests {
             median: 1.0,
             high: 1.1,
         });
-        let svg = t.svg().unwrap().unwrap();
+        let svg = t.svg().unwrap().unwrap().as_str().to_string();
         assert!(svg.starts_with("<svg"), "{svg}");
         assert_eq!(svg.matches("<circle").count(), 4);
         for label in ["c0", "c3", "x-calib"] {
@@ -157,7 +135,7 @@ mod tests {
     #[test]
     fn one_run_or_runs_alike_still_have_an_axis_and_nothing_is_no_chart() {
         for values in [&[2.0][..], &[0.0, 0.0], &[5.0, 5.0, 5.0]] {
-            let svg = trend(values).svg().unwrap().unwrap();
+            let svg = trend(values).svg().unwrap().unwrap().as_str().to_string();
             assert_eq!(svg.matches("<circle").count(), values.len());
         }
         assert_eq!(trend(&[]).svg().unwrap(), None);
@@ -167,7 +145,7 @@ mod tests {
     #[test]
     fn thousands_of_runs_are_a_line_without_markers() {
         let values: Vec<f64> = (0..10_000).map(|i| f64::from(i % 7)).collect();
-        let svg = trend(&values).svg().unwrap().unwrap();
+        let svg = trend(&values).svg().unwrap().unwrap().as_str().to_string();
         assert_eq!(svg.matches("<circle").count(), 0);
         assert!(svg.len() < 400_000, "{} bytes", svg.len());
     }
@@ -176,7 +154,7 @@ mod tests {
     fn a_label_is_escaped_by_the_backend() {
         let mut t = trend(&[1.0]);
         t.points[0].0 = "<script>&".into();
-        let svg = t.svg().unwrap().unwrap();
+        let svg = t.svg().unwrap().unwrap().as_str().to_string();
         assert!(!svg.contains("<script>") && svg.contains("&lt;script&gt;&amp;"));
     }
 }

@@ -1,0 +1,162 @@
+//! The changes of a comparison, one bar a row: how far, how sure, and
+//! where the threshold lies.
+
+use super::{AMBER, Chart, FONT, GREY, LIGHT, RED, Svg, WIDTH, drawn, span};
+use crate::document::check::Verdict;
+use crate::error::Error;
+use plotters::prelude::*;
+
+/// One row's change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    /// The row's name on the axis.
+    pub label: String,
+    /// The change in percent; positive is worse.
+    pub pct: f64,
+    /// Its 95 % interval, when the samples of both runs give one.
+    pub interval: Option<(f64, f64)>,
+    /// Its verdict, which colours the bar.
+    pub verdict: Verdict,
+}
+
+/// Rows of changes against a threshold.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Changes {
+    /// Worse by more than this many percent regresses; a dashed line.
+    pub threshold_pct: f64,
+    /// Top to bottom.
+    pub rows: Vec<Change>,
+}
+
+impl Changes {
+    /// The chart as SVG markup; `None` for no row, or a change that is not
+    /// finite.
+    pub fn svg(&self) -> Result<Option<Svg>, Error> {
+        let finite = self.rows.iter().all(|c| {
+            c.pct.is_finite()
+                && c.interval
+                    .is_none_or(|(l, h)| l.is_finite() && h.is_finite())
+        });
+        if self.rows.is_empty() || !finite || !self.threshold_pct.is_finite() {
+            return Ok(None);
+        }
+        drawn(|svg| self.draw(svg)).map(Some)
+    }
+
+    fn draw(&self, svg: &mut String) -> Result<(), String> {
+        let fail = |e: &dyn std::fmt::Display| e.to_string();
+        let height = 70 + 30 * self.rows.len() as u32;
+        let root = SVGBackend::with_string(svg, (WIDTH, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| fail(&e))?;
+        let ends = self.rows.iter().flat_map(|c| {
+            let (l, h) = c.interval.unwrap_or((c.pct, c.pct));
+            [c.pct, l, h]
+        });
+        let t = self.threshold_pct;
+        let (low, high) = span(ends.chain([0.0, t, -t]));
+        let rows = self.rows.len() as f64;
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .x_label_area_size(34)
+            .y_label_area_size(180)
+            .build_cartesian_2d(low..high, -0.5..rows - 0.5)
+            .map_err(|e| fail(&e))?;
+        let label = |y: &f64| {
+            let i = y.round();
+            let index = (rows - 1.0 - i) as usize;
+            ((y - i).abs() < 1e-6 && i >= 0.0)
+                .then(|| self.rows.get(index))
+                .flatten()
+                .map(|c| c.label.clone())
+                .unwrap_or_default()
+        };
+        chart
+            .configure_mesh()
+            .y_labels(self.rows.len())
+            .y_label_formatter(&label)
+            .x_desc("change (%), worse to the right")
+            .label_style((FONT, 13))
+            .axis_desc_style((FONT, 14))
+            .max_light_lines(0)
+            .bold_line_style(LIGHT)
+            .disable_y_mesh()
+            .draw()
+            .map_err(|e| fail(&e))?;
+        for x in [0.0, t] {
+            let style = if x == 0.0 {
+                BLACK.stroke_width(1)
+            } else {
+                RED.stroke_width(1)
+            };
+            let line = [(x, -0.5), (x, rows - 0.5)];
+            chart
+                .draw_series(DashedLineSeries::new(
+                    line,
+                    6,
+                    if x == 0.0 { 0 } else { 4 },
+                    style,
+                ))
+                .map_err(|e| fail(&e))?;
+        }
+        self.bars(&mut chart).map_err(|e| fail(&e))?;
+        root.present().map_err(|e| fail(&e))
+    }
+
+    /// Each row's bar, coloured by its verdict, and its interval.
+    fn bars(&self, chart: &mut Chart<'_, '_>) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
+        let rows = self.rows.len() as f64;
+        for (i, c) in self.rows.iter().enumerate() {
+            let y = rows - 1.0 - i as f64;
+            let colour = match c.verdict {
+                Verdict::Regressed => RED,
+                Verdict::Inconclusive(_) => AMBER,
+                Verdict::Ok => GREY,
+            };
+            let corners = [(0.0, y - 0.28), (c.pct, y + 0.28)];
+            chart.draw_series([Rectangle::new(corners, colour.mix(0.8).filled())])?;
+            if let Some((l, h)) = c.interval {
+                let whisker = [
+                    vec![(l, y), (h, y)],
+                    vec![(l, y - 0.15), (l, y + 0.15)],
+                    vec![(h, y - 0.15), (h, y + 0.15)],
+                ];
+                let style = BLACK.stroke_width(1);
+                chart.draw_series(whisker.into_iter().map(|p| PathElement::new(p, style)))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::check::Reason;
+
+    #[test]
+    fn each_row_is_a_bar_coloured_by_its_verdict() {
+        let row = |label: &str, pct: f64, verdict| Change {
+            label: label.into(),
+            pct,
+            interval: Some((pct - 2.0, pct + 2.0)),
+            verdict,
+        };
+        let changes = Changes {
+            threshold_pct: 15.0,
+            rows: vec![
+                row("parse", 34.0, Verdict::Regressed),
+                row("render", 20.0, Verdict::Inconclusive(Reason::Unconfirmed)),
+                row("route", -3.0, Verdict::Ok),
+            ],
+        };
+        let svg = changes.svg().unwrap().unwrap().as_str().to_string();
+        for label in ["parse", "render", "route", "#C82828", "#C88200", "#787878"] {
+            assert!(svg.contains(label), "{label}");
+        }
+        let none = Changes {
+            threshold_pct: 15.0,
+            rows: vec![],
+        };
+        assert_eq!(none.svg().unwrap(), None);
+    }
+}

@@ -1,0 +1,80 @@
+//! Charts, drawn by plotters into SVG markup for a [`super::Page`]: one
+//! file per kind of chart, sharing the size, the colours and the font.
+
+mod change;
+mod distribution;
+mod trend;
+
+pub use change::{Change, Changes};
+pub use distribution::{Distribution, Series};
+pub use trend::{Band, Trend};
+
+use crate::error::Error;
+use plotters::prelude::*;
+
+/// A chart's width in SVG units; the page scales it to its own.
+const WIDTH: u32 = 800;
+/// A trend's size.
+const SIZE: (u32, u32) = (WIDTH, 340);
+/// The one family labels ask for: every browser has one.
+const FONT: &str = "sans-serif";
+/// Grid lines.
+const LIGHT: RGBColor = RGBColor(225, 225, 225);
+/// A baseline, a band: what the run is held against.
+const BLUE: RGBColor = RGBColor(31, 100, 200);
+/// A regression.
+const RED: RGBColor = RGBColor(200, 40, 40);
+/// A change without a verdict.
+const AMBER: RGBColor = RGBColor(200, 130, 0);
+/// Within the threshold.
+const GREY: RGBColor = RGBColor(120, 120, 120);
+
+/// A chart of numbers against numbers, drawn into SVG.
+type Chart<'a, 'b> = ChartContext<
+    'a,
+    SVGBackend<'b>,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
+/// A chart's SVG markup. Only this module makes one, from what plotters
+/// drew (which escapes every text it is given), so a page can take it
+/// unescaped and nothing else can pass for it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Svg(String);
+
+impl Svg {
+    /// The markup.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Markup for a test of the page.
+    #[cfg(test)]
+    pub(crate) fn for_test(markup: &str) -> Svg {
+        Svg(markup.to_string())
+    }
+}
+
+/// Draws into a new SVG string; plotters' errors become one line.
+fn drawn(draw: impl FnOnce(&mut String) -> Result<(), String>) -> Result<Svg, Error> {
+    let mut svg = String::new();
+    draw(&mut svg).map_err(|e| Error::input(format!("drawing a chart: {e}")))?;
+    Ok(Svg(svg))
+}
+
+/// The range an axis spans: every value, with a margin, and never empty
+/// (one value, or values all alike, still get a readable axis).
+fn span(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (low, high) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    if !low.is_finite() || !high.is_finite() {
+        return (0.0, 1.0);
+    }
+    let pad = if high > low {
+        (high - low) * 0.1
+    } else {
+        (high.abs() * 0.05).max(1e-9)
+    };
+    (low - pad, high + pad)
+}
