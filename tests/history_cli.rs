@@ -286,6 +286,26 @@ fn a_trend_is_drawn_as_a_page(db: &Path, dir: &Path) -> Result<(), Failed> {
         "a point per run, and no script",
         &ran,
     )?;
+    let ran = run(history(
+        db,
+        &["trend", "recorded_sum", &format!("--html={}", db.display())],
+    ));
+    check(
+        ran.code == 2 && ran.stderr.contains("is the history itself"),
+        "the history is never replaced by its page",
+        &ran,
+    )?;
+    let listed = run(history(db, &["list"]));
+    check(listed.code == 0, "the history is still read", &listed)?;
+    // A page named by bytes that are no text is written all the same.
+    let mut bytes = b"--html=".to_vec();
+    bytes.extend_from_slice(dir.as_os_str().as_encoded_bytes());
+    bytes.extend_from_slice(b"/odd-\xff.html");
+    let odd: std::ffi::OsString = std::os::unix::ffi::OsStringExt::from_vec(bytes);
+    let mut cmd = history(db, &["trend", "recorded_sum"]);
+    cmd.arg(&odd);
+    let ran = run(cmd);
+    check(ran.code == 0, "a page named by bytes", &ran)?;
     let blocked = dir.join("not-a-folder");
     std::fs::write(&blocked, "")?;
     let flag = format!("--html={}", blocked.join("t.html").display());

@@ -178,3 +178,77 @@ fn a_history_of_a_newer_schema_is_refused() -> Result<(), Failed> {
     check(version == "99", "and never downgraded", &ran)?;
     Ok(())
 }
+
+/// What differs between the back ends' SQL: the newest N of a trend (a
+/// subquery), runs of one start second in the order recorded, the bench
+/// filter and the bench named on a run there already, and a page drawn.
+#[test]
+fn trends_benches_and_pages_on_the_server() -> Result<(), Failed> {
+    let Some(db) = Database::create("trend") else {
+        return Ok(());
+    };
+    let dir = tempfile::tempdir()?;
+    // One start second for all: the order is the order recorded.
+    let files = runs(dir.path(), "t", 4);
+    for file in &files {
+        let ran = run(history(&db, &["add", file.to_str().unwrap_or("")]));
+        check(ran.code == 0, "added", &ran)?;
+    }
+    let listed = run(history(&db, &["list", "--json", "--limit=2"]));
+    let newest: serde_json::Value = serde_json::from_str(&listed.stdout)?;
+    let class = format!(
+        "--class={}",
+        newest[0]["machine_class"].as_str().unwrap_or("")
+    );
+    let newest: Vec<&str> = newest
+        .as_array()
+        .map(|a| a.iter().rev().filter_map(|l| l["id"].as_str()).collect())
+        .unwrap_or_default();
+    let page = dir.path().join("trend.html");
+    let html = format!("--html={}", page.display());
+    let args = ["trend", "ini_parse", &class, "--limit=2", "--json", &html];
+    let ran = run(history(&db, &args));
+    check(ran.code == 0, "trend exits 0", &ran)?;
+    let doc: serde_json::Value = serde_json::from_str(&ran.stdout)?;
+    let ids: Vec<&str> = doc["runs"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|p| p["id"].as_str()).collect())
+        .unwrap_or_default();
+    check(
+        ids.len() == 2 && ids == newest,
+        "the newest two, oldest first, as list orders them",
+        &ran,
+    )?;
+    check(
+        std::fs::read_to_string(&page)?.contains("<svg"),
+        "the page is drawn",
+        &ran,
+    )?;
+    let from_files = run(history(&db, &["list", "--bench=", "--csv"]));
+    check(
+        from_files.stdout.lines().count() == 5,
+        "every run came from a file",
+        &from_files,
+    )?;
+    name_a_bench(&db, &files[0])?;
+    let by_bench = run(history(&db, &["list", "--bench=micro", "--csv"]));
+    check(
+        by_bench.stdout.lines().count() == 2,
+        "a run recorded by a bench after its file was added takes the bench's name",
+        &by_bench,
+    )
+}
+
+/// Adds `file` again as the bench `micro` records it, through the library.
+fn name_a_bench(db: &Database, file: &Path) -> Result<(), Failed> {
+    use yardstick::history::{Entry, Location};
+    let url = format!("postgres:///{}?sslmode=disable", db.name);
+    let location = Location::chosen(Some(&url), PathBuf::new)?;
+    let mut store = yardstick::history::open(&location)?;
+    let text = std::fs::read_to_string(file)?;
+    let run = yardstick::document::store::load(file)?;
+    let mut entry = Entry::new(text, &run, "");
+    entry.columns.bench = "micro".into();
+    store.add(&entry)?;
+    Ok(())
+}

@@ -52,6 +52,7 @@ pub(crate) fn from_history(
         ));
     }
     let class = class.flatten();
+    let rule = Rule::of(timed, metric);
     // No branch (a detached HEAD) selects the runs recorded without one.
     let branch = environment::branch_of(&environment::repository_dir()).unwrap_or_default();
     let filter = Filter {
@@ -60,7 +61,7 @@ pub(crate) fn from_history(
         machine_class: class,
         branch: Some(branch),
         bench: bench.map(str::to_string),
-        limit: Some(n as u64 * LOOK_AHEAD),
+        limit: rule.looks_at(n),
         ..Filter::default()
     };
     if !history::exists(location) {
@@ -71,7 +72,6 @@ pub(crate) fn from_history(
     }
     let mut store = history::open(location)?;
     let wanted = if timed { n } else { 1 };
-    let rule = Rule::of(timed, metric);
     let (mut taken, passed_over) = take(store.as_mut(), &filter, wanted, &rule, location)?;
     let scope = describe(&filter, location);
     let needed = if timed { MIN_POOLED.min(n) } else { 1 };
@@ -190,6 +190,17 @@ impl Rule {
             Rule::Built(Box::new(Setup::of_build(&here)))
         } else {
             Rule::Any
+        }
+    }
+
+    /// How many of the newest runs to look at for a baseline of `n`: a
+    /// few beyond, for runs passed over (runs that do not pool, another
+    /// tool's); counted runs all, since in a history shared by several
+    /// toolchains the newest of this build may lie behind many of others.
+    fn looks_at(&self, n: usize) -> Option<u64> {
+        match self {
+            Rule::Built(_) => None,
+            Rule::Pools | Rule::Any => Some(n as u64 * LOOK_AHEAD),
         }
     }
 

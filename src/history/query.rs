@@ -32,7 +32,7 @@ pub struct Filter {
 }
 
 /// A run as `history list` shows it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct Listing {
     /// The whole id.
     pub id: String,

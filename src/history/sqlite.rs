@@ -127,24 +127,23 @@ fn version(c: &Connection) -> Result<u32, String> {
     .map(|v| u32::try_from(v).unwrap_or(u32::MAX))
 }
 
-/// Adds `entry` in one transaction: its run, then its rows when the run
-/// is new; a run there already may only be given its bench's name.
-fn add(tx: &rusqlite::Transaction<'_>, entry: &Entry) -> rusqlite::Result<Added> {
-    let run = write::run(entry, &write::recorded_now(), placeholder);
-    let inserted = tx.execute(&run.sql, params_from_iter(bind(&run.values)))?;
-    if inserted == 0 {
-        if let Some(name) = write::name_bench(entry, placeholder) {
-            tx.execute(&name.sql, params_from_iter(bind(&name.values)))?;
+impl write::Writer for rusqlite::Transaction<'_> {
+    type Error = rusqlite::Error;
+    fn execute(&mut self, statement: &Statement) -> rusqlite::Result<u64> {
+        let changed = rusqlite::Connection::execute(
+            self,
+            &statement.sql,
+            params_from_iter(bind(&statement.values)),
+        )?;
+        Ok(changed as u64)
+    }
+    fn execute_each(&mut self, sql: &str, each: &[Vec<Value>]) -> rusqlite::Result<()> {
+        let mut prepared = self.prepare(sql)?;
+        for values in each {
+            prepared.execute(params_from_iter(bind(values)))?;
         }
-        return Ok(Added::Already);
+        Ok(())
     }
-    let mut insert = tx.prepare(&write::figures(placeholder))?;
-    for row in &entry.rows {
-        insert.execute(params_from_iter(bind(&write::figure_values(
-            &entry.id, row,
-        ))))?;
-    }
-    Ok(Added::New)
 }
 
 fn bind(values: &[Value]) -> Vec<rusqlite::types::Value> {
@@ -190,11 +189,11 @@ impl Store for Sqlite {
     fn add(&mut self, entry: &Entry) -> Result<Added, Error> {
         let shown = self.shown.clone();
         let fail = |e: rusqlite::Error| Error::input(format!("{shown}: cannot record: {e}"));
-        let tx = self
+        let mut tx = self
             .connection
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(fail)?;
-        let added = add(&tx, entry).map_err(fail)?;
+        let added = write::add(&mut tx, entry, placeholder).map_err(fail)?;
         tx.commit().map_err(fail)?;
         Ok(added)
     }

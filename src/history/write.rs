@@ -1,103 +1,123 @@
-//! The statements that add a run, and the values they bind: written once,
-//! for every back end, so that a column and its value never drift apart.
+//! Adding a run, written once for every back end: each column beside its
+//! value, and the steps of an add (the run, then its rows, or for a run
+//! there already at most its bench's name), which each back end runs in
+//! its own transaction.
 
+use super::Added;
 use super::entry::{Entry, RowFigures};
 use super::query::{Placeholder, Statement, Value};
 
-/// The columns of `yardstick_runs` a run is added with, in binding order.
-const RUN_COLUMNS: [&str; 13] = [
-    "id",
-    "tool",
-    "mode",
-    "metric",
-    "machine_class",
-    "count_setup",
-    "git_commit",
-    "branch",
-    "started",
-    "params",
-    "recorded",
-    "text",
-    "bench",
-];
-
-/// The columns of `yardstick_figures` a row is added with, in binding
-/// order.
-const FIGURE_COLUMNS: [&str; 10] = [
-    "run_id",
-    "key",
-    "errors",
-    "median",
-    "x_calib",
-    "p95",
-    "p99",
-    "instructions",
-    "estimated_cycles",
-    "rps",
-];
-
-/// The statement that adds `entry`'s run, recorded at `recorded`. A run
-/// already there is left alone: the back end learns so from the count of
-/// rows it changed (0) and adds no figures.
-pub(crate) fn run(entry: &Entry, recorded: &str, placeholder: Placeholder) -> Statement {
-    let c = &entry.columns;
-    let text = |s: &str| Value::Text(s.to_string());
-    let values = vec![
-        text(&entry.id),
-        text(&c.tool),
-        text(&c.mode),
-        text(&c.metric),
-        text(&c.machine_class),
-        text(&c.count_setup),
-        text(&c.git_commit),
-        text(&c.branch),
-        text(&c.started),
-        text(&c.params),
-        text(recorded),
-        text(&entry.text),
-        text(&c.bench),
-    ];
-    Statement {
-        sql: format!(
-            "INSERT INTO yardstick_runs ({}) VALUES ({}) ON CONFLICT (id) DO NOTHING",
-            RUN_COLUMNS.join(", "),
-            placeholders(RUN_COLUMNS.len(), placeholder)
-        ),
-        values,
-    }
+/// What a back end's transaction does for [`add`].
+pub(crate) trait Writer {
+    type Error;
+    /// Runs `statement`, giving the count of rows it changed.
+    fn execute(&mut self, statement: &Statement) -> Result<u64, Self::Error>;
+    /// Runs `sql` once for each list of values, prepared once.
+    fn execute_each(&mut self, sql: &str, each: &[Vec<Value>]) -> Result<(), Self::Error>;
 }
 
-/// The statement that adds one row's figures, prepared once per run;
-/// [`figure_values`] gives each row's values.
-pub(crate) fn figures(placeholder: Placeholder) -> String {
+/// Adds `entry`: its run, then its rows when the run is new. A run there
+/// already (the same text) is left alone, but for the name of the bench
+/// that recorded it when it had none (it was added from its file first).
+pub(crate) fn add<W: Writer>(
+    w: &mut W,
+    entry: &Entry,
+    placeholder: Placeholder,
+) -> Result<Added, W::Error> {
+    if w.execute(&run(entry, &recorded_now(), placeholder))? == 0 {
+        if let Some(name) = name_bench(entry, placeholder) {
+            w.execute(&name)?;
+        }
+        return Ok(Added::Already);
+    }
+    let (sql, each) = figures(entry, placeholder);
+    w.execute_each(&sql, &each)?;
+    Ok(Added::New)
+}
+
+/// A statement that inserts `pairs` (column, value) into `table`.
+fn insert(table: &str, pairs: &[(&str, Value)], placeholder: Placeholder) -> String {
+    let columns: Vec<&str> = pairs.iter().map(|(c, _)| *c).collect();
+    let places: Vec<String> = (1..=pairs.len()).map(placeholder).collect();
     format!(
-        "INSERT INTO yardstick_figures ({}) VALUES ({})",
-        FIGURE_COLUMNS.join(", "),
-        placeholders(FIGURE_COLUMNS.len(), placeholder)
+        "INSERT INTO {table} ({}) VALUES ({})",
+        columns.join(", "),
+        places.join(", ")
     )
 }
 
-/// The values [`figures`] binds for `row` of the run `id`.
-pub(crate) fn figure_values(id: &str, row: &RowFigures) -> Vec<Value> {
-    vec![
-        Value::Text(id.to_string()),
-        Value::Text(row.key.clone()),
-        Value::Int(i64::try_from(row.errors).unwrap_or(i64::MAX)),
-        Value::Real(row.median),
-        Value::Real(row.x_calib),
-        Value::Real(row.p95),
-        Value::Real(row.p99),
-        Value::Real(row.instructions),
-        Value::Real(row.estimated_cycles),
-        Value::Real(row.rps),
+/// The statement that adds `entry`'s run, recorded at `recorded`; a run
+/// already there changes nothing (0 rows).
+fn run(entry: &Entry, recorded: &str, placeholder: Placeholder) -> Statement {
+    let c = &entry.columns;
+    let text = |s: &str| Value::Text(s.to_string());
+    let pairs = [
+        ("id", text(&entry.id)),
+        ("tool", text(&c.tool)),
+        ("mode", text(&c.mode)),
+        ("metric", text(&c.metric)),
+        ("machine_class", text(&c.machine_class)),
+        ("count_setup", text(&c.count_setup)),
+        ("git_commit", text(&c.git_commit)),
+        ("branch", text(&c.branch)),
+        ("started", text(&c.started)),
+        ("params", text(&c.params)),
+        ("recorded", text(recorded)),
+        ("text", text(&entry.text)),
+        ("bench", text(&c.bench)),
+    ];
+    Statement {
+        sql: format!(
+            "{} ON CONFLICT (id) DO NOTHING",
+            insert("yardstick_runs", &pairs, placeholder)
+        ),
+        values: pairs.into_iter().map(|(_, v)| v).collect(),
+    }
+}
+
+/// A row's figures, column beside value.
+fn figure_pairs(id: &str, row: &RowFigures) -> [(&'static str, Value); 10] {
+    [
+        ("run_id", Value::Text(id.to_string())),
+        ("key", Value::Text(row.key.clone())),
+        (
+            "errors",
+            Value::Int(i64::try_from(row.errors).unwrap_or(i64::MAX)),
+        ),
+        ("median", Value::Real(row.median)),
+        ("x_calib", Value::Real(row.x_calib)),
+        ("p95", Value::Real(row.p95)),
+        ("p99", Value::Real(row.p99)),
+        ("instructions", Value::Real(row.instructions)),
+        ("estimated_cycles", Value::Real(row.estimated_cycles)),
+        ("rps", Value::Real(row.rps)),
     ]
 }
 
-/// For a run a bench recorded that is there already without a bench (it
-/// was added from its file first): the statement that names the bench, so
-/// that the bench's own loop finds it. A run of another bench keeps its
-/// name.
-pub(crate) fn name_bench(entry: &Entry, placeholder: Placeholder) -> Option<Statement> {
+/// The statement that adds one row's figures, and each row's values.
+fn figures(entry: &Entry, placeholder: Placeholder) -> (String, Vec<Vec<Value>>) {
+    let sql = insert(
+        "yardstick_figures",
+        &figure_pairs(&entry.id, &RowFigures::default()),
+        placeholder,
+    );
+    let each = entry
+        .rows
+        .iter()
+        .map(|r| {
+            figure_pairs(&entry.id, r)
+                .into_iter()
+                .map(|(_, v)| v)
+                .collect()
+        })
+        .collect();
+    (sql, each)
+}
+
+/// For a run a bench recorded that is there already without a bench: the
+/// statement that names the bench, so that the bench's own loop finds it.
+/// A run of another bench keeps its name.
+fn name_bench(entry: &Entry, placeholder: Placeholder) -> Option<Statement> {
     let bench = &entry.columns.bench;
     (!bench.is_empty()).then(|| Statement {
         sql: format!(
@@ -111,13 +131,12 @@ pub(crate) fn name_bench(entry: &Entry, placeholder: Placeholder) -> Option<Stat
 
 /// When a run is recorded: to the nanosecond, so that runs that started
 /// in the same second keep the order they were recorded in (RFC 3339 with
-/// nine digits always, so that it sorts as text).
-pub(crate) fn recorded_now() -> String {
+/// nine digits always, so that it sorts as text). Runs recorded by a
+/// yardstick before this one carry whole seconds (`…:05Z`), which sort
+/// after this one's of the same second (`…:05.1…Z`): that decides only
+/// the order among runs that started in one second.
+fn recorded_now() -> String {
     humantime::format_rfc3339_nanos(std::time::SystemTime::now()).to_string()
-}
-
-fn placeholders(n: usize, placeholder: Placeholder) -> String {
-    (1..=n).map(placeholder).collect::<Vec<_>>().join(", ")
 }
 
 #[cfg(test)]
@@ -128,34 +147,32 @@ mod tests {
         format!("?{n}")
     }
 
-    #[test]
-    fn each_column_has_its_value() {
-        let entry = Entry {
+    fn entry() -> Entry {
+        Entry {
             id: "ab".into(),
             text: "{}".into(),
             columns: Default::default(),
-            rows: vec![RowFigures::default()],
-        };
-        let run = run(&entry, "now", question);
-        assert_eq!(run.values.len(), RUN_COLUMNS.len());
+            rows: vec![RowFigures::default(), RowFigures::default()],
+        }
+    }
+
+    #[test]
+    fn each_column_has_its_value() {
+        let run = run(&entry(), "now", question);
+        assert_eq!(run.values.len(), 13);
         assert!(
             run.sql.ends_with("?13) ON CONFLICT (id) DO NOTHING"),
             "{}",
             run.sql
         );
-        let values = figure_values(&entry.id, &entry.rows[0]);
-        assert_eq!(values.len(), FIGURE_COLUMNS.len());
-        assert!(figures(question).ends_with("?10)"));
+        let (sql, each) = figures(&entry(), question);
+        assert!(sql.ends_with("?10)"), "{sql}");
+        assert_eq!((each.len(), each[0].len()), (2, 10));
     }
 
     #[test]
     fn only_a_bench_names_a_run_and_only_one_without_a_name() {
-        let mut entry = Entry {
-            id: "ab".into(),
-            text: "{}".into(),
-            columns: Default::default(),
-            rows: Vec::new(),
-        };
+        let mut entry = entry();
         assert!(name_bench(&entry, question).is_none());
         entry.columns.bench = "micro".into();
         let s = name_bench(&entry, question).unwrap();

@@ -14,3 +14,21 @@ pub mod micro;
 mod page;
 
 pub use page::Page;
+
+/// This process's command line as a page shows it: the program by its
+/// name alone (not the path it was run from), every argument as text
+/// even when it is not UTF-8.
+pub fn command_line() -> Vec<String> {
+    let mut args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if let Some(program) = args.first_mut() {
+        let name = std::path::Path::new(program.as_str())
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned());
+        if let Some(name) = name {
+            *program = name;
+        }
+    }
+    args
+}

@@ -15,10 +15,11 @@ mod html;
 mod html {
     //! Without the report, `--html` is refused before anything is read.
     use crate::error::Error;
-    pub(super) fn check(_: &std::path::Path) -> Result<(), Error> {
-        Err(Error::usage(
-            "--html: this yardstick was built without the report (the feature `report`)",
-        ))
+    fn refused() -> Error {
+        Error::usage("--html: this yardstick was built without the report (the feature `report`)")
+    }
+    pub(super) fn check(_: &std::path::Path, _: &crate::history::Location) -> Result<(), Error> {
+        Err(refused())
     }
     pub(super) fn save(
         _: &std::path::Path,
@@ -26,7 +27,7 @@ mod html {
         _: crate::history::Figure,
         _: &[crate::history::Point],
     ) -> Result<(), Error> {
-        Ok(())
+        Err(refused())
     }
 }
 
@@ -35,11 +36,11 @@ pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
         return Err(Error::usage(super::TREND.usage));
     };
     let key = key.to_string_lossy().into_owned();
-    if let Some(path) = &options.html {
-        html::check(path)?;
-    }
     super::read_commits(&mut options)?;
-    let (mut history, _) = super::open(&options)?;
+    let (mut history, location) = super::open(&options)?;
+    if let Some(path) = &options.html {
+        html::check(path, &location)?;
+    }
     let figure = scope(&mut options, history.as_mut(), &key)?;
     let points = history.trend(&key, figure, &options.filter)?;
     if let Some(path) = &options.html {

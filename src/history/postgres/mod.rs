@@ -162,35 +162,22 @@ fn bind(values: &[Value]) -> Vec<Box<dyn ToSql + Sync>> {
         .collect()
 }
 
-/// Runs `statement` in `tx`, giving the count of rows it changed.
-fn execute(
-    tx: &mut postgres::Transaction<'_>,
-    statement: &Statement,
-) -> Result<u64, postgres::Error> {
-    let values = bind(&statement.values);
-    let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
-    tx.execute(&statement.sql, &refs)
-}
-
-/// Adds `entry` in one transaction: its run, then its rows when the run
-/// is new; a run there already may only be given its bench's name.
-fn add(tx: &mut postgres::Transaction<'_>, entry: &Entry) -> Result<Added, postgres::Error> {
-    let run = write::run(entry, &write::recorded_now(), placeholder);
-    if execute(tx, &run)? == 0 {
-        if let Some(name) = write::name_bench(entry, placeholder) {
-            execute(tx, &name)?;
+impl write::Writer for postgres::Transaction<'_> {
+    type Error = postgres::Error;
+    fn execute(&mut self, statement: &Statement) -> Result<u64, postgres::Error> {
+        let values = bind(&statement.values);
+        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
+        postgres::Transaction::execute(self, &statement.sql, &refs)
+    }
+    fn execute_each(&mut self, sql: &str, each: &[Vec<Value>]) -> Result<(), postgres::Error> {
+        let prepared = self.prepare(sql)?;
+        for values in each {
+            let values = bind(values);
+            let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
+            postgres::Transaction::execute(self, &prepared, &refs)?;
         }
-        return Ok(Added::Already);
+        Ok(())
     }
-    let sql = write::figures(placeholder);
-    for row in &entry.rows {
-        let statement = Statement {
-            sql: sql.clone(),
-            values: write::figure_values(&entry.id, row),
-        };
-        execute(tx, &statement)?;
-    }
-    Ok(Added::New)
 }
 
 impl super::row::Row for Row {
@@ -212,7 +199,7 @@ impl Store for Postgres {
         let fail =
             |e: postgres::Error| Error::input(format!("{shown}: cannot record: {}", one_line(&e)));
         let mut tx = self.client.transaction().map_err(fail)?;
-        let added = add(&mut tx, entry).map_err(fail)?;
+        let added = write::add(&mut tx, entry, placeholder).map_err(fail)?;
         tx.commit().map_err(fail)?;
         Ok(added)
     }

@@ -4,14 +4,24 @@
 use super::{NONE, Point, before_newest, columns, rows, summary};
 use crate::document::store;
 use crate::error::Error;
-use crate::history::Figure;
+use crate::history::{Figure, Location};
 use crate::output::layout::Align;
 use crate::report::Page;
 use crate::report::chart::{Band, Trend};
 use std::path::Path;
 
-/// Refuses, before the history is read, a file that could not be written.
-pub(super) fn check(path: &Path) -> Result<(), Error> {
+/// Refuses, before the history is read, a file that could not be written,
+/// and the history itself, which the page would replace.
+pub(super) fn check(path: &Path, history: &Location) -> Result<(), Error> {
+    if let Location::Sqlite(db) = history {
+        let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b);
+        if same(path, db) {
+            return Err(Error::usage(format!(
+                "--html: {} is the history itself; name another file for the page",
+                path.display()
+            )));
+        }
+    }
     store::check_writable(path)
 }
 
@@ -69,8 +79,7 @@ pub(super) fn save(
             .collect();
         page.table(&header, &rows, &numbers);
     }
-    let args: Vec<String> = std::env::args().collect();
-    page.save(path, &args)?;
+    page.save(path, &crate::report::command_line())?;
     eprintln!("report: {}", path.display());
     Ok(())
 }
