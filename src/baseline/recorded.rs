@@ -7,11 +7,12 @@
 //! that does not pool with the newer ones (other bench parameters, another
 //! calibration loop) is passed over. Counts and HTTP runs take the newest
 //! such run: counts are exact, and HTTP runs are not pooled. A counted
-//! run must be of this build's set-up as far as it is known before
-//! counting (compiler, profile and target); one of another is passed
-//! over. What is known only once counted (valgrind, the C library, the
-//! CPU) the judge compares, naming what differs, as with any count
-//! baseline. A run imported from another tool is never taken.
+//! run must be of this set-up as far as it is known before counting: the
+//! compiler, profile and target, valgrind, the C library, its pin and the
+//! CPU the counted child sees, the simulated cache; one of another is
+//! passed over. Only the batch, which each probe settles as it is counted,
+//! the judge compares afterwards, naming it if it differs. A run imported
+//! from another tool is never taken.
 
 use super::{Baseline, pool};
 use crate::document::environment;
@@ -20,6 +21,7 @@ use crate::document::store;
 use crate::error::Error;
 use crate::history::{self, Filter, Location};
 use crate::judge::setup::Setup;
+use crate::measure::callgrind::{self, costs, pin};
 
 /// The fewest runs a wall-time baseline is pooled from.
 pub const MIN_POOLED: usize = 3;
@@ -169,12 +171,53 @@ fn take(
     Ok((taken, passed_over))
 }
 
+/// The set-up a count made here now would have, all of it but the batch
+/// (which each probe settles as it is counted): this build, this
+/// valgrind, this machine's C library, pin and CPU as the counted child
+/// sees them (read back once per process, and read for the run's own
+/// counts all the same), and the simulated cache. Without valgrind the
+/// run is refused as it starts; until then, the build alone is known.
+fn counting_here(metric: Metric) -> Known {
+    let build = environment::Environment::current(&environment::repository_dir(), String::new());
+    let Ok(valgrind) = callgrind::valgrind_version(metric) else {
+        return Known::Build(Setup::of_build(&build));
+    };
+    Known::Whole(Setup {
+        valgrind,
+        cache: (metric == Metric::EstimatedCycles).then(costs::cache_geometry),
+        platform: pin::here().platform.clone(),
+        ..Setup::of_build(&build)
+    })
+}
+
+/// How much of the set-up of a count made here is known before it is made.
+enum Known {
+    /// The compiler, profile and target.
+    Build(Setup),
+    /// All of it but the batch.
+    Whole(Setup),
+}
+
+impl Known {
+    /// What differs between `theirs` and this set-up, as far as it is known.
+    fn differences(&self, theirs: &Setup) -> Vec<(String, String, String)> {
+        match self {
+            Known::Build(here) => theirs.build_differences(here),
+            Known::Whole(here) => theirs
+                .differences(here)
+                .into_iter()
+                .filter(|(field, ..)| field != "batch")
+                .collect(),
+        }
+    }
+}
+
 /// Which runs may join a baseline.
 enum Rule {
     /// Timed runs: those that pool with the ones taken (`pool::pool`).
     Pools,
-    /// Counted runs: those of this build's set-up.
-    Built(Box<Setup>),
+    /// Counted runs: those of this set-up, as far as it is known.
+    Built(Box<Known>),
     /// HTTP runs: any.
     Any,
 }
@@ -185,9 +228,7 @@ impl Rule {
         if timed {
             Rule::Pools
         } else if metric.is_count() {
-            let here =
-                environment::Environment::current(&environment::repository_dir(), String::new());
-            Rule::Built(Box::new(Setup::of_build(&here)))
+            Rule::Built(Box::new(counting_here(metric)))
         } else {
             Rule::Any
         }
@@ -214,8 +255,7 @@ impl Rule {
             }
             Rule::Built(here) => {
                 let (_, run) = candidate;
-                let theirs = Setup::of_build(&run.environment);
-                match theirs.build_differences(here).first() {
+                match here.differences(&Setup::of(run, run.metric)).first() {
                     None => Ok(()),
                     Some((field, was, is)) => Err(Error::input(format!(
                         "it was counted by another build ({field}: {was}; this build: {is})"
@@ -258,7 +298,7 @@ mod tests {
             history.as_mut(),
             &Filter::default(),
             1,
-            &Rule::Built(Box::new(here)),
+            &Rule::Built(Box::new(Known::Build(here))),
             &location,
         )
         .unwrap();
@@ -280,5 +320,28 @@ mod tests {
         )
         .unwrap();
         assert_eq!(taken[0].1.environment.rustc, "rustc 1.96.0");
+    }
+
+    #[test]
+    fn with_valgrind_at_hand_a_count_of_another_valgrind_is_passed_over_but_not_of_another_batch() {
+        let mut ours = counted("rustc 1.95.0", 1);
+        let counting = |run: &mut Run, valgrind: &str| {
+            if let Some(m) = run.settings.micro_mut() {
+                m.counting.valgrind = Some(valgrind.to_string());
+            }
+        };
+        counting(&mut ours, "valgrind-3.19.0");
+        let here = Known::Whole(Setup::of(&ours, Metric::Instructions));
+        let rule = Rule::Built(Box::new(here));
+        let mut other_batch = ours.clone();
+        other_batch.rows[0].batch = Some(64);
+        assert!(rule.admits(&[], &("a".into(), other_batch)).is_ok());
+        let mut other_valgrind = ours.clone();
+        counting(&mut other_valgrind, "valgrind-3.22.0");
+        let why = rule
+            .admits(&[], &("b".into(), other_valgrind))
+            .unwrap_err()
+            .to_string();
+        assert!(why.contains("valgrind: valgrind-3.22.0"), "{why}");
     }
 }
