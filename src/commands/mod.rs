@@ -13,6 +13,8 @@ pub mod history;
 pub mod http;
 pub mod machine;
 pub mod micro;
+#[cfg(feature = "report")]
+pub mod report;
 pub mod saved;
 pub mod testmode;
 pub mod worker;
@@ -35,6 +37,7 @@ commands:
   compare-builds  OLD NEW: measure two bench binaries in alternating rounds
                   and test the new one for a regression (exit 1)
   show            FILE: print a saved run
+  report          RUN... --html=FILE: draw saved runs as one HTML page
   baseline        RUN... --output=FILE: pool saved runs of one build into a
                   baseline
   http            measure pages over HTTP
@@ -127,6 +130,12 @@ fn run_command(command: OsString, mut args: Vec<OsString>) -> Result<i32, Error>
         Some("compare-builds") => compare_builds::options::PairedOptions::parse(args)
             .and_then(|o| compare_builds::main(&o)),
         Some("show") => saved::show(args),
+        #[cfg(feature = "report")]
+        Some("report") => report::main(args),
+        #[cfg(not(feature = "report"))]
+        Some("report") => Err(Error::usage(
+            "report: this yardstick was built without the report (build it with --features report)",
+        )),
         Some("machine") => machine::main(args),
         Some("baseline") => baseline::BaselineOptions::parse(args).and_then(|o| baseline::main(&o)),
         // `help COMMAND` answers as `COMMAND --help` does.
@@ -260,6 +269,8 @@ pub fn options_of(command: &str) -> Option<(Vec<String>, Vec<String>)> {
         "compare-builds" => both(&compare_builds::options::SPEC),
         "compare" => both(&saved::COMPARE),
         "show" => both(&saved::SHOW),
+        #[cfg(feature = "report")]
+        "report" => both(&report::SPEC),
         #[cfg(feature = "http")]
         "http" => both(&http::cli::SPEC),
         "baseline" => both(&baseline::SPEC),

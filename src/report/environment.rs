@@ -7,7 +7,7 @@ use serde_json::Value;
 
 /// The environment and the settings of `run`, one line a field.
 pub fn draw(page: &mut Page, run: &Run) {
-    page.heading("Where and how it was measured");
+    page.subheading("Where and how it was measured");
     let mut rows = vec![
         vec!["mode".to_string(), run.mode.as_str().to_string()],
         vec!["metric".to_string(), run.metric.as_str().to_string()],

@@ -28,7 +28,7 @@ pub fn draw(page: &mut Page, run: &Run, baseline: Option<&Run>) -> Result<(), Er
 fn comparison(page: &mut Page, run: &Run, baseline: Option<&Run>) -> Result<(), Error> {
     let lines = verdict::lines(run);
     let Some(c) = &run.comparison else {
-        page.heading("Verdict");
+        page.subheading("Verdict");
         if lines.is_empty() {
             page.paragraph("No baseline: nothing was judged.", true);
         }
@@ -37,7 +37,7 @@ fn comparison(page: &mut Page, run: &Run, baseline: Option<&Run>) -> Result<(), 
         }
         return Ok(());
     };
-    page.heading("Against the baseline");
+    page.subheading("Against the baseline");
     for line in &lines {
         page.paragraph(line, false);
     }
@@ -56,12 +56,21 @@ fn comparison(page: &mut Page, run: &Run, baseline: Option<&Run>) -> Result<(), 
 
 /// Every check as a bar against the threshold.
 fn bars(page: &mut Page, c: &Comparison, intervals: &[Option<Interval>]) -> Result<(), Error> {
+    // Allocations and errors are judged by rules of their own, not by the
+    // threshold the chart marks: they are in the table below it.
+    let by_threshold = |k: &&Check| {
+        !matches!(
+            k.metric,
+            Judged::Allocs | Judged::Errors | Judged::ErrorRate
+        )
+    };
     let changes = Changes {
         threshold_pct: c.threshold,
         rows: c
             .checks
             .iter()
             .zip(intervals)
+            .filter(|(k, _)| by_threshold(k))
             .map(|(k, i)| Change {
                 label: format!("{} ({})", k.key, k.metric),
                 pct: worse_pct(k),
@@ -71,7 +80,10 @@ fn bars(page: &mut Page, c: &Comparison, intervals: &[Option<Interval>]) -> Resu
             .collect(),
     };
     if let Some(svg) = changes.svg()? {
-        page.chart("the change of every check, worse to the right", &svg);
+        page.chart(
+            "the change of every check judged by the threshold, worse to the right",
+            &svg,
+        );
         page.paragraph(
             "Bars: the change, red when it regressed, amber without a verdict; whiskers: its \
              95 % interval (a bootstrap of the rounds); dashed: the threshold.",
@@ -141,7 +153,7 @@ fn row<'a>(run: &'a Run, key: &str) -> Option<&'a Row> {
 /// One probe: its rounds beside the baseline's, round by round, and its
 /// figures.
 fn probe(page: &mut Page, run: &Run, row: &Row, baseline: Option<&Run>) -> Result<(), Error> {
-    page.heading(&row.key);
+    page.subheading(&row.key);
     if !row.note.is_empty() {
         page.paragraph(&row.note, true);
     }
@@ -225,7 +237,6 @@ fn figures(page: &mut Page, run: &Run, row: &Row) {
             cells.push((format!("{name} per iteration"), v.to_string()));
         }
     }
-    let header: Vec<&str> = cells.iter().map(|(h, _)| h.as_str()).collect();
-    let values: Vec<String> = cells.iter().map(|(_, v)| v.clone()).collect();
-    page.table(&header, &[values], &header);
+    let rows: Vec<Vec<String>> = cells.into_iter().map(|(h, v)| vec![h, v]).collect();
+    page.table(&["figure", "value"], &rows, &["value"]);
 }

@@ -25,11 +25,13 @@ const STYLE: &str = "
 body { font: 15px/1.45 system-ui, sans-serif; color: var(--fg); background: var(--bg); margin: 0; }
 main { max-width: 60rem; margin: 0 auto; padding: 1.5rem; }
 h1 { font-size: 1.35rem; margin: 0 0 1rem; }
-h2 { font-size: 1.1rem; margin: 1.5rem 0 0.5rem; }
+h2 { font-size: 1.15rem; margin: 2rem 0 0.5rem; border-bottom: 1px solid var(--rule); }
+h3 { font-size: 1.05rem; margin: 1.5rem 0 0.5rem; }
 p.note, footer { color: var(--muted); }
 figure.chart { background: #ffffff; border-radius: 6px; padding: 0.5rem; margin: 1rem 0; }
 figure.chart svg { display: block; width: 100%; height: auto; }
-table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; display: block; overflow-x: auto; }
+main { overflow-wrap: anywhere; }
 th, td { padding: 0.2rem 0.7rem; border-bottom: 1px solid var(--rule); text-align: left; }
 td.number, th.number { text-align: right; }
 code { font: 0.9em ui-monospace, monospace; }
@@ -48,6 +50,11 @@ impl Page {
     /// A section heading.
     pub fn heading(&mut self, text: &str) {
         self.body.push_str(&format!("<h2>{}</h2>\n", escape(text)));
+    }
+
+    /// A heading within a section.
+    pub fn subheading(&mut self, text: &str) {
+        self.body.push_str(&format!("<h3>{}</h3>\n", escape(text)));
     }
 
     /// A paragraph of plain text; `note` greys it, for what qualifies a

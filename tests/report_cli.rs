@@ -1,0 +1,156 @@
+//! `yardstick report` end to end: two runs of this binary's probes, the
+//! second slower by the scripted clock, drawn as one page whose figures
+//! are the ones `show --format=json` gives, with the verdict in the
+//! terminal's words; bad input refused in one line. Nothing here depends
+//! on the machine.
+
+mod common;
+
+use common::{check, json, own_child, run, yardstick};
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::path::Path;
+
+yardstick::probe! {
+    name: drawn_sum,
+    ops: 100,
+    note: "100 numbers summed",
+    setup: || Ok::<_, String>((1..=100u64).collect::<Vec<_>>()),
+    run: |v: &Vec<u64>| v.iter().sum::<u64>(),
+    check: |_, total: &u64| if *total == 5050 { Ok(()) } else { Err(format!("sum {total}")) },
+}
+
+yardstick::probe! {
+    name: drawn_max,
+    ops: 100,
+    note: "the largest of 100 numbers",
+    setup: || Ok::<_, String>((1..=100u64).collect::<Vec<_>>()),
+    run: |v: &Vec<u64>| v.iter().copied().max().unwrap_or(0),
+    check: |_, most: &u64| if *most == 100 { Ok(()) } else { Err(format!("max {most}")) },
+}
+
+/// A run of both probes saved to `save`, each sample of `drawn_sum`
+/// taking `sum_ms` by the scripted clock.
+fn saved(save: &Path, sum_ms: &str) -> Result<(), Failed> {
+    let script = format!("@calibration=1; drawn_sum={sum_ms}; drawn_max=0.001");
+    let mut cmd = own_child("main", &script);
+    cmd.args(["micro", "--repeat=5", "--warmup=1", "-q", "--no-baseline"])
+        .arg(format!("--save={}", save.display()));
+    let ran = run(cmd);
+    check(ran.code == 0, "a run to draw", &ran)
+}
+
+fn report(args: &[&str]) -> common::Ran {
+    let mut cmd = yardstick();
+    cmd.arg("report").args(args);
+    run(cmd)
+}
+
+fn a_slower_run_is_drawn_with_its_verdict_and_the_figures_show_gives() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let (base, slow) = (t.path().join("base.json"), t.path().join("slow.json"));
+    saved(&base, "0.002")?;
+    saved(&slow, "0.004")?;
+    let page = t.path().join("out/report.html");
+    let ran = report(&[
+        slow.to_str().unwrap_or(""),
+        &format!("--baseline={}", base.display()),
+        &format!("--html={}", page.display()),
+    ]);
+    check(ran.code == 0, "report exits 0", &ran)?;
+    let html = std::fs::read_to_string(&page)?;
+    for part in [
+        "<h3>drawn_sum</h3>",
+        "<h3>drawn_max</h3>",
+        "FAIL: slower than the baseline",
+        "<td>REGRESSED</td>",
+        "<td class=\"number\">+100.0 %</td>",
+        "Where and how it was measured",
+        "default-src 'none'",
+    ] {
+        check(html.contains(part), &format!("the page has {part}"), &ran)?;
+    }
+    // A change chart, then per probe its rounds and round by round.
+    check(
+        html.matches("<svg").count() == 1 + 2 * 2 && !html.contains("<script"),
+        "every chart drawn, no script",
+        &ran,
+    )?;
+    let shown = run(yardstick().args(["show", slow.to_str().unwrap_or(""), "--json"]));
+    let doc = json(&shown.stdout);
+    for row in doc["rows"].as_array().into_iter().flatten() {
+        let median = row["median"].as_f64().unwrap_or(f64::NAN);
+        let cell = format!(
+            "<td class=\"number\">{}</td>",
+            yardstick::output::layout::significant(median, 4)
+        );
+        check(
+            html.contains(&cell),
+            &format!("{}'s median as show gives it", row["key"]),
+            &ran,
+        )?;
+    }
+    Ok(())
+}
+
+fn bad_input_is_one_line_and_exit_2() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let good = t.path().join("good.json");
+    saved(&good, "0.002")?;
+    let not_a_run = t.path().join("notes.json");
+    std::fs::write(&not_a_run, "{\"hello\": 1}")?;
+    let http = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exp-benchmark/http.json");
+    let blocked = t.path().join("not-a-folder");
+    std::fs::write(&blocked, "")?;
+    let page = format!("--html={}", t.path().join("r.html").display());
+    let cases: [(Vec<String>, &str); 4] = [
+        (vec![good.display().to_string()], "usage: yardstick report"),
+        (
+            vec![not_a_run.display().to_string(), page.clone()],
+            "notes.json",
+        ),
+        (
+            vec![http.display().to_string(), page.clone()],
+            "a http run; this yardstick draws micro runs",
+        ),
+        (
+            vec![
+                good.display().to_string(),
+                format!("--html={}", blocked.join("r.html").display()),
+            ],
+            "not-a-folder",
+        ),
+    ];
+    for (args, says) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let ran = report(&args);
+        check(
+            ran.code == 2
+                && ran.stderr.trim_end().lines().count() == 1
+                && ran.stderr.contains(says),
+            &format!("{args:?}: exit 2, one line naming {says}"),
+            &ran,
+        )?;
+    }
+    check(
+        !t.path().join("r.html").exists(),
+        "nothing is written for a refused run",
+        &report(&[]),
+    )
+}
+
+fn main() {
+    if std::env::var("YARDSTICK_E2E_CHILD").as_deref() == Ok("main") {
+        std::process::exit(yardstick::main());
+    }
+    let trials = vec![
+        Trial::test(
+            "a_slower_run_is_drawn_with_its_verdict_and_the_figures_show_gives",
+            a_slower_run_is_drawn_with_its_verdict_and_the_figures_show_gives,
+        ),
+        Trial::test(
+            "bad_input_is_one_line_and_exit_2",
+            bad_input_is_one_line_and_exit_2,
+        ),
+    ];
+    libtest_mimic::run(&Arguments::from_args(), trials).exit();
+}
