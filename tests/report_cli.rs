@@ -92,6 +92,44 @@ fn a_slower_run_is_drawn_with_its_verdict_and_the_figures_show_gives() -> Result
     Ok(())
 }
 
+/// A committed count baseline of the reference suite: each probe's
+/// estimated cycles split where they go, with its counts in the table.
+fn a_counted_run_shows_where_its_cycles_go() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("baselines/micro/counts");
+    let mut committed: Vec<_> = std::fs::read_dir(folder)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    committed.sort();
+    let Some(counts) = committed.first().cloned() else {
+        return Err("no committed count baseline".into());
+    };
+    let page = t.path().join("counts.html");
+    let ran = report(&[
+        counts.to_str().unwrap_or(""),
+        &format!("--html={}", page.display()),
+    ]);
+    check(ran.code == 0, "report exits 0", &ran)?;
+    let html = std::fs::read_to_string(&page)?;
+    let doc = json(&std::fs::read_to_string(&counts)?);
+    for row in doc["rows"].as_array().into_iter().flatten() {
+        let key = row["key"].as_str().unwrap_or_default();
+        check(
+            html.contains(&format!("{key}: where the estimated cycles go")),
+            &format!("{key}'s cycles split"),
+            &ran,
+        )?;
+        let instructions = row["instructions"].as_f64().unwrap_or(f64::NAN);
+        let cell = format!(
+            "<td class=\"number\">{}</td>",
+            yardstick::output::layout::significant(instructions, 6)
+        );
+        check(html.contains(&cell), &format!("{key}'s instructions"), &ran)?;
+    }
+    Ok(())
+}
+
 fn bad_input_is_one_line_and_exit_2() -> Result<(), Failed> {
     let t = tempfile::tempdir()?;
     let good = t.path().join("good.json");
@@ -146,6 +184,10 @@ fn main() {
         Trial::test(
             "a_slower_run_is_drawn_with_its_verdict_and_the_figures_show_gives",
             a_slower_run_is_drawn_with_its_verdict_and_the_figures_show_gives,
+        ),
+        Trial::test(
+            "a_counted_run_shows_where_its_cycles_go",
+            a_counted_run_shows_where_its_cycles_go,
         ),
         Trial::test(
             "bad_input_is_one_line_and_exit_2",

@@ -3,12 +3,13 @@
 //! round, each with the figures `show` prints.
 
 use super::Page;
-use super::chart::{Change, Changes, Distribution, Series, Trend};
+use super::chart::{Bar, Change, Changes, Distribution, PARTS, Series, Stacked, Trend, split};
 use crate::document::check::{Check, Figure as Judged};
 use crate::document::comparison::Comparison;
 use crate::document::row::Row;
 use crate::document::run::Run;
 use crate::error::Error;
+use crate::measure::callgrind::costs;
 use crate::output::layout::{change, significant};
 use crate::output::{table, verdict};
 use crate::stats::bootstrap::{self, Interval};
@@ -201,7 +202,37 @@ fn probe(page: &mut Page, run: &Run, row: &Row, baseline: Option<&Run>) -> Resul
             page.chart(&format!("{}: round by round", row.key), &svg);
         }
     }
+    cycles(page, row, baseline.and_then(|b| row_of(b, row)))?;
     figures(page, run, row);
+    Ok(())
+}
+
+/// Where a counted row's estimated cycles go, beside the baseline's.
+fn cycles(page: &mut Page, row: &Row, theirs: Option<&Row>) -> Result<(), Error> {
+    let weights = (costs::LL_HIT_WEIGHT as f64, costs::RAM_WEIGHT as f64);
+    let bar = |label: &str, r: &Row| {
+        let c = &r.counted;
+        Some(Bar {
+            label: label.to_string(),
+            parts: split(c.estimated_cycles?, c.l1_misses?, c.ll_misses?, weights),
+        })
+    };
+    let Some(ours) = bar("this run", row) else {
+        return Ok(());
+    };
+    let bars = theirs
+        .and_then(|t| bar("baseline", t))
+        .into_iter()
+        .chain([ours])
+        .collect();
+    let stacked = Stacked {
+        unit: "estimated cycles per iteration".to_string(),
+        bars,
+    };
+    if let Some(svg) = stacked.svg()? {
+        page.chart(&format!("{}: where the estimated cycles go", row.key), &svg);
+        page.paragraph(&format!("From the left: {}.", PARTS.join(", ")), true);
+    }
     Ok(())
 }
 

@@ -1,7 +1,7 @@
 //! The changes of a comparison, one bar a row: how far, how sure, and
 //! where the threshold lies.
 
-use super::{AMBER, Chart, FONT, GREY, LIGHT, RED, Svg, WIDTH, drawn, span};
+use super::{AMBER, Chart, FONT, GREY, LIGHT, RED, Svg, WIDTH, drawn, span, tick};
 use crate::document::check::Verdict;
 use crate::error::Error;
 use plotters::prelude::*;
@@ -72,6 +72,7 @@ impl Changes {
         };
         chart
             .configure_mesh()
+            .x_label_formatter(&tick)
             .y_labels(self.rows.len())
             .y_label_formatter(&label)
             .x_desc("change (%), worse to the right")

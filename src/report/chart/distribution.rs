@@ -1,6 +1,6 @@
 //! Sets of samples side by side: where they lie, and every one of them.
 
-use super::{BLUE, Chart, FONT, LIGHT, Svg, WIDTH, drawn, span};
+use super::{BLUE, Chart, FONT, LIGHT, Svg, WIDTH, drawn, span, tick};
 use crate::error::Error;
 use crate::stats::Summary;
 use plotters::prelude::*;
@@ -73,6 +73,7 @@ impl Distribution {
         };
         chart
             .configure_mesh()
+            .x_label_formatter(&tick)
             .y_labels(series.len())
             .y_label_formatter(&label)
             .x_desc(self.unit.as_str())

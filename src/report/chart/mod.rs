@@ -3,10 +3,12 @@
 
 mod change;
 mod distribution;
+mod stacked;
 mod trend;
 
 pub use change::{Change, Changes};
 pub use distribution::{Distribution, Series};
+pub use stacked::{Bar, PARTS, Stacked, split};
 pub use trend::{Band, Trend};
 
 use crate::error::Error;
@@ -62,6 +64,24 @@ fn drawn(draw: impl FnOnce(&mut String) -> Result<(), String>) -> Result<Svg, Er
     Ok(Svg(svg))
 }
 
+/// A number on an axis: three significant digits, large ones with a
+/// suffix (`12.5M`), and no `.0` a reader must skip.
+fn tick(v: &f64) -> String {
+    let (scaled, suffix) = match v.abs() {
+        a if a >= 1e9 => (v / 1e9, "G"),
+        a if a >= 1e6 => (v / 1e6, "M"),
+        a if a >= 1e4 => (v / 1e3, "k"),
+        _ => (*v, ""),
+    };
+    let text = crate::output::layout::significant(scaled, 3);
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    };
+    format!("{text}{suffix}")
+}
+
 /// The range an axis spans: every value, with a margin, and never empty
 /// (one value, or values all alike, still get a readable axis).
 fn span(values: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -77,4 +97,18 @@ fn span(values: impl Iterator<Item = f64>) -> (f64, f64) {
         (high.abs() * 0.05).max(1e-9)
     };
     (low - pad, high + pad)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_short() {
+        let shown: Vec<String> = [0.0, 2_000_000.0, 12_500_000.0, -30.0, 0.0315, 25_000.0]
+            .iter()
+            .map(tick)
+            .collect();
+        assert_eq!(shown, ["0", "2M", "12.5M", "-30", "0.0315", "25k"]);
+    }
 }

@@ -1,7 +1,7 @@
 //! One figure over runs, oldest first, against the band of the runs
 //! before the newest.
 
-use super::{BLUE, FONT, LIGHT, SIZE, Svg, drawn, span};
+use super::{BLUE, FONT, LIGHT, SIZE, Svg, drawn, span, tick};
 use crate::error::Error;
 use plotters::prelude::*;
 
@@ -65,6 +65,7 @@ impl Trend {
         };
         chart
             .configure_mesh()
+            .y_label_formatter(&tick)
             .x_labels(self.points.len().min(MOST_LABELS))
             .x_label_formatter(&label)
             .y_desc(self.unit.as_str())
