@@ -130,6 +130,51 @@ fn a_counted_run_shows_where_its_cycles_go() -> Result<(), Failed> {
     Ok(())
 }
 
+/// The committed kernel baseline: its in-process probes as a micro run's,
+/// and every figure of the process probes beside the empty child's.
+fn a_kernel_run_shows_its_processes_against_their_floor() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("baselines/kernel");
+    let mut committed: Vec<_> = std::fs::read_dir(folder)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    committed.sort();
+    let Some(kernel) = committed.first().cloned() else {
+        return Err("no committed kernel baseline".into());
+    };
+    let page = t.path().join("kernel.html");
+    let ran = report(&[
+        kernel.to_str().unwrap_or(""),
+        &format!("--html={}", page.display()),
+    ]);
+    check(ran.code == 0, "report exits 0", &ran)?;
+    let html = std::fs::read_to_string(&page)?;
+    check(
+        html.contains("Whole processes, against their floor"),
+        "the processes have their section",
+        &ran,
+    )?;
+    let doc = json(&std::fs::read_to_string(&kernel)?);
+    for row in doc["rows"].as_array().into_iter().flatten() {
+        let key = row["key"].as_str().unwrap_or_default();
+        let shown = if row["kind"] == "process" {
+            format!("<td>{key}</td>")
+        } else {
+            format!("<h3>{key}</h3>")
+        };
+        check(html.contains(&shown), &format!("{key} is drawn"), &ran)?;
+        if let Some((_, figure)) = key.split_once('.') {
+            check(
+                html.contains(&format!("aria-label=\"process figure {figure}\"")),
+                &format!("{figure} has its chart"),
+                &ran,
+            )?;
+        }
+    }
+    Ok(())
+}
+
 fn bad_input_is_one_line_and_exit_2() -> Result<(), Failed> {
     let t = tempfile::tempdir()?;
     let good = t.path().join("good.json");
@@ -148,7 +193,7 @@ fn bad_input_is_one_line_and_exit_2() -> Result<(), Failed> {
         ),
         (
             vec![http.display().to_string(), page.clone()],
-            "a http run; this yardstick draws micro runs",
+            "a http run; this yardstick draws micro and kernel runs",
         ),
         (
             vec![
@@ -188,6 +233,10 @@ fn main() {
         Trial::test(
             "a_counted_run_shows_where_its_cycles_go",
             a_counted_run_shows_where_its_cycles_go,
+        ),
+        Trial::test(
+            "a_kernel_run_shows_its_processes_against_their_floor",
+            a_kernel_run_shows_its_processes_against_their_floor,
         ),
         Trial::test(
             "bad_input_is_one_line_and_exit_2",

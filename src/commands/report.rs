@@ -24,7 +24,7 @@ beside the baseline's and round by round, and each check of a comparison as
 a bar with its 95 % interval, the threshold and the verdict in the
 terminal's words; then where and how each run was measured. It fetches
 nothing, reads in light and dark mode and prints. Micro runs, timed or
-counted, are drawn; kernel and HTTP runs are refused for now.",
+counted, and kernel runs are drawn; HTTP runs are refused for now.",
     sections: &[Section {
         title: None,
         entries: &[
@@ -98,7 +98,11 @@ pub fn main(args: Vec<OsString>) -> Result<i32, Error> {
     let mut page = Page::new(&title(&runs));
     for (name, run) in &runs {
         page.heading(&format!("{name}: {}", kind(run)));
-        report::micro::draw(&mut page, run, baseline.as_ref().map(|b| &b.run))?;
+        let base = baseline.as_ref().map(|b| &b.run);
+        match run.mode {
+            Mode::Kernel => report::kernel::draw(&mut page, run, base)?,
+            _ => report::micro::draw(&mut page, run, base)?,
+        }
         report::environment::draw(&mut page, run);
     }
     page.save(&html, &report::command_line())?;
@@ -108,12 +112,12 @@ pub fn main(args: Vec<OsString>) -> Result<i32, Error> {
 
 /// Refuses a run this yardstick does not draw yet, naming it.
 fn drawable(run: &Run, name: &str) -> Result<(), Error> {
-    if run.mode == Mode::Micro {
+    if run.mode.is_probes() {
         return Ok(());
     }
     Err(Error::input(format!(
-        "{name}: a {} run; this yardstick draws micro runs (timed or counted), and {} runs are \
-         still to come",
+        "{name}: a {} run; this yardstick draws micro and kernel runs, and {} runs are still \
+         to come",
         run.mode.as_str(),
         run.mode.as_str()
     )))

@@ -101,6 +101,11 @@ impl Run {
         row.normalized_median(self.calibration_median()?)
     }
 
+    /// The row of `key`, if the run has one.
+    pub fn row(&self, key: &str) -> Option<&Row> {
+        self.rows.iter().find(|r| r.key == key)
+    }
+
     /// A row's samples each relative to the calibration loop, by the rule
     /// of [`Run::x_calib`], whose median they have; none without a loop.
     pub fn x_calib_samples(&self, row: &Row) -> Vec<f64> {

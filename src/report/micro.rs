@@ -1,159 +1,29 @@
-//! A micro run drawn: the comparison's changes as bars, then per probe
-//! where its rounds lay beside the baseline's and how they moved round by
-//! round, each with the figures `show` prints.
+//! A micro run drawn: its comparison, then per probe where its rounds lay
+//! beside the baseline's and how they moved round by round, where a
+//! counted probe's cycles go, and the figures `show` prints.
 
 use super::Page;
-use super::chart::{Bar, Change, Changes, Distribution, PARTS, Series, Stacked, Trend, split};
-use crate::document::check::{Check, Figure as Judged};
-use crate::document::comparison::Comparison;
+use super::chart::{Bar, Distribution, PARTS, Series, Stacked, Trend, split};
 use crate::document::row::Row;
 use crate::document::run::Run;
 use crate::error::Error;
 use crate::measure::callgrind::costs;
-use crate::output::layout::{change, significant};
-use crate::output::{table, verdict};
-use crate::stats::bootstrap::{self, Interval};
+use crate::output::layout::significant;
 
 /// Draws `run`, timed or counted, judged against `baseline` when its
 /// samples are at hand (`compare`), else by the comparison it was saved
 /// with, if any.
 pub fn draw(page: &mut Page, run: &Run, baseline: Option<&Run>) -> Result<(), Error> {
-    comparison(page, run, baseline)?;
+    super::comparison::draw(page, run, baseline)?;
     for row in &run.rows {
         probe(page, run, row, baseline)?;
     }
     Ok(())
 }
 
-/// The verdict, the notes it rests on, and every check as a bar.
-fn comparison(page: &mut Page, run: &Run, baseline: Option<&Run>) -> Result<(), Error> {
-    let lines = verdict::lines(run);
-    let Some(c) = &run.comparison else {
-        page.subheading("Verdict");
-        if lines.is_empty() {
-            page.paragraph("No baseline: nothing was judged.", true);
-        }
-        for line in &lines {
-            page.paragraph(line, false);
-        }
-        return Ok(());
-    };
-    page.subheading("Against the baseline");
-    for line in &lines {
-        page.paragraph(line, false);
-    }
-    for line in table::comparison_notes(c).lines() {
-        page.paragraph(line, true);
-    }
-    let intervals: Vec<Option<Interval>> = c
-        .checks
-        .iter()
-        .map(|k| interval(run, baseline, k))
-        .collect();
-    bars(page, c, &intervals)?;
-    checks(page, c, &intervals);
-    Ok(())
-}
-
-/// Every check as a bar against the threshold.
-fn bars(page: &mut Page, c: &Comparison, intervals: &[Option<Interval>]) -> Result<(), Error> {
-    // Allocations and errors are judged by rules of their own, not by the
-    // threshold the chart marks: they are in the table below it.
-    let by_threshold = |k: &&Check| {
-        !matches!(
-            k.metric,
-            Judged::Allocs | Judged::Errors | Judged::ErrorRate
-        )
-    };
-    let changes = Changes {
-        threshold_pct: c.threshold,
-        rows: c
-            .checks
-            .iter()
-            .zip(intervals)
-            .filter(|(k, _)| by_threshold(k))
-            .map(|(k, i)| Change {
-                label: format!("{} ({})", k.key, k.metric),
-                pct: worse_pct(k),
-                interval: i.map(|i| (i.low, i.high)),
-                verdict: k.verdict,
-            })
-            .collect(),
-    };
-    if let Some(svg) = changes.svg()? {
-        page.chart(
-            "the change of every check judged by the threshold, worse to the right",
-            &svg,
-        );
-        page.paragraph(
-            "Bars: the change, red when it regressed, amber without a verdict; whiskers: its \
-             95 % interval (a bootstrap of the rounds); dashed: the threshold.",
-            true,
-        );
-    }
-    Ok(())
-}
-
-/// Every check in the terminal's words, with its interval.
-fn checks(page: &mut Page, c: &Comparison, intervals: &[Option<Interval>]) {
-    let rows: Vec<Vec<String>> = c
-        .checks
-        .iter()
-        .zip(intervals)
-        .map(|(k, i)| {
-            vec![
-                k.key.clone(),
-                k.metric.to_string(),
-                significant(k.baseline, 4),
-                significant(k.current, 4),
-                change(k.change_pct),
-                i.map(|i| format!("{} to {}", change(i.low), change(i.high)))
-                    .unwrap_or_default(),
-                k.verdict.explained(),
-            ]
-        })
-        .collect();
-    let header = [
-        "row",
-        "figure",
-        "baseline",
-        "now",
-        "change",
-        "95 % interval",
-        "verdict",
-    ];
-    page.table(&header, &rows, &["baseline", "now", "change"]);
-}
-
-/// A check's change with worse to the right: requests per second are
-/// worse when fewer.
-fn worse_pct(k: &Check) -> f64 {
-    if k.metric == Judged::Rps {
-        -k.change_pct
-    } else {
-        k.change_pct
-    }
-}
-
-/// The interval of a timed check, from the rounds of both runs: counts are
-/// exact and have none.
-fn interval(run: &Run, baseline: Option<&Run>, k: &Check) -> Option<Interval> {
-    if k.metric != Judged::MedianPerCalibration {
-        return None;
-    }
-    let base = baseline?;
-    let (b, r) = (row(base, &k.key)?, row(run, &k.key)?);
-    bootstrap::ratio_of_medians(&base.x_calib_samples(b), &run.x_calib_samples(r))
-        .map(Interval::as_change_pct)
-}
-
-fn row<'a>(run: &'a Run, key: &str) -> Option<&'a Row> {
-    run.rows.iter().find(|r| r.key == key)
-}
-
 /// One probe: its rounds beside the baseline's, round by round, and its
 /// figures.
-fn probe(page: &mut Page, run: &Run, row: &Row, baseline: Option<&Run>) -> Result<(), Error> {
+pub fn probe(page: &mut Page, run: &Run, row: &Row, baseline: Option<&Run>) -> Result<(), Error> {
     page.subheading(&row.key);
     if !row.note.is_empty() {
         page.paragraph(&row.note, true);
@@ -161,11 +31,11 @@ fn probe(page: &mut Page, run: &Run, row: &Row, baseline: Option<&Run>) -> Resul
     let ours = run.x_calib_samples(row);
     let (unit, samples, theirs) = if ours.is_empty() {
         let theirs = baseline
-            .and_then(|b| row_of(b, row))
+            .and_then(|b| b.row(&row.key))
             .map(|r| r.samples.clone());
         ("ms per iteration", row.samples.clone(), theirs)
     } else {
-        let theirs = baseline.and_then(|b| row_of(b, row).map(|r| b.x_calib_samples(r)));
+        let theirs = baseline.and_then(|b| b.row(&row.key).map(|r| b.x_calib_samples(r)));
         ("x calib", ours, theirs)
     };
     let mut series = Vec::new();
@@ -202,7 +72,7 @@ fn probe(page: &mut Page, run: &Run, row: &Row, baseline: Option<&Run>) -> Resul
             page.chart(&format!("{}: round by round", row.key), &svg);
         }
     }
-    cycles(page, row, baseline.and_then(|b| row_of(b, row)))?;
+    cycles(page, row, baseline.and_then(|b| b.row(&row.key)))?;
     figures(page, run, row);
     Ok(())
 }
@@ -234,10 +104,6 @@ fn cycles(page: &mut Page, row: &Row, theirs: Option<&Row>) -> Result<(), Error>
         page.paragraph(&format!("From the left: {}.", PARTS.join(", ")), true);
     }
     Ok(())
-}
-
-fn row_of<'a>(run: &'a Run, like: &Row) -> Option<&'a Row> {
-    row(run, &like.key)
 }
 
 /// The figures `show` gives of a row, by their names in the saved run.

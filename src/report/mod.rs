@@ -9,7 +9,9 @@
 //! card in either colour scheme, since their strokes are fixed colours.
 
 pub mod chart;
+pub mod comparison;
 pub mod environment;
+pub mod kernel;
 pub mod micro;
 mod page;
 

@@ -31,7 +31,8 @@ p.note, footer { color: var(--muted); }
 figure.chart { background: #ffffff; border-radius: 6px; padding: 0.5rem; margin: 1rem 0; }
 figure.chart svg { display: block; width: 100%; height: auto; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; display: block; overflow-x: auto; }
-main { overflow-wrap: anywhere; }
+h1, h2, h3, p, footer { overflow-wrap: anywhere; }
+th { white-space: nowrap; }
 th, td { padding: 0.2rem 0.7rem; border-bottom: 1px solid var(--rule); text-align: left; }
 td.number, th.number { text-align: right; }
 code { font: 0.9em ui-monospace, monospace; }

@@ -1,0 +1,135 @@
+//! A comparison drawn, whatever the kind of run: the verdict and the notes
+//! it rests on in the terminal's words, every check judged by the
+//! threshold as a bar with its interval, and every check in a table.
+
+use super::Page;
+use super::chart::{Change, Changes};
+use crate::document::check::{Check, Figure as Judged};
+use crate::document::comparison::Comparison;
+use crate::document::run::Run;
+use crate::error::Error;
+use crate::output::layout::{change, significant};
+use crate::output::{table, verdict};
+use crate::stats::bootstrap::{self, Interval};
+
+/// The verdict, the notes it rests on, and every check as a bar.
+pub fn draw(page: &mut Page, run: &Run, baseline: Option<&Run>) -> Result<(), Error> {
+    let lines = verdict::lines(run);
+    let Some(c) = &run.comparison else {
+        page.subheading("Verdict");
+        if lines.is_empty() {
+            page.paragraph("No baseline: nothing was judged.", true);
+        }
+        for line in &lines {
+            page.paragraph(line, false);
+        }
+        return Ok(());
+    };
+    page.subheading("Against the baseline");
+    for line in &lines {
+        page.paragraph(line, false);
+    }
+    for line in table::comparison_notes(c).lines() {
+        page.paragraph(line, true);
+    }
+    let intervals: Vec<Option<Interval>> = c
+        .checks
+        .iter()
+        .map(|k| interval(run, baseline, k))
+        .collect();
+    bars(page, c, &intervals)?;
+    checks(page, c, &intervals);
+    Ok(())
+}
+
+/// Every check as a bar against the threshold.
+fn bars(page: &mut Page, c: &Comparison, intervals: &[Option<Interval>]) -> Result<(), Error> {
+    // Allocations and errors are judged by rules of their own, not by the
+    // threshold the chart marks: they are in the table below it.
+    let by_threshold = |k: &&Check| {
+        !matches!(
+            k.metric,
+            Judged::Allocs | Judged::Errors | Judged::ErrorRate
+        )
+    };
+    let changes = Changes {
+        threshold_pct: c.threshold,
+        rows: c
+            .checks
+            .iter()
+            .zip(intervals)
+            .filter(|(k, _)| by_threshold(k))
+            .map(|(k, i)| Change {
+                label: format!("{} ({})", k.key, k.metric),
+                pct: worse_pct(k),
+                interval: i.map(|i| (i.low, i.high)),
+                verdict: k.verdict,
+            })
+            .collect(),
+    };
+    if let Some(svg) = changes.svg()? {
+        page.chart(
+            "the change of every check judged by the threshold, worse to the right",
+            &svg,
+        );
+        page.paragraph(
+            "Bars: the change, red when it regressed, amber without a verdict; whiskers: its \
+             95 % interval (a bootstrap of the rounds); dashed: the threshold.",
+            true,
+        );
+    }
+    Ok(())
+}
+
+/// Every check in the terminal's words, with its interval.
+fn checks(page: &mut Page, c: &Comparison, intervals: &[Option<Interval>]) {
+    let rows: Vec<Vec<String>> = c
+        .checks
+        .iter()
+        .zip(intervals)
+        .map(|(k, i)| {
+            vec![
+                k.key.clone(),
+                k.metric.to_string(),
+                significant(k.baseline, 4),
+                significant(k.current, 4),
+                change(k.change_pct),
+                i.map(|i| format!("{} to {}", change(i.low), change(i.high)))
+                    .unwrap_or_default(),
+                k.verdict.explained(),
+            ]
+        })
+        .collect();
+    let header = [
+        "row",
+        "figure",
+        "baseline",
+        "now",
+        "change",
+        "95 % interval",
+        "verdict",
+    ];
+    page.table(&header, &rows, &["baseline", "now", "change"]);
+}
+
+/// A check's change with worse to the right: requests per second are
+/// worse when fewer.
+fn worse_pct(k: &Check) -> f64 {
+    if k.metric == Judged::Rps {
+        -k.change_pct
+    } else {
+        k.change_pct
+    }
+}
+
+/// The interval of a timed check, from the rounds of both runs: counts are
+/// exact and have none.
+fn interval(run: &Run, baseline: Option<&Run>, k: &Check) -> Option<Interval> {
+    if k.metric != Judged::MedianPerCalibration {
+        return None;
+    }
+    let base = baseline?;
+    let (b, r) = (base.row(&k.key)?, run.row(&k.key)?);
+    bootstrap::ratio_of_medians(&base.x_calib_samples(b), &run.x_calib_samples(r))
+        .map(Interval::as_change_pct)
+}
