@@ -5,6 +5,7 @@
 //! on the machine.
 
 mod common;
+mod http_support;
 
 use common::{check, json, own_child, run, yardstick};
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -130,6 +131,52 @@ fn a_counted_run_shows_where_its_cycles_go() -> Result<(), Failed> {
     Ok(())
 }
 
+/// An HTTP run of two servers: their side-by-side table, and per page and
+/// server a histogram of 40 bars however many requests, and the status
+/// counted.
+fn an_http_run_shows_each_page_of_each_server() -> Result<(), Failed> {
+    let (a, b) = (http_support::start(), http_support::start());
+    let t = tempfile::tempdir()?;
+    let save = t.path().join("http.json");
+    let mut cmd = yardstick();
+    cmd.args([
+        "http",
+        &format!("--compare={},{}", a.base(), b.base()),
+        "--url=/",
+        "--requests=40",
+        "--concurrency=2",
+        "-q",
+        &format!("--save={}", save.display()),
+    ]);
+    let ran = run(cmd);
+    check(ran.code == 0, "an HTTP run to draw", &ran)?;
+    let page = t.path().join("http.html");
+    let ran = report(&[
+        save.to_str().unwrap_or(""),
+        &format!("--html={}", page.display()),
+    ]);
+    check(ran.code == 0, "report exits 0", &ran)?;
+    let html = std::fs::read_to_string(&page)?;
+    check(
+        html.contains("Servers side by side") && html.contains("<td>status</td>"),
+        "the servers' table and the status counted",
+        &ran,
+    )?;
+    let doc = json(&std::fs::read_to_string(&save)?);
+    let rows = doc["rows"].as_array().cloned().unwrap_or_default();
+    check(rows.len() == 2, "a row per server", &ran)?;
+    for row in &rows {
+        let key = row["key"].as_str().unwrap_or_default();
+        let label = format!("aria-label=\"{key}: every request&#39;s time\"");
+        check(
+            html.contains(&label),
+            &format!("{key} has its histogram"),
+            &ran,
+        )?;
+    }
+    Ok(())
+}
+
 /// The committed kernel baseline: its in-process probes as a micro run's,
 /// and every figure of the process probes beside the empty child's.
 fn a_kernel_run_shows_its_processes_against_their_floor() -> Result<(), Failed> {
@@ -181,19 +228,14 @@ fn bad_input_is_one_line_and_exit_2() -> Result<(), Failed> {
     saved(&good, "0.002")?;
     let not_a_run = t.path().join("notes.json");
     std::fs::write(&not_a_run, "{\"hello\": 1}")?;
-    let http = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exp-benchmark/http.json");
     let blocked = t.path().join("not-a-folder");
     std::fs::write(&blocked, "")?;
     let page = format!("--html={}", t.path().join("r.html").display());
-    let cases: [(Vec<String>, &str); 4] = [
+    let cases: [(Vec<String>, &str); 3] = [
         (vec![good.display().to_string()], "usage: yardstick report"),
         (
             vec![not_a_run.display().to_string(), page.clone()],
             "notes.json",
-        ),
-        (
-            vec![http.display().to_string(), page.clone()],
-            "a http run; this yardstick draws micro and kernel runs",
         ),
         (
             vec![
@@ -237,6 +279,10 @@ fn main() {
         Trial::test(
             "a_kernel_run_shows_its_processes_against_their_floor",
             a_kernel_run_shows_its_processes_against_their_floor,
+        ),
+        Trial::test(
+            "an_http_run_shows_each_page_of_each_server",
+            an_http_run_shows_each_page_of_each_server,
         ),
         Trial::test(
             "bad_input_is_one_line_and_exit_2",

@@ -19,12 +19,14 @@ use std::path::PathBuf;
 pub(crate) static SPEC: Spec<Asked> = Spec {
     command: "report",
     usage: "usage: yardstick report RUN... --html=FILE [--baseline=BASE]",
-    about: "Draws saved runs as one self-contained HTML page: per probe, every round
-beside the baseline's and round by round, and each check of a comparison as
-a bar with its 95 % interval, the threshold and the verdict in the
-terminal's words; then where and how each run was measured. It fetches
-nothing, reads in light and dark mode and prints. Micro runs, timed or
-counted, and kernel runs are drawn; HTTP runs are refused for now.",
+    about: "Draws saved runs as one self-contained HTML page, each run in its own
+section: each check of a comparison as a bar with its 95 % interval, the
+threshold and the verdict in the terminal's words; per probe every round
+beside the baseline's and round by round, a counted probe's cycles split
+by where they go, a kernel run's processes against their floor; per HTTP
+page and server a histogram of its requests, its status and cache answers,
+and --compare's table; then where and how each run was measured. It
+fetches nothing, reads in light and dark mode and prints.",
     sections: &[Section {
         title: None,
         entries: &[
@@ -83,7 +85,6 @@ pub fn main(args: Vec<OsString>) -> Result<i32, Error> {
     let mut runs = Vec::new();
     for path in &asked.runs {
         let mut run = store::load(path)?;
-        drawable(&run, &path.display().to_string())?;
         if let Some(base) = &baseline {
             base.suits(run.mode, run.metric)?;
             run.comparison = Some(judge::compare(
@@ -101,26 +102,14 @@ pub fn main(args: Vec<OsString>) -> Result<i32, Error> {
         let base = baseline.as_ref().map(|b| &b.run);
         match run.mode {
             Mode::Kernel => report::kernel::draw(&mut page, run, base)?,
-            _ => report::micro::draw(&mut page, run, base)?,
+            Mode::Http => report::http::draw(&mut page, run, base)?,
+            Mode::Micro => report::micro::draw(&mut page, run, base)?,
         }
         report::environment::draw(&mut page, run);
     }
     page.save(&html, &report::command_line())?;
     eprintln!("report: {}", html.display());
     Ok(0)
-}
-
-/// Refuses a run this yardstick does not draw yet, naming it.
-fn drawable(run: &Run, name: &str) -> Result<(), Error> {
-    if run.mode.is_probes() {
-        return Ok(());
-    }
-    Err(Error::input(format!(
-        "{name}: a {} run; this yardstick draws micro and kernel runs, and {} runs are still \
-         to come",
-        run.mode.as_str(),
-        run.mode.as_str()
-    )))
 }
 
 /// `micro run of time, started 2026-12-03T09:00:00Z`.

@@ -11,6 +11,7 @@
 pub mod chart;
 pub mod comparison;
 pub mod environment;
+pub mod http;
 pub mod kernel;
 pub mod micro;
 mod page;

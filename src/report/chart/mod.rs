@@ -3,11 +3,13 @@
 
 mod change;
 mod distribution;
+mod histogram;
 mod stacked;
 mod trend;
 
 pub use change::{Change, Changes};
 pub use distribution::{Distribution, Series};
+pub use histogram::{BINS, Histogram};
 pub use stacked::{Bar, PARTS, Stacked, split};
 pub use trend::{Band, Trend};
 
