@@ -520,3 +520,26 @@ fn a_recorded_run_is_kept_and_the_newest_kept_judges_the_next() {
         assert_eq!(code, verdict, "against a kept run of {ms} ms");
     }
 }
+
+/// `--html` draws the run it made; a page that cannot be written is
+/// refused before any request.
+#[test]
+fn html_draws_the_run_and_an_unwritable_page_is_refused_first() {
+    let s = start();
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("run.html");
+    let url = format!("--url={}", s.url("/"));
+    let code = http(&[
+        &url,
+        "--requests=4",
+        "--concurrency=2",
+        &format!("--html={}", page.display()),
+    ]);
+    assert_eq!(code, 0);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("every request&#39;s time"), "{html}");
+    let blocked = dir.path().join("file");
+    std::fs::write(&blocked, "").unwrap();
+    let e = http_err(&[&url, &format!("--html={}", blocked.join("x.html").display())]);
+    assert_eq!(e.exit_code(), 2, "{e}");
+}

@@ -6,7 +6,7 @@
 use super::common::Common;
 use super::flags::{Def, Entry, Flag, Options, Section, Set, Spec};
 use crate::baseline::Baseline;
-use crate::document::run::{Mode, Run};
+use crate::document::run::Run;
 use crate::document::store;
 use crate::error::Error;
 use crate::judge::{self, Rules};
@@ -98,28 +98,11 @@ pub fn main(args: Vec<OsString>) -> Result<i32, Error> {
     }
     let mut page = Page::new(&title(&runs));
     for (name, run) in &runs {
-        page.heading(&format!("{name}: {}", kind(run)));
-        let base = baseline.as_ref().map(|b| &b.run);
-        match run.mode {
-            Mode::Kernel => report::kernel::draw(&mut page, run, base)?,
-            Mode::Http => report::http::draw(&mut page, run, base)?,
-            Mode::Micro => report::micro::draw(&mut page, run, base)?,
-        }
-        report::environment::draw(&mut page, run);
+        report::draw_run(&mut page, name, run, baseline.as_ref().map(|b| &b.run))?;
     }
     page.save(&html, &report::command_line())?;
     eprintln!("report: {}", html.display());
     Ok(0)
-}
-
-/// `micro run of time, started 2026-12-03T09:00:00Z`.
-fn kind(run: &Run) -> String {
-    format!(
-        "{} run of {}, started {}",
-        run.mode.as_str(),
-        run.metric.as_str(),
-        run.started
-    )
 }
 
 fn title(runs: &[(String, Run)]) -> String {

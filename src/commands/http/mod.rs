@@ -23,6 +23,7 @@ pub fn main(args: Vec<String>) -> Result<i32, Error> {
     let baseline = baseline(&o.common)?;
     let delivery = o.common.delivery();
     delivery.check()?;
+    let page = super::page::Html::asked(o.html.as_deref())?;
     let measured = measure(&o);
     if let Some(code) = interrupted("nothing was saved") {
         return Ok(code);
@@ -31,7 +32,11 @@ pub fn main(args: Vec<String>) -> Result<i32, Error> {
     if let Some(b) = &baseline {
         run = b.judge(run, &Rules::from(&o.common))?;
     }
+    // Drawn from the run as delivered; a page that fails to be written
+    // costs the page, never the run's save or its verdict.
+    let drawn = page.draw("yardstick http", &run, baseline.as_ref().map(|b| &b.run));
     let code = deliver::deliver(run, &delivery)?;
+    drawn?;
     Ok(interrupted("after the run was delivered").unwrap_or(code))
 }
 
