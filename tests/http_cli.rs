@@ -540,6 +540,9 @@ fn html_draws_the_run_and_an_unwritable_page_is_refused_first() {
     assert!(html.contains("every request&#39;s time"), "{html}");
     let blocked = dir.path().join("file");
     std::fs::write(&blocked, "").unwrap();
-    let e = http_err(&[&url, &format!("--html={}", blocked.join("x.html").display())]);
+    let e = http_err(&[
+        &url,
+        &format!("--html={}", blocked.join("x.html").display()),
+    ]);
     assert_eq!(e.exit_code(), 2, "{e}");
 }

@@ -4,6 +4,8 @@
 //! terminal's words; bad input refused in one line. Nothing here depends
 //! on the machine.
 
+#[path = "report_cli/browser.rs"]
+mod browser;
 mod common;
 mod http_support;
 
@@ -263,6 +265,58 @@ fn bad_input_is_one_line_and_exit_2() -> Result<(), Failed> {
     )
 }
 
+/// A page of every kind, and a trend of the history, in a real browser.
+fn every_kind_of_page_loads_in_a_real_browser() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let dir = t.path();
+    let (base, slow) = (dir.join("base.json"), dir.join("slow.json"));
+    saved(&base, "0.002")?;
+    saved(&slow, "0.004")?;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let committed = |folder: &str| -> Result<std::path::PathBuf, Failed> {
+        let mut all: Vec<_> = std::fs::read_dir(root.join(folder))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        all.sort();
+        all.first()
+            .cloned()
+            .ok_or_else(|| format!("nothing in {folder}").into())
+    };
+    let page = |name: &str| dir.join(format!("{name}.html"));
+    let html = |name: &str| format!("--html={}", page(name).display());
+    let path = |p: &Path| p.display().to_string();
+    let baseline = format!("--baseline={}", base.display());
+    browser::made(&["report", &path(&slow), &baseline, &html("micro")])?;
+    browser::made(&[
+        "report",
+        &path(&committed("baselines/micro/counts")?),
+        &html("counts"),
+    ])?;
+    browser::made(&[
+        "report",
+        &path(&committed("baselines/kernel")?),
+        &html("kernel"),
+    ])?;
+    let server = http_support::start();
+    let url = format!("--url={}", server.url("/"));
+    browser::made(&["http", &url, "--requests=20", "-q", &html("http")])?;
+    let history = format!("--history={}", dir.join("h.sqlite").display());
+    browser::made(&["history", "add", &path(&base), &path(&slow), &history])?;
+    browser::made(&["history", "trend", "drawn_sum", &history, &html("trend")])?;
+    const REPORT: browser::Wanted = &["h1", "figure.chart svg", "h3", "table"];
+    browser::pages_load_cleanly(&[
+        (
+            page("micro"),
+            &["h1", "figure.chart svg", "h3", "table", "td.number"],
+        ),
+        (page("counts"), REPORT),
+        (page("kernel"), REPORT),
+        (page("http"), REPORT),
+        (page("trend"), &["h1", "figure.chart svg", "table"]),
+    ])
+}
+
 fn main() {
     if std::env::var("YARDSTICK_E2E_CHILD").as_deref() == Ok("main") {
         std::process::exit(yardstick::main());
@@ -283,6 +337,10 @@ fn main() {
         Trial::test(
             "an_http_run_shows_each_page_of_each_server",
             an_http_run_shows_each_page_of_each_server,
+        ),
+        Trial::test(
+            "every_kind_of_page_loads_in_a_real_browser",
+            every_kind_of_page_loads_in_a_real_browser,
         ),
         Trial::test(
             "bad_input_is_one_line_and_exit_2",
