@@ -291,7 +291,7 @@ fn a_trend_is_drawn_as_a_page(db: &Path, dir: &Path) -> Result<(), Failed> {
         &["trend", "recorded_sum", &format!("--html={}", db.display())],
     ));
     check(
-        ran.code == 2 && ran.stderr.contains("is the history itself"),
+        ran.code == 2 && ran.stderr.contains("which it would replace"),
         "the history is never replaced by its page",
         &ran,
     )?;

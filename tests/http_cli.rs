@@ -545,4 +545,11 @@ fn html_draws_the_run_and_an_unwritable_page_is_refused_first() {
         &format!("--html={}", blocked.join("x.html").display()),
     ]);
     assert_eq!(e.exit_code(), 2, "{e}");
+    let both = dir.path().join("both");
+    let e = http_err(&[
+        &url,
+        &format!("--save={}", both.display()),
+        &format!("--html={}", both.display()),
+    ]);
+    assert!(e.to_string().contains("which it would replace"), "{e}");
 }

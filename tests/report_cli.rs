@@ -1,8 +1,9 @@
 //! `yardstick report` end to end: two runs of this binary's probes, the
 //! second slower by the scripted clock, drawn as one page whose figures
 //! are the ones `show --format=json` gives, with the verdict in the
-//! terminal's words; bad input refused in one line. Nothing here depends
-//! on the machine.
+//! terminal's words; bad input refused in one line. The micro runs are
+//! timed by the scripted clock; the HTTP run and the browser's check are
+//! real, and assert nothing about time.
 
 #[path = "report_cli/browser.rs"]
 mod browser;
@@ -34,7 +35,8 @@ yardstick::probe! {
 /// A run of both probes saved to `save`, each sample of `drawn_sum`
 /// taking `sum_ms` by the scripted clock.
 fn saved(save: &Path, sum_ms: &str) -> Result<(), Failed> {
-    let script = format!("@calibration=1; drawn_sum={sum_ms}; drawn_max=0.001");
+    // A loop of 2 ms, so that x calib and milliseconds differ.
+    let script = format!("@calibration=2; drawn_sum={sum_ms}; drawn_max=0.001");
     let mut cmd = own_child("main", &script);
     cmd.args(["micro", "--repeat=5", "--warmup=1", "-q", "--no-baseline"])
         .arg(format!("--save={}", save.display()));
@@ -80,17 +82,23 @@ fn a_slower_run_is_drawn_with_its_verdict_and_the_figures_show_gives() -> Result
     )?;
     let shown = run(yardstick().args(["show", slow.to_str().unwrap_or(""), "--json"]));
     let doc = json(&shown.stdout);
+    // Each row's figures table, cell beside its name, as show gives them.
     for row in doc["rows"].as_array().into_iter().flatten() {
-        let median = row["median"].as_f64().unwrap_or(f64::NAN);
-        let cell = format!(
-            "<td class=\"number\">{}</td>",
-            yardstick::output::layout::significant(median, 4)
-        );
-        check(
-            html.contains(&cell),
-            &format!("{}'s median as show gives it", row["key"]),
-            &ran,
-        )?;
+        let figures = [
+            "min", "mean", "median", "p90", "p95", "p99", "max", "stddev",
+        ];
+        for name in figures {
+            let value = row[name].as_f64().unwrap_or(f64::NAN);
+            let cell = format!(
+                "<td>{name} (ms)</td><td class=\"number\">{}</td>",
+                yardstick::output::layout::significant(value, 4)
+            );
+            check(
+                html.contains(&cell),
+                &format!("{}'s {name} as show gives it", row["key"]),
+                &ran,
+            )?;
+        }
     }
     Ok(())
 }
@@ -233,7 +241,14 @@ fn bad_input_is_one_line_and_exit_2() -> Result<(), Failed> {
     let blocked = t.path().join("not-a-folder");
     std::fs::write(&blocked, "")?;
     let page = format!("--html={}", t.path().join("r.html").display());
-    let cases: [(Vec<String>, &str); 3] = [
+    let cases: [(Vec<String>, &str); 4] = [
+        (
+            vec![
+                good.display().to_string(),
+                format!("--html={}", good.display()),
+            ],
+            "which it would replace",
+        ),
         (vec![good.display().to_string()], "usage: yardstick report"),
         (
             vec![not_a_run.display().to_string(), page.clone()],
@@ -258,6 +273,11 @@ fn bad_input_is_one_line_and_exit_2() -> Result<(), Failed> {
             &ran,
         )?;
     }
+    check(
+        std::fs::read_to_string(&good)?.starts_with('{'),
+        "the run named as the page is left as it was",
+        &report(&[]),
+    )?;
     check(
         !t.path().join("r.html").exists(),
         "nothing is written for a refused run",

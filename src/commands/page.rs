@@ -11,8 +11,10 @@ use std::path::{Path, PathBuf};
 pub(crate) struct Html(Option<PathBuf>);
 
 impl Html {
-    /// Checks `path` can be written, before anything is measured.
-    pub fn asked(path: Option<&Path>) -> Result<Html, Error> {
+    /// Checks `path` can be written, before anything is measured, and is
+    /// none of the files the command reads or writes (`inputs`: its
+    /// baseline, its `--save`, its history).
+    pub fn asked(path: Option<&Path>, inputs: &[&Path]) -> Result<Html, Error> {
         let Some(path) = path else {
             return Ok(Html(None));
         };
@@ -21,6 +23,7 @@ impl Html {
                 "--html: this yardstick was built without the report (the feature `report`)",
             ));
         }
+        crate::document::store::check_distinct(path, "--html", inputs)?;
         crate::document::store::check_writable(path)?;
         Ok(Html(Some(path.to_path_buf())))
     }

@@ -80,19 +80,28 @@ pub fn main(args: Vec<OsString>) -> Result<i32, Error> {
     let Some(html) = asked.html.clone().filter(|_| !asked.runs.is_empty()) else {
         return Err(Error::usage(SPEC.usage));
     };
+    let inputs: Vec<&std::path::Path> = asked
+        .runs
+        .iter()
+        .chain(&asked.baseline)
+        .map(PathBuf::as_path)
+        .collect();
+    store::check_distinct(&html, "--html", &inputs)?;
     store::check_writable(&html)?;
     let baseline = asked.baseline.as_deref().map(Baseline::load).transpose()?;
     let mut runs = Vec::new();
     for path in &asked.runs {
         let mut run = store::load(path)?;
         if let Some(base) = &baseline {
-            base.suits(run.mode, run.metric)?;
-            run.comparison = Some(judge::compare(
-                &base.run,
-                &base.name,
-                &run,
-                &Rules::default(),
-            )?);
+            // Which run could not be judged, when several are drawn.
+            let named = |e: Error| {
+                let message = e.to_string();
+                let message = message.trim_start_matches("error: ");
+                Error::input(format!("{}: {message}", path.display()))
+            };
+            base.suits(run.mode, run.metric).map_err(named)?;
+            let judged = judge::compare(&base.run, &base.name, &run, &Rules::default());
+            run.comparison = Some(judged.map_err(named)?);
         }
         runs.push((path.display().to_string(), run));
     }

@@ -6,7 +6,7 @@ use crate::document::comparison::Figure;
 use crate::document::run::{Row, RowKind, Run};
 
 /// The floor's name: its rows are `empty.boot` and `empty.process`.
-pub(super) const FLOOR: &str = "empty";
+pub(crate) const FLOOR: &str = "empty";
 
 /// The rows a figure is read among (a process row's floor is one of
 /// them), and the calibration loop's median they were timed beside.

@@ -4,7 +4,7 @@
 
 use super::Page;
 use super::chart::{Change, Changes};
-use crate::document::check::{Check, Figure as Judged};
+use crate::document::check::{Check, Figure as Judged, Reason, Verdict};
 use crate::document::comparison::Comparison;
 use crate::document::run::Run;
 use crate::error::Error;
@@ -63,7 +63,13 @@ fn bars(page: &mut Page, c: &Comparison, intervals: &[Option<Interval>]) -> Resu
                 label: format!("{} ({})", k.key, k.metric),
                 pct: worse_pct(k),
                 interval: i.map(|i| (i.low, i.high)),
-                verdict: k.verdict,
+                // A regression of a comparison given as information fails
+                // nothing (`Comparison::failed`): drawn amber, not red.
+                verdict: if k.regressed() && c.informational {
+                    Verdict::Inconclusive(Reason::Machine)
+                } else {
+                    k.verdict
+                },
             })
             .collect(),
     };
@@ -73,8 +79,17 @@ fn bars(page: &mut Page, c: &Comparison, intervals: &[Option<Interval>]) -> Resu
             &svg,
         );
         page.paragraph(
-            "Bars: the change, red when it regressed, amber without a verdict; whiskers: its \
-             95 % interval (a bootstrap of the rounds); dashed: the threshold.",
+            &format!(
+                "Bars: the change, red when it regressed, amber without a verdict; whiskers: \
+                 its 95 % interval (a bootstrap of the rounds); dashed: the threshold{}.",
+                c.min_delta
+                    .filter(|d| *d > 0.0)
+                    .map(|d| format!(
+                        ", which a time passes only when it also grew by {d} ms (a grey bar \
+                         beyond it did not)"
+                    ))
+                    .unwrap_or_default()
+            ),
             true,
         );
     }

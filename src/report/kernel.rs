@@ -8,11 +8,9 @@ use super::chart::{Distribution, Series};
 use crate::document::row::{Row, RowKind};
 use crate::document::run::Run;
 use crate::error::Error;
+use crate::judge::figure::FLOOR;
 use crate::output::layout::significant;
 use std::collections::BTreeMap;
-
-/// The process probe whose figures are the floor of the others'.
-const FLOOR: &str = "empty";
 
 /// Draws `run`, judged as [`super::micro::draw`] says.
 pub fn draw(page: &mut Page, run: &Run, baseline: Option<&Run>) -> Result<(), Error> {
@@ -68,11 +66,11 @@ fn processes(page: &mut Page, run: &Run) -> Result<(), Error> {
                 "children",
                 "median (ms)",
                 "p95 (ms)",
-                "peak RSS (KB)",
+                "peak RSS (KiB)",
                 "note",
             ],
             &table,
-            &["children", "median (ms)", "p95 (ms)", "peak RSS (KB)"],
+            &["children", "median (ms)", "p95 (ms)", "peak RSS (KiB)"],
         );
     }
     Ok(())

@@ -5,7 +5,7 @@
 use super::Page;
 use super::chart::{Bar, Distribution, PARTS, Series, Stacked, Trend, split};
 use crate::document::row::Row;
-use crate::document::run::Run;
+use crate::document::run::{Mode, Run};
 use crate::error::Error;
 use crate::measure::callgrind::costs;
 use crate::output::layout::significant;
@@ -28,7 +28,13 @@ pub fn probe(page: &mut Page, run: &Run, row: &Row, baseline: Option<&Run>) -> R
     if !row.note.is_empty() {
         page.paragraph(&row.note, true);
     }
-    let ours = run.x_calib_samples(row);
+    // x calib where the run is judged by it (micro mode); a kernel run's
+    // in-process probes are judged by their times, and drawn in them.
+    let ours = if run.mode == Mode::Micro {
+        run.x_calib_samples(row)
+    } else {
+        Vec::new()
+    };
     let (unit, samples, theirs) = if ours.is_empty() {
         let theirs = baseline
             .and_then(|b| b.row(&row.key))
@@ -101,7 +107,14 @@ fn cycles(page: &mut Page, row: &Row, theirs: Option<&Row>) -> Result<(), Error>
     };
     if let Some(svg) = stacked.svg()? {
         page.chart(&format!("{}: where the estimated cycles go", row.key), &svg);
-        page.paragraph(&format!("From the left: {}.", PARTS.join(", ")), true);
+        let (ll, ram) = weights;
+        page.paragraph(
+            &format!(
+                "From the left: {} (each 1 cycle), {} (each {ll}), {} (each {ram}).",
+                PARTS[0], PARTS[1], PARTS[2]
+            ),
+            true,
+        );
     }
     Ok(())
 }

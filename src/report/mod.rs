@@ -55,20 +55,117 @@ pub fn save_run(path: &Path, name: &str, run: &Run, baseline: Option<&Run>) -> R
     Ok(())
 }
 
-/// This process's command line as a page shows it: the program by its
-/// name alone (not the path it was run from), every argument as text
-/// even when it is not UTF-8.
+/// This process's command line as a page shows it (see [`shown`]).
 pub fn command_line() -> Vec<String> {
-    let mut args: Vec<String> = std::env::args_os()
+    let args: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    if let Some(program) = args.first_mut() {
-        let name = std::path::Path::new(program.as_str())
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned());
-        if let Some(name) = name {
-            *program = name;
+    shown(&args)
+}
+
+/// Options whose value is a secret or may hold one: shown without it.
+const SECRET_OPTIONS: [&str; 4] = ["--auth", "--cookie", "--header", "--history"];
+
+/// A command line as a page may show it, which CI uploads for anyone with
+/// access to read: the program by its name alone (not the path it ran
+/// from); the values of [`SECRET_OPTIONS`] hidden, and in every other
+/// argument a URL's password and query, which can carry tokens.
+pub fn shown(args: &[String]) -> Vec<String> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut hide_next = false;
+    for (i, arg) in args.iter().enumerate() {
+        if i == 0 {
+            let name = std::path::Path::new(arg).file_name();
+            out.push(name.map_or(arg.clone(), |n| n.to_string_lossy().into_owned()));
+            continue;
+        }
+        if std::mem::take(&mut hide_next) {
+            out.push("(hidden)".to_string());
+            continue;
+        }
+        let option = arg.split('=').next().unwrap_or_default();
+        if SECRET_OPTIONS.contains(&option) {
+            match arg.split_once('=') {
+                Some((name, _)) => out.push(format!("{name}=(hidden)")),
+                None => {
+                    hide_next = true;
+                    out.push(arg.clone());
+                }
+            }
+            continue;
+        }
+        out.push(without_url_secrets(arg));
+    }
+    out
+}
+
+/// `arg` with each URL's `user:password@` cut to `user@` and its query
+/// hidden.
+fn without_url_secrets(arg: &str) -> String {
+    let mut out = String::with_capacity(arg.len());
+    for (i, part) in arg.split("://").enumerate() {
+        if i == 0 {
+            out.push_str(part);
+            continue;
+        }
+        out.push_str("://");
+        let end = part.find(['/', ' ', ',', '?']).unwrap_or(part.len());
+        let (authority, rest) = part.split_at(end);
+        match authority.rsplit_once('@') {
+            Some((user, host)) => {
+                let user = user.split(':').next().unwrap_or_default();
+                out.push_str(&format!("{user}@{host}"));
+            }
+            None => out.push_str(authority),
+        }
+        // A query ends where the next URL of a list begins, if any.
+        match rest.split_once('?') {
+            Some((path, query)) => {
+                out.push_str(path);
+                out.push_str("?(hidden)");
+                if let Some((_, after)) = query.split_once(',') {
+                    out.push(',');
+                    out.push_str(after);
+                }
+            }
+            None => out.push_str(rest),
         }
     }
-    args
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown;
+
+    #[test]
+    fn no_secret_of_a_command_line_reaches_a_page() {
+        let args: Vec<String> = [
+            "/home/me/target/release/yardstick",
+            "http",
+            "--auth=user:pw1",
+            "--cookie",
+            "sid=pw2",
+            "--header=Authorization: Bearer pw3",
+            "--url=https://u:pw4@example.com/a?token=pw5",
+            "--compare=http://a.test/?key=pw6,http://b.test/",
+            "--history=postgres://team@db/h",
+            "--requests=20",
+        ]
+        .map(String::from)
+        .to_vec();
+        let line = shown(&args).join(" ");
+        for secret in ["pw1", "pw2", "pw3", "pw4", "pw5", "pw6", "team@db"] {
+            assert!(!line.contains(secret), "{secret} in {line}");
+        }
+        assert!(
+            line.starts_with("yardstick http --auth=(hidden) --cookie (hidden)"),
+            "{line}"
+        );
+        assert!(line.contains("https://u@example.com/a?(hidden)"), "{line}");
+        assert!(
+            line.contains(",http://b.test/") && line.ends_with("--requests=20"),
+            "{line}"
+        );
+    }
 }

@@ -23,7 +23,13 @@ pub fn main(args: Vec<String>) -> Result<i32, Error> {
     let baseline = baseline(&o.common)?;
     let delivery = o.common.delivery();
     delivery.check()?;
-    let page = super::page::Html::asked(o.html.as_deref())?;
+    let c = &o.common;
+    let inputs: Vec<&std::path::Path> = [c.save.as_deref(), c.baseline.as_deref()]
+        .into_iter()
+        .flatten()
+        .chain(c.history.as_deref().map(std::path::Path::new))
+        .collect();
+    let page = super::page::Html::asked(o.html.as_deref(), &inputs)?;
     let measured = measure(&o);
     if let Some(code) = interrupted("nothing was saved") {
         return Ok(code);

@@ -14,6 +14,7 @@ use crate::error::Error;
 use std::path::Path;
 
 pub use read::{load, load_with_text, parse};
+pub use write::check_distinct;
 pub(crate) use write::check_writable;
 pub use write::write_atomic;
 

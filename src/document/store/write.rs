@@ -19,6 +19,37 @@ pub(crate) fn check_writable(path: &Path) -> Result<(), Error> {
         .map_err(|e| Error::input(format!("{shown}: cannot save there: {}", e)))
 }
 
+/// Refuses to write `path` when it names the same file as one of `inputs`
+/// (a run read, a history, a run saved beside it): the page or document
+/// written would replace it. Paths not there yet compare by their folder
+/// and name, so `--save=x --html=./x` is caught before either exists.
+pub fn check_distinct(path: &Path, option: &str, inputs: &[&Path]) -> Result<(), Error> {
+    let key = |p: &Path| -> Option<std::path::PathBuf> {
+        if let Ok(whole) = p.canonicalize() {
+            return Some(whole);
+        }
+        let name = p.file_name()?;
+        let dir = directory(p);
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        dir.canonicalize().ok().map(|d| d.join(name))
+    };
+    let Some(ours) = key(path) else {
+        return Ok(());
+    };
+    match inputs.iter().find(|i| key(i).as_ref() == Some(&ours)) {
+        Some(same) => Err(Error::usage(format!(
+            "{option}: {} is {}, which it would replace; name another file",
+            path.display(),
+            same.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Writes `contents` to `path` atomically, creating its directory.
 pub fn write_atomic(path: &Path, contents: &str) -> Result<(), Error> {
     let shown = path.display();
@@ -32,6 +63,19 @@ pub fn write_atomic(path: &Path, contents: &str) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_may_not_replace_what_it_was_made_from() {
+        let t = tempfile::tempdir().unwrap();
+        let run = t.path().join("run.json");
+        std::fs::write(&run, "{}").unwrap();
+        let dotted = t.path().join(".").join("run.json");
+        let e = check_distinct(&dotted, "--html", &[Path::new("/nowhere"), &run]).unwrap_err();
+        assert!(e.to_string().contains("--html:"), "{e}");
+        let later = t.path().join("later.json");
+        assert!(check_distinct(&later, "--html", &[&later]).is_err());
+        assert!(check_distinct(&t.path().join("page.html"), "--html", &[&run]).is_ok());
+    }
 
     #[test]
     fn creates_directories_and_replaces_whole() {

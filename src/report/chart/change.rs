@@ -1,7 +1,7 @@
 //! The changes of a comparison, one bar a row: how far, how sure, and
 //! where the threshold lies.
 
-use super::{AMBER, Chart, FONT, GREY, LIGHT, RED, Svg, WIDTH, drawn, span, tick};
+use super::{AMBER, Chart, FONT, GREY, LIGHT, RED, Svg, Undrawn, WIDTH, drawn, span, tick};
 use crate::document::check::Verdict;
 use crate::error::Error;
 use plotters::prelude::*;
@@ -40,10 +40,10 @@ impl Changes {
         if self.rows.is_empty() || !finite || !self.threshold_pct.is_finite() {
             return Ok(None);
         }
-        drawn(|svg| self.draw(svg)).map(Some)
+        drawn(|svg| self.draw(svg))
     }
 
-    fn draw(&self, svg: &mut String) -> Result<(), String> {
+    fn draw(&self, svg: &mut String) -> Result<(), Undrawn> {
         let fail = |e: &dyn std::fmt::Display| e.to_string();
         let height = 70 + 30 * self.rows.len() as u32;
         let root = SVGBackend::with_string(svg, (WIDTH, height)).into_drawing_area();
@@ -53,7 +53,9 @@ impl Changes {
             [c.pct, l, h]
         });
         let t = self.threshold_pct;
-        let (low, high) = span(ends.chain([0.0, t, -t]));
+        let Some((low, high)) = span(ends.chain([0.0, t, -t])) else {
+            return Err(Undrawn::NoAxis);
+        };
         let rows = self.rows.len() as f64;
         let mut chart = ChartBuilder::on(&root)
             .margin(12)
@@ -83,24 +85,21 @@ impl Changes {
             .disable_y_mesh()
             .draw()
             .map_err(|e| fail(&e))?;
-        for x in [0.0, t] {
-            let style = if x == 0.0 {
-                BLACK.stroke_width(1)
-            } else {
-                RED.stroke_width(1)
-            };
-            let line = [(x, -0.5), (x, rows - 0.5)];
-            chart
-                .draw_series(DashedLineSeries::new(
-                    line,
-                    6,
-                    if x == 0.0 { 0 } else { 4 },
-                    style,
-                ))
-                .map_err(|e| fail(&e))?;
-        }
+        self.lines(&mut chart).map_err(|e| fail(&e))?;
         self.bars(&mut chart).map_err(|e| fail(&e))?;
-        root.present().map_err(|e| fail(&e))
+        root.present().map_err(|e| fail(&e))?;
+        Ok(())
+    }
+
+    /// No change (solid) and the threshold (dashed, red).
+    fn lines(&self, chart: &mut Chart<'_, '_>) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
+        let top = self.rows.len() as f64 - 0.5;
+        let zero = [(0.0, -0.5), (0.0, top)];
+        chart.draw_series(LineSeries::new(zero, BLACK.stroke_width(1)))?;
+        let t = self.threshold_pct;
+        let threshold = [(t, -0.5), (t, top)];
+        chart.draw_series(DashedLineSeries::new(threshold, 6, 4, RED.stroke_width(1)))?;
+        Ok(())
     }
 
     /// Each row's bar, coloured by its verdict, and its interval.

@@ -1,6 +1,6 @@
 //! Sets of samples side by side: where they lie, and every one of them.
 
-use super::{BLUE, Chart, FONT, LIGHT, Svg, WIDTH, drawn, span, tick};
+use super::{BLUE, Chart, FONT, LIGHT, Svg, Undrawn, WIDTH, drawn, span, tick};
 use crate::error::Error;
 use crate::stats::Summary;
 use plotters::prelude::*;
@@ -41,19 +41,23 @@ impl Distribution {
             .iter()
             .filter_map(|s| Summary::of(&s.samples).map(|sum| (s, sum)))
             .collect();
-        if drawable.is_empty() || drawable.len() < self.series.len() {
+        // A series without a sample (a row that failed) is left out; the
+        // others are still drawn.
+        if drawable.is_empty() {
             return Ok(None);
         }
-        drawn(|svg| self.draw(svg, &drawable)).map(Some)
+        drawn(|svg| self.draw(svg, &drawable))
     }
 
-    fn draw(&self, svg: &mut String, series: &[(&Series, Summary)]) -> Result<(), String> {
+    fn draw(&self, svg: &mut String, series: &[(&Series, Summary)]) -> Result<(), Undrawn> {
         let fail = |e: &dyn std::fmt::Display| e.to_string();
         let height = 70 + 56 * series.len() as u32;
         let root = SVGBackend::with_string(svg, (WIDTH, height)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| fail(&e))?;
         let values = series.iter().flat_map(|(s, _)| s.samples.iter().copied());
-        let (low, high) = span(values);
+        let Some((low, high)) = span(values) else {
+            return Err(Undrawn::NoAxis);
+        };
         let rows = series.len() as f64;
         let mut chart = ChartBuilder::on(&root)
             .margin(12)
@@ -89,7 +93,8 @@ impl Distribution {
             let colour = if s.baseline { BLUE } else { BLACK };
             box_of(&mut chart, y, s, sum, colour).map_err(|e| fail(&e))?;
         }
-        root.present().map_err(|e| fail(&e))
+        root.present().map_err(|e| fail(&e))?;
+        Ok(())
     }
 }
 

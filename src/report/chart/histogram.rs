@@ -1,7 +1,7 @@
 //! How samples spread, summarised into bins: a run of 20,000 requests is
 //! drawn as 40 bars, never as 20,000 marks.
 
-use super::{BLUE, Chart, FONT, LIGHT, Svg, WIDTH, drawn, tick};
+use super::{BLUE, Chart, FONT, LIGHT, Svg, Undrawn, WIDTH, drawn, tick};
 use crate::error::Error;
 use plotters::prelude::*;
 
@@ -36,6 +36,10 @@ impl Histogram {
         } else {
             1.0
         };
+        // Samples so far apart that their range is no number have no bins.
+        if !width.is_finite() || !(low + width * BINS as f64).is_finite() {
+            return None;
+        }
         let mut counts = vec![0u64; BINS];
         for v in &self.samples {
             let i = (((v - low) / width) as usize).min(BINS - 1);
@@ -49,14 +53,14 @@ impl Histogram {
         let Some(bins) = self.bins() else {
             return Ok(None);
         };
-        drawn(|svg| self.draw(svg, &bins)).map(Some)
+        drawn(|svg| self.draw(svg, &bins))
     }
 
     fn draw(
         &self,
         svg: &mut String,
         (counts, low, high): &(Vec<u64>, f64, f64),
-    ) -> Result<(), String> {
+    ) -> Result<(), Undrawn> {
         let fail = |e: &dyn std::fmt::Display| e.to_string();
         let root = SVGBackend::with_string(svg, (WIDTH, 220)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| fail(&e))?;
@@ -81,7 +85,8 @@ impl Histogram {
             .draw()
             .map_err(|e| fail(&e))?;
         bars(&mut chart, counts, *low, (*high - *low) / BINS as f64).map_err(|e| fail(&e))?;
-        root.present().map_err(|e| fail(&e))
+        root.present().map_err(|e| fail(&e))?;
+        Ok(())
     }
 }
 
@@ -128,6 +133,11 @@ mod tests {
             samples: vec![3.0, 3.0],
         };
         assert_eq!(one.bins().unwrap().0[0], 2);
+        let apart = Histogram {
+            unit: "ms".into(),
+            samples: vec![-f64::MAX, f64::MAX],
+        };
+        assert_eq!(apart.svg().unwrap(), None);
         let none = Histogram {
             unit: "ms".into(),
             samples: vec![],

@@ -59,16 +59,37 @@ impl Svg {
     }
 }
 
-/// Draws into a new SVG string; plotters' errors become one line.
-fn drawn(draw: impl FnOnce(&mut String) -> Result<(), String>) -> Result<Svg, Error> {
+/// Why a chart was not drawn.
+enum Undrawn {
+    /// Its values span no axis (see [`span`]): no chart, not an error.
+    NoAxis,
+    /// plotters failed, in a line.
+    Failed(String),
+}
+
+impl From<String> for Undrawn {
+    fn from(e: String) -> Undrawn {
+        Undrawn::Failed(e)
+    }
+}
+
+/// Draws into a new SVG string: `None` for values that span no axis;
+/// plotters' errors become one line.
+fn drawn(draw: impl FnOnce(&mut String) -> Result<(), Undrawn>) -> Result<Option<Svg>, Error> {
     let mut svg = String::new();
-    draw(&mut svg).map_err(|e| Error::input(format!("drawing a chart: {e}")))?;
-    Ok(Svg(svg))
+    match draw(&mut svg) {
+        Ok(()) => Ok(Some(Svg(svg))),
+        Err(Undrawn::NoAxis) => Ok(None),
+        Err(Undrawn::Failed(e)) => Err(Error::input(format!("drawing a chart: {e}"))),
+    }
 }
 
 /// A number on an axis: three significant digits, large ones with a
 /// suffix (`12.5M`), and no `.0` a reader must skip.
 fn tick(v: &f64) -> String {
+    if v.abs() >= 1e12 {
+        return format!("{v:.2e}");
+    }
     let (scaled, suffix) = match v.abs() {
         a if a >= 1e9 => (v / 1e9, "G"),
         a if a >= 1e6 => (v / 1e6, "M"),
@@ -85,25 +106,33 @@ fn tick(v: &f64) -> String {
 }
 
 /// The range an axis spans: every value, with a margin, and never empty
-/// (one value, or values all alike, still get a readable axis).
-fn span(values: impl Iterator<Item = f64>) -> (f64, f64) {
+/// (one value, or values all alike, still get a readable axis); `None`
+/// when the values are not finite or so far apart that the range is not
+/// (plotters would never finish placing its ticks).
+fn span(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
     let (low, high) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
         (lo.min(v), hi.max(v))
     });
-    if !low.is_finite() || !high.is_finite() {
-        return (0.0, 1.0);
-    }
     let pad = if high > low {
         (high - low) * 0.1
     } else {
         (high.abs() * 0.05).max(1e-9)
     };
-    (low - pad, high + pad)
+    let (low, high) = (low - pad, high + pad);
+    (low.is_finite() && high.is_finite() && (high - low).is_finite()).then_some((low, high))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_too_far_apart_for_an_axis_are_no_axis() {
+        assert_eq!(span([0.0, f64::MAX].into_iter()), None);
+        assert_eq!(span([-1e308, 1e308].into_iter()), None);
+        assert_eq!(span(std::iter::empty()), None);
+        assert!(span([1.0, 2.0].into_iter()).is_some());
+    }
 
     #[test]
     fn ticks_are_short() {
@@ -112,5 +141,6 @@ mod tests {
             .map(tick)
             .collect();
         assert_eq!(shown, ["0", "2M", "12.5M", "-30", "0.0315", "25k"]);
+        assert_eq!(tick(&1.7e308), "1.70e308");
     }
 }

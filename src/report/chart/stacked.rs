@@ -1,7 +1,7 @@
 //! Where estimated cycles go: bars split into the cost of accesses served
 //! by L1, by the last-level cache and by RAM, one bar a run.
 
-use super::{BLUE, Chart, FONT, LIGHT, RED, Svg, WIDTH, drawn, span, tick};
+use super::{BLUE, Chart, FONT, LIGHT, RED, Svg, Undrawn, WIDTH, drawn, span, tick};
 use crate::error::Error;
 use plotters::prelude::*;
 
@@ -15,8 +15,9 @@ pub struct Bar {
     pub parts: [f64; 3],
 }
 
-/// What each part is, for the key beneath the chart.
-pub const PARTS: [&str; 3] = ["L1 hits", "last-level hits (×5)", "RAM accesses (×35)"];
+/// What each part is, for the key beneath the chart; the weights are
+/// [`split`]'s.
+pub const PARTS: [&str; 3] = ["L1 hits", "last-level hits", "RAM accesses"];
 
 /// Bars one above another, each split into its parts.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,16 +39,18 @@ impl Stacked {
         if self.bars.is_empty() || !sound {
             return Ok(None);
         }
-        drawn(|svg| self.draw(svg)).map(Some)
+        drawn(|svg| self.draw(svg))
     }
 
-    fn draw(&self, svg: &mut String) -> Result<(), String> {
+    fn draw(&self, svg: &mut String) -> Result<(), Undrawn> {
         let fail = |e: &dyn std::fmt::Display| e.to_string();
         let height = 70 + 40 * self.bars.len() as u32;
         let root = SVGBackend::with_string(svg, (WIDTH, height)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| fail(&e))?;
         let totals = self.bars.iter().map(|b| b.parts.iter().sum::<f64>());
-        let (_, high) = span(totals.chain([0.0]));
+        let Some((_, high)) = span(totals.chain([0.0])) else {
+            return Err(Undrawn::NoAxis);
+        };
         let rows = self.bars.len() as f64;
         let mut chart = ChartBuilder::on(&root)
             .margin(12)
@@ -78,7 +81,8 @@ impl Stacked {
             .draw()
             .map_err(|e| fail(&e))?;
         self.segments(&mut chart).map_err(|e| fail(&e))?;
-        root.present().map_err(|e| fail(&e))
+        root.present().map_err(|e| fail(&e))?;
+        Ok(())
     }
 
     fn segments(

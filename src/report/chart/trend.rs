@@ -1,7 +1,7 @@
 //! One figure over runs, oldest first, against the band of the runs
 //! before the newest.
 
-use super::{BLUE, FONT, LIGHT, SIZE, Svg, drawn, span, tick};
+use super::{BLUE, FONT, LIGHT, SIZE, Svg, Undrawn, drawn, span, tick};
 use crate::error::Error;
 use plotters::prelude::*;
 
@@ -41,16 +41,18 @@ impl Trend {
         if values.is_empty() || values.iter().any(|v| !v.is_finite()) {
             return Ok(None);
         }
-        drawn(|svg| self.draw(svg, &values)).map(Some)
+        drawn(|svg| self.draw(svg, &values))
     }
 
-    fn draw(&self, svg: &mut String, values: &[f64]) -> Result<(), String> {
+    fn draw(&self, svg: &mut String, values: &[f64]) -> Result<(), Undrawn> {
         let fail = |e: &dyn std::fmt::Display| e.to_string();
         let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(|e| fail(&e))?;
         let last = (self.points.len() - 1) as f64;
         let band = self.band.into_iter().flat_map(|b| [b.low, b.high]);
-        let (low, high) = span(values.iter().copied().chain(band));
+        let Some((low, high)) = span(values.iter().copied().chain(band)) else {
+            return Err(Undrawn::NoAxis);
+        };
         let mut chart = ChartBuilder::on(&root)
             .margin(14)
             .x_label_area_size(36)
@@ -96,7 +98,8 @@ impl Trend {
                 .draw_series(line.map(|p| Circle::new(p, 3, BLACK.filled())))
                 .map_err(|e| fail(&e))?;
         }
-        root.present().map_err(|e| fail(&e))
+        root.present().map_err(|e| fail(&e))?;
+        Ok(())
     }
 }
 

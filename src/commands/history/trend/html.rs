@@ -14,13 +14,7 @@ use std::path::Path;
 /// and the history itself, which the page would replace.
 pub(super) fn check(path: &Path, history: &Location) -> Result<(), Error> {
     if let Location::Sqlite(db) = history {
-        let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b);
-        if same(path, db) {
-            return Err(Error::usage(format!(
-                "--html: {} is the history itself; name another file for the page",
-                path.display()
-            )));
-        }
+        store::check_distinct(path, "--html", &[db])?;
     }
     store::check_writable(path)
 }
