@@ -44,6 +44,20 @@ fn saved(save: &Path, sum_ms: &str) -> Result<(), Failed> {
     check(ran.code == 0, "a run to draw", &ran)
 }
 
+/// The first run committed in `folder` of the project (a count or kernel
+/// baseline of the reference suite), whatever its set-up's name.
+fn committed(folder: &str) -> Result<std::path::PathBuf, Failed> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
+    let mut all: Vec<_> = std::fs::read_dir(root)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    all.sort();
+    all.first()
+        .cloned()
+        .ok_or_else(|| format!("no run committed in {folder}").into())
+}
+
 fn report(args: &[&str]) -> common::Ran {
     let mut cmd = yardstick();
     cmd.arg("report").args(args);
@@ -107,15 +121,7 @@ fn a_slower_run_is_drawn_with_its_verdict_and_the_figures_show_gives() -> Result
 /// estimated cycles split where they go, with its counts in the table.
 fn a_counted_run_shows_where_its_cycles_go() -> Result<(), Failed> {
     let t = tempfile::tempdir()?;
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("baselines/micro/counts");
-    let mut committed: Vec<_> = std::fs::read_dir(folder)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    committed.sort();
-    let Some(counts) = committed.first().cloned() else {
-        return Err("no committed count baseline".into());
-    };
+    let counts = committed("baselines/micro/counts")?;
     let page = t.path().join("counts.html");
     let ran = report(&[
         counts.to_str().unwrap_or(""),
@@ -191,15 +197,7 @@ fn an_http_run_shows_each_page_of_each_server() -> Result<(), Failed> {
 /// and every figure of the process probes beside the empty child's.
 fn a_kernel_run_shows_its_processes_against_their_floor() -> Result<(), Failed> {
     let t = tempfile::tempdir()?;
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("baselines/kernel");
-    let mut committed: Vec<_> = std::fs::read_dir(folder)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    committed.sort();
-    let Some(kernel) = committed.first().cloned() else {
-        return Err("no committed kernel baseline".into());
-    };
+    let kernel = committed("baselines/kernel")?;
     let page = t.path().join("kernel.html");
     let ran = report(&[
         kernel.to_str().unwrap_or(""),
@@ -292,17 +290,6 @@ fn every_kind_of_page_loads_in_a_real_browser() -> Result<(), Failed> {
     let (base, slow) = (dir.join("base.json"), dir.join("slow.json"));
     saved(&base, "0.002")?;
     saved(&slow, "0.004")?;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let committed = |folder: &str| -> Result<std::path::PathBuf, Failed> {
-        let mut all: Vec<_> = std::fs::read_dir(root.join(folder))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "json"))
-            .collect();
-        all.sort();
-        all.first()
-            .cloned()
-            .ok_or_else(|| format!("nothing in {folder}").into())
-    };
     let page = |name: &str| dir.join(format!("{name}.html"));
     let html = |name: &str| format!("--html={}", page(name).display());
     let path = |p: &Path| p.display().to_string();

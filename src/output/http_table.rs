@@ -132,7 +132,7 @@ fn rows_table(rows: &[Row]) -> Table {
 }
 
 /// `200:95 404:5`, the most frequent first.
-fn counts(map: &BTreeMap<String, u64>) -> String {
+pub(crate) fn counts(map: &BTreeMap<String, u64>) -> String {
     let mut items: Vec<(&String, &u64)> = map.iter().collect();
     items.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     items
@@ -142,7 +142,7 @@ fn counts(map: &BTreeMap<String, u64>) -> String {
         .join(" ")
 }
 
-fn rate(v: f64) -> String {
+pub(crate) fn rate(v: f64) -> String {
     if v >= 100.0 {
         thousands(v)
     } else {
@@ -210,7 +210,7 @@ fn ab_tables(pairs: &[ServerPair]) -> String {
     out
 }
 
-fn ratio(v: Option<f64>) -> String {
+pub(crate) fn ratio(v: Option<f64>) -> String {
     v.map_or("-".to_string(), |r| format!("x{r:.2}"))
 }
 

@@ -7,8 +7,8 @@ use super::chart::Histogram;
 use crate::document::row::Row;
 use crate::document::run::Run;
 use crate::error::Error;
-use crate::output::layout::significant;
-use std::collections::BTreeMap;
+use crate::output::http_table;
+use crate::output::layout::ms;
 
 /// Draws `run`, judged as [`super::micro::draw`] says.
 pub fn draw(page: &mut Page, run: &Run, baseline: Option<&Run>) -> Result<(), Error> {
@@ -26,11 +26,7 @@ fn servers(page: &mut Page, run: &Run) {
         return;
     };
     page.subheading("Servers side by side");
-    let fig = |v: Option<f64>| v.map(|v| significant(v, 4)).unwrap_or_default();
-    let ratio = |v: Option<f64>| {
-        v.map(|v| format!("×{}", significant(v, 3)))
-            .unwrap_or_default()
-    };
+    let rate = |v: Option<f64>| v.map_or("-".to_string(), http_table::rate);
     let rows: Vec<Vec<String>> = pairs
         .iter()
         .map(|p| {
@@ -38,21 +34,22 @@ fn servers(page: &mut Page, run: &Run) {
                 p.name.clone(),
                 p.base.clone(),
                 p.other.clone(),
-                fig(p.base_median),
-                fig(p.other_median),
-                ratio(p.median_ratio),
-                fig(p.base_rps),
-                fig(p.other_rps),
-                ratio(p.rps_ratio),
+                ms(p.base_median),
+                ms(p.other_median),
+                http_table::ratio(p.median_ratio),
+                rate(p.base_rps),
+                rate(p.other_rps),
+                http_table::ratio(p.rps_ratio),
             ]
         })
         .collect();
+    // The terminal's A/B table, with the page as a column.
     let numbers = [
-        "median A (ms)",
-        "median B (ms)",
+        "A median",
+        "B median",
         "B/A",
-        "req/s A",
-        "req/s B",
+        "A req/s",
+        "B req/s",
         "B/A req/s",
     ];
     let header = [
@@ -75,13 +72,6 @@ fn one(page: &mut Page, row: &Row) -> Result<(), Error> {
     if let Some(svg) = histogram.svg()? {
         page.chart(&format!("{}: every request's time", row.key), &svg);
     }
-    let ms = |v: Option<f64>| v.map(|v| significant(v, 4)).unwrap_or_default();
-    let counted = |m: &BTreeMap<String, u64>| {
-        m.iter()
-            .map(|(k, n)| format!("{k}: {n}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let mut rows = vec![
         vec!["requests".into(), row.requests.to_string()],
         vec!["errors".into(), row.errors.to_string()],
@@ -92,12 +82,16 @@ fn one(page: &mut Page, row: &Row) -> Result<(), Error> {
             "time to first byte, median (ms)".into(),
             ms(row.page.ttfb_median),
         ],
-        vec!["requests per second".into(), ms(row.rps)],
+        vec![
+            "requests per second".into(),
+            row.rps.map_or("-".into(), http_table::rate),
+        ],
         vec!["bytes per response".into(), ms(row.page.bytes)],
-        vec!["status".into(), counted(&row.page.status)],
-        vec!["cache".into(), counted(&row.page.cache)],
+        vec!["status".into(), http_table::counts(&row.page.status)],
+        vec!["cache".into(), http_table::counts(&row.page.cache)],
     ];
-    rows.retain(|r| !r[1].is_empty());
+    // A figure the row has not (`-`), or answers it had none of, left out.
+    rows.retain(|r| !r[1].is_empty() && r[1] != "-");
     for (message, n) in &row.error_messages {
         rows.push(vec![format!("error: {message}"), n.to_string()]);
     }

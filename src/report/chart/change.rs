@@ -1,7 +1,7 @@
 //! The changes of a comparison, one bar a row: how far, how sure, and
 //! where the threshold lies.
 
-use super::{AMBER, Chart, FONT, GREY, LIGHT, RED, Svg, Undrawn, WIDTH, drawn, span, tick};
+use super::{AMBER, Chart, GREY, RED, Svg, Undrawn, WIDTH, drawn, rows_chart, span};
 use crate::document::check::Verdict;
 use crate::error::Error;
 use plotters::prelude::*;
@@ -56,35 +56,9 @@ impl Changes {
         let Some((low, high)) = span(ends.chain([0.0, t, -t])) else {
             return Err(Undrawn::NoAxis);
         };
-        let rows = self.rows.len() as f64;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
-            .x_label_area_size(34)
-            .y_label_area_size(180)
-            .build_cartesian_2d(low..high, -0.5..rows - 0.5)
-            .map_err(|e| fail(&e))?;
-        let label = |y: &f64| {
-            let i = y.round();
-            let index = (rows - 1.0 - i) as usize;
-            ((y - i).abs() < 1e-6 && i >= 0.0)
-                .then(|| self.rows.get(index))
-                .flatten()
-                .map(|c| c.label.clone())
-                .unwrap_or_default()
-        };
-        chart
-            .configure_mesh()
-            .x_label_formatter(&tick)
-            .y_labels(self.rows.len())
-            .y_label_formatter(&label)
-            .x_desc("change (%), worse to the right")
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .max_light_lines(0)
-            .bold_line_style(LIGHT)
-            .disable_y_mesh()
-            .draw()
-            .map_err(|e| fail(&e))?;
+        let labels: Vec<String> = self.rows.iter().map(|c| c.label.clone()).collect();
+        let x_desc = "change (%), worse to the right";
+        let mut chart = rows_chart(&root, low..high, &labels, x_desc, 180)?;
         self.lines(&mut chart).map_err(|e| fail(&e))?;
         self.bars(&mut chart).map_err(|e| fail(&e))?;
         root.present().map_err(|e| fail(&e))?;

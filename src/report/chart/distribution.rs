@@ -1,6 +1,6 @@
 //! Sets of samples side by side: where they lie, and every one of them.
 
-use super::{BLUE, Chart, FONT, LIGHT, Svg, Undrawn, WIDTH, drawn, span, tick};
+use super::{BLUE, Chart, Svg, Undrawn, WIDTH, drawn, rows_chart, span};
 use crate::error::Error;
 use crate::stats::Summary;
 use plotters::prelude::*;
@@ -59,35 +59,8 @@ impl Distribution {
             return Err(Undrawn::NoAxis);
         };
         let rows = series.len() as f64;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
-            .x_label_area_size(34)
-            .y_label_area_size(110)
-            .build_cartesian_2d(low..high, -0.5..rows - 0.5)
-            .map_err(|e| fail(&e))?;
-        let label = |y: &f64| {
-            let i = y.round();
-            let near = (y - i).abs() < 1e-6 && i >= 0.0;
-            // Top to bottom: the first series on the highest row.
-            let index = (rows - 1.0 - i) as usize;
-            near.then(|| series.get(index))
-                .flatten()
-                .map(|(s, _)| s.label.clone())
-                .unwrap_or_default()
-        };
-        chart
-            .configure_mesh()
-            .x_label_formatter(&tick)
-            .y_labels(series.len())
-            .y_label_formatter(&label)
-            .x_desc(self.unit.as_str())
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .max_light_lines(0)
-            .bold_line_style(LIGHT)
-            .disable_y_mesh()
-            .draw()
-            .map_err(|e| fail(&e))?;
+        let labels: Vec<String> = series.iter().map(|(s, _)| s.label.clone()).collect();
+        let mut chart = rows_chart(&root, low..high, &labels, &self.unit, 110)?;
         for (i, (s, sum)) in series.iter().enumerate() {
             let y = rows - 1.0 - i as f64;
             let colour = if s.baseline { BLUE } else { BLACK };

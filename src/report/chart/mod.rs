@@ -59,6 +59,60 @@ impl Svg {
     }
 }
 
+/// The label of position `at` on an axis of one category a whole number
+/// (0, 1, ...): `labels[at]`, or counted from the top when `top_down` (the
+/// first label on the highest row); nothing between two.
+fn category(labels: &[String], at: f64, top_down: bool) -> String {
+    let i = at.round();
+    if (at - i).abs() > 1e-6 || i < 0.0 {
+        return String::new();
+    }
+    let index = if top_down {
+        labels.len() as f64 - 1.0 - i
+    } else {
+        i
+    };
+    (index >= 0.0)
+        .then(|| labels.get(index as usize))
+        .flatten()
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The frame the charts of one bar or box a row share: a row per label,
+/// the first on top, numbers from `x` along the bottom under `x_desc`,
+/// labels `label_width` wide.
+fn rows_chart<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    x: std::ops::Range<f64>,
+    labels: &[String],
+    x_desc: &str,
+    label_width: u32,
+) -> Result<Chart<'a, 'b>, String> {
+    let fail = |e: &dyn std::fmt::Display| e.to_string();
+    let rows = labels.len() as f64;
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .x_label_area_size(34)
+        .y_label_area_size(label_width)
+        .build_cartesian_2d(x, -0.5..rows - 0.5)
+        .map_err(|e| fail(&e))?;
+    chart
+        .configure_mesh()
+        .x_label_formatter(&tick)
+        .y_labels(labels.len())
+        .y_label_formatter(&|y| category(labels, *y, true))
+        .x_desc(x_desc)
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 14))
+        .max_light_lines(0)
+        .bold_line_style(LIGHT)
+        .disable_y_mesh()
+        .draw()
+        .map_err(|e| fail(&e))?;
+    Ok(chart)
+}
+
 /// Why a chart was not drawn.
 enum Undrawn {
     /// Its values span no axis (see [`span`]): no chart, not an error.
@@ -132,6 +186,17 @@ mod tests {
         assert_eq!(span([-1e308, 1e308].into_iter()), None);
         assert_eq!(span(std::iter::empty()), None);
         assert!(span([1.0, 2.0].into_iter()).is_some());
+    }
+
+    #[test]
+    fn a_category_is_named_at_its_whole_position_only() {
+        let labels = ["a".to_string(), "b".to_string(), "c".to_string()];
+        assert_eq!(category(&labels, 0.0, false), "a");
+        assert_eq!(category(&labels, 0.0, true), "c");
+        assert_eq!(category(&labels, 2.0, true), "a");
+        for between in [0.5, -1.0, 3.0] {
+            assert_eq!(category(&labels, between, true), "");
+        }
     }
 
     #[test]

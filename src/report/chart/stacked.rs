@@ -1,7 +1,7 @@
 //! Where estimated cycles go: bars split into the cost of accesses served
 //! by L1, by the last-level cache and by RAM, one bar a run.
 
-use super::{BLUE, Chart, FONT, LIGHT, RED, Svg, Undrawn, WIDTH, drawn, span, tick};
+use super::{BLUE, Chart, RED, Svg, Undrawn, WIDTH, drawn, rows_chart, span};
 use crate::error::Error;
 use plotters::prelude::*;
 
@@ -51,35 +51,8 @@ impl Stacked {
         let Some((_, high)) = span(totals.chain([0.0])) else {
             return Err(Undrawn::NoAxis);
         };
-        let rows = self.bars.len() as f64;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
-            .x_label_area_size(34)
-            .y_label_area_size(110)
-            .build_cartesian_2d(0.0..high, -0.5..rows - 0.5)
-            .map_err(|e| fail(&e))?;
-        let label = |y: &f64| {
-            let i = y.round();
-            let index = (rows - 1.0 - i) as usize;
-            ((y - i).abs() < 1e-6 && i >= 0.0)
-                .then(|| self.bars.get(index))
-                .flatten()
-                .map(|b| b.label.clone())
-                .unwrap_or_default()
-        };
-        chart
-            .configure_mesh()
-            .x_label_formatter(&tick)
-            .y_labels(self.bars.len())
-            .y_label_formatter(&label)
-            .x_desc(self.unit.as_str())
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .max_light_lines(0)
-            .bold_line_style(LIGHT)
-            .disable_y_mesh()
-            .draw()
-            .map_err(|e| fail(&e))?;
+        let labels: Vec<String> = self.bars.iter().map(|b| b.label.clone()).collect();
+        let mut chart = rows_chart(&root, 0.0..high, &labels, &self.unit, 110)?;
         self.segments(&mut chart).map_err(|e| fail(&e))?;
         root.present().map_err(|e| fail(&e))?;
         Ok(())

@@ -1,7 +1,7 @@
 //! One figure over runs, oldest first, against the band of the runs
 //! before the newest.
 
-use super::{BLUE, FONT, LIGHT, SIZE, Svg, Undrawn, drawn, span, tick};
+use super::{BLUE, FONT, LIGHT, SIZE, Svg, Undrawn, category, drawn, span, tick};
 use crate::error::Error;
 use plotters::prelude::*;
 
@@ -59,12 +59,8 @@ impl Trend {
             .y_label_area_size(72)
             .build_cartesian_2d(-0.5..last + 0.5, low..high)
             .map_err(|e| fail(&e))?;
-        let label = |x: &f64| {
-            let i = x.round();
-            let near = (x - i).abs() < 1e-6 && i >= 0.0;
-            let found = near.then(|| self.points.get(i as usize)).flatten();
-            found.map(|(l, _)| l.clone()).unwrap_or_default()
-        };
+        let labels: Vec<String> = self.points.iter().map(|(l, _)| l.clone()).collect();
+        let label = |x: &f64| category(&labels, *x, false);
         chart
             .configure_mesh()
             .y_label_formatter(&tick)
