@@ -75,9 +75,7 @@ impl Sqlite {
                 return Ok(());
             }
         }
-        let mode: String = c
-            .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))
-            .map_err(|e| format!("cannot set WAL mode: {e}"))?;
+        let mode = wal(c).map_err(|e| format!("cannot set WAL mode: {e}"))?;
         if !mode.eq_ignore_ascii_case("wal") {
             return Err(format!(
                 "cannot keep a history here: SQLite gave journal mode {mode}, not WAL \
@@ -115,6 +113,25 @@ impl Sqlite {
 
     fn failed(&self, what: &str, e: rusqlite::Error) -> Error {
         Error::input(format!("{}: cannot {what}: {e}", self.shown))
+    }
+}
+
+/// Asks for WAL mode, and returns the mode SQLite gives. Changing the mode
+/// needs the file to itself, and SQLite answers "locked" at once instead of
+/// calling the busy handler: two jobs that create one history together
+/// would fail. So a locked answer is asked again, up to the busy timeout.
+fn wal(c: &Connection) -> Result<String, rusqlite::Error> {
+    let start = std::time::Instant::now();
+    loop {
+        match c.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0)) {
+            Err(e)
+                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+                    && start.elapsed() < BUSY =>
+            {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            other => return other,
+        }
     }
 }
 
