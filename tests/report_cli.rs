@@ -58,6 +58,30 @@ fn committed(folder: &str) -> Result<std::path::PathBuf, Failed> {
         .ok_or_else(|| format!("no run committed in {folder}").into())
 }
 
+/// `compare-builds` of this binary against itself on `drawn_sum`, the new
+/// build's work doubled and every sample timed by the scripted clock, saved
+/// to `save` and drawn to `page`: every one of eight pairs slower.
+fn paired(save: &Path, page: &Path) -> Result<common::Ran, Failed> {
+    let me = std::env::current_exe()?;
+    let mut cmd = yardstick();
+    cmd.arg("compare-builds")
+        .arg(&me)
+        .arg(&me)
+        .args(["--rounds=8", "--repeat=3", "--probe=drawn_sum", "--seed=1"])
+        .args([
+            "--min-batch=200",
+            "-q",
+            "--env-new=YARDSTICK_INJECT=drawn_sum:100",
+        ])
+        .arg(format!("--save={}", save.display()))
+        .arg(format!("--html={}", page.display()))
+        .env("YARDSTICK_E2E_CHILD", "bench")
+        .env("YARDSTICK_FAKE_CLOCK", "drawn_sum=0.004");
+    let ran = run(cmd);
+    check(ran.code == 1, "the doubled work regresses", &ran)?;
+    Ok(ran)
+}
+
 fn report(args: &[&str]) -> common::Ran {
     let mut cmd = yardstick();
     cmd.arg("report").args(args);
@@ -115,6 +139,47 @@ fn a_slower_run_is_drawn_with_its_verdict_and_the_figures_show_gives() -> Result
         }
     }
     Ok(())
+}
+
+/// A paired comparison: per probe each round's change by worker pair, and
+/// the signed-rank test in words with the p-value the saved run holds.
+fn a_paired_comparison_shows_its_rounds_and_its_test() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let (save, page) = (t.path().join("paired.json"), t.path().join("paired.html"));
+    let ran = paired(&save, &page)?;
+    let html = std::fs::read_to_string(&page)?;
+    let doc = json(&std::fs::read_to_string(&save)?);
+    let c = &doc["comparison"]["checks"][0];
+    let rounds = c["rounds"].as_array().cloned().unwrap_or_default();
+    check(rounds.len() == 8, "the eight rounds are kept", &ran)?;
+    let p = c["p_value"].as_f64().unwrap_or(f64::NAN);
+    for part in [
+        "drawn_sum: the new build against the old, round by round".to_string(),
+        "Wilcoxon signed-rank test over the 8 pairs".to_string(),
+        format!("gives p = {}", yardstick::output::layout::significant(p, 3)),
+        "the pairs agree on a slowdown".to_string(),
+        "<td>REGRESSED</td>".to_string(),
+    ] {
+        check(html.contains(&part), &format!("the page has {part}"), &ran)?;
+    }
+    // Each round a dot; the same page from the saved run.
+    check(
+        html.matches("<circle").count() >= 8,
+        "a dot per round",
+        &ran,
+    )?;
+    let again = t.path().join("again.html");
+    let ran = report(&[
+        save.to_str().unwrap_or(""),
+        &format!("--html={}", again.display()),
+    ]);
+    check(ran.code == 0, "report exits 0", &ran)?;
+    let drawn = std::fs::read_to_string(&again)?;
+    check(
+        drawn.contains("Wilcoxon signed-rank test over the 8 pairs"),
+        "report draws the saved comparison alike",
+        &ran,
+    )
 }
 
 /// A committed count baseline of the reference suite: each probe's
@@ -311,6 +376,7 @@ fn every_kind_of_page_loads_in_a_real_browser() -> Result<(), Failed> {
     let history = format!("--history={}", dir.join("h.sqlite").display());
     browser::made(&["history", "add", &path(&base), &path(&slow), &history])?;
     browser::made(&["history", "trend", "drawn_sum", &history, &html("trend")])?;
+    paired(&dir.join("paired.json"), &page("paired"))?;
     const REPORT: browser::Wanted = &["h1", "figure.chart svg", "h3", "table"];
     browser::pages_load_cleanly(&[
         (
@@ -321,12 +387,15 @@ fn every_kind_of_page_loads_in_a_real_browser() -> Result<(), Failed> {
         (page("kernel"), REPORT),
         (page("http"), REPORT),
         (page("trend"), &["h1", "figure.chart svg", "table"]),
+        (page("paired"), &["h1", "figure.chart svg", "h3", "table"]),
     ])
 }
 
 fn main() {
-    if std::env::var("YARDSTICK_E2E_CHILD").as_deref() == Ok("main") {
-        std::process::exit(yardstick::main());
+    match std::env::var("YARDSTICK_E2E_CHILD").as_deref() {
+        Ok("main") => std::process::exit(yardstick::main()),
+        Ok("bench") => std::process::exit(yardstick::run_main()),
+        _ => {}
     }
     let trials = vec![
         Trial::test(
@@ -336,6 +405,10 @@ fn main() {
         Trial::test(
             "a_counted_run_shows_where_its_cycles_go",
             a_counted_run_shows_where_its_cycles_go,
+        ),
+        Trial::test(
+            "a_paired_comparison_shows_its_rounds_and_its_test",
+            a_paired_comparison_shows_its_rounds_and_its_test,
         ),
         Trial::test(
             "a_kernel_run_shows_its_processes_against_their_floor",

@@ -215,21 +215,20 @@ pub(crate) mod tests {
         use yardstick::document::comparison::Check;
         let mut run = micro_run(1.0, &[("a", 1.0), ("b", 1.0), ("c", 1.0)]);
         run.calibration = None;
-        let check = |key: &str, change: f64, regressed: bool, inconclusive: bool| Check {
-            key: key.into(),
-            metric: Figure::PairedMedianRatio,
-            baseline: 2.0,
-            current: 2.0 * (1.0 + change / 100.0),
-            change_pct: change,
-            verdict: match (regressed, inconclusive) {
+        let check = |key: &str, change: f64, regressed: bool, inconclusive: bool| {
+            let verdict = match (regressed, inconclusive) {
                 (true, _) => yardstick::document::check::Verdict::Regressed,
                 (false, true) => yardstick::document::check::Verdict::Inconclusive(
                     yardstick::document::check::Reason::PairsDisagree,
                 ),
                 (false, false) => yardstick::document::check::Verdict::Ok,
-            },
-            p_value: Some(if regressed { 0.001 } else { 0.5 }),
-            confirmation_pct: None,
+            };
+            let current = 2.0 * (1.0 + change / 100.0);
+            let figure = Figure::PairedMedianRatio;
+            Check {
+                p_value: Some(if regressed { 0.001 } else { 0.5 }),
+                ..Check::new(key, figure, 2.0, current, change, verdict)
+            }
         };
         let probes: Vec<String> = ["a", "b", "c", "gone"].map(String::from).to_vec();
         assert!(

@@ -177,6 +177,10 @@ pub(crate) static SAVE: Def<Common> = Def {
     help: "also write the run as JSON",
     set: Set::Path(|c, p| c.save = Some(p)),
 };
+/// What `--html=FILE` does, on each command that takes it: the option's
+/// field is the command's own, so its entry is too.
+pub(crate) const HTML_HELP: &str = "also draw the run as one self-contained HTML page (yardstick \
+     report's); a file that cannot be written is refused before measuring";
 /// `--baseline=FILE`.
 pub(crate) static BASELINE: Def<Common> = Def {
     long: "baseline",

@@ -13,8 +13,6 @@ pub mod history;
 pub mod http;
 pub mod machine;
 pub mod micro;
-// Only HTTP mode draws the run it makes so far.
-#[cfg(feature = "http")]
 mod page;
 #[cfg(feature = "report")]
 pub mod report;

@@ -206,6 +206,24 @@ pub struct Check {
     /// Micro runs against a baseline: the change found when a flagged probe
     /// was measured again, interleaved with the calibration loop.
     pub confirmation_pct: Option<f64>,
+    /// Paired comparisons: each round both builds measured, the evidence
+    /// the p-value was drawn from, kept so that a report can show it.
+    pub rounds: Vec<PairedRound>,
+}
+
+/// One round of a paired comparison: both builds' figures for one row,
+/// taken back to back by one pair of workers.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PairedRound {
+    /// The worker pair that ran the round, from 0: the rounds of one pair
+    /// make one piece of evidence.
+    pub pair: usize,
+    /// The round's number in the whole comparison, from 1.
+    pub round: usize,
+    /// The old build's figure: the median of its block of samples.
+    pub baseline: f64,
+    /// The new build's figure.
+    pub current: f64,
 }
 
 impl Check {
@@ -227,6 +245,7 @@ impl Check {
             verdict,
             p_value: None,
             confirmation_pct: None,
+            rounds: Vec::new(),
         }
     }
 
@@ -256,6 +275,8 @@ struct CheckRecord {
     inconclusive: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     confirmation_pct: Option<f64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    rounds: Vec<PairedRound>,
 }
 
 impl From<CheckRecord> for Check {
@@ -280,6 +301,7 @@ impl From<CheckRecord> for Check {
             verdict,
             p_value: r.p_value,
             confirmation_pct: r.confirmation_pct,
+            rounds: r.rounds,
         }
     }
 }
@@ -296,6 +318,7 @@ impl From<Check> for CheckRecord {
             change_pct: c.change_pct,
             p_value: c.p_value,
             confirmation_pct: c.confirmation_pct,
+            rounds: c.rounds,
         }
     }
 }

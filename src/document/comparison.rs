@@ -3,7 +3,7 @@
 //! The rules that produce it live in `judge/`, one file per method; this is
 //! only the data, shared by every renderer.
 
-pub use super::check::{Check, Figure, Reason, Verdict};
+pub use super::check::{Check, Figure, PairedRound, Reason, Verdict};
 use serde::ser::{SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 

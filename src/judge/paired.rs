@@ -16,7 +16,9 @@
 //! one, `Builds` holds one value for each, a `Round` is where a figure was
 //! taken, and a `Series` is what one build gave for one probe.
 
-use crate::document::comparison::{Check, Comparison, Figure, Method, Reason, Verdict};
+use crate::document::comparison::{
+    Check, Comparison, Figure, Method, PairedRound, Reason, Verdict,
+};
 use crate::stats::{median, signed_rank};
 use std::collections::BTreeMap;
 use std::ops::{Index, IndexMut};
@@ -166,16 +168,21 @@ fn paired_check(
     new: &BTreeMap<Round, f64>,
     threshold: f64,
 ) -> Option<Check> {
-    let mut by_pair: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+    let mut rounds = Vec::new();
     for (round, o) in old {
         if let Some(n) = new.get(round)
             && *o > 0.0
             && n.is_finite()
         {
-            by_pair.entry(round.pair).or_default().push(n / o);
+            rounds.push(PairedRound {
+                pair: round.pair,
+                round: round.number,
+                baseline: *o,
+                current: *n,
+            });
         }
     }
-    let figures: Vec<f64> = by_pair.values().filter_map(|r| median(r)).collect();
+    let figures = pair_figures(&rounds);
     let old: Vec<f64> = old.values().copied().collect();
     let new: Vec<f64> = new.values().copied().collect();
     let ratio = median(&figures)?;
@@ -193,8 +200,23 @@ fn paired_check(
     let figure = Figure::PairedMedianRatio;
     Some(Check {
         p_value: Some(p),
+        rounds,
         ..Check::new(key, figure, median(&old)?, median(&new)?, change, verdict)
     })
+}
+
+/// Each worker pair's figure, in the order of the pairs: the median of the
+/// new/old ratios of its rounds. These, not the rounds, are what the
+/// signed-rank test takes (see the module's note).
+pub(crate) fn pair_figures(rounds: &[PairedRound]) -> Vec<f64> {
+    let mut by_pair: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+    for r in rounds.iter().filter(|r| r.baseline > 0.0) {
+        by_pair
+            .entry(r.pair)
+            .or_default()
+            .push(r.current / r.baseline);
+    }
+    by_pair.values().filter_map(|r| median(r)).collect()
 }
 
 #[cfg(test)]
@@ -292,6 +314,15 @@ mod tests {
         old.remove(&third);
         let c = paired_check("p", &old, &new, 3.0).unwrap();
         assert_eq!(c.change_pct, 0.0);
+        // The evidence kept is those rounds, each with both figures.
+        let kept: Vec<(usize, f64, f64)> = c
+            .rounds
+            .iter()
+            .map(|r| (r.round, r.baseline, r.current))
+            .collect();
+        assert_eq!(kept.len(), 4);
+        assert!(!kept.iter().any(|(round, ..)| *round == 2), "{kept:?}");
+        assert!(kept.iter().all(|(_, o, n)| o == n), "{kept:?}");
     }
 
     #[test]

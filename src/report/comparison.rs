@@ -8,6 +8,7 @@ use crate::document::check::{Check, Figure as Judged, Reason, Verdict};
 use crate::document::comparison::Comparison;
 use crate::document::run::Run;
 use crate::error::Error;
+use crate::judge::paired::pair_figures;
 use crate::output::layout::{change, significant};
 use crate::output::{table, verdict};
 use crate::stats::bootstrap::{self, Interval};
@@ -81,7 +82,8 @@ fn bars(page: &mut Page, c: &Comparison, intervals: &[Option<Interval>]) -> Resu
         page.paragraph(
             &format!(
                 "Bars: the change, red when it regressed, amber without a verdict; whiskers: \
-                 its 95 % interval (a bootstrap of the rounds); dashed: the threshold{}.",
+                 its 95 % interval (a bootstrap of the rounds, or of the worker pairs' figures \
+                 for paired builds); dashed: the threshold{}.",
                 c.min_delta
                     .filter(|d| *d > 0.0)
                     .map(|d| format!(
@@ -137,9 +139,13 @@ fn worse_pct(k: &Check) -> f64 {
     }
 }
 
-/// The interval of a timed check, from the rounds of both runs: counts are
-/// exact and have none.
+/// The interval of a timed check, from the rounds of both runs, or for a
+/// paired one from its worker pairs' figures: counts are exact and have
+/// none.
 fn interval(run: &Run, baseline: Option<&Run>, k: &Check) -> Option<Interval> {
+    if k.metric == Judged::PairedMedianRatio {
+        return bootstrap::median_of(&pair_figures(&k.rounds)).map(Interval::as_change_pct);
+    }
     if k.metric != Judged::MedianPerCalibration {
         return None;
     }

@@ -21,13 +21,28 @@ pub fn draw(page: &mut Page, run: &Run, baseline: Option<&Run>) -> Result<(), Er
     Ok(())
 }
 
-/// One probe: its rounds beside the baseline's, round by round, and its
-/// figures.
+/// One probe: its rounds beside the baseline's, round by round (for a
+/// paired comparison, the two builds' rounds), and its figures.
 pub fn probe(page: &mut Page, run: &Run, row: &Row, baseline: Option<&Run>) -> Result<(), Error> {
     page.subheading(&row.key);
     if !row.note.is_empty() {
         page.paragraph(&row.note, true);
     }
+    match run
+        .comparison
+        .as_ref()
+        .and_then(|c| super::paired::kept(c, &row.key))
+    {
+        Some((check, threshold)) => super::paired::draw(page, check, threshold)?,
+        None => rounds(page, run, row, baseline)?,
+    }
+    cycles(page, row, baseline.and_then(|b| b.row(&row.key)))?;
+    figures(page, run, row);
+    Ok(())
+}
+
+/// Where a probe's rounds lay beside the baseline's, and round by round.
+fn rounds(page: &mut Page, run: &Run, row: &Row, baseline: Option<&Run>) -> Result<(), Error> {
     // x calib where the run is judged by it (micro mode); a kernel run's
     // in-process probes are judged by their times, and drawn in them.
     let ours = if run.mode == Mode::Micro {
@@ -78,8 +93,6 @@ pub fn probe(page: &mut Page, run: &Run, row: &Row, baseline: Option<&Run>) -> R
             page.chart(&format!("{}: round by round", row.key), &svg);
         }
     }
-    cycles(page, row, baseline.and_then(|b| b.row(&row.key)))?;
-    figures(page, run, row);
     Ok(())
 }
 

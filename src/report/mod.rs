@@ -15,6 +15,7 @@ pub mod http;
 pub mod kernel;
 pub mod micro;
 mod page;
+pub mod paired;
 
 pub use page::Page;
 

@@ -78,6 +78,30 @@ pub fn ratio_of_medians(base: &[f64], current: &[f64]) -> Option<Interval> {
     })
 }
 
+/// The median of `values` (one figure per independent piece of evidence,
+/// such as a worker pair's ratio) and its 95 % percentile bootstrap
+/// interval; `None` for fewer than [`MIN_ROUNDS`] values or one that is not
+/// finite.
+pub fn median_of(values: &[f64]) -> Option<Interval> {
+    if values.len() < MIN_ROUNDS || values.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    let estimate = median(values)?;
+    let mut rng = fastrand::Rng::with_seed(seed(values, &[]));
+    let mut draw = vec![0.0; values.len()];
+    let mut medians = Vec::with_capacity(RESAMPLES);
+    for _ in 0..RESAMPLES {
+        resample(&mut rng, values, &mut draw);
+        medians.push(median(&draw)?);
+    }
+    medians.sort_by(f64::total_cmp);
+    Some(Interval {
+        low: super::percentile_sorted(&medians, 2.5),
+        estimate,
+        high: super::percentile_sorted(&medians, 97.5),
+    })
+}
+
 fn resample(rng: &mut fastrand::Rng, from: &[f64], into: &mut [f64]) {
     for slot in into.iter_mut() {
         *slot = from[rng.usize(..from.len())];
@@ -119,6 +143,19 @@ mod tests {
             ratio_of_medians(&base, &current),
             ratio_of_medians(&base, &current)
         );
+    }
+
+    #[test]
+    fn the_median_of_one_set_lies_within_its_interval() {
+        let ratios = [1.05, 1.06, 1.04, 1.07, 1.05, 1.06];
+        let i = median_of(&ratios).unwrap();
+        assert!((i.estimate - 1.055).abs() < 1e-12, "{i:?}");
+        assert!(
+            i.low >= 1.04 && i.high <= 1.07 && i.low <= i.estimate,
+            "{i:?}"
+        );
+        assert_eq!(median_of(&ratios[..4]), None);
+        assert_eq!(median_of(&[1.0, 1.0, 1.0, 1.0, f64::INFINITY]), None);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use crate::document::comparison::{
     CalibrationRatio, Check, Comparison, EnvironmentDifference, Figure, Judged, MachineMismatch,
-    Method, Reason, ToolMismatch, Verdict,
+    Method, PairedRound, Reason, ToolMismatch, Verdict,
 };
 use crate::document::environment::{Cpu, Environment};
 use crate::document::figures::Figures;
@@ -236,6 +236,12 @@ pub(super) fn check(key: &str, metric: Figure, verdict: Verdict) -> Check {
         verdict,
         p_value: (!machine).then_some(0.2),
         confirmation_pct: (!machine && !pairs).then_some(2.0),
+        rounds: vec![PairedRound {
+            pair: 1,
+            round: 4,
+            baseline: 1.0,
+            current: 1.5,
+        }],
     }
 }
 

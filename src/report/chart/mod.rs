@@ -4,12 +4,14 @@
 mod change;
 mod distribution;
 mod histogram;
+mod pairs;
 mod stacked;
 mod trend;
 
 pub use change::{Change, Changes};
 pub use distribution::{Distribution, Series};
 pub use histogram::{BINS, Histogram};
+pub use pairs::{PairedChange, Pairs};
 pub use stacked::{Bar, PARTS, Stacked, split};
 pub use trend::{Band, Trend};
 
