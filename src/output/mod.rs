@@ -11,7 +11,7 @@ pub mod layout;
 pub mod markdown;
 pub mod progress;
 #[cfg(test)]
-mod properties;
+pub(crate) mod properties;
 pub(crate) mod record;
 pub mod table;
 pub mod verdict;

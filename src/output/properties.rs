@@ -40,8 +40,8 @@ fn field() -> impl Strategy<Value = String> {
 }
 
 /// A run of `mode` and its comparison, every text field taken in turn
-/// from `t`.
-fn fixture(mode: Mode, metric: Metric, t: &[String]) -> Run {
+/// from `t`. The report's property test draws it too.
+pub(crate) fn fixture(mode: Mode, metric: Metric, t: &[String]) -> Run {
     let mut next = t.iter().cycle().cloned();
     let mut s = || next.next().unwrap_or_default();
     let mut rows = Vec::new();

@@ -16,6 +16,8 @@ pub mod kernel;
 pub mod micro;
 mod page;
 pub mod paired;
+#[cfg(test)]
+mod properties;
 
 pub use page::Page;
 
