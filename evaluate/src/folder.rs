@@ -15,7 +15,7 @@ pub fn write(out: &Path, results: &Results) -> Result<(), Error> {
         .map_err(|e| Error(format!("results.json: cannot serialise: {e}")))?;
     save("results.json", &(json + "\n"))?;
     let mut names = Vec::new();
-    for (name, svg) in plots::all(results) {
+    for (name, svg) in plots::all(results)? {
         save(&name, &svg)?;
         names.push(name);
     }

@@ -30,7 +30,6 @@ pub mod rescore;
 pub mod results;
 pub mod runner;
 pub mod stats;
-pub mod svg;
 pub mod targets;
 pub mod verdict;
 

@@ -1,27 +1,34 @@
 //! The report's plots: how far identical runs drift apart (A/A |change|,
 //! raw against normalised), and how often a known slowdown is caught.
 
+use crate::Error;
 use crate::results::{Block, Record, Results};
-use crate::svg::{Chart, Series};
 use crate::verdict::ProbeOutcome;
+use yardstick::report::chart::{Line as Series, Lines as Chart};
 
-/// The file names of the plots and their SVG text.
-pub fn all(results: &Results) -> Vec<(String, String)> {
-    let mut out = vec![
-        ("aa-change.svg".to_string(), aa_change(results).render()),
-        ("power.svg".to_string(), power(results).render()),
+/// The file names of the plots and their SVG text; a plot whose ranges
+/// hold nothing to draw is left out.
+pub fn all(results: &Results) -> Result<Vec<(String, String)>, Error> {
+    let mut charts = vec![
+        ("aa-change.svg".to_string(), aa_change(results)),
+        ("power.svg".to_string(), power(results)),
     ];
     for block in &results.blocks {
-        out.push((
+        charts.push((
             format!(
                 "power-{}-{}.svg",
                 block.condition.as_str(),
                 block.method.as_str()
             ),
-            power_per_probe(block, block.threshold.unwrap_or(results.setup.threshold)).render(),
+            power_per_probe(block, block.threshold.unwrap_or(results.setup.threshold)),
         ));
     }
-    out
+    let mut out = Vec::new();
+    for (name, chart) in charts {
+        let drawn = chart.svg().map_err(|e| Error(format!("{name}: {e}")))?;
+        out.extend(drawn.map(|svg| (name, svg.as_str().to_string())));
+    }
+    Ok(out)
 }
 
 fn label(block: &Block, multiple_methods: bool) -> String {
@@ -92,7 +99,7 @@ pub fn aa_change(results: &Results) -> Chart {
         y_label: "share of probe runs at or below".to_string(),
         x_range: (0.0, x_max),
         y_range: (0.0, 1.0),
-        series,
+        lines: series,
         marks,
     }
 }
@@ -215,7 +222,7 @@ fn power_chart(
         y_label: "share flagged".to_string(),
         x_range: (0.0, (x_max * 1.1).ceil()),
         y_range: (0.0, 1.0),
-        series,
+        lines: series,
         marks,
     }
 }
@@ -237,7 +244,7 @@ mod tests {
     #[test]
     fn every_block_gets_its_lines() {
         let results = sample_results();
-        let files = all(&results);
+        let files = all(&results).unwrap();
         let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(
             names,
@@ -251,13 +258,13 @@ mod tests {
         );
         let aa = aa_change(&results);
         // Three blocks, each judged and raw, marked at both thresholds.
-        assert_eq!(aa.series.len(), 6);
-        assert_eq!(aa.series[0].label, "quiet stored-baseline, judged");
-        assert_eq!(aa.series[0].points.last(), Some(&(4.0, 1.0)));
+        assert_eq!(aa.lines.len(), 6);
+        assert_eq!(aa.lines[0].label, "quiet stored-baseline, judged");
+        assert_eq!(aa.lines[0].points.last(), Some(&(4.0, 1.0)));
         assert_eq!(aa.marks.len(), 2);
         let p = power(&results);
-        assert_eq!(p.series.len(), 3);
-        assert_eq!(p.series[0].points, [(25.0, 0.5)]);
+        assert_eq!(p.lines.len(), 3);
+        assert_eq!(p.lines[0].points, [(25.0, 0.5)]);
         assert_eq!(power_per_probe(&results.blocks[1], 3.0).marks[0].0, 3.0);
         assert!(files.iter().all(|(_, svg)| svg.contains("</svg>")));
     }

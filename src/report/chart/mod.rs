@@ -4,6 +4,7 @@
 mod change;
 mod distribution;
 mod histogram;
+mod lines;
 mod pairs;
 mod stacked;
 mod trend;
@@ -11,6 +12,7 @@ mod trend;
 pub use change::{Change, Changes};
 pub use distribution::{Distribution, Series};
 pub use histogram::{BINS, Histogram};
+pub use lines::{Line, Lines};
 pub use pairs::{PairedChange, Pairs};
 pub use stacked::{Bar, PARTS, Stacked, split};
 pub use trend::{Band, Trend};
