@@ -118,6 +118,20 @@ fn a_slower_run_is_drawn_with_its_verdict_and_the_figures_show_gives() -> Result
         "every chart drawn, no script",
         &ran,
     )?;
+    // The bench draws the same page itself, judged as it runs.
+    let own = t.path().join("own.html");
+    let mut cmd = own_child("bench", "@calibration=2; drawn_sum=0.004; drawn_max=0.001");
+    cmd.args(["--bench", "--repeat=5", "--warmup=1", "-q"])
+        .arg(format!("--baseline={}", base.display()))
+        .arg(format!("--html={}", own.display()));
+    let ran = run(cmd);
+    check(ran.code == 1, "the bench regresses", &ran)?;
+    let drawn = std::fs::read_to_string(&own)?;
+    check(
+        drawn.contains("<td>REGRESSED</td>") && drawn.contains("<h3>drawn_sum</h3>"),
+        "the bench's own page",
+        &ran,
+    )?;
     let shown = run(yardstick().args(["show", slow.to_str().unwrap_or(""), "--json"]));
     let doc = json(&shown.stdout);
     // Each row's figures table, cell beside its name, as show gives them.

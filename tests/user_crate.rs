@@ -55,6 +55,24 @@ fn a_users_crate_tests_and_benches_its_probes() {
     ]);
     let stderr = text(&bench.stderr);
     assert_eq!(bench.status.code(), Some(0), "{stderr}");
+    // A bench builds no plotting unless it asks: a page is refused, with
+    // the way to one, before anything is measured.
+    let page = cargo(&[
+        "bench",
+        "--locked",
+        "--profile=dev",
+        "--bench",
+        "speed",
+        "--",
+        "--html=p.html",
+    ]);
+    let refusal = text(&page.stderr);
+    assert!(
+        refusal.contains("--html: this build draws no page (yardstick's feature `report` is off)")
+            && refusal.contains("exit status: 2")
+            && !example().join("p.html").exists(),
+        "{refusal}"
+    );
     let run: serde_json::Value = serde_json::from_slice(&bench.stdout).expect("a run document");
     let mut rows: Vec<(String, u64)> = run["rows"]
         .as_array()

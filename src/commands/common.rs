@@ -72,6 +72,16 @@ impl From<&Common> for crate::judge::Rules {
 }
 
 impl Common {
+    /// The files these options name, which a page (`--html`) must not
+    /// replace: the save, the baseline, and a history given as a path.
+    pub(crate) fn files(&self) -> Vec<&std::path::Path> {
+        [self.save.as_deref(), self.baseline.as_deref()]
+            .into_iter()
+            .flatten()
+            .chain(self.history.as_deref().map(std::path::Path::new))
+            .collect()
+    }
+
     /// Where and how the finished run goes.
     pub(crate) fn delivery(&self) -> Delivery {
         Delivery {

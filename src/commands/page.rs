@@ -20,7 +20,9 @@ impl Html {
         };
         if !cfg!(feature = "report") {
             return Err(Error::usage(
-                "--html: this yardstick was built without the report (the feature `report`)",
+                "--html: this build draws no page (yardstick's feature `report` is off): turn \
+                 it on where yardstick is a dependency, or save the run with --save=FILE and \
+                 draw it with `yardstick report FILE --html=PAGE`",
             ));
         }
         crate::document::store::check_distinct(path, "--html", inputs)?;
@@ -29,8 +31,25 @@ impl Html {
     }
 
     /// Draws `run` (made by `name`), judged against `baseline`, if a page
+    /// was asked for, then hands the run to `deliver` and returns its exit
+    /// code. A page that fails to be written costs the page, never the
+    /// run's save or its verdict: its error comes after the delivery.
+    pub fn draw_then(
+        &self,
+        name: &str,
+        run: Run,
+        baseline: Option<&Run>,
+        deliver: impl FnOnce(Run) -> Result<i32, Error>,
+    ) -> Result<i32, Error> {
+        let drawn = self.draw(name, &run, baseline);
+        let code = deliver(run)?;
+        drawn?;
+        Ok(code)
+    }
+
+    /// Draws `run` (made by `name`), judged against `baseline`, if a page
     /// was asked for.
-    pub fn draw(&self, name: &str, run: &Run, baseline: Option<&Run>) -> Result<(), Error> {
+    fn draw(&self, name: &str, run: &Run, baseline: Option<&Run>) -> Result<(), Error> {
         let Some(path) = &self.0 else {
             return Ok(());
         };

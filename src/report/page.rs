@@ -34,7 +34,7 @@ table { border-collapse: collapse; font-variant-numeric: tabular-nums; display: 
 h1, h2, h3, p, footer { overflow-wrap: anywhere; }
 th { white-space: nowrap; }
 th, td { padding: 0.2rem 0.7rem; border-bottom: 1px solid var(--rule); text-align: left; }
-td.number, th.number { text-align: right; }
+td.number, th.number { text-align: right; white-space: nowrap; }
 code { font: 0.9em ui-monospace, monospace; }
 @media print { body { color: #000; background: #fff; } figure.chart { break-inside: avoid; } }
 ";

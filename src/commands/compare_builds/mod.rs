@@ -48,13 +48,8 @@ use workers::Launcher;
 /// build regressed).
 pub(crate) fn main(o: &PairedOptions) -> Result<i32, Error> {
     let setup = Setup::new(o)?;
-    let c = &o.common;
-    let inputs: Vec<&std::path::Path> = [c.save.as_deref(), Some(o.old.as_path())]
-        .into_iter()
-        .flatten()
-        .chain([o.new.as_path()])
-        .chain(c.history.as_deref().map(std::path::Path::new))
-        .collect();
+    let mut inputs = o.common.files();
+    inputs.extend([o.old.as_path(), o.new.as_path()]);
     let page = super::page::Html::asked(o.html.as_deref(), &inputs)?;
     let launcher = Launcher { options: o };
     let (first, greetings) = launcher.first_pair()?;
@@ -78,12 +73,9 @@ pub(crate) fn main(o: &PairedOptions) -> Result<i32, Error> {
     let baseline = o.old.display().to_string();
     let comparison = paired::compare(&measured.series(), threshold, &baseline);
     let run = report::run(o, setup, &schedule, measured, comparison, threshold);
-    // A page that fails to be written costs the page, never the run's save
-    // or its verdict.
-    let drawn = page.draw("yardstick compare-builds", &run, None);
-    let code = deliver::deliver(run, &o.common.delivery())?;
-    drawn?;
-    Ok(code)
+    page.draw_then("yardstick compare-builds", run, None, |run| {
+        deliver::deliver(run, &o.common.delivery())
+    })
 }
 
 /// What a comparison checks and fixes before its first worker starts, and

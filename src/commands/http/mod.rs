@@ -23,13 +23,7 @@ pub fn main(args: Vec<String>) -> Result<i32, Error> {
     let baseline = baseline(&o.common)?;
     let delivery = o.common.delivery();
     delivery.check()?;
-    let c = &o.common;
-    let inputs: Vec<&std::path::Path> = [c.save.as_deref(), c.baseline.as_deref()]
-        .into_iter()
-        .flatten()
-        .chain(c.history.as_deref().map(std::path::Path::new))
-        .collect();
-    let page = super::page::Html::asked(o.html.as_deref(), &inputs)?;
+    let page = super::page::Html::asked(o.html.as_deref(), &o.common.files())?;
     let measured = measure(&o);
     if let Some(code) = interrupted("nothing was saved") {
         return Ok(code);
@@ -38,11 +32,10 @@ pub fn main(args: Vec<String>) -> Result<i32, Error> {
     if let Some(b) = &baseline {
         run = b.judge(run, &Rules::from(&o.common))?;
     }
-    // Drawn from the run as delivered; a page that fails to be written
-    // costs the page, never the run's save or its verdict.
-    let drawn = page.draw("yardstick http", &run, baseline.as_ref().map(|b| &b.run));
-    let code = deliver::deliver(run, &delivery)?;
-    drawn?;
+    let against = baseline.as_ref().map(|b| &b.run);
+    let code = page.draw_then("yardstick http", run, against, |run| {
+        deliver::deliver(run, &delivery)
+    })?;
     Ok(interrupted("after the run was delivered").unwrap_or(code))
 }
 

@@ -182,6 +182,13 @@ kept on this class (information only).",
                 Entry::Shared(&common::SAVE),
                 Entry::Shared(&common::RECORD),
                 Entry::Shared(&common::HISTORY),
+                Entry::Own(Def {
+                    long: "html",
+                    short: None,
+                    value: Some("FILE"),
+                    help: common::HTML_HELP,
+                    set: Set::Path(|o, v| o.html = Some(v)),
+                }),
             ],
         },
         // Plumbing and cargo's flags: taken, named in the notes.

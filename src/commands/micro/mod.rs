@@ -51,22 +51,25 @@ pub(crate) fn main(
     let choice = Choice::make(options, bench.as_ref())?;
     let delivery = options.common.delivery();
     delivery.check()?;
+    let page = super::page::Html::asked(options.html.as_deref(), &options.common.files())?;
     if let Some(note) = choice.unjudged_check(options) {
         return Ok(stale::unjudged(&note));
     }
     let timer = timer(options, &injection, &clock);
     let children = children(options, &clock, &injection, invocation)?;
-    let quiet = options.common.quiet;
+    // What is measured, and measured again to confirm a regression.
+    let suite = confirm::Remeasurable {
+        selected: &selected,
+        processes: &process_selected,
+        timer: &timer,
+        children: &children,
+    };
     let mut run = match choice.metric {
-        Metric::Time => {
-            let mut settings = settings::timed(options, &injection, &clock);
-            settings.boot_repeat = (!process_selected.is_empty()).then_some(options.boot_repeat);
-            let mode = options.mode();
-            let mut run = measure(&timer, &selected, settings, (mode, Metric::Time), quiet)?;
-            run.rows
-                .extend(measure_processes(&children, &process_selected, quiet));
-            run
-        }
+        Metric::Time => timed(
+            options,
+            &suite,
+            settings::timed(options, &injection, &clock),
+        )?,
         counted => {
             let mut run = count(options, &choice, &injection, counted, &selected, invocation)?;
             run.warnings.extend(left_out(&process_selected));
@@ -76,22 +79,19 @@ pub(crate) fn main(
     run.warnings.extend(choice.count_note());
     if let Some(baseline) = &choice.baseline {
         run = baseline.judge(run, &Rules::from(&options.common))?;
-    }
-    if options.confirm
-        && run.metric == Metric::Time
-        && let Some(baseline) = &choice.baseline
-    {
-        let mut notes = Progress::new(0, quiet);
-        let again = confirm::Remeasurable {
-            selected: &selected,
-            processes: &process_selected,
-            timer: &timer,
-            children: &children,
-        };
-        confirm::confirm(&mut run, &baseline.run, &again, options, &mut notes);
+        if options.confirm && run.metric == Metric::Time {
+            let mut notes = Progress::new(0, options.common.quiet);
+            confirm::confirm(&mut run, &baseline.run, &suite, options, &mut notes);
+        }
     }
     choice.keep(&mut run);
-    stale::deliver(run, &delivery, options.count_check)
+    let name = bench
+        .as_ref()
+        .map_or(options.suite.as_str(), |b| b.name.as_str());
+    let baseline = choice.baseline.as_ref().map(|b| &b.run);
+    page.draw_then(name, run, baseline, |run| {
+        stale::deliver(run, &delivery, options.count_check)
+    })
 }
 
 /// `--list`: every probe and process probe of the suite that the filters
@@ -172,6 +172,21 @@ fn children<'a>(
 
 /// The rows of `probes` (none selected: none at all) and of the floor
 /// beside them, with progress on stderr.
+/// A timed run: the selected probes, then the process probes.
+fn timed(
+    options: &MicroOptions,
+    suite: &confirm::Remeasurable,
+    mut settings: MicroSettings,
+) -> Result<Run, Error> {
+    settings.boot_repeat = (!suite.processes.is_empty()).then_some(options.boot_repeat);
+    let quiet = options.common.quiet;
+    let (mode, selected) = ((options.mode(), Metric::Time), suite.selected);
+    let mut run = measure(suite.timer, selected, settings, mode, quiet)?;
+    run.rows
+        .extend(measure_processes(suite.children, suite.processes, quiet));
+    Ok(run)
+}
+
 fn measure_processes(children: &Children, probes: &[&ProcessProbe], quiet: bool) -> Vec<Row> {
     if probes.is_empty() {
         return Vec::new();
