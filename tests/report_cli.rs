@@ -9,6 +9,8 @@
 mod browser;
 mod common;
 mod http_support;
+#[path = "report_cli/paired.rs"]
+mod paired;
 
 use common::{check, json, own_child, run, yardstick};
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -58,31 +60,7 @@ fn committed(folder: &str) -> Result<std::path::PathBuf, Failed> {
         .ok_or_else(|| format!("no run committed in {folder}").into())
 }
 
-/// `compare-builds` of this binary against itself on `drawn_sum`, the new
-/// build's work doubled and every sample timed by the scripted clock, saved
-/// to `save` and drawn to `page`: every one of eight pairs slower.
-fn paired(save: &Path, page: &Path) -> Result<common::Ran, Failed> {
-    let me = std::env::current_exe()?;
-    let mut cmd = yardstick();
-    cmd.arg("compare-builds")
-        .arg(&me)
-        .arg(&me)
-        .args(["--rounds=8", "--repeat=3", "--probe=drawn_sum", "--seed=1"])
-        .args([
-            "--min-batch=200",
-            "-q",
-            "--env-new=YARDSTICK_INJECT=drawn_sum:100",
-        ])
-        .arg(format!("--save={}", save.display()))
-        .arg(format!("--html={}", page.display()))
-        .env("YARDSTICK_E2E_CHILD", "bench")
-        .env("YARDSTICK_FAKE_CLOCK", "drawn_sum=0.004");
-    let ran = run(cmd);
-    check(ran.code == 1, "the doubled work regresses", &ran)?;
-    Ok(ran)
-}
-
-fn report(args: &[&str]) -> common::Ran {
+pub fn report(args: &[&str]) -> common::Ran {
     let mut cmd = yardstick();
     cmd.arg("report").args(args);
     run(cmd)
@@ -153,47 +131,6 @@ fn a_slower_run_is_drawn_with_its_verdict_and_the_figures_show_gives() -> Result
         }
     }
     Ok(())
-}
-
-/// A paired comparison: per probe each round's change by worker pair, and
-/// the signed-rank test in words with the p-value the saved run holds.
-fn a_paired_comparison_shows_its_rounds_and_its_test() -> Result<(), Failed> {
-    let t = tempfile::tempdir()?;
-    let (save, page) = (t.path().join("paired.json"), t.path().join("paired.html"));
-    let ran = paired(&save, &page)?;
-    let html = std::fs::read_to_string(&page)?;
-    let doc = json(&std::fs::read_to_string(&save)?);
-    let c = &doc["comparison"]["checks"][0];
-    let rounds = c["rounds"].as_array().cloned().unwrap_or_default();
-    check(rounds.len() == 8, "the eight rounds are kept", &ran)?;
-    let p = c["p_value"].as_f64().unwrap_or(f64::NAN);
-    for part in [
-        "drawn_sum: the new build against the old, round by round".to_string(),
-        "Wilcoxon signed-rank test over the 8 pairs".to_string(),
-        format!("gives p = {}", yardstick::output::layout::significant(p, 3)),
-        "the pairs agree on a slowdown".to_string(),
-        "<td>REGRESSED</td>".to_string(),
-    ] {
-        check(html.contains(&part), &format!("the page has {part}"), &ran)?;
-    }
-    // Each round a dot; the same page from the saved run.
-    check(
-        html.matches("<circle").count() >= 8,
-        "a dot per round",
-        &ran,
-    )?;
-    let again = t.path().join("again.html");
-    let ran = report(&[
-        save.to_str().unwrap_or(""),
-        &format!("--html={}", again.display()),
-    ]);
-    check(ran.code == 0, "report exits 0", &ran)?;
-    let drawn = std::fs::read_to_string(&again)?;
-    check(
-        drawn.contains("Wilcoxon signed-rank test over the 8 pairs"),
-        "report draws the saved comparison alike",
-        &ran,
-    )
 }
 
 /// A committed count baseline of the reference suite: each probe's
@@ -355,6 +292,25 @@ fn bad_input_is_one_line_and_exit_2() -> Result<(), Failed> {
         "the run named as the page is left as it was",
         &report(&[]),
     )?;
+    // A bench recording into the history YARDSTICK_HISTORY names may not
+    // draw its page over it, nor over the baseline it judges by.
+    let history = t.path().join("h.sqlite");
+    for (page, env) in [(&history, true), (&good, false)] {
+        let mut cmd = own_child("bench", "@calibration=2; drawn_sum=0.002; drawn_max=0.001");
+        cmd.args(["--bench", "--repeat=5", "--warmup=1", "-q"])
+            .arg(format!("--baseline={}", good.display()))
+            .arg(format!("--html={}", page.display()));
+        if env {
+            cmd.env("YARDSTICK_HISTORY", &history);
+        }
+        let ran = run(cmd);
+        check(
+            ran.code == 2 && ran.stderr.contains("--html") && ran.stderr.contains("replace"),
+            &format!("{}: refused before measuring", page.display()),
+            &ran,
+        )?;
+    }
+    check(!history.exists(), "no history was made", &report(&[]))?;
     check(
         !t.path().join("r.html").exists(),
         "nothing is written for a refused run",
@@ -390,7 +346,7 @@ fn every_kind_of_page_loads_in_a_real_browser() -> Result<(), Failed> {
     let history = format!("--history={}", dir.join("h.sqlite").display());
     browser::made(&["history", "add", &path(&base), &path(&slow), &history])?;
     browser::made(&["history", "trend", "drawn_sum", &history, &html("trend")])?;
-    paired(&dir.join("paired.json"), &page("paired"))?;
+    paired::made(&dir.join("paired.json"), &page("paired"))?;
     const REPORT: browser::Wanted = &["h1", "figure.chart svg", "h3", "table"];
     browser::pages_load_cleanly(&[
         (
@@ -422,7 +378,7 @@ fn main() {
         ),
         Trial::test(
             "a_paired_comparison_shows_its_rounds_and_its_test",
-            a_paired_comparison_shows_its_rounds_and_its_test,
+            paired::a_paired_comparison_shows_its_rounds_and_its_test,
         ),
         Trial::test(
             "a_kernel_run_shows_its_processes_against_their_floor",

@@ -73,12 +73,16 @@ impl From<&Common> for crate::judge::Rules {
 
 impl Common {
     /// The files these options name, which a page (`--html`) must not
-    /// replace: the save, the baseline, and a history given as a path.
-    pub(crate) fn files(&self) -> Vec<&std::path::Path> {
-        [self.save.as_deref(), self.baseline.as_deref()]
+    /// replace: the save, the baseline, and the history a run is recorded
+    /// in, whether named by `--history`, `YARDSTICK_HISTORY` or the
+    /// default.
+    pub(crate) fn files(&self) -> Vec<PathBuf> {
+        let record = self.delivery().record;
+        [self.save.clone(), self.baseline.clone()]
             .into_iter()
             .flatten()
-            .chain(self.history.as_deref().map(std::path::Path::new))
+            .chain(self.history.as_deref().map(PathBuf::from))
+            .chain(record.file())
             .collect()
     }
 

@@ -14,7 +14,7 @@ impl Html {
     /// Checks `path` can be written, before anything is measured, and is
     /// none of the files the command reads or writes (`inputs`: its
     /// baseline, its `--save`, its history).
-    pub fn asked(path: Option<&Path>, inputs: &[&Path]) -> Result<Html, Error> {
+    pub fn asked(path: Option<&Path>, inputs: &[PathBuf]) -> Result<Html, Error> {
         let Some(path) = path else {
             return Ok(Html(None));
         };
@@ -25,7 +25,8 @@ impl Html {
                  draw it with `yardstick report FILE --html=PAGE`",
             ));
         }
-        crate::document::store::check_distinct(path, "--html", inputs)?;
+        let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+        crate::document::store::check_distinct(path, "--html", &inputs)?;
         crate::document::store::check_writable(path)?;
         Ok(Html(Some(path.to_path_buf())))
     }
@@ -45,6 +46,13 @@ impl Html {
         let code = deliver(run)?;
         drawn?;
         Ok(code)
+    }
+
+    /// Says why no page was drawn, if one was asked for.
+    pub fn not_drawn(&self, why: &str) {
+        if self.0.is_some() {
+            eprintln!("--html: no page: {why}");
+        }
     }
 
     /// Draws `run` (made by `name`), judged against `baseline`, if a page

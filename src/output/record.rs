@@ -52,6 +52,17 @@ impl Record {
         Ok(())
     }
 
+    /// The file the run is recorded in, when it goes to a SQLite history
+    /// (`--record`, `--history=FILE` or `YARDSTICK_HISTORY`): a file no
+    /// page may replace.
+    pub fn file(&self) -> Option<std::path::PathBuf> {
+        #[cfg(feature = "history")]
+        if let Ok(Some(crate::history::Location::Sqlite(path))) = self.location() {
+            return Some(path);
+        }
+        None
+    }
+
     /// The history the run goes to, when it is recorded.
     #[cfg(feature = "history")]
     fn location(&self) -> Result<Option<crate::history::Location>, Error> {

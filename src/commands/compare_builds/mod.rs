@@ -47,10 +47,11 @@ use workers::Launcher;
 /// Compares the two builds `o` names; returns the exit code (1 when the new
 /// build regressed).
 pub(crate) fn main(o: &PairedOptions) -> Result<i32, Error> {
-    let setup = Setup::new(o)?;
+    // The page first: checking the delivery opens a history to record in.
     let mut inputs = o.common.files();
-    inputs.extend([o.old.as_path(), o.new.as_path()]);
+    inputs.extend([o.old.clone(), o.new.clone()]);
     let page = super::page::Html::asked(o.html.as_deref(), &inputs)?;
+    let setup = Setup::new(o)?;
     let launcher = Launcher { options: o };
     let (first, greetings) = launcher.first_pair()?;
     let schedule = Schedule::new(o.rounds, o.pairs);

@@ -21,9 +21,12 @@ pub fn main(args: Vec<String>) -> Result<i32, Error> {
     options::secret_headers_from_env(&mut o.job, std::env::var("YARDSTICK_SECRET_HEADERS").ok())?;
     // Read before measuring, so a bad baseline file costs no run.
     let baseline = baseline(&o.common)?;
+    // The page first: checking the delivery opens a history to record in.
+    let mut inputs = o.common.files();
+    inputs.extend(o.job.urls_file.iter().chain(&o.job.cold_clear).cloned());
+    let page = super::page::Html::asked(o.html.as_deref(), &inputs)?;
     let delivery = o.common.delivery();
     delivery.check()?;
-    let page = super::page::Html::asked(o.html.as_deref(), &o.common.files())?;
     let measured = measure(&o);
     if let Some(code) = interrupted("nothing was saved") {
         return Ok(code);

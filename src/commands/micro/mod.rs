@@ -48,16 +48,19 @@ pub(crate) fn main(
     let (selected, process_selected) = options.select_all(&registered, &processes)?;
     let injection = Injection::from_env()?;
     let clock = Clock::from_env()?;
+    let name = bench
+        .as_ref()
+        .map_or_else(|| options.suite.clone(), |b| b.name.clone());
     let choice = Choice::make(options, bench.as_ref())?;
+    let page = page(options, &choice)?;
     let delivery = options.common.delivery();
     delivery.check()?;
-    let page = super::page::Html::asked(options.html.as_deref(), &options.common.files())?;
     if let Some(note) = choice.unjudged_check(options) {
+        page.not_drawn("nothing was measured");
         return Ok(stale::unjudged(&note));
     }
     let timer = timer(options, &injection, &clock);
     let children = children(options, &clock, &injection, invocation)?;
-    // What is measured, and measured again to confirm a regression.
     let suite = confirm::Remeasurable {
         selected: &selected,
         processes: &process_selected,
@@ -85,12 +88,10 @@ pub(crate) fn main(
         }
     }
     choice.keep(&mut run);
-    let name = bench
-        .as_ref()
-        .map_or(options.suite.as_str(), |b| b.name.as_str());
     let baseline = choice.baseline.as_ref().map(|b| &b.run);
-    page.draw_then(name, run, baseline, |run| {
-        stale::deliver(run, &delivery, options.count_check)
+    let stale = stale::mark(&mut run, options.count_check);
+    page.draw_then(&name, run, baseline, |run| {
+        stale::deliver(run, &delivery, stale)
     })
 }
 
@@ -172,6 +173,20 @@ fn children<'a>(
 
 /// The rows of `probes` (none selected: none at all) and of the floor
 /// beside them, with progress on stderr.
+/// The page `--html` asks for, checked before anything is measured (and
+/// before the delivery, whose check opens a history to record in): it may
+/// replace none of the files the run reads or writes, the baseline chosen
+/// by class or kept (named by its path) included.
+fn page(options: &MicroOptions, choice: &Choice) -> Result<super::page::Html, Error> {
+    let mut inputs = options.common.files();
+    let chosen = choice
+        .baseline
+        .iter()
+        .map(|b| std::path::PathBuf::from(&b.name));
+    inputs.extend(chosen);
+    super::page::Html::asked(options.html.as_deref(), &inputs)
+}
+
 /// A timed run: the selected probes, then the process probes.
 fn timed(
     options: &MicroOptions,

@@ -13,22 +13,28 @@ use crate::judge::over_threshold;
 use crate::output::deliver::{self, Delivery};
 use crate::output::github;
 
-/// Delivers `run` as `deliver` does and, for `--count-check` (`check`),
-/// fails it (exit 1) when a count moved past the threshold the other way,
-/// saying so in its warnings and on stderr.
-pub(crate) fn deliver(mut run: Run, delivery: &Delivery, check: bool) -> Result<i32, Error> {
-    let stale = if check { lines(&run) } else { Vec::new() };
-    run.warnings.extend(stale.iter().cloned());
+/// Delivers `run` as `deliver` does and fails it (exit 1) when `stale`
+/// counts moved past the threshold the other way (see [`mark`]), saying so
+/// on stderr.
+pub(crate) fn deliver(run: Run, delivery: &Delivery, stale: usize) -> Result<i32, Error> {
     let code = deliver::deliver(run, delivery)?;
-    if stale.is_empty() {
+    if stale == 0 {
         return Ok(code);
     }
     eprintln!(
-        "FAIL: {} count(s) moved past the threshold the other way: refresh the committed \
-         count baseline",
-        stale.len()
+        "FAIL: {stale} count(s) moved past the threshold the other way: refresh the committed \
+         count baseline"
     );
     Ok(code.max(1))
+}
+
+/// With `check` (`--count-check`), adds a warning to `run` for each count
+/// that moved past the threshold the other way, before the run is drawn or
+/// delivered; returns how many.
+pub(crate) fn mark(run: &mut Run, check: bool) -> usize {
+    let stale = if check { lines(run) } else { Vec::new() };
+    run.warnings.extend(stale.iter().cloned());
+    stale.len()
 }
 
 /// `--count-check` where no committed file can judge: `note` says why, as

@@ -57,12 +57,11 @@ pub struct Lines {
 
 impl Lines {
     /// The chart as SVG markup; `None` for ranges that are empty or not
-    /// finite, or a point that is not finite.
+    /// finite, or a mark that is not. A point that is not finite is left
+    /// out of its line, as it has no place on the chart.
     pub fn svg(&self) -> Result<Option<Svg>, Error> {
         let ok = |(low, high): (f64, f64)| low.is_finite() && high.is_finite() && low < high;
-        let mut points = self.lines.iter().flat_map(|l| &l.points);
-        let finite = points.all(|(x, y)| x.is_finite() && y.is_finite())
-            && self.marks.iter().all(|(x, _)| x.is_finite());
+        let finite = self.marks.iter().all(|(x, _)| x.is_finite());
         if !ok(self.x_range) || !ok(self.y_range) || !finite {
             return Ok(None);
         }
@@ -126,6 +125,22 @@ impl Lines {
         Ok(())
     }
 
+    /// The points of `line` as drawn: its finite points, as steps if it is
+    /// a step function, each held to the ranges (what lies beyond is drawn
+    /// on the edge).
+    fn held(&self, line: &Line) -> Vec<(f64, f64)> {
+        let (x, y) = (self.x_range, self.y_range);
+        let finite: Vec<(f64, f64)> = line
+            .points
+            .iter()
+            .copied()
+            .filter(|(a, b)| a.is_finite() && b.is_finite())
+            .collect();
+        let points = if line.steps { steps(&finite) } else { finite };
+        let held = |(a, b): (f64, f64)| (a.clamp(x.0, x.1), b.clamp(y.0, y.1));
+        points.into_iter().map(held).collect()
+    }
+
     /// One line, held to the ranges, with its legend entry.
     fn line<'a>(
         &self,
@@ -134,13 +149,7 @@ impl Lines {
     ) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
         let colour = PALETTE[line.colour % PALETTE.len()];
         let style = colour.stroke_width(2);
-        let (x, y) = (self.x_range, self.y_range);
-        let held = |(a, b): (f64, f64)| (a.clamp(x.0, x.1), b.clamp(y.0, y.1));
-        let points: Vec<(f64, f64)> = if line.steps {
-            steps(&line.points).into_iter().map(held).collect()
-        } else {
-            line.points.iter().copied().map(held).collect()
-        };
+        let points = self.held(line);
         if !line.steps {
             // A curve's points are its measurements: marked, so that a
             // curve of one point shows too.
@@ -223,8 +232,16 @@ mod tests {
             assert!(svg.contains(part), "{part}: {svg}");
         }
         assert!(svg.contains("Power &amp; &lt;more&gt;"), "{svg}");
-        // No chart draws outside its ranges: 80 % is held at 50.
-        assert!(!svg.contains("NaN"));
+    }
+
+    #[test]
+    fn what_lies_beyond_the_ranges_is_drawn_on_their_edge() {
+        let c = chart(vec![]);
+        let far = line("far", &[(-5.0, 0.5), (80.0, 1.5), (f64::NAN, 0.5)], 0);
+        assert_eq!(c.held(&far), [(0.0, 0.5), (50.0, 1.0)]);
+        // A step function steps before it is held.
+        let ecdf = line("ecdf", &[(0.0, 0.0), (80.0, 1.0)], 1);
+        assert_eq!(c.held(&ecdf), [(0.0, 0.0), (50.0, 0.0), (50.0, 1.0)]);
     }
 
     #[test]
@@ -233,7 +250,8 @@ mod tests {
         let mut empty = chart(vec![]);
         empty.x_range = (1.0, 1.0);
         assert_eq!(empty.svg().unwrap(), None);
-        let nan = chart(vec![line("a", &[(f64::NAN, 0.0)], 0)]);
+        let mut nan = chart(vec![]);
+        nan.marks[0].0 = f64::NAN;
         assert_eq!(nan.svg().unwrap(), None);
     }
 
