@@ -73,16 +73,15 @@ impl From<&Common> for crate::judge::Rules {
 
 impl Common {
     /// The files these options name, which a page (`--html`) must not
-    /// replace: the save, the baseline, and the history a run is recorded
-    /// in, whether named by `--history`, `YARDSTICK_HISTORY` or the
-    /// default.
+    /// replace: the save, a baseline file (not `--baseline=history`), and
+    /// the history, whether named by `--history`, `YARDSTICK_HISTORY` or
+    /// the default.
     pub(crate) fn files(&self) -> Vec<PathBuf> {
-        let record = self.delivery().record;
-        [self.save.clone(), self.baseline.clone()]
+        let baseline = self.baseline.clone().filter(|p| p.is_file());
+        [self.save.clone(), baseline]
             .into_iter()
             .flatten()
-            .chain(self.history.as_deref().map(PathBuf::from))
-            .chain(record.file())
+            .chain(self.delivery().record.history_file())
             .collect()
     }
 

@@ -52,12 +52,17 @@ impl Record {
         Ok(())
     }
 
-    /// The file the run is recorded in, when it goes to a SQLite history
-    /// (`--record`, `--history=FILE` or `YARDSTICK_HISTORY`): a file no
-    /// page may replace.
-    pub fn file(&self) -> Option<std::path::PathBuf> {
+    /// The SQLite file of the history `--history`, `YARDSTICK_HISTORY` or
+    /// the default names, whether or not this run is recorded in it: a
+    /// bench keeps its runs there and `--baseline=history` reads it, so no
+    /// page may replace it.
+    pub fn history_file(&self) -> Option<std::path::PathBuf> {
         #[cfg(feature = "history")]
-        if let Ok(Some(crate::history::Location::Sqlite(path))) = self.location() {
+        if let Ok(crate::history::Location::Sqlite(path)) =
+            crate::history::Location::chosen(self.history.as_deref(), || {
+                crate::baseline::history::Bench::this_program().home
+            })
+        {
             return Some(path);
         }
         None

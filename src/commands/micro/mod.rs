@@ -171,19 +171,17 @@ fn children<'a>(
     })
 }
 
-/// The rows of `probes` (none selected: none at all) and of the floor
-/// beside them, with progress on stderr.
 /// The page `--html` asks for, checked before anything is measured (and
 /// before the delivery, whose check opens a history to record in): it may
-/// replace none of the files the run reads or writes, the baseline chosen
-/// by class or kept (named by its path) included.
+/// replace none of the files the run reads or writes, the baseline file
+/// chosen by class included (a kept one is in the history).
 fn page(options: &MicroOptions, choice: &Choice) -> Result<super::page::Html, Error> {
     let mut inputs = options.common.files();
     let chosen = choice
         .baseline
         .iter()
         .map(|b| std::path::PathBuf::from(&b.name));
-    inputs.extend(chosen);
+    inputs.extend(chosen.filter(|p| p.is_file()));
     super::page::Html::asked(options.html.as_deref(), &inputs)
 }
 
@@ -202,6 +200,8 @@ fn timed(
     Ok(run)
 }
 
+/// The rows of `probes` (none selected: none at all) and of the floor
+/// beside them, with progress on stderr.
 fn measure_processes(children: &Children, probes: &[&ProcessProbe], quiet: bool) -> Vec<Row> {
     if probes.is_empty() {
         return Vec::new();

@@ -35,7 +35,12 @@ pub fn check_distinct(path: &Path, option: &str, inputs: &[&Path]) -> Result<(),
         } else {
             dir
         };
-        dir.canonicalize().ok().map(|d| d.join(name))
+        match dir.canonicalize() {
+            Ok(d) => Some(d.join(name)),
+            // A folder not made yet: compared as written, made absolute,
+            // so that two names of one new file still meet.
+            Err(_) => std::path::absolute(p).ok(),
+        }
     };
     let Some(ours) = key(path) else {
         return Ok(());
@@ -75,6 +80,11 @@ mod tests {
         let later = t.path().join("later.json");
         assert!(check_distinct(&later, "--html", &[&later]).is_err());
         assert!(check_distinct(&t.path().join("page.html"), "--html", &[&run]).is_ok());
+        // Both in a folder not made yet, one named through `.`.
+        let new = t.path().join("out/h.sqlite");
+        let dotted = t.path().join("out/./h.sqlite");
+        assert!(check_distinct(&dotted, "--html", &[&new]).is_err());
+        assert!(check_distinct(&t.path().join("out/p.html"), "--html", &[&new]).is_ok());
     }
 
     #[test]

@@ -256,6 +256,18 @@ mod tests {
     }
 
     #[test]
+    fn a_point_that_is_not_finite_leaves_its_line_drawn() {
+        let gap = line("gap", &[(0.0, 0.0), (f64::NAN, 0.5), (25.0, 0.5)], 0);
+        let svg = chart(vec![gap])
+            .svg()
+            .unwrap()
+            .unwrap()
+            .as_str()
+            .to_string();
+        assert_eq!(svg.matches("<circle").count(), 2, "{svg}");
+    }
+
+    #[test]
     fn steps_hold_each_value_until_the_next_point() {
         assert_eq!(
             steps(&[(0.0, 0.0), (1.0, 0.5), (2.0, 1.0)]),
