@@ -37,13 +37,27 @@ yardstick::probe! {
 /// A run of both probes saved to `save`, each sample of `drawn_sum`
 /// taking `sum_ms` by the scripted clock.
 fn saved(save: &Path, sum_ms: &str) -> Result<(), Failed> {
-    // A loop of 2 ms, so that x calib and milliseconds differ.
-    let script = format!("@calibration=2; drawn_sum={sum_ms}; drawn_max=0.001");
-    let mut cmd = own_child("main", &script);
+    let mut cmd = own_child("main", &script(sum_ms));
     cmd.args(["micro", "--repeat=5", "--warmup=1", "-q", "--no-baseline"])
         .arg(format!("--save={}", save.display()));
     let ran = run(cmd);
     check(ran.code == 0, "a run to draw", &ran)
+}
+
+/// The scripted clock: a loop of 2 ms, so that x calib and milliseconds
+/// differ, and each sample of `drawn_sum` taking `sum_ms`.
+fn script(sum_ms: &str) -> String {
+    format!("@calibration=2; drawn_sum={sum_ms}; drawn_max=0.001")
+}
+
+/// This binary as `cargo bench` runs it, `drawn_sum` taking `sum_ms` a
+/// sample, judged against `baseline` and drawing its run to `page`.
+fn bench(sum_ms: &str, baseline: &Path, page: &Path) -> std::process::Command {
+    let mut cmd = own_child("bench", &script(sum_ms));
+    cmd.args(["--bench", "--repeat=5", "--warmup=1", "-q"])
+        .arg(format!("--baseline={}", baseline.display()))
+        .arg(format!("--html={}", page.display()));
+    cmd
 }
 
 /// The first run committed in `folder` of the project (a count or kernel
@@ -60,7 +74,20 @@ fn committed(folder: &str) -> Result<std::path::PathBuf, Failed> {
         .ok_or_else(|| format!("no run committed in {folder}").into())
 }
 
-pub fn report(args: &[&str]) -> common::Ran {
+/// `yardstick report RUN [EXTRA...] --html=PAGE`, which must exit 0: what
+/// it printed, and the page.
+pub fn drawn(run: &Path, page: &Path, extra: &[&str]) -> Result<(common::Ran, String), Failed> {
+    let html = format!("--html={}", page.display());
+    let mut args = vec![run.to_str().unwrap_or("")];
+    args.extend(extra);
+    args.push(&html);
+    let ran = report(&args);
+    check(ran.code == 0, "report exits 0", &ran)?;
+    let text = std::fs::read_to_string(page)?;
+    Ok((ran, text))
+}
+
+fn report(args: &[&str]) -> common::Ran {
     let mut cmd = yardstick();
     cmd.arg("report").args(args);
     run(cmd)
@@ -72,13 +99,8 @@ fn a_slower_run_is_drawn_with_its_verdict_and_the_figures_show_gives() -> Result
     saved(&base, "0.002")?;
     saved(&slow, "0.004")?;
     let page = t.path().join("out/report.html");
-    let ran = report(&[
-        slow.to_str().unwrap_or(""),
-        &format!("--baseline={}", base.display()),
-        &format!("--html={}", page.display()),
-    ]);
-    check(ran.code == 0, "report exits 0", &ran)?;
-    let html = std::fs::read_to_string(&page)?;
+    let baseline = format!("--baseline={}", base.display());
+    let (ran, html) = drawn(&slow, &page, &[&baseline])?;
     for part in [
         "<h3>drawn_sum</h3>",
         "<h3>drawn_max</h3>",
@@ -98,11 +120,7 @@ fn a_slower_run_is_drawn_with_its_verdict_and_the_figures_show_gives() -> Result
     )?;
     // The bench draws the same page itself, judged as it runs.
     let own = t.path().join("own.html");
-    let mut cmd = own_child("bench", "@calibration=2; drawn_sum=0.004; drawn_max=0.001");
-    cmd.args(["--bench", "--repeat=5", "--warmup=1", "-q"])
-        .arg(format!("--baseline={}", base.display()))
-        .arg(format!("--html={}", own.display()));
-    let ran = run(cmd);
+    let ran = run(bench("0.004", &base, &own));
     check(ran.code == 1, "the bench regresses", &ran)?;
     let drawn = std::fs::read_to_string(&own)?;
     check(
@@ -139,12 +157,7 @@ fn a_counted_run_shows_where_its_cycles_go() -> Result<(), Failed> {
     let t = tempfile::tempdir()?;
     let counts = committed("baselines/micro/counts")?;
     let page = t.path().join("counts.html");
-    let ran = report(&[
-        counts.to_str().unwrap_or(""),
-        &format!("--html={}", page.display()),
-    ]);
-    check(ran.code == 0, "report exits 0", &ran)?;
-    let html = std::fs::read_to_string(&page)?;
+    let (ran, html) = drawn(&counts, &page, &[])?;
     let doc = json(&std::fs::read_to_string(&counts)?);
     for row in doc["rows"].as_array().into_iter().flatten() {
         let key = row["key"].as_str().unwrap_or_default();
@@ -183,12 +196,7 @@ fn an_http_run_shows_each_page_of_each_server() -> Result<(), Failed> {
     let ran = run(cmd);
     check(ran.code == 0, "an HTTP run to draw", &ran)?;
     let page = t.path().join("http.html");
-    let ran = report(&[
-        save.to_str().unwrap_or(""),
-        &format!("--html={}", page.display()),
-    ]);
-    check(ran.code == 0, "report exits 0", &ran)?;
-    let html = std::fs::read_to_string(&page)?;
+    let (ran, html) = drawn(&save, &page, &[])?;
     check(
         html.contains("Servers side by side") && html.contains("<td>status</td>"),
         "the servers' table and the status counted",
@@ -215,12 +223,7 @@ fn a_kernel_run_shows_its_processes_against_their_floor() -> Result<(), Failed> 
     let t = tempfile::tempdir()?;
     let kernel = committed("baselines/kernel")?;
     let page = t.path().join("kernel.html");
-    let ran = report(&[
-        kernel.to_str().unwrap_or(""),
-        &format!("--html={}", page.display()),
-    ]);
-    check(ran.code == 0, "report exits 0", &ran)?;
-    let html = std::fs::read_to_string(&page)?;
+    let (ran, html) = drawn(&kernel, &page, &[])?;
     check(
         html.contains("Whole processes, against their floor"),
         "the processes have their section",
@@ -296,10 +299,7 @@ fn bad_input_is_one_line_and_exit_2() -> Result<(), Failed> {
     // draw its page over it, nor over the baseline it judges by.
     let history = t.path().join("h.sqlite");
     for (page, env) in [(&history, true), (&good, false)] {
-        let mut cmd = own_child("bench", "@calibration=2; drawn_sum=0.002; drawn_max=0.001");
-        cmd.args(["--bench", "--repeat=5", "--warmup=1", "-q"])
-            .arg(format!("--baseline={}", good.display()))
-            .arg(format!("--html={}", page.display()));
+        let mut cmd = bench("0.002", &good, page);
         if env {
             cmd.env("YARDSTICK_HISTORY", &history);
         }

@@ -27,6 +27,19 @@ fn cargo(args: &[&str]) -> Output {
         .expect("cargo runs")
 }
 
+/// `cargo bench` of the crate's bench in the dev profile, with `args`.
+fn cargo_bench(args: &[&str]) -> Output {
+    let cargo_args = [
+        "bench",
+        "--locked",
+        "--profile=dev",
+        "--bench",
+        "speed",
+        "--",
+    ];
+    cargo(&[&cargo_args[..], args].concat())
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -40,13 +53,7 @@ fn a_users_crate_tests_and_benches_its_probes() {
         assert!(out.contains(&format!("test {probe}")), "{probe}: {out}");
     }
 
-    let bench = cargo(&[
-        "bench",
-        "--locked",
-        "--profile=dev",
-        "--bench",
-        "speed",
-        "--",
+    let bench = cargo_bench(&[
         "--no-baseline",
         "--repeat=2",
         "--warmup=0",
@@ -57,15 +64,7 @@ fn a_users_crate_tests_and_benches_its_probes() {
     assert_eq!(bench.status.code(), Some(0), "{stderr}");
     // A bench builds no plotting unless it asks: a page is refused, with
     // the way to one, before anything is measured.
-    let page = cargo(&[
-        "bench",
-        "--locked",
-        "--profile=dev",
-        "--bench",
-        "speed",
-        "--",
-        "--html=p.html",
-    ]);
+    let page = cargo_bench(&["--html=p.html"]);
     let refusal = text(&page.stderr);
     assert!(
         refusal.contains("--html: this build draws no page (yardstick's feature `report` is off)")

@@ -3,6 +3,7 @@
 //! takes one reads it alike, and the readers of option values.
 
 use super::flags::{Def, Options, Set, non_negative, percent};
+use super::page::Html;
 use crate::baseline::Asked;
 use crate::error::Error;
 use crate::output::Format;
@@ -57,6 +58,8 @@ pub struct Common {
     pub record: bool,
     /// `--history=FILE|URL`: which history (checked when given).
     pub history: Option<String>,
+    /// `--html=FILE`: the page of the run, drawn once it is judged.
+    pub html: Option<PathBuf>,
 }
 
 impl From<&Common> for crate::judge::Rules {
@@ -72,17 +75,20 @@ impl From<&Common> for crate::judge::Rules {
 }
 
 impl Common {
-    /// The files these options name, which a page (`--html`) must not
-    /// replace: the save, a baseline file (not `--baseline=history`), and
-    /// the history, whether named by `--history`, `YARDSTICK_HISTORY` or
-    /// the default.
-    pub(crate) fn files(&self) -> Vec<PathBuf> {
+    /// The page `--html` asks for, checked before anything is measured
+    /// (and before the delivery, whose check opens a history to record
+    /// in). It may replace none of the files these options name (the save,
+    /// a baseline file, the history, whether named by `--history`,
+    /// `YARDSTICK_HISTORY` or the default) nor the command's own `inputs`.
+    pub(crate) fn page(&self, inputs: impl IntoIterator<Item = PathBuf>) -> Result<Html, Error> {
         let baseline = self.baseline.clone().filter(|p| p.is_file());
-        [self.save.clone(), baseline]
+        let files: Vec<PathBuf> = [self.save.clone(), baseline]
             .into_iter()
             .flatten()
             .chain(self.delivery().record.history_file())
-            .collect()
+            .chain(inputs)
+            .collect();
+        Html::asked(self.html.as_deref(), &files)
     }
 
     /// Where and how the finished run goes.
@@ -190,10 +196,6 @@ pub(crate) static SAVE: Def<Common> = Def {
     help: "also write the run as JSON",
     set: Set::Path(|c, p| c.save = Some(p)),
 };
-/// What `--html=FILE` does, on each command that takes it: the option's
-/// field is the command's own, so its entry is too.
-pub(crate) const HTML_HELP: &str = "also draw the run as one self-contained HTML page (yardstick \
-     report's); a file that cannot be written is refused before measuring";
 /// `--baseline=FILE`.
 pub(crate) static BASELINE: Def<Common> = Def {
     long: "baseline",
@@ -268,6 +270,16 @@ pub(crate) static CROSS_TOOL: Def<Common> = Def {
     value: None,
     help: "judge against a baseline made by another tool (an imported run) too",
     set: Set::Switch(|c| c.cross_tool = true),
+};
+
+/// `--html=FILE`, on the commands that make a run.
+pub(crate) static HTML: Def<Common> = Def {
+    long: "html",
+    short: None,
+    value: Some("FILE"),
+    help: "also draw the run as one self-contained HTML page (yardstick report's); a file \
+           that cannot be written is refused before measuring",
+    set: Set::Path(|c, p| c.html = Some(p)),
 };
 
 /// `--record`.

@@ -162,8 +162,8 @@ fn interval(run: &Run, baseline: Option<&Run>, k: &Check) -> Option<Interval> {
     ratio.map(Interval::as_change_pct)
 }
 
-/// The most samples a side may have for a bootstrap on a page: 2,000
-/// resamples of 1,000 samples a side took 72 ms (release build, the 2-core
-/// VM), of 5,000 already 470 ms, and a page may hold a check per page and
-/// server. Beyond, no interval is drawn.
+/// The most samples a side may have for a bootstrap on a page: each
+/// check resamples both sides 2,000 times, a sort of each side each time,
+/// and a page may hold a check per page and server; beyond, the bootstrap
+/// would cost more than drawing the page, and no interval is drawn.
 const MOST_RESAMPLED: usize = 1_000;

@@ -3,7 +3,6 @@
 //! in words.
 
 use super::common::{Ran, check, json, run, yardstick};
-use super::report;
 use libtest_mimic::Failed;
 use std::path::Path;
 
@@ -66,12 +65,7 @@ pub fn a_paired_comparison_shows_its_rounds_and_its_test() -> Result<(), Failed>
         &ran,
     )?;
     let again = t.path().join("again.html");
-    let ran = report(&[
-        save.to_str().unwrap_or(""),
-        &format!("--html={}", again.display()),
-    ]);
-    check(ran.code == 0, "report exits 0", &ran)?;
-    let drawn = std::fs::read_to_string(&again)?;
+    let (ran, drawn) = super::drawn(&save, &again, &[])?;
     check(
         drawn.contains("Wilcoxon signed-rank test over the 8 pairs"),
         "report draws the saved comparison alike",

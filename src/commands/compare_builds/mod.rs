@@ -48,9 +48,7 @@ use workers::Launcher;
 /// build regressed).
 pub(crate) fn main(o: &PairedOptions) -> Result<i32, Error> {
     // The page first: checking the delivery opens a history to record in.
-    let mut inputs = o.common.files();
-    inputs.extend([o.old.clone(), o.new.clone()]);
-    let page = super::page::Html::asked(o.html.as_deref(), &inputs)?;
+    let page = o.common.page([o.old.clone(), o.new.clone()])?;
     let setup = Setup::new(o)?;
     let launcher = Launcher { options: o };
     let (first, greetings) = launcher.first_pair()?;

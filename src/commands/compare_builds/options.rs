@@ -181,13 +181,7 @@ test over the pairs gives p < 0.01.",
                 Entry::SharedAs(&common::SAVE, "also write the comparison's run as JSON"),
                 Entry::Shared(&common::RECORD),
                 Entry::Shared(&common::HISTORY),
-                Entry::Own(Def {
-                    long: "html",
-                    short: None,
-                    value: Some("FILE"),
-                    help: common::HTML_HELP,
-                    set: Set::Path(|o, v| o.html = Some(v)),
-                }),
+                Entry::Shared(&common::HTML),
             ],
         },
     ],
@@ -252,8 +246,6 @@ pub(crate) struct PairedOptions {
     /// The CPU both workers run on (`--cpu=N`); by default the last one this
     /// process may use.
     pub(crate) cpu: Option<usize>,
-    /// `--html`: the page of the comparison, written after it is judged.
-    pub(crate) html: Option<PathBuf>,
     /// `--pairs` as given; [`PairedOptions::parse`] sets `pairs` from it
     /// once `--rounds` is known, since the default hangs on the rounds.
     pairs_asked: Option<usize>,
@@ -278,7 +270,6 @@ impl Default for PairedOptions {
             seed: None,
             probe_timeout: Duration::from_secs(120),
             cpu: None,
-            html: None,
             pairs_asked: None,
         }
     }

@@ -22,9 +22,9 @@ pub fn main(args: Vec<String>) -> Result<i32, Error> {
     // Read before measuring, so a bad baseline file costs no run.
     let baseline = baseline(&o.common)?;
     // The page first: checking the delivery opens a history to record in.
-    let mut inputs = o.common.files();
-    inputs.extend(o.job.urls_file.iter().chain(&o.job.cold_clear).cloned());
-    let page = super::page::Html::asked(o.html.as_deref(), &inputs)?;
+    let page = o
+        .common
+        .page(o.job.urls_file.iter().chain(&o.job.cold_clear).cloned())?;
     let delivery = o.common.delivery();
     delivery.check()?;
     let measured = measure(&o);

@@ -19,8 +19,6 @@ pub struct HttpOptions {
     pub(crate) common: Common,
     /// What to measure and how.
     pub job: Job,
-    /// `--html`: the page of the run, written after it is delivered.
-    pub html: Option<std::path::PathBuf>,
 }
 
 /// Parses the arguments after `http`; `env_auth` is `YARDSTICK_AUTH`, used

@@ -171,18 +171,15 @@ fn children<'a>(
     })
 }
 
-/// The page `--html` asks for, checked before anything is measured (and
-/// before the delivery, whose check opens a history to record in): it may
-/// replace none of the files the run reads or writes, the baseline file
-/// chosen by class included (a kept one is in the history).
+/// The page `--html` asks for (see `Common::page`), which may not replace
+/// the baseline file chosen by class either (a kept run is in the
+/// history).
 fn page(options: &MicroOptions, choice: &Choice) -> Result<super::page::Html, Error> {
-    let mut inputs = options.common.files();
     let chosen = choice
         .baseline
         .iter()
         .map(|b| std::path::PathBuf::from(&b.name));
-    inputs.extend(chosen.filter(|p| p.is_file()));
-    super::page::Html::asked(options.html.as_deref(), &inputs)
+    options.common.page(chosen.filter(|p| p.is_file()))
 }
 
 /// A timed run: the selected probes, then the process probes.

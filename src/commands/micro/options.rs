@@ -50,9 +50,6 @@ pub(crate) struct MicroOptions {
     /// `--count-check`: judge by the committed count baseline of this
     /// set-up, a count that moved either way failing (see `stale`).
     pub count_check: bool,
-    /// `--html`: the page of the run, written after it is judged; only a
-    /// build with the feature `report` draws one.
-    pub html: Option<std::path::PathBuf>,
 }
 
 impl Default for MicroOptions {
@@ -75,7 +72,6 @@ impl Default for MicroOptions {
             suite: DEFAULT_SUITE.to_string(),
             params: Vec::new(),
             count_check: false,
-            html: None,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! How samples spread, summarised into bins: a run of 20,000 requests is
 //! drawn as 40 bars, never as 20,000 marks.
 
-use super::{BLUE, Chart, FONT, LIGHT, Svg, Undrawn, WIDTH, drawn, tick};
+use super::{BLUE, Chart, Svg, Undrawn, WIDTH, drawn, mesh};
 use crate::error::Error;
 use plotters::prelude::*;
 
@@ -71,16 +71,9 @@ impl Histogram {
             .y_label_area_size(60)
             .build_cartesian_2d(*low..*high, 0.0..most * 1.08)
             .map_err(|e| fail(&e))?;
-        chart
-            .configure_mesh()
-            .x_label_formatter(&tick)
-            .y_label_formatter(&tick)
+        mesh(&mut chart)
             .x_desc(self.unit.as_str())
             .y_desc("samples")
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .max_light_lines(0)
-            .bold_line_style(LIGHT)
             .disable_x_mesh()
             .draw()
             .map_err(|e| fail(&e))?;

@@ -3,7 +3,7 @@
 //! drift apart, how often a known slowdown is caught), drawn by the same
 //! code as the reports'.
 
-use super::{Chart, FONT, LIGHT, Svg, Undrawn, WIDTH, drawn, tick};
+use super::{Chart, FONT, LIGHT, Svg, Undrawn, WIDTH, drawn, mesh};
 use crate::error::Error;
 use plotters::prelude::*;
 
@@ -80,16 +80,9 @@ impl Lines {
             .y_label_area_size(64)
             .build_cartesian_2d(x.0..x.1, y.0..y.1)
             .map_err(|e| fail(&e))?;
-        chart
-            .configure_mesh()
-            .x_label_formatter(&tick)
-            .y_label_formatter(&tick)
+        mesh(&mut chart)
             .x_desc(self.x_label.as_str())
             .y_desc(self.y_label.as_str())
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .max_light_lines(0)
-            .bold_line_style(LIGHT)
             .draw()
             .map_err(|e| fail(&e))?;
         self.marks(&mut chart).map_err(|e| fail(&e))?;

@@ -18,6 +18,8 @@ pub use stacked::{Bar, PARTS, Stacked, split};
 pub use trend::{Band, Trend};
 
 use crate::error::Error;
+use plotters::chart::MeshStyle;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 /// A chart's width in SVG units; the page scales it to its own.
@@ -38,11 +40,7 @@ const AMBER: RGBColor = RGBColor(200, 130, 0);
 const GREY: RGBColor = RGBColor(120, 120, 120);
 
 /// A chart of numbers against numbers, drawn into SVG.
-type Chart<'a, 'b> = ChartContext<
-    'a,
-    SVGBackend<'b>,
-    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
->;
+type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 /// A chart's SVG markup. Only this module makes one, from what plotters
 /// drew (which escapes every text it is given), so a page can take it
@@ -101,20 +99,31 @@ fn rows_chart<'a, 'b>(
         .y_label_area_size(label_width)
         .build_cartesian_2d(x, -0.5..rows - 0.5)
         .map_err(|e| fail(&e))?;
-    chart
-        .configure_mesh()
-        .x_label_formatter(&tick)
+    let label = |y: &f64| category(labels, *y, true);
+    mesh(&mut chart)
         .y_labels(labels.len())
-        .y_label_formatter(&|y| category(labels, *y, true))
+        .y_label_formatter(&label)
         .x_desc(x_desc)
-        .label_style((FONT, 13))
-        .axis_desc_style((FONT, 14))
-        .max_light_lines(0)
-        .bold_line_style(LIGHT)
         .disable_y_mesh()
         .draw()
         .map_err(|e| fail(&e))?;
     Ok(chart)
+}
+
+/// The mesh every chart starts from: numbers on both axes (a chart of
+/// categories names its own after), the one font, and grid lines at the
+/// labelled ticks only.
+fn mesh<'c, 'a, 'b>(
+    chart: &'c mut Chart<'a, 'b>,
+) -> MeshStyle<'a, 'c, RangedCoordf64, RangedCoordf64, SVGBackend<'b>> {
+    let mut mesh = chart.configure_mesh();
+    mesh.x_label_formatter(&tick)
+        .y_label_formatter(&tick)
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 14))
+        .max_light_lines(0)
+        .bold_line_style(LIGHT);
+    mesh
 }
 
 /// Why a chart was not drawn.

@@ -3,7 +3,7 @@
 //! it, and each pair's median, which is the one figure of that pair the
 //! signed-rank test takes.
 
-use super::{BLUE, Chart, FONT, GREY, LIGHT, RED, SIZE, Svg, Undrawn, drawn, span, tick};
+use super::{BLUE, Chart, GREY, RED, SIZE, Svg, Undrawn, drawn, mesh, span};
 use crate::error::Error;
 use crate::stats::median;
 use plotters::prelude::*;
@@ -72,17 +72,11 @@ impl Pairs {
             .map_err(|e| fail(&e))?;
         let numbers: Vec<String> = self.rounds.iter().map(|r| r.round.to_string()).collect();
         let label = |x: &f64| super::category(&numbers, *x, false);
-        chart
-            .configure_mesh()
-            .y_label_formatter(&tick)
+        mesh(&mut chart)
             .x_labels(self.rounds.len().min(MOST_LABELS))
             .x_label_formatter(&label)
             .x_desc("round")
             .y_desc("new vs old (%), slower up")
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .max_light_lines(0)
-            .bold_line_style(LIGHT)
             .disable_x_mesh()
             .draw()
             .map_err(|e| fail(&e))?;

@@ -1,7 +1,7 @@
 //! One figure over runs, oldest first, against the band of the runs
 //! before the newest.
 
-use super::{BLUE, FONT, LIGHT, SIZE, Svg, Undrawn, category, drawn, span, tick};
+use super::{BLUE, SIZE, Svg, Undrawn, category, drawn, mesh, span};
 use crate::error::Error;
 use plotters::prelude::*;
 
@@ -61,16 +61,10 @@ impl Trend {
             .map_err(|e| fail(&e))?;
         let labels: Vec<String> = self.points.iter().map(|(l, _)| l.clone()).collect();
         let label = |x: &f64| category(&labels, *x, false);
-        chart
-            .configure_mesh()
-            .y_label_formatter(&tick)
+        mesh(&mut chart)
             .x_labels(self.points.len().min(MOST_LABELS))
             .x_label_formatter(&label)
             .y_desc(self.unit.as_str())
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .max_light_lines(0)
-            .bold_line_style(LIGHT)
             .disable_x_mesh()
             .draw()
             .map_err(|e| fail(&e))?;
