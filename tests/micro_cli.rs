@@ -7,6 +7,8 @@
 //! child process and read its exit code, stdout, stderr and files.
 
 mod common;
+#[path = "micro_cli/variants.rs"]
+mod variants;
 
 use common::{assert_valid_run, check, committed_dir, json, run, schema_errors, yardstick};
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -206,7 +208,7 @@ fn scale_machine(doc: &mut Value, factor: f64) {
 type Named = (&'static str, fn() -> Result<(), Failed>);
 
 fn tests() -> Vec<Trial> {
-    let named: [Named; 23] = [
+    let named: [Named; 24] = [
         (
             "the_schema_refuses_a_broken_document",
             the_schema_refuses_a_broken_document,
@@ -295,6 +297,10 @@ fn tests() -> Vec<Trial> {
         (
             "criterion_results_show_and_compare_by_folder_and_baseline",
             criterion_results_show_and_compare_by_folder_and_baseline,
+        ),
+        (
+            "variants_are_ranked_and_one_that_disagrees_fails",
+            variants::variants_are_ranked_and_one_that_disagrees_fails,
         ),
     ];
     named

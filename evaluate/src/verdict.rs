@@ -134,6 +134,7 @@ pub(crate) mod tests {
             format: FORMAT,
             mode: Mode::Micro,
             metric: Metric::Time,
+            ranking: None,
             started: String::new(),
             machine: String::new(),
             settings: Default::default(),

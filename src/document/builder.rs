@@ -109,6 +109,7 @@ impl RunBuilder {
             comparison: None,
             server_pairs: self.server_pairs,
             metric: self.metric,
+            ranking: None,
         }
     }
 }

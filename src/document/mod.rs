@@ -9,6 +9,7 @@ pub mod environment;
 pub mod figures;
 pub mod import;
 pub mod platform;
+pub mod ranking;
 pub mod row;
 pub mod run;
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! figures per iteration or per request.
 
 use crate::document::figures::Figures;
+use crate::document::ranking::Member;
 use crate::stats::Summary;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -82,6 +83,10 @@ pub struct Row {
     /// the bench installs `yardstick::alloc::Counting`; absent without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory: Option<Memory>,
+    /// Micro and kernel: the group (workload) this probe is a variant of,
+    /// and its role there; absent for a probe in no group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<Member>,
     /// Process rows (`NAME.process`): the children's peak resident set in
     /// bytes, the median over the children, from `wait4`; absent where the
     /// platform does not give it (anywhere but Linux).
@@ -182,6 +187,7 @@ impl Row {
             note: String::new(),
             checksum: None,
             memory: None,
+            variant: None,
             peak_rss: None,
             counted: Counted::default(),
             page: Page::default(),

@@ -6,6 +6,7 @@
 
 use crate::document::comparison::Comparison;
 use crate::document::environment::Environment;
+use crate::document::ranking::Ranking;
 pub use crate::document::row::{Row, RowKind};
 use crate::document::settings::Settings;
 use crate::stats::Summary;
@@ -83,6 +84,10 @@ pub struct Run {
     /// (`--metric=estimated-cycles`).
     #[serde(default, skip_serializing_if = "Metric::is_time")]
     pub metric: Metric,
+    /// Micro and kernel: the variants of each group ranked against their
+    /// reference, when the run has groups.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ranking: Option<Ranking>,
 }
 
 impl Run {
@@ -189,6 +194,7 @@ pub(crate) fn test_micro_run(rows: Vec<Row>, calibration: Option<CalibrationSumm
         comparison: None,
         server_pairs: None,
         metric: Metric::Time,
+        ranking: None,
     }
 }
 

@@ -146,6 +146,7 @@ mod tests {
             comparison: None,
             server_pairs: None,
             metric: Default::default(),
+            ranking: None,
         }
     }
 

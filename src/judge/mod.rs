@@ -12,6 +12,7 @@ mod machine;
 pub mod memory;
 mod normalized;
 pub mod paired;
+pub mod ranking;
 pub mod setup;
 mod tools;
 

@@ -278,6 +278,7 @@ mod tests {
         name: "adds",
         ops: 1,
         suite: crate::probe::DEFAULT_SUITE,
+        variant: None,
         file: "x.rs",
         line: 1,
         prepare: adds,

@@ -249,6 +249,7 @@ mod tests {
             comparison: None,
             server_pairs: pairs,
             metric: Default::default(),
+            ranking: None,
         }
     }
 

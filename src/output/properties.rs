@@ -159,6 +159,7 @@ pub(crate) fn fixture(mode: Mode, metric: Metric, t: &[String]) -> Run {
             rps_ratio: None,
         }]),
         metric,
+        ranking: None,
     }
 }
 

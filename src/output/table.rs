@@ -35,6 +35,10 @@ impl Render for TableFormat {
             Mode::Micro | Mode::Kernel => out.push_str(&micro_rows(run)),
             Mode::Http => out.push_str(&super::http_table::render(run)),
         }
+        if let Some(ranking) = &run.ranking {
+            out.push('\n');
+            out.push_str(&super::ranking::render(ranking, run.metric));
+        }
         if let Some(c) = &run.comparison {
             out.push('\n');
             out.push_str(&self.comparison(c));

@@ -2,6 +2,9 @@
 
 use crate::document::comparison::{Comparison, Figure, Judged};
 use crate::document::run::{Row, RowKind, Run};
+use crate::probe::Role;
+use crate::text::clean;
+use std::collections::BTreeSet;
 
 /// Names of micro probes that failed their check, their setup, or panicked:
 /// a broken probe never passes, with or without a baseline.
@@ -32,10 +35,45 @@ pub(crate) fn failed_line(row: &Row) -> String {
     }
 }
 
-/// The verdict lines: one per failed probe, then PASS or FAIL against the
-/// baseline when there is one.
+/// The lines of variants whose probe passed its own check but whose
+/// result differs from their reference's, or cannot be compared with it:
+/// they did other work than the workload, and a time cannot excuse that.
+/// A variant whose probe failed, or whose reference failed, has its line
+/// from [`failed_probes`] already.
+pub(crate) fn disagreeing(run: &Run) -> Vec<String> {
+    let failed: BTreeSet<&str> = failed_probes(run).iter().map(|r| r.key.as_str()).collect();
+    let Some(ranking) = &run.ranking else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for g in &ranking.groups {
+        let reference_failed = g
+            .variants
+            .iter()
+            .any(|e| e.role == Role::Reference && failed.contains(e.key.as_str()));
+        for e in g.variants.iter().filter(|_| !reference_failed) {
+            if let Some(why) = e
+                .failed
+                .as_ref()
+                .filter(|_| !failed.contains(e.key.as_str()))
+            {
+                out.push(format!(
+                    "FAIL: variant {} of group {}: {}",
+                    clean(&e.variant),
+                    clean(&g.name),
+                    clean(why)
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The verdict lines: one per failed probe and disagreeing variant, then
+/// PASS or FAIL against the baseline when there is one.
 pub fn lines(run: &Run) -> Vec<String> {
     let mut out: Vec<String> = failed_probes(run).into_iter().map(failed_line).collect();
+    out.extend(disagreeing(run));
     if let Some(c) = &run.comparison {
         out.push(comparison_line(c));
     }
@@ -85,10 +123,11 @@ fn verdict_line(c: &Comparison) -> &'static str {
     }
 }
 
-/// 1 when a probe failed or something regressed, else 0.
+/// 1 when a probe failed, a variant disagreed with its reference or
+/// something regressed, else 0.
 pub fn exit_code(run: &Run) -> i32 {
     let regressed = run.comparison.as_ref().is_some_and(|c| c.failed());
-    if regressed || !failed_probes(run).is_empty() {
+    if regressed || !failed_probes(run).is_empty() || !disagreeing(run).is_empty() {
         1
     } else {
         0

@@ -3,8 +3,8 @@
 
 /// Registers a probe. One call, in the file where the probe's work lives.
 ///
-/// `name` and `run` are required; `setup`, `setup_each`, `ops`, `note` and
-/// `check` are optional, and the fields come in any order:
+/// `name` and `run` are required; the other fields are optional, and the
+/// fields come in any order:
 ///
 /// | field | what it is | default |
 /// |---|---|---|
@@ -15,6 +15,10 @@
 /// | `check` | verifies one result before anything is timed: `Ok(())` or `Err(String)` | unchecked |
 /// | `ops` | operations one iteration stands for | `1` |
 /// | `note` | a string literal, or `\|state\| String` | empty |
+/// | `suite` | the bench that runs it: `kernel` for stateful probes | `micro` |
+/// | `group` | the workload this probe is one implementation of | none |
+/// | `variant` | the implementation's name within its group | none (required with `group`) |
+/// | `role` | `reference` (one per group) or `floor` | a contender |
 ///
 /// The closures take what the probe has, in this order: `&state` when there
 /// is a `setup`, then (for `run`) the input when there is a `setup_each`,
@@ -72,6 +76,41 @@
 /// - Without `check` the probe is timed unverified and its note ends in
 ///   "(unchecked)": a probe that computes the wrong thing, or that the
 ///   optimiser emptied, is then timed instead of caught. Write one.
+/// - Probes of one `group` are variants of one workload, ranked against
+///   its reference in the run's `groups` table: each variant's median,
+///   its ratio to the reference paired round by round, both with 95 %
+///   intervals, and a winner only where the intervals do not overlap. A
+///   variant must give the reference's result (the same fingerprint): one
+///   that does not fails the run, however fast, so a variant that skips
+///   work is caught. To hold results of different types to one
+///   equivalence, return (or implement [`Checksum`](crate::Checksum) for)
+///   the same canonical form. A `floor` (a bare scan that builds nothing)
+///   checks only itself and is never called the winner. The registry
+///   refuses a group without exactly one reference, and variants with
+///   different `ops`:
+///
+/// ```
+/// fn sum(n: u64) -> u64 { (1..=n).sum() }
+///
+/// yardstick::probe! {
+///     name: sum_iterate,
+///     group: sum_to_1000,
+///     variant: iterate,
+///     role: reference,
+///     run: || sum(std::hint::black_box(1000)),
+///     check: |s| if *s == 500_500 { Ok(()) } else { Err(format!("{s}")) },
+/// }
+///
+/// yardstick::probe! {
+///     name: sum_formula,
+///     group: sum_to_1000,
+///     variant: formula,
+///     run: || { let n = std::hint::black_box(1000u64); n * (n + 1) / 2 },
+///     check: |s| if *s == 500_500 { Ok(()) } else { Err(format!("{s}")) },
+/// }
+/// # fn main() { assert!(yardstick::probe::registered().is_ok()); }
+/// ```
+///
 /// - A misspelt, repeated or missing field is a compile error that names
 ///   it:
 ///
@@ -91,47 +130,64 @@
 /// yardstick::probe! { name: twice, run: || 1u8, run: || 2u8 }
 /// # fn main() {}
 /// ```
+/// ```compile_fail
+/// yardstick::probe! { name: lonely, group: load, run: || 1u8 }
+/// # fn main() {}
+/// ```
+/// ```compile_fail
+/// yardstick::probe! { name: odd_role, group: load, variant: a, role: judge, run: || 1u8 }
+/// # fn main() {}
+/// ```
 #[macro_export]
 macro_rules! probe {
     // Every field read: the slots are [name] [ops] [note] [setup]
-    // [setup_each] [run] [check] [suite].
-    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt) => {
-        $crate::probe!(@done $n $o $t $s $e $r $c $u);
+    // [setup_each] [run] [check] [suite] [group] [variant] [role].
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt $g:tt $v:tt $l:tt) => {
+        $crate::probe!(@done $n $o $t $s $e $r $c $u $g $v $l);
     };
-    (@munch [] $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt name: $v:ident $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch [$v] $o $t $s $e $r $c $u $($($rest)*)?);
+    (@munch [] $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt $g:tt $v:tt $l:tt name: $x:ident $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch [$x] $o $t $s $e $r $c $u $g $v $l $($($rest)*)?);
     };
-    (@munch $n:tt [] $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt ops: $v:expr $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch $n [$v] $t $s $e $r $c $u $($($rest)*)?);
+    (@munch $n:tt [] $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt $g:tt $v:tt $l:tt ops: $x:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n [$x] $t $s $e $r $c $u $g $v $l $($($rest)*)?);
     };
-    (@munch $n:tt $o:tt [] $s:tt $e:tt $r:tt $c:tt $u:tt note: $v:literal $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch $n $o [$crate::probe::Note::Fixed($v)] $s $e $r $c $u $($($rest)*)?);
+    (@munch $n:tt $o:tt [] $s:tt $e:tt $r:tt $c:tt $u:tt $g:tt $v:tt $l:tt note: $x:literal $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o [$crate::probe::Note::Fixed($x)] $s $e $r $c $u $g $v $l $($($rest)*)?);
     };
-    (@munch $n:tt $o:tt [] $s:tt $e:tt $r:tt $c:tt $u:tt note: $v:expr $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch $n $o [$crate::probe::Note::Computed($v)] $s $e $r $c $u $($($rest)*)?);
+    (@munch $n:tt $o:tt [] $s:tt $e:tt $r:tt $c:tt $u:tt $g:tt $v:tt $l:tt note: $x:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o [$crate::probe::Note::Computed($x)] $s $e $r $c $u $g $v $l $($($rest)*)?);
     };
-    (@munch $n:tt $o:tt $t:tt [] $e:tt $r:tt $c:tt $u:tt setup: $v:expr $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch $n $o $t [$v] $e $r $c $u $($($rest)*)?);
+    (@munch $n:tt $o:tt $t:tt [] $e:tt $r:tt $c:tt $u:tt $g:tt $v:tt $l:tt setup: $x:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o $t [$x] $e $r $c $u $g $v $l $($($rest)*)?);
     };
-    (@munch $n:tt $o:tt $t:tt $s:tt [] $r:tt $c:tt $u:tt setup_each: $v:expr $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch $n $o $t $s [$v] $r $c $u $($($rest)*)?);
+    (@munch $n:tt $o:tt $t:tt $s:tt [] $r:tt $c:tt $u:tt $g:tt $v:tt $l:tt setup_each: $x:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o $t $s [$x] $r $c $u $g $v $l $($($rest)*)?);
     };
-    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt [] $c:tt $u:tt run: $v:expr $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch $n $o $t $s $e [$v] $c $u $($($rest)*)?);
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt [] $c:tt $u:tt $g:tt $v:tt $l:tt run: $x:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o $t $s $e [$x] $c $u $g $v $l $($($rest)*)?);
     };
-    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt [] $u:tt check: $v:expr $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch $n $o $t $s $e $r [$v] $u $($($rest)*)?);
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt [] $u:tt $g:tt $v:tt $l:tt check: $x:expr $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o $t $s $e $r [$x] $u $g $v $l $($($rest)*)?);
     };
-    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt [] suite: $v:ident $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch $n $o $t $s $e $r $c [$v] $($($rest)*)?);
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt [] $g:tt $v:tt $l:tt suite: $x:ident $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o $t $s $e $r $c [$x] $g $v $l $($($rest)*)?);
+    };
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt [] $v:tt $l:tt group: $x:ident $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o $t $s $e $r $c $u [$x] $v $l $($($rest)*)?);
+    };
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt $g:tt [] $l:tt variant: $x:ident $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o $t $s $e $r $c $u $g [$x] $l $($($rest)*)?);
+    };
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt $g:tt $v:tt [] role: $x:ident $(, $($rest:tt)*)?) => {
+        $crate::probe!(@munch $n $o $t $s $e $r $c $u $g $v [$x] $($($rest)*)?);
     };
     // A field that did not take: unknown, given twice, or a value that is
     // not one expression followed by a comma.
-    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt $g:tt $v:tt $l:tt
         $field:ident : $($rest:tt)*) => {
-        $crate::probe!(@wrong $field $n $o $t $s $e $r $c $u);
+        $crate::probe!(@wrong $field $n $o $t $s $e $r $c $u $g $v $l);
     };
-    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt $($rest:tt)*) => {
+    (@munch $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt $g:tt $v:tt $l:tt $($rest:tt)*) => {
         ::core::compile_error!(::core::concat!(
             "probe!: expected `field: value,` pairs, found `",
             ::core::stringify!($($rest)*),
@@ -141,21 +197,14 @@ macro_rules! probe {
     (@wrong name [$($x:tt)+] $($rest:tt)*) => { $crate::probe!(@twice name); };
     (@wrong ops $n:tt [$($x:tt)+] $($rest:tt)*) => { $crate::probe!(@twice ops); };
     (@wrong note $n:tt $o:tt [$($x:tt)+] $($rest:tt)*) => { $crate::probe!(@twice note); };
-    (@wrong setup $n:tt $o:tt $t:tt [$($x:tt)+] $($rest:tt)*) => {
-        $crate::probe!(@twice setup);
-    };
-    (@wrong setup_each $n:tt $o:tt $t:tt $s:tt [$($x:tt)+] $($rest:tt)*) => {
-        $crate::probe!(@twice setup_each);
-    };
-    (@wrong run $n:tt $o:tt $t:tt $s:tt $e:tt [$($x:tt)+] $($rest:tt)*) => {
-        $crate::probe!(@twice run);
-    };
-    (@wrong check $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt [$($x:tt)+] $u:tt) => {
-        $crate::probe!(@twice check);
-    };
-    (@wrong suite $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt [$($x:tt)+]) => {
-        $crate::probe!(@twice suite);
-    };
+    (@wrong setup $n:tt $o:tt $t:tt [$($x:tt)+] $($rest:tt)*) => { $crate::probe!(@twice setup); };
+    (@wrong setup_each $n:tt $o:tt $t:tt $s:tt [$($x:tt)+] $($rest:tt)*) => { $crate::probe!(@twice setup_each); };
+    (@wrong run $n:tt $o:tt $t:tt $s:tt $e:tt [$($x:tt)+] $($rest:tt)*) => { $crate::probe!(@twice run); };
+    (@wrong check $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt [$($x:tt)+] $($rest:tt)*) => { $crate::probe!(@twice check); };
+    (@wrong suite $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt [$($x:tt)+] $($rest:tt)*) => { $crate::probe!(@twice suite); };
+    (@wrong group $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt [$($x:tt)+] $($rest:tt)*) => { $crate::probe!(@twice group); };
+    (@wrong variant $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt $g:tt [$($x:tt)+] $($rest:tt)*) => { $crate::probe!(@twice variant); };
+    (@wrong role $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt $g:tt $v:tt [$($x:tt)+] $($rest:tt)*) => { $crate::probe!(@twice role); };
     (@wrong suite $($rest:tt)*) => {
         ::core::compile_error!(
             "probe!: `suite` takes an identifier followed by a comma, such as `suite: kernel,`"
@@ -171,6 +220,21 @@ macro_rules! probe {
             "probe!: `note` takes a string literal or a closure `|state| String`, followed by a comma"
         );
     };
+    (@wrong group $($rest:tt)*) => {
+        ::core::compile_error!(
+            "probe!: `group` takes a snake_case identifier (the workload) followed by a comma, such as `group: settings_parse,`"
+        );
+    };
+    (@wrong variant $($rest:tt)*) => {
+        ::core::compile_error!(
+            "probe!: `variant` takes a snake_case identifier (the implementation) followed by a comma, such as `variant: rust_ini,`"
+        );
+    };
+    (@wrong role $($rest:tt)*) => {
+        ::core::compile_error!(
+            "probe!: `role` takes `reference` or `floor` followed by a comma"
+        );
+    };
     (@wrong ops $($rest:tt)*) => { $crate::probe!(@expression ops); };
     (@wrong setup $($rest:tt)*) => { $crate::probe!(@expression setup); };
     (@wrong setup_each $($rest:tt)*) => { $crate::probe!(@expression setup_each); };
@@ -180,7 +244,8 @@ macro_rules! probe {
         ::core::compile_error!(::core::concat!(
             "probe!: unknown field `",
             ::core::stringify!($field),
-            "` (the fields are name, run, setup, setup_each, check, ops, note and suite)"
+            "` (the fields are name, run, setup, setup_each, check, ops, note, suite, group, \
+             variant and role)"
         ));
     };
     (@twice $field:ident) => {
@@ -197,10 +262,22 @@ macro_rules! probe {
     (@done [] $($rest:tt)*) => {
         ::core::compile_error!("probe!: missing `name` (the probe's unique snake_case name)");
     };
-    (@done $n:tt $o:tt $t:tt $s:tt $e:tt [] $c:tt $u:tt) => {
+    (@done $n:tt $o:tt $t:tt $s:tt $e:tt [] $($rest:tt)*) => {
         ::core::compile_error!("probe!: missing `run` (one iteration of the work, timed)");
     };
-    (@done [$name:ident] [$($ops:expr)?] $t:tt $s:tt $e:tt $r:tt $c:tt [$($suite:ident)?]) => {
+    (@done $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt [] [$v:ident] $l:tt) => {
+        ::core::compile_error!("probe!: `variant` needs a `group` (the workload it implements)");
+    };
+    (@done $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt [] $v:tt [$l:ident]) => {
+        ::core::compile_error!("probe!: `role` needs a `group` (the workload it implements)");
+    };
+    (@done $n:tt $o:tt $t:tt $s:tt $e:tt $r:tt $c:tt $u:tt [$g:ident] [] $l:tt) => {
+        ::core::compile_error!(
+            "probe!: `group` needs a `variant` (the implementation this probe times)"
+        );
+    };
+    (@done [$name:ident] [$($ops:expr)?] $t:tt $s:tt $e:tt $r:tt $c:tt [$($suite:ident)?]
+        [$($group:ident)?] [$($variant:ident)?] [$($role:ident)?]) => {
         const _: () = {
             fn __yardstick_prepare()
                 -> ::core::result::Result<::std::boxed::Box<dyn $crate::probe::Instance>, ::std::string::String>
@@ -212,12 +289,30 @@ macro_rules! probe {
                     name: ::core::stringify!($name),
                     ops: $crate::probe!(@ops $($ops)?),
                     suite: $crate::probe!(@suite $($suite)?),
+                    variant: $crate::probe!(@variant [$($group)?] [$($variant)?] [$($role)?]),
                     file: ::core::file!(),
                     line: ::core::line!(),
                     prepare: __yardstick_prepare,
                 }
             }
         };
+    };
+    (@variant [] [] []) => { ::core::option::Option::None };
+    (@variant [$group:ident] [$variant:ident] [$($role:ident)?]) => {
+        ::core::option::Option::Some($crate::probe::Variant {
+            group: ::core::stringify!($group),
+            name: ::core::stringify!($variant),
+            role: $crate::probe!(@role $($role)?),
+        })
+    };
+    (@role) => { $crate::probe::Role::Contender };
+    (@role reference) => { $crate::probe::Role::Reference };
+    (@role floor) => { $crate::probe::Role::Floor };
+    (@role $other:ident) => {
+        ::core::compile_error!(::core::concat!(
+            "probe!: unknown role `", ::core::stringify!($other),
+            "` (a variant is a contender unless it says `role: reference` or `role: floor`)"
+        ))
     };
     (@suite) => { $crate::probe::DEFAULT_SUITE };
     (@suite $suite:ident) => { ::core::stringify!($suite) };
@@ -253,7 +348,7 @@ macro_rules! probe {
         }
     };
     ($($fields:tt)*) => {
-        $crate::probe!(@munch [] [] [] [] [] [] [] [] $($fields)*);
+        $crate::probe!(@munch [] [] [] [] [] [] [] [] [] [] [] $($fields)*);
     };
 }
 

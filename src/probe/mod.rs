@@ -16,6 +16,7 @@ mod macros;
 pub mod param;
 pub mod process;
 mod process_macro;
+pub mod variant;
 
 #[doc(hidden)]
 pub use build::prepare;
@@ -23,6 +24,7 @@ pub use checksum::{Checksum, FingerprintHasher};
 pub use closures::Note;
 pub use param::{Param, param};
 pub use process::{Child, ProcessProbe};
+pub use variant::{Role, Variant};
 
 /// One registered probe: a fixed amount of real work, timed by the harness.
 ///
@@ -35,6 +37,9 @@ pub struct Probe {
     /// The bench target that runs it: [`DEFAULT_SUITE`] unless the probe
     /// says `suite: kernel` (see [`main!`](macro@crate::main)).
     pub suite: &'static str,
+    /// The workload this probe is one implementation of, when it is (see
+    /// [`variant`]): its variants are ranked against a reference.
+    pub variant: Option<Variant>,
     /// Source location of the registration, to name both sides of a duplicate.
     pub file: &'static str,
     /// Source line of the registration.
@@ -88,7 +93,8 @@ pub trait Instance {
 ///
 /// Refuses duplicate names with a message naming both registrations, because
 /// a saved run keys its rows by name and two probes under one key would
-/// compare nonsense.
+/// compare nonsense; and groups of variants that could not be ranked (see
+/// [`variant`]).
 pub fn registered() -> Result<Vec<&'static Probe>, String> {
     let mut probes: Vec<&'static Probe> = inventory::iter::<Probe>.into_iter().collect();
     probes.sort_by(|a, b| {
@@ -99,6 +105,7 @@ pub fn registered() -> Result<Vec<&'static Probe>, String> {
     });
     let named: Vec<_> = probes.iter().map(|p| (p.name, p.file, p.line)).collect();
     check_unique(&named)?;
+    variant::check_groups(&probes)?;
     Ok(probes)
 }
 
@@ -127,6 +134,7 @@ pub(crate) fn fake(
         name,
         ops: 1,
         suite: crate::probe::DEFAULT_SUITE,
+        variant: None,
         file: "src/x.rs",
         line: 1,
         prepare,

@@ -20,7 +20,7 @@ pub const RESAMPLES: usize = 2_000;
 pub const MIN_ROUNDS: usize = 5;
 
 /// A ratio and its 95 % interval.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Interval {
     /// The 2.5th percentile of the resampled ratios.
     pub low: f64,

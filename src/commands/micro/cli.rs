@@ -37,7 +37,7 @@ kept on this class (information only).",
                     long: "probe",
                     short: None,
                     value: Some("NAME"),
-                    help: "only this probe (repeatable; an unknown name is an error)",
+                    help: "only this probe, or every variant of this group (repeatable; an unknown name is an error)",
                     set: Set::Text(|o, v, _| {
                         o.probes.push(v.to_string());
                         Ok(())

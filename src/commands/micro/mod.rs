@@ -13,10 +13,11 @@ mod stale;
 use crate::baseline::{self, history::Bench};
 use crate::document::builder::{FigureKind, RunBuilder};
 use crate::document::environment::{Environment, now, repository_dir};
+use crate::document::ranking::Member;
 use crate::document::run::{Metric, Mode, Row, Run};
 use crate::document::settings::{MicroSettings, Settings};
 use crate::error::Error;
-use crate::judge::Rules;
+use crate::judge::{Rules, ranking};
 use crate::measure::Meter;
 use crate::measure::callgrind::{self, Callgrind};
 use crate::measure::clock::Clock;
@@ -246,7 +247,14 @@ fn measure(
     let mut progress = Progress::new(meter.steps(selected.len()), quiet);
     let measured = meter.measure(selected, &mut progress);
     progress.finish();
-    let measured = measured?;
+    let mut measured = measured?;
+    for (row, probe) in measured.rows.iter_mut().zip(selected) {
+        row.variant = probe.variant.map(|v| Member {
+            group: v.group.to_string(),
+            variant: v.name.to_string(),
+            role: v.role,
+        });
+    }
     let mut environment = Environment::current(&repository_dir(), started.clone());
     if measured.calibration.is_some() {
         environment = environment.with_calibration_crates(&repository_dir());
@@ -255,10 +263,12 @@ fn measure(
         Metric::Time => FigureKind::Times,
         _ => FigureKind::Counts,
     };
-    Ok(RunBuilder::new(mode, started, Settings::Micro(settings))
+    let mut run = RunBuilder::new(mode, started, Settings::Micro(settings))
         .metric(metric)
         .warnings(measured.warnings)
         .rows(measured.rows)
         .calibration(measured.calibration)
-        .build(environment, figures))
+        .build(environment, figures);
+    run.ranking = ranking::rank(&run.rows, metric);
+    Ok(run)
 }

@@ -15,8 +15,8 @@ pub(crate) struct MicroOptions {
     pub common: Common,
     pub repeat: usize,
     pub warmup: usize,
-    /// `--probe=NAME`, repeatable: exactly these probes (an unknown name is a
-    /// usage error).
+    /// `--probe=NAME`, repeatable: exactly these probes, or a group's
+    /// variants (an unknown name is a usage error).
     pub probes: Vec<String>,
     /// Positional filters: probes whose name contains one (or equals one with
     /// `--exact`).
@@ -114,23 +114,36 @@ impl MicroOptions {
             .copied()
             .filter(|p| p.suite == self.suite)
             .collect();
+        // A group's name stands for all its variants.
+        let group = |p: &Probe| p.variant.map(|v| v.group);
         for name in &self.probes {
-            if !registered.iter().any(|p| p.name == name) && !process.iter().any(|p| p.name == name)
-            {
+            let known = registered
+                .iter()
+                .any(|p| p.name == name || group(p) == Some(name))
+                || process.iter().any(|p| p.name == name);
+            if !known {
                 return Err(Error::usage(format!(
-                    "--probe: unknown probe `{name}` (see --list)"
+                    "--probe: unknown probe or group `{name}` (see --list)"
                 )));
             }
         }
-        let wanted = |name: &str| {
-            (self.probes.is_empty() || self.probes.iter().any(|n| n == name)) && self.matches(name)
+        let chosen = |name: &str, group: Option<&str>| {
+            self.probes.is_empty()
+                || self
+                    .probes
+                    .iter()
+                    .any(|n| n == name || Some(n.as_str()) == group)
         };
         let selected: Vec<_> = registered
             .iter()
             .copied()
-            .filter(|p| wanted(p.name))
+            .filter(|p| chosen(p.name, group(p)) && self.matches(p.name))
             .collect();
-        let processes: Vec<_> = process.iter().copied().filter(|p| wanted(p.name)).collect();
+        let processes: Vec<_> = process
+            .iter()
+            .copied()
+            .filter(|p| chosen(p.name, None) && self.matches(p.name))
+            .collect();
         if selected.is_empty() && processes.is_empty() {
             return Err(Error::usage(
                 if registered.is_empty() && process.is_empty() {

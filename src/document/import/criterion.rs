@@ -118,6 +118,7 @@ fn run_of(rows: Vec<Row>, estimates: BTreeMap<String, Value>, date: String, base
         comparison: None,
         server_pairs: None,
         metric: Default::default(),
+        ranking: None,
     }
 }
 

@@ -222,6 +222,7 @@ impl Document {
             comparison: None,
             server_pairs: self.pairs,
             metric: Default::default(),
+            ranking: None,
         })
     }
 }

@@ -11,6 +11,7 @@ use crate::document::environment::{Cpu, Environment};
 use crate::document::figures::Figures;
 use crate::document::import::Imported;
 use crate::document::platform::Platform;
+use crate::document::ranking::{Entry, Group, Member, Outcome, Ranking, Standing};
 use crate::document::row::{Counted, Memory, Page};
 use crate::document::run::{
     CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, Run, ServerPair, TOOL,
@@ -18,7 +19,9 @@ use crate::document::run::{
 use crate::document::settings::{
     CountSettings, HttpSettings, MicroSettings, PagesFromSite, PairedSettings, Settings,
 };
+use crate::probe::Role;
 use crate::stats::Summary;
+use crate::stats::bootstrap::Interval;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -44,6 +47,62 @@ pub(super) fn run(
         comparison: Some(comparison),
         server_pairs: Some(vec![pair()]),
         metric,
+        ranking: Some(ranking()),
+    }
+}
+
+/// A ranking with every field set: one group won, one tied.
+fn ranking() -> Ranking {
+    let interval = Interval {
+        low: 0.9,
+        estimate: 1.0,
+        high: 1.1,
+    };
+    let entry = |variant: &str, role, failed: &str| Entry {
+        variant: variant.to_string(),
+        key: format!("load_{variant}"),
+        role,
+        median: Some(interval),
+        ratio: Some(interval),
+        memory: Some(memory()),
+        failed: Some(failed.to_string()),
+    };
+    let group = |name: &str, outcome| Group {
+        name: name.to_string(),
+        reference: "ours".to_string(),
+        variants: vec![
+            entry("ours", Role::Reference, "its probe failed"),
+            entry("theirs", Role::Contender, "result differs from ours"),
+            entry("scan", Role::Floor, "its check failed"),
+        ],
+        outcome,
+    };
+    Ranking {
+        groups: vec![
+            group("load", Outcome::Winner("ours".to_string())),
+            group(
+                "save",
+                Outcome::Tie(vec!["ours".to_string(), "theirs".to_string()]),
+            ),
+            group("none", Outcome::Unranked),
+        ],
+        standings: vec![Standing {
+            variant: "ours".to_string(),
+            groups: 3,
+            wins: 1,
+            ties: 1,
+            failed: 0,
+            geomean_ratio: Some(1.0),
+        }],
+    }
+}
+
+fn memory() -> Memory {
+    Memory {
+        allocs: 2,
+        reallocs: 1,
+        bytes: 64,
+        peak: 48,
     }
 }
 
@@ -121,11 +180,11 @@ pub(super) fn row(key: &str, kind: RowKind) -> Row {
         calibration_samples: vec![10.0, 10.0, 10.0],
         note: "what the row stands for".to_string(),
         checksum: Some(0x00ab_cdef_0123_4567),
-        memory: Some(Memory {
-            allocs: 2,
-            reallocs: 1,
-            bytes: 64,
-            peak: 48,
+        memory: Some(memory()),
+        variant: Some(Member {
+            group: "load".to_string(),
+            variant: "ours".to_string(),
+            role: Role::Reference,
         }),
         peak_rss: Some(8 * 1024 * 1024),
         counted: Counted {

@@ -1,0 +1,101 @@
+//! The ranking of a run's variants: per group (workload), each variant's
+//! figure and its ratio to the reference with their intervals, and who
+//! won; across groups, each variant's wins and the geometric mean of its
+//! ratios. Made from the rows by `judge::ranking`, saved with the run.
+
+use crate::document::row::Memory;
+use crate::probe::Role;
+use crate::stats::bootstrap::Interval;
+use serde::{Deserialize, Serialize};
+
+/// Where a row stands among the variants of its group (saved on the row).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Member {
+    /// The workload.
+    pub group: String,
+    /// The implementation.
+    pub variant: String,
+    /// How it is ranked.
+    pub role: Role,
+}
+
+/// Every group of a run and the tally across them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ranking {
+    /// One per group, by name.
+    pub groups: Vec<Group>,
+    /// One per variant name, across the groups it is in.
+    pub standings: Vec<Standing>,
+}
+
+/// One workload and its variants, measured in the same rounds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Group {
+    /// The workload.
+    pub name: String,
+    /// The variant every ratio divides by.
+    pub reference: String,
+    /// The variants, by name.
+    pub variants: Vec<Entry>,
+    /// Who won, if anyone.
+    pub outcome: Outcome,
+}
+
+/// One variant of a group.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    /// The implementation.
+    pub variant: String,
+    /// Its row's key.
+    pub key: String,
+    /// How it is ranked.
+    pub role: Role,
+    /// Its median per iteration (milliseconds, or a count) with a 95 %
+    /// interval; none when it failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub median: Option<Interval>,
+    /// Its figure over the reference's, with a 95 % interval; none for
+    /// the reference, and when either failed or there were too few rounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratio: Option<Interval>,
+    /// What one iteration allocated, when counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<Memory>,
+    /// Why the variant is not ranked: its probe failed, or its result
+    /// differs from the reference's. A failed variant is never called
+    /// fast.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
+}
+
+/// How a group came out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// This variant's interval lies below every other ranked variant's.
+    Winner(String),
+    /// The fastest variant's interval overlaps these variants' (the
+    /// fastest among them).
+    Tie(Vec<String>),
+    /// Fewer than two variants could be ranked.
+    Unranked,
+}
+
+/// One variant across the groups it is in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Standing {
+    /// The implementation.
+    pub variant: String,
+    /// Groups it is in.
+    pub groups: usize,
+    /// Groups it won.
+    pub wins: usize,
+    /// Groups it tied for first.
+    pub ties: usize,
+    /// Groups where it failed.
+    pub failed: usize,
+    /// The geometric mean of its ratios to the reference, over the groups
+    /// that gave one; 1 for a variant that is always the reference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub geomean_ratio: Option<f64>,
+}
