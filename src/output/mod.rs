@@ -12,7 +12,7 @@ pub mod markdown;
 pub mod progress;
 #[cfg(test)]
 pub(crate) mod properties;
-mod ranking;
+pub(crate) mod ranking;
 pub(crate) mod record;
 pub mod table;
 pub mod verdict;

@@ -8,21 +8,51 @@ use crate::probe::Role;
 use crate::stats::bootstrap::Interval;
 use crate::text::clean;
 
+/// The groups' columns: the text table's and the report's.
+pub(crate) const COLUMNS: [(&str, Align); 11] = [
+    ("group", Align::Left),
+    ("variant", Align::Left),
+    ("role", Align::Left),
+    ("median", Align::Right),
+    ("95 % interval", Align::Left),
+    ("ratio", Align::Right),
+    ("95 % interval", Align::Left),
+    ("allocs", Align::Right),
+    ("bytes", Align::Right),
+    ("peak", Align::Right),
+    ("result", Align::Left),
+];
+
 /// The groups' table and the standings; `metric` says what a median is.
 pub(crate) fn render(ranking: &Ranking, metric: Metric) -> String {
-    let mut t = Table::new(&[
-        ("group", Align::Left),
-        ("variant", Align::Left),
-        ("role", Align::Left),
-        ("median", Align::Right),
-        ("95 % interval", Align::Left),
-        ("ratio", Align::Right),
-        ("95 % interval", Align::Left),
-        ("allocs", Align::Right),
-        ("bytes", Align::Right),
-        ("peak", Align::Right),
-        ("result", Align::Left),
-    ]);
+    let mut t = Table::new(&COLUMNS);
+    for row in rows(ranking, metric) {
+        t.push(row);
+    }
+    let mut out = format!("{}\n", caption(metric));
+    out.push_str(&t.render());
+    for s in &ranking.standings {
+        out.push_str(&standing(s));
+        out.push('\n');
+    }
+    out
+}
+
+/// What the table shows, in words.
+pub(crate) fn caption(metric: Metric) -> String {
+    let unit = match metric {
+        Metric::Time => "median in ms per iteration",
+        Metric::Instructions => "median in instructions per iteration (exact)",
+        Metric::EstimatedCycles => "median in estimated cycles per iteration (exact)",
+    };
+    format!(
+        "groups: each variant against its group's reference, ratios paired round by round; {unit}"
+    )
+}
+
+/// One row of cells per variant, the group named on its first.
+pub(crate) fn rows(ranking: &Ranking, metric: Metric) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
     for group in &ranking.groups {
         for (i, e) in group.variants.iter().enumerate() {
             let name = if i == 0 {
@@ -30,22 +60,10 @@ pub(crate) fn render(ranking: &Ranking, metric: Metric) -> String {
             } else {
                 String::new()
             };
-            t.push(cells(name, e, group, metric));
+            rows.push(cells(name, e, group, metric));
         }
     }
-    let unit = match metric {
-        Metric::Time => "median in ms per iteration",
-        Metric::Instructions => "median in instructions per iteration (exact)",
-        Metric::EstimatedCycles => "median in estimated cycles per iteration (exact)",
-    };
-    let mut out = format!(
-        "groups: each variant against its group's reference, ratios paired round by round; {unit}\n"
-    );
-    out.push_str(&t.render());
-    for s in &ranking.standings {
-        out.push_str(&standing(s));
-    }
-    out
+    rows
 }
 
 fn cells(group: String, e: &Entry, g: &Group, metric: Metric) -> Vec<String> {
@@ -96,7 +114,7 @@ fn result(e: &Entry, g: &Group) -> String {
 }
 
 /// "ours: wins 6 of 9 groups, 2 ties, geometric mean of ratios 0.912".
-fn standing(s: &Standing) -> String {
+pub(crate) fn standing(s: &Standing) -> String {
     let mut line = format!(
         "{}: wins {} of {} group{}",
         clean(&s.variant),
@@ -117,7 +135,6 @@ fn standing(s: &Standing) -> String {
     if let Some(g) = s.geomean_ratio {
         line.push_str(&format!(", geometric mean of ratios {g:.3}"));
     }
-    line.push('\n');
     line
 }
 

@@ -11,6 +11,7 @@
 pub mod chart;
 pub mod comparison;
 pub mod environment;
+mod groups;
 pub mod http;
 pub mod kernel;
 pub mod micro;
@@ -44,6 +45,9 @@ pub fn draw_run(
         Mode::Micro => micro::draw(page, run, baseline)?,
         Mode::Kernel => kernel::draw(page, run, baseline)?,
         Mode::Http => http::draw(page, run, baseline)?,
+    }
+    if let Some(ranking) = &run.ranking {
+        groups::draw(page, ranking, run.metric);
     }
     environment::draw(page, run);
     Ok(())

@@ -162,6 +162,9 @@ yardstick::probe! {
 yardstick::probe! {
     suite: kernel,
     name: db_query,
+    group: node_query,
+    variant: kernel,
+    role: reference,
     note: |b: &Booted| format!("node {} by its key, joined to its object and class, in {}", b.node.node_id, b.file),
     setup: booted,
     run: |b| b.site.store.node(b.node.node_id).map(|n| n.map(|n| n.name)),

@@ -20,7 +20,7 @@ mod cache;
 mod decode;
 mod lex;
 mod overrides;
-mod probe;
+pub mod probe;
 mod store;
 mod value;
 mod write;

@@ -17,6 +17,17 @@ const FILES: [(&str, usize, usize, usize); 7] = [
     ("menu.ini", 24, 110, 0),
 ];
 
+/// The names of the seven files, in the probe's order.
+pub const FILE_NAMES: [&str; 7] = {
+    let mut names = [""; 7];
+    let mut i = 0;
+    while i < FILES.len() {
+        names[i] = FILES[i].0;
+        i += 1;
+    }
+    names
+};
+
 pub(crate) struct Files {
     files: Vec<(&'static str, Vec<u8>)>,
     lines: usize,
