@@ -13,4 +13,5 @@ yardstick::main!(
         database: probes::kernel::DatabaseFile = "a content store of the generator's layout to read instead of the generated one",
     ],
     probes,
+    rivals,
 );

@@ -1,7 +1,8 @@
-//! The reference probe suite under `cargo bench` (and, once each, under
+//! The reference probe suite, and the other crates it is ranked against
+//! (rivals/), under `cargo bench` (and, once each, under
 //! `cargo test`), with each probe's allocations counted.
 
 #[global_allocator]
 static ALLOC: yardstick::alloc::Counting = yardstick::alloc::Counting;
 
-yardstick::main!(probes);
+yardstick::main!(probes, rivals);

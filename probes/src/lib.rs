@@ -13,8 +13,6 @@ pub mod fixtures;
 pub mod host;
 pub mod i18n;
 pub mod kernel;
-#[cfg(feature = "rivals")]
-pub mod rivals;
 pub mod router;
 pub mod settings;
 pub mod template;

@@ -1,5 +1,4 @@
-//! The catalogue's probes: a full load from XML beside a bare scan of the
-//! same file (its floor), and lookups.
+//! The catalogue's probes: a full load from XML, and lookups.
 
 use std::path::PathBuf;
 
@@ -23,17 +22,6 @@ fn read_fixture() -> Result<(String, Vec<u8>), String> {
         .file_name()
         .map_or_else(|| FIXTURE.to_string(), |n| n.to_string_lossy().into_owned());
     Ok((file, bytes))
-}
-
-/// The fixture with the counts of its contexts and messages.
-fn load_state() -> Result<LoadState, String> {
-    let (file, bytes) = read_fixture()?;
-    Ok(LoadState {
-        contexts: count_tags(&bytes, "context"),
-        messages: count_tags(&bytes, "message"),
-        file,
-        bytes,
-    })
 }
 
 /// Occurrences of the start tag `<name>` or `<name ...>` in `text`.
@@ -69,7 +57,15 @@ yardstick::probe! {
         thousands(s.bytes.len() / 1024),
         thousands(s.messages)
     ),
-    setup: load_state,
+    setup: || -> Result<LoadState, String> {
+        let (file, bytes) = read_fixture()?;
+        Ok(LoadState {
+            contexts: count_tags(&bytes, "context"),
+            messages: count_tags(&bytes, "message"),
+            file,
+            bytes,
+        })
+    },
     run: |s: &LoadState| load_bytes(&s.file, &s.bytes),
     check: |s: &LoadState, out: &Result<Catalogue, super::LoadError>| {
         let catalogue = out.as_ref().map_err(|e| e.to_string())?;
@@ -78,48 +74,6 @@ yardstick::probe! {
             return Err(format!(
                 "loaded {} contexts and {} messages, the file has {} and {}",
                 stats.contexts, stats.messages, s.contexts, s.messages
-            ));
-        }
-        Ok(())
-    },
-}
-
-/// Reads every event of the file and keeps nothing: the parser's own cost,
-/// the floor any loader on quick-xml stands on. The event is looked at
-/// where the parser left it: moving it out of the result first copies it
-/// with wider loads than the parser's stores, a store-forwarding stall on
-/// every event that would make the floor look higher than it is.
-fn bare_scan(bytes: &[u8]) -> Result<usize, String> {
-    let mut reader = quick_xml::Reader::from_reader(bytes);
-    let mut events = 0usize;
-    loop {
-        match reader.read_event() {
-            Ok(quick_xml::events::Event::Eof) => return Ok(events),
-            Ok(ref event) => {
-                std::hint::black_box(event);
-                events += 1;
-            }
-            Err(e) => return Err(format!("not well-formed: {e}")),
-        }
-    }
-}
-
-yardstick::probe! {
-    name: i18n_load_scan,
-    group: catalogue_load,
-    variant: quick_xml_scan,
-    role: floor,
-    ops: 1,
-    note: "the catalogue's file scanned by quick-xml, nothing kept: the floor of a load",
-    setup: load_state,
-    run: |s: &LoadState| bare_scan(&s.bytes),
-    check: |s: &LoadState, events: &Result<usize, String>| {
-        let events = *events.as_ref().map_err(Clone::clone)?;
-        // Every message has a start and an end tag, and text between.
-        if events < 2 * (s.contexts + s.messages) {
-            return Err(format!(
-                "{} events for {} contexts and {} messages",
-                events, s.contexts, s.messages
             ));
         }
         Ok(())

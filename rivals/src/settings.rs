@@ -7,8 +7,8 @@
 //! no arrays, no clears, no warnings), so it is checked to have read every
 //! group and never called the winner.
 
-use crate::fixtures;
-use crate::settings::Settings;
+use probes::fixtures;
+use probes::settings::Settings;
 
 /// The seven files of `ini_parse`, without the lines `rust-ini` reads
 /// differently.
@@ -30,7 +30,7 @@ fn read_differently(line: &str) -> bool {
 fn copies() -> Result<Copies, String> {
     let mut files = Vec::new();
     let mut groups = Vec::new();
-    for name in crate::settings::probe::FILE_NAMES {
+    for name in probes::settings::probe::FILE_NAMES {
         let path = fixtures::path(&format!("settings/{name}"));
         let text =
             std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -12,9 +12,9 @@ use std::hash::Hasher;
 use minijinja::value::Value as JValue;
 use minijinja::{AutoEscape, Environment, context};
 
-use crate::template::ops::{Locale, escape_html_into};
-use crate::template::probes::{RENDER_TITLE, fixture_engine, golden, render_items, render_vars};
-use crate::template::{Engine, Program, Value, Vars};
+use probes::template::ops::{Locale, escape_html_into};
+use probes::template::probes::{RENDER_TITLE, fixture_engine, golden, render_items, render_vars};
+use probes::template::{Engine, Program, Value, Vars};
 
 /// The render fixture in Jinja. The operators without a Jinja built-in of
 /// the same meaning (`wash`, `shorten`, `l10n('number')`, `ezurl`, `i18n`)

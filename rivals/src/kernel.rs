@@ -10,12 +10,12 @@ use minijinja::value::Value as JValue;
 use minijinja::{AutoEscape, Environment, context};
 use rusqlite::{Connection, OpenFlags};
 
-use crate::content::{ContentStore, ListQuery, NODE_SELECT, Node};
-use crate::host::ContentSource;
-use crate::kernel::{fixture, node};
-use crate::template::content::{NodeValue, xml_to_html};
-use crate::template::ops::escape_html_into;
-use crate::template::{Engine, Program, Vars, compile};
+use probes::content::{ContentStore, ListQuery, NODE_SELECT, Node};
+use probes::host::ContentSource;
+use probes::kernel::{fixture, node};
+use probes::template::content::{NodeValue, xml_to_html};
+use probes::template::ops::escape_html_into;
+use probes::template::{Engine, Program, Vars, compile};
 
 /// The database and the node the kernel suite reads (`--node`,
 /// `--database`), and the name `db_query` must find.
@@ -134,7 +134,7 @@ fn kernel_view(v: &Views) -> Result<String, String> {
 }
 
 fn class_name(identifier: &str) -> &'static str {
-    crate::content::classes::CLASSES
+    probes::content::classes::CLASSES
         .iter()
         .find(|c| c.identifier == identifier)
         .map_or("", |c| c.name)

@@ -3,10 +3,12 @@
 //! so each run says how the kernel stands against them, and the CI check
 //! keeps judging every variant.
 //!
-//! Behind the `rivals` feature, which the workspace's benches turn on: a
-//! user of the kernel as a library needs none of these crates.
+//! The workspace's benches link it beside `probes` (`main!(probes,
+//! rivals)`); a user of the kernel as a library needs none of these
+//! crates.
 
 pub mod cache;
+pub mod catalogue;
 pub mod kernel;
 pub mod settings;
 pub mod template;

@@ -3,18 +3,21 @@
 //! entry size, the entry count, or the mix of reads and writes.
 //!
 //! One iteration is one request of [`OPS`] operations on keys drawn for
-//! that request. A key the shared cache was warmed with is a hit there; a
-//! key drawn from the fresh range is a miss, which loads the entry (makes
-//! its bytes, a cost that grows with the entry's size, as reading it from
-//! a store would) and inserts it. A write stores a key's entry anew. The
-//! per-request cache starts empty in every request, so it hits only on
-//! keys the request has already seen. Both variants return, for every
+//! that request. A read of a key the shared cache was warmed with is a hit
+//! there; a read of a fresh key (new to the request, never asked for
+//! again) is a miss, which loads the entry: it makes the entry's bytes, a
+//! cost that grows with its size, as reading it from a store would. The
+//! shared cache does not admit what it will never be asked for, so it
+//! holds the same keys in every request and a request allocates the same
+//! each time. A write stores a warm key's entry anew. The per-request
+//! cache starts empty in every request, keeps what it loads until the
+//! request ends, and so hits only on keys the request has already seen. Both variants return, for every
 //! read, the entry the key stands for: their fingerprints agree exactly
 //! when both read every entry right.
 //!
 //! The requests' keys are drawn untimed (`setup_each`) from a seeded
-//! generator, in the same order for both variants, so the request that
-//! each one's check sees is the same.
+//! generator, the same for both variants, so the request that each one's
+//! check sees is the same.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -26,7 +29,7 @@ pub const OPS: usize = 1_000;
 /// One workload.
 #[derive(Debug, Clone, Copy)]
 pub struct Workload {
-    /// Percent of operations on a key the shared cache holds.
+    /// Percent of reads on a key the shared cache holds.
     pub hit_pct: u64,
     /// Bytes per entry.
     pub entry_bytes: usize,
@@ -39,7 +42,7 @@ pub struct Workload {
 impl Workload {
     fn describe(&self) -> String {
         format!(
-            "{OPS} operations per request, {} % on warm keys, {} B entries, {} entries, {} % writes",
+            "{OPS} operations per request, {} % of reads on warm keys, {} B entries, {} entries, {} % writes",
             self.hit_pct, self.entry_bytes, self.entries, self.write_pct
         )
     }
@@ -92,11 +95,13 @@ pub struct State {
 }
 
 impl State {
-    /// The next request's operations: its number seeds the draw.
+    /// The next request's operations: the same draw for every request (the
+    /// same reads and writes of the same warm keys), with fresh keys new to
+    /// it, so every request does the same work and allocates the same.
     fn request(&self) -> Vec<Op> {
         let w = self.workload;
         let n = self.drawn.fetch_add(1, Ordering::Relaxed);
-        let mut seed = n.wrapping_add(1).wrapping_mul(0xD1B5_4A32_D192_ED03);
+        let mut seed = 0xD1B5_4A32_D192_ED03_u64;
         let mut next = move || {
             seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
             let mut z = seed;
@@ -106,16 +111,15 @@ impl State {
         };
         (0..OPS as u64)
             .map(|i| {
-                let key = if next() % 100 < w.hit_pct {
-                    next() % w.entries
+                let warm = next() % w.entries;
+                if next() % 100 < w.write_pct {
+                    // A write updates an entry the cache holds.
+                    Op::Write(warm)
+                } else if next() % 100 < w.hit_pct {
+                    Op::Read(warm)
                 } else {
                     // Fresh keys: never warmed, and new to every request.
-                    w.entries + n * OPS as u64 + i
-                };
-                if next() % 100 < w.write_pct {
-                    Op::Write(key)
-                } else {
-                    Op::Read(key)
+                    Op::Read(w.entries + n * OPS as u64 + i)
                 }
             })
             .collect()
@@ -180,7 +184,12 @@ pub fn run_shared(s: &State, ops: Vec<Op>) -> Read {
     };
     for op in ops {
         match op {
-            Op::Read(key) => read.add(key, &cache.get_with(key, || load(key, bytes))),
+            Op::Read(key) => match cache.get(&key) {
+                Some(entry) => read.add(key, &entry),
+                // Seen once and never again: loaded, not admitted, so the
+                // cache holds the same keys in every request.
+                None => read.add(key, &load(key, bytes)),
+            },
             Op::Write(key) => cache.insert(key, load(key, bytes)),
         }
     }
