@@ -1,7 +1,7 @@
 //! The GitHub job summary: the verdict, the calibration speed line, the
 //! comparison table and the run's table, in Markdown.
 
-use super::layout::{change, ms, significant, thousands};
+use super::layout::{Align, change, ms, significant, thousands};
 use super::{header, verdict};
 use crate::document::comparison::Comparison;
 use crate::document::run::{Mode, Run};
@@ -26,6 +26,34 @@ pub fn summary(run: &Run) -> String {
         out.push_str(&format!("> warning: {}\n\n", escape(w)));
     }
     out.push_str(&rows(run));
+    out.push_str(&groups(run));
+    out
+}
+
+/// The run's groups of variants, as the text table shows them, and each
+/// variant's standing; nothing for a run without groups.
+fn groups(run: &Run) -> String {
+    let Some(ranking) = &run.ranking else {
+        return String::new();
+    };
+    let mut out = format!("\n{}\n\n", escape(&super::ranking::caption(run.metric)));
+    let (names, marks): (Vec<&str>, Vec<&str>) = super::ranking::COLUMNS
+        .iter()
+        .map(|(name, align)| (*name, if *align == Align::Right { "--:" } else { "---" }))
+        .unzip();
+    out.push_str(&format!(
+        "| {} |\n|{}|\n",
+        names.join(" | "),
+        marks.join("|")
+    ));
+    for row in super::ranking::rows(ranking, run.metric) {
+        let cells: Vec<String> = row.iter().map(|c| escape(c)).collect();
+        out.push_str(&format!("| {} |\n", cells.join(" | ")));
+    }
+    out.push('\n');
+    for s in &ranking.standings {
+        out.push_str(&format!("- {}\n", escape(&super::ranking::standing(s))));
+    }
     out
 }
 
@@ -189,6 +217,38 @@ pub fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::escape;
+
+    #[test]
+    fn the_summary_shows_each_group_s_variants() {
+        use crate::document::ranking::{Entry, Group, Outcome, Ranking};
+        let mut run = crate::document::run::test_micro_run(Vec::new(), None);
+        let entry = |variant: &str, role| Entry {
+            variant: variant.into(),
+            key: format!("load_{variant}"),
+            role,
+            median: None,
+            ratio: None,
+            memory: None,
+            failed: None,
+        };
+        run.ranking = Some(Ranking {
+            groups: vec![Group {
+                name: "load".into(),
+                reference: "ours".into(),
+                variants: vec![
+                    entry("ours", crate::probe::Role::Reference),
+                    entry("theirs", crate::probe::Role::Contender),
+                ],
+                outcome: Outcome::Winner("ours".into()),
+            }],
+            standings: Vec::new(),
+        });
+        let md = super::summary(&run);
+        assert!(md.contains("| group | variant | role | median |"), "{md}");
+        assert!(md.contains("|---|---|---|--:|"), "{md}");
+        assert!(md.contains("| load | ours | reference |"), "{md}");
+        assert!(md.contains("|  | theirs | contender |"), "{md}");
+    }
     use crate::text::cleaned;
     use comrak::nodes::NodeValue;
     use comrak::{Arena, Node, Options, parse_document};

@@ -9,12 +9,15 @@ use crate::document::comparison::{
     Method, Reason, Verdict,
 };
 use crate::document::environment::Environment;
+use crate::document::ranking::{Entry, Group, Outcome, Ranking, Standing};
 use crate::document::run::{
     CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, Run, ServerPair, TOOL,
 };
 use crate::document::settings::{HttpSettings, MicroSettings, Settings};
 use crate::error::Error;
 use crate::output::Format;
+use crate::probe::Role;
+use crate::stats::bootstrap::Interval;
 use crate::text::is_unsafe;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
@@ -159,7 +162,43 @@ pub(crate) fn fixture(mode: Mode, metric: Metric, t: &[String]) -> Run {
             rps_ratio: None,
         }]),
         metric,
-        ranking: None,
+        ranking: Some(ranking(&mut s)),
+    }
+}
+
+/// A ranking whose every text comes from `s`: one group, a variant that
+/// failed to agree (a verdict line of its own) and one tied.
+fn ranking(s: &mut impl FnMut() -> String) -> Ranking {
+    let interval = Interval {
+        low: 0.9,
+        estimate: 1.0,
+        high: 1.1,
+    };
+    let mut entry = |role, failed: bool| Entry {
+        variant: s(),
+        key: s(),
+        role,
+        median: Some(interval),
+        ratio: Some(interval),
+        memory: None,
+        failed: failed.then(&mut *s),
+    };
+    let variants = vec![entry(Role::Reference, false), entry(Role::Contender, true)];
+    Ranking {
+        groups: vec![Group {
+            name: s(),
+            reference: s(),
+            outcome: Outcome::Tie(vec![variants[0].variant.clone()]),
+            variants,
+        }],
+        standings: vec![Standing {
+            variant: s(),
+            groups: 1,
+            wins: 0,
+            ties: 1,
+            failed: 1,
+            geomean_ratio: Some(1.0),
+        }],
     }
 }
 
