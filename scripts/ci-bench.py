@@ -8,6 +8,7 @@ that its verdict can be read) and prints what it prints. The run then fails
 on what is a landing gate and warns on what is not:
 
 - a panic, a usage error or a failed probe: fails;
+- a variant whose result differs from its group's reference: fails;
 - a count verdict of FAIL (no wall-time baseline of this machine class, so
   `cargo bench` judged by the committed count baseline): fails;
 - a wall-time verdict of FAIL: a warning, since wall time on a shared
@@ -32,6 +33,21 @@ def failed_probe(row):
     return row.get("errors", 0) > 0 and row.get("n", 0) == 0
 
 
+def disagreeing(run):
+    """yardstick's own rule (output/verdict.rs, `disagreeing`): the variants
+    whose probe passed but whose group's ranking failed them, in a group
+    whose reference did not fail."""
+    failed = {r["key"] for r in run["rows"] if failed_probe(r)}
+    out = []
+    for group in (run.get("ranking") or {}).get("groups", []):
+        variants = group.get("variants", [])
+        if any(v["role"] == "reference" and v["key"] in failed for v in variants):
+            continue
+        out += [f"{v['variant']} of {group['name']}: {v['failed']}"
+                for v in variants if "failed" in v and v["key"] not in failed]
+    return out
+
+
 def verdict(bench):
     saved = ROOT / "target" / f"ci-bench-{bench}.json"
     saved.unlink(missing_ok=True)
@@ -46,6 +62,9 @@ def verdict(bench):
     failed = [r["key"] for r in run["rows"] if failed_probe(r)]
     if failed:
         return f"{bench}: failed probes: {', '.join(failed)}"
+    wrong = disagreeing(run)
+    if wrong:
+        return f"{bench}: variants that disagree with their reference: {'; '.join(wrong)}"
     metric = run.get("metric", "time")
     if metric != "time":
         return f"{bench}: the {metric} verdict is FAIL"

@@ -18,11 +18,11 @@ use probes::template::ops::escape_html_into;
 use probes::template::{Engine, Program, Vars, compile};
 
 /// The database and the node the kernel suite reads (`--node`,
-/// `--database`), and the name `db_query` must find.
+/// `--database`), as the kernel's store reads it.
 struct Chosen {
     path: PathBuf,
     id: i64,
-    name: String,
+    node: Node,
 }
 
 fn chosen() -> Result<Chosen, String> {
@@ -30,8 +30,8 @@ fn chosen() -> Result<Chosen, String> {
     let id = node(&path)?;
     let store = ContentStore::open(&path).map_err(|e| e.to_string())?;
     let found = store.node(id).map_err(|e| e.to_string())?;
-    let name = found.ok_or_else(|| format!("node {id} is gone"))?.name;
-    Ok(Chosen { path, id, name })
+    let node = found.ok_or_else(|| format!("node {id} is gone"))?;
+    Ok(Chosen { path, id, node })
 }
 
 /// A plain read-only connection, beside what the probe looks for.
@@ -50,13 +50,35 @@ fn direct() -> Result<Direct, String> {
 /// `db_query`'s SELECT prepared once and run on the plain connection,
 /// mapped to a `Node` by the store's own function: what differs is the
 /// store's layer (its lock, its statement cache, its error mapping).
-fn query_directly(d: &Direct) -> rusqlite::Result<Option<String>> {
+fn node_directly(d: &Direct) -> rusqlite::Result<Node> {
     let sql = format!("{NODE_SELECT} WHERE n.node_id = ?1");
-    let node = d
-        .conn
+    d.conn
         .prepare_cached(&sql)?
-        .query_row([d.chosen.id], Node::from_row)?;
-    Ok(Some(node.name))
+        .query_row([d.chosen.id], Node::from_row)
+}
+
+/// What `db_query` gives: the node's name.
+fn query_directly(d: &Direct) -> rusqlite::Result<Option<String>> {
+    node_directly(d).map(|n| Some(n.name))
+}
+
+/// The name `db_query` finds, and the whole node (every column of the
+/// join) as the kernel's store reads it, so a wrong join is caught even
+/// where the name agrees.
+fn same_node(d: &Direct, found: &rusqlite::Result<Option<String>>) -> Result<(), String> {
+    match found {
+        Ok(Some(name)) if *name == d.chosen.node.name => {}
+        other => return Err(format!("{other:?}")),
+    }
+    let node = node_directly(d).map_err(|e| e.to_string())?;
+    if node == d.chosen.node {
+        Ok(())
+    } else {
+        Err(format!(
+            "node {} differs from the store's: {node:?}",
+            d.chosen.id
+        ))
+    }
 }
 
 yardstick::probe! {
@@ -67,10 +89,7 @@ yardstick::probe! {
     note: "db_query's SELECT on a plain rusqlite connection, prepared once",
     setup: direct,
     run: query_directly,
-    check: |d: &Direct, found: &rusqlite::Result<Option<String>>| match found {
-        Ok(Some(name)) if *name == d.chosen.name => Ok(()),
-        other => Err(format!("{other:?}")),
-    },
+    check: same_node,
 }
 
 /// The full view both engines render: the node's title, its text

@@ -243,6 +243,7 @@ fn pooled(same: &[&Row]) -> Row {
     row.rps = row.ops_per_second();
     row.note = first.note.clone();
     row.checksum = first.checksum;
+    row.variant = first.variant.clone();
     let mut rss: Vec<u64> = same.iter().filter_map(|r| r.peak_rss).collect();
     rss.sort_unstable();
     row.peak_rss = rss.get(rss.len() / 2).copied();
@@ -283,6 +284,9 @@ fn merged(runs: &[(String, Run)], rows: Vec<Row>) -> Run {
     for row in &mut run.rows {
         row.normalized = c.and_then(|c| row.normalized_median(c));
     }
+    // Every run took its rounds in one order, so the pooled samples still
+    // pair round by round.
+    run.ranking = crate::judge::ranking::rank(&run.rows, run.metric);
     let mut warnings: Vec<String> = Vec::new();
     for (_, r) in runs {
         for w in &r.warnings {
@@ -348,6 +352,38 @@ mod tests {
         assert_eq!(base.settings.micro().unwrap().pooled_runs, Some(5));
         let c = base.calibration.as_ref().unwrap();
         assert_eq!((c.loops.n, c.loops.median, c.checksum), (10, 4.0, 7));
+    }
+
+    #[test]
+    fn a_pool_ranks_its_variants_from_the_pooled_rows() {
+        use crate::document::ranking::{Member, Outcome};
+        let variants = |fast: f64| {
+            let mut r = run(&[1.0, 1.1, 1.0], &[4.0; 3]);
+            let mut other =
+                Row::with_samples("q".into(), RowKind::Probe, "q".into(), vec![fast; 3]);
+            other.calibration_samples = vec![4.0; 3];
+            for (row, variant, role) in [
+                (&mut r.rows[0], "p", crate::probe::Role::Reference),
+                (&mut other, "q", crate::probe::Role::Contender),
+            ] {
+                row.checksum = Some(7);
+                row.variant = Some(Member {
+                    group: "g".into(),
+                    variant: variant.into(),
+                    role,
+                });
+            }
+            r.rows.push(other);
+            r.ranking = crate::judge::ranking::rank(&r.rows, r.metric);
+            r
+        };
+        // The first run alone calls no winner (3 rounds give no interval);
+        // the pool's 6 rounds do.
+        let runs = named(vec![variants(0.5), variants(0.5)]);
+        let base = pool(&runs).unwrap();
+        assert!(base.rows.iter().all(|r| r.variant.is_some()));
+        let ranking = base.ranking.expect("a ranking");
+        assert_eq!(ranking.groups[0].outcome, Outcome::Winner("q".into()));
     }
 
     #[test]

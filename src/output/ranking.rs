@@ -46,7 +46,8 @@ pub(crate) fn caption(metric: Metric) -> String {
         Metric::EstimatedCycles => "median in estimated cycles per iteration (exact)",
     };
     format!(
-        "groups: each variant against its group's reference, ratios paired round by round; {unit}"
+        "groups: each variant against its group's reference; ratio: variant / reference, paired \
+         round by round, below 1 is faster; {unit}"
     )
 }
 
@@ -109,6 +110,7 @@ fn result(e: &Entry, g: &Group) -> String {
         Outcome::Winner(w) if *w == e.variant => "winner".to_string(),
         Outcome::Tie(tied) if tied.contains(&e.variant) => "tie".to_string(),
         _ if e.role == Role::Floor => "floor: not ranked".to_string(),
+        _ if e.median.is_none() => "no interval: fewer than 5 rounds".to_string(),
         _ => String::new(),
     }
 }

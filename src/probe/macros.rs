@@ -18,7 +18,7 @@
 /// | `suite` | the bench that runs it: `kernel` for stateful probes | `micro` |
 /// | `group` | the workload this probe is one implementation of | none |
 /// | `variant` | the implementation's name within its group | none (required with `group`) |
-/// | `role` | `reference` (one per group) or `floor` | a contender |
+/// | `role` | `reference` (one per group), `contender` or `floor` | `contender` |
 ///
 /// The closures take what the probe has, in this order: `&state` when there
 /// is a `setup`, then (for `run`) the input when there is a `setup_each`,
@@ -77,7 +77,7 @@
 ///   "(unchecked)": a probe that computes the wrong thing, or that the
 ///   optimiser emptied, is then timed instead of caught. Write one.
 /// - Probes of one `group` are variants of one workload, ranked against
-///   its reference in the run's `groups` table: each variant's median,
+///   its reference in the run's `groups` table (`ranking` in a saved run): each variant's median,
 ///   its ratio to the reference paired round by round, both with 95 %
 ///   intervals, and a winner only where the intervals do not overlap. A
 ///   variant must give the reference's result (the same fingerprint): one
@@ -307,11 +307,12 @@ macro_rules! probe {
     };
     (@role) => { $crate::probe::Role::Contender };
     (@role reference) => { $crate::probe::Role::Reference };
+    (@role contender) => { $crate::probe::Role::Contender };
     (@role floor) => { $crate::probe::Role::Floor };
     (@role $other:ident) => {
         ::core::compile_error!(::core::concat!(
             "probe!: unknown role `", ::core::stringify!($other),
-            "` (a variant is a contender unless it says `role: reference` or `role: floor`)"
+            "` (the roles are reference, contender and floor)"
         ))
     };
     (@suite) => { $crate::probe::DEFAULT_SUITE };

@@ -7,7 +7,7 @@
 //! run in the same bench, round by round). The registry refuses a group
 //! that breaks any of these before anything is measured; whether the
 //! variants agree on their result is known only once each has run, and is
-//! judged with the run (`judge::groups`).
+//! judged with the run (`judge::ranking`).
 
 use super::Probe;
 use std::collections::BTreeMap;
@@ -54,8 +54,9 @@ impl Role {
 }
 
 /// Refuses, naming the registrations, a group without exactly one
-/// reference, two variants of one name, or variants that differ in `ops`
-/// or suite. `probes` are the registered ones, in any order.
+/// reference, two variants of one name, variants that differ in `ops` or
+/// suite, and a group named like a probe (`--probe=NAME` takes either).
+/// `probes` are the registered ones, in any order.
 pub(crate) fn check_groups(probes: &[&Probe]) -> Result<(), String> {
     let mut groups: BTreeMap<&str, Vec<(&Probe, Variant)>> = BTreeMap::new();
     for p in probes {
@@ -64,6 +65,14 @@ pub(crate) fn check_groups(probes: &[&Probe]) -> Result<(), String> {
         }
     }
     for (group, members) in &groups {
+        if let Some(p) = probes.iter().find(|p| p.name == *group) {
+            return Err(format!(
+                "group `{group}` of {} has the name of the probe {}: --probe={group} could \
+                 not tell them apart",
+                at(members[0].0),
+                at(p)
+            ));
+        }
         check_group(group, members)?;
     }
     Ok(())
@@ -196,5 +205,8 @@ mod tests {
         let same = member("load_same", "ours", Role::Contender, 6);
         let err = check_groups(&[&ours, &same]).unwrap_err();
         assert!(err.contains("both variant `ours`"), "{err}");
+        let probe = fake("load", unused);
+        let err = check_groups(&[&ours, &probe]).unwrap_err();
+        assert!(err.contains("has the name of the probe `load`"), "{err}");
     }
 }

@@ -7,7 +7,7 @@ use crate::fixtures;
 /// The seven files, with the groups, settings and warnings each holds.
 /// Counted independently of the reader (distinct headers and distinct
 /// group/name pairs), so the check catches a reader that miscounts.
-const FILES: [(&str, usize, usize, usize); 7] = [
+pub const FILES: [(&str, usize, usize, usize); 7] = [
     ("site.ini", 65, 360, 0),
     ("content.ini", 69, 350, 0),
     ("template.ini", 34, 90, 0),
@@ -16,17 +16,6 @@ const FILES: [(&str, usize, usize, usize); 7] = [
     ("design.ini", 14, 80, 0),
     ("menu.ini", 24, 110, 0),
 ];
-
-/// The names of the seven files, in the probe's order.
-pub const FILE_NAMES: [&str; 7] = {
-    let mut names = [""; 7];
-    let mut i = 0;
-    while i < FILES.len() {
-        names[i] = FILES[i].0;
-        i += 1;
-    }
-    names
-};
 
 pub(crate) struct Files {
     files: Vec<(&'static str, Vec<u8>)>,
