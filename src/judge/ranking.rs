@@ -100,13 +100,7 @@ fn failure(
     if figure(reference, metric).is_none() {
         return Some(format!("reference {name} failed: no result to agree with"));
     }
-    match (row.checksum, reference.checksum) {
-        (Some(a), Some(b)) if a == b => None,
-        (Some(_), Some(_)) => Some(format!("result differs from {name}")),
-        _ => Some(format!(
-            "no fingerprint of its result or {name}'s: agreement cannot be checked"
-        )),
-    }
+    crate::probe::variant::agreement(row.checksum, reference.checksum, name).err()
 }
 
 /// The row's figure per iteration, when it has one: its median time, or

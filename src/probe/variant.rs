@@ -53,6 +53,20 @@ impl Role {
     }
 }
 
+/// Whether a contender did its reference's work: their results'
+/// fingerprints (see [`Checksum`](super::Checksum)) must be equal, and
+/// a result without one cannot be shown to agree. `reference` names the
+/// reference's variant in the message.
+pub fn agreement(mine: Option<u64>, theirs: Option<u64>, reference: &str) -> Result<(), String> {
+    match (mine, theirs) {
+        (Some(a), Some(b)) if a == b => Ok(()),
+        (Some(_), Some(_)) => Err(format!("result differs from {reference}")),
+        _ => Err(format!(
+            "no fingerprint of its result or {reference}'s: agreement cannot be checked"
+        )),
+    }
+}
+
 /// Refuses, naming the registrations, a group without exactly one
 /// reference, two variants of one name, variants that differ in `ops` or
 /// suite, and a group named like a probe (`--probe=NAME` takes either).

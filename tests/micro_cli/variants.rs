@@ -130,6 +130,25 @@ pub fn variants_are_ranked_and_one_that_disagrees_fails() -> Result<(), Failed> 
         "each row names its group",
         &ran,
     )?;
+    // `cargo test`, which runs each probe once, catches it too.
+    let tested = |name: &str| {
+        let mut cmd = std::process::Command::new(std::env::current_exe()?);
+        cmd.env("YARDSTICK_E2E_CHILD", "bench")
+            .args([name, "--exact"]);
+        Ok::<_, std::io::Error>(run(cmd))
+    };
+    let wrong = tested("sum_range_off_by_one")?;
+    check(
+        wrong.code == 101 && wrong.stdout.contains("result differs from iterate"),
+        "cargo test fails a disagreeing variant",
+        &wrong,
+    )?;
+    let right = tested("sum_range_formula")?;
+    check(
+        right.code == 0 && right.stdout.contains("1 passed"),
+        "cargo test passes an agreeing one",
+        &right,
+    )?;
     let agreeing = ranked(&["sum_range_iterate", "sum_range_formula"], &path);
     check(agreeing.code == 0, "variants that agree pass", &agreeing)?;
     check(
