@@ -40,14 +40,14 @@ pub(crate) fn render(ranking: &Ranking, metric: Metric) -> String {
 
 /// What the table shows, in words.
 pub(crate) fn caption(metric: Metric) -> String {
-    let unit = match metric {
-        Metric::Time => "median in ms per iteration",
-        Metric::Instructions => "median in instructions per iteration (exact)",
-        Metric::EstimatedCycles => "median in estimated cycles per iteration (exact)",
+    let (ratio, unit) = match metric {
+        Metric::Time => ("paired round by round", "median in ms per iteration"),
+        Metric::Instructions => ("exact", "instructions per iteration"),
+        Metric::EstimatedCycles => ("exact", "estimated cycles per iteration"),
     };
     format!(
-        "groups: each variant against its group's reference; ratio: variant / reference, paired \
-         round by round, below 1 is faster; {unit}"
+        "groups: each variant against its group's reference; ratio: variant / reference, {ratio}, \
+         below 1 is faster; {unit}"
     )
 }
 
