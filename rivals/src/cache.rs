@@ -198,12 +198,8 @@ pub fn run_shared(s: &State, ops: Vec<Op>) -> Read {
 
 /// A request's reads, checked against the entries the keys stand for.
 pub fn check(s: &State, read: &Read) -> Result<(), String> {
-    let ops = State {
-        workload: s.workload,
-        drawn: AtomicU64::new(0),
-        shared: None,
-    }
-    .request();
+    // The first request, drawn again.
+    let ops = per_request(s.workload).request();
     let mut expected = Read::default();
     for op in ops {
         if let Op::Read(key) = op {

@@ -7,14 +7,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use minijinja::value::Value as JValue;
-use minijinja::{AutoEscape, Environment, context};
+use minijinja::{Environment, context};
 use rusqlite::{Connection, OpenFlags};
 
 use probes::content::{ContentStore, ListQuery, NODE_SELECT, Node};
 use probes::host::ContentSource;
 use probes::kernel::{fixture, node};
 use probes::template::content::{NodeValue, xml_to_html};
-use probes::template::ops::escape_html_into;
 use probes::template::{Engine, Program, Vars, compile};
 
 /// The database and the node the kernel suite reads (`--node`,
@@ -123,13 +122,7 @@ fn views() -> Result<Views, String> {
     let store = Arc::new(ContentStore::open(&chosen.path).map_err(|e| e.to_string())?);
     let engine = Engine::new(vec![]).with_content(store.clone() as Arc<dyn ContentSource>);
     let program = Arc::new(compile("full.tpl", KERNEL_VIEW).map_err(|e| e.to_string())?);
-    let mut env = Environment::new();
-    env.set_auto_escape_callback(|_| AutoEscape::None);
-    env.add_filter("wash", |s: &str| {
-        let mut out = String::with_capacity(s.len() + 8);
-        escape_html_into(s, &mut out);
-        out
-    });
+    let mut env = crate::jinja_environment();
     env.add_template("full.html", JINJA_VIEW)
         .map_err(|e| e.to_string())?;
     Ok(Views {

@@ -12,3 +12,16 @@ pub mod catalogue;
 pub mod kernel;
 pub mod settings;
 pub mod template;
+
+/// A minijinja environment that writes as the kernel's templates do: no
+/// automatic escaping, and `wash`, the kernel's HTML escape, as a filter.
+fn jinja_environment() -> minijinja::Environment<'static> {
+    let mut env = minijinja::Environment::new();
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+    env.add_filter("wash", |s: &str| {
+        let mut out = String::with_capacity(s.len() + 8);
+        probes::template::ops::escape_html_into(s, &mut out);
+        out
+    });
+    env
+}

@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 use std::hash::Hasher;
 
 use minijinja::value::Value as JValue;
-use minijinja::{AutoEscape, Environment, context};
+use minijinja::{Environment, context};
 
-use probes::template::ops::{Locale, escape_html_into};
+use probes::template::ops::Locale;
 use probes::template::probes::{RENDER_TITLE, fixture_engine, golden, render_items, render_vars};
 use probes::template::{Engine, Program, Value, Vars};
 
@@ -130,13 +130,7 @@ fn jinja_value(v: &Value) -> JValue {
 }
 
 fn jinja() -> Result<Jinja, String> {
-    let mut env = Environment::new();
-    env.set_auto_escape_callback(|_| AutoEscape::None);
-    env.add_filter("wash", |s: &str| {
-        let mut out = String::with_capacity(s.len() + 8);
-        escape_html_into(s, &mut out);
-        out
-    });
+    let mut env = crate::jinja_environment();
     env.add_filter("shorten", |s: &str, len: usize| {
         if s.chars().count() <= len {
             s.to_string()
