@@ -34,6 +34,10 @@ const COMMANDS: &[Cli] = &[
         section: "## compare-builds",
     },
     Cli {
+        name: "matrix",
+        section: "## matrix",
+    },
+    Cli {
         name: "compare",
         section: "## compare",
     },

@@ -7,6 +7,8 @@
 //! child process and read its exit code, stdout, stderr and files.
 
 mod common;
+#[path = "micro_cli/matrix.rs"]
+mod matrix;
 #[path = "micro_cli/variants.rs"]
 mod variants;
 
@@ -208,7 +210,7 @@ fn scale_machine(doc: &mut Value, factor: f64) {
 type Named = (&'static str, fn() -> Result<(), Failed>);
 
 fn tests() -> Vec<Trial> {
-    let named: [Named; 24] = [
+    let named: [Named; 26] = [
         (
             "the_schema_refuses_a_broken_document",
             the_schema_refuses_a_broken_document,
@@ -301,6 +303,14 @@ fn tests() -> Vec<Trial> {
         (
             "variants_are_ranked_and_one_that_disagrees_fails",
             variants::variants_are_ranked_and_one_that_disagrees_fails,
+        ),
+        (
+            "a_matrix_gives_multipliers_and_fails_a_configuration_that_skips_work",
+            matrix::a_matrix_gives_multipliers_and_fails_a_configuration_that_skips_work,
+        ),
+        (
+            "a_lost_worker_fails_its_configuration_and_bad_files_are_refused",
+            matrix::a_lost_worker_fails_its_configuration_and_bad_files_are_refused,
         ),
     ];
     named

@@ -135,6 +135,7 @@ pub(crate) mod tests {
             mode: Mode::Micro,
             metric: Metric::Time,
             ranking: None,
+            matrix: None,
             started: String::new(),
             machine: String::new(),
             settings: Default::default(),

@@ -11,7 +11,9 @@ pub(crate) mod flags;
 pub mod history;
 #[cfg(feature = "http")]
 pub mod http;
+mod interleave;
 pub mod machine;
+pub mod matrix;
 pub mod micro;
 mod page;
 #[cfg(feature = "report")]
@@ -37,6 +39,8 @@ commands:
                   regression)
   compare-builds  OLD NEW: measure two bench binaries in alternating rounds
                   and test the new one for a regression (exit 1)
+  matrix          [FILE.toml]: measure configurations of a bench against a
+                  base, each probe a multiplier with its interval
   show            FILE: print a saved run
   report          RUN... --html=FILE: draw saved runs as one HTML page
   baseline        RUN... --output=FILE: pool saved runs of one build into a
@@ -130,6 +134,7 @@ fn run_command(command: OsString, mut args: Vec<OsString>) -> Result<i32, Error>
         )),
         Some("compare-builds") => compare_builds::options::PairedOptions::parse(args)
             .and_then(|o| compare_builds::main(&o)),
+        Some("matrix") => matrix::run(args),
         Some("show") => saved::show(args),
         #[cfg(feature = "report")]
         Some("report") => report::main(args),
@@ -268,6 +273,7 @@ pub fn options_of(command: &str) -> Option<(Vec<String>, Vec<String>)> {
     match command {
         "micro" => both(&micro::cli::SPEC),
         "compare-builds" => both(&compare_builds::options::SPEC),
+        "matrix" => both(&matrix::options::SPEC),
         "compare" => both(&saved::COMPARE),
         "show" => both(&saved::SHOW),
         #[cfg(feature = "report")]

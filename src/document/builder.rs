@@ -110,6 +110,7 @@ impl RunBuilder {
             server_pairs: self.server_pairs,
             metric: self.metric,
             ranking: None,
+            matrix: None,
         }
     }
 }

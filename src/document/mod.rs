@@ -8,6 +8,7 @@ pub mod comparison;
 pub mod environment;
 pub mod figures;
 pub mod import;
+pub mod matrix;
 pub mod platform;
 pub mod ranking;
 pub mod row;

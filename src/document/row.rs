@@ -3,6 +3,7 @@
 
 use crate::document::figures::Figures;
 use crate::document::ranking::Member;
+use crate::document::run::Metric;
 use crate::stats::Summary;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -168,6 +169,16 @@ pub struct Memory {
 }
 
 impl Row {
+    /// The row's figure per iteration in `metric`, when it has one: its
+    /// median time, or its count.
+    pub fn figure(&self, metric: Metric) -> Option<f64> {
+        match metric {
+            Metric::Time => self.figures.median,
+            Metric::Instructions => self.counted.instructions,
+            Metric::EstimatedCycles => self.counted.estimated_cycles,
+        }
+    }
+
     /// A row whose statistics are those of `samples` (none when empty).
     pub fn with_samples(key: String, kind: RowKind, name: String, samples: Vec<f64>) -> Row {
         Row {

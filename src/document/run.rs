@@ -6,6 +6,7 @@
 
 use crate::document::comparison::Comparison;
 use crate::document::environment::Environment;
+use crate::document::matrix::Matrix;
 use crate::document::ranking::Ranking;
 pub use crate::document::row::{Row, RowKind};
 use crate::document::settings::Settings;
@@ -88,6 +89,9 @@ pub struct Run {
     /// reference, when the run has groups.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ranking: Option<Ranking>,
+    /// `matrix`: every probe on every configuration against the base.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matrix: Option<Matrix>,
 }
 
 impl Run {
@@ -195,6 +199,7 @@ pub(crate) fn test_micro_run(rows: Vec<Row>, calibration: Option<CalibrationSumm
         server_pairs: None,
         metric: Metric::Time,
         ranking: None,
+        matrix: None,
     }
 }
 

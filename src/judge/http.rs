@@ -147,6 +147,7 @@ mod tests {
             server_pairs: None,
             metric: Default::default(),
             ranking: None,
+            matrix: None,
         }
     }
 

@@ -9,6 +9,7 @@ pub(crate) mod figure;
 mod http;
 mod kernel;
 mod machine;
+pub mod matrix;
 pub mod memory;
 mod normalized;
 pub mod paired;

@@ -12,16 +12,15 @@
 //! without significance it is inconclusive (a warning, never a failure).
 //!
 //! The vocabulary of a paired comparison lives here, where the rule needs
-//! it, and `compare-builds` speaks it too: a `Build` is the old or the new
-//! one, `Builds` holds one value for each, a `Round` is where a figure was
-//! taken, and a `Series` is what one build gave for one probe.
+//! it, and the measuring (`commands::interleave`) speaks it too: `Builds`
+//! holds one value for each of the two builds, a `Round` is where a figure
+//! was taken, and a `Series` is what one configuration gave for one probe.
 
 use crate::document::comparison::{
     Check, Comparison, Figure, Method, PairedRound, Reason, Verdict,
 };
 use crate::stats::{median, signed_rank};
 use std::collections::BTreeMap;
-use std::ops::{Index, IndexMut};
 
 /// Percent the median ratio may exceed 1 before a probe can regress, when
 /// `--threshold` is not given. Public: the evaluation harness re-scores
@@ -38,24 +37,8 @@ pub fn significant(p_value: f64, alpha: f64) -> bool {
     p_value < alpha
 }
 
-/// One of the two builds compared: the old one is the baseline, the new one
-/// is judged against it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Build {
-    /// The baseline build (`compare-builds OLD NEW`'s first binary).
-    Old,
-    /// The build judged (the second binary).
-    New,
-}
-
-impl Build {
-    /// Both builds, the old one first: the order in which a pair's workers
-    /// are warmed up and its first pair started.
-    pub(crate) const BOTH: [Build; 2] = [Build::Old, Build::New];
-}
-
-/// One value for each build, reached by [`Build`]: the two sides of a
-/// comparison are named, so they cannot be swapped by an index.
+/// One value for each build: the two sides of a comparison are named, so
+/// they cannot be swapped by an index.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Builds<T> {
     /// The old build's value.
@@ -65,41 +48,11 @@ pub(crate) struct Builds<T> {
 }
 
 impl<T> Builds<T> {
-    /// Both values, each made from its own by `f`.
-    pub(crate) fn map<U>(self, mut f: impl FnMut(T) -> U) -> Builds<U> {
-        let old = f(self.old);
-        Builds {
-            old,
-            new: f(self.new),
-        }
-    }
-
-    /// Both values, borrowed.
-    pub(crate) fn as_ref(&self) -> Builds<&T> {
-        Builds {
-            old: &self.old,
-            new: &self.new,
-        }
-    }
-}
-
-impl<T> Index<Build> for Builds<T> {
-    type Output = T;
-
-    fn index(&self, build: Build) -> &T {
-        match build {
-            Build::Old => &self.old,
-            Build::New => &self.new,
-        }
-    }
-}
-
-impl<T> IndexMut<Build> for Builds<T> {
-    fn index_mut(&mut self, build: Build) -> &mut T {
-        match build {
-            Build::Old => &mut self.old,
-            Build::New => &mut self.new,
-        }
+    /// The two values of a measurement of two configurations, the old
+    /// build's first; `None` for any other number.
+    pub(crate) fn from_two(values: Vec<T>) -> Option<Builds<T>> {
+        let [old, new] = <[T; 2]>::try_from(values).ok()?;
+        Some(Builds { old, new })
     }
 }
 
@@ -108,8 +61,9 @@ impl<T> IndexMut<Build> for Builds<T> {
 /// evidence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Round {
-    /// The worker pair that ran the round, from 0.
-    pub(crate) pair: usize,
+    /// The worker set (a pair, in `compare-builds`) that ran the round,
+    /// from 0.
+    pub(crate) set: usize,
     /// The round's number in the whole comparison, from 1.
     pub(crate) number: usize,
 }
@@ -168,20 +122,7 @@ fn paired_check(
     new: &BTreeMap<Round, f64>,
     threshold: f64,
 ) -> Option<Check> {
-    let mut rounds = Vec::new();
-    for (round, o) in old {
-        if let Some(n) = new.get(round)
-            && *o > 0.0
-            && n.is_finite()
-        {
-            rounds.push(PairedRound {
-                pair: round.pair,
-                round: round.number,
-                baseline: *o,
-                current: *n,
-            });
-        }
-    }
+    let rounds = paired_rounds(old, new);
     let figures = pair_figures(&rounds);
     let old: Vec<f64> = old.values().copied().collect();
     let new: Vec<f64> = new.values().copied().collect();
@@ -205,18 +146,50 @@ fn paired_check(
     })
 }
 
+/// The rounds in which both sides measured a probe, each with both
+/// figures: only those pair up into a ratio.
+pub(crate) fn paired_rounds(
+    old: &BTreeMap<Round, f64>,
+    new: &BTreeMap<Round, f64>,
+) -> Vec<PairedRound> {
+    let mut rounds = Vec::new();
+    for (round, o) in old {
+        if let Some(n) = new.get(round)
+            && *o > 0.0
+            && n.is_finite()
+        {
+            rounds.push(PairedRound {
+                pair: round.set,
+                round: round.number,
+                baseline: *o,
+                current: *n,
+            });
+        }
+    }
+    rounds
+}
+
 /// Each worker pair's figure, in the order of the pairs: the median of the
 /// new/old ratios of its rounds. These, not the rounds, are what the
 /// signed-rank test takes (see the module's note).
 pub(crate) fn pair_figures(rounds: &[PairedRound]) -> Vec<f64> {
-    let mut by_pair: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+    set_figures(rounds).into_values().collect()
+}
+
+/// [`pair_figures`] by worker set (pair), for a rule that lines up the
+/// same set across probes.
+pub(crate) fn set_figures(rounds: &[PairedRound]) -> BTreeMap<usize, f64> {
+    let mut by_set: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
     for r in rounds.iter().filter(|r| r.baseline > 0.0) {
-        by_pair
+        by_set
             .entry(r.pair)
             .or_default()
             .push(r.current / r.baseline);
     }
-    by_pair.values().filter_map(|r| median(r)).collect()
+    by_set
+        .into_iter()
+        .filter_map(|(set, ratios)| Some((set, median(&ratios)?)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -236,7 +209,7 @@ mod tests {
             .enumerate()
             .map(|(i, v)| {
                 let round = Round {
-                    pair: i / per_pair,
+                    set: i / per_pair,
                     number: i,
                 };
                 (round, v)
@@ -245,11 +218,12 @@ mod tests {
     }
 
     #[test]
-    fn each_build_is_reached_by_its_name() {
-        let mut builds = Builds { old: 1, new: 2 };
-        builds[Build::New] += 10;
-        assert_eq!((builds[Build::Old], builds.new), (1, 12));
-        assert_eq!(builds.as_ref().map(|n| n * 2), Builds { old: 2, new: 24 });
+    fn two_values_are_the_old_and_the_new_build() {
+        assert_eq!(
+            Builds::from_two(vec![1, 2]),
+            Some(Builds { old: 1, new: 2 })
+        );
+        assert_eq!(Builds::from_two(vec![1, 2, 3]), None);
     }
 
     #[test]
@@ -308,7 +282,7 @@ mod tests {
         // The old build failed round 2: rounds 3.. must not shift onto 2.
         let old = rounds(&[1.0, 1.0, 2.0, 2.0, 2.0]);
         let mut new = old.clone();
-        let third = Round { pair: 2, number: 2 };
+        let third = Round { set: 2, number: 2 };
         new.insert(third, 9.0);
         let mut old = old;
         old.remove(&third);

@@ -89,7 +89,7 @@ fn failure(
     (reference, of): (&Row, &Member),
     metric: Metric,
 ) -> Option<String> {
-    if figure(row, metric).is_none() {
+    if row.figure(metric).is_none() {
         let note = row.note.strip_prefix("failed: ").unwrap_or(&row.note);
         return Some(if note.is_empty() { "no figure" } else { note }.to_string());
     }
@@ -97,20 +97,10 @@ fn failure(
         return None;
     }
     let name = &of.variant;
-    if figure(reference, metric).is_none() {
+    if reference.figure(metric).is_none() {
         return Some(format!("reference {name} failed: no result to agree with"));
     }
     crate::probe::variant::agreement(row.checksum, reference.checksum, name).err()
-}
-
-/// The row's figure per iteration, when it has one: its median time, or
-/// its count.
-fn figure(row: &Row, metric: Metric) -> Option<f64> {
-    match metric {
-        Metric::Time => row.figures.median,
-        Metric::Instructions => row.counted.instructions,
-        Metric::EstimatedCycles => row.counted.estimated_cycles,
-    }
 }
 
 /// The row's median with its interval: a bootstrap of its samples, or a
@@ -118,7 +108,7 @@ fn figure(row: &Row, metric: Metric) -> Option<f64> {
 fn median(row: &Row, metric: Metric) -> Option<Interval> {
     match metric {
         Metric::Time => bootstrap::median_of(&row.samples),
-        _ => figure(row, metric).map(point),
+        _ => row.figure(metric).map(point),
     }
 }
 
@@ -135,7 +125,7 @@ fn ratio(row: &Row, reference: &Row, metric: Metric) -> Option<Interval> {
                 .flatten()
         }
         _ => {
-            let (a, b) = (figure(row, metric)?, figure(reference, metric)?);
+            let (a, b) = (row.figure(metric)?, reference.figure(metric)?);
             (b > 0.0).then(|| point(a / b))
         }
     }

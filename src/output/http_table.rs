@@ -250,6 +250,7 @@ mod tests {
             server_pairs: pairs,
             metric: Default::default(),
             ranking: None,
+            matrix: None,
         }
     }
 

@@ -27,6 +27,7 @@ pub fn summary(run: &Run) -> String {
     }
     out.push_str(&rows(run));
     out.push_str(&groups(run));
+    out.push_str(&matrix(run));
     out
 }
 
@@ -53,6 +54,34 @@ fn groups(run: &Run) -> String {
     out.push('\n');
     for s in &ranking.standings {
         out.push_str(&format!("- {}\n", escape(&super::ranking::standing(s))));
+    }
+    out
+}
+
+/// The run's configuration matrix, as the text table shows it; nothing for
+/// a run without one.
+fn matrix(run: &Run) -> String {
+    let Some(m) = &run.matrix else {
+        return String::new();
+    };
+    let mut out = format!("\n{}\n\n", escape(&super::matrix::caption(m)));
+    let (names, marks): (Vec<String>, Vec<&str>) = super::matrix::columns(m)
+        .into_iter()
+        .map(|(name, align)| {
+            (
+                escape(&name),
+                if align == Align::Right { "--:" } else { "---" },
+            )
+        })
+        .unzip();
+    out.push_str(&format!(
+        "| {} |\n|{}|\n",
+        names.join(" | "),
+        marks.join("|")
+    ));
+    for row in super::matrix::rows(m) {
+        let cells: Vec<String> = row.iter().map(|c| escape(c)).collect();
+        out.push_str(&format!("| {} |\n", cells.join(" | ")));
     }
     out
 }

@@ -9,6 +9,7 @@ pub mod http_table;
 mod json;
 pub mod layout;
 pub mod markdown;
+pub(crate) mod matrix;
 pub mod progress;
 #[cfg(test)]
 pub(crate) mod properties;

@@ -9,6 +9,7 @@ use crate::document::comparison::{
     Method, Reason, Verdict,
 };
 use crate::document::environment::Environment;
+use crate::document::matrix::{Cell, Line, Matrix};
 use crate::document::ranking::{Entry, Group, Outcome, Ranking, Standing};
 use crate::document::run::{
     CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, Run, ServerPair, TOOL,
@@ -163,6 +164,36 @@ pub(crate) fn fixture(mode: Mode, metric: Metric, t: &[String]) -> Run {
         }]),
         metric,
         ranking: Some(ranking(&mut s)),
+        matrix: Some(matrix(&mut s)),
+    }
+}
+
+/// A matrix whose every text comes from `s`: a base, a measured
+/// configuration and a failed one (a verdict line of its own).
+fn matrix(s: &mut impl FnMut() -> String) -> Matrix {
+    let measured = Cell {
+        median: Some(1.0),
+        multiplier: Some(Interval {
+            low: 0.9,
+            estimate: 1.0,
+            high: 1.1,
+        }),
+        sets: 10,
+        failed: None,
+    };
+    let failed = Cell {
+        failed: Some(s()),
+        ..Cell::default()
+    };
+    Matrix {
+        metric: Metric::Time,
+        base: s(),
+        configurations: vec![s(), s(), s()],
+        lines: vec![Line {
+            probe: s(),
+            cells: vec![Cell::default(), measured.clone(), failed],
+        }],
+        geomean: vec![Cell::default(), measured, Cell::default()],
     }
 }
 

@@ -39,6 +39,10 @@ impl Render for TableFormat {
             out.push('\n');
             out.push_str(&super::ranking::render(ranking, run.metric));
         }
+        if let Some(matrix) = &run.matrix {
+            out.push('\n');
+            out.push_str(&super::matrix::render(matrix));
+        }
         if let Some(c) = &run.comparison {
             out.push('\n');
             out.push_str(&self.comparison(c));

@@ -69,11 +69,33 @@ pub(crate) fn disagreeing(run: &Run) -> Vec<String> {
     out
 }
 
+/// The lines of a matrix's failed cells beside the base's own (a probe that
+/// failed on the base has its line from [`failed_probes`]): a configuration
+/// that did other work, failed or lost its worker is never fast.
+pub(crate) fn failed_cells(run: &Run) -> Vec<String> {
+    let Some(matrix) = &run.matrix else {
+        return Vec::new();
+    };
+    matrix
+        .failures()
+        .filter(|(_, configuration, _)| *configuration != matrix.base)
+        .map(|(probe, configuration, why)| {
+            format!(
+                "FAIL: configuration {} on probe {}: {}",
+                clean(configuration),
+                clean(probe),
+                clean(why)
+            )
+        })
+        .collect()
+}
+
 /// The verdict lines: one per failed probe and disagreeing variant, then
 /// PASS or FAIL against the baseline when there is one.
 pub fn lines(run: &Run) -> Vec<String> {
     let mut out: Vec<String> = failed_probes(run).into_iter().map(failed_line).collect();
     out.extend(disagreeing(run));
+    out.extend(failed_cells(run));
     if let Some(c) = &run.comparison {
         out.push(comparison_line(c));
     }
@@ -123,11 +145,15 @@ fn verdict_line(c: &Comparison) -> &'static str {
     }
 }
 
-/// 1 when a probe failed, a variant disagreed with its reference or
-/// something regressed, else 0.
+/// 1 when a probe failed, a variant disagreed with its reference, a
+/// matrix's cell failed or something regressed, else 0.
 pub fn exit_code(run: &Run) -> i32 {
     let regressed = run.comparison.as_ref().is_some_and(|c| c.failed());
-    if regressed || !failed_probes(run).is_empty() || !disagreeing(run).is_empty() {
+    if regressed
+        || !failed_probes(run).is_empty()
+        || !disagreeing(run).is_empty()
+        || !failed_cells(run).is_empty()
+    {
         1
     } else {
         0

@@ -14,6 +14,7 @@ pub mod environment;
 mod groups;
 pub mod http;
 pub mod kernel;
+mod matrix;
 pub mod micro;
 mod page;
 pub mod paired;
@@ -48,6 +49,9 @@ pub fn draw_run(
     }
     if let Some(ranking) = &run.ranking {
         groups::draw(page, ranking, run.metric);
+    }
+    if let Some(m) = &run.matrix {
+        matrix::draw(page, m);
     }
     environment::draw(page, run);
     Ok(())

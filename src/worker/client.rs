@@ -22,6 +22,8 @@ pub(crate) struct Spawn<'a> {
     pub(crate) path: &'a Path,
     /// Environment variables the worker gets beside the parent's.
     pub(crate) env: &'a [(String, String)],
+    /// Arguments it gets after the worker's own: the bench's parameters.
+    pub(crate) args: &'a [String],
     /// The probes it prepares (`--probe=NAME` each); all when empty.
     pub(crate) probes: &'a [String],
     /// A fixed batch it offers instead of picking one.
@@ -59,6 +61,7 @@ impl Worker {
         for p in s.probes {
             cmd.arg(format!("--probe={p}"));
         }
+        cmd.args(s.args);
         for (k, v) in s.env {
             cmd.env(k, v);
         }

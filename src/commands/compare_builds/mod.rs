@@ -21,28 +21,24 @@
 //! never a failure.
 //!
 //! `main` reads top to bottom: `Setup` (what is checked and fixed before
-//! any worker starts), the first pair of workers and the batches they agree
-//! on (`workers`), the `schedule` of rounds, the `rounds` themselves (each
-//! probe's state on each build in `entry`), the judgement (`judge::paired`)
-//! and the saved run (`report`).
+//! any worker starts), the measuring (`interleave`: the two builds are its
+//! two configurations, the old one first), the judgement
+//! (`judge::paired`) and the saved run (`report`).
 
-mod entry;
 pub(crate) mod options;
 mod report;
-mod rounds;
-mod schedule;
-mod workers;
 
+use crate::commands::interleave::OnLostWorker;
+use crate::commands::interleave::launch::{self, Launcher};
+use crate::commands::interleave::rounds::{Measured, Measuring};
+use crate::commands::interleave::schedule::Schedule;
 use crate::document::environment::{Environment, now, repository_dir};
 use crate::error::Error;
-use crate::judge::paired;
+use crate::judge::paired::{self, Builds};
 use crate::measure::clock::Clock;
 use crate::output::deliver;
 use crate::output::progress::Progress;
 use options::PairedOptions;
-use rounds::{Measured, Measuring};
-use schedule::Schedule;
-use workers::Launcher;
 
 /// Compares the two builds `o` names; returns the exit code (1 when the new
 /// build regressed).
@@ -50,18 +46,21 @@ pub(crate) fn main(o: &PairedOptions) -> Result<i32, Error> {
     // The page first: checking the delivery opens a history to record in.
     let page = o.common.page([o.old.clone(), o.new.clone()])?;
     let setup = Setup::new(o)?;
-    let launcher = Launcher { options: o };
-    let (first, greetings) = launcher.first_pair()?;
+    let configurations = o.configurations();
+    let sampling = o.sampling();
+    let launcher = Launcher {
+        configurations: &configurations,
+        sampling: &sampling,
+    };
+    let (first, greetings) = launcher.first_set()?;
     let schedule = Schedule::new(o.rounds, o.pairs);
     let measuring = Measuring {
-        options: o,
+        sampling: &sampling,
         schedule: &schedule,
         launcher: &launcher,
+        on_lost: OnLostWorker::Stop,
         rng: fastrand::Rng::with_seed(setup.seed),
-        measured: Measured {
-            timed: workers::negotiate(&greetings, o.repeat),
-            entries: greetings.as_ref().map(entry::entries),
-        },
+        measured: Measured::new(&greetings, o.repeat),
     };
     let steps = schedule.steps(measuring.measured.timed.len());
     let mut progress = Progress::new(steps, o.common.quiet);
@@ -70,11 +69,18 @@ pub(crate) fn main(o: &PairedOptions) -> Result<i32, Error> {
 
     let threshold = o.common.threshold.unwrap_or(paired::DEFAULT_THRESHOLD);
     let baseline = o.old.display().to_string();
-    let comparison = paired::compare(&measured.series(), threshold, &baseline);
-    let run = report::run(o, setup, &schedule, measured, comparison, threshold);
+    let series = Builds::from_two(measured.series()).ok_or_else(two_builds)?;
+    let comparison = paired::compare(&series, threshold, &baseline);
+    let run = report::run(o, setup, &schedule, measured, comparison, threshold)?;
     page.draw_then("yardstick compare-builds", run, None, |run| {
         deliver::deliver(run, &o.common.delivery())
     })
+}
+
+/// The error of a measurement that did not give two builds' figures, which
+/// a comparison's two configurations always do.
+fn two_builds() -> Error {
+    Error::input("compare-builds: the measurement did not give two builds' figures")
 }
 
 /// What a comparison checks and fixes before its first worker starts, and
@@ -112,7 +118,7 @@ impl Setup {
         let started = now();
         // Before pinning: the machine's CPUs, not the one the workers get.
         let environment = Environment::current(&repository_dir(), started.clone());
-        let cpu = workers::pin(o.cpu)?;
+        let cpu = launch::pin(o.cpu)?;
         Ok(Setup {
             clock,
             seed,

@@ -2,6 +2,7 @@
 
 use crate::commands::common::{self, Common};
 use crate::commands::flags::{self, Def, Entry, Flag, Options, Section, Set, Spec};
+use crate::commands::interleave::{Configuration, Sampling};
 use crate::commands::micro::options::{MAX_BATCH, MAX_SAMPLES};
 use crate::error::Error;
 use lexopt::Parser;
@@ -294,6 +295,34 @@ impl PairedOptions {
             Error::usage("usage: yardstick compare-builds OLD NEW [OPTIONS] (two bench binaries)")
         })?;
         Ok(o)
+    }
+
+    /// The two builds as the measurement's configurations, the old one
+    /// first.
+    pub(crate) fn configurations(&self) -> Vec<Configuration> {
+        let configuration = |name: &str, path: &PathBuf, env: &[(String, String)]| Configuration {
+            name: name.to_string(),
+            path: path.clone(),
+            env: env.to_vec(),
+            args: Vec::new(),
+        };
+        vec![
+            configuration("old", &self.old, &self.env_old),
+            configuration("new", &self.new, &self.env_new),
+        ]
+    }
+
+    /// How both builds' samples are taken.
+    pub(crate) fn sampling(&self) -> Sampling {
+        Sampling {
+            rounds: self.rounds,
+            repeat: self.repeat,
+            round_ms: self.round_ms,
+            warmup: self.warmup,
+            min_batch: self.min_batch,
+            probes: self.probes.clone(),
+            probe_timeout: self.probe_timeout,
+        }
     }
 
     /// Refuses rounds and pairs too few for a verdict at p < 0.01, and

@@ -1,16 +1,17 @@
 //! The saved run of a comparison: the new build's rows, the settings that
 //! reproduce it, and the warnings that qualify its figures.
 
-use super::Setup;
-use super::entry::Entries;
 use super::options::PairedOptions;
-use super::rounds::Measured;
-use super::schedule::Schedule;
-use super::workers::Timed;
+use super::{Setup, two_builds};
+use crate::commands::interleave::entry::Entries;
+use crate::commands::interleave::launch::Timed;
+use crate::commands::interleave::rounds::Measured;
+use crate::commands::interleave::schedule::Schedule;
 use crate::document::builder::{FigureKind, RunBuilder};
 use crate::document::comparison::Comparison;
 use crate::document::run::{Mode, Run};
 use crate::document::settings::{PairedSettings, Settings};
+use crate::error::Error;
 use crate::judge::paired::Builds;
 use std::collections::BTreeMap;
 
@@ -23,8 +24,9 @@ pub(super) fn run(
     measured: Measured,
     comparison: Comparison,
     threshold: f64,
-) -> Run {
-    let Measured { timed, entries } = measured;
+) -> Result<Run, Error> {
+    let Measured { timed, entries, .. } = measured;
+    let entries = Builds::from_two(entries).ok_or_else(two_builds)?;
     let settings = paired_settings(o, &setup, schedule, &timed, threshold);
     let mut warnings = inconclusive(&comparison);
     warnings.extend(different_results(&entries));
@@ -42,7 +44,7 @@ pub(super) fn run(
         .rows(rows)
         .build(setup.environment, FigureKind::Times);
     run.comparison = Some(comparison);
-    run
+    Ok(run)
 }
 
 /// The settings of a comparison made with `o`.
@@ -58,7 +60,7 @@ fn paired_settings(
         old: o.old.display().to_string(),
         new: o.new.display().to_string(),
         rounds: o.rounds,
-        pairs: schedule.pairs(),
+        pairs: schedule.sets(),
         repeat: o.repeat,
         round_ms: o.round_ms,
         fake_clock: setup.clock.describe(),
@@ -120,7 +122,7 @@ fn inconclusive(comparison: &Comparison) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::compare_builds::entry::entries;
+    use crate::commands::interleave::entry::entries;
     use crate::worker::protocol::{Greeting, Offer};
 
     fn greeting(checksums: &[(&str, &str)]) -> Greeting {

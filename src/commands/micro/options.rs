@@ -299,7 +299,7 @@ fn with_params(help: &'static str, params: &[Param]) -> &'static str {
 }
 
 /// Reads `--metric`'s value.
-pub(super) fn metric(value: &str) -> Result<Metric, Error> {
+pub(crate) fn metric(value: &str) -> Result<Metric, Error> {
     match value {
         "time" => Ok(Metric::Time),
         "instructions" => Ok(Metric::Instructions),

@@ -119,6 +119,7 @@ fn run_of(rows: Vec<Row>, estimates: BTreeMap<String, Value>, date: String, base
         server_pairs: None,
         metric: Default::default(),
         ranking: None,
+        matrix: None,
     }
 }
 

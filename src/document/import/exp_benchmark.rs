@@ -223,6 +223,7 @@ impl Document {
             server_pairs: self.pairs,
             metric: Default::default(),
             ranking: None,
+            matrix: None,
         })
     }
 }

@@ -6,6 +6,7 @@
 use super::maximal::{check, comparison, http_settings, micro_settings, paired_settings, row, run};
 use crate::document::comparison::{Check, Figure, Judged, Method, Reason, Verdict};
 use crate::document::run::{Metric, Mode, Row, RowKind, Run};
+use crate::document::settings::{ConfigurationSettings, MatrixSettings, Settings};
 
 /// One maximal run of each kind, with its name.
 pub(super) fn runs() -> Vec<(&'static str, Run)> {
@@ -15,6 +16,7 @@ pub(super) fn runs() -> Vec<(&'static str, Run)> {
         ("kernel", kernel()),
         ("http", http()),
         ("compare-builds", compare_builds()),
+        ("matrix", matrix()),
     ]
 }
 
@@ -94,6 +96,43 @@ fn compare_builds() -> Run {
         vec![probe("fine_sum")],
         judged,
     )
+}
+
+/// A matrix's run: the base's rows, and no comparison to judge.
+fn matrix() -> Run {
+    let mut run = run(
+        (Mode::Micro, Metric::Time),
+        matrix_settings(),
+        vec![probe("fine_sum")],
+        comparison(Method::Paired, Judged::No, Vec::new()),
+    );
+    run.comparison = None;
+    run
+}
+
+/// The settings of a matrix.
+fn matrix_settings() -> Settings {
+    Settings::Matrix(MatrixSettings {
+        configurations: vec![ConfigurationSettings {
+            name: "base".to_string(),
+            bench: "target/release/deps/micro".to_string(),
+            env: vec!["A=1".to_string()],
+            args: vec!["--node=57".to_string()],
+        }],
+        metric: Metric::Time,
+        rounds: 30,
+        sets: 10,
+        repeat: 1,
+        round_ms: 20,
+        fake_clock: Some("fine_sum=1".to_string()),
+        samples_per_round: [("fine_sum".to_string(), 25)].into(),
+        warmup: 3,
+        min_batch: Some(5),
+        probes: vec!["fine_sum".to_string()],
+        seed: 1,
+        cpu: Some(1),
+        other: super::no_unknown_keys(),
+    })
 }
 
 /// A check of each of `figures` with each verdict.

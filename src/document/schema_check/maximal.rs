@@ -10,6 +10,7 @@ use crate::document::comparison::{
 use crate::document::environment::{Cpu, Environment};
 use crate::document::figures::Figures;
 use crate::document::import::Imported;
+use crate::document::matrix::{Cell, Line, Matrix};
 use crate::document::platform::Platform;
 use crate::document::ranking::{Entry, Group, Member, Outcome, Ranking, Standing};
 use crate::document::row::{Counted, Memory, Page};
@@ -48,6 +49,32 @@ pub(super) fn run(
         server_pairs: Some(vec![pair()]),
         metric,
         ranking: Some(ranking()),
+        matrix: Some(matrix()),
+    }
+}
+
+/// A matrix with every field set, every cell a failed one with its
+/// figures (the schema takes each field apart from the others).
+fn matrix() -> Matrix {
+    let cell = Cell {
+        median: Some(0.5),
+        multiplier: Some(Interval {
+            low: 1.01,
+            estimate: 1.04,
+            high: 1.07,
+        }),
+        sets: 10,
+        failed: Some("result differs from base".to_string()),
+    };
+    Matrix {
+        metric: Metric::Time,
+        base: "base".to_string(),
+        configurations: vec!["base".to_string(), "a".to_string()],
+        lines: vec![Line {
+            probe: "fine_sum".to_string(),
+            cells: vec![cell.clone(), cell.clone()],
+        }],
+        geomean: vec![cell.clone(), cell],
     }
 }
 

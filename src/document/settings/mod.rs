@@ -2,17 +2,20 @@
 //! run so that every reader asks a field, never a string key.
 //!
 //! Which kind a saved run's settings are is known from their keys: `old`
-//! and `new` name a comparison of two builds, `servers` an HTTP run, and
+//! and `new` name a comparison of two builds, `configurations` a matrix,
+//! `servers` an HTTP run, and
 //! the rest are probe runs (micro and kernel mode); `store::check` refuses
 //! settings whose kind disagrees with the run's mode. Keys a newer build
 //! wrote are kept, and every kind is saved in the order of its keys' names,
 //! so that format 1 reads back and saves again byte for byte.
 
 mod http;
+mod matrix;
 mod micro;
 mod paired;
 
 pub use http::{HttpSettings, PagesFromSite};
+pub use matrix::{ConfigurationSettings, MatrixSettings};
 pub use micro::{CountSettings, MicroSettings};
 pub use paired::PairedSettings;
 
@@ -32,6 +35,8 @@ pub enum Settings {
     Paired(PairedSettings),
     /// HTTP mode.
     Http(HttpSettings),
+    /// `matrix`.
+    Matrix(MatrixSettings),
 }
 
 impl Default for Settings {
@@ -76,6 +81,7 @@ impl Settings {
             Settings::Micro(_) => mode.is_probes(),
             Settings::Paired(_) => mode == Mode::Micro,
             Settings::Http(_) => mode == Mode::Http,
+            Settings::Matrix(_) => mode.is_probes(),
         }
     }
 
@@ -85,6 +91,7 @@ impl Settings {
             Settings::Micro(_) => "a run of probes",
             Settings::Paired(_) => "a comparison of two builds",
             Settings::Http(_) => "an HTTP run",
+            Settings::Matrix(_) => "a configuration matrix",
         }
     }
 }
@@ -95,6 +102,7 @@ impl Serialize for Settings {
             Settings::Micro(s) => serde_json::to_value(s),
             Settings::Paired(s) => serde_json::to_value(s),
             Settings::Http(s) => serde_json::to_value(s),
+            Settings::Matrix(s) => serde_json::to_value(s),
         }
         .map_err(S::Error::custom)?;
         let Value::Object(fields) = value else {
@@ -117,6 +125,8 @@ impl<'de> Deserialize<'de> for Settings {
         }
         if fields.contains_key("old") && fields.contains_key("new") {
             typed(fields).map(Settings::Paired)
+        } else if fields.contains_key("configurations") {
+            typed(fields).map(Settings::Matrix)
         } else if fields.contains_key("servers") {
             typed(fields).map(Settings::Http)
         } else {
@@ -135,6 +145,7 @@ mod tests {
     const MICRO: &str = r#"{"confirm":true,"exact":false,"filters":[],"later":{"x":1},"min_batch":null,"params":{"node":"57"},"pooled_runs":3,"probe_timeout":60.0,"probes":["a"],"repeat":30,"warmup":3}"#;
     const COUNTED: &str = r#"{"cache_sim":"I1=32768,8,64","count_platform":{"cpu":"c","libc":"l","pin":"held","tunables":"none"},"exact":false,"filters":[],"metric":"estimated-cycles","min_batch":5,"probe_timeout":60.0,"probes":[],"repeat":30,"valgrind":"valgrind-3.19.0","warmup":3}"#;
     const PAIRED: &str = r#"{"cpu":1,"env_new":[],"env_old":["A=1"],"later":2,"min_batch":null,"new":"b/new","old":"b/old","pairs":8,"probes":[],"repeat":5,"round_ms":20,"rounds":30,"samples_per_round":{"fine_sum":25},"seed":1,"threshold":10.0,"warmup":3}"#;
+    const MATRIX: &str = r#"{"configurations":[{"args":["--node=5"],"bench":"b/bench","env":[],"name":"base"},{"args":[],"bench":"b/bench","env":["YARDSTICK_ALLOC=off"],"name":"off"}],"cpu":null,"later":[],"metric":"time","min_batch":null,"probes":[],"repeat":1,"round_ms":20,"rounds":30,"samples_per_round":{"a":4},"seed":3,"sets":10,"warmup":3}"#;
     const HTTP: &str = r#"{"cache_header":"x-cache","cold":false,"concurrency":4,"encoding":"gzip","force":false,"http":"negotiated","insecure":false,"keepalive":true,"later":"z","pages":["/"],"requests":100,"rounds":2,"servers":["http://127.0.0.1:8080"],"timeout":30.0,"tool":"builtin","tools_found":["ab"],"warmup":5,"warmup_effective":8}"#;
 
     fn read(text: &str) -> Settings {
@@ -143,7 +154,7 @@ mod tests {
 
     #[test]
     fn every_kind_reads_back_and_saves_byte_for_byte() {
-        for text in [MICRO, COUNTED, PAIRED, HTTP] {
+        for text in [MICRO, COUNTED, PAIRED, MATRIX, HTTP] {
             let settings = read(text);
             assert_eq!(serde_json::to_string(&settings).unwrap(), text);
         }
@@ -166,6 +177,9 @@ mod tests {
         );
         assert_eq!(c.count_platform.as_ref().unwrap().pin, "held");
         assert!(matches!(read(PAIRED), Settings::Paired(ref p) if p.seed == 1));
+        assert!(
+            matches!(read(MATRIX), Settings::Matrix(ref m) if m.configurations[1].name == "off")
+        );
         assert_eq!(read(HTTP).http().unwrap().warmup_effective, 8);
         // A run saved before a field existed still reads, with its default.
         assert_eq!(read("{}"), Settings::default());

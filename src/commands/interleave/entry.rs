@@ -1,36 +1,36 @@
-//! A probe on one build as the comparison goes: what its first worker
-//! offered, whether it has failed, and the [`Series`] it gave. The new
-//! build's entries become the saved run's rows.
+//! A probe on one configuration as the measurement goes: what its first
+//! worker offered, whether it has failed, and the [`Series`] it gave. They
+//! become the saved run's rows, and what the judges take.
 
 use crate::document::run::{Row, RowKind};
 use crate::judge::paired::Series;
 use crate::worker::protocol::{Greeting, Offer};
 use std::collections::BTreeMap;
 
-/// One build's entries, by probe name: every probe its first worker
+/// One configuration's entries, by probe name: every probe its first worker
 /// offered.
-pub(super) type Entries = BTreeMap<String, Entry>;
+pub(crate) type Entries = BTreeMap<String, Entry>;
 
-/// A probe on one build.
+/// A probe on one configuration.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Entry {
+pub(crate) struct Entry {
     /// What the probe says it measures, as offered.
     note: String,
     /// Operations one iteration stands for.
     ops: u64,
     /// The fingerprint of the probe's result, as the first worker
     /// reported it.
-    pub(super) checksum: Option<u64>,
-    /// Why the probe failed on this build; once it has, it is not asked
+    pub(crate) checksum: Option<u64>,
+    /// Why the probe failed on this configuration; once it has, it is not asked
     /// again.
     failure: Option<String>,
-    /// What the build gave for the probe.
-    pub(super) series: Series,
+    /// What the configuration gave for the probe.
+    pub(crate) series: Series,
 }
 
-/// Every probe a build's first worker offered; one it cannot time has
+/// Every probe a configuration's first worker offered; one it cannot time has
 /// failed from the start.
-pub(super) fn entries(greeting: &Greeting) -> Entries {
+pub(crate) fn entries(greeting: &Greeting) -> Entries {
     greeting
         .probes
         .iter()
@@ -48,8 +48,8 @@ pub(super) fn entries(greeting: &Greeting) -> Entries {
 }
 
 /// A later worker that cannot time a probe (it failed there, or is not
-/// offered at all) fails it on its build for the samples left.
-pub(super) fn fail_unoffered(entries: &mut Entries, greeting: &Greeting) {
+/// offered at all) fails it on its configuration for the samples left.
+pub(crate) fn fail_unoffered(entries: &mut Entries, greeting: &Greeting) {
     for (name, entry) in entries.iter_mut().filter(|(_, e)| !e.failed()) {
         match greeting.probes.iter().find(|offer| &offer.name == name) {
             Some(Offer {
@@ -78,29 +78,34 @@ impl Entry {
         entry
     }
 
-    /// True once the probe failed on this build.
-    pub(super) fn failed(&self) -> bool {
+    /// True once the probe failed on this configuration.
+    pub(crate) fn failed(&self) -> bool {
         self.failure.is_some()
+    }
+
+    /// Why the probe failed on this configuration, once it has.
+    pub(crate) fn failure(&self) -> Option<&str> {
+        self.failure.as_deref()
     }
 
     /// Fails the probe for every sample it has not taken; the failure
     /// names the row.
-    pub(super) fn fail(&mut self, message: String) {
+    pub(crate) fn fail(&mut self, message: String) {
         self.failure = Some(message);
     }
 
     /// Counts the failed samples once the comparison is over and `asked`,
-    /// the samples it asked of the probe on each build, is final (the
-    /// first pair sizes the rounds after a probe may have failed): taken
+    /// the samples it asked of the probe on each configuration, is final
+    /// (the first set sizes the rounds after a probe may have failed): taken
     /// and failed samples add up to it.
-    pub(super) fn settle(&mut self, asked: u64) {
+    pub(crate) fn settle(&mut self, asked: u64) {
         if self.failed() {
             self.series.errors = asked.saturating_sub(self.series.samples.len() as u64);
         }
     }
 
     /// The probe's row in the saved run, `batch` iterations a sample.
-    pub(super) fn into_row(self, key: String, batch: Option<u64>) -> Row {
+    pub(crate) fn into_row(self, key: String, batch: Option<u64>) -> Row {
         let errors = self.series.errors;
         let mut row = Row::with_samples(key.clone(), RowKind::Probe, key, self.series.samples);
         row.batch = batch;

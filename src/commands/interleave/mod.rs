@@ -1,0 +1,72 @@
+//! Several configurations of a bench measured in interleaved rounds on
+//! fresh sets of worker processes: the machinery `compare-builds` (two
+//! builds) and `matrix` (a base and its alternatives) share.
+//!
+//! Every configuration runs as a worker (see `worker`). In each round
+//! every probe, in a shuffled order, takes one block of samples on each
+//! configuration, the blocks back to back in a random order, so that all
+//! configurations see the same moment of the machine. The rounds are
+//! spread over several fresh sets of workers, because one process can sit
+//! a few percent off another of the same build for its whole life; what a
+//! set gives is one piece of evidence, and the judges (`judge::paired`,
+//! `judge::matrix`) treat it so.
+//!
+//! The pieces: the `schedule` of rounds over the sets, the `launch` of each
+//! set and the batches its first set agrees on, the `rounds` themselves,
+//! and each probe's state on each configuration (`entry`).
+
+pub(crate) mod entry;
+pub(crate) mod launch;
+pub(crate) mod rounds;
+pub(crate) mod schedule;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// One configuration measured: a bench binary, the environment and the
+/// arguments its workers get.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Configuration {
+    /// What the run calls it (`old`, `new`, or a matrix's name).
+    pub(crate) name: String,
+    /// The bench binary.
+    pub(crate) path: PathBuf,
+    /// Environment variables its workers get beside this process's.
+    pub(crate) env: Vec<(String, String)>,
+    /// Arguments its workers get: the bench's own parameters (`--node=57`).
+    pub(crate) args: Vec<String>,
+}
+
+/// How the samples are taken, the same for every configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Sampling {
+    /// Rounds in all, spread over the worker sets.
+    pub(crate) rounds: usize,
+    /// The fewest samples per probe, configuration and round.
+    pub(crate) repeat: usize,
+    /// Milliseconds of samples per probe, configuration and round.
+    pub(crate) round_ms: u64,
+    /// Untimed samples per probe and configuration before each set's
+    /// first round.
+    pub(crate) warmup: usize,
+    /// A fixed batch; by default each worker picks one and all take the
+    /// largest.
+    pub(crate) min_batch: Option<u64>,
+    /// The probes measured (`--probe=NAME` each); all when empty.
+    pub(crate) probes: Vec<String>,
+    /// How long a worker may take to answer.
+    pub(crate) probe_timeout: Duration,
+}
+
+/// What becomes of a worker that ends, stops answering or answers
+/// nonsense once the first set has greeted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OnLostWorker {
+    /// The measurement stops with the worker's error (exit 2): a paired
+    /// comparison has nothing to judge without both sides.
+    Stop,
+    /// Its configuration fails every probe not yet finished, and the
+    /// others go on: in a matrix, a configuration that kills its worker is
+    /// a finding, not an error of the command.
+    FailConfiguration,
+}

@@ -1,0 +1,175 @@
+//! `yardstick matrix`: what a configuration costs. Configurations of a
+//! bench (other binaries, environments, arguments) are measured against a
+//! base configuration, and each probe's figure on each is a multiplier of
+//! the base's (`judge::matrix`).
+//!
+//! Timed, the configurations are measured as `compare-builds` measures two
+//! builds (`interleave`): interleaved rounds on fresh worker sets, one
+//! worker per configuration, on one CPU. Counted (`--metric`), each
+//! configuration runs once as a counted bench run (`counted`): the counts
+//! are exact, so one run each is the whole evidence.
+//!
+//! `main` reads top to bottom: the configurations (`options`, `file`),
+//! `Setup`, the measuring, the rule, the saved run (`report`).
+
+mod counted;
+mod file;
+mod listed;
+pub(crate) mod options;
+mod report;
+
+use crate::commands::interleave::entry::{Entries, Entry};
+use crate::commands::interleave::launch::{self, Launcher};
+use crate::commands::interleave::rounds::{Measured, Measuring};
+use crate::commands::interleave::schedule::Schedule;
+use crate::commands::interleave::{Configuration, OnLostWorker};
+use crate::document::environment::{Environment, now, repository_dir};
+use crate::document::run::{Metric, Row};
+use crate::error::Error;
+use crate::judge::matrix::{self, Evidence, Given, Observed};
+use crate::measure::clock::Clock;
+use crate::output::deliver;
+use crate::output::progress::Progress;
+use options::MatrixOptions;
+
+/// `yardstick matrix` with the arguments after its name.
+pub(crate) fn run(args: Vec<std::ffi::OsString>) -> Result<i32, Error> {
+    main(&MatrixOptions::parse(args)?)
+}
+
+/// Measures the configurations `o` names; returns the exit code (1 when a
+/// cell failed).
+pub(crate) fn main(o: &MatrixOptions) -> Result<i32, Error> {
+    let page = o.common.page(o.file.clone())?;
+    let configurations = o.configurations()?;
+    let setup = Setup::new(o)?;
+    let measurement = match o.metric {
+        Metric::Time => timed(o, &configurations, &setup)?,
+        metric => counted::measure(o, &configurations, metric)?,
+    };
+    let judged = matrix::judge(&measurement.given, o.metric);
+    let run = report::run(o, &configurations, setup, measurement, judged);
+    page.draw_then("yardstick matrix", run, None, |run| {
+        deliver::deliver(run, &o.common.delivery())
+    })
+}
+
+/// What a matrix measured: each configuration as the rule takes it, the
+/// base's rows for the saved run, and each timed probe's samples a round.
+struct Measurement {
+    given: Vec<Given>,
+    rows: Vec<Row>,
+    samples_per_round: Vec<(String, usize)>,
+}
+
+/// The configurations in interleaved rounds on fresh worker sets.
+fn timed(
+    o: &MatrixOptions,
+    configurations: &[Configuration],
+    setup: &Setup,
+) -> Result<Measurement, Error> {
+    let launcher = Launcher {
+        configurations,
+        sampling: &o.sampling,
+    };
+    let (first, greetings) = launcher.first_set()?;
+    let schedule = Schedule::new(o.sampling.rounds, o.sets);
+    let measuring = Measuring {
+        sampling: &o.sampling,
+        schedule: &schedule,
+        launcher: &launcher,
+        on_lost: OnLostWorker::FailConfiguration,
+        rng: fastrand::Rng::with_seed(setup.seed),
+        measured: Measured::new(&greetings, o.sampling.repeat),
+    };
+    let steps = schedule.steps(measuring.measured.timed.len());
+    let mut progress = Progress::new(steps, o.common.quiet);
+    let Measured {
+        timed,
+        entries,
+        lost,
+    } = measuring.run(first, &mut progress)?;
+    progress.finish();
+    let given = given(configurations, &entries, lost);
+    let rows = entries
+        .into_iter()
+        .next()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(name, entry)| {
+            let batch = timed.iter().find(|t| t.name == name).map(|t| t.batch);
+            entry.into_row(name, batch)
+        })
+        .collect();
+    Ok(Measurement {
+        given,
+        rows,
+        samples_per_round: timed.into_iter().map(|t| (t.name, t.per_round)).collect(),
+    })
+}
+
+/// Each configuration's entries as the rule takes them.
+fn given(
+    configurations: &[Configuration],
+    entries: &[Entries],
+    lost: Vec<Option<String>>,
+) -> Vec<Given> {
+    let observed = |entry: &Entry| Observed {
+        evidence: Evidence::Rounds(entry.series.clone()),
+        checksum: entry.checksum,
+        failure: entry.failure().map(str::to_string),
+    };
+    configurations
+        .iter()
+        .zip(entries)
+        .zip(lost)
+        .map(|((c, entries), lost)| Given {
+            name: c.name.clone(),
+            probes: entries
+                .iter()
+                .map(|(name, entry)| (name.clone(), observed(entry)))
+                .collect(),
+            lost,
+        })
+        .collect()
+}
+
+/// What a matrix checks and fixes before its first worker starts, and its
+/// run records.
+struct Setup {
+    /// The clock the workers inherit (scripted in tests).
+    clock: Clock,
+    /// The seed of every random order.
+    seed: u64,
+    /// When the matrix started (RFC 3339).
+    started: String,
+    /// The machine, as it was before this process was pinned.
+    environment: Environment,
+    /// The CPU every worker runs on, where the system allows pinning.
+    cpu: Option<usize>,
+}
+
+impl Setup {
+    /// Refuses what would fail later (a scripted clock in a release build,
+    /// an output that cannot be delivered), then pins this process to one
+    /// CPU when the matrix is timed.
+    fn new(o: &MatrixOptions) -> Result<Setup, Error> {
+        let clock = Clock::from_env()?;
+        o.common.delivery().check()?;
+        let seed = o.seed.unwrap_or_else(|| fastrand::u64(..));
+        let started = now();
+        let environment = Environment::current(&repository_dir(), started.clone());
+        let cpu = match o.metric {
+            Metric::Time => launch::pin(o.cpu)?,
+            // Counts do not hang on the CPU, and callgrind runs one thread.
+            _ => None,
+        };
+        Ok(Setup {
+            clock,
+            seed,
+            started,
+            environment,
+            cpu,
+        })
+    }
+}

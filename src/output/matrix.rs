@@ -1,0 +1,153 @@
+//! A configuration matrix as text: one line per probe, one column per
+//! configuration, the base's column its figure and every other a
+//! multiplier with its interval, and a last line of geometric means. The
+//! text table, the job summary and the report draw the same cells.
+
+use super::layout::{Align, Table, significant, thousands};
+use crate::document::matrix::{Cell, Matrix};
+use crate::document::run::Metric;
+use crate::text::clean;
+
+/// The columns: the probe, then each configuration, the base first.
+pub(crate) fn columns(m: &Matrix) -> Vec<(String, Align)> {
+    let mut columns = vec![("probe".to_string(), Align::Left)];
+    for (i, name) in m.configurations.iter().enumerate() {
+        let name = clean(name);
+        let head = if i == 0 {
+            format!("{name} (base)")
+        } else {
+            format!("{name} ×")
+        };
+        columns.push((head, Align::Left));
+    }
+    columns
+}
+
+/// The matrix as a text table under its caption.
+pub(crate) fn render(m: &Matrix) -> String {
+    let columns = columns(m);
+    let heads: Vec<(&str, Align)> = columns.iter().map(|(h, a)| (h.as_str(), *a)).collect();
+    let mut t = Table::new(&heads);
+    for row in rows(m) {
+        t.push(row);
+    }
+    format!("{}\n{}", caption(m), t.render())
+}
+
+/// What the cells are, in words.
+pub(crate) fn caption(m: &Matrix) -> String {
+    let base = clean(&m.base);
+    let (how, unit) = match m.metric {
+        Metric::Time => (
+            "the median of the worker sets' ratios, [a 95 % interval]",
+            "median ms per iteration",
+        ),
+        Metric::Instructions => ("exact", "instructions per iteration"),
+        Metric::EstimatedCycles => ("exact", "estimated cycles per iteration"),
+    };
+    format!(
+        "matrix: each configuration's figure over {base}'s, {how}; below 1 is faster; \
+         {base}'s column: {unit}"
+    )
+}
+
+/// One row of cells per probe, then the geometric means.
+pub(crate) fn rows(m: &Matrix) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for line in &m.lines {
+        let mut row = vec![clean(&line.probe).into_owned()];
+        for (i, cell) in line.cells.iter().enumerate() {
+            row.push(if i == 0 {
+                base_cell(cell, m.metric)
+            } else {
+                multiplier(cell)
+            });
+        }
+        rows.push(row);
+    }
+    let mut geomean = vec!["geometric mean".to_string()];
+    for (i, cell) in m.geomean.iter().enumerate() {
+        geomean.push(if i == 0 {
+            String::new()
+        } else {
+            multiplier(cell)
+        });
+    }
+    rows.push(geomean);
+    rows
+}
+
+/// The base's figure, or that it failed.
+fn base_cell(cell: &Cell, metric: Metric) -> String {
+    match (&cell.failed, cell.median) {
+        (Some(_), _) => "failed".to_string(),
+        (None, Some(v)) if metric == Metric::Time => significant(v, 4),
+        (None, Some(v)) => thousands(v),
+        (None, None) => "-".to_string(),
+    }
+}
+
+/// A multiplier and its interval, `failed`, or why there is none.
+fn multiplier(cell: &Cell) -> String {
+    if cell.failed.is_some() {
+        return "failed".to_string();
+    }
+    match cell.multiplier {
+        Some(x) if x.low == x.high => format!("{:.3}", x.estimate),
+        Some(x) => format!("{:.3} [{:.3}, {:.3}]", x.estimate, x.low, x.high),
+        None if cell.sets > 0 => format!("- ({} sets: no interval)", cell.sets),
+        None => "-".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::matrix::Line;
+    use crate::stats::bootstrap::Interval;
+
+    #[test]
+    fn the_base_shows_its_figure_and_the_others_their_multipliers() {
+        let x = |estimate, low, high| Cell {
+            multiplier: Some(Interval {
+                low,
+                estimate,
+                high,
+            }),
+            sets: 10,
+            ..Cell::default()
+        };
+        let m = Matrix {
+            metric: Metric::Time,
+            base: "sys".into(),
+            configurations: vec!["sys".into(), "fast".into(), "bad".into()],
+            lines: vec![Line {
+                probe: "parse".into(),
+                cells: vec![
+                    Cell {
+                        median: Some(0.012345),
+                        ..Cell::default()
+                    },
+                    x(0.5, 0.49, 0.52),
+                    Cell {
+                        failed: Some("result differs".into()),
+                        ..Cell::default()
+                    },
+                ],
+            }],
+            geomean: vec![Cell::default(), x(0.5, 0.49, 0.52), Cell::default()],
+        };
+        let text = render(&m);
+        assert!(
+            text.contains("sys (base)") && text.contains("fast ×"),
+            "{text}"
+        );
+        assert!(text.contains("0.01235"), "{text}");
+        assert!(text.contains("0.500 [0.490, 0.520]"), "{text}");
+        assert!(text.contains("failed"), "{text}");
+        assert!(
+            text.lines().last().unwrap().starts_with("geometric mean"),
+            "{text}"
+        );
+    }
+}
