@@ -502,12 +502,58 @@ fn counts_without_valgrind_are_refused_naming_it() -> Result<(), Failed> {
 }
 
 /// A test of this file: its name and its function.
+/// `yardstick matrix --metric=instructions` of this binary: one counted
+/// run per configuration, every multiplier exact.
+fn a_counted_matrix_gives_exact_multipliers() -> Result<(), Failed> {
+    let me = std::env::current_exe()?;
+    let ran = run(yardstick()
+        .arg("matrix")
+        .arg(format!("--bench={}", me.display()))
+        .args([
+            "--config=base:",
+            "--config=more:YARDSTICK_INJECT=small_sum:50",
+            "--config=same:",
+            "--metric=instructions",
+            "--probe=small_sum",
+            "--min-batch=10",
+            "--json",
+            "-q",
+        ])
+        .env("YARDSTICK_E2E_CHILD", "bench")
+        .env_remove("GLIBC_TUNABLES")
+        .env_remove("YARDSTICK_COUNT_PIN")
+        .env_remove("YARDSTICK_INJECT"));
+    check(ran.code == 0, "exit 0", &ran)?;
+    let doc = json(&ran.stdout);
+    assert_valid_run(&doc);
+    let cells = &doc["matrix"]["lines"][0]["cells"];
+    let x = |c: usize, f: &str| cells[c]["multiplier"][f].as_f64().unwrap_or(f64::NAN);
+    // Half as many iterations again: half as many instructions again, but
+    // for what a sample costs beside its iterations.
+    check(
+        x(1, "low") == x(1, "high") && (x(1, "estimate") - 1.5).abs() < 0.05,
+        "more is about 1.5 times the base, exactly",
+        &ran,
+    )?;
+    check(
+        x(2, "estimate") == 1.0 && x(2, "low") == 1.0 && cells[2]["sets"] == 0,
+        "the same configuration counts the same",
+        &ran,
+    )?;
+    check(
+        doc["settings"]["metric"] == "instructions" && doc["settings"]["sets"] == 0,
+        "the settings say it was counted",
+        &ran,
+    )?;
+    Ok(())
+}
+
 type Named = (&'static str, fn() -> Result<(), Failed>);
 
 fn tests() -> Vec<Trial> {
     // These count under valgrind: without it they are ignored, not passed
     // unrun; where CI requires valgrind, `has_valgrind` fails here instead.
-    let counting: [Named; 8] = [
+    let counting: [Named; 9] = [
         ("making_inputs_is_not_counted", making_inputs_is_not_counted),
         (
             "counts_repeat_exactly_and_catch_a_two_percent_slowdown",
@@ -536,6 +582,10 @@ fn tests() -> Vec<Trial> {
         (
             "the_count_check_fails_on_a_count_moved_either_way",
             the_count_check_fails_on_a_count_moved_either_way,
+        ),
+        (
+            "a_counted_matrix_gives_exact_multipliers",
+            a_counted_matrix_gives_exact_multipliers,
         ),
     ];
     let unrun = !has_valgrind();

@@ -76,6 +76,7 @@ fn count(o: &MatrixOptions, c: &Configuration, metric: Metric) -> Result<Vec<Row
     cmd.args(["--bench", "-q", "--no-baseline", "--json"])
         .arg(format!("--metric={}", metric.as_str()))
         .args(o.sampling.probes.iter().map(|p| format!("--probe={p}")))
+        .args(o.sampling.min_batch.map(|k| format!("--min-batch={k}")))
         .args(&c.args)
         .envs(c.env.iter().map(|(k, v)| (k, v)))
         .env_remove("GITHUB_ACTIONS")
