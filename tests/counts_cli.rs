@@ -501,7 +501,6 @@ fn counts_without_valgrind_are_refused_naming_it() -> Result<(), Failed> {
     Ok(())
 }
 
-/// A test of this file: its name and its function.
 /// `yardstick matrix --metric=instructions` of this binary: one counted
 /// run per configuration, every multiplier exact.
 fn a_counted_matrix_gives_exact_multipliers() -> Result<(), Failed> {
@@ -548,6 +547,7 @@ fn a_counted_matrix_gives_exact_multipliers() -> Result<(), Failed> {
     Ok(())
 }
 
+/// A test of this file: its name and its function.
 type Named = (&'static str, fn() -> Result<(), Failed>);
 
 fn tests() -> Vec<Trial> {

@@ -52,7 +52,8 @@ pub(crate) struct Given {
 }
 
 /// The matrix of `given`, the first configuration the base; every probe
-/// the base offered is a line.
+/// the base offered is a line. A base that offered none gives no line, so
+/// the caller refuses it first ([`base_gave_nothing`]).
 pub(crate) fn judge(given: &[Given], metric: Metric) -> Matrix {
     let Some(base) = given.first() else {
         return Matrix {
@@ -92,6 +93,20 @@ pub(crate) fn judge(given: &[Given], metric: Metric) -> Matrix {
     }
 }
 
+/// Why the base configuration gave no probe at all, when it did not: a
+/// matrix with nothing to divide by has no cell to fail, so it must not
+/// pass as an empty one.
+pub(crate) fn base_gave_nothing(given: &[Given]) -> Option<String> {
+    let base = given.first()?;
+    base.probes.is_empty().then(|| {
+        let why = base.lost.as_deref().unwrap_or("no probe was offered");
+        format!(
+            "matrix: the base configuration {} gave nothing: {why}",
+            base.name
+        )
+    })
+}
+
 /// The base's own cell: its median, or why it failed.
 fn base_cell(on_base: &Observed) -> Cell {
     Cell {
@@ -125,12 +140,20 @@ fn cell(probe: &str, on_base: &Observed, side: &Given, base: &str) -> (Cell, BTr
     if on_base.failure.is_some() {
         return failed(format!("{probe} failed on {base}, nothing to compare"));
     }
-    if let (Some(b), Some(m)) = (on_base.checksum, mine.checksum)
-        && b != m
-    {
-        return failed(format!(
-            "result differs from {base} (checksum {b:016x} → {m:016x})"
-        ));
+    match (on_base.checksum, mine.checksum) {
+        (Some(b), Some(m)) if b != m => {
+            return failed(format!(
+                "result differs from {base} (checksum {b:016x} → {m:016x})"
+            ));
+        }
+        // One side fingerprints its result and the other does not: they
+        // cannot be shown to do the same work. Neither: nothing to check.
+        (Some(_), None) | (None, Some(_)) => {
+            return failed(format!(
+                "no fingerprint of its result or {base}'s: agreement cannot be checked"
+            ));
+        }
+        _ => {}
     }
     let median = figure(&mine.evidence);
     let (multiplier, sets) = match (&on_base.evidence, &mine.evidence) {
@@ -175,9 +198,11 @@ fn point(ratio: f64) -> Interval {
 }
 
 /// Configuration `c`'s geometric mean over the probes it has a multiplier
-/// for: the geometric mean of those multipliers, and, timed, an interval
-/// from each worker set's geometric mean over the same probes (the sets
-/// that measured them all). None for the base.
+/// for. Counted, the geometric mean of those exact multipliers. Timed, each
+/// worker set that measured them all gives its geometric mean over them,
+/// and the row is the median of those with their order-statistic interval:
+/// the estimate and its interval are one statistic (fewer than six such
+/// sets allow none, as for a cell). None for the base.
 fn geomean(
     lines: &[Line],
     c: usize,
@@ -191,33 +216,36 @@ fn geomean(
     if is_base || estimates.is_empty() {
         return Cell::default();
     }
-    let estimate = geometric_mean(&estimates);
+    let of_cells = geometric_mean(&estimates);
     // Counted cells have no sets: their ratios are exact.
-    let exact = by_set.values().all(BTreeMap::is_empty);
-    let multiplier = if exact {
-        Some(point(estimate))
-    } else {
-        let sets: Vec<usize> = by_set
-            .values()
-            .flat_map(|s| s.keys().copied())
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .filter(|set| by_set.values().all(|s| s.contains_key(set)))
-            .collect();
-        let per_set: Vec<f64> = sets
-            .iter()
-            .map(|set| geometric_mean(&by_set.values().map(|s| s[set]).collect::<Vec<_>>()))
-            .collect();
-        order::median_interval(&per_set).map(|i| Interval { estimate, ..i })
-    };
+    if by_set.values().all(BTreeMap::is_empty) {
+        return Cell {
+            multiplier: Some(point(of_cells)),
+            ..Cell::default()
+        };
+    }
+    let common: Vec<usize> = by_set
+        .values()
+        .flat_map(|s| s.keys().copied())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .filter(|set| by_set.values().all(|s| s.contains_key(set)))
+        .collect();
+    let per_set: Vec<f64> = common
+        .iter()
+        .map(|set| {
+            geometric_mean(
+                &by_set
+                    .values()
+                    .filter_map(|s| s.get(set).copied())
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect();
     Cell {
         median: None,
-        multiplier,
-        sets: if exact {
-            0
-        } else {
-            by_set.values().map(BTreeMap::len).min().unwrap_or(0)
-        },
+        multiplier: order::median_interval(&per_set),
+        sets: common.len(),
         failed: None,
     }
 }

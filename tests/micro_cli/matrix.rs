@@ -141,6 +141,37 @@ pub(crate) fn a_lost_worker_fails_its_configuration_and_bad_files_are_refused() 
         )?;
     }
 
+    // A configuration whose worker never greets is lost from the start,
+    // and the others measured; a base that gives nothing is refused.
+    let ran = matrix(&[
+        "--config=base:",
+        "--config=echo:/bin/echo",
+        "--probe=fine_sum",
+    ]);
+    check(ran.code == 1, "exit 1: a failed cell", &ran)?;
+    check(
+        cell(&json(&ran.stdout), "fine_sum", "echo")["failed"]
+            .as_str()
+            .is_some_and(|w| w.contains("gave no worker greeting")),
+        "the configuration that never started is failed",
+        &ran,
+    )?;
+    let ran = matrix(&[
+        "--config=base:YARDSTICK_ALLOC=bogus",
+        "--config=other:",
+        "--probe=fine_sum",
+        "--metric=instructions",
+    ]);
+    check(
+        ran.code == 2
+            && ran
+                .stderr
+                .contains("the base configuration base gave nothing")
+            && ran.stderr.lines().count() == 1,
+        "a counted base that gave nothing: one line, exit 2",
+        &ran,
+    )?;
+
     let t = tempfile::tempdir()?;
     let me = std::env::current_exe()?;
     let file = t.path().join("matrix.toml");

@@ -52,7 +52,7 @@ pub(crate) fn main(o: &PairedOptions) -> Result<i32, Error> {
         configurations: &configurations,
         sampling: &sampling,
     };
-    let (first, greetings) = launcher.first_set()?;
+    let first = launcher.first_set(OnLostWorker::Stop)?;
     let schedule = Schedule::new(o.rounds, o.pairs);
     let measuring = Measuring {
         sampling: &sampling,
@@ -60,11 +60,11 @@ pub(crate) fn main(o: &PairedOptions) -> Result<i32, Error> {
         launcher: &launcher,
         on_lost: OnLostWorker::Stop,
         rng: fastrand::Rng::with_seed(setup.seed),
-        measured: Measured::new(&greetings, o.repeat),
+        measured: Measured::new(&first, o.repeat),
     };
     let steps = schedule.steps(measuring.measured.timed.len());
     let mut progress = Progress::new(steps, o.common.quiet);
-    let measured = measuring.run(first, &mut progress)?;
+    let measured = measuring.run(first.workers, &mut progress)?;
     progress.finish();
 
     let threshold = o.common.threshold.unwrap_or(paired::DEFAULT_THRESHOLD);

@@ -3,7 +3,7 @@
 //! what each probe's sample is.
 
 use super::entry::{self, Entries};
-use super::{Configuration, Sampling};
+use super::{Configuration, OnLostWorker, Sampling};
 use crate::error::Error;
 use crate::worker::client::{Spawn, Worker};
 use crate::worker::protocol::Greeting;
@@ -34,40 +34,77 @@ impl Launcher<'_> {
 
     /// The first set, in the configurations' order: their greetings say
     /// which probes the measurement has and how large their batches are.
-    /// A worker that cannot start stops the measurement (exit 2): nothing
-    /// of its configuration was measured.
-    pub(crate) fn first_set(&self) -> Result<(Vec<Worker>, Vec<Greeting>), Error> {
-        let started = (0..self.configurations.len()).map(|c| self.start(c));
-        let (workers, greetings) = started
-            .collect::<Result<Vec<_>, Error>>()?
-            .into_iter()
-            .unzip();
-        Ok((workers, greetings))
+    /// A worker that cannot start stops the measurement (exit 2) when it
+    /// is the first configuration's, against which the others are
+    /// measured, or when `on_lost` says so; else its configuration is lost
+    /// from the start, with nothing offered.
+    pub(crate) fn first_set(&self, on_lost: OnLostWorker) -> Result<FirstSet, Error> {
+        let mut first = FirstSet::default();
+        for c in 0..self.configurations.len() {
+            let (worker, greeting, lost) = match self.start(c) {
+                Ok((worker, greeting)) => (Some(worker), greeting, None),
+                Err(e) if c == 0 || on_lost == OnLostWorker::Stop => return Err(e),
+                Err(e) => (None, Greeting::default(), Some(format!("worker lost: {e}"))),
+            };
+            first.workers.push(worker);
+            first.greetings.push(greeting);
+            first.lost.push(lost);
+        }
+        Ok(first)
     }
 
     /// A fresh set, started in a random order: no configuration keeps the
     /// layout, pages or neighbours its last processes happened to get. A
     /// probe a fresh worker cannot time fails on its configuration. Each
     /// configuration's worker, or the error that kept it from starting;
-    /// none for a configuration `lost` marks as given up.
+    /// none for a configuration `lost` marks as given up. Under
+    /// [`OnLostWorker::Stop`] the first error stops it.
     pub(crate) fn fresh_set(
         &self,
         rng: &mut fastrand::Rng,
         entries: &mut [Entries],
         lost: &[Option<String>],
-    ) -> Vec<Option<Result<Worker, Error>>> {
-        let mut order: Vec<usize> = (0..self.configurations.len()).collect();
-        rng.shuffle(&mut order);
+        on_lost: OnLostWorker,
+    ) -> Result<Vec<Option<Result<Worker, Error>>>, Error> {
+        let order = random_order(rng, self.configurations.len());
         let mut started: Vec<Option<Result<Worker, Error>>> =
             (0..order.len()).map(|_| None).collect();
         for c in order.into_iter().filter(|c| lost[*c].is_none()) {
-            started[c] = Some(self.start(c).map(|(worker, greeting)| {
-                entry::fail_unoffered(&mut entries[c], &greeting);
-                worker
-            }));
+            let worker = match self.start(c) {
+                Ok((worker, greeting)) => {
+                    entry::fail_unoffered(&mut entries[c], &greeting);
+                    Ok(worker)
+                }
+                Err(e) if on_lost == OnLostWorker::Stop => return Err(e),
+                Err(e) => Err(e),
+            };
+            started[c] = Some(worker);
         }
-        started
+        Ok(started)
     }
+}
+
+/// What the first set of workers gave: one slot per configuration.
+#[derive(Default)]
+pub(crate) struct FirstSet {
+    /// Each configuration's worker; none for one that could not start.
+    pub(crate) workers: Vec<Option<Worker>>,
+    /// What each offered (nothing, for one that could not start).
+    pub(crate) greetings: Vec<Greeting>,
+    /// Why each configuration was lost from the start, if it was.
+    pub(crate) lost: Vec<Option<String>>,
+}
+
+/// The configurations `0..n` in a random order. Two are ordered by one
+/// coin, as `compare-builds` always drew them, so that a saved seed still
+/// gives the order it gave.
+pub(crate) fn random_order(rng: &mut fastrand::Rng, n: usize) -> Vec<usize> {
+    if n == 2 {
+        return if rng.bool() { vec![0, 1] } else { vec![1, 0] };
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    rng.shuffle(&mut order);
+    order
 }
 
 /// A probe every configuration times, and how: the batch all take a sample
@@ -117,9 +154,10 @@ pub(crate) fn negotiate(greetings: &[Greeting], repeat: usize) -> Vec<Timed> {
         .collect()
 }
 
-/// Puts this process, and so both workers it starts, on one CPU. Two CPUs of
-/// a shared machine are not equally fast from one second to the next; two
-/// builds on different CPUs would differ by that, not by their code.
+/// Puts this process, and so every worker it starts, on one CPU. Two CPUs
+/// of a shared machine are not equally fast from one second to the next;
+/// two configurations on different CPUs would differ by that, not by what
+/// they are.
 /// Returns the CPU, or `None` where the system does not allow pinning.
 pub(crate) fn pin(wanted: Option<usize>) -> Result<Option<usize>, Error> {
     let available = core_affinity::get_core_ids().unwrap_or_default();

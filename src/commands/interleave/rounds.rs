@@ -11,7 +11,7 @@
 use super::OnLostWorker;
 use super::Sampling;
 use super::entry::{Entries, Entry};
-use super::launch::{Launcher, Timed};
+use super::launch::{FirstSet, Launcher, Timed, random_order};
 use super::schedule::{Schedule, samples_per_round};
 use crate::error::Error;
 use crate::judge::paired::{Round, Series};
@@ -51,13 +51,14 @@ pub(crate) struct Measured {
 }
 
 impl Measured {
-    /// The measurement's start: the probes the first set's `greetings`
-    /// agree on, and every probe each offered.
-    pub(crate) fn new(greetings: &[crate::worker::protocol::Greeting], repeat: usize) -> Measured {
+    /// The measurement's start: the probes the first set's greetings
+    /// agree on, every probe each offered, and the configurations already
+    /// lost.
+    pub(crate) fn new(first: &FirstSet, repeat: usize) -> Measured {
         Measured {
-            timed: super::launch::negotiate(greetings, repeat),
-            entries: greetings.iter().map(super::entry::entries).collect(),
-            lost: vec![None; greetings.len()],
+            timed: super::launch::negotiate(&first.greetings, repeat),
+            entries: first.greetings.iter().map(super::entry::entries).collect(),
+            lost: first.lost.clone(),
         }
     }
 
@@ -94,7 +95,7 @@ impl Measured {
 }
 
 /// One set of workers, one per configuration; none for one given up.
-type Set = Vec<Option<Worker>>;
+pub(crate) type Set = Vec<Option<Worker>>;
 
 impl Measuring<'_> {
     /// Runs every set's warm-up and rounds, the first set on `first`,
@@ -102,10 +103,10 @@ impl Measuring<'_> {
     /// [`OnLostWorker::Stop`] (a probe that fails only fails its entry).
     pub(crate) fn run(
         mut self,
-        first: Vec<Worker>,
+        first: Set,
         observer: &mut dyn Observer,
     ) -> Result<Measured, Error> {
-        let mut first = Some(first.into_iter().map(Some).collect());
+        let mut first = Some(first);
         for (set, rounds) in self.schedule.rounds().into_iter().enumerate() {
             let mut workers = match first.take() {
                 Some(workers) => workers,
@@ -125,7 +126,9 @@ impl Measuring<'_> {
     /// A fresh set of workers for every configuration not given up.
     fn fresh_set(&mut self) -> Result<Set, Error> {
         let Measured { entries, lost, .. } = &mut self.measured;
-        let started = self.launcher.fresh_set(&mut self.rng, entries, lost);
+        let started = self
+            .launcher
+            .fresh_set(&mut self.rng, entries, lost, self.on_lost)?;
         let mut set = Vec::new();
         for (c, worker) in started.into_iter().enumerate() {
             set.push(match worker {
@@ -152,7 +155,9 @@ impl Measuring<'_> {
     ) -> Result<(), Error> {
         let Timed { name, batch, .. } = self.measured.timed[probe].clone();
         let sets = self.schedule.sets();
-        observer.start(&format!("set {} of {sets}: warm-up: {name}", set + 1));
+        // Two configurations are a pair of builds, as compare-builds says.
+        let noun = if workers.len() == 2 { "pair" } else { "set" };
+        observer.start(&format!("{noun} {} of {sets}: warm-up: {name}", set + 1));
         let mut sizes = Vec::new();
         for (c, slot) in workers.iter_mut().enumerate() {
             let (Some(worker), Some(entry)) = (
@@ -208,10 +213,8 @@ impl Measuring<'_> {
             round.number, self.sampling.rounds
         ));
         self.rng.shuffle(&mut self.measured.timed);
-        let mut order: Vec<usize> = (0..workers.len()).collect();
         for p in 0..self.measured.timed.len() {
-            self.rng.shuffle(&mut order);
-            for &c in &order {
+            for c in random_order(&mut self.rng, workers.len()) {
                 let probe = &self.measured.timed[p];
                 let (Some(worker), Some(entry)) = (
                     workers[c].as_mut(),

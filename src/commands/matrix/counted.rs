@@ -77,6 +77,10 @@ fn count(o: &MatrixOptions, c: &Configuration, metric: Metric) -> Result<Vec<Row
         .arg(format!("--metric={}", metric.as_str()))
         .args(o.sampling.probes.iter().map(|p| format!("--probe={p}")))
         .args(o.sampling.min_batch.map(|k| format!("--min-batch={k}")))
+        .arg(format!(
+            "--probe-timeout={}",
+            o.sampling.probe_timeout.as_secs_f64()
+        ))
         .args(&c.args)
         .envs(c.env.iter().map(|(k, v)| (k, v)))
         .env_remove("GITHUB_ACTIONS")
@@ -86,13 +90,19 @@ fn count(o: &MatrixOptions, c: &Configuration, metric: Metric) -> Result<Vec<Row
         .output()
         .map_err(|e| format!("{}: cannot run: {e}", c.path.display()))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
+    // 0, or 1 for a probe that failed (its row says which); anything else
+    // is a run that did not finish, whatever it printed.
+    let finished = matches!(out.status.code(), Some(0 | 1));
     match store::parse(&stdout) {
-        Ok(run) => Ok(run.rows),
-        Err(why) => {
+        Ok(run) if finished => Ok(run.rows),
+        parsed => {
+            let why = parsed
+                .err()
+                .unwrap_or_else(|| "it did not finish".to_string());
             let stderr = String::from_utf8_lossy(&out.stderr);
             let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
             Err(format!(
-                "{} gave no counted run ({}): {}",
+                "{} gave no finished run ({}): {}",
                 c.path.display(),
                 out.status,
                 last.map_or(why, str::to_string)

@@ -40,13 +40,18 @@ pub(crate) fn run(args: Vec<std::ffi::OsString>) -> Result<i32, Error> {
 /// Measures the configurations `o` names; returns the exit code (1 when a
 /// cell failed).
 pub(crate) fn main(o: &MatrixOptions) -> Result<i32, Error> {
-    let page = o.common.page(o.file.clone())?;
     let configurations = o.configurations()?;
+    // Neither --html nor --save may write over the file or a binary.
+    let inputs = configurations.iter().map(|c| c.path.clone());
+    let page = o.common.page(o.file.clone().into_iter().chain(inputs))?;
     let setup = Setup::new(o)?;
     let measurement = match o.metric {
         Metric::Time => timed(o, &configurations, &setup)?,
         metric => counted::measure(o, &configurations, metric)?,
     };
+    if let Some(why) = matrix::base_gave_nothing(&measurement.given) {
+        return Err(Error::input(why));
+    }
     let judged = matrix::judge(&measurement.given, o.metric);
     let run = report::run(o, &configurations, setup, measurement, judged);
     page.draw_then("yardstick matrix", run, None, |run| {
@@ -72,7 +77,7 @@ fn timed(
         configurations,
         sampling: &o.sampling,
     };
-    let (first, greetings) = launcher.first_set()?;
+    let first = launcher.first_set(OnLostWorker::FailConfiguration)?;
     let schedule = Schedule::new(o.sampling.rounds, o.sets);
     let measuring = Measuring {
         sampling: &o.sampling,
@@ -80,7 +85,7 @@ fn timed(
         launcher: &launcher,
         on_lost: OnLostWorker::FailConfiguration,
         rng: fastrand::Rng::with_seed(setup.seed),
-        measured: Measured::new(&greetings, o.sampling.repeat),
+        measured: Measured::new(&first, o.sampling.repeat),
     };
     let steps = schedule.steps(measuring.measured.timed.len());
     let mut progress = Progress::new(steps, o.common.quiet);
@@ -88,7 +93,7 @@ fn timed(
         timed,
         entries,
         lost,
-    } = measuring.run(first, &mut progress)?;
+    } = measuring.run(first.workers, &mut progress)?;
     progress.finish();
     let given = given(configurations, &entries, lost);
     let rows = entries

@@ -316,10 +316,17 @@ impl MatrixOptions {
                 o.sampling.rounds
             )));
         }
-        if o.file.is_some() && !o.listed.is_empty() {
-            return Err(Error::usage(
-                "--config: give the configurations in the file or with --config, not both",
-            ));
+        if o.file.is_some() {
+            let with = [
+                ("--config", !o.listed.is_empty()),
+                ("--bench", o.bench.is_some()),
+                ("--bench-arg", !o.bench_args.is_empty()),
+            ];
+            if let Some((option, _)) = with.iter().find(|(_, given)| *given) {
+                return Err(Error::usage(format!(
+                    "{option}: the matrix file gives the configurations; say it there"
+                )));
+            }
         }
         Ok(o)
     }

@@ -91,12 +91,6 @@ pub(crate) const MAX_BATCH: u64 = 1_000_000_000;
 pub(crate) const MAX_BOOT_REPEAT: u64 = 1000;
 
 impl MicroOptions {
-    /// The probes to run: `--probe` names (each must exist), then the filters.
-    pub fn select(&self, registered: &[&'static Probe]) -> Result<Vec<&'static Probe>, Error> {
-        let (selected, _) = self.select_all(registered, &[])?;
-        Ok(selected)
-    }
-
     /// The probes and process probes to run: `--probe` names (each must
     /// name one or the other), then the filters; at least one of either.
     pub fn select_all(

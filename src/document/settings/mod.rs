@@ -81,7 +81,7 @@ impl Settings {
             Settings::Micro(_) => mode.is_probes(),
             Settings::Paired(_) => mode == Mode::Micro,
             Settings::Http(_) => mode == Mode::Http,
-            Settings::Matrix(_) => mode.is_probes(),
+            Settings::Matrix(_) => mode == Mode::Micro,
         }
     }
 

@@ -115,10 +115,68 @@ fn a_different_result_a_failure_or_a_lost_worker_is_failed_never_fast() {
             }
         }
     }
+    // One side without a fingerprint cannot be shown to agree.
+    let mut unprinted = fast(7);
+    unprinted.checksum = None;
+    let m2 = judge(
+        &[
+            given("base", vec![("a", timed(10, 1, |_, _| 1.0))]),
+            given("bare", vec![("a", unprinted)]),
+        ],
+        Metric::Time,
+    );
+    assert!(
+        m2.lines[0].cells[1]
+            .failed
+            .as_deref()
+            .unwrap()
+            .contains("no fingerprint")
+    );
     // The geometric mean stands only on cells that did not fail.
     let g = m.geomean[1].multiplier.unwrap();
     assert!((g.estimate - 0.1).abs() < 1e-9, "{g:?}");
     assert!(m.geomean[2].multiplier.is_none());
+}
+
+#[test]
+fn a_base_that_gave_nothing_is_named() {
+    let mut base = given("base", vec![]);
+    base.lost = Some("valgrind: not found".into());
+    let why = base_gave_nothing(&[base, given("other", vec![])]).unwrap();
+    assert!(
+        why.contains("base configuration base gave nothing: valgrind"),
+        "{why}"
+    );
+    assert_eq!(
+        base_gave_nothing(&[given("base", vec![("a", timed(6, 1, |_, _| 1.0))])]),
+        None
+    );
+}
+
+#[test]
+fn the_geometric_mean_and_its_interval_are_one_statistic() {
+    // Two probes that move in opposite directions set by set: every set's
+    // geometric mean is 10, whatever each probe's median.
+    let flip = |up: bool| timed(6, 1, move |s, _| if (s < 3) == up { 1.0 } else { 100.0 });
+    let m = judge(
+        &[
+            given(
+                "base",
+                vec![
+                    ("a", timed(6, 1, |_, _| 1.0)),
+                    ("b", timed(6, 1, |_, _| 1.0)),
+                ],
+            ),
+            given("other", vec![("a", flip(true)), ("b", flip(false))]),
+        ],
+        Metric::Time,
+    );
+    let g = m.geomean[1].multiplier.unwrap();
+    assert!(
+        (g.estimate - 10.0).abs() < 1e-9 && g.low <= g.estimate && g.estimate <= g.high,
+        "{g:?}"
+    );
+    assert_eq!(m.geomean[1].sets, 6);
 }
 
 #[test]

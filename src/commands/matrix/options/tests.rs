@@ -49,6 +49,8 @@ fn refusals_name_the_option() {
         (vec!["--metric=cycles"], "--metric"),
         (vec!["--threshold=5"], "--threshold"),
         (vec!["f.toml", "--config=a:"], "--config"),
+        (vec!["f.toml", "--bench=x"], "--bench"),
+        (vec!["f.toml", "--bench-arg=--node=5"], "--bench-arg"),
         (vec!["f.toml", "g.toml"], "g.toml"),
     ] {
         let e = parse(&args).unwrap_err().to_string();
