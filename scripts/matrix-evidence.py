@@ -83,12 +83,12 @@ def aa(yardstick, bench, repeats, tmp):
                 print(f"  repeat {k + 1}: {probe} {x['estimate']:.4f} "
                       f"[{x['low']:.4f}, {x['high']:.4f}] misses 1.00")
             if x:
-                widths.append(x["high"] - x["low"])
+                widths.append((x["high"] - x["low"], probe))
         print(f"  repeat {k + 1}: {covered} of {total} intervals cover 1.00 so far", flush=True)
     if total:
         print(f"aa: {covered} of {total} intervals cover 1.00 ({100 * covered / total:.1f} %, "
-              f"target >= 90 %); median width {statistics.median(widths):.4f}, "
-              f"widest {max(widths):.4f}")
+              f"target >= 90 %); median width {statistics.median(w for w, _ in widths):.4f}, "
+              "widest {:.4f} ({})".format(*max(widths)))
 
 
 def skip(yardstick, bench, skips, tmp):

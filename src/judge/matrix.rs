@@ -209,18 +209,17 @@ fn geomean(
     by_set: &BTreeMap<String, BTreeMap<usize, f64>>,
     is_base: bool,
 ) -> Cell {
-    let estimates: Vec<f64> = lines
-        .iter()
-        .filter_map(|l| Some(l.cells[c].multiplier?.estimate))
-        .collect();
-    if is_base || estimates.is_empty() {
+    if is_base || by_set.is_empty() {
         return Cell::default();
     }
-    let of_cells = geometric_mean(&estimates);
     // Counted cells have no sets: their ratios are exact.
     if by_set.values().all(BTreeMap::is_empty) {
+        let estimates: Vec<f64> = lines
+            .iter()
+            .filter_map(|l| Some(l.cells[c].multiplier?.estimate))
+            .collect();
         return Cell {
-            multiplier: Some(point(of_cells)),
+            multiplier: Some(point(geometric_mean(&estimates))),
             ..Cell::default()
         };
     }

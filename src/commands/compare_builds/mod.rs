@@ -29,13 +29,12 @@ pub(crate) mod options;
 mod report;
 
 use crate::commands::interleave::OnLostWorker;
-use crate::commands::interleave::launch::{self, Launcher};
+use crate::commands::interleave::launch::Launcher;
 use crate::commands::interleave::rounds::{Measured, Measuring};
 use crate::commands::interleave::schedule::Schedule;
-use crate::document::environment::{Environment, now, repository_dir};
+use crate::commands::interleave::setup::Setup;
 use crate::error::Error;
 use crate::judge::paired::{self, Builds};
-use crate::measure::clock::Clock;
 use crate::output::deliver;
 use crate::output::progress::Progress;
 use options::PairedOptions;
@@ -45,7 +44,7 @@ use options::PairedOptions;
 pub(crate) fn main(o: &PairedOptions) -> Result<i32, Error> {
     // The page first: checking the delivery opens a history to record in.
     let page = o.common.page([o.old.clone(), o.new.clone()])?;
-    let setup = Setup::new(o)?;
+    let setup = setup(o)?;
     let configurations = o.configurations();
     let sampling = o.sampling();
     let launcher = Launcher {
@@ -83,48 +82,16 @@ fn two_builds() -> Error {
     Error::input("compare-builds: the measurement did not give two builds' figures")
 }
 
-/// What a comparison checks and fixes before its first worker starts, and
-/// its run records.
-struct Setup {
-    /// The clock the workers inherit (scripted in tests).
-    clock: Clock,
-    /// The seed of every random order.
-    seed: u64,
-    /// When the comparison started (RFC 3339).
-    started: String,
-    /// The machine, as it was before this process was pinned.
-    environment: Environment,
-    /// The CPU both builds run on, where the system allows pinning.
-    cpu: Option<usize>,
-}
-
-impl Setup {
-    /// Refuses what would fail later (a missing binary, a scripted clock in
-    /// a release build, an output that cannot be delivered), then pins
-    /// this process to one CPU.
-    fn new(o: &PairedOptions) -> Result<Setup, Error> {
-        for path in [&o.old, &o.new] {
-            if !path.is_file() {
-                return Err(Error::input(format!(
-                    "{}: no such bench binary",
-                    path.display()
-                )));
-            }
+/// Refuses a binary that is not there before anything starts, then fixes
+/// the comparison's set-up.
+fn setup(o: &PairedOptions) -> Result<Setup, Error> {
+    for path in [&o.old, &o.new] {
+        if !path.is_file() {
+            return Err(Error::input(format!(
+                "{}: no such bench binary",
+                path.display()
+            )));
         }
-        // The workers inherit it; a release build refuses it here first.
-        let clock = Clock::from_env()?;
-        o.common.delivery().check()?;
-        let seed = o.seed.unwrap_or_else(|| fastrand::u64(..));
-        let started = now();
-        // Before pinning: the machine's CPUs, not the one the workers get.
-        let environment = Environment::current(&repository_dir(), started.clone());
-        let cpu = launch::pin(o.cpu)?;
-        Ok(Setup {
-            clock,
-            seed,
-            started,
-            environment,
-            cpu,
-        })
     }
+    Setup::new(&o.common, o.seed, o.cpu, true)
 }

@@ -2,7 +2,7 @@
 
 use crate::commands::common::{self, Common};
 use crate::commands::flags::{self, Def, Entry, Flag, Options, Section, Set, Spec};
-use crate::commands::interleave::{Configuration, Sampling};
+use crate::commands::interleave::{Configuration, DEFAULT_ROUND_MS, MAX_ROUNDS, Sampling};
 use crate::commands::micro::options::{MAX_BATCH, MAX_SAMPLES};
 use crate::error::Error;
 use lexopt::Parser;
@@ -18,15 +18,6 @@ pub(crate) const MIN_PAIRS: usize = 7;
 /// rounds): ten pairs reach p < 0.001 when all agree, and the default 30
 /// rounds give each three, whose median stands up to one odd round.
 pub(crate) const DEFAULT_PAIRS: usize = 10;
-
-/// The most rounds `--rounds` asks for: far beyond any useful comparison.
-pub(crate) const MAX_ROUNDS: u64 = 100_000;
-
-/// Milliseconds each build spends on a probe in each round when
-/// `--round-time` is not given. One sample is at the mercy of one
-/// interruption; the median of several short ones is not, and a probe whose
-/// sample takes a millisecond can afford twenty a round.
-pub(crate) const DEFAULT_ROUND_MS: u64 = 20;
 
 /// `compare-builds`' command line: what `--help` prints, and what the
 /// parser takes.

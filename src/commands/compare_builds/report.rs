@@ -2,11 +2,12 @@
 //! reproduce it, and the warnings that qualify its figures.
 
 use super::options::PairedOptions;
-use super::{Setup, two_builds};
+use super::two_builds;
 use crate::commands::interleave::entry::Entries;
 use crate::commands::interleave::launch::Timed;
 use crate::commands::interleave::rounds::Measured;
 use crate::commands::interleave::schedule::Schedule;
+use crate::commands::interleave::setup::Setup;
 use crate::document::builder::{FigureKind, RunBuilder};
 use crate::document::comparison::Comparison;
 use crate::document::run::{Mode, Run};

@@ -19,9 +19,19 @@ pub(crate) mod entry;
 pub(crate) mod launch;
 pub(crate) mod rounds;
 pub(crate) mod schedule;
+pub(crate) mod setup;
 
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// The most rounds `--rounds` asks for: far beyond any useful measurement.
+pub(crate) const MAX_ROUNDS: u64 = 100_000;
+
+/// Milliseconds each configuration spends on a probe in each round when
+/// `--round-time` is not given. One sample is at the mercy of one
+/// interruption; the median of several short ones is not, and a probe whose
+/// sample takes a millisecond can afford twenty a round.
+pub(crate) const DEFAULT_ROUND_MS: u64 = 20;
 
 /// One configuration measured: a bench binary, the environment and the
 /// arguments its workers get.

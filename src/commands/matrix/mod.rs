@@ -19,15 +19,14 @@ pub(crate) mod options;
 mod report;
 
 use crate::commands::interleave::entry::{Entries, Entry};
-use crate::commands::interleave::launch::{self, Launcher};
+use crate::commands::interleave::launch::Launcher;
 use crate::commands::interleave::rounds::{Measured, Measuring};
 use crate::commands::interleave::schedule::Schedule;
+use crate::commands::interleave::setup::Setup;
 use crate::commands::interleave::{Configuration, OnLostWorker};
-use crate::document::environment::{Environment, now, repository_dir};
 use crate::document::run::{Metric, Row};
 use crate::error::Error;
 use crate::judge::matrix::{self, Evidence, Given, Observed};
-use crate::measure::clock::Clock;
 use crate::output::deliver;
 use crate::output::progress::Progress;
 use options::MatrixOptions;
@@ -44,7 +43,10 @@ pub(crate) fn main(o: &MatrixOptions) -> Result<i32, Error> {
     // Neither --html nor --save may write over the file or a binary.
     let inputs = configurations.iter().map(|c| c.path.clone());
     let page = o.common.page(o.file.clone().into_iter().chain(inputs))?;
-    let setup = Setup::new(o)?;
+    // Counts do not hang on the CPU, and callgrind runs one thread: a
+    // counted matrix is not pinned.
+    let pin = o.metric == Metric::Time;
+    let setup = Setup::new(&o.common, o.seed, o.cpu, pin)?;
     let measurement = match o.metric {
         Metric::Time => timed(o, &configurations, &setup)?,
         metric => counted::measure(o, &configurations, metric)?,
@@ -137,44 +139,4 @@ fn given(
             lost,
         })
         .collect()
-}
-
-/// What a matrix checks and fixes before its first worker starts, and its
-/// run records.
-struct Setup {
-    /// The clock the workers inherit (scripted in tests).
-    clock: Clock,
-    /// The seed of every random order.
-    seed: u64,
-    /// When the matrix started (RFC 3339).
-    started: String,
-    /// The machine, as it was before this process was pinned.
-    environment: Environment,
-    /// The CPU every worker runs on, where the system allows pinning.
-    cpu: Option<usize>,
-}
-
-impl Setup {
-    /// Refuses what would fail later (a scripted clock in a release build,
-    /// an output that cannot be delivered), then pins this process to one
-    /// CPU when the matrix is timed.
-    fn new(o: &MatrixOptions) -> Result<Setup, Error> {
-        let clock = Clock::from_env()?;
-        o.common.delivery().check()?;
-        let seed = o.seed.unwrap_or_else(|| fastrand::u64(..));
-        let started = now();
-        let environment = Environment::current(&repository_dir(), started.clone());
-        let cpu = match o.metric {
-            Metric::Time => launch::pin(o.cpu)?,
-            // Counts do not hang on the CPU, and callgrind runs one thread.
-            _ => None,
-        };
-        Ok(Setup {
-            clock,
-            seed,
-            started,
-            environment,
-            cpu,
-        })
-    }
 }

@@ -2,9 +2,8 @@
 
 use super::listed::Listed;
 use crate::commands::common::{self, Common};
-use crate::commands::compare_builds::options::{DEFAULT_ROUND_MS, MAX_ROUNDS};
 use crate::commands::flags::{self, Def, Entry, Flag, Options, Section, Set, Spec};
-use crate::commands::interleave::{Configuration, Sampling};
+use crate::commands::interleave::{Configuration, DEFAULT_ROUND_MS, MAX_ROUNDS, Sampling};
 use crate::commands::micro::options::{MAX_BATCH, MAX_SAMPLES, metric};
 use crate::document::run::Metric;
 use crate::error::Error;

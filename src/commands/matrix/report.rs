@@ -1,9 +1,10 @@
 //! The saved run of a matrix: the base configuration's rows, the matrix,
 //! and the settings that reproduce it.
 
+use super::Measurement;
 use super::options::MatrixOptions;
-use super::{Measurement, Setup};
 use crate::commands::interleave::Configuration;
+use crate::commands::interleave::setup::Setup;
 use crate::document::builder::{FigureKind, RunBuilder};
 use crate::document::matrix::Matrix;
 use crate::document::run::{Metric, Mode, Run};
