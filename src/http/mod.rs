@@ -21,6 +21,7 @@ pub mod discover;
 pub(crate) mod failure;
 pub(crate) mod fetch;
 pub mod job;
+pub mod k6;
 pub(crate) mod pages;
 pub(crate) mod rows;
 pub(crate) mod safety;

@@ -1,0 +1,170 @@
+use super::*;
+use proptest::prelude::*;
+
+/// A point line as k6 1.1 writes it.
+fn point(metric: &str, value: f64, extra: &str) -> String {
+    format!(
+        "{{\"metric\":\"{metric}\",\"type\":\"Point\",\"data\":{{\"time\":\"2026-12-03T20:31:23.224185011Z\",\
+         \"value\":{value},\"tags\":{{\"expected_response\":\"true\",\"group\":\"\",\"method\":\"GET\",\
+         \"name\":\"/\",\"proto\":\"HTTP/1.1\",\"round\":\"1\",\"scenario\":\"a_r1\",\"server\":\"a\",\
+         \"status\":\"200\",\"url\":\"/\"{extra}}}}}}}"
+    )
+}
+
+/// The lines one request writes, its duration `ms`.
+fn request(ms: f64, extra: &str) -> String {
+    [
+        point("http_reqs", 1.0, extra),
+        point("http_req_duration", ms, extra),
+        point("http_req_blocked", 0.01, extra),
+        point("http_req_waiting", ms * 0.9, extra),
+        point("http_req_failed", 0.0, extra),
+        point("data_received", 1024.0, extra),
+    ]
+    .join("\n")
+        + "\n"
+}
+
+const DECLARATION: &str = "{\"type\":\"Metric\",\"data\":{\"name\":\"http_reqs\",\"type\":\"counter\",\
+    \"contains\":\"default\",\"thresholds\":[],\"submetrics\":null},\"metric\":\"http_reqs\"}";
+
+#[test]
+fn each_request_is_counted_once_and_its_times_kept() {
+    let text = [
+        DECLARATION.to_string() + "\n",
+        request(2.0, ""),
+        request(4.0, ""),
+        request(9.0, ",\"warmup\":\"1\""),
+    ]
+    .concat();
+    let series = read(text.as_bytes()).unwrap();
+    assert_eq!(series.len(), 1);
+    let (key, s) = series.into_iter().next().unwrap();
+    assert_eq!(
+        (key.page.as_str(), key.server.as_str(), key.round),
+        ("/", "a", 1)
+    );
+    // The warm-up request is gone whole.
+    assert_eq!((s.succeeded, s.requests()), (2, 2));
+    assert_eq!(s.durations, [2.0, 4.0]);
+    assert_eq!(s.waiting, [1.8, 3.6]);
+    assert!(s.span.is_some());
+}
+
+#[test]
+fn failures_are_counted_by_status_or_error_and_their_times_dropped() {
+    let failed = |extra: &str| {
+        [
+            point("http_reqs", 1.0, extra),
+            point("http_req_duration", 50.0, extra).replace(
+                "\"expected_response\":\"true\"",
+                "\"expected_response\":\"false\"",
+            ),
+            point("http_req_failed", 1.0, extra),
+        ]
+        .join("\n")
+            + "\n"
+    };
+    let text = [
+        request(2.0, ""),
+        failed("").replace("\"status\":\"200\"", "\"status\":\"503\""),
+        failed(",\"error\":\"dial: connection refused\"")
+            .replace("\"status\":\"200\"", "\"status\":\"0\""),
+    ]
+    .concat();
+    let s = read(text.as_bytes()).unwrap().into_values().next().unwrap();
+    assert_eq!(s.requests(), 3);
+    assert_eq!(s.durations, [2.0]);
+    assert_eq!(s.failures["status 503"], 1);
+    assert_eq!(s.failures["dial: connection refused"], 1);
+}
+
+#[test]
+fn segments_merge_by_pooling_never_averaging() {
+    let one = read(request(1.0, ",\"segment\":\"0:1/2\"").as_bytes()).unwrap();
+    let two = read(
+        [
+            request(3.0, ",\"segment\":\"1/2:1\""),
+            request(5.0, ",\"segment\":\"1/2:1\""),
+        ]
+        .join("\n")
+        .as_bytes(),
+    )
+    .unwrap();
+    let mut merged = one.into_values().next().unwrap();
+    merged.merge(two.into_values().next().unwrap());
+    assert_eq!(merged.requests(), 3);
+    assert_eq!(crate::stats::median(&merged.durations), Some(3.0));
+    assert_eq!(merged.segments.len(), 2);
+}
+
+#[test]
+fn a_line_cut_short_or_untagged_names_its_line() {
+    let whole = request(2.0, "");
+    // Cut inside the last line, a metric not kept: still cut short.
+    let cut = &whole[..whole.len() - 40];
+    let e = read(cut.as_bytes()).unwrap_err();
+    assert_eq!(e.line, 6);
+    assert!(e.message.starts_with("cut short"), "{e}");
+    let untagged = "{\"metric\":\"http_reqs\",\"type\":\"Point\",\"data\":{\"time\":\"2026-12-03T20:31:23Z\",\"value\":1}}\n";
+    let e = read(untagged.as_bytes()).unwrap_err();
+    assert_eq!((e.line, e.message.as_str()), (1, "a point without tags"));
+    let e = read("{\"metric\":\"http_reqs\" garbage\n".as_bytes()).unwrap_err();
+    assert!(e.message.starts_with("not k6's JSON"), "{e}");
+}
+
+#[test]
+fn times_are_read_with_their_offsets() {
+    assert_eq!(seconds("1970-01-01T00:00:00Z"), Some(0.0));
+    assert_eq!(seconds("2026-12-03T20:31:23Z"), Some(1_796_329_883.0));
+    assert_eq!(
+        seconds("2026-12-03T21:31:23.5+01:00"),
+        Some(1_796_329_883.5)
+    );
+    for bad in [
+        "",
+        "2026-13-03T20:31:23Z",
+        "2026-12-03 20:31:23Z",
+        "2026-12-03T20:31:23.Z",
+        "2026-12-03T20:31:23+0100",
+    ] {
+        assert_eq!(seconds(bad), None, "{bad}");
+    }
+}
+
+#[test]
+fn real_output_of_k6_1_1_reads() {
+    // `k6 run --quiet --no-summary --out json=six-requests.json
+    // six-requests.js` against a local static server: 6 requests by 2
+    // virtual users, 91 lines.
+    let text = include_str!("../../../../tests/fixtures/k6/six-requests.json");
+    let series = read(text.as_bytes()).unwrap();
+    let s = &series[&SeriesKey {
+        page: "/".into(),
+        server: "a".into(),
+        round: 1,
+    }];
+    assert_eq!(
+        (
+            s.succeeded,
+            s.requests(),
+            s.durations.len(),
+            s.waiting.len()
+        ),
+        (6, 6, 6, 6)
+    );
+    let (first, last) = s.span.unwrap();
+    assert!(first <= last && last - first < 10.0, "{first} {last}");
+}
+
+proptest! {
+    #[test]
+    fn no_input_panics(lines in proptest::collection::vec(".{0,300}", 0..20)) {
+        let _ = read(lines.join("\n").as_bytes());
+    }
+
+    #[test]
+    fn no_time_panics(text in ".{0,40}") {
+        let _ = seconds(&text);
+    }
+}
