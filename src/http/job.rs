@@ -70,11 +70,14 @@ pub(crate) enum Tool {
     Oha,
     /// h2load, from nghttp2.
     H2load,
+    /// k6, given a script yardstick writes, whose per-request output
+    /// yardstick reads back (`http::k6`).
+    K6,
 }
 
 impl Tool {
     /// The installed load tools a run can hand its pages to.
-    pub(crate) const EXTERNAL: [Tool; 4] = [Tool::Ab, Tool::Wrk, Tool::Oha, Tool::H2load];
+    pub(crate) const EXTERNAL: [Tool; 5] = [Tool::Ab, Tool::Wrk, Tool::Oha, Tool::H2load, Tool::K6];
 
     /// The name `--tool` takes, which is also the program's name.
     pub(crate) fn as_str(self) -> &'static str {
@@ -84,6 +87,7 @@ impl Tool {
             Tool::Wrk => "wrk",
             Tool::Oha => "oha",
             Tool::H2load => "h2load",
+            Tool::K6 => "k6",
         }
     }
 }
@@ -159,8 +163,15 @@ pub struct Job {
     pub(crate) insecure: bool,
     /// Who sends the requests.
     pub(crate) tool: Tool,
-    /// Seconds of load for a tool that runs for a duration (wrk).
-    pub(crate) duration: u64,
+    /// `--duration`: seconds of load per page and server, for a tool that
+    /// runs for a time (wrk always, k6 when given).
+    pub(crate) duration: Option<u64>,
+    /// `--rate`: requests started per second, whatever the server's pace
+    /// (k6's constant arrival rate).
+    pub(crate) rate: Option<f64>,
+    /// `--segments`: how many k6 instances share the load, each given its
+    /// execution segment.
+    pub(crate) segments: u64,
     /// The safety caps on servers that are not loopback are lifted.
     pub(crate) force: bool,
     /// Percent a page may slow down before the comparison flags it: not
@@ -198,7 +209,9 @@ impl Default for Job {
             resolve: Vec::new(),
             insecure: false,
             tool: Tool::Builtin,
-            duration: 10,
+            duration: None,
+            rate: None,
+            segments: 1,
             force: false,
             threshold: None,
             min_delta: None,
@@ -206,7 +219,17 @@ impl Default for Job {
     }
 }
 
+/// Seconds of load a tool that runs for a time runs per page when
+/// `--duration` is not given.
+pub(crate) const DEFAULT_DURATION: u64 = 10;
+
 impl Job {
+    /// Seconds of load per page and server, for a tool that runs for a
+    /// time.
+    pub(crate) fn duration_seconds(&self) -> u64 {
+        self.duration.unwrap_or(DEFAULT_DURATION)
+    }
+
     /// True when the value of header `name` is a secret: by the deny-list,
     /// or named in `secret_headers`. Such a value is never saved, printed
     /// or put on a tool's command line.

@@ -49,6 +49,7 @@ pub(crate) fn measure(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Run, 
     let started = now();
     let rows = match job.tool {
         Tool::Builtin => builtin::run(&schedule, job, progress)?,
+        Tool::K6 => k6::run(&schedule, job, progress)?,
         tool => tools::run(tool, &schedule, job, progress)?,
     };
     let pairs = rows::pairs(&schedule, &rows);

@@ -40,6 +40,12 @@ pub(crate) fn check(schedule: &Schedule, job: &Job) -> Result<(), Error> {
             "wrk runs for a duration, so its request count cannot be capped".to_string(),
         );
     }
+    if job.tool == Tool::K6 && (job.duration.is_some() || job.rate.is_some()) {
+        return refuse(
+            "k6 under --duration or --rate runs for a time, so its request count cannot be capped"
+                .to_string(),
+        );
+    }
     if job.requests > MAX_REQUESTS_PER_URL {
         return refuse(format!(
             "{} requests per URL is above the cap of {MAX_REQUESTS_PER_URL}",
@@ -108,6 +114,12 @@ mod tests {
         );
         assert!(refused(|o| o.warmup = 101).unwrap().contains("warm-up"));
         assert!(refused(|o| o.tool = Tool::Wrk).unwrap().contains("wrk"));
+        assert!(refused(|o| o.tool = Tool::K6).is_none());
+        let timed = refused(|o| {
+            o.tool = Tool::K6;
+            o.rate = Some(10.0)
+        });
+        assert!(timed.unwrap().contains("k6 under --duration or --rate"));
         let many: Vec<String> = (0..25)
             .map(|i| format!("https://example.invalid/{i}"))
             .collect();

@@ -49,20 +49,13 @@ fn header(run: &Run) -> String {
     } else {
         s.tool.as_str()
     };
-    // wrk runs for a duration, not a count of requests.
-    if tool == "wrk" {
-        if let Some(d) = s.duration {
-            parts.push(format!("{d} s each"));
-        }
-    } else {
-        parts.push(format!(
-            "{} requests + {} warm-up each",
-            s.requests, s.warmup_effective
-        ));
-    }
+    parts.push(load(s, tool));
     parts.push(format!("concurrency {}", s.concurrency));
-    if tool == "builtin" {
+    if tool == "builtin" || tool == "k6" {
         parts.push(plural(s.rounds as usize, "round", "rounds"));
+    }
+    if let Some(n) = s.segments.filter(|n| *n > 1) {
+        parts.push(format!("{n} k6 segments"));
     }
     parts.push(
         if s.cold {
@@ -212,6 +205,19 @@ fn ab_tables(pairs: &[ServerPair]) -> String {
 
 pub(crate) fn ratio(v: Option<f64>) -> String {
     v.map_or("-".to_string(), |r| format!("x{r:.2}"))
+}
+
+/// What load each page got: wrk, and k6 when asked, run for a time, the
+/// others for a count of requests.
+fn load(s: &HttpSettings, tool: &str) -> String {
+    match (s.duration.filter(|_| tool == "wrk" || tool == "k6"), s.rate) {
+        (Some(d), Some(rate)) => format!("{rate} requests/s for {d} s each"),
+        (Some(d), None) => format!("{d} s each"),
+        (None, _) => format!(
+            "{} requests + {} warm-up each",
+            s.requests, s.warmup_effective
+        ),
+    }
 }
 
 #[cfg(test)]

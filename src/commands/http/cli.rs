@@ -4,12 +4,15 @@
 //! [`crate::commands::flags`]).
 
 use super::options::{
-    HttpOptions, auth, concurrency, encoding, header, header_name, list, non_empty, protocol,
+    HttpOptions, auth, concurrency, encoding, header, header_name, list, non_empty, protocol, rate,
     resolve, secret_header, tool,
 };
 use crate::commands::common::{self, Common};
-use crate::commands::flags::{Def, Entry, Options, Section, Set, Spec, count, positive, seconds};
+use crate::commands::flags::{
+    Def, Entry, Options, Section, Set, Spec, bounded, count, positive, seconds,
+};
 use crate::http::discover::SearchWords;
+use crate::http::k6::MAX_SEGMENTS;
 
 /// `yardstick http`'s command line: what `--help` prints, and what the
 /// parser takes.
@@ -283,7 +286,7 @@ baseline comparison of micro mode.",
                     long: "tool",
                     short: None,
                     value: Some("TOOL"),
-                    help: "builtin, ab, wrk, oha or h2load (default builtin)",
+                    help: "builtin, ab, wrk, oha, h2load or k6 (default builtin)",
                     set: Set::Text(|o, v, _| {
                         o.job.tool = tool(v)?;
                         Ok(())
@@ -293,9 +296,29 @@ baseline comparison of micro mode.",
                     long: "duration",
                     short: None,
                     value: Some("SECONDS"),
-                    help: "how long wrk runs per page (default 10)",
+                    help: "seconds of load per page and server: wrk always (default 10), k6 when given (its constant-vus)",
                     set: Set::Text(|o, v, option| {
-                        o.job.duration = positive(v, option)?;
+                        o.job.duration = Some(positive(v, option)?);
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "rate",
+                    short: None,
+                    value: Some("PER_SECOND"),
+                    help: "with --tool=k6: start this many requests a second for --duration, whatever the server's pace",
+                    set: Set::Text(|o, v, _| {
+                        o.job.rate = Some(rate(v)?);
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
+                    long: "segments",
+                    short: None,
+                    value: Some("N"),
+                    help: "with --tool=k6: split the load over N k6 instances, each its execution segment (default 1)",
+                    set: Set::Text(|o, v, option| {
+                        o.job.segments = bounded(v, option, 1, MAX_SEGMENTS)?;
                         Ok(())
                     }),
                 }),

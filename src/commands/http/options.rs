@@ -88,6 +88,18 @@ fn check(o: &HttpOptions) -> Result<(), Error> {
             )));
         }
     }
+    if o.job.tool != Tool::K6 {
+        let only_k6 = [
+            (o.job.rate.is_some(), "--rate"),
+            (o.job.segments > 1, "--segments"),
+        ];
+        if let Some((_, option)) = only_k6.iter().find(|(given, _)| *given) {
+            return Err(Error::usage(format!(
+                "{option} works with --tool=k6 only, not --tool={}",
+                o.job.tool.as_str()
+            )));
+        }
+    }
     if o.job.base.is_some() && !o.job.compare.is_empty() {
         return Err(Error::usage(
             "--base and --compare both name the servers: give one of them",
@@ -165,14 +177,24 @@ pub(super) fn encoding(value: &str) -> Result<Encoding, Error> {
 }
 
 pub(super) fn tool(value: &str) -> Result<Tool, Error> {
-    [Tool::Builtin, Tool::Ab, Tool::Wrk, Tool::Oha, Tool::H2load]
-        .into_iter()
+    std::iter::once(Tool::Builtin)
+        .chain(Tool::EXTERNAL)
         .find(|t| t.as_str() == value)
         .ok_or_else(|| {
             Error::usage(format!(
-                "--tool: `{value}` is not builtin, ab, wrk, oha or h2load"
+                "--tool: `{value}` is not builtin, ab, wrk, oha, h2load or k6"
             ))
         })
+}
+
+/// `--rate`: requests started per second, a positive finite number.
+pub(super) fn rate(value: &str) -> Result<f64, Error> {
+    match value.trim().parse::<f64>() {
+        Ok(r) if r.is_finite() && r > 0.0 => Ok(r),
+        _ => Err(Error::usage(format!(
+            "--rate: `{value}` is not a positive number of requests per second"
+        ))),
+    }
 }
 
 pub(super) fn auth(value: &str) -> Result<String, Error> {
@@ -251,7 +273,7 @@ mod tests {
         assert_eq!(o.timeout, Duration::from_secs(30));
         assert_eq!(
             (o.encoding, o.tool, o.duration),
-            (Encoding::Gzip, Tool::Builtin, 10)
+            (Encoding::Gzip, Tool::Builtin, None)
         );
         assert!(o.keepalive && !o.cold && !o.insecure && !o.force);
     }

@@ -418,6 +418,8 @@ pub(super) fn http_settings() -> Settings {
         insecure: true,
         tool: "wrk".to_string(),
         duration: Some(10),
+        rate: Some(50.0),
+        segments: Some(3),
         force: true,
         threshold: Some(20.0),
         min_delta: Some(3.0),

@@ -66,9 +66,17 @@ pub struct HttpSettings {
     pub insecure: bool,
     /// The load tool: `builtin` or an external one.
     pub tool: String,
-    /// Seconds of load, for wrk, which runs for a duration.
+    /// Seconds of load per page and server, for a tool that ran for a
+    /// time: wrk, and k6 under `--duration` or `--rate`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duration: Option<u64>,
+    /// `--rate`: requests k6 started per second.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<f64>,
+    /// `--segments`: the k6 instances the load was split over, each its
+    /// execution segment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub segments: Option<u64>,
     /// `--force`: whether a server off loopback was measured anyway.
     pub force: bool,
     /// `--threshold`, percent, when given.

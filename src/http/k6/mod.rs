@@ -1,7 +1,98 @@
-//! `--tool=k6`: HTTP load handed to k6, and its per-request output read
-//! back as yardstick's own samples (work in progress: the reader of k6's
-//! output and the operator's manifest are here; the script, the
-//! segments, the command and `collect` follow).
+//! `--tool=k6`: HTTP load handed to k6. yardstick writes a script from its
+//! schedule (`plan`, `script`), runs it as one or more k6 instances, each
+//! its execution segment (`instances`), reads their per-request output as
+//! it streams (`output`) and makes the same rows the built-in client makes
+//! from the pooled samples (`rows`), so medians and percentiles are
+//! yardstick's own, never k6's summary. `manifest` writes the resources
+//! that run the same script on a cluster through the k6 operator.
 
+pub mod instances;
 pub mod manifest;
 pub mod output;
+pub mod plan;
+pub(crate) mod rows;
+pub mod script;
+
+/// Most k6 instances one run starts on this machine.
+pub const MAX_SEGMENTS: u64 = 64;
+
+use super::job::{Job, Protocol, Tool};
+use super::schedule::Schedule;
+use super::tools::{self, handed, interrupt};
+use super::url::Scheme;
+use crate::document::run::Row;
+use crate::error::Error;
+use plan::{GRACE_MS, Plan};
+use std::time::Duration;
+
+/// Measures every visit of `schedule` with k6, telling `progress` of each
+/// step; rows are in visit order.
+pub(crate) fn run(
+    schedule: &Schedule,
+    job: &Job,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<Row>, Error> {
+    check(schedule, job)?;
+    let plan = Plan::new(schedule, job)?;
+    let program = tools::require(Tool::K6)?;
+    // Before the first instance starts, so that none outlives a signal.
+    interrupt::catch()?;
+    let limit = time_limit(&plan, schedule, job);
+    let cold = job.cold.then(super::client::run_unique);
+    let script = script::write(&plan, schedule, job, cold.as_deref(), limit.as_secs());
+    let dir = tempfile::tempdir().map_err(|e| {
+        Error::Refused(format!(
+            "--tool=k6: cannot make a folder for the script: {e}"
+        ))
+    })?;
+    let path = dir.path().join("script.js");
+    std::fs::write(&path, &script.text)
+        .map_err(|e| Error::Refused(format!("--tool=k6: cannot write {}: {e}", path.display())))?;
+    progress(&format!(
+        "k6: {} blocks, {}, {} virtual users, {} segment(s)",
+        plan.blocks.len(),
+        plan.executor.as_str(),
+        plan.vus,
+        plan.segments
+    ));
+    let output = instances::run(&program, &path, &script.env, plan.segments, limit)?;
+    rows::rows(&plan, schedule, job, output)
+}
+
+/// Refuses what k6 cannot be given safely or cannot do as asked.
+fn check(schedule: &Schedule, job: &Job) -> Result<(), Error> {
+    handed::check(Tool::K6, schedule, job)?;
+    if job.protocol == Protocol::Http2
+        && let Some(visit) = schedule
+            .visits
+            .iter()
+            .find(|v| v.url.scheme == Scheme::Http)
+    {
+        return Err(Error::usage(format!(
+            "--tool=k6: --http=2 needs https ({} is http): k6 speaks HTTP/2 only over TLS",
+            visit.url
+        )));
+    }
+    if !job.resolve.is_empty() {
+        return Err(Error::usage(
+            "--tool=k6: --resolve works with the built-in client only",
+        ));
+    }
+    Ok(())
+}
+
+/// The longest an instance may run: every request of a virtual user timing
+/// out one after the other (counted), or every block's time and grace
+/// (timed), plus a minute to start and report.
+fn time_limit(plan: &Plan, schedule: &Schedule, job: &Job) -> Duration {
+    if plan.executor.is_counted() {
+        let warm = plan
+            .warm_per_vu
+            .saturating_mul(plan.vus)
+            .saturating_mul(schedule.visits.len() as u64);
+        return tools::invocation::time_limit(job, plan.total().saturating_add(warm), plan.vus);
+    }
+    let blocks = plan.blocks.len() as u64;
+    let ms = blocks.saturating_mul(plan.block_ms + GRACE_MS);
+    Duration::from_millis(ms.saturating_add(60_000))
+}

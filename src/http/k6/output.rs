@@ -19,6 +19,7 @@
 //!
 //! A request tagged `warmup` is dropped whole: it warmed its connection.
 
+use crate::http::rows::FAILED;
 use serde::Deserialize;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
@@ -45,13 +46,18 @@ pub struct Samples {
     pub waiting: Vec<f64>,
     /// Requests that succeeded.
     pub succeeded: u64,
-    /// Requests that failed, by status or error.
+    /// Requests that failed, by status (`HTTP 503`) or error.
     pub failures: BTreeMap<String, u64>,
+    /// Every request by its status (`failed` for no answer).
+    pub status: BTreeMap<String, u64>,
+    /// The protocols the answers came in (`HTTP/1.1`, `HTTP/2.0`).
+    pub protocols: BTreeSet<String>,
     /// The first and last time a request was counted, in seconds since
     /// the Unix epoch.
     pub span: Option<(f64, f64)>,
-    /// The execution segments the requests came from (empty without).
-    pub segments: BTreeSet<String>,
+    /// Requests by the execution segment they were made in (empty
+    /// without segments).
+    pub segments: BTreeMap<String, u64>,
 }
 
 impl Samples {
@@ -69,11 +75,17 @@ impl Samples {
         for (why, n) in other.failures {
             *self.failures.entry(why).or_default() += n;
         }
+        for (status, n) in other.status {
+            *self.status.entry(status).or_default() += n;
+        }
+        self.protocols.extend(other.protocols);
         self.span = match (self.span, other.span) {
             (Some((a, b)), Some((c, d))) => Some((a.min(c), b.max(d))),
             (span, None) | (None, span) => span,
         };
-        self.segments.extend(other.segments);
+        for (segment, n) in other.segments {
+            *self.segments.entry(segment).or_default() += n;
+        }
     }
 }
 
@@ -93,7 +105,8 @@ impl std::fmt::Display for ReadError {
 }
 
 /// The metrics kept, as they appear in a point's line.
-const KEPT: [&str; 4] = [
+const KEPT: [&str; 5] = [
+    "\"metric\":\"dropped_iterations\"",
     "\"metric\":\"http_req_duration\"",
     "\"metric\":\"http_req_waiting\"",
     "\"metric\":\"http_req_failed\"",
@@ -139,51 +152,163 @@ struct Tags<'a> {
     error: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     expected_response: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    proto: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    scenario: Option<Cow<'a, str>>,
 }
 
-/// Reads k6's JSON output to its end: each series' samples. A line that
-/// is not JSON, a point without the script's tags, or a last line cut
-/// short is an error naming the line: a run read in part is never
-/// presented as whole.
-pub fn read(mut input: impl BufRead) -> Result<BTreeMap<SeriesKey, Samples>, ReadError> {
-    let mut series: BTreeMap<SeriesKey, Samples> = BTreeMap::new();
-    let mut number = 0;
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        number += 1;
-        let error = |message: String| ReadError {
-            line: number,
-            message,
-        };
-        let read = input
-            .read_until(b'\n', &mut line)
-            .map_err(|e| error(format!("cannot read: {e}")))?;
-        if read == 0 {
-            break;
+/// Everything read from one output, or from several merged.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Output {
+    /// Each series' samples.
+    pub series: BTreeMap<SeriesKey, Samples>,
+    /// Iterations an arrival-rate scenario could not start (no virtual
+    /// user was free), by scenario.
+    pub dropped: BTreeMap<String, u64>,
+}
+
+impl Output {
+    /// Adds `other`'s requests: counts add, values are pooled.
+    pub fn merge(&mut self, other: Output) {
+        for (key, samples) in other.series {
+            self.series.entry(key).or_default().merge(samples);
+        }
+        for (scenario, n) in other.dropped {
+            *self.dropped.entry(scenario).or_default() += n;
+        }
+    }
+}
+
+/// k6's JSON output read as it comes: give it the bytes in order
+/// ([`Reader::feed`], or as a process's output sink), then
+/// [`Reader::finish`]. It holds one line at a time and the samples kept,
+/// never the output.
+#[derive(Debug, Default)]
+pub struct Reader {
+    output: Output,
+    /// The line being read, from 1.
+    number: u64,
+    /// The start of a line whose end has not come yet.
+    partial: Vec<u8>,
+    /// The first error: what follows it is not read.
+    error: Option<ReadError>,
+}
+
+impl Reader {
+    /// A reader that has read nothing.
+    pub fn new() -> Reader {
+        Reader::default()
+    }
+
+    /// Reads the next bytes of the output.
+    pub fn feed(&mut self, mut bytes: &[u8]) {
+        while self.error.is_none() {
+            let Some(end) = bytes.iter().position(|&b| b == b'\n') else {
+                self.partial.extend_from_slice(bytes);
+                return;
+            };
+            let (line, rest) = (&bytes[..end], &bytes[end + 1..]);
+            bytes = rest;
+            self.number += 1;
+            let result = if self.partial.is_empty() {
+                self.line(line)
+            } else {
+                let mut whole = std::mem::take(&mut self.partial);
+                whole.extend_from_slice(line);
+                self.line(&whole)
+            };
+            if let Err(message) = result {
+                self.error = Some(ReadError {
+                    line: self.number,
+                    message,
+                });
+            }
+        }
+    }
+
+    /// Each series' samples, once the output has ended. A line that is not
+    /// JSON, a point without the script's tags, or a last line cut short is
+    /// an error naming the line: a run read in part is never presented as
+    /// whole.
+    pub fn finish(self) -> Result<Output, ReadError> {
+        if let Some(e) = self.error {
+            return Err(e);
         }
         // k6 ends every line: one without its end was cut short, whatever
         // metric it was of.
-        if line.pop() != Some(b'\n') {
-            return Err(error("cut short: the output ends inside a line".into()));
+        if !self.partial.is_empty() {
+            return Err(ReadError {
+                line: self.number + 1,
+                message: "cut short: the output ends inside a line".into(),
+            });
         }
-        let text = std::str::from_utf8(&line).map_err(|_| error("not UTF-8".into()))?;
-        if text.trim().is_empty() || !KEPT.iter().any(|m| text.contains(m)) {
-            continue;
-        }
-        let parsed: Line =
-            serde_json::from_str(text).map_err(|e| error(format!("not k6's JSON: {e}")))?;
-        if parsed.kind != "Point" {
-            continue;
-        }
-        add(&mut series, &parsed).map_err(error)?;
+        Ok(self.output)
     }
-    Ok(series)
+
+    /// Reads one whole line, its end taken off.
+    fn line(&mut self, line: &[u8]) -> Result<(), String> {
+        let text = std::str::from_utf8(line).map_err(|_| "not UTF-8".to_string())?;
+        if text.trim().is_empty() {
+            return Ok(());
+        }
+        // Every line k6 writes is a JSON object; one that is not is
+        // garbage, whatever it says.
+        if !text.starts_with('{') || !text.trim_end().ends_with('}') {
+            return Err("not k6's JSON: not an object".to_string());
+        }
+        if !KEPT.iter().any(|m| text.contains(m)) {
+            return Ok(());
+        }
+        let parsed: Line = serde_json::from_str(text).map_err(|e| format!("not k6's JSON: {e}"))?;
+        if parsed.kind != "Point" {
+            return Ok(());
+        }
+        add(&mut self.output, &parsed)
+    }
+}
+
+impl crate::process::Sink for Reader {
+    fn take(&mut self, bytes: &[u8]) {
+        self.feed(bytes);
+    }
+}
+
+/// Reads k6's JSON output from `input` to its end: [`Reader`] over a
+/// file.
+pub fn read(mut input: impl BufRead) -> Result<Output, ReadError> {
+    let mut reader = Reader::new();
+    loop {
+        let chunk = input.fill_buf().map_err(|e| ReadError {
+            line: reader.number + 1,
+            message: format!("cannot read: {e}"),
+        })?;
+        if chunk.is_empty() {
+            break;
+        }
+        let n = chunk.len();
+        reader.feed(chunk);
+        input.consume(n);
+        if reader.error.is_some() {
+            break;
+        }
+    }
+    reader.finish()
 }
 
 /// Adds one point to its series.
-fn add(series: &mut BTreeMap<SeriesKey, Samples>, line: &Line) -> Result<(), String> {
+fn add(output: &mut Output, line: &Line) -> Result<(), String> {
     let tags = line.data.tags.as_ref().ok_or("a point without tags")?;
+    if line.metric == "dropped_iterations" {
+        let scenario = tags.scenario.as_deref().unwrap_or_default().to_string();
+        let n = line
+            .data
+            .value
+            .filter(|v| v.is_finite() && *v >= 0.0)
+            .unwrap_or(1.0);
+        *output.dropped.entry(scenario).or_default() += n as u64;
+        return Ok(());
+    }
     if tags.warmup.as_deref() == Some("1") {
         return Ok(());
     }
@@ -209,23 +334,12 @@ fn add(series: &mut BTreeMap<SeriesKey, Samples>, line: &Line) -> Result<(), Str
         .value
         .filter(|v| v.is_finite())
         .ok_or("a point without a value")?;
-    let samples = series.entry(key).or_default();
-    if let Some(segment) = &tags.segment {
-        samples.segments.insert(segment.to_string());
-    }
+    let samples = output.series.entry(key).or_default();
     let expected = tags.expected_response.as_deref() == Some("true");
     match line.metric.as_ref() {
         "http_req_duration" if expected => samples.durations.push(value),
         "http_req_waiting" if expected => samples.waiting.push(value),
-        "http_req_failed" if value == 0.0 => samples.succeeded += 1,
-        "http_req_failed" => {
-            let why = match (&tags.error, &tags.status) {
-                (Some(error), _) if !error.is_empty() => error.to_string(),
-                (_, Some(status)) if status != "0" => format!("status {status}"),
-                _ => "failed".to_string(),
-            };
-            *samples.failures.entry(why).or_default() += 1;
-        }
+        "http_req_failed" => samples.count(tags, value != 0.0),
         "http_reqs" => {
             let time = line.data.time.as_deref().ok_or("a point without a time")?;
             let at = seconds(time).ok_or_else(|| format!("time `{time}` is not RFC 3339"))?;
@@ -240,74 +354,40 @@ fn add(series: &mut BTreeMap<SeriesKey, Samples>, line: &Line) -> Result<(), Str
     Ok(())
 }
 
+impl Samples {
+    /// Counts one request, by its `http_req_failed` point: its status, its
+    /// segment and protocol, and why it failed when it did.
+    fn count(&mut self, tags: &Tags, failed: bool) {
+        let status = match tags.status.as_deref() {
+            None | Some("0") | Some("") => FAILED.to_string(),
+            Some(code) => code.to_string(),
+        };
+        *self.status.entry(status.clone()).or_default() += 1;
+        if let Some(segment) = &tags.segment {
+            *self.segments.entry(segment.to_string()).or_default() += 1;
+        }
+        if let Some(proto) = tags.proto.as_deref().filter(|p| !p.is_empty()) {
+            self.protocols.insert(proto.to_string());
+        }
+        if !failed {
+            self.succeeded += 1;
+            return;
+        }
+        let why = match &tags.error {
+            Some(error) if !error.is_empty() => error.to_string(),
+            _ if status != FAILED => format!("HTTP {status}"),
+            _ => FAILED.to_string(),
+        };
+        *self.failures.entry(why).or_default() += 1;
+    }
+}
+
 /// An RFC 3339 time as k6 writes it (`2026-12-03T20:31:23.224185011Z`, or
 /// with an offset) in seconds since the Unix epoch.
 fn seconds(text: &str) -> Option<f64> {
-    let b = text.as_bytes();
-    let digits = |at: usize, n: usize| -> Option<i64> {
-        let part = text.get(at..at + n)?;
-        part.bytes()
-            .all(|c| c.is_ascii_digit())
-            .then(|| part.parse().ok())?
-    };
-    if b.len() < 20
-        || b[4] != b'-'
-        || b[7] != b'-'
-        || b[10] != b'T'
-        || b[13] != b':'
-        || b[16] != b':'
-    {
-        return None;
-    }
-    let (year, month, day) = (digits(0, 4)?, digits(5, 2)?, digits(8, 2)?);
-    let (hour, minute, second) = (digits(11, 2)?, digits(14, 2)?, digits(17, 2)?);
-    if !(1..=12).contains(&month)
-        || !(1..=31).contains(&day)
-        || hour > 23
-        || minute > 59
-        || second > 60
-    {
-        return None;
-    }
-    let mut rest = &text[19..];
-    let mut fraction = 0.0;
-    if let Some(after) = rest.strip_prefix('.') {
-        let n = after.bytes().take_while(u8::is_ascii_digit).count();
-        if n == 0 {
-            return None;
-        }
-        fraction = format!("0.{}", &after[..n]).parse().ok()?;
-        rest = &after[n..];
-    }
-    let offset = match rest {
-        "Z" | "z" => 0,
-        _ => {
-            let sign = match rest.as_bytes().first()? {
-                b'+' => 1,
-                b'-' => -1,
-                _ => return None,
-            };
-            if rest.len() != 6 || rest.as_bytes()[3] != b':' {
-                return None;
-            }
-            sign * (digits(text.len() - 5, 2)? * 3600 + digits(text.len() - 2, 2)? * 60)
-        }
-    };
-    let days = days_from_civil(year, month, day);
-    let whole = days * 86_400 + hour * 3600 + minute * 60 + second - offset;
-    Some(whole as f64 + fraction)
-}
-
-/// Days from 1970-01-01 to the given date of the proleptic Gregorian
-/// calendar (Howard Hinnant's algorithm).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+    let t =
+        time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).ok()?;
+    Some(t.unix_timestamp() as f64 + f64::from(t.nanosecond()) * 1e-9)
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ pub(crate) struct Handed {
 /// `--force`). Called before any tool runs.
 pub(crate) fn check(tool: Tool, schedule: &Schedule, job: &Job) -> Result<(), Error> {
     let name = tool.as_str();
-    if !matches!(tool, Tool::Wrk)
+    if !matches!(tool, Tool::Wrk | Tool::K6)
         && let Some(visit) = schedule
             .visits
             .iter()

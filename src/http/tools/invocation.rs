@@ -172,6 +172,6 @@ impl Sink for Discard {
 /// report; at most a day.
 pub(crate) fn time_limit(job: &Job, requests: u64, concurrency: u64) -> Duration {
     let per_connection = requests.div_ceil(concurrency.max(1)) as f64 + 1.0;
-    let seconds = job.timeout.as_secs_f64() * per_connection + job.duration as f64 + 60.0;
+    let seconds = job.timeout.as_secs_f64() * per_connection + job.duration_seconds() as f64 + 60.0;
     Duration::from_secs_f64(seconds.min(86_400.0))
 }

@@ -214,7 +214,10 @@ fn measure_visit(
         Tool::Wrk => wrk::measure(&run),
         Tool::Oha => oha::measure(&run),
         Tool::H2load => h2load::measure(&run),
-        Tool::Builtin => Err(Error::usage("the built-in client is not an external tool")),
+        Tool::Builtin | Tool::K6 => Err(Error::usage(format!(
+            "{} is not run page by page",
+            tool.as_str()
+        ))),
     }
 }
 
@@ -249,7 +252,7 @@ mod tests {
             time_limit(&o, 100, 4),
             Duration::from_secs(2 * 26 + 10 + 60)
         );
-        let o = job(|j| j.duration = 5);
+        let o = job(|j| j.duration = Some(5));
         assert_eq!(time_limit(&o, 1, 0), Duration::from_secs(30 * 2 + 5 + 60));
         let o = job(|j| j.timeout = Duration::from_secs(86_400));
         assert_eq!(time_limit(&o, 1_000_000, 1), Duration::from_secs(86_400));

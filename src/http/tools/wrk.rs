@@ -29,7 +29,7 @@ pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
     };
     let args = args(
         &run.handed.url,
-        run.job.duration,
+        run.job.duration_seconds(),
         run.concurrency,
         run.job,
         &run.handed.headers,

@@ -37,7 +37,7 @@ fn each_request_is_counted_once_and_its_times_kept() {
         request(9.0, ",\"warmup\":\"1\""),
     ]
     .concat();
-    let series = read(text.as_bytes()).unwrap();
+    let series = read(text.as_bytes()).unwrap().series;
     assert_eq!(series.len(), 1);
     let (key, s) = series.into_iter().next().unwrap();
     assert_eq!(
@@ -72,10 +72,15 @@ fn failures_are_counted_by_status_or_error_and_their_times_dropped() {
             .replace("\"status\":\"200\"", "\"status\":\"0\""),
     ]
     .concat();
-    let s = read(text.as_bytes()).unwrap().into_values().next().unwrap();
+    let s = read(text.as_bytes())
+        .unwrap()
+        .series
+        .into_values()
+        .next()
+        .unwrap();
     assert_eq!(s.requests(), 3);
     assert_eq!(s.durations, [2.0]);
-    assert_eq!(s.failures["status 503"], 1);
+    assert_eq!(s.failures["HTTP 503"], 1);
     assert_eq!(s.failures["dial: connection refused"], 1);
 }
 
@@ -91,11 +96,12 @@ fn segments_merge_by_pooling_never_averaging() {
         .as_bytes(),
     )
     .unwrap();
-    let mut merged = one.into_values().next().unwrap();
-    merged.merge(two.into_values().next().unwrap());
+    let mut merged = one.series.into_values().next().unwrap();
+    merged.merge(two.series.into_values().next().unwrap());
     assert_eq!(merged.requests(), 3);
     assert_eq!(crate::stats::median(&merged.durations), Some(3.0));
-    assert_eq!(merged.segments.len(), 2);
+    assert_eq!(merged.segments["0:1/2"], 1);
+    assert_eq!(merged.segments["1/2:1"], 2);
 }
 
 #[test]
@@ -124,7 +130,6 @@ fn times_are_read_with_their_offsets() {
     for bad in [
         "",
         "2026-13-03T20:31:23Z",
-        "2026-12-03 20:31:23Z",
         "2026-12-03T20:31:23.Z",
         "2026-12-03T20:31:23+0100",
     ] {
@@ -138,7 +143,7 @@ fn real_output_of_k6_1_1_reads() {
     // six-requests.js` against a local static server: 6 requests by 2
     // virtual users, 91 lines.
     let text = include_str!("../../../../tests/fixtures/k6/six-requests.json");
-    let series = read(text.as_bytes()).unwrap();
+    let series = read(text.as_bytes()).unwrap().series;
     let s = &series[&SeriesKey {
         page: "/".into(),
         server: "a".into(),
@@ -167,4 +172,36 @@ proptest! {
     fn no_time_panics(text in ".{0,40}") {
         let _ = seconds(&text);
     }
+}
+
+proptest! {
+    #[test]
+    fn any_chunking_reads_the_same(cuts in proptest::collection::vec(0usize..12_000, 0..12)) {
+        let text = include_str!("../../../../tests/fixtures/k6/six-requests.json").as_bytes();
+        let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c % text.len()).collect();
+        cuts.sort_unstable();
+        let mut reader = Reader::new();
+        let mut from = 0;
+        for cut in cuts.into_iter().chain([text.len()]) {
+            reader.feed(&text[from..cut]);
+            from = cut;
+        }
+        prop_assert_eq!(reader.finish().unwrap(), read(text).unwrap());
+    }
+}
+
+#[test]
+fn statuses_protocols_and_dropped_iterations_are_counted() {
+    let text = [
+        request(2.0, ""),
+        point("http_req_failed", 1.0, "").replace("\"status\":\"200\"", "\"status\":\"0\"") + "\n",
+        "{\"metric\":\"dropped_iterations\",\"type\":\"Point\",\"data\":{\"time\":\"2026-12-03T22:34:51.7Z\",\"value\":1,\"tags\":{\"scenario\":\"b3\"}}}\n".to_string(),
+    ]
+    .concat();
+    let out = read(text.as_bytes()).unwrap();
+    assert_eq!(out.dropped["b3"], 1);
+    let s = out.series.into_values().next().unwrap();
+    assert_eq!((s.status["200"], s.status[FAILED]), (1, 1));
+    assert_eq!(s.failures["failed"], 1);
+    assert!(s.protocols.contains("HTTP/1.1"), "{:?}", s.protocols);
 }

@@ -1,0 +1,242 @@
+//! From k6's merged series to the run's rows: one row per page and
+//! server, its rounds pooled, as the built-in client makes them. A counted
+//! run is checked block by block: k6 must have made exactly the requests
+//! asked, or nothing is saved.
+
+use super::output::{Output, Samples, SeriesKey};
+use super::plan::Plan;
+use crate::document::run::Row;
+use crate::error::Error;
+use crate::http::job::{Job, Protocol};
+use crate::http::rows::{Labels, rate};
+use crate::http::schedule::Schedule;
+use crate::stats::median;
+
+/// The rows of `schedule`'s visits, in visit order, from `output`.
+pub(crate) fn rows(
+    plan: &Plan,
+    schedule: &Schedule,
+    job: &Job,
+    output: Output,
+) -> Result<Vec<Row>, Error> {
+    check_counts(plan, schedule, &output)?;
+    let mut out = Vec::with_capacity(schedule.visits.len());
+    for (index, visit) in schedule.visits.iter().enumerate() {
+        let server = &schedule.servers[visit.server].name;
+        let mut pooled = Samples::default();
+        let mut seconds = 0.0;
+        for (key, samples) in &output.series {
+            if key.page == visit.page && &key.server == server {
+                seconds += samples.span.map_or(0.0, |(a, b)| b - a);
+                pooled.merge(samples.clone());
+            }
+        }
+        if job.protocol == Protocol::Http2
+            && let Some(other) = pooled.protocols.iter().find(|p| *p != "HTTP/2.0")
+        {
+            return Err(Error::Refused(format!(
+                "--tool=k6: {} was answered in {other}, not HTTP/2 as --http=2 asks; nothing was saved",
+                visit.url
+            )));
+        }
+        let dropped = dropped_of(plan, index, &output);
+        out.push(row(
+            Labels::of(visit, schedule),
+            pooled,
+            seconds,
+            dropped,
+            plan,
+        ));
+    }
+    Ok(out)
+}
+
+/// Refuses a counted run whose blocks did not get exactly their requests,
+/// and output that names a page or server the plan does not have.
+fn check_counts(plan: &Plan, schedule: &Schedule, output: &Output) -> Result<(), Error> {
+    let key_of = |visit: usize, round: u64| {
+        let v = &schedule.visits[visit];
+        SeriesKey {
+            page: v.page.clone(),
+            server: schedule.servers[v.server].name.clone(),
+            round: u32::try_from(round).unwrap_or(u32::MAX),
+        }
+    };
+    let known: Vec<SeriesKey> = plan
+        .blocks
+        .iter()
+        .map(|b| key_of(b.visit, b.round))
+        .collect();
+    if let Some(key) = output.series.keys().find(|k| !known.contains(k)) {
+        return Err(Error::Refused(format!(
+            "k6's output has requests of `{}` on `{}` in round {}, which the run did not ask for",
+            key.page, key.server, key.round
+        )));
+    }
+    if !plan.executor.is_counted() {
+        return Ok(());
+    }
+    for (block, key) in plan.blocks.iter().zip(&known) {
+        let made = output.series.get(key).map_or(0, Samples::requests);
+        if made != block.count {
+            return Err(Error::Refused(format!(
+                "k6 made {made} measured requests of {} on {} in round {}, not the {} asked; \
+                 nothing was saved",
+                key.page, key.server, key.round, block.count
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Iterations an arrival-rate run could not start for `visit`.
+fn dropped_of(plan: &Plan, visit: usize, output: &Output) -> u64 {
+    plan.blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.visit == visit)
+        .filter_map(|(k, _)| output.dropped.get(&format!("b{k}")))
+        .sum()
+}
+
+/// One visit's row from its pooled samples, made over `seconds`.
+fn row(labels: Labels, s: Samples, seconds: f64, dropped: u64, plan: &Plan) -> Row {
+    let requests = s.requests();
+    let segments: Vec<String> = s
+        .segments
+        .iter()
+        .map(|(seg, n)| format!("{seg} {n}"))
+        .collect();
+    let errors = requests - s.succeeded;
+    let ttfb = median(&s.waiting);
+    let mut row = labels.row(s.durations);
+    row.requests = requests;
+    row.errors = errors;
+    row.error_messages = s.failures;
+    row.rps = rate(usize::try_from(s.succeeded).unwrap_or(usize::MAX), seconds);
+    row.page.ttfb_median = ttfb;
+    row.page.status = s.status;
+    row.page.tool = Some("k6".to_string());
+    let mut note = vec![format!("k6 {}", plan.executor.as_str())];
+    if plan.segments > 1 {
+        note.push(format!("requests by segment: {}", segments.join(", ")));
+    }
+    if dropped > 0 {
+        note.push(format!(
+            "{dropped} iterations dropped (no virtual user free)"
+        ));
+    }
+    row.note = note.join("; ");
+    row
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::k6::plan::Block;
+
+    fn setup() -> (Schedule, Job, Plan) {
+        let job = Job {
+            compare: vec!["http://127.0.0.1:1".into(), "http://127.0.0.1:2".into()],
+            requests: 4,
+            rounds: 2,
+            concurrency: 2,
+            ..Job::default()
+        };
+        let schedule = Schedule::new(&job, vec!["/".into()]).unwrap();
+        let plan = Plan::new(&schedule, &job).unwrap();
+        (schedule, job, plan)
+    }
+
+    fn samples(durations: &[f64], failed: u64, span: (f64, f64)) -> Samples {
+        let mut s = Samples {
+            durations: durations.to_vec(),
+            waiting: durations.iter().map(|d| d / 2.0).collect(),
+            succeeded: durations.len() as u64,
+            span: Some(span),
+            ..Samples::default()
+        };
+        s.status.insert("200".into(), durations.len() as u64);
+        if failed > 0 {
+            s.failures.insert("HTTP 503".into(), failed);
+            s.status.insert("503".into(), failed);
+        }
+        s
+    }
+
+    fn output(plan: &Plan, schedule: &Schedule, f: impl Fn(&Block) -> Samples) -> Output {
+        let mut out = Output::default();
+        for b in &plan.blocks {
+            let v = &schedule.visits[b.visit];
+            out.series.insert(
+                SeriesKey {
+                    page: v.page.clone(),
+                    server: schedule.servers[v.server].name.clone(),
+                    round: b.round as u32,
+                },
+                f(b),
+            );
+        }
+        out
+    }
+
+    #[test]
+    fn rounds_are_pooled_into_one_row_per_page_and_server() {
+        let (schedule, job, plan) = setup();
+        let out = output(&plan, &schedule, |b| {
+            let base = if b.visit == 0 { 1.0 } else { 10.0 };
+            samples(&[base * b.round as f64, base * 3.0], 0, (0.0, 0.5))
+        });
+        let rows = rows(&plan, &schedule, &job, out).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].samples.len(), 4);
+        assert_eq!(rows[0].figures.median, Some(2.5));
+        assert_eq!(rows[1].figures.median, Some(25.0));
+        assert_eq!(rows[0].page.ttfb_median, Some(1.25));
+        // 4 successes over two rounds of half a second each.
+        assert_eq!(rows[0].rps, Some(4.0));
+        assert_eq!((rows[0].requests, rows[0].errors), (4, 0));
+        assert_eq!(rows[0].page.tool.as_deref(), Some("k6"));
+        assert!(
+            rows[0].note.contains("per-vu-iterations"),
+            "{}",
+            rows[0].note
+        );
+    }
+
+    #[test]
+    fn failures_never_count_as_throughput() {
+        let (schedule, job, plan) = setup();
+        let out = output(&plan, &schedule, |_| samples(&[1.0], 1, (0.0, 1.0)));
+        let rows = rows(&plan, &schedule, &job, out).unwrap();
+        assert_eq!((rows[0].requests, rows[0].errors), (4, 2));
+        assert_eq!(rows[0].rps, Some(1.0));
+        assert_eq!(rows[0].error_messages["HTTP 503"], 2);
+    }
+
+    #[test]
+    fn more_or_fewer_requests_than_asked_are_refused() {
+        let (schedule, job, plan) = setup();
+        let out = output(&plan, &schedule, |b| {
+            if b.visit == 1 && b.round == 2 {
+                samples(&[1.0], 0, (0.0, 1.0))
+            } else {
+                samples(&[1.0, 2.0], 0, (0.0, 1.0))
+            }
+        });
+        let e = rows(&plan, &schedule, &job, out).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().contains("made 1 measured requests"), "{e}");
+        let mut out = output(&plan, &schedule, |_| samples(&[1.0, 2.0], 0, (0.0, 1.0)));
+        out.series.insert(
+            SeriesKey {
+                page: "/other".into(),
+                server: "x".into(),
+                round: 1,
+            },
+            Samples::default(),
+        );
+        let e = rows(&plan, &schedule, &job, out).unwrap_err();
+        assert!(e.to_string().contains("did not ask for"), "{e}");
+    }
+}

@@ -1,0 +1,309 @@
+//! `yardstick http --tool=k6` as a process: real k6 against the test
+//! server, split into execution segments, and fake k6 programs (shell
+//! scripts first on `PATH`) that fail, print garbage or stop mid-line.
+//!
+//! Nothing here asserts on a time: what is checked is a count, an exit
+//! code, a message, a file not written.
+
+mod common;
+mod http_support;
+
+use http_support::start;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The real k6, or None (and SKIPPED, unless CI requires it).
+fn k6() -> Option<PathBuf> {
+    let found = yardstick::http::tools::installed("k6");
+    common::tool_found("k6", found.is_some()).then_some(found?)
+}
+
+/// `yardstick http --tool=k6 ...` with `dir` first on `PATH` (where a
+/// fake k6 may be), saving to `save`.
+fn yardstick(dir: &Path, save: &Path, args: &[&str]) -> Command {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut dirs = vec![dir.to_path_buf()];
+    dirs.extend(std::env::split_paths(&path));
+    let mut cmd = common::yardstick();
+    cmd.args(["http", "-q", "--tool=k6"])
+        .arg(format!("--save={}", save.display()))
+        .args(args)
+        .env("PATH", std::env::join_paths(dirs).unwrap());
+    cmd
+}
+
+/// A fake `k6` in `dir` running `body` (sh).
+fn fake_k6(dir: &Path, body: &str) {
+    let path = dir.join("k6");
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn saved(save: &Path) -> Value {
+    common::json(&std::fs::read_to_string(save).unwrap())
+}
+
+/// The requests each segment made, read from a row's note
+/// (`requests by segment: 0:1/2 4, 1/2:1 3`).
+fn by_segment(note: &str) -> Vec<u64> {
+    let Some((_, list)) = note.split_once("requests by segment: ") else {
+        return Vec::new();
+    };
+    list.split(';')
+        .next()
+        .unwrap_or("")
+        .split(", ")
+        .filter_map(|part| part.rsplit_once(' ')?.1.parse().ok())
+        .collect()
+}
+
+#[test]
+fn every_segment_count_makes_exactly_the_requests_asked() {
+    if k6().is_none() {
+        return;
+    }
+    let (a, b) = (start(), start());
+    for segments in [1u64, 2, 3] {
+        let dir = tempfile::tempdir().unwrap();
+        let save = dir.path().join("run.json");
+        let before = (a.seen.requests(), b.seen.requests());
+        let ran = common::run(yardstick(
+            dir.path(),
+            &save,
+            &[
+                &format!("--compare={},{}", a.base(), b.base()),
+                "--url=/",
+                "--requests=7",
+                "--rounds=2",
+                "--concurrency=3",
+                "--warmup=3",
+                &format!("--segments={segments}"),
+            ],
+        ));
+        assert_eq!(ran.code, 0, "{segments} segments: {}", ran.stderr);
+        let doc = saved(&save);
+        assert_eq!(doc["settings"]["segments"], segments);
+        let rows = doc["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 2);
+        for row in rows {
+            assert_eq!(
+                (row["requests"].as_u64(), row["n"].as_u64()),
+                (Some(7), Some(7)),
+                "{row}"
+            );
+            assert_eq!(row["errors"], 0, "{row}");
+            let note = row["note"].as_str().unwrap_or("");
+            if segments > 1 {
+                let counts = by_segment(note);
+                assert_eq!(counts.len() as u64, segments, "{note}");
+                assert_eq!(counts.iter().sum::<u64>(), 7, "{note}");
+            }
+        }
+        // The measured requests and each virtual user's warm-up, no more.
+        for (server, was) in [(&a, before.0), (&b, before.1)] {
+            let made = server.seen.requests() - was;
+            assert!(
+                (7..=7 + 3).contains(&made),
+                "{segments} segments: {made} requests"
+            );
+        }
+        assert!(
+            doc["pairs"].as_array().is_some_and(|p| p.len() == 1),
+            "{doc}"
+        );
+    }
+}
+
+#[test]
+fn cold_requests_are_unique_and_credentials_stay_off_disk() {
+    if k6().is_none() {
+        return;
+    }
+    let server = start();
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("run.json");
+    let ran = common::run(yardstick(
+        dir.path(),
+        &save,
+        &[
+            &format!("--url={}", server.url("/auth")),
+            "--auth=user:secret",
+            "--cold",
+            "--requests=8",
+            "--concurrency=2",
+        ],
+    ));
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let doc = saved(&save);
+    let row = &doc["rows"][0];
+    assert_eq!(
+        (row["n"].as_u64(), row["errors"].as_u64()),
+        (Some(8), Some(0)),
+        "{row}"
+    );
+    let targets = server.seen.targets.lock().unwrap().clone();
+    let unique: std::collections::BTreeSet<&String> = targets.iter().collect();
+    assert_eq!(unique.len(), targets.len(), "{targets:?}");
+    assert!(targets.iter().all(|t| t.contains("_bench=")), "{targets:?}");
+    let text = std::fs::read_to_string(&save).unwrap();
+    assert!(
+        !text.contains("secret") || text.contains("(hidden)"),
+        "{text}"
+    );
+    assert!(!text.contains("user:secret"), "{text}");
+}
+
+#[test]
+fn an_arrival_rate_is_a_timed_run() {
+    if k6().is_none() {
+        return;
+    }
+    let server = start();
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("run.json");
+    let ran = common::run(yardstick(
+        dir.path(),
+        &save,
+        &[
+            &format!("--url={}", server.url("/")),
+            "--rate=40",
+            "--duration=1",
+            "--rounds=1",
+            "--concurrency=2",
+        ],
+    ));
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let doc = saved(&save);
+    assert_eq!(
+        (
+            doc["settings"]["rate"].as_f64(),
+            doc["settings"]["duration"].as_u64()
+        ),
+        (Some(40.0), Some(1))
+    );
+    let row = &doc["rows"][0];
+    assert!(row["requests"].as_u64().is_some_and(|n| n > 0), "{row}");
+    assert!(
+        row["note"]
+            .as_str()
+            .is_some_and(|n| n.contains("constant-arrival-rate")),
+        "{row}"
+    );
+}
+
+#[test]
+fn a_k6_that_fails_or_garbles_its_output_saves_nothing() {
+    let server = start();
+    let url = format!("--url={}", server.url("/"));
+    let cases = [
+        ("echo 'cannot parse script' >&2; exit 107", "exited with"),
+        ("echo 'this is not json'", "not k6's JSON"),
+        (
+            "printf '{\"metric\":\"http_req_duration\",\"type\":\"Point\",\"data\":{\"time\":'",
+            "cut short",
+        ),
+        (
+            "printf '{\"metric\":\"http_reqs\",\"type\":\"Point\",\"data\":{\"time\":\"2026-12-03T20:31:23Z\",\"value\":1}}\\n'",
+            "a point without tags",
+        ),
+        ("exit 0", "made 0 measured requests"),
+    ];
+    for (body, said) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let save = dir.path().join("run.json");
+        fake_k6(dir.path(), body);
+        let ran = common::run(yardstick(dir.path(), &save, &[&url, "--requests=4"]));
+        assert_eq!(ran.code, 2, "{body}: {}", ran.stderr);
+        assert!(ran.stderr.contains(said), "{body}: {}", ran.stderr);
+        assert_eq!(ran.stderr.trim().lines().count(), 1, "{}", ran.stderr);
+        assert!(!save.exists(), "{body}");
+    }
+}
+
+#[test]
+fn a_failed_segment_fails_the_run() {
+    let Some(real) = k6() else {
+        return;
+    };
+    let server = start();
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("run.json");
+    // The second of two segments fails; the first is real k6.
+    fake_k6(
+        dir.path(),
+        &format!(
+            "case \"$*\" in *--execution-segment=1/2:1*) echo 'segment lost' >&2; exit 1;; esac\nexec '{}' \"$@\"",
+            real.display()
+        ),
+    );
+    let ran = common::run(yardstick(
+        dir.path(),
+        &save,
+        &[
+            &format!("--url={}", server.url("/")),
+            "--requests=6",
+            "--concurrency=2",
+            "--segments=2",
+        ],
+    ));
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("k6 segment 1/2:1") && ran.stderr.contains("segment lost"),
+        "{}",
+        ran.stderr
+    );
+    assert!(!save.exists());
+}
+
+#[test]
+fn what_k6_cannot_do_is_refused_before_it_starts() {
+    let server = start();
+    let url = format!("--url={}", server.url("/"));
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("run.json");
+    // A fake that would say it ran: none of these may reach it.
+    fake_k6(dir.path(), "echo ran >> \"$0.log\"");
+    let cases: [(&[&str], &str); 5] = [
+        (&["--segments=0"], "--segments"),
+        (&["--segments=3", "--concurrency=2"], "--segments=3"),
+        (
+            &["--segments=3", "--concurrency=4", "--requests=2"],
+            "more segments",
+        ),
+        (&["--http=2"], "needs https"),
+        (
+            &[
+                "--header=X-Api-Key: k",
+                "--url=http://user:pw@127.0.0.1:1/?token=x",
+            ],
+            "credential",
+        ),
+    ];
+    for (args, said) in cases {
+        let mut all = vec![url.as_str()];
+        all.extend_from_slice(args);
+        let ran = common::run(yardstick(dir.path(), &save, &all));
+        assert_eq!(ran.code, 2, "{args:?}: {}", ran.stderr);
+        assert!(ran.stderr.contains(said), "{args:?}: {}", ran.stderr);
+    }
+    assert!(!dir.path().join("k6.log").exists());
+    assert!(!save.exists());
+    // Without k6 on PATH at all.
+    let empty = tempfile::tempdir().unwrap();
+    let ran = common::run(
+        common::yardstick()
+            .args(["http", "-q", "--tool=k6", &url])
+            .env("PATH", empty.path()),
+    );
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(ran.stderr.contains("k6 is not installed"), "{}", ran.stderr);
+    let ran = common::run(common::yardstick().args(["http", "-q", "--rate=5", &url]));
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("--rate works with --tool=k6 only"),
+        "{}",
+        ran.stderr
+    );
+}
