@@ -307,3 +307,92 @@ fn what_k6_cannot_do_is_refused_before_it_starts() {
         ran.stderr
     );
 }
+
+/// The pods of a cluster, played by k6 processes here: each runs the
+/// ConfigMap's script with the TestRun's arguments and its segment, as the
+/// operator starts them, its standard output and error in one log.
+#[test]
+fn a_manifest_runs_as_pods_and_their_logs_collect_into_one_run() {
+    let Some(real) = k6() else {
+        return;
+    };
+    let server = start();
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("testrun.yaml");
+    let logs = dir.path().join("logs");
+    std::fs::create_dir(&logs).unwrap();
+    let options = [
+        format!("--base={}", server.base()),
+        "--url=/".to_string(),
+        "--requests=10".to_string(),
+        "--concurrency=2".to_string(),
+        "--segments=2".to_string(),
+    ];
+    let ran = common::run(
+        common::yardstick()
+            .args(["k6", "manifest", "--name=shop"])
+            .arg(format!("--output={}", manifest.display()))
+            .args(&options),
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let mut docs = text.split("\n---\n");
+    let config_map: Value = yaml_serde::from_str(docs.next().unwrap()).unwrap();
+    let test_run: Value = yaml_serde::from_str(docs.next().unwrap()).unwrap();
+    assert_eq!(test_run["spec"]["parallelism"], 2);
+    let script = dir.path().join("script.js");
+    std::fs::write(&script, config_map["data"]["script.js"].as_str().unwrap()).unwrap();
+    let arguments: Vec<&str> = test_run["spec"]["arguments"]
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    for (i, segment) in ["0:1/2", "1/2:1"].iter().enumerate() {
+        let log = std::fs::File::create(logs.join(format!("shop-{}.log", i + 1))).unwrap();
+        let status = Command::new(&real)
+            .arg("run")
+            .args(&arguments)
+            .arg(format!("--execution-segment={segment}"))
+            .arg("--execution-segment-sequence=0,1/2,1")
+            .arg(&script)
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    let save = dir.path().join("run.json");
+    let ran = common::run(
+        common::yardstick()
+            .args(["k6", "collect"])
+            .arg(&logs)
+            .args(&options)
+            .args(["-q", &format!("--save={}", save.display())]),
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let row = &saved(&save)["rows"][0];
+    assert_eq!(
+        (row["n"].as_u64(), row["requests"].as_u64()),
+        (Some(10), Some(10)),
+        "{row}"
+    );
+    assert_eq!(
+        by_segment(row["note"].as_str().unwrap())
+            .iter()
+            .sum::<u64>(),
+        10
+    );
+    // A pod's log missing: refused, nothing saved.
+    std::fs::remove_file(logs.join("shop-2.log")).unwrap();
+    std::fs::remove_file(&save).unwrap();
+    let ran = common::run(
+        common::yardstick()
+            .args(["k6", "collect"])
+            .arg(&logs)
+            .args(&options)
+            .args(["-q", &format!("--save={}", save.display())]),
+    );
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(ran.stderr.contains("holds 1 files"), "{}", ran.stderr);
+    assert!(!save.exists());
+}

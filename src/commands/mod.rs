@@ -12,6 +12,8 @@ pub mod history;
 #[cfg(feature = "http")]
 pub mod http;
 mod interleave;
+#[cfg(feature = "http")]
+pub mod k6;
 pub mod machine;
 pub mod matrix;
 pub mod micro;
@@ -46,6 +48,8 @@ commands:
   baseline        RUN... --output=FILE: pool saved runs of one build into a
                   baseline
   http            measure pages over HTTP
+  k6              manifest | collect DIR: run an HTTP measurement as k6 pods on
+                  a cluster, and merge what they wrote into one run
   history         add, list and show the runs kept in a history
   machine         print this machine's class, the key of its wall-time
                   baselines
@@ -108,13 +112,7 @@ pub fn main() -> i32 {
 /// Runs `command` of a yardstick binary with the arguments after it.
 fn run_command(command: OsString, mut args: Vec<OsString>) -> Result<i32, Error> {
     match command.to_str() {
-        Some("micro") => measure(
-            args,
-            BenchRun {
-                invocation: "micro",
-                ..BenchRun::default()
-            },
-        ),
+        Some("micro") => measure(args, BenchRun::micro()),
         // A bench binary is told to measure with `--bench`; a yardstick
         // binary that links probes takes the same call, so either can be
         // one side of `compare-builds`.
@@ -123,9 +121,11 @@ fn run_command(command: OsString, mut args: Vec<OsString>) -> Result<i32, Error>
         #[cfg(feature = "http")]
         Some("http") => utf8(args).and_then(http::main),
         #[cfg(not(feature = "http"))]
-        Some("http") => Err(Error::usage(
-            "http: this yardstick was built without HTTP mode (build it with --features http)",
-        )),
+        Some(c @ ("http" | "k6")) => Err(Error::usage(format!(
+            "{c}: this yardstick was built without HTTP mode (build it with --features http)"
+        ))),
+        #[cfg(feature = "http")]
+        Some("k6") => utf8(args).and_then(k6::main),
         #[cfg(feature = "history")]
         Some("history") => history::main(args),
         #[cfg(not(feature = "history"))]
@@ -176,13 +176,23 @@ struct BenchRun<'a> {
 }
 
 impl Default for BenchRun<'_> {
-    /// The yardstick binary's `micro`: no bench, the default suite.
+    /// The yardstick binary told `--bench`: no bench, the default suite.
     fn default() -> Self {
         BenchRun {
             bench: None,
             invocation: "--bench",
             suite: DEFAULT_SUITE,
             params: &[],
+        }
+    }
+}
+
+impl BenchRun<'_> {
+    /// The yardstick binary's `micro` command.
+    fn micro() -> Self {
+        BenchRun {
+            invocation: "micro",
+            ..BenchRun::default()
         }
     }
 }

@@ -172,6 +172,10 @@ pub struct Job {
     /// `--segments`: how many k6 instances share the load, each given its
     /// execution segment.
     pub(crate) segments: u64,
+    /// `yardstick k6 collect DIR`: the k6 output of each segment was
+    /// written here (one file a pod) by a run elsewhere; it is read
+    /// instead of running k6.
+    pub(crate) k6_logs: Option<PathBuf>,
     /// The safety caps on servers that are not loopback are lifted.
     pub(crate) force: bool,
     /// Percent a page may slow down before the comparison flags it: not
@@ -212,6 +216,7 @@ impl Default for Job {
             duration: None,
             rate: None,
             segments: 1,
+            k6_logs: None,
             force: false,
             threshold: None,
             min_delta: None,

@@ -45,7 +45,12 @@ use std::path::Path;
 /// saved; each step is told to `progress` as a line. Refusals (safety
 /// caps, bad pages, a missing tool) come before any connection is made.
 pub(crate) fn measure(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Run, Error> {
-    let (schedule, from_site) = checked_schedule(job, progress)?;
+    let (schedule, from_site) = match &job.k6_logs {
+        // Measured elsewhere: the schedule names the pages, nothing here
+        // makes a request or looks up a name.
+        Some(_) => (Schedule::new(job, given_pages(job)?)?, None),
+        None => checked_schedule(job, progress)?,
+    };
     let started = now();
     let rows = match job.tool {
         Tool::Builtin => builtin::run(&schedule, job, progress)?,
@@ -75,10 +80,7 @@ fn checked_schedule(
     job: &Job,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(Schedule, Option<PagesFromSite>), Error> {
-    let mut pages = job.urls.clone();
-    if let Some(file) = &job.urls_file {
-        pages.extend(pages::from_file(file)?);
-    }
+    let mut pages = given_pages(job)?;
     let mut from_site = None;
     let n_bases = job.base.iter().count() + job.compare.len();
     if pages.is_empty() && n_bases > 0 {
@@ -100,6 +102,15 @@ fn checked_schedule(
         clear::clear(job, &schedule, n_bases, token_file, progress)?;
     }
     Ok((schedule, from_site))
+}
+
+/// The pages `--url` and `--urls-file` give, in that order.
+fn given_pages(job: &Job) -> Result<Vec<String>, Error> {
+    let mut pages = job.urls.clone();
+    if let Some(file) = &job.urls_file {
+        pages.extend(pages::from_file(file)?);
+    }
+    Ok(pages)
 }
 
 /// The schedule of `pages`, its addresses found and the safety caps

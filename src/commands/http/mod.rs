@@ -17,8 +17,19 @@ use options::HttpOptions;
 /// `yardstick http ARGS`: measures, then reports, saves and compares like
 /// every mode; returns the exit code.
 pub fn main(args: Vec<String>) -> Result<i32, Error> {
+    run(parse(args)?)
+}
+
+/// The options of `args`, the secrets of the environment added.
+pub(crate) fn parse(args: Vec<String>) -> Result<HttpOptions, Error> {
     let mut o = options::parse(args, std::env::var("YARDSTICK_AUTH").ok())?;
     options::secret_headers_from_env(&mut o.job, std::env::var("YARDSTICK_SECRET_HEADERS").ok())?;
+    Ok(o)
+}
+
+/// Measures what `o` asks for, then reports, saves and compares like
+/// every mode; returns the exit code.
+pub(crate) fn run(o: HttpOptions) -> Result<i32, Error> {
     // Read before measuring, so a bad baseline file costs no run.
     let baseline = baseline(&o.common)?;
     // The page first: checking the delivery opens a history to record in.

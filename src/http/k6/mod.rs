@@ -6,6 +6,7 @@
 //! yardstick's own, never k6's summary. `manifest` writes the resources
 //! that run the same script on a cluster through the k6 operator.
 
+mod collect;
 pub mod instances;
 pub mod manifest;
 pub mod output;
@@ -32,8 +33,12 @@ pub(crate) fn run(
     job: &Job,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<Row>, Error> {
-    check(schedule, job)?;
     let plan = Plan::new(schedule, job)?;
+    if let Some(dir) = &job.k6_logs {
+        let output = collect::read(dir, plan.segments)?;
+        return rows::rows(&plan, schedule, job, output);
+    }
+    check(schedule, job)?;
     let program = tools::require(Tool::K6)?;
     // Before the first instance starts, so that none outlives a signal.
     interrupt::catch()?;
@@ -57,6 +62,46 @@ pub(crate) fn run(
     ));
     let output = instances::run(&program, &path, &script.env, plan.segments, limit)?;
     rows::rows(&plan, schedule, job, output)
+}
+
+/// `yardstick k6 manifest`: the ConfigMap and TestRun that run `job` as
+/// `--segments` pods under the k6 operator, as YAML. The pods resolve the
+/// servers' names themselves, so every server counts as off this machine:
+/// the safety caps apply unless `--force`. A run with credentials needs
+/// the Secret they are read from (`secret`); the variables it must hold
+/// are returned beside the YAML.
+pub(crate) fn manifest(
+    job: &Job,
+    name: &str,
+    secret: Option<&str>,
+) -> Result<(String, Vec<String>), Error> {
+    let mut pages = job.urls.clone();
+    if let Some(file) = &job.urls_file {
+        pages.extend(super::pages::from_file(file)?);
+    }
+    let schedule = Schedule::new(job, pages)?;
+    super::safety::check(&schedule, job)?;
+    check(&schedule, job)?;
+    let plan = Plan::new(&schedule, job)?;
+    let cold = job.cold.then(super::client::run_unique);
+    let limit = time_limit(&plan, &schedule, job);
+    let script = script::write(&plan, &schedule, job, cold.as_deref(), limit.as_secs());
+    let variables: Vec<String> = script.env.iter().map(|(v, _)| v.clone()).collect();
+    if !variables.is_empty() && secret.is_none() {
+        return Err(Error::usage(format!(
+            "k6 manifest: the run carries credentials, which pods read from a Secret: create one \
+             with the keys {} and name it with --secret=NAME",
+            variables.join(", ")
+        )));
+    }
+    let manifest = manifest::Manifest {
+        name: name.to_string(),
+        parallelism: u32::try_from(plan.segments).unwrap_or(u32::MAX),
+        script: script.text,
+        secret: secret.map(str::to_string),
+    };
+    let yaml = manifest.to_yaml().map_err(Error::Refused)?;
+    Ok((yaml, variables))
 }
 
 /// Refuses what k6 cannot be given safely or cannot do as asked.

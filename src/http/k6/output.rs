@@ -249,7 +249,9 @@ impl Reader {
     /// Reads one whole line, its end taken off.
     fn line(&mut self, line: &[u8]) -> Result<(), String> {
         let text = std::str::from_utf8(line).map_err(|_| "not UTF-8".to_string())?;
-        if text.trim().is_empty() {
+        // A pod's log holds k6's own log lines (`time="..." level=...`)
+        // beside its output.
+        if text.trim().is_empty() || text.starts_with("time=\"") {
             return Ok(());
         }
         // Every line k6 writes is a JSON object; one that is not is
