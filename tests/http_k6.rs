@@ -396,3 +396,36 @@ fn a_manifest_runs_as_pods_and_their_logs_collect_into_one_run() {
     assert!(ran.stderr.contains("holds 1 files"), "{}", ran.stderr);
     assert!(!save.exists());
 }
+
+#[test]
+fn iterations_an_arrival_rate_drops_are_counted() {
+    if k6().is_none() {
+        return;
+    }
+    let server = start();
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("run.json");
+    // One virtual user and /slow's 20 ms make at most 50 requests a
+    // second whatever the machine: of 400 asked, most are dropped.
+    let ran = common::run(yardstick(
+        dir.path(),
+        &save,
+        &[
+            &format!("--url={}", server.url("/slow")),
+            "--rate=400",
+            "--duration=1",
+            "--rounds=1",
+            "--concurrency=1",
+        ],
+    ));
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let row = &saved(&save)["rows"][0];
+    let note = row["note"].as_str().unwrap_or("");
+    let dropped: u64 = note
+        .split("; ")
+        .find_map(|p| p.strip_suffix(" iterations dropped (no virtual user free)"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(dropped > 100, "{note}");
+    assert!(row["requests"].as_u64().is_some_and(|n| n <= 60), "{row}");
+}

@@ -13,7 +13,8 @@ use serde_json::{Map, Value, json};
 const TEMPLATE: &str = include_str!("script.js");
 
 /// k6's tags kept on each point: what the output's reader needs, and no
-/// URL (a cold run's are all different).
+/// URL (a cold run's are all different). A timed run keeps the scenario
+/// too: the iterations an arrival rate drops carry no other tag.
 const SYSTEM_TAGS: [&str; 5] = ["status", "error", "expected_response", "name", "proto"];
 
 /// A script and the environment it needs.
@@ -53,7 +54,7 @@ pub fn write(
         "discardResponseBodies": true,
         "insecureSkipTLSVerify": job.insecure,
         "noConnectionReuse": !job.keepalive,
-        "systemTags": SYSTEM_TAGS,
+        "systemTags": system_tags(plan),
         "scenarios": scenarios(plan, schedule, limit),
     });
     let (head, rest) = TEMPLATE.split_once("__PLAN__").unwrap_or((TEMPLATE, ""));
@@ -105,6 +106,14 @@ fn tags(b: &Block, schedule: &Schedule) -> Value {
         "server": schedule.servers[visit.server].name,
         "round": b.round.to_string(),
     })
+}
+
+fn system_tags(plan: &Plan) -> Vec<&'static str> {
+    let mut tags = SYSTEM_TAGS.to_vec();
+    if !plan.executor.is_counted() {
+        tags.push("scenario");
+    }
+    tags
 }
 
 /// k6's scenarios: one for a counted run, one per block for a timed one.

@@ -97,5 +97,12 @@ fn timed_runs_start_each_block_after_the_last_and_its_grace() {
     assert_eq!(b1["startTime"], format!("{}ms", 1000 + GRACE_MS));
     assert_eq!(b1["exec"], "timed");
     assert_eq!(options["scenarios"].as_object().unwrap().len(), 8);
+    // Dropped iterations are known by their scenario alone.
+    assert!(
+        options["systemTags"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("scenario"))
+    );
     assert_eq!(constant(&s.text, "const PLAN = ")["cold"], "pre-");
 }
