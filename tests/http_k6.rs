@@ -429,3 +429,55 @@ fn iterations_an_arrival_rate_drops_are_counted() {
     assert!(dropped > 100, "{note}");
     assert!(row["requests"].as_u64().is_some_and(|n| n <= 60), "{row}");
 }
+
+#[test]
+fn a_manifest_holds_no_credential_and_names_the_secret_s_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m.yaml");
+    let manifest = |extra: &[&str]| {
+        common::run(
+            common::yardstick()
+                .args([
+                    "k6",
+                    "manifest",
+                    "--base=http://127.0.0.1:1",
+                    "--segments=2",
+                ])
+                .arg(format!("--output={}", out.display()))
+                .args(extra),
+        )
+    };
+    let ran = manifest(&["--url=/", "--auth=user:pw-secret"]);
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("--secret=NAME") && ran.stderr.contains("YARDSTICK_K6_SECRET_0"),
+        "{}",
+        ran.stderr
+    );
+    assert!(!out.exists());
+    let ran = manifest(&["--url=/", "--auth=user:pw-secret", "--secret=shop-creds"]);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("YARDSTICK_K6_SECRET_0"),
+        "{}",
+        ran.stderr
+    );
+    let yaml = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        !yaml.contains("pw-secret") && !yaml.contains("dXNlcjpwdy1zZWNyZXQ"),
+        "{yaml}"
+    );
+    assert!(
+        yaml.contains("secretRef") && yaml.contains("shop-creds"),
+        "{yaml}"
+    );
+    for (args, said) in [
+        (&["--url=/", "--name=Shop"][..], "not a Kubernetes name"),
+        (&[][..], "name the pages"),
+        (&["--url=/", "--segments=9"][..], "--segments=9"),
+    ] {
+        let ran = manifest(args);
+        assert_eq!(ran.code, 2, "{args:?}: {}", ran.stderr);
+        assert!(ran.stderr.contains(said), "{args:?}: {}", ran.stderr);
+    }
+}

@@ -48,7 +48,10 @@ pub(crate) fn measure(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Run, 
     let (schedule, from_site) = match &job.k6_logs {
         // Measured elsewhere: the schedule names the pages, nothing here
         // makes a request or looks up a name.
-        Some(_) => (Schedule::new(job, given_pages(job)?)?, None),
+        Some(_) => (
+            Schedule::new(job, k6::given_pages(job, "k6 collect")?)?,
+            None,
+        ),
         None => checked_schedule(job, progress)?,
     };
     let started = now();

@@ -75,11 +75,7 @@ pub(crate) fn manifest(
     name: &str,
     secret: Option<&str>,
 ) -> Result<(String, Vec<String>), Error> {
-    let mut pages = job.urls.clone();
-    if let Some(file) = &job.urls_file {
-        pages.extend(super::pages::from_file(file)?);
-    }
-    let schedule = Schedule::new(job, pages)?;
+    let schedule = Schedule::new(job, given_pages(job, "k6 manifest")?)?;
     super::safety::check(&schedule, job)?;
     check(&schedule, job)?;
     let plan = Plan::new(&schedule, job)?;
@@ -102,6 +98,22 @@ pub(crate) fn manifest(
     };
     let yaml = manifest.to_yaml().map_err(Error::Refused)?;
     Ok((yaml, variables))
+}
+
+/// The pages `--url` and `--urls-file` give: a run on a cluster, or read
+/// back from one, never finds them from the site.
+pub(crate) fn given_pages(job: &Job, command: &str) -> Result<Vec<String>, Error> {
+    let mut pages = job.urls.clone();
+    if let Some(file) = &job.urls_file {
+        pages.extend(super::pages::from_file(file)?);
+    }
+    if pages.is_empty() {
+        return Err(Error::usage(format!(
+            "{command}: name the pages with --url or --urls-file (the pages of a cluster run \
+             are not found from the site)"
+        )));
+    }
+    Ok(pages)
 }
 
 /// Refuses what k6 cannot be given safely or cannot do as asked.

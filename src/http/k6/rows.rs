@@ -31,12 +31,12 @@ pub(crate) fn rows(
                 pooled.merge(samples.clone());
             }
         }
-        if job.protocol == Protocol::Http2
-            && let Some(other) = pooled.protocols.iter().find(|p| *p != "HTTP/2.0")
-        {
+        if let Some(other) = pooled.protocols.iter().find(|p| !asked(job.protocol, p)) {
             return Err(Error::Refused(format!(
-                "--tool=k6: {} was answered in {other}, not HTTP/2 as --http=2 asks; nothing was saved",
-                visit.url
+                "--tool=k6: {} was answered in {other}, not HTTP/{} as --http asks; nothing was \
+                 saved",
+                visit.url,
+                job.protocol.as_str()
             )));
         }
         let dropped = dropped_of(plan, index, &output);
@@ -49,6 +49,17 @@ pub(crate) fn rows(
         ));
     }
     Ok(out)
+}
+
+/// True when an answer in `proto` (k6's tag: `HTTP/1.1`, `HTTP/2.0`) is
+/// in the protocol asked. k6 offers HTTP/2 over TLS whatever it is told,
+/// so `--http=1.1` is checked on the answers, as `--http=2` is.
+fn asked(protocol: Protocol, proto: &str) -> bool {
+    match protocol {
+        Protocol::Negotiated => true,
+        Protocol::Http1 => proto.starts_with("HTTP/1"),
+        Protocol::Http2 => proto == "HTTP/2.0",
+    }
 }
 
 /// Refuses a counted run whose blocks did not get exactly their requests,
@@ -202,6 +213,25 @@ mod tests {
             "{}",
             rows[0].note
         );
+    }
+
+    #[test]
+    fn answers_in_another_protocol_than_asked_are_refused() {
+        let (schedule, mut job, plan) = setup();
+        let with_proto = |proto: &str| {
+            output(&plan, &schedule, |_| {
+                let mut s = samples(&[1.0, 2.0], 0, (0.0, 1.0));
+                s.protocols.insert(proto.to_string());
+                s
+            })
+        };
+        assert!(rows(&plan, &schedule, &job, with_proto("HTTP/2.0")).is_ok());
+        job.protocol = Protocol::Http1;
+        let e = rows(&plan, &schedule, &job, with_proto("HTTP/2.0")).unwrap_err();
+        assert!(e.to_string().contains("not HTTP/1.1"), "{e}");
+        assert!(rows(&plan, &schedule, &job, with_proto("HTTP/1.1")).is_ok());
+        job.protocol = Protocol::Http2;
+        assert!(rows(&plan, &schedule, &job, with_proto("HTTP/1.1")).is_err());
     }
 
     #[test]
