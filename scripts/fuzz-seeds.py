@@ -192,10 +192,25 @@ def site_documents():
         '</head></html>')
 
 
+def k6_output():
+    # Real k6 output (its first 40 lines), a pod's log with k6's own log
+    # lines, and a dropped iteration.
+    real = (ROOT / "tests" / "fixtures" / "k6" / "six-requests.json").read_bytes()
+    put("k6_output", "six-requests", b"".join(real.splitlines(keepends=True)[:40]))
+    point = ('{"metric":"http_req_failed","type":"Point","data":{"time":"2026-12-03T20:31:23Z",'
+             '"value":0,"tags":{"expected_response":"true","name":"/","server":"0","round":"1",'
+             '"status":"200","proto":"HTTP/1.1","segment":"0:1/2"}}}\n')
+    put("k6_output", "pod-log",
+        'time="2026-12-03T20:31:23Z" level=info msg="hello" source=console\n' + point * 2)
+    put("k6_output", "dropped",
+        '{"metric":"dropped_iterations","type":"Point","data":{"time":"2026-12-03T20:31:23Z",'
+        '"value":1,"tags":{"scenario":"b0"}}}\n')
+
+
 def main():
     shutil.rmtree(SEEDS, ignore_errors=True)
     for make in (autoload, settings, templates, hostile_templates, catalogue, router, runs, tools, urls,
-                 site_documents):
+                 site_documents, k6_output):
         make()
     for kind in sorted(SEEDS.iterdir()):
         files = list(kind.iterdir())

@@ -59,7 +59,7 @@ def stream(yardstick, folder, requests=100_000):
     logs = folder / "logs"
     logs.mkdir()
     tags = ('"expected_response":"true","group":"","method":"GET","name":"/","proto":"HTTP/1.1",'
-            '"round":"1","scenario":"requests","server":"http://127.0.0.1:9","status":"200",'
+            '"round":"1","scenario":"requests","server":"0","status":"200",'
             '"url":"http://127.0.0.1:9/"')
     metrics = ["http_reqs", "http_req_duration", "http_req_blocked", "http_req_connecting",
                "http_req_tls_handshaking", "http_req_sending", "http_req_waiting",

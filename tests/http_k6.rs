@@ -148,11 +148,16 @@ fn cold_requests_are_unique_and_credentials_stay_off_disk() {
     assert_eq!(unique.len(), targets.len(), "{targets:?}");
     assert!(targets.iter().all(|t| t.contains("_bench=")), "{targets:?}");
     let text = std::fs::read_to_string(&save).unwrap();
-    assert!(
-        !text.contains("secret") || text.contains("(hidden)"),
-        "{text}"
-    );
+    // Neither the password nor its basic-auth form (base64 of user:secret).
     assert!(!text.contains("user:secret"), "{text}");
+    assert!(!text.contains("dXNlcjpzZWNyZXQ"), "{text}");
+    // The credential reached the server, from k6's environment.
+    let auth = server.seen.authorization.lock().unwrap().clone();
+    assert!(
+        auth.iter().all(|a| a == "Basic dXNlcjpzZWNyZXQ="),
+        "{auth:?}"
+    );
+    assert!(auth.len() >= 8, "{auth:?}");
 }
 
 #[test]
@@ -265,7 +270,11 @@ fn what_k6_cannot_do_is_refused_before_it_starts() {
     let save = dir.path().join("run.json");
     // A fake that would say it ran: none of these may reach it.
     fake_k6(dir.path(), "echo ran >> \"$0.log\"");
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--http=1.1", "--url=https://127.0.0.1:1/"],
+            "cannot be held",
+        ),
         (&["--segments=0"], "--segments"),
         (&["--segments=3", "--concurrency=2"], "--segments=3"),
         (
@@ -479,5 +488,34 @@ fn a_manifest_holds_no_credential_and_names_the_secret_s_keys() {
         let ran = manifest(args);
         assert_eq!(ran.code, 2, "{args:?}: {}", ran.stderr);
         assert!(ran.stderr.contains(said), "{args:?}: {}", ran.stderr);
+    }
+}
+
+#[test]
+fn a_server_compared_with_itself_gets_two_rows_of_its_own() {
+    if k6().is_none() {
+        return;
+    }
+    let server = start();
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("run.json");
+    let ran = common::run(yardstick(
+        dir.path(),
+        &save,
+        &[
+            &format!("--compare={0},{0}", server.base()),
+            "--url=/",
+            "--requests=6",
+            "--concurrency=2",
+        ],
+    ));
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let doc = saved(&save);
+    for row in doc["rows"].as_array().unwrap() {
+        assert_eq!(
+            (row["requests"].as_u64(), row["n"].as_u64()),
+            (Some(6), Some(6)),
+            "{row}"
+        );
     }
 }

@@ -254,7 +254,7 @@ fn basic(userinfo: &str) -> Result<HeaderValue, String> {
 
 /// A prefix no other run shares, so cold requests miss every cache even
 /// across runs.
-pub(crate) fn run_unique() -> String {
+fn run_unique() -> String {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());

@@ -24,19 +24,27 @@ pub const ARGUMENTS: [&str; 6] = [
     "--log-output=stderr",
 ];
 
-/// Segment `index` of `of` as k6 writes it (`1/3:2/3`), and the sequence
-/// of `of` equal segments (`0,1/3,2/3,1`).
+/// Segment `index` of `of` as k6 writes it (`1/3:2/3`, its fractions
+/// reduced: `1/4:1/2`), and the sequence of `of` equal segments
+/// (`0,1/3,2/3,1`).
 pub fn segment(index: u64, of: u64) -> (String, String) {
     let fraction = |i: u64| match i {
         0 => "0".to_string(),
         i if i == of => "1".to_string(),
-        i => format!("{i}/{of}"),
+        i => {
+            let g = gcd(i, of);
+            format!("{}/{}", i / g, of / g)
+        }
     };
     let sequence: Vec<String> = (0..=of).map(fraction).collect();
     (
         format!("{}:{}", fraction(index), fraction(index + 1)),
         sequence.join(","),
     )
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a.max(1) } else { gcd(b, a % b) }
 }
 
 /// The command line of instance `index` of `of` running `script`.
@@ -159,6 +167,11 @@ mod tests {
             ("1/3:2/3".to_string(), "0,1/3,2/3,1".to_string())
         );
         assert_eq!(segment(2, 3).0, "2/3:1");
+        // As k6 reports a segment: reduced.
+        assert_eq!(
+            segment(1, 4),
+            ("1/4:1/2".to_string(), "0,1/4,1/2,3/4,1".to_string())
+        );
         let a = args(Path::new("s.js"), 1, 2);
         assert!(
             a.contains(&"--execution-segment=1/2:1".to_string()),

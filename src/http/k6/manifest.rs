@@ -27,7 +27,7 @@ pub struct Manifest {
 
 /// The arguments every pod runs k6 with: the points to its log, nothing
 /// else on it.
-pub const ARGUMENTS: &str = "--out json=/dev/stdout --quiet --no-summary";
+pub const ARGUMENTS: &str = "--out json=/dev/stdout --quiet --no-summary --no-usage-report";
 
 /// The script's file name inside the ConfigMap.
 const SCRIPT_FILE: &str = "script.js";

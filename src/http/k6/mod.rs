@@ -14,8 +14,12 @@ pub mod plan;
 pub(crate) mod rows;
 pub mod script;
 
-/// Most k6 instances one run starts on this machine.
+/// Most k6 instances one run starts (on this machine, or as pods).
 pub const MAX_SEGMENTS: u64 = 64;
+
+/// The most a ConfigMap holds (Kubernetes refuses more than 1 MiB), less
+/// room for its other fields.
+const MAX_CONFIG_MAP: usize = 1_000_000;
 
 use super::job::{Job, Protocol, Tool};
 use super::schedule::Schedule;
@@ -43,8 +47,7 @@ pub(crate) fn run(
     // Before the first instance starts, so that none outlives a signal.
     interrupt::catch()?;
     let limit = time_limit(&plan, schedule, job);
-    let cold = job.cold.then(super::client::run_unique);
-    let script = script::write(&plan, schedule, job, cold.as_deref(), limit.as_secs());
+    let script = script::write(&plan, schedule, job, limit.as_secs());
     let dir = tempfile::tempdir().map_err(|e| {
         Error::Refused(format!(
             "--tool=k6: cannot make a folder for the script: {e}"
@@ -79,10 +82,21 @@ pub(crate) fn manifest(
     super::safety::check(&schedule, job)?;
     check(&schedule, job)?;
     let plan = Plan::new(&schedule, job)?;
-    let cold = job.cold.then(super::client::run_unique);
     let limit = time_limit(&plan, &schedule, job);
-    let script = script::write(&plan, &schedule, job, cold.as_deref(), limit.as_secs());
-    let variables: Vec<String> = script.env.iter().map(|(v, _)| v.clone()).collect();
+    let script = script::write(&plan, &schedule, job, limit.as_secs());
+    if script.text.len() > MAX_CONFIG_MAP {
+        return Err(Error::usage(format!(
+            "k6 manifest: the script is {} bytes, and a ConfigMap holds at most {MAX_CONFIG_MAP}: \
+             give fewer pages, servers or rounds",
+            script.text.len()
+        )));
+    }
+    let variables: Vec<String> = script
+        .env
+        .iter()
+        .zip(&script.env_headers)
+        .map(|((v, _), header)| format!("{v} (the {header} header)"))
+        .collect();
     if !variables.is_empty() && secret.is_none() {
         return Err(Error::usage(format!(
             "k6 manifest: the run carries credentials, which pods read from a Secret: create one \
@@ -127,6 +141,18 @@ fn check(schedule: &Schedule, job: &Job) -> Result<(), Error> {
     {
         return Err(Error::usage(format!(
             "--tool=k6: --http=2 needs https ({} is http): k6 speaks HTTP/2 only over TLS",
+            visit.url
+        )));
+    }
+    if job.protocol == Protocol::Http1
+        && let Some(visit) = schedule
+            .visits
+            .iter()
+            .find(|v| v.url.scheme == Scheme::Https)
+    {
+        return Err(Error::usage(format!(
+            "--tool=k6: --http=1.1 cannot be held to over TLS ({}): k6 offers HTTP/2 whatever \
+             it is told; leave --http out, or use another tool",
             visit.url
         )));
     }

@@ -31,7 +31,7 @@ pub struct SeriesKey {
     /// The page's key (k6's `name` tag, so `--cold`'s unique URLs are one
     /// series).
     pub page: String,
-    /// The server's label.
+    /// The server's place in the run (from 0), as the script tags it.
     pub server: String,
     /// The round, from 1.
     pub round: u32,
@@ -104,6 +104,9 @@ impl std::fmt::Display for ReadError {
     }
 }
 
+/// The longest line read: k6's are a few hundred bytes.
+const MAX_LINE: usize = 1 << 20;
+
 /// The metrics kept, as they appear in a point's line.
 const KEPT: [&str; 5] = [
     "\"metric\":\"dropped_iterations\"",
@@ -175,7 +178,8 @@ impl Output {
             self.series.entry(key).or_default().merge(samples);
         }
         for (scenario, n) in other.dropped {
-            *self.dropped.entry(scenario).or_default() += n;
+            let count = self.dropped.entry(scenario).or_default();
+            *count = count.saturating_add(n);
         }
     }
 }
@@ -206,12 +210,22 @@ impl Reader {
         while self.error.is_none() {
             let Some(end) = bytes.iter().position(|&b| b == b'\n') else {
                 self.partial.extend_from_slice(bytes);
+                if self.partial.len() > MAX_LINE {
+                    self.error = Some(ReadError {
+                        line: self.number + 1,
+                        message: format!("a line longer than {MAX_LINE} bytes: not k6's output"),
+                    });
+                }
                 return;
             };
             let (line, rest) = (&bytes[..end], &bytes[end + 1..]);
             bytes = rest;
             self.number += 1;
-            let result = if self.partial.is_empty() {
+            let result = if self.partial.len() + line.len() > MAX_LINE {
+                Err(format!(
+                    "a line longer than {MAX_LINE} bytes: not k6's output"
+                ))
+            } else if self.partial.is_empty() {
                 self.line(line)
             } else {
                 let mut whole = std::mem::take(&mut self.partial);
@@ -303,12 +317,14 @@ fn add(output: &mut Output, line: &Line) -> Result<(), String> {
     let tags = line.data.tags.as_ref().ok_or("a point without tags")?;
     if line.metric == "dropped_iterations" {
         let scenario = tags.scenario.as_deref().unwrap_or_default().to_string();
+        // k6 writes 1 a point; a hostile file cannot make a count wrap.
         let n = line
             .data
             .value
-            .filter(|v| v.is_finite() && *v >= 0.0)
+            .filter(|v| v.is_finite() && (0.0..=1e9).contains(v))
             .unwrap_or(1.0);
-        *output.dropped.entry(scenario).or_default() += n as u64;
+        let count = output.dropped.entry(scenario).or_default();
+        *count = count.saturating_add(n as u64);
         return Ok(());
     }
     if tags.warmup.as_deref() == Some("1") {

@@ -76,7 +76,8 @@ pub struct Plan {
     /// Virtual users: requests in flight at a time (over all segments).
     pub vus: u64,
     /// Unmeasured requests each virtual user makes to a page on a server
-    /// before its first measured one there, so its connection is warm.
+    /// before its first measured one there, so its connection is warm;
+    /// all users together make at most the schedule's warm-up.
     pub warm_per_vu: u64,
     /// k6 instances, each given its execution segment.
     pub segments: u64,
@@ -135,7 +136,9 @@ impl Plan {
             executor,
             blocks,
             vus,
-            warm_per_vu: schedule.warmup.div_ceil(vus.max(1)),
+            // Rounded down, so all users together never make more than
+            // the warm-up asked (and its cap): it is at least one a user.
+            warm_per_vu: (schedule.warmup / vus.max(1)).max(1),
             segments,
             block_ms,
             rate: job.rate,
@@ -219,7 +222,7 @@ mod tests {
             j.warmup = 10;
         })
         .unwrap();
-        assert_eq!(p.warm_per_vu, 3);
+        assert_eq!(p.warm_per_vu, 2);
     }
 
     #[test]

@@ -22,11 +22,11 @@ pub(crate) fn rows(
     check_counts(plan, schedule, &output)?;
     let mut out = Vec::with_capacity(schedule.visits.len());
     for (index, visit) in schedule.visits.iter().enumerate() {
-        let server = &schedule.servers[visit.server].name;
+        let server = visit.server.to_string();
         let mut pooled = Samples::default();
         let mut seconds = 0.0;
         for (key, samples) in &output.series {
-            if key.page == visit.page && &key.server == server {
+            if key.page == visit.page && key.server == server {
                 seconds += samples.span.map_or(0.0, |(a, b)| b - a);
                 pooled.merge(samples.clone());
             }
@@ -69,7 +69,7 @@ fn check_counts(plan: &Plan, schedule: &Schedule, output: &Output) -> Result<(),
         let v = &schedule.visits[visit];
         SeriesKey {
             page: v.page.clone(),
-            server: schedule.servers[v.server].name.clone(),
+            server: v.server.to_string(),
             round: u32::try_from(round).unwrap_or(u32::MAX),
         }
     };
@@ -80,7 +80,8 @@ fn check_counts(plan: &Plan, schedule: &Schedule, output: &Output) -> Result<(),
         .collect();
     if let Some(key) = output.series.keys().find(|k| !known.contains(k)) {
         return Err(Error::Refused(format!(
-            "k6's output has requests of `{}` on `{}` in round {}, which the run did not ask for",
+            "k6's output has requests of `{}` on server {} in round {}, which the run did not \
+             ask for",
             key.page, key.server, key.round
         )));
     }
@@ -90,10 +91,11 @@ fn check_counts(plan: &Plan, schedule: &Schedule, output: &Output) -> Result<(),
     for (block, key) in plan.blocks.iter().zip(&known) {
         let made = output.series.get(key).map_or(0, Samples::requests);
         if made != block.count {
+            let visit = &schedule.visits[block.visit];
             return Err(Error::Refused(format!(
                 "k6 made {made} measured requests of {} on {} in round {}, not the {} asked; \
                  nothing was saved",
-                key.page, key.server, key.round, block.count
+                visit.page, schedule.servers[visit.server].name, block.round, block.count
             )));
         }
     }
@@ -107,7 +109,7 @@ fn dropped_of(plan: &Plan, visit: usize, output: &Output) -> u64 {
         .enumerate()
         .filter(|(_, b)| b.visit == visit)
         .filter_map(|(k, _)| output.dropped.get(&format!("b{k}")))
-        .sum()
+        .fold(0u64, |sum, n| sum.saturating_add(*n))
 }
 
 /// One visit's row from its pooled samples, made over `seconds`.
@@ -182,7 +184,7 @@ mod tests {
             out.series.insert(
                 SeriesKey {
                     page: v.page.clone(),
-                    server: schedule.servers[v.server].name.clone(),
+                    server: v.server.to_string(),
                     round: b.round as u32,
                 },
                 f(b),

@@ -13,10 +13,18 @@ export const options = __OPTIONS__;
 const HEADERS = PLAN.blocks.map((block) => {
   const headers = Object.assign({}, block.headers);
   for (const [name, variable] of block.secrets) {
+    if (__ENV[variable] === undefined) {
+      // A request without its credential would measure a refusal.
+      throw new Error(`${variable} (the ${name} header) is not in the environment`);
+    }
     headers[name] = __ENV[variable];
   }
   return headers;
 });
+
+// Under --cold, a prefix no other run shares (each virtual user and each
+// run of the same script draws its own), so no cache has seen its URLs.
+const COLD = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e9).toString(36)}-`;
 
 // The pages (by visit) this virtual user has warmed its connection on.
 const warmed = {};
@@ -87,9 +95,9 @@ function visit(k) {
 
 // The block's URL; under --cold, with a query no other request has.
 function url(block, unique) {
-  if (PLAN.cold === null) {
+  if (!PLAN.cold) {
     return block.url;
   }
   const separator = block.url.includes('?') ? '&' : '?';
-  return `${block.url}${separator}_bench=${PLAN.cold}${unique}`;
+  return `${block.url}${separator}_bench=${COLD}${unique}`;
 }

@@ -24,30 +24,26 @@ pub struct Script {
     pub text: String,
     /// Variables k6 must be given (credentials).
     pub env: Vec<(String, String)>,
+    /// For each of `env`, the header it is the value of.
+    pub env_headers: Vec<String>,
 }
 
-/// The script of `plan`, whose blocks are visits of `schedule`; `cold` is
-/// the prefix of every request's unique query under `--cold`; `limit` the
-/// longest a counted scenario may run, in seconds.
-pub fn write(
-    plan: &Plan,
-    schedule: &Schedule,
-    job: &Job,
-    cold: Option<&str>,
-    limit: u64,
-) -> Script {
+/// The script of `plan`, whose blocks are visits of `schedule`; `limit`
+/// is the longest a counted scenario may run, in seconds.
+pub fn write(plan: &Plan, schedule: &Schedule, job: &Job, limit: u64) -> Script {
     let mut env: Vec<(String, String)> = Vec::new();
+    let mut env_headers = Vec::new();
     let blocks: Vec<Value> = plan
         .blocks
         .iter()
-        .map(|b| block(b, schedule, job, &mut env))
+        .map(|b| block(b, schedule, job, &mut env, &mut env_headers))
         .collect();
     let plan_json = json!({
         "blocks": blocks,
         "ends": plan.ends(),
         "perVu": plan.executor == Executor::PerVuIterations,
         "warm": plan.warm_per_vu,
-        "cold": cold,
+        "cold": job.cold,
         "timeout": format!("{}ms", job.timeout.as_millis().max(1)),
     });
     let options = json!({
@@ -60,12 +56,22 @@ pub fn write(
     let (head, rest) = TEMPLATE.split_once("__PLAN__").unwrap_or((TEMPLATE, ""));
     let (middle, tail) = rest.split_once("__OPTIONS__").unwrap_or((rest, ""));
     let text = format!("{head}{plan_json}{middle}{options:#}{tail}");
-    Script { text, env }
+    Script {
+        text,
+        env,
+        env_headers,
+    }
 }
 
 /// One block as the script reads it; its credentials are added to `env`
 /// (once each) and named by their variables.
-fn block(b: &Block, schedule: &Schedule, job: &Job, env: &mut Vec<(String, String)>) -> Value {
+fn block(
+    b: &Block,
+    schedule: &Schedule,
+    job: &Job,
+    env: &mut Vec<(String, String)>,
+    env_headers: &mut Vec<String>,
+) -> Value {
     let visit = &schedule.visits[b.visit];
     let server = &schedule.servers[visit.server];
     let handed = handed::hand(job, visit, server.addresses.first());
@@ -83,6 +89,7 @@ fn block(b: &Block, schedule: &Schedule, job: &Job, env: &mut Vec<(String, Strin
                 Some(i) => i,
                 None => {
                     env.push((format!("YARDSTICK_K6_SECRET_{}", env.len()), value));
+                    env_headers.push(name.clone());
                     env.len() - 1
                 }
             };
@@ -98,12 +105,14 @@ fn block(b: &Block, schedule: &Schedule, job: &Job, env: &mut Vec<(String, Strin
     })
 }
 
-/// The tags every request of block `b` carries: its series.
+/// The tags every request of block `b` carries: its series. The server is
+/// tagged by its place in the run, not its name: two servers may share a
+/// name (a server compared with itself), never a place.
 fn tags(b: &Block, schedule: &Schedule) -> Value {
     let visit = &schedule.visits[b.visit];
     json!({
         "name": visit.page,
-        "server": schedule.servers[visit.server].name,
+        "server": visit.server.to_string(),
         "round": b.round.to_string(),
     })
 }

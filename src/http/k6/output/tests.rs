@@ -205,3 +205,27 @@ fn statuses_protocols_and_dropped_iterations_are_counted() {
     assert_eq!(s.failures["failed"], 1);
     assert!(s.protocols.contains("HTTP/1.1"), "{:?}", s.protocols);
 }
+
+#[test]
+fn hostile_counts_and_endless_lines_are_bounded() {
+    let dropped = "{\"metric\":\"dropped_iterations\",\"type\":\"Point\",\"data\":{\"time\":\"2026-12-03T22:34:51.7Z\",\"value\":1e30,\"tags\":{\"scenario\":\"b0\"}}}\n";
+    let out = read(dropped.repeat(3).as_bytes()).unwrap();
+    assert_eq!(out.dropped["b0"], 3);
+    let mut reader = Reader::new();
+    for _ in 0..(MAX_LINE / 4096 + 2) {
+        reader.feed(&[b'{'; 4096]);
+    }
+    let e = reader.finish().unwrap_err();
+    assert!(e.message.contains("longer than"), "{e}");
+}
+
+#[test]
+fn a_long_line_is_refused_however_it_comes() {
+    let mut line = vec![b'{'; MAX_LINE + 10];
+    line.push(b'\n');
+    let whole = read(&line[..]).unwrap_err();
+    let mut reader = Reader::new();
+    reader.feed(&line[..MAX_LINE + 5]);
+    reader.feed(&line[MAX_LINE + 5..]);
+    assert_eq!(reader.finish().unwrap_err(), whole);
+}

@@ -12,7 +12,7 @@ fn written(f: impl FnOnce(&mut Job)) -> Script {
     f(&mut job);
     let schedule = Schedule::new(&job, vec!["/".into(), "/x?a=1".into()]).unwrap();
     let plan = Plan::new(&schedule, &job).unwrap();
-    write(&plan, &schedule, &job, job.cold.then_some("pre-"), 600)
+    write(&plan, &schedule, &job, 600)
 }
 
 /// The JSON of the constant `name` in the script.
@@ -38,7 +38,7 @@ fn a_counted_run_is_one_scenario_of_every_block() {
     assert_eq!(plan["blocks"][0]["tags"]["name"], "/");
     assert_eq!(plan["blocks"][0]["tags"]["round"], "1");
     assert_eq!(plan["blocks"][3]["url"], "http://127.0.0.1:2/x?a=1");
-    assert_eq!(plan["cold"], Value::Null);
+    assert_eq!(plan["cold"], false);
     let s = written(|j| j.concurrency = 5);
     let options = constant(&s.text, "export const options = ");
     assert_eq!(
@@ -71,6 +71,12 @@ fn credentials_go_to_the_environment_never_into_the_script() {
     // once, however many blocks use it.
     assert!(values.iter().any(|v| v.starts_with("Basic ")), "{values:?}");
     assert_eq!(s.env.len(), 3);
+    assert_eq!(s.env_headers.len(), 3);
+    assert!(
+        s.env_headers.contains(&"Authorization".to_string()),
+        "{:?}",
+        s.env_headers
+    );
     let plan = constant(&s.text, "const PLAN = ");
     let secrets = plan["blocks"][1]["secrets"].as_array().unwrap();
     assert!(
@@ -104,5 +110,5 @@ fn timed_runs_start_each_block_after_the_last_and_its_grace() {
             .unwrap()
             .contains(&json!("scenario"))
     );
-    assert_eq!(constant(&s.text, "const PLAN = ")["cold"], "pre-");
+    assert_eq!(constant(&s.text, "const PLAN = ")["cold"], true);
 }
