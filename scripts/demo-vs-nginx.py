@@ -111,6 +111,15 @@ http {{
     raise SystemExit(f"nginx did not start: {(folder / 'error.log').read_text()[-500:]}")
 
 
+def stop(*procs):
+    """Ends the servers started here (SIGTERM: nginx's master stops its
+    workers on the way out), those that were."""
+    for proc in procs:
+        if proc is not None:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=15)
+
+
 def measure(yardstick, args, folder, name):
     """Runs `yardstick http ARGS`, saved to a file; returns its rows."""
     saved = folder / f"{name}.json"
@@ -153,10 +162,7 @@ def main():
             print(f"\nuncached full view of {a.page} (--cold, concurrency 1): "
                   f"median {cold[0]['median']:.3f} ms, X-Cache {cold[0].get('cache', {})}")
         finally:
-            for proc in (demo, nginx):
-                if proc is not None:
-                    proc.send_signal(signal.SIGTERM)
-                    proc.wait(timeout=15)
+            stop(demo, nginx)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,6 @@ import json
 import pathlib
 import os
 import re
-import signal
 import statistics
 import subprocess
 import sys
@@ -203,10 +202,7 @@ def main():
                 rate(yardstick, "nginx", nginx_url + PAGE)
                 rate(yardstick, "demo site", demo_url + PAGE)
         finally:
-            for proc in (demo, nginx):
-                if proc is not None:
-                    proc.send_signal(signal.SIGTERM)
-                    proc.wait(timeout=15)
+            dvn.stop(demo, nginx)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,16 @@ fn yardstick(dir: &Path, save: &Path, args: &[&str]) -> Command {
     cmd
 }
 
+/// `yardstick http --tool=k6 ARGS` with the k6 on `PATH`, which must
+/// succeed: the run it saved.
+fn measured(args: &[&str]) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("run.json");
+    let ran = common::run(yardstick(dir.path(), &save, args));
+    assert_eq!(ran.code, 0, "{args:?}: {}", ran.stderr);
+    saved(&save)
+}
+
 /// A fake `k6` in `dir` running `body` (sh).
 fn fake_k6(dir: &Path, body: &str) {
     let path = dir.join("k6");
@@ -66,24 +76,16 @@ fn every_segment_count_makes_exactly_the_requests_asked() {
     }
     let (a, b) = (start(), start());
     for segments in [1u64, 2, 3] {
-        let dir = tempfile::tempdir().unwrap();
-        let save = dir.path().join("run.json");
         let before = (a.seen.requests(), b.seen.requests());
-        let ran = common::run(yardstick(
-            dir.path(),
-            &save,
-            &[
-                &format!("--compare={},{}", a.base(), b.base()),
-                "--url=/",
-                "--requests=7",
-                "--rounds=2",
-                "--concurrency=3",
-                "--warmup=3",
-                &format!("--segments={segments}"),
-            ],
-        ));
-        assert_eq!(ran.code, 0, "{segments} segments: {}", ran.stderr);
-        let doc = saved(&save);
+        let doc = measured(&[
+            &format!("--compare={},{}", a.base(), b.base()),
+            "--url=/",
+            "--requests=7",
+            "--rounds=2",
+            "--concurrency=3",
+            "--warmup=3",
+            &format!("--segments={segments}"),
+        ]);
         assert_eq!(doc["settings"]["segments"], segments);
         let rows = doc["rows"].as_array().unwrap();
         assert_eq!(rows.len(), 2);
@@ -122,21 +124,13 @@ fn cold_requests_are_unique_and_credentials_stay_off_disk() {
         return;
     }
     let server = start();
-    let dir = tempfile::tempdir().unwrap();
-    let save = dir.path().join("run.json");
-    let ran = common::run(yardstick(
-        dir.path(),
-        &save,
-        &[
-            &format!("--url={}", server.url("/auth")),
-            "--auth=user:secret",
-            "--cold",
-            "--requests=8",
-            "--concurrency=2",
-        ],
-    ));
-    assert_eq!(ran.code, 0, "{}", ran.stderr);
-    let doc = saved(&save);
+    let doc = measured(&[
+        &format!("--url={}", server.url("/auth")),
+        "--auth=user:secret",
+        "--cold",
+        "--requests=8",
+        "--concurrency=2",
+    ]);
     let row = &doc["rows"][0];
     assert_eq!(
         (row["n"].as_u64(), row["errors"].as_u64()),
@@ -147,7 +141,8 @@ fn cold_requests_are_unique_and_credentials_stay_off_disk() {
     let unique: std::collections::BTreeSet<&String> = targets.iter().collect();
     assert_eq!(unique.len(), targets.len(), "{targets:?}");
     assert!(targets.iter().all(|t| t.contains("_bench=")), "{targets:?}");
-    let text = std::fs::read_to_string(&save).unwrap();
+    // The saved run, as the JSON it was read from holds its strings.
+    let text = doc.to_string();
     // Neither the password nor its basic-auth form (base64 of user:secret).
     assert!(!text.contains("user:secret"), "{text}");
     assert!(!text.contains("dXNlcjpzZWNyZXQ"), "{text}");
@@ -166,21 +161,13 @@ fn an_arrival_rate_is_a_timed_run() {
         return;
     }
     let server = start();
-    let dir = tempfile::tempdir().unwrap();
-    let save = dir.path().join("run.json");
-    let ran = common::run(yardstick(
-        dir.path(),
-        &save,
-        &[
-            &format!("--url={}", server.url("/")),
-            "--rate=40",
-            "--duration=1",
-            "--rounds=1",
-            "--concurrency=2",
-        ],
-    ));
-    assert_eq!(ran.code, 0, "{}", ran.stderr);
-    let doc = saved(&save);
+    let doc = measured(&[
+        &format!("--url={}", server.url("/")),
+        "--rate=40",
+        "--duration=1",
+        "--rounds=1",
+        "--concurrency=2",
+    ]);
     assert_eq!(
         (
             doc["settings"]["rate"].as_f64(),
@@ -412,23 +399,15 @@ fn iterations_an_arrival_rate_drops_are_counted() {
         return;
     }
     let server = start();
-    let dir = tempfile::tempdir().unwrap();
-    let save = dir.path().join("run.json");
     // One virtual user and /slow's 20 ms make at most 50 requests a
     // second whatever the machine: of 400 asked, most are dropped.
-    let ran = common::run(yardstick(
-        dir.path(),
-        &save,
-        &[
-            &format!("--url={}", server.url("/slow")),
-            "--rate=400",
-            "--duration=1",
-            "--rounds=1",
-            "--concurrency=1",
-        ],
-    ));
-    assert_eq!(ran.code, 0, "{}", ran.stderr);
-    let row = &saved(&save)["rows"][0];
+    let row = &measured(&[
+        &format!("--url={}", server.url("/slow")),
+        "--rate=400",
+        "--duration=1",
+        "--rounds=1",
+        "--concurrency=1",
+    ])["rows"][0];
     let note = row["note"].as_str().unwrap_or("");
     let dropped: u64 = note
         .split("; ")
@@ -497,20 +476,12 @@ fn a_server_compared_with_itself_gets_two_rows_of_its_own() {
         return;
     }
     let server = start();
-    let dir = tempfile::tempdir().unwrap();
-    let save = dir.path().join("run.json");
-    let ran = common::run(yardstick(
-        dir.path(),
-        &save,
-        &[
-            &format!("--compare={0},{0}", server.base()),
-            "--url=/",
-            "--requests=6",
-            "--concurrency=2",
-        ],
-    ));
-    assert_eq!(ran.code, 0, "{}", ran.stderr);
-    let doc = saved(&save);
+    let doc = measured(&[
+        &format!("--compare={0},{0}", server.base()),
+        "--url=/",
+        "--requests=6",
+        "--concurrency=2",
+    ]);
     for row in doc["rows"].as_array().unwrap() {
         assert_eq!(
             (row["requests"].as_u64(), row["n"].as_u64()),

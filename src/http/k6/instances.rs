@@ -70,7 +70,7 @@ pub fn run(
     limit: Duration,
 ) -> Result<Output, Error> {
     let failed = AtomicBool::new(false);
-    let results: Vec<Result<Output, String>> = std::thread::scope(|s| {
+    let results: Vec<Result<Output, Ended>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..of)
             .map(|index| {
                 let failed = &failed;
@@ -87,7 +87,7 @@ pub fn run(
             .into_iter()
             .map(|h| {
                 h.join()
-                    .unwrap_or_else(|_| Err("its reader stopped".to_string()))
+                    .unwrap_or_else(|_| Err(Ended::Failed("its reader stopped".to_string())))
             })
             .collect()
     });
@@ -109,18 +109,25 @@ pub fn run(
         };
         match result {
             Ok(output) => merged.merge(output),
-            Err(m) if m == STOPPED => stopped = Some(name),
-            Err(m) => return Err(Error::Refused(format!("{name}: {m}; nothing was saved"))),
+            Err(Ended::Stopped) => stopped = Some(name),
+            Err(Ended::Failed(m)) => {
+                return Err(Error::Refused(format!("{name}: {m}; nothing was saved")));
+            }
         }
     }
     match stopped {
-        Some(name) => Err(Error::Refused(format!("{name}: {STOPPED}"))),
+        Some(name) => Err(Error::Refused(format!("{name}: stopped"))),
         None => Ok(merged),
     }
 }
 
-/// What an instance stopped because another failed says.
-const STOPPED: &str = "stopped";
+/// How an instance ended short of its output.
+enum Ended {
+    /// Stopped because another instance failed (or a signal came).
+    Stopped,
+    /// Failed on its own, for this reason.
+    Failed(String),
+}
 
 /// Runs instance `index` of `of`; `failed` says another has failed (and
 /// stops this one).
@@ -132,7 +139,7 @@ fn instance(
     of: u64,
     limit: Duration,
     failed: &AtomicBool,
-) -> Result<Output, String> {
+) -> Result<Output, Ended> {
     let mut command = Command::new(program);
     command.args(args(script, index, of));
     for (name, value) in env {
@@ -140,8 +147,8 @@ fn instance(
     }
     let stop = || interrupt::caught().is_some() || failed.load(Ordering::SeqCst);
     let done = run_within(&mut command, limit, &stop, Reader::new()).map_err(|e| match e {
-        Stopped::Asked => STOPPED.to_string(),
-        other => other.to_string(),
+        Stopped::Asked => Ended::Stopped,
+        other => Ended::Failed(other.to_string()),
     })?;
     if !done.status.success() {
         let stderr = String::from_utf8_lossy(&done.stderr);
@@ -150,9 +157,11 @@ fn instance(
             .map(str::trim)
             .rfind(|l| !l.is_empty())
             .unwrap_or("no message");
-        return Err(format!("exited with {}: {why}", done.status));
+        return Err(Ended::Failed(format!("exited with {}: {why}", done.status)));
     }
-    done.stdout.finish().map_err(|e| format!("its output, {e}"))
+    done.stdout
+        .finish()
+        .map_err(|e| Ended::Failed(format!("its output, {e}")))
 }
 
 #[cfg(test)]

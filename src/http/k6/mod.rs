@@ -117,10 +117,7 @@ pub(crate) fn manifest(
 /// The pages `--url` and `--urls-file` give: a run on a cluster, or read
 /// back from one, never finds them from the site.
 pub(crate) fn given_pages(job: &Job, command: &str) -> Result<Vec<String>, Error> {
-    let mut pages = job.urls.clone();
-    if let Some(file) = &job.urls_file {
-        pages.extend(super::pages::from_file(file)?);
-    }
+    let pages = super::given_pages(job)?;
     if pages.is_empty() {
         return Err(Error::usage(format!(
             "{command}: name the pages with --url or --urls-file (the pages of a cluster run \
@@ -132,36 +129,25 @@ pub(crate) fn given_pages(job: &Job, command: &str) -> Result<Vec<String>, Error
 
 /// Refuses what k6 cannot be given safely or cannot do as asked.
 fn check(schedule: &Schedule, job: &Job) -> Result<(), Error> {
+    tools::check_options(Tool::K6, job)?;
     handed::check(Tool::K6, schedule, job)?;
-    if job.protocol == Protocol::Http2
-        && let Some(visit) = schedule
-            .visits
-            .iter()
-            .find(|v| v.url.scheme == Scheme::Http)
-    {
-        return Err(Error::usage(format!(
-            "--tool=k6: --http=2 needs https ({} is http): k6 speaks HTTP/2 only over TLS",
-            visit.url
-        )));
+    // The scheme each protocol cannot be had over, and why.
+    let (scheme, why) = match job.protocol {
+        Protocol::Negotiated => return Ok(()),
+        Protocol::Http2 => (
+            Scheme::Http,
+            "--http=2 needs https: k6 speaks HTTP/2 only over TLS",
+        ),
+        Protocol::Http1 => (
+            Scheme::Https,
+            "--http=1.1 cannot be held to over TLS: k6 offers HTTP/2 whatever it is told; \
+             leave --http out, or use another tool",
+        ),
+    };
+    match schedule.visits.iter().find(|v| v.url.scheme == scheme) {
+        Some(visit) => Err(Error::usage(format!("--tool=k6: {why} ({})", visit.url))),
+        None => Ok(()),
     }
-    if job.protocol == Protocol::Http1
-        && let Some(visit) = schedule
-            .visits
-            .iter()
-            .find(|v| v.url.scheme == Scheme::Https)
-    {
-        return Err(Error::usage(format!(
-            "--tool=k6: --http=1.1 cannot be held to over TLS ({}): k6 offers HTTP/2 whatever \
-             it is told; leave --http out, or use another tool",
-            visit.url
-        )));
-    }
-    if !job.resolve.is_empty() {
-        return Err(Error::usage(
-            "--tool=k6: --resolve works with the built-in client only",
-        ));
-    }
-    Ok(())
 }
 
 /// The longest an instance may run: every request of a virtual user timing

@@ -5,12 +5,14 @@
 
 use super::output::{Output, Samples, SeriesKey};
 use super::plan::Plan;
+use super::script::scenario;
 use crate::document::run::Row;
 use crate::error::Error;
 use crate::http::job::{Job, Protocol};
 use crate::http::rows::{Labels, rate};
 use crate::http::schedule::Schedule;
 use crate::stats::median;
+use std::collections::BTreeMap;
 
 /// The rows of `schedule`'s visits, in visit order, from `output`.
 pub(crate) fn rows(
@@ -20,17 +22,20 @@ pub(crate) fn rows(
     output: Output,
 ) -> Result<Vec<Row>, Error> {
     check_counts(plan, schedule, &output)?;
-    let mut out = Vec::with_capacity(schedule.visits.len());
-    for (index, visit) in schedule.visits.iter().enumerate() {
-        let server = visit.server.to_string();
-        let mut pooled = Samples::default();
-        let mut seconds = 0.0;
-        for (key, samples) in &output.series {
-            if key.page == visit.page && key.server == server {
-                seconds += samples.span.map_or(0.0, |(a, b)| b - a);
-                pooled.merge(samples.clone());
-            }
+    // Each visit's rounds pooled, and the seconds their requests took.
+    let mut pooled: Vec<(Samples, f64)> = vec![(Samples::default(), 0.0); schedule.visits.len()];
+    for (key, samples) in output.series {
+        let found = schedule
+            .visits
+            .iter()
+            .position(|v| v.page == key.page && v.server.to_string() == key.server);
+        if let Some(index) = found {
+            pooled[index].1 += samples.span.map_or(0.0, |(a, b)| b - a);
+            pooled[index].0.merge(samples);
         }
+    }
+    let mut out = Vec::with_capacity(schedule.visits.len());
+    for (index, (visit, (pooled, seconds))) in schedule.visits.iter().zip(pooled).enumerate() {
         if let Some(other) = pooled.protocols.iter().find(|p| !asked(job.protocol, p)) {
             return Err(Error::Refused(format!(
                 "--tool=k6: {} was answered in {other}, not HTTP/{} as --http asks; nothing was \
@@ -39,7 +44,7 @@ pub(crate) fn rows(
                 job.protocol.as_str()
             )));
         }
-        let dropped = dropped_of(plan, index, &output);
+        let dropped = dropped_of(plan, index, &output.dropped);
         out.push(row(
             Labels::of(visit, schedule),
             pooled,
@@ -102,13 +107,14 @@ fn check_counts(plan: &Plan, schedule: &Schedule, output: &Output) -> Result<(),
     Ok(())
 }
 
-/// Iterations an arrival-rate run could not start for `visit`.
-fn dropped_of(plan: &Plan, visit: usize, output: &Output) -> u64 {
+/// Iterations an arrival-rate run could not start for `visit`, from those
+/// dropped by scenario.
+fn dropped_of(plan: &Plan, visit: usize, dropped: &BTreeMap<String, u64>) -> u64 {
     plan.blocks
         .iter()
         .enumerate()
         .filter(|(_, b)| b.visit == visit)
-        .filter_map(|(k, _)| output.dropped.get(&format!("b{k}")))
+        .filter_map(|(k, _)| dropped.get(&scenario(k)))
         .fold(0u64, |sum, n| sum.saturating_add(*n))
 }
 

@@ -149,11 +149,17 @@ fn scenarios(plan: &Plan, schedule: &Schedule, limit: u64) -> Value {
         }
         Executor::ConstantVus | Executor::ConstantArrivalRate => {
             for (k, b) in plan.blocks.iter().enumerate() {
-                out.insert(format!("b{k}"), timed_scenario(plan, k as u64, b, schedule));
+                out.insert(scenario(k), timed_scenario(plan, k as u64, b, schedule));
             }
         }
     }
     Value::Object(out)
+}
+
+/// The name of a timed run's scenario of block `k`, which the script reads
+/// back (`timed()`) and k6 tags its dropped iterations with.
+pub(crate) fn scenario(k: usize) -> String {
+    format!("b{k}")
 }
 
 /// The scenario of block `b`, the `k`-th: it starts once the blocks before

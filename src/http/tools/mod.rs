@@ -143,7 +143,8 @@ fn require_program(name: &str) -> Result<PathBuf, Error> {
 pub(crate) fn check_options(tool: Tool, job: &Job) -> Result<(), Error> {
     let name = tool.as_str();
     let refuse = |what: &str| Err(Error::usage(format!("--tool={name}: {what}")));
-    if job.cold {
+    // k6 is given a script, which makes each request's query unique.
+    if job.cold && tool != Tool::K6 {
         return refuse("--cold needs the built-in client (a unique query per request)");
     }
     if !job.resolve.is_empty() {
