@@ -194,7 +194,7 @@ def site_documents():
 
 def k6_output():
     # Real k6 output (its first 40 lines), a pod's log with k6's own log
-    # lines, and a dropped iteration.
+    # lines, a dropped iteration, and a timed run's end mark.
     real = (ROOT / "tests" / "fixtures" / "k6" / "six-requests.json").read_bytes()
     put("k6_output", "six-requests", b"".join(real.splitlines(keepends=True)[:40]))
     point = ('{"metric":"http_req_failed","type":"Point","data":{"time":"2026-12-03T20:31:23Z",'
@@ -205,6 +205,9 @@ def k6_output():
     put("k6_output", "dropped",
         '{"metric":"dropped_iterations","type":"Point","data":{"time":"2026-12-03T20:31:23Z",'
         '"value":1,"tags":{"scenario":"b0"}}}\n')
+    put("k6_output", "end-mark",
+        point + '{"metric":"yardstick_end","type":"Point","data":{"time":"2026-12-03T20:31:23Z",'
+        '"value":1,"tags":{"scenario":"end","segment":"0:1/2"}}}\n')
 
 
 def main():

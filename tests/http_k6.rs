@@ -490,3 +490,86 @@ fn a_server_compared_with_itself_gets_two_rows_of_its_own() {
         );
     }
 }
+
+#[test]
+fn a_timed_pod_log_cut_at_a_line_end_or_missing_its_start_is_refused() {
+    let Some(real) = k6() else {
+        return;
+    };
+    let server = start();
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("testrun.yaml");
+    let logs = dir.path().join("logs");
+    std::fs::create_dir(&logs).unwrap();
+    let options = [
+        format!("--base={}", server.base()),
+        "--url=/".to_string(),
+        "--rate=40".to_string(),
+        "--duration=1".to_string(),
+        "--rounds=1".to_string(),
+        "--concurrency=2".to_string(),
+        // Pods resolve the server themselves, so a timed manifest needs it.
+        "--force".to_string(),
+    ];
+    let ran = common::run(
+        common::yardstick()
+            .args(["k6", "manifest", "--name=shop"])
+            .arg(format!("--output={}", manifest.display()))
+            .args(&options),
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let config_map: Value = yaml_serde::from_str(text.split("\n---\n").next().unwrap()).unwrap();
+    let script = dir.path().join("script.js");
+    std::fs::write(&script, config_map["data"]["script.js"].as_str().unwrap()).unwrap();
+    let out = Command::new(&real)
+        .args([
+            "run",
+            "--out",
+            "json=/dev/stdout",
+            "--quiet",
+            "--no-summary",
+        ])
+        .args(["--no-usage-report", "--log-output=none"])
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let log = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    let collect = |text: String| {
+        std::fs::write(logs.join("shop-1.log"), text).unwrap();
+        let save = dir.path().join("run.json");
+        let ran = common::run(
+            common::yardstick()
+                .args(["k6", "collect"])
+                .arg(&logs)
+                .args(&options)
+                .args(["-q", &format!("--save={}", save.display())]),
+        );
+        (ran, save.exists())
+    };
+    let (ran, saved) = collect(log.clone());
+    assert_eq!((ran.code, saved), (0, true), "{}", ran.stderr);
+    std::fs::remove_file(dir.path().join("run.json")).unwrap();
+    // Cut where a line ends, before the end mark.
+    let mark = lines
+        .iter()
+        .position(|l| l.contains("\"metric\":\"yardstick_end\""))
+        .expect("the end mark");
+    let (ran, saved) = collect(lines[..mark].join("\n") + "\n");
+    assert_eq!((ran.code, saved), (2, false), "{}", ran.stderr);
+    assert!(ran.stderr.contains("no end mark"), "{}", ran.stderr);
+    // The first half gone, as a rotated pod log loses it.
+    let (ran, saved) = collect(lines[lines.len() / 2..].join("\n") + "\n");
+    assert_eq!((ran.code, saved), (2, false), "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("its start is missing"),
+        "{}",
+        ran.stderr
+    );
+}

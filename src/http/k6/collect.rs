@@ -4,7 +4,8 @@
 //! of part of the pods is never presented as the whole run.
 
 use super::instances::segment;
-use super::output::{self, Output};
+use super::output;
+use super::series::Output;
 use crate::error::Error;
 use std::collections::BTreeSet;
 use std::io::BufReader;

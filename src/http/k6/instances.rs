@@ -4,7 +4,8 @@
 //! series. A failed instance fails the run: a merge of the instances that
 //! did run is never presented as the whole; the others are stopped.
 
-use super::output::{Output, Reader};
+use super::output::Reader;
+use super::series::Output;
 use crate::error::Error;
 use crate::http::tools::interrupt;
 use crate::process::{Stopped, run_within};

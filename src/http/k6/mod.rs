@@ -13,6 +13,7 @@ pub mod output;
 pub mod plan;
 pub(crate) mod rows;
 pub mod script;
+pub mod series;
 
 /// Most k6 instances one run starts (on this machine, or as pods).
 pub const MAX_SEGMENTS: u64 = 64;

@@ -18,76 +18,17 @@
 //!   span its requests were made in.
 //!
 //! A request tagged `warmup` is dropped whole: it warmed its connection.
+//!
+//! A timed run's script ends each instance with its end mark
+//! (`yardstick_end`): the iterations the instance completed, each of which
+//! made one measured request. An output without it was cut short; one
+//! with fewer requests than it lost its start (a pod log rotated).
 
+use super::series::{Output, Samples, SeriesKey};
 use crate::http::rows::FAILED;
 use serde::Deserialize;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
 use std::io::BufRead;
-
-/// Where a request was measured: the tags the script gives every request.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct SeriesKey {
-    /// The page's key (k6's `name` tag, so `--cold`'s unique URLs are one
-    /// series).
-    pub page: String,
-    /// The server's place in the run (from 0), as the script tags it.
-    pub server: String,
-    /// The round, from 1.
-    pub round: u32,
-}
-
-/// What the requests of one series gave. Times in milliseconds.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Samples {
-    /// The duration of each successful request.
-    pub durations: Vec<f64>,
-    /// The time to the first byte of each successful request.
-    pub waiting: Vec<f64>,
-    /// Requests that succeeded.
-    pub succeeded: u64,
-    /// Requests that failed, by status (`HTTP 503`) or error.
-    pub failures: BTreeMap<String, u64>,
-    /// Every request by its status (`failed` for no answer).
-    pub status: BTreeMap<String, u64>,
-    /// The protocols the answers came in (`HTTP/1.1`, `HTTP/2.0`).
-    pub protocols: BTreeSet<String>,
-    /// The first and last time a request was counted, in seconds since
-    /// the Unix epoch.
-    pub span: Option<(f64, f64)>,
-    /// Requests by the execution segment they were made in (empty
-    /// without segments).
-    pub segments: BTreeMap<String, u64>,
-}
-
-impl Samples {
-    /// Requests counted, succeeded and failed.
-    pub fn requests(&self) -> u64 {
-        self.succeeded + self.failures.values().sum::<u64>()
-    }
-
-    /// Adds `other`'s requests, as one instance's samples merge with
-    /// another's: counts add, and the values are pooled, never averaged.
-    pub fn merge(&mut self, other: Samples) {
-        self.durations.extend(other.durations);
-        self.waiting.extend(other.waiting);
-        self.succeeded += other.succeeded;
-        for (why, n) in other.failures {
-            *self.failures.entry(why).or_default() += n;
-        }
-        for (status, n) in other.status {
-            *self.status.entry(status).or_default() += n;
-        }
-        self.protocols.extend(other.protocols);
-        self.span = match (self.span, other.span) {
-            (Some((a, b)), Some((c, d))) => Some((a.min(c), b.max(d))),
-            (span, None) | (None, span) => span,
-        };
-        for (segment, n) in other.segments {
-            *self.segments.entry(segment).or_default() += n;
-        }
-    }
-}
 
 /// Why k6's output could not be read: the line, and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,8 +49,9 @@ impl std::fmt::Display for ReadError {
 const MAX_LINE: usize = 1 << 20;
 
 /// The metrics kept, as they appear in a point's line.
-const KEPT: [&str; 5] = [
+const KEPT: [&str; 6] = [
     "\"metric\":\"dropped_iterations\"",
+    "\"metric\":\"yardstick_end\"",
     "\"metric\":\"http_req_duration\"",
     "\"metric\":\"http_req_waiting\"",
     "\"metric\":\"http_req_failed\"",
@@ -159,29 +101,6 @@ struct Tags<'a> {
     proto: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     scenario: Option<Cow<'a, str>>,
-}
-
-/// Everything read from one output, or from several merged.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Output {
-    /// Each series' samples.
-    pub series: BTreeMap<SeriesKey, Samples>,
-    /// Iterations an arrival-rate scenario could not start (no virtual
-    /// user was free), by scenario.
-    pub dropped: BTreeMap<String, u64>,
-}
-
-impl Output {
-    /// Adds `other`'s requests: counts add, values are pooled.
-    pub fn merge(&mut self, other: Output) {
-        for (key, samples) in other.series {
-            self.series.entry(key).or_default().merge(samples);
-        }
-        for (scenario, n) in other.dropped {
-            let count = self.dropped.entry(scenario).or_default();
-            *count = count.saturating_add(n);
-        }
-    }
 }
 
 /// k6's JSON output read as it comes: give it the bytes in order
@@ -312,21 +231,30 @@ pub fn read(mut input: impl BufRead) -> Result<Output, ReadError> {
     reader.finish()
 }
 
-/// Adds one point to its series.
+/// Adds one point: a count, or a request's.
 fn add(output: &mut Output, line: &Line) -> Result<(), String> {
     let tags = line.data.tags.as_ref().ok_or("a point without tags")?;
-    if line.metric == "dropped_iterations" {
-        let scenario = tags.scenario.as_deref().unwrap_or_default().to_string();
+    let (counts, key, bad) = match line.metric.as_ref() {
         // k6 writes 1 a point; a hostile file cannot make a count wrap.
-        let n = line
-            .data
-            .value
-            .filter(|v| v.is_finite() && (0.0..=1e9).contains(v))
-            .unwrap_or(1.0);
-        let count = output.dropped.entry(scenario).or_default();
-        *count = count.saturating_add(n as u64);
-        return Ok(());
-    }
+        "dropped_iterations" => (&mut output.dropped, &tags.scenario, Some(1.0)),
+        "yardstick_end" => (&mut output.ended, &tags.segment, None),
+        _ => return add_request(output, line, tags),
+    };
+    let n = line
+        .data
+        .value
+        .filter(|v| v.is_finite() && (0.0..=1e15).contains(v))
+        .or(bad)
+        .ok_or("an end mark without a count")?;
+    let count = counts
+        .entry(key.as_deref().unwrap_or_default().to_string())
+        .or_default();
+    *count = count.saturating_add(n as u64);
+    Ok(())
+}
+
+/// Adds one point of a request to its series.
+fn add_request(output: &mut Output, line: &Line, tags: &Tags) -> Result<(), String> {
     if tags.warmup.as_deref() == Some("1") {
         return Ok(());
     }

@@ -1,11 +1,13 @@
 //! From k6's merged series to the run's rows: one row per page and
 //! server, its rounds pooled, as the built-in client makes them. A counted
 //! run is checked block by block: k6 must have made exactly the requests
-//! asked, or nothing is saved.
+//! asked, or nothing is saved. A timed run is checked by each instance's
+//! end mark: an output cut short, or missing its start, is refused.
 
-use super::output::{Output, Samples, SeriesKey};
+use super::instances::segment;
 use super::plan::Plan;
 use super::script::scenario;
+use super::series::{Output, Samples, SeriesKey};
 use crate::document::run::Row;
 use crate::error::Error;
 use crate::http::job::{Job, Protocol};
@@ -22,6 +24,15 @@ pub(crate) fn rows(
     output: Output,
 ) -> Result<Vec<Row>, Error> {
     check_counts(plan, schedule, &output)?;
+    if !plan.executor.is_counted() {
+        let segments: Vec<String> = match plan.segments {
+            0 | 1 => vec![String::new()],
+            n => (0..n).map(|i| segment(i, n).0).collect(),
+        };
+        output
+            .check_ended(&segments)
+            .map_err(|m| Error::Refused(format!("--tool=k6: {m}; nothing was saved")))?;
+    }
     // Each visit's rounds pooled, and the seconds their requests took.
     let mut pooled: Vec<(Samples, f64)> = vec![(Samples::default(), 0.0); schedule.visits.len()];
     for (key, samples) in output.series {
@@ -276,5 +287,38 @@ mod tests {
         );
         let e = rows(&plan, &schedule, &job, out).unwrap_err();
         assert!(e.to_string().contains("did not ask for"), "{e}");
+    }
+
+    #[test]
+    fn a_timed_run_needs_every_instance_s_end_mark_and_its_requests() {
+        let (schedule, mut job, _) = setup();
+        job.duration = Some(2);
+        job.segments = 2;
+        let plan = Plan::new(&schedule, &job).unwrap();
+        let with_segments = |ended: &[(&str, u64)]| {
+            let mut out = output(&plan, &schedule, |_| {
+                let mut s = samples(&[1.0, 2.0, 3.0], 0, (0.0, 1.0));
+                s.segments.insert("0:1/2".into(), 1);
+                s.segments.insert("1/2:1".into(), 2);
+                s
+            });
+            for (segment, n) in ended {
+                out.ended.insert(segment.to_string(), *n);
+            }
+            rows(&plan, &schedule, &job, out)
+        };
+        // Four blocks: segment 0:1/2 made 4 requests, 1/2:1 made 8.
+        assert!(with_segments(&[("0:1/2", 4), ("1/2:1", 8)]).is_ok());
+        let e = with_segments(&[("0:1/2", 4)]).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(
+            e.to_string().contains("segment 1/2:1 has no end mark"),
+            "{e}"
+        );
+        let e = with_segments(&[("0:1/2", 5), ("1/2:1", 8)]).unwrap_err();
+        assert!(
+            e.to_string().contains("holds 4 measured requests") && e.to_string().contains("start"),
+            "{e}"
+        );
     }
 }

@@ -4,6 +4,7 @@
 import http from 'k6/http';
 import exec from 'k6/execution';
 import { sleep } from 'k6';
+import { Counter } from 'k6/metrics';
 
 const PLAN = __PLAN__;
 
@@ -73,6 +74,20 @@ export default function () {
 // A timed run's iteration: scenario `bK` is block K.
 export function timed() {
   visit(Number(exec.scenario.name.slice(1)));
+}
+
+// A timed run's end mark, once per instance after its blocks: the
+// iterations it completed, each of which made one measured request. An
+// output without it was cut short; one with fewer requests lost its start.
+const END = new Counter('yardstick_end');
+
+export function end() {
+  const tags = {};
+  const segment = exec.test.options.executionSegment;
+  if (segment) {
+    tags.segment = String(segment);
+  }
+  END.add(exec.instance.iterationsCompleted, tags);
 }
 
 // Each block's request parameters, made once per virtual user: k6 builds

@@ -151,10 +151,31 @@ fn scenarios(plan: &Plan, schedule: &Schedule, limit: u64) -> Value {
             for (k, b) in plan.blocks.iter().enumerate() {
                 out.insert(scenario(k), timed_scenario(plan, k as u64, b, schedule));
             }
+            // One iteration on each instance (a virtual user a segment),
+            // once every block has had its time and grace.
+            let blocks = plan.blocks.len() as u64;
+            out.insert(
+                END.into(),
+                json!({
+                    "executor": "per-vu-iterations",
+                    "vus": plan.segments.max(1),
+                    "iterations": 1,
+                    "startTime": format!("{}ms", blocks * (plan.block_ms + GRACE_MS) + END_AFTER_MS),
+                    "maxDuration": "30s",
+                    "exec": "end",
+                }),
+            );
         }
     }
     Value::Object(out)
 }
+
+/// The scenario of a timed run's end mark.
+pub(crate) const END: &str = "end";
+
+/// Milliseconds between the last block's grace and the end mark, so that
+/// the iterations the grace interrupted have ended.
+const END_AFTER_MS: u64 = 200;
 
 /// The name of a timed run's scenario of block `k`, which the script reads
 /// back (`timed()`) and k6 tags its dropped iterations with.

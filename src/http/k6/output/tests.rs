@@ -229,3 +229,26 @@ fn a_long_line_is_refused_however_it_comes() {
     reader.feed(&line[MAX_LINE + 5..]);
     assert_eq!(reader.finish().unwrap_err(), whole);
 }
+
+#[test]
+fn end_marks_are_kept_by_segment_and_merge() {
+    let mark = |segment: &str, n: u64| {
+        format!(
+            "{{\"metric\":\"yardstick_end\",\"type\":\"Point\",\"data\":{{\"time\":\
+             \"2026-12-03T20:31:23Z\",\"value\":{n},\"tags\":{{\"scenario\":\"end\"{segment}}}}}}}\n"
+        )
+    };
+    let mut one = read(format!("{}{}", request(1.0, ""), mark("", 1)).as_bytes()).unwrap();
+    assert_eq!(one.ended.get(""), Some(&1));
+    assert_eq!(one.check_ended(&["".into()]), Ok(()));
+    let two = read(mark(",\"segment\":\"1/2:1\"", 3).as_bytes()).unwrap();
+    one.merge(two);
+    assert_eq!(one.ended.get("1/2:1"), Some(&3));
+    let e = one.check_ended(&["1/2:1".into()]).unwrap_err();
+    assert!(e.contains("holds 0 measured requests"), "{e}");
+    let e = Output::default().check_ended(&["".into()]).unwrap_err();
+    assert!(e.contains("no end mark"), "{e}");
+    // A mark without a count is not k6's.
+    let bad = mark("", 1).replace("\"value\":1", "\"value\":null");
+    assert!(read(bad.as_bytes()).is_err());
+}

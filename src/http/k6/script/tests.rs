@@ -102,7 +102,17 @@ fn timed_runs_start_each_block_after_the_last_and_its_grace() {
     assert_eq!(b1["duration"], "1000ms");
     assert_eq!(b1["startTime"], format!("{}ms", 1000 + GRACE_MS));
     assert_eq!(b1["exec"], "timed");
-    assert_eq!(options["scenarios"].as_object().unwrap().len(), 8);
+    // Eight blocks, then the end mark once every block has had its grace.
+    assert_eq!(options["scenarios"].as_object().unwrap().len(), 9);
+    let end = &options["scenarios"]["end"];
+    assert_eq!(
+        (end["exec"].as_str(), end["vus"].as_u64()),
+        (Some("end"), Some(1))
+    );
+    assert_eq!(
+        end["startTime"],
+        format!("{}ms", 8 * (1000 + GRACE_MS) + 200)
+    );
     // Dropped iterations are known by their scenario alone.
     assert!(
         options["systemTags"]
