@@ -274,7 +274,7 @@ fn no_secret_reaches_a_tools_arguments_a_save_or_the_output() {
         cmd.arg("http")
             .args(secret_args(&with_url))
             .arg(format!("--tool={tool}"))
-            .arg("--duration=1")
+            .args((tool == "wrk").then_some("--duration=1"))
             .env("PATH", &path)
             .env("YARDSTICK_SECRET_HEADERS", "X-Env: env-QZ8");
         let ran = run(cmd);

@@ -100,6 +100,14 @@ fn check(o: &HttpOptions) -> Result<(), Error> {
             )));
         }
     }
+    // The other tools make a count of requests: a duration given them
+    // would be dropped unsaid.
+    if o.job.duration.is_some() && !matches!(o.job.tool, Tool::Wrk | Tool::K6) {
+        return Err(Error::usage(format!(
+            "--duration works with --tool=wrk or --tool=k6, not --tool={}: give --requests",
+            o.job.tool.as_str()
+        )));
+    }
     if o.job.base.is_some() && !o.job.compare.is_empty() {
         return Err(Error::usage(
             "--base and --compare both name the servers: give one of them",
@@ -326,6 +334,20 @@ mod tests {
         assert_eq!(o.resolve[0].address, "127.0.0.1".parse::<IpAddr>().unwrap());
         assert!(o.cold && !o.keepalive && o.insecure && o.force);
         assert_eq!(o.tool, Tool::Wrk);
+    }
+
+    #[test]
+    fn a_duration_goes_only_to_the_tools_that_run_for_one() {
+        for tool in ["wrk", "k6"] {
+            let given = args(&["--url=http://h/", "--duration=3", &format!("--tool={tool}")]);
+            assert!(parse(given, None).is_ok(), "{tool}");
+        }
+        for tool in ["builtin", "ab", "h2load"] {
+            let given = args(&["--url=http://h/", "--duration=3", &format!("--tool={tool}")]);
+            let e = parse(given, None).unwrap_err();
+            assert_eq!(e.exit_code(), 2);
+            assert!(e.to_string().contains("--duration works with"), "{e}");
+        }
     }
 
     #[test]

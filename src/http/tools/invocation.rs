@@ -168,10 +168,14 @@ impl Sink for Discard {
 }
 
 /// The longest a tool may run: every request of a connection timing out one
-/// after the other (or the whole `--duration`), plus a minute to start and
-/// report; at most a day.
+/// after the other, the `--duration` of a tool that runs for one, plus a
+/// minute to start and report; at most a day.
 pub(crate) fn time_limit(job: &Job, requests: u64, concurrency: u64) -> Duration {
     let per_connection = requests.div_ceil(concurrency.max(1)) as f64 + 1.0;
-    let seconds = job.timeout.as_secs_f64() * per_connection + job.duration_seconds() as f64 + 60.0;
+    let timed = match job.tool {
+        Tool::Wrk => job.duration_seconds(),
+        _ => job.duration.unwrap_or(0),
+    };
+    let seconds = job.timeout.as_secs_f64() * per_connection + timed as f64 + 60.0;
     Duration::from_secs_f64(seconds.min(86_400.0))
 }

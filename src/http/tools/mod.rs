@@ -247,13 +247,21 @@ mod tests {
     #[test]
     fn a_tool_may_take_every_request_timing_out_plus_a_minute() {
         let o = job(|j| j.timeout = Duration::from_secs(2));
-        // 100 requests on 4 connections: 25 each and one more, beside the
-        // default 10 s --duration.
+        // 100 requests on 4 connections: 25 each and one more.
+        assert_eq!(time_limit(&o, 100, 4), Duration::from_secs(2 * 26 + 60));
+        // wrk runs for the default 10 s --duration beside them.
+        let o = job(|j| {
+            j.timeout = Duration::from_secs(2);
+            j.tool = Tool::Wrk;
+        });
         assert_eq!(
             time_limit(&o, 100, 4),
             Duration::from_secs(2 * 26 + 10 + 60)
         );
-        let o = job(|j| j.duration = Some(5));
+        let o = job(|j| {
+            j.tool = Tool::Wrk;
+            j.duration = Some(5);
+        });
         assert_eq!(time_limit(&o, 1, 0), Duration::from_secs(30 * 2 + 5 + 60));
         let o = job(|j| j.timeout = Duration::from_secs(86_400));
         assert_eq!(time_limit(&o, 1_000_000, 1), Duration::from_secs(86_400));
