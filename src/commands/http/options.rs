@@ -88,30 +88,37 @@ fn check(o: &HttpOptions) -> Result<(), Error> {
             )));
         }
     }
-    if o.job.tool != Tool::K6 {
-        let only_k6 = [
-            (o.job.rate.is_some(), "--rate"),
-            (o.job.segments > 1, "--segments"),
-        ];
-        if let Some((_, option)) = only_k6.iter().find(|(given, _)| *given) {
-            return Err(Error::usage(format!(
-                "{option} works with --tool=k6 only, not --tool={}",
-                o.job.tool.as_str()
-            )));
-        }
-    }
-    // The other tools make a count of requests: a duration given them
-    // would be dropped unsaid.
-    if o.job.duration.is_some() && !matches!(o.job.tool, Tool::Wrk | Tool::K6) {
-        return Err(Error::usage(format!(
-            "--duration works with --tool=wrk or --tool=k6, not --tool={}: give --requests",
-            o.job.tool.as_str()
-        )));
-    }
+    check_tool_only(o)?;
     if o.job.base.is_some() && !o.job.compare.is_empty() {
         return Err(Error::usage(
             "--base and --compare both name the servers: give one of them",
         ));
+    }
+    Ok(())
+}
+
+/// Refuses an option given to a tool that does not take it: it would be
+/// dropped unsaid.
+fn check_tool_only(o: &HttpOptions) -> Result<(), Error> {
+    let tool = o.job.tool;
+    let only_k6 = [
+        (o.job.rate.is_some(), "--rate"),
+        (o.job.segments > 1, "--segments"),
+    ];
+    if tool != Tool::K6
+        && let Some((_, option)) = only_k6.iter().find(|(given, _)| *given)
+    {
+        return Err(Error::usage(format!(
+            "{option} works with --tool=k6 only, not --tool={}",
+            tool.as_str()
+        )));
+    }
+    // The other tools make a count of requests.
+    if o.job.duration.is_some() && !matches!(tool, Tool::Wrk | Tool::K6) {
+        return Err(Error::usage(format!(
+            "--duration works with --tool=wrk or --tool=k6, not --tool={}: give --requests",
+            tool.as_str()
+        )));
     }
     Ok(())
 }
