@@ -194,7 +194,7 @@ def bare_k6(folder, url, piped, pin):
     script.write_text(f"""import http from 'k6/http';
 export const options = {{ scenarios: {{ s: {{ executor: 'constant-arrival-rate',
   rate: {OUTPUT_RATE}, timeUnit: '1s', duration: '{OUTPUT_SECONDS}s', preAllocatedVUs: 16,
-  maxVUs: 16 }} }}, summaryTrendStats: ['med'] }};
+  maxVUs: 16 }} }}, summaryTrendStats: ['med'], discardResponseBodies: true }};
 export default function () {{ http.get('{url}'); }}
 export function handleSummary(d) {{
   return {{ '{summary}': JSON.stringify(d.metrics.http_req_duration.values.med) }};

@@ -167,6 +167,8 @@ fn an_arrival_rate_is_a_timed_run() {
         "--duration=1",
         "--rounds=1",
         "--concurrency=2",
+        // Each instance must write its end mark.
+        "--segments=2",
     ]);
     assert_eq!(
         (

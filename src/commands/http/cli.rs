@@ -296,7 +296,7 @@ baseline comparison of micro mode.",
                     long: "duration",
                     short: None,
                     value: Some("SECONDS"),
-                    help: "seconds of load per page and server: wrk always (default 10), k6 when given (its constant-vus)",
+                    help: "seconds of load per page and server: wrk always (default 10), k6 when given (its constant-vus); the other tools refuse it",
                     set: Set::Text(|o, v, option| {
                         o.job.duration = Some(positive(v, option)?);
                         Ok(())

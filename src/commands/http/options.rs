@@ -349,7 +349,7 @@ mod tests {
             let given = args(&["--url=http://h/", "--duration=3", &format!("--tool={tool}")]);
             assert!(parse(given, None).is_ok(), "{tool}");
         }
-        for tool in ["builtin", "ab", "h2load"] {
+        for tool in ["builtin", "ab", "oha", "h2load"] {
             let given = args(&["--url=http://h/", "--duration=3", &format!("--tool={tool}")]);
             let e = parse(given, None).unwrap_err();
             assert_eq!(e.exit_code(), 2);

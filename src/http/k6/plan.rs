@@ -63,7 +63,7 @@ pub struct Block {
 
 /// Milliseconds the requests still in flight when a timed block ends may
 /// take before the next block starts (k6's `gracefulStop`); a request
-/// still running then is interrupted, and counted as failed.
+/// still running then is interrupted, and k6 writes none of its points.
 pub const GRACE_MS: u64 = 2_000;
 
 /// Everything the script and the instances are made from.

@@ -120,14 +120,15 @@ impl Output {
             };
             let Some(&completed) = self.ended.get(segment) else {
                 return Err(format!(
-                    "{of} has no end mark: it was cut short, or k6 stopped before its test ended"
+                    "{of} has no end mark: it was cut short, k6 stopped before its test ended, or \
+                     its script predates the mark (make the manifest again)"
                 ));
             };
             let made = self.requests_of(segment);
             if made < completed {
                 return Err(format!(
                     "{of} holds {made} measured requests, and k6 completed {completed} \
-                     iterations of one each: its start is missing (a pod log rotated?)"
+                     iterations of one each: its start is missing (a log rotated?)"
                 ));
             }
         }

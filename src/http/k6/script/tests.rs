@@ -113,6 +113,14 @@ fn timed_runs_start_each_block_after_the_last_and_its_grace() {
         end["startTime"],
         format!("{}ms", 8 * (1000 + GRACE_MS) + 200)
     );
+    // With segments, one virtual user each: every instance writes its mark.
+    let segmented = written(|j| {
+        j.duration = Some(2);
+        j.concurrency = 4;
+        j.segments = 3;
+    });
+    let scenarios = &constant(&segmented.text, "export const options = ")["scenarios"];
+    assert_eq!(scenarios["end"]["vus"], 3);
     // Dropped iterations are known by their scenario alone.
     assert!(
         options["systemTags"]
