@@ -1,6 +1,10 @@
-{* The administration's login form. Expects: redirect_uri. *}
+{* The administration's login form. Expects: redirect_uri, csrf (the form's
+   token), message (empty: none). *}
 <div class="user-login">
 <h1>{'Log in to the administration'|i18n('design/admin/user/login')}</h1>
+{if $message|eq('')}{else}
+<p class="message">{$message|wash}</p>
+{/if}
 <form method="post" action={'/user/login'|ezurl}>
 <div class="block">
 <label for="id1">{'Username'|i18n('design/admin/user/login')}</label>
@@ -14,5 +18,6 @@
 <input class="defaultbutton" type="submit" name="LoginButton" value="{'Log in'|i18n('design/admin/user/login')}" tabindex="3" />
 </div>
 <input type="hidden" name="RedirectURI" value="{$redirect_uri|wash}" />
+<input type="hidden" name="csrf" value="{$csrf|wash}" />
 </form>
 </div>

@@ -8,12 +8,14 @@
 //!   template engine, in the site's page layout.
 //! - [`cache`], [`cache_folder`], [`lru`] and [`gzip`]: the view cache,
 //!   bounded in bytes, and the bytes it keeps.
-//! - [`respond`]: one request answered; [`purge`]: who may clear the cache.
+//! - [`respond`]: one request answered; [`purge`]: who may clear the cache;
+//!   [`admin`]: the administrators' login, sessions and dashboard.
 //! - [`published`]: the sitemap, OpenSearch description and link relations
 //!   from which a tool finds the site's pages.
 //! - [`serve`]: the listener, the threads, the connection cap, the clean
 //!   stop; [`connection`]: one connection and its time limits.
 
+mod admin;
 mod cache;
 mod cache_folder;
 mod connection;
@@ -28,7 +30,7 @@ mod respond;
 mod routes;
 mod serve;
 
-use options::{Options, Parsed};
+use options::{AdminPassword, Options, Parsed};
 use std::io::Write;
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -81,10 +83,18 @@ fn app(o: &Options) -> Result<respond::App, String> {
         Some(file) => Some(purge::Token::read(file)?),
         None => None,
     };
+    let password = match &o.admin_password {
+        None => None,
+        Some(AdminPassword::File(file)) => Some(admin::password::Password::read(file)?),
+        Some(AdminPassword::Given(text)) => Some(
+            admin::password::Password::of(text).map_err(|m| format!("--admin-password: {m}"))?,
+        ),
+    };
     let pages = pages::Pages::boot(&database)?;
     Ok(respond::App {
         pages,
         cache,
         purge_token,
+        admin: admin::Admin::new(password)?,
     })
 }

@@ -16,7 +16,9 @@ Serves the reference kernel's pages (probes/) from its SQLite content, for
   /content/view/full/N      node N's full view
   /content/search?SearchText=WORDS
                             the search page
-  /user/login               the admin login page
+  /user/login               the administrators' login form (POST logs in)
+  /user/logout              logging out (a POST from the dashboard)
+  /content/dashboard        the administrators' dashboard
   /sitemap.xml              the front page and its menu pages (sitemaps.org)
   /opensearch.xml           the search page's OpenSearch description
 Anything else is a 404 page.
@@ -47,6 +49,12 @@ Options:
                             (one word of 16 characters or more) as
                             `Authorization: Bearer TOKEN`, as `yardstick http
                             --cold-clear=FILE` sends; without it, no PURGE
+  --admin-password-file=FILE
+                            the administrators' password: the one line of FILE
+                            (12 characters or more), kept only as its Argon2
+                            hash; log in at /user/login as `admin`. Without it
+                            (or --admin-password=TEXT, which other users of the
+                            machine can see), nobody can log in
   -h, --help                this text
 
 What is cached: a page answered 200 whose target has no query, or is the
@@ -79,6 +87,27 @@ pub struct Options {
     pub limits: ConnectionLimits,
     /// The file of the token a `PURGE` must carry; none: no `PURGE`.
     pub purge_token_file: Option<PathBuf>,
+    /// Where the administrators' password comes from; none: no
+    /// administrators.
+    pub admin_password: Option<AdminPassword>,
+}
+
+/// The administrators' password as the owner gave it.
+#[derive(Clone, PartialEq)]
+pub enum AdminPassword {
+    /// `--admin-password-file`: read from this file.
+    File(PathBuf),
+    /// `--admin-password`: given on the command line.
+    Given(String),
+}
+
+impl std::fmt::Debug for AdminPassword {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AdminPassword::File(path) => write!(f, "File({path:?})"),
+            AdminPassword::Given(_) => write!(f, "Given(hidden)"),
+        }
+    }
 }
 
 /// What one connection may hold of the server: a peer that sends nothing,
@@ -137,6 +166,7 @@ impl Default for Options {
             port: 8080,
             limits: ConnectionLimits::default(),
             purge_token_file: None,
+            admin_password: None,
         }
     }
 }
@@ -185,6 +215,14 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
             Long("port") => o.port = port(&text(&mut p, "--port")?)?,
             Long("purge-token-file") => {
                 o.purge_token_file = Some(path(&mut p, "--purge-token-file")?);
+            }
+            Long("admin-password-file") => {
+                let file = path(&mut p, "--admin-password-file")?;
+                o.admin_password = Some(AdminPassword::File(file));
+            }
+            Long("admin-password") => {
+                let given = text(&mut p, "--admin-password")?;
+                o.admin_password = Some(AdminPassword::Given(given));
             }
             other => return Err(other.unexpected().to_string()),
         }

@@ -2,7 +2,7 @@
 //! (`Site`), then the layout around it ([`layout`](crate::layout)).
 //!
 //! The full view is the kernel's (`Site::full_view`, the one the kernel
-//! suite times); the search, login and "not found" views are this
+//! suite times); the search, login, dashboard and "not found" views are this
 //! crate's templates (`demo-site/design/`), compiled once at start and
 //! rendered by the same engine, so every page goes the CMS's way.
 
@@ -44,6 +44,7 @@ pub struct Pages {
     router: Router,
     search_view: Program,
     login_view: Program,
+    dashboard_view: Program,
     missing_view: Program,
 }
 
@@ -65,6 +66,7 @@ impl Pages {
             router: routes::router(),
             search_view: view("search.tpl", include_str!("../design/search.tpl"))?,
             login_view: view("login.tpl", include_str!("../design/login.tpl"))?,
+            dashboard_view: view("dashboard.tpl", include_str!("../design/dashboard.tpl"))?,
             missing_view: view("not_found.tpl", include_str!("../design/not_found.tpl"))?,
         })
     }
@@ -81,7 +83,14 @@ impl Pages {
                 location: Some(to),
             }),
             Page::Search(text) => self.search(&text, target),
-            Page::Login => self.login(target),
+            // The administration answers the login form at its own path,
+            // with a token for each visitor: any other spelling of it
+            // (`/index.php/user/login`, `/user/login/(x)/1`) leads there.
+            Page::Login => Ok(Rendered {
+                status: 303,
+                html: String::new(),
+                location: Some(crate::admin::LOGIN.to_string()),
+            }),
             Page::NotFound => self.not_found(target),
         }
     }
@@ -153,22 +162,55 @@ impl Pages {
         Ok(Rendered::ok(html))
     }
 
-    fn login(&self, uri: &str) -> Result<Rendered, String> {
-        let vars = Vars::new().set("redirect_uri", "/content/dashboard");
-        let content = self.view(&self.login_view, &vars)?;
-        let html = self.chrome.admin(
+    /// The login form with its token and a message (empty: none), in the
+    /// administration's layout.
+    pub fn login(&self, csrf: &str, message: &str) -> Result<String, String> {
+        let vars = Vars::new()
+            .set("redirect_uri", crate::admin::DASHBOARD)
+            .set("csrf", csrf)
+            .set("message", message);
+        self.admin_page(
+            &self.login_view,
+            &vars,
+            crate::admin::LOGIN,
+            "login",
+            "Log in",
+        )
+    }
+
+    /// The administrators' dashboard, its forms carrying `csrf`.
+    pub fn dashboard(&self, csrf: &str, message: &str) -> Result<String, String> {
+        let vars = Vars::new().set("csrf", csrf).set("message", message);
+        self.admin_page(
+            &self.dashboard_view,
+            &vars,
+            crate::admin::DASHBOARD,
+            "dashboard",
+            "Dashboard",
+        )
+    }
+
+    fn admin_page(
+        &self,
+        program: &Program,
+        vars: &Vars,
+        uri: &str,
+        view: &str,
+        title: &str,
+    ) -> Result<String, String> {
+        let content = self.view(program, vars)?;
+        self.chrome.admin(
             &self.site,
             ModuleResult {
                 uri,
                 node_id: FRONT_PAGE,
-                view: "login",
+                view,
                 search_text: "",
                 content,
-                path: vec![step("Log in", None)],
+                path: vec![step(title, None)],
                 left_menu: false,
             },
-        )?;
-        Ok(Rendered::ok(html))
+        )
     }
 
     /// The sitemap's paths, as the content store holds them now.

@@ -21,6 +21,8 @@ use std::sync::Arc;
 pub struct App {
     pub pages: Pages,
     pub cache: ViewCache,
+    /// The administrators: their login, sessions and dashboard.
+    pub admin: crate::admin::Admin,
     /// The token a `PURGE` must carry; none: the site knows no `PURGE`.
     pub purge_token: Option<Token>,
 }
@@ -42,6 +44,9 @@ pub async fn respond(
         let answered =
             tokio::task::spawn_blocking(move || clear(&app, peer, authorization.as_deref())).await;
         return Ok(answered.unwrap_or_else(|e| failure(&format!("a purge panicked: {e}"))));
+    }
+    if let Some(path) = crate::admin::owned(req.uri().path()) {
+        return Ok(crate::admin::reply::answer(app, peer, path, req).await);
     }
     if req.method() != Method::GET && req.method() != Method::HEAD {
         let mut r = Response::new(Full::new(Bytes::from_static(b"only GET and HEAD\n")));

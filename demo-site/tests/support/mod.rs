@@ -114,14 +114,26 @@ impl Response {
 
 /// GET `target` with `headers`, the connection closed after it.
 pub fn get(port: u16, target: &str, headers: &[&str]) -> Response {
+    request(port, "GET", target, headers, b"")
+}
+
+/// `method` `target` with `headers` and `body`, the connection closed
+/// after it.
+pub fn request(port: u16, method: &str, target: &str, headers: &[&str], body: &[u8]) -> Response {
     let mut tcp = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    let mut request = format!("GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
+    let mut request =
+        format!("{method} {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
     for h in headers {
         request.push_str(h);
         request.push_str("\r\n");
     }
+    if !body.is_empty() {
+        request.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
     request.push_str("\r\n");
-    tcp.write_all(request.as_bytes()).expect("write");
+    let mut bytes = request.into_bytes();
+    bytes.extend_from_slice(body);
+    tcp.write_all(&bytes).expect("write");
     // A safety net for a server that never answers: the test fails
     // instead of hanging.
     let guard = Some(std::time::Duration::from_secs(60));

@@ -1,0 +1,113 @@
+//! The administration over HTTP: a request read into an [`Asked`] (its
+//! form body bounded), and a [`Reply`] rendered into a response through
+//! the site's pages. Nothing here is cached, and every answer says so.
+
+use super::{Asked, Reply, View, cookies};
+use crate::respond::App;
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper::header::{self, HeaderValue};
+use hyper::{Request, Response, StatusCode};
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The largest form body read: a login form is a few hundred bytes.
+const MAX_FORM: usize = 8 * 1024;
+
+/// The answer to `req` (to the administration's `path`) from `peer`.
+pub async fn answer(
+    app: Arc<App>,
+    peer: Option<IpAddr>,
+    path: &'static str,
+    req: Request<Incoming>,
+) -> Response<Full<Bytes>> {
+    let header = |name: header::HeaderName| {
+        req.headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string()
+    };
+    let mut asked = Asked {
+        method: req.method().as_str().to_string(),
+        path: path.to_string(),
+        cookies: cookies(&header(header::COOKIE)),
+        peer,
+        // Said by a proxy in front; a forged one only makes the cookies
+        // stricter.
+        https: header(header::HeaderName::from_static("x-forwarded-proto"))
+            .eq_ignore_ascii_case("https"),
+        ..Asked::default()
+    };
+    if asked.method == "POST" {
+        let body = match Limited::new(req.into_body(), MAX_FORM).collect().await {
+            Ok(body) => body.to_bytes(),
+            Err(_) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "a form of 8 KiB at most\n"),
+        };
+        asked.form = form_urlencoded::parse(&body).into_owned().collect();
+    }
+    // Argon2 and the renders take milliseconds: off the server's threads.
+    tokio::task::spawn_blocking(move || {
+        let reply = app.admin.answer(&asked, Instant::now());
+        match reply.and_then(|r| response(&app, r)) {
+            Ok(r) => r,
+            Err(e) => plain(StatusCode::INTERNAL_SERVER_ERROR, &format!("{e}\n")),
+        }
+    })
+    .await
+    .unwrap_or_else(|e| {
+        plain(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &format!("panicked: {e}\n"),
+        )
+    })
+}
+
+/// `reply` as a response, its view rendered.
+fn response(app: &App, reply: Reply) -> Result<Response<Full<Bytes>>, String> {
+    let (html, location, allow) = match &reply.view {
+        View::Login { csrf, message } => (app.pages.login(csrf, message)?, None, None),
+        View::Dashboard { csrf, message } => (app.pages.dashboard(csrf, message)?, None, None),
+        View::SeeOther(to) => (String::new(), Some(*to), None),
+        View::NotAllowed(allow) => (String::new(), None, Some(*allow)),
+    };
+    let mut r = Response::new(Full::new(Bytes::from(html)));
+    *r.status_mut() =
+        StatusCode::from_u16(reply.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let h = r.headers_mut();
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    // Made for each visitor and never kept, as a CDN says of what it
+    // passes to the origin; `yardstick http` counts it apart from misses.
+    h.insert(
+        header::HeaderName::from_static("x-cache"),
+        HeaderValue::from_static("BYPASS"),
+    );
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    if let Some(to) = location {
+        h.insert(header::LOCATION, HeaderValue::from_static(to));
+    }
+    if let Some(allow) = allow {
+        h.insert(header::ALLOW, HeaderValue::from_static(allow));
+    }
+    if let Some(seconds) = reply.retry_after {
+        h.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+    }
+    for c in &reply.set_cookies {
+        let value = HeaderValue::from_str(c).map_err(|e| format!("a cookie: {e}"))?;
+        h.append(header::SET_COOKIE, value);
+    }
+    Ok(r)
+}
+
+fn plain(status: StatusCode, text: &str) -> Response<Full<Bytes>> {
+    let mut r = Response::new(Full::new(Bytes::from(text.to_string())));
+    *r.status_mut() = status;
+    r.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
+}
