@@ -9,7 +9,8 @@
 //! - [`cache`], [`cache_folder`], [`lru`] and [`gzip`]: the view cache,
 //!   bounded in bytes, and the bytes it keeps.
 //! - [`respond`]: one request answered; [`purge`]: who may clear the cache;
-//!   [`admin`]: the administrators' login, sessions and dashboard.
+//!   [`admin`]: the administrators' login, sessions and dashboard;
+//!   [`card`]: the speed card, the same pages through two servers.
 //! - [`published`]: the sitemap, OpenSearch description and link relations
 //!   from which a tool finds the site's pages.
 //! - [`serve`]: the listener, the threads, the connection cap, the clean
@@ -18,6 +19,7 @@
 mod admin;
 mod cache;
 mod cache_folder;
+mod card;
 mod connection;
 mod gzip;
 mod layout;
@@ -91,10 +93,67 @@ fn app(o: &Options) -> Result<respond::App, String> {
         ),
     };
     let pages = pages::Pages::boot(&database)?;
+    let card_file = card_file(o)?;
     Ok(respond::App {
         pages,
         cache,
         purge_token,
         admin: admin::Admin::new(password)?,
+        measurer: std::sync::Arc::new(card::measure::Measurer::new(setup(o, &card_file)?)),
+        card_file,
+    })
+}
+
+/// The speed card's file: as given, or one in a folder of this process's
+/// own (nothing measured yet), kept until it exits.
+fn card_file(o: &Options) -> Result<std::path::PathBuf, String> {
+    if let Some(file) = &o.card_file {
+        return Ok(file.clone());
+    }
+    let dir = tempfile::Builder::new()
+        .prefix("yardstick-demo-card")
+        .tempdir()
+        .map_err(|e| format!("cannot make a folder for the speed card: {e}"))?;
+    // Removed at exit by the operating system's temp cleaning, not here:
+    // the server holds no handle it could drop on the way out.
+    Ok(dir.keep().join("card.json"))
+}
+
+/// What Measure again needs, when the site was given servers to measure.
+fn setup(o: &Options, card_file: &std::path::Path) -> Result<Option<card::measure::Setup>, String> {
+    let Some(servers) = &o.card_servers else {
+        return Ok(None);
+    };
+    let pages = match &o.card_pages {
+        Some(file) => file.clone(),
+        None => {
+            // The demo's own page set, beside the card's file.
+            let file = card_file.with_file_name("card-pages.txt");
+            std::fs::write(&file, include_str!("../pages.txt"))
+                .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+            file
+        }
+    };
+    let yardstick = match &o.yardstick {
+        Some(program) => program.clone(),
+        None => beside_me("yardstick")?,
+    };
+    Ok(Some(card::measure::Setup {
+        yardstick,
+        servers: servers.clone(),
+        pages,
+        file: card_file.to_path_buf(),
+    }))
+}
+
+/// `name` in this program's folder (where cargo builds both), else as
+/// found on PATH when it runs.
+fn beside_me(name: &str) -> Result<std::path::PathBuf, String> {
+    let me = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    let beside = me.with_file_name(name);
+    Ok(if beside.is_file() {
+        beside
+    } else {
+        std::path::PathBuf::from(name)
     })
 }

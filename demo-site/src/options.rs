@@ -19,6 +19,7 @@ Serves the reference kernel's pages (probes/) from its SQLite content, for
   /user/login               the administrators' login form (POST logs in)
   /user/logout              logging out (a POST from the dashboard)
   /content/dashboard        the administrators' dashboard
+  /speed, /speed.json       the speed card: the same pages through two servers
   /sitemap.xml              the front page and its menu pages (sitemaps.org)
   /opensearch.xml           the search page's OpenSearch description
 Anything else is a 404 page.
@@ -55,6 +56,17 @@ Options:
                             hash; log in at /user/login as `admin`. Without it
                             (or --admin-password=TEXT, which other users of the
                             machine can see), nobody can log in
+  --card-file=FILE          the speed card's file (/speed, /speed.json): the last
+                            measurement, kept whole (default: a new one in a
+                            folder of the process's own: nothing measured yet)
+  --card-servers=A,B        Measure again (on the dashboard) measures the card's
+                            pages through servers A and B (base URLs) with
+                            yardstick http --compare=A,B, warm (20 requests) and
+                            --cold (8); without it, Measure again is off
+  --card-pages=FILE         the card's pages, one a line (default: the demo's
+                            page set, demo-site/pages.txt)
+  --yardstick=PATH          the yardstick program Measure again runs (default:
+                            the one beside this program, else yardstick on PATH)
   -h, --help                this text
 
 What is cached: a page answered 200 whose target has no query, or is the
@@ -90,6 +102,15 @@ pub struct Options {
     /// Where the administrators' password comes from; none: no
     /// administrators.
     pub admin_password: Option<AdminPassword>,
+    /// The speed card's file; none: one of this process's own.
+    pub card_file: Option<PathBuf>,
+    /// The speed card's two servers, A and B (base URLs); none: Measure
+    /// again is off.
+    pub card_servers: Option<[String; 2]>,
+    /// The speed card's pages; none: the demo's page set (pages.txt).
+    pub card_pages: Option<PathBuf>,
+    /// The `yardstick` program Measure again runs.
+    pub yardstick: Option<PathBuf>,
 }
 
 /// The administrators' password as the owner gave it.
@@ -167,6 +188,10 @@ impl Default for Options {
             limits: ConnectionLimits::default(),
             purge_token_file: None,
             admin_password: None,
+            card_file: None,
+            card_servers: None,
+            card_pages: None,
+            yardstick: None,
         }
     }
 }
@@ -175,7 +200,7 @@ impl Default for Options {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Parsed {
     Help,
-    Run(Options),
+    Run(Box<Options>),
 }
 
 /// Most worker threads: more than any machine this runs on has cores, few
@@ -220,6 +245,12 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
                 let file = path(&mut p, "--admin-password-file")?;
                 o.admin_password = Some(AdminPassword::File(file));
             }
+            Long("card-file") => o.card_file = Some(path(&mut p, "--card-file")?),
+            Long("card-servers") => {
+                o.card_servers = Some(servers(&text(&mut p, "--card-servers")?)?)
+            }
+            Long("card-pages") => o.card_pages = Some(path(&mut p, "--card-pages")?),
+            Long("yardstick") => o.yardstick = Some(path(&mut p, "--yardstick")?),
             Long("admin-password") => {
                 let given = text(&mut p, "--admin-password")?;
                 o.admin_password = Some(AdminPassword::Given(given));
@@ -227,7 +258,18 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
             other => return Err(other.unexpected().to_string()),
         }
     }
-    Ok(Parsed::Run(o))
+    Ok(Parsed::Run(Box::new(o)))
+}
+
+/// `A,B`: two base URLs.
+fn servers(value: &str) -> Result<[String; 2], String> {
+    let parts: Vec<String> = value.split(',').map(|s| s.trim().to_string()).collect();
+    match <[String; 2]>::try_from(parts) {
+        Ok([a, b]) if a.starts_with("http") && b.starts_with("http") && a != b => Ok([a, b]),
+        _ => Err(format!(
+            "--card-servers: `{value}` is not two different base URLs, A,B (http://...)"
+        )),
+    }
 }
 
 fn text(p: &mut lexopt::Parser, option: &str) -> Result<String, String> {
@@ -315,7 +357,7 @@ mod tests {
 
     fn run(args: &[&str]) -> Result<Options, String> {
         match parse(args.iter().map(|s| s.to_string()))? {
-            Parsed::Run(o) => Ok(o),
+            Parsed::Run(o) => Ok(*o),
             Parsed::Help => Err("help".into()),
         }
     }

@@ -45,6 +45,7 @@ pub struct Pages {
     search_view: Program,
     login_view: Program,
     dashboard_view: Program,
+    card_view: Program,
     missing_view: Program,
 }
 
@@ -67,6 +68,7 @@ impl Pages {
             search_view: view("search.tpl", include_str!("../design/search.tpl"))?,
             login_view: view("login.tpl", include_str!("../design/login.tpl"))?,
             dashboard_view: view("dashboard.tpl", include_str!("../design/dashboard.tpl"))?,
+            card_view: view("card.tpl", include_str!("../design/card.tpl"))?,
             missing_view: view("not_found.tpl", include_str!("../design/not_found.tpl"))?,
         })
     }
@@ -208,6 +210,24 @@ impl Pages {
                 search_text: "",
                 content,
                 path: vec![step(title, None)],
+                left_menu: false,
+            },
+        )
+    }
+
+    /// The speed card of `vars` ([`crate::card::view::vars`]), in the
+    /// public layout.
+    pub fn card(&self, vars: &Vars) -> Result<String, String> {
+        let content = self.view(&self.card_view, vars)?;
+        self.chrome.public(
+            &self.site,
+            ModuleResult {
+                uri: crate::card::PAGE,
+                node_id: FRONT_PAGE,
+                view: "speed",
+                search_text: "",
+                content,
+                path: vec![step("Speed", None)],
                 left_menu: false,
             },
         )

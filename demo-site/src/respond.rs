@@ -23,6 +23,10 @@ pub struct App {
     pub cache: ViewCache,
     /// The administrators: their login, sessions and dashboard.
     pub admin: crate::admin::Admin,
+    /// The speed card's file, which `/speed` and `/speed.json` read.
+    pub card_file: std::path::PathBuf,
+    /// Measure again's measurements.
+    pub measurer: Arc<crate::card::measure::Measurer>,
     /// The token a `PURGE` must carry; none: the site knows no `PURGE`.
     pub purge_token: Option<Token>,
 }
@@ -35,18 +39,13 @@ pub async fn respond(
     req: Request<Incoming>,
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     if req.method().as_str() == purge::METHOD && req.uri().path() == purge::PATH {
-        let authorization = req
-            .headers()
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string);
-        // Clearing removes files: off the server's threads, as a render.
-        let answered =
-            tokio::task::spawn_blocking(move || clear(&app, peer, authorization.as_deref())).await;
-        return Ok(answered.unwrap_or_else(|e| failure(&format!("a purge panicked: {e}"))));
+        return Ok(purge_answer(app, peer, &req).await);
     }
     if let Some(path) = crate::admin::owned(req.uri().path()) {
         return Ok(crate::admin::reply::answer(app, peer, path, req).await);
+    }
+    if let Some(path) = crate::card::owned(req.uri().path()) {
+        return Ok(crate::card::reply::answer(app, req.method(), path).await);
     }
     if req.method() != Method::GET && req.method() != Method::HEAD {
         let mut r = Response::new(Full::new(Bytes::from_static(b"only GET and HEAD\n")));
@@ -91,6 +90,23 @@ pub async fn respond(
             .insert(header::LINK, HeaderValue::from_static(links));
     }
     Ok(response)
+}
+
+/// The answer to a `PURGE` of the purge endpoint.
+async fn purge_answer(
+    app: Arc<App>,
+    peer: Option<IpAddr>,
+    req: &Request<Incoming>,
+) -> Response<Full<Bytes>> {
+    let authorization = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    // Clearing removes files: off the server's threads, as a render.
+    let answered =
+        tokio::task::spawn_blocking(move || clear(&app, peer, authorization.as_deref())).await;
+    answered.unwrap_or_else(|e| failure(&format!("a purge panicked: {e}")))
 }
 
 /// The answer to `target` off the server's threads: a cached page, or one

@@ -33,6 +33,9 @@ pub const LOGIN: &str = "/user/login";
 pub const LOGOUT: &str = "/user/logout";
 /// The administrators' dashboard, where a login leads.
 pub const DASHBOARD: &str = "/content/dashboard";
+/// Measure again (a POST from the dashboard): the speed card's pages
+/// measured anew.
+pub const MEASURE: &str = "/content/dashboard/measure";
 
 /// The session cookie.
 const SESSION_COOKIE: &str = "ys_session";
@@ -46,7 +49,9 @@ pub const USER: &str = "admin";
 /// by [`Admin::answer`], never cached.
 pub fn owned(path: &str) -> Option<&'static str> {
     let path = path.strip_prefix("/index.php").unwrap_or(path);
-    [LOGIN, LOGOUT, DASHBOARD].into_iter().find(|p| *p == path)
+    [LOGIN, LOGOUT, DASHBOARD, MEASURE]
+        .into_iter()
+        .find(|p| *p == path)
 }
 
 /// A request to the administration, as far as it decides the answer.
@@ -87,6 +92,9 @@ pub struct Reply {
     pub set_cookies: Vec<String>,
     /// Seconds before another login may be tried (a 429's `Retry-After`).
     pub retry_after: Option<u64>,
+    /// An administrator pressed Measure again, with the session's token:
+    /// the caller starts the measurement and says how that went.
+    pub measure: bool,
 }
 
 impl Reply {
@@ -96,6 +104,7 @@ impl Reply {
             view,
             set_cookies: Vec::new(),
             retry_after: None,
+            measure: false,
         }
     }
 }
@@ -133,8 +142,9 @@ impl Admin {
             (LOGIN, "GET" | "HEAD") => self.login_page(asked, now),
             (LOGIN, "POST") => self.log_in(asked, now),
             (LOGOUT, "POST") => self.log_out(asked, now),
+            (MEASURE, "POST") => self.measure(asked, now),
             (DASHBOARD, "GET" | "HEAD") => self.dashboard(asked, now),
-            (LOGOUT, _) => Ok(Reply::new(405, View::NotAllowed("POST"))),
+            (LOGOUT | MEASURE, _) => Ok(Reply::new(405, View::NotAllowed("POST"))),
             (DASHBOARD, _) => Ok(Reply::new(405, View::NotAllowed("GET, HEAD"))),
             _ => Ok(Reply::new(405, View::NotAllowed("GET, HEAD, POST"))),
         }
@@ -239,20 +249,49 @@ impl Admin {
         Ok(reply)
     }
 
-    fn log_out(&self, asked: &Asked, now: Instant) -> Result<Reply, String> {
+    /// The session of a dashboard form's POST, whose token must be the
+    /// session's: else the refusal to answer with.
+    fn posted(
+        &self,
+        asked: &Asked,
+        now: Instant,
+    ) -> Result<session::Session, Result<Reply, String>> {
         let session = match self.session(asked, now) {
             Ok(s) => s,
-            Err(why) => return self.form(asked, now, 403, no_session(why)),
+            Err(why) => return Err(self.form(asked, now, 403, no_session(why))),
         };
         let given = asked.form.get("csrf").map_or("", String::as_str);
         if !same(given, &session.csrf) {
-            return Ok(Reply::new(
+            return Err(Ok(Reply::new(
                 403,
                 View::Dashboard {
                     csrf: session.csrf,
                     message: STALE_FORM.to_string(),
                 },
-            ));
+            )));
+        }
+        Ok(session)
+    }
+
+    fn measure(&self, asked: &Asked, now: Instant) -> Result<Reply, String> {
+        let session = match self.posted(asked, now) {
+            Ok(s) => s,
+            Err(refusal) => return refusal,
+        };
+        let mut reply = Reply::new(
+            200,
+            View::Dashboard {
+                csrf: session.csrf,
+                message: String::new(),
+            },
+        );
+        reply.measure = true;
+        Ok(reply)
+    }
+
+    fn log_out(&self, asked: &Asked, now: Instant) -> Result<Reply, String> {
+        if let Err(refusal) = self.posted(asked, now) {
+            return refusal;
         }
         if let Some(token) = asked.cookies.get(SESSION_COOKIE) {
             self.state().sessions.end(token);

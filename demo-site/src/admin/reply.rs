@@ -3,6 +3,7 @@
 //! the site's pages. Nothing here is cached, and every answer says so.
 
 use super::{Asked, Reply, View, cookies};
+use crate::card::measure::Press;
 use crate::respond::App;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
@@ -50,7 +51,8 @@ pub async fn answer(
     }
     // Argon2 and the renders take milliseconds: off the server's threads.
     tokio::task::spawn_blocking(move || {
-        let reply = app.admin.answer(&asked, Instant::now());
+        let now = Instant::now();
+        let reply = app.admin.answer(&asked, now).map(|r| pressed(&app, r, now));
         match reply.and_then(|r| response(&app, r)) {
             Ok(r) => r,
             Err(e) => plain(StatusCode::INTERNAL_SERVER_ERROR, &format!("{e}\n")),
@@ -63,6 +65,44 @@ pub async fn answer(
             &format!("panicked: {e}\n"),
         )
     })
+}
+
+/// `reply` with Measure again pressed, when it was: the dashboard says
+/// whether a measurement started, and if not, why and when one may.
+fn pressed(app: &Arc<App>, mut reply: Reply, now: Instant) -> Reply {
+    if !reply.measure {
+        return reply;
+    }
+    let (status, said) = match app.measurer.press(now) {
+        Press::Started => (
+            200,
+            "Measuring: the card shows the new figures when it is done (a minute or so)."
+                .to_string(),
+        ),
+        Press::Running(since) => (
+            429,
+            format!(
+                "A measurement started {} s ago is still running: one at a time.",
+                since.as_secs()
+            ),
+        ),
+        Press::TooSoon(wait) => (
+            429,
+            format!(
+                "One measurement a minute: the next may start in {} s.",
+                wait.as_secs().max(1)
+            ),
+        ),
+        Press::NotSet => (
+            409,
+            "This site was started without servers to measure (--card-servers).".to_string(),
+        ),
+    };
+    reply.status = status;
+    if let View::Dashboard { message, .. } = &mut reply.view {
+        *message = said;
+    }
+    reply
 }
 
 /// `reply` as a response, its view rendered.

@@ -1,0 +1,330 @@
+//! Measure again: yardstick's own HTTP measurement of the card's pages
+//! through its two servers, run as a child (`yardstick http
+//! --compare=A,B`), warm and then `--cold`, and the card made from the two
+//! runs it saved. One measurement at a time, at most one start per
+//! [`SPACING`], stopped (its child killed) past [`LIMIT`]; a measurement
+//! that fails or is stopped keeps the last good card and adds why.
+
+use super::model::Card;
+use super::store::{self, Failure, Kept};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+/// The fewest seconds between two starts.
+pub const SPACING: Duration = Duration::from_secs(60);
+/// The longest a measurement may take.
+pub const LIMIT: Duration = Duration::from_secs(120);
+/// Requests per page and server: warm (cached), then rendered (`--cold`).
+pub const WARM_REQUESTS: u32 = 20;
+pub const COLD_REQUESTS: u32 = 8;
+
+/// What a measurement needs.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// The `yardstick` program.
+    pub yardstick: PathBuf,
+    /// Server A's and server B's base URLs.
+    pub servers: [String; 2],
+    /// The pages, one a line (`yardstick http --urls-file`).
+    pub pages: PathBuf,
+    /// The card's file.
+    pub file: PathBuf,
+}
+
+/// Whether a press started a measurement, and if not, why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Press {
+    Started,
+    /// One is running, started this long ago.
+    Running(Duration),
+    /// The last started this recently: the next may start after the wait.
+    TooSoon(Duration),
+    /// The site was started without servers to measure.
+    NotSet,
+}
+
+/// The measurements of one server process.
+pub struct Measurer {
+    setup: Option<Setup>,
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    running: bool,
+    last_start: Option<Instant>,
+}
+
+impl Measurer {
+    pub fn new(setup: Option<Setup>) -> Measurer {
+        Measurer {
+            setup,
+            state: Mutex::new(State::default()),
+        }
+    }
+
+    /// A press of Measure again at `now`: starts a measurement on a thread
+    /// of its own unless one runs or the last started too recently.
+    pub fn press(self: &Arc<Self>, now: Instant) -> Press {
+        let Some(setup) = self.setup.clone() else {
+            return Press::NotSet;
+        };
+        let press = self.claim(now);
+        if press == Press::Started {
+            let me = Arc::clone(self);
+            std::thread::spawn(move || {
+                me.finish(&setup, now);
+            });
+        }
+        press
+    }
+
+    /// Decides a press at `now`, and marks a measurement running when it
+    /// starts one: checked and marked under one lock, so ten presses at
+    /// once start one.
+    fn claim(&self, now: Instant) -> Press {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(last) = state.last_start {
+            let since = now.saturating_duration_since(last);
+            if state.running {
+                return Press::Running(since);
+            }
+            if since < SPACING {
+                return Press::TooSoon(SPACING - since);
+            }
+        }
+        state.running = true;
+        state.last_start = Some(now);
+        Press::Started
+    }
+
+    /// Measures, keeps the outcome in the card's file, and marks the
+    /// measurement over.
+    fn finish(&self, setup: &Setup, started: Instant) {
+        let at = rfc3339(SystemTime::now());
+        let outcome = measure(setup, started + LIMIT, at.clone());
+        let previous = store::read(&setup.file).ok().flatten().unwrap_or_default();
+        let kept = match outcome {
+            Ok(card) => Kept {
+                last_good: Some(card),
+                failure: None,
+            },
+            Err(message) => Kept {
+                last_good: previous.last_good,
+                failure: Some(Failure { at, message }),
+            },
+        };
+        if let Err(e) = store::write(&setup.file, &kept) {
+            eprintln!("speed card: {e}");
+        }
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).running = false;
+    }
+}
+
+/// One measurement: the warm run, the cold run, the card; an error in one
+/// line.
+pub fn measure(setup: &Setup, deadline: Instant, at: String) -> Result<Card, String> {
+    let began = Instant::now();
+    let folder = setup.file.parent().unwrap_or(Path::new("."));
+    let dir = tempfile::Builder::new()
+        .prefix(".measuring")
+        .tempdir_in(folder)
+        .map_err(|e| format!("cannot make a folder in {}: {e}", folder.display()))?;
+    let warm = dir.path().join("cached.json");
+    let cold = dir.path().join("rendered.json");
+    let stderr = dir.path().join("stderr.txt");
+    run(setup, &warm, WARM_REQUESTS, false, &stderr, deadline)?;
+    run(setup, &cold, COLD_REQUESTS, true, &stderr, deadline)?;
+    let load = |p: &Path| yardstick::document::store::load(p).map_err(|e| e.to_string());
+    let seconds = began.elapsed().as_secs_f64();
+    let card = Card::of_runs(&load(&warm)?, &load(&cold)?, at, seconds)?;
+    // The runs stay beside the card, for `yardstick show`.
+    for (run, name) in [(&warm, CACHED_RUN), (&cold, RENDERED_RUN)] {
+        let kept = setup.file.with_file_name(name);
+        std::fs::rename(run, &kept).map_err(|e| format!("cannot keep {}: {e}", kept.display()))?;
+    }
+    Ok(card)
+}
+
+/// The runs of the last good measurement, beside the card's file.
+pub const CACHED_RUN: &str = "card-cached.json";
+pub const RENDERED_RUN: &str = "card-rendered.json";
+
+/// `yardstick http` of the card's pages through both servers, saved to
+/// `save`, its errors to `stderr` (a file: a pipe nobody reads while it
+/// runs could fill and stop it), killed at `deadline`.
+fn run(
+    setup: &Setup,
+    save: &Path,
+    requests: u32,
+    cold: bool,
+    stderr: &Path,
+    deadline: Instant,
+) -> Result<(), String> {
+    let errors = std::fs::File::create(stderr)
+        .map_err(|e| format!("cannot make {}: {e}", stderr.display()))?;
+    let mut command = Command::new(&setup.yardstick);
+    command
+        .args(["http", "-q", "--rounds=1", "--concurrency=1", "--warmup=2"])
+        .arg(format!(
+            "--compare={},{}",
+            setup.servers[0], setup.servers[1]
+        ))
+        .arg(format!("--urls-file={}", setup.pages.display()))
+        .arg(format!("--requests={requests}"))
+        .arg(format!("--save={}", save.display()))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(errors);
+    if cold {
+        command.arg("--cold");
+    }
+    wait(spawn(&mut command, &setup.yardstick)?, stderr, deadline)
+}
+
+/// Starts `command`. A program just written (a new build) may be busy for
+/// a moment while a process forked elsewhere still holds it open for
+/// writing: that is tried again, a few times.
+fn spawn(command: &mut Command, program: &Path) -> Result<Child, String> {
+    let mut tries = 0;
+    loop {
+        match command.spawn() {
+            Ok(child) => return Ok(child),
+            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && tries < 20 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(25));
+            }
+            Err(e) => return Err(format!("cannot run {}: {e}", program.display())),
+        }
+    }
+}
+
+/// Waits for `child` until `deadline`, then kills it; its failure says the
+/// last line it wrote to `stderr`.
+fn wait(mut child: Child, stderr: &Path, deadline: Instant) -> Result<(), String> {
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) if status.success() => return Ok(()),
+            Ok(Some(status)) => {
+                let err = std::fs::read(stderr).unwrap_or_default();
+                let err = String::from_utf8_lossy(&err);
+                let why = err
+                    .lines()
+                    .rfind(|l| !l.trim().is_empty())
+                    .unwrap_or("no message");
+                return Err(format!(
+                    "yardstick http exited with {status}: {}",
+                    why.trim()
+                ));
+            }
+            Ok(None) if Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "stopped after {} s, the longest a measurement may take",
+                    LIMIT.as_secs()
+                ));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
+            Err(e) => return Err(format!("cannot wait for yardstick http: {e}")),
+        }
+    }
+}
+
+/// `time` as RFC 3339 in UTC, to the second.
+fn rfc3339(time: SystemTime) -> String {
+    humantime::format_rfc3339_seconds(time).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presses_start_one_measurement_at_a_time_and_one_a_minute() {
+        let m = Measurer::new(None);
+        let t0 = Instant::now();
+        assert_eq!(m.claim(t0), Press::Started);
+        assert_eq!(
+            m.claim(t0 + Duration::from_secs(5)),
+            Press::Running(Duration::from_secs(5))
+        );
+        m.state.lock().unwrap().running = false;
+        assert_eq!(
+            m.claim(t0 + Duration::from_secs(20)),
+            Press::TooSoon(Duration::from_secs(40))
+        );
+        assert_eq!(m.claim(t0 + SPACING), Press::Started);
+    }
+
+    fn fake_yardstick(dir: &Path, body: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join("yardstick");
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_child_past_the_deadline_is_killed() {
+        let dir = tempfile::tempdir().unwrap();
+        let child = Command::new("sleep").arg("600").spawn().unwrap();
+        let e = wait(child, &dir.path().join("none"), Instant::now()).unwrap_err();
+        assert!(e.contains("stopped after 120 s"), "{e}");
+    }
+
+    #[test]
+    fn a_failed_measurement_keeps_the_last_good_card_and_says_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("card.json");
+        let good = Card {
+            measured_at: "2026-12-04T00:00:00Z".into(),
+            seconds: 3.0,
+            servers: ["http://a".into(), "http://b".into()],
+            pages: Vec::new(),
+        };
+        store::write(
+            &file,
+            &Kept {
+                last_good: Some(good.clone()),
+                failure: None,
+            },
+        )
+        .unwrap();
+        let setup = Setup {
+            yardstick: fake_yardstick(dir.path(), "echo 'REFUSED: b is down' >&2; exit 2"),
+            servers: ["http://a".into(), "http://b".into()],
+            pages: dir.path().join("pages.txt"),
+            file: file.clone(),
+        };
+        let m = Measurer::new(Some(setup.clone()));
+        assert_eq!(m.claim(Instant::now()), Press::Started);
+        m.finish(&setup, Instant::now());
+        let kept = store::read(&file).unwrap().unwrap();
+        assert_eq!(kept.last_good, Some(good));
+        let failure = kept.failure.unwrap();
+        assert!(
+            failure.message.contains("REFUSED: b is down"),
+            "{failure:?}"
+        );
+        // Over: the next press (a minute on) starts one.
+        assert_eq!(m.claim(Instant::now() + SPACING), Press::Started);
+    }
+
+    #[test]
+    fn ten_presses_at_once_start_one() {
+        let m = Arc::new(Measurer::new(None));
+        let t0 = Instant::now();
+        let started: usize = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..10).map(|_| s.spawn(|| m.claim(t0))).collect();
+            handles
+                .into_iter()
+                .map(|h| usize::from(h.join().unwrap() == Press::Started))
+                .sum()
+        });
+        assert_eq!(started, 1);
+        assert_eq!(Arc::new(Measurer::new(None)).press(t0), Press::NotSet);
+    }
+}

@@ -1,0 +1,275 @@
+//! The speed card end to end: a site whose card measures two other demo
+//! sites (one with its view cache, one without), an administrator pressing
+//! Measure again, and the card, its JSON and `yardstick show` of the kept
+//! runs agreeing. Nothing here asserts on a time: counts, statuses, texts.
+
+mod support;
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use support::{Response, Site, get, request};
+
+const PASSWORD: &str = "the owner's own password";
+
+/// The `yardstick` program cargo built beside the demo site, which
+/// Measure again runs.
+fn yardstick() -> PathBuf {
+    let program = Path::new(support::BINARY).with_file_name("yardstick");
+    assert!(
+        program.is_file(),
+        "{} is not built: run the workspace's tests (cargo test)",
+        program.display()
+    );
+    program
+}
+
+fn body(r: &Response) -> String {
+    String::from_utf8_lossy(&r.body).into_owned()
+}
+
+fn field(page: &str, name: &str) -> String {
+    let key = format!("name=\"{name}\" value=\"");
+    let at = page.find(&key).expect("the field") + key.len();
+    page[at..].split('"').next().unwrap().to_string()
+}
+
+fn cookie(r: &Response, name: &str) -> String {
+    r.headers
+        .iter()
+        .filter(|(n, _)| n == "set-cookie")
+        .find_map(|(_, v)| {
+            v.split(';')
+                .next()
+                .filter(|c| c.starts_with(&format!("{name}=")))
+        })
+        .unwrap_or_else(|| panic!("no cookie {name}"))
+        .to_string()
+}
+
+fn post(port: u16, target: &str, cookies: &str, form: &str) -> Response {
+    request(
+        port,
+        "POST",
+        target,
+        &[
+            &format!("Cookie: {cookies}"),
+            "Content-Type: application/x-www-form-urlencoded",
+        ],
+        form.as_bytes(),
+    )
+}
+
+/// Logs in to the site on `port`: the session cookie and the dashboard's
+/// form token.
+fn log_in(port: u16) -> (String, String) {
+    let r = get(port, "/user/login", &[]);
+    let nonce = cookie(&r, "ys_login");
+    let token = field(&body(&r), "csrf");
+    let password: String = form_urlencoded::byte_serialize(PASSWORD.as_bytes()).collect();
+    let r = post(
+        port,
+        "/user/login",
+        &nonce,
+        &format!("Login=admin&Password={password}&csrf={token}"),
+    );
+    assert_eq!(r.status, 303, "{}", body(&r));
+    let session = cookie(&r, "ys_session");
+    let r = get(port, "/content/dashboard", &[&format!("Cookie: {session}")]);
+    assert_eq!(r.status, 200);
+    (session, field(&body(&r), "csrf"))
+}
+
+#[test]
+fn measure_again_fills_the_card_once_and_the_card_agrees_with_yardstick_show() {
+    let cached = Site::start(&[]);
+    let uncached = Site::start(&["--no-cache"]);
+    let dir = tempfile::tempdir().unwrap();
+    let password = dir.path().join("password");
+    std::fs::write(&password, PASSWORD).unwrap();
+    let pages = dir.path().join("pages.txt");
+    std::fs::write(&pages, "/\n/news\n").unwrap();
+    let card_file = dir.path().join("card.json");
+    let servers = format!("{},{}", cached.base(), uncached.base());
+    let site = Site::start(&[
+        &format!("--admin-password-file={}", password.display()),
+        &format!("--card-servers={servers}"),
+        &format!("--card-pages={}", pages.display()),
+        &format!("--card-file={}", card_file.display()),
+        &format!("--yardstick={}", yardstick().display()),
+    ]);
+    let r = get(site.port, "/speed", &[]);
+    assert_eq!(r.status, 200);
+    assert!(body(&r).contains("Not measured yet."), "{}", body(&r));
+    assert_eq!(get(site.port, "/speed.json", &[]).status, 404);
+    // An anonymous press, and one without the session's token: refused.
+    assert_eq!(
+        post(site.port, "/content/dashboard/measure", "", "").status,
+        403
+    );
+    let (session, token) = log_in(site.port);
+    assert_eq!(
+        post(site.port, "/content/dashboard/measure", &session, "csrf=x").status,
+        403
+    );
+    // Ten presses at once start one measurement; the others say why not.
+    let presses: Vec<Response> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..10)
+            .map(|_| {
+                s.spawn(|| {
+                    post(
+                        site.port,
+                        "/content/dashboard/measure",
+                        &session,
+                        &format!("csrf={token}"),
+                    )
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let started = presses.iter().filter(|r| r.status == 200).count();
+    assert_eq!(
+        started,
+        1,
+        "{:?}",
+        presses.iter().map(|r| r.status).collect::<Vec<_>>()
+    );
+    assert!(presses.iter().filter(|r| r.status == 429).all(|r| {
+        let b = body(r);
+        b.contains("still running") || b.contains("next may start")
+    }));
+    // GETs never measure: the card waits for the one started.
+    let give_up = Instant::now() + Duration::from_secs(150);
+    let kept: Value = loop {
+        let r = get(site.port, "/speed.json", &[]);
+        if r.status == 200 {
+            break serde_json::from_slice(&r.body).unwrap();
+        }
+        assert_eq!(r.status, 404);
+        assert!(Instant::now() < give_up, "no measurement in 150 s");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert!(kept["failure"].is_null(), "{kept}");
+    let card = &kept["last_good"];
+    assert_eq!(card["servers"][0], cached.base().as_str());
+    let lines = card["pages"].as_array().unwrap();
+    assert_eq!(lines.len(), 2, "{card}");
+    for line in lines {
+        for side in ["a", "b"] {
+            assert_eq!(line["cached"][side]["n"], 20, "{line}");
+            assert_eq!(line["rendered"][side]["n"], 8, "{line}");
+        }
+        // A answered from its cache, B rendered every page.
+        assert_eq!(line["cached"]["a"]["cache"]["HIT"], 20, "{line}");
+        assert_eq!(line["cached"]["b"]["cache"]["MISS"], 20, "{line}");
+    }
+    // `yardstick show` of the kept runs gives the card's medians.
+    for (run, way) in [
+        ("card-cached.json", "cached"),
+        ("card-rendered.json", "rendered"),
+    ] {
+        let out = std::process::Command::new(yardstick())
+            .args(["show", "--json"])
+            .arg(dir.path().join(run))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let shown: Value = serde_json::from_slice(&out.stdout).unwrap();
+        for row in shown["rows"].as_array().unwrap() {
+            let line = lines.iter().find(|l| l["page"] == row["name"]).unwrap();
+            let side = if row["target"] == card["servers"][0] {
+                "a"
+            } else {
+                "b"
+            };
+            assert_eq!(line[way][side]["median"], row["median"], "{run}: {row}");
+            assert_eq!(line[way][side]["n"], row["n"], "{run}: {row}");
+        }
+    }
+    // The page shows them, and the dashboard refuses a press within the
+    // minute.
+    let page = body(&get(site.port, "/speed", &[]));
+    let median = lines[0]["cached"]["a"]["median"].as_f64().unwrap();
+    assert!(page.contains(&format!("{median:.3} ms")), "{page}");
+    assert!(page.contains("measured from the server itself"), "{page}");
+    let r = post(
+        site.port,
+        "/content/dashboard/measure",
+        &session,
+        &format!("csrf={token}"),
+    );
+    assert_eq!(r.status, 429);
+    assert!(
+        body(&r).contains("One measurement a minute"),
+        "{}",
+        body(&r)
+    );
+}
+
+#[test]
+fn a_damaged_card_file_shows_no_figures_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let card_file = dir.path().join("card.json");
+    std::fs::write(&card_file, "{\"last_good\": {\"pages\": 3").unwrap();
+    let site = Site::start(&[&format!("--card-file={}", card_file.display())]);
+    let r = get(site.port, "/speed", &[]);
+    assert_eq!(r.status, 200);
+    let page = body(&r);
+    assert!(
+        page.contains("damaged") && !page.contains("Not measured yet"),
+        "{page}"
+    );
+    let r = get(site.port, "/speed.json", &[]);
+    assert_eq!(r.status, 500);
+    assert!(body(&r).contains("damaged"), "{}", body(&r));
+}
+
+#[test]
+fn a_server_that_is_down_fails_the_measurement_and_the_card_says_why() {
+    let up = Site::start(&[]);
+    // A port nothing listens on: taken and let go.
+    let down = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = tempfile::tempdir().unwrap();
+    let password = dir.path().join("password");
+    std::fs::write(&password, PASSWORD).unwrap();
+    let pages = dir.path().join("pages.txt");
+    std::fs::write(&pages, "/\n").unwrap();
+    let site = Site::start(&[
+        &format!("--admin-password-file={}", password.display()),
+        &format!("--card-servers={},http://127.0.0.1:{down}", up.base()),
+        &format!("--card-pages={}", pages.display()),
+        &format!("--card-file={}", dir.path().join("card.json").display()),
+        &format!("--yardstick={}", yardstick().display()),
+    ]);
+    let (session, token) = log_in(site.port);
+    let r = post(
+        site.port,
+        "/content/dashboard/measure",
+        &session,
+        &format!("csrf={token}"),
+    );
+    assert_eq!(r.status, 200, "{}", body(&r));
+    let give_up = Instant::now() + Duration::from_secs(150);
+    let kept: Value = loop {
+        let r = get(site.port, "/speed.json", &[]);
+        if r.status == 200 {
+            break serde_json::from_slice(&r.body).unwrap();
+        }
+        assert!(Instant::now() < give_up, "no outcome in 150 s");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert!(kept["last_good"].is_null(), "{kept}");
+    let failure = kept["failure"]["message"].as_str().unwrap_or("");
+    assert!(failure.contains(&format!("127.0.0.1:{down}")), "{kept}");
+    let page = body(&get(site.port, "/speed", &[]));
+    assert!(page.contains("failed"), "{page}");
+}
