@@ -112,6 +112,7 @@ fn measure_again_fills_the_card_once_and_the_card_agrees_with_yardstick_show() {
         post(site.port, "/content/dashboard/measure", &session, "csrf=x").status,
         403
     );
+    let pressed = Instant::now();
     // Ten presses at once start one measurement; the others say why not.
     let presses: Vec<Response> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..10)
@@ -203,12 +204,17 @@ fn measure_again_fills_the_card_once_and_the_card_agrees_with_yardstick_show() {
         &session,
         &format!("csrf={token}"),
     );
-    assert_eq!(r.status, 429);
-    assert!(
-        body(&r).contains("One measurement a minute"),
-        "{}",
-        body(&r)
-    );
+    // Within the minute of the first press (a loaded machine may have
+    // taken longer, and then the press rightly starts another).
+    if pressed.elapsed() < Duration::from_secs(55) {
+        assert_eq!(r.status, 429);
+        assert!(
+            body(&r).contains("One measurement a minute"),
+            "{}",
+            body(&r)
+        );
+        assert!(r.header("retry-after").is_some());
+    }
 }
 
 #[test]
@@ -224,6 +230,8 @@ fn a_damaged_card_file_shows_no_figures_and_says_so() {
         page.contains("damaged") && !page.contains("Not measured yet"),
         "{page}"
     );
+    // The damage is the server's to log: visitors are not shown its path.
+    assert!(!page.contains(&card_file.display().to_string()), "{page}");
     let r = get(site.port, "/speed.json", &[]);
     assert_eq!(r.status, 500);
     assert!(body(&r).contains("damaged"), "{}", body(&r));

@@ -23,7 +23,8 @@ use session::{NoSession, Sessions};
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 use throttle::Throttle;
 use token::{FORM_LIFETIME, FormKey, random_hex, same};
 
@@ -116,6 +117,28 @@ pub struct Admin {
     /// The clock login forms' expiries count from.
     started: Instant,
     state: Mutex<State>,
+    /// Password checks running now.
+    checking: AtomicUsize,
+}
+
+/// Password checks at a time.
+const MAX_CHECKS: usize = 2;
+
+/// One running password check, counted in `Admin::checking` while held.
+struct Check<'a>(&'a AtomicUsize);
+
+impl<'a> Check<'a> {
+    fn take(count: &'a AtomicUsize) -> Option<Check<'a>> {
+        let before = count.fetch_add(1, Ordering::SeqCst);
+        let check = Check(count);
+        (before < MAX_CHECKS).then_some(check)
+    }
+}
+
+impl Drop for Check<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 #[derive(Default)]
@@ -132,6 +155,7 @@ impl Admin {
             key: FormKey::new()?,
             started: Instant::now(),
             state: Mutex::new(State::default()),
+            checking: AtomicUsize::new(0),
         })
     }
 
@@ -206,30 +230,32 @@ impl Admin {
             return self.form(asked, now, 403, OFF);
         };
         let peer = asked.peer.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
-        if let Some(wait) = self.state().throttle.wait(peer, now) {
-            let seconds = wait.as_secs().max(1);
-            let mut reply = self.form(
-                asked,
-                now,
-                429,
-                &format!(
-                    "Too many failed logins from your address: try again in {} minutes.",
-                    seconds.div_ceil(60)
-                ),
-            )?;
-            reply.retry_after = Some(seconds);
-            return Ok(reply);
-        }
         let field = |name: &str| asked.form.get(name).map_or("", String::as_str);
         let nonce = asked.cookies.get(FORM_COOKIE).map_or("", String::as_str);
-        if !self.key.verify(nonce, field("csrf"), self.seconds(now)) {
-            return self.form(asked, now, 403, STALE_FORM);
+        {
+            let mut state = self.state();
+            if let Some(wait) = state.throttle.wait(peer, now) {
+                drop(state);
+                return self.too_many(asked, now, wait);
+            }
+            if !self.key.verify(nonce, field("csrf"), self.seconds(now)) {
+                drop(state);
+                return self.form(asked, now, 403, STALE_FORM);
+            }
+            // Counted as failed before the hash is checked, under the lock
+            // that checked the wait: logins sent at once are that many
+            // failures, never more guesses than the limit.
+            state.throttle.failed(peer, now);
         }
+        // Each check holds some 19 MiB for some milliseconds: a few at a
+        // time, the others refused, so a flood cannot take the memory.
+        let Some(_check) = Check::take(&self.checking) else {
+            return self.form(asked, now, 503, BUSY);
+        };
         // The password is checked whatever the name, so a wrong name takes
         // the time a wrong password does.
         let right = password.matches(field("Password")) & same(field("Login"), USER);
         if !right {
-            self.state().throttle.failed(peer, now);
             return self.form(asked, now, 403, "Wrong user name or password.");
         }
         let mut state = self.state();
@@ -289,6 +315,18 @@ impl Admin {
         Ok(reply)
     }
 
+    /// The login form, refused for `wait` more.
+    fn too_many(&self, asked: &Asked, now: Instant, wait: Duration) -> Result<Reply, String> {
+        let seconds = wait.as_secs().max(1);
+        let message = format!(
+            "Too many failed logins from your address: try again in {} minutes.",
+            seconds.div_ceil(60)
+        );
+        let mut reply = self.form(asked, now, 429, &message)?;
+        reply.retry_after = Some(seconds);
+        Ok(reply)
+    }
+
     fn log_out(&self, asked: &Asked, now: Instant) -> Result<Reply, String> {
         if let Err(refusal) = self.posted(asked, now) {
             return refusal;
@@ -325,6 +363,8 @@ impl Admin {
 /// The login form's message when the site has no administrators.
 const OFF: &str = "This site was started without an administrators' password \
                    (--admin-password-file): nobody can log in.";
+/// The message of a login refused because others are being checked.
+const BUSY: &str = "Other logins are being checked: send the form again in a moment.";
 /// The message of a form whose token is missing, forged or expired.
 const STALE_FORM: &str = "This form has expired or did not come from this site: \
                           send it again from this page.";

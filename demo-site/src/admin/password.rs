@@ -1,7 +1,9 @@
 //! The administrators' password: set by the site's owner, by option or
 //! from a file, never a built-in default, and kept only as its Argon2 hash
-//! (with a salt of its own), so that the process's memory holds no
-//! password to read back.
+//! (with a salt of its own), so that what the server keeps holds no
+//! password to read back. (`--admin-password`'s text stays in the
+//! process's arguments, which other users of the machine can read:
+//! `--admin-password-file` is the option for a shared machine.)
 
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};

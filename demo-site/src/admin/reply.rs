@@ -3,7 +3,7 @@
 //! the site's pages. Nothing here is cached, and every answer says so.
 
 use super::{Asked, Reply, View, cookies};
-use crate::card::measure::Press;
+use crate::card::measure::{LIMIT, Press};
 use crate::respond::App;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
@@ -34,7 +34,15 @@ pub async fn answer(
     let mut asked = Asked {
         method: req.method().as_str().to_string(),
         path: path.to_string(),
-        cookies: cookies(&header(header::COOKIE)),
+        // HTTP/2 may send each cookie in a header of its own.
+        cookies: cookies(
+            &req.headers()
+                .get_all(header::COOKIE)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
         peer,
         // Said by a proxy in front; a forged one only makes the cookies
         // stricter.
@@ -73,32 +81,42 @@ fn pressed(app: &Arc<App>, mut reply: Reply, now: Instant) -> Reply {
     if !reply.measure {
         return reply;
     }
-    let (status, said) = match app.measurer.press(now) {
+    let press = app.measurer.press(now);
+    let (status, said, retry) = match press {
         Press::Started => (
             200,
             "Measuring: the card shows the new figures when it is done (a minute or so)."
                 .to_string(),
+            None,
         ),
-        Press::Running(since) => (
-            429,
-            format!(
-                "A measurement started {} s ago is still running: one at a time.",
-                since.as_secs()
-            ),
-        ),
-        Press::TooSoon(wait) => (
-            429,
-            format!(
-                "One measurement a minute: the next may start in {} s.",
-                wait.as_secs().max(1)
-            ),
-        ),
+        Press::Running(since) => {
+            let most = LIMIT.saturating_sub(since).as_secs().max(1);
+            (
+                429,
+                format!(
+                    "A measurement started {} s ago is still running, for at most {most} s \
+                     more: one at a time.",
+                    since.as_secs()
+                ),
+                Some(most),
+            )
+        }
+        Press::TooSoon(wait) => {
+            let wait = wait.as_secs().max(1);
+            (
+                429,
+                format!("One measurement a minute: the next may start in {wait} s."),
+                Some(wait),
+            )
+        }
         Press::NotSet => (
             409,
             "This site was started without servers to measure (--card-servers).".to_string(),
+            None,
         ),
     };
     reply.status = status;
+    reply.retry_after = retry;
     if let View::Dashboard { message, .. } = &mut reply.view {
         *message = said;
     }

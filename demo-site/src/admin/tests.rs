@@ -245,3 +245,26 @@ fn the_paths_are_known_with_or_without_the_front_controller() {
         assert_eq!(owned(other), None, "{other}");
     }
 }
+
+#[test]
+fn logins_sent_at_once_never_make_more_guesses_than_the_limit() {
+    let a = admin();
+    let t0 = Instant::now();
+    let (csrf, cookies) = login_form(&a, t0);
+    let replies: Vec<Reply> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..12)
+            .map(|_| s.spawn(|| post_login(&a, t0, &csrf, &cookies, "not the password!")))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let guesses = replies
+        .iter()
+        .filter(|r| message(r) == "Wrong user name or password.")
+        .count();
+    assert!(guesses <= throttle::MAX_FAILURES, "{guesses}");
+    assert!(replies.iter().all(|r| [403, 429, 503].contains(&r.status)));
+    assert_eq!(
+        replies.iter().filter(|r| r.status == 429).count(),
+        12 - throttle::MAX_FAILURES
+    );
+}

@@ -24,6 +24,7 @@ pub struct Throttle {
 impl Throttle {
     /// How long `peer` must wait before it may try again, if it must.
     pub fn wait(&mut self, peer: IpAddr, now: Instant) -> Option<Duration> {
+        let peer = holder(peer);
         let times = self.failures.get_mut(&peer)?;
         while times
             .front()
@@ -41,6 +42,7 @@ impl Throttle {
 
     /// Counts a failed login of `peer`.
     pub fn failed(&mut self, peer: IpAddr, now: Instant) {
+        let peer = holder(peer);
         if self.failures.len() >= MAX_ADDRESSES && !self.failures.contains_key(&peer) {
             let oldest = self
                 .failures
@@ -60,7 +62,21 @@ impl Throttle {
 
     /// Forgets `peer`'s failures: it logged in.
     pub fn succeeded(&mut self, peer: IpAddr) {
-        self.failures.remove(&peer);
+        self.failures.remove(&holder(peer));
+    }
+}
+
+/// Whom failures count against: an IPv4 address, or an IPv6 address's /64
+/// (one subscriber's network, which holds more addresses than could ever
+/// be counted one by one).
+fn holder(peer: IpAddr) -> IpAddr {
+    match peer {
+        IpAddr::V6(v6) if v6.to_ipv4_mapped().is_none() => {
+            let prefix = u128::from(v6) & !((1u128 << 64) - 1);
+            IpAddr::V6(prefix.into())
+        }
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(peer, IpAddr::V4),
+        v4 => v4,
     }
 }
 
@@ -87,6 +103,26 @@ mod tests {
         assert!(t.wait(a, start + WINDOW).is_some());
         t.succeeded(a);
         assert_eq!(t.wait(a, start + WINDOW), None);
+    }
+
+    #[test]
+    fn an_ipv6_network_counts_as_one_holder() {
+        let mut t = Throttle::default();
+        let now = Instant::now();
+        for i in 0..MAX_FAILURES as u16 {
+            let ip: IpAddr = format!("2001:db8:1:2::{i:x}").parse().unwrap();
+            t.failed(ip, now);
+        }
+        assert!(
+            t.wait("2001:db8:1:2:ffff::1".parse().unwrap(), now)
+                .is_some()
+        );
+        assert!(t.wait("2001:db8:1:3::1".parse().unwrap(), now).is_none());
+        t.failed("::ffff:10.0.0.1".parse().unwrap(), now);
+        assert!(
+            t.failures
+                .contains_key(&"10.0.0.1".parse::<IpAddr>().unwrap())
+        );
     }
 
     #[test]

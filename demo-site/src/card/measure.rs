@@ -74,9 +74,16 @@ impl Measurer {
         let press = self.claim(now);
         if press == Press::Started {
             let me = Arc::clone(self);
-            std::thread::spawn(move || {
-                me.finish(&setup, now);
-            });
+            let spawned = std::thread::Builder::new()
+                .name("measure again".into())
+                .spawn(move || {
+                    let _over = Over(&me);
+                    me.finish(&setup, now);
+                });
+            if let Err(e) = spawned {
+                eprintln!("speed card: cannot start a measurement: {e}");
+                self.over();
+            }
         }
         press
     }
@@ -105,21 +112,57 @@ impl Measurer {
     fn finish(&self, setup: &Setup, started: Instant) {
         let at = rfc3339(SystemTime::now());
         let outcome = measure(setup, started + LIMIT, at.clone());
-        let previous = store::read(&setup.file).ok().flatten().unwrap_or_default();
+        let (last_good, damaged) = previous(&setup.file);
         let kept = match outcome {
             Ok(card) => Kept {
                 last_good: Some(card),
                 failure: None,
             },
             Err(message) => Kept {
-                last_good: previous.last_good,
-                failure: Some(Failure { at, message }),
+                last_good,
+                failure: Some(Failure {
+                    at,
+                    message: match damaged {
+                        Some(d) => format!("{message}; the card's file was damaged: {d}"),
+                        None => message,
+                    },
+                }),
             },
         };
         if let Err(e) = store::write(&setup.file, &kept) {
             eprintln!("speed card: {e}");
         }
+    }
+
+    /// Marks the measurement over.
+    fn over(&self) {
         self.state.lock().unwrap_or_else(|e| e.into_inner()).running = false;
+    }
+}
+
+/// Marks the measurement over when dropped: when it ends, and when it
+/// panics, so a panic never leaves every later press "still running".
+struct Over<'a>(&'a Measurer);
+
+impl Drop for Over<'_> {
+    fn drop(&mut self) {
+        self.0.over();
+    }
+}
+
+/// The card's last good measurement, before this one's outcome replaces
+/// the file; a damaged file is moved aside (`.damaged`), and said.
+fn previous(file: &Path) -> (Option<Card>, Option<String>) {
+    match store::read(file) {
+        Ok(kept) => (kept.and_then(|k| k.last_good), None),
+        Err(e) => {
+            let aside = file.with_extension("json.damaged");
+            let moved = std::fs::rename(file, &aside).map_or_else(
+                |_| String::new(),
+                |()| format!(", kept as {}", aside.display()),
+            );
+            (None, Some(format!("{e}{moved}")))
+        }
     }
 }
 
@@ -268,6 +311,18 @@ mod tests {
     }
 
     #[test]
+    fn a_damaged_file_is_moved_aside_and_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("card.json");
+        std::fs::write(&file, "{").unwrap();
+        let (last_good, damaged) = previous(&file);
+        assert_eq!(last_good, None);
+        assert!(damaged.unwrap().contains("card.json.damaged"));
+        assert!(dir.path().join("card.json.damaged").is_file() && !file.exists());
+        assert_eq!(previous(&file), (None, None));
+    }
+
+    #[test]
     fn a_child_past_the_deadline_is_killed() {
         let dir = tempfile::tempdir().unwrap();
         let child = Command::new("sleep").arg("600").spawn().unwrap();
@@ -301,7 +356,10 @@ mod tests {
         };
         let m = Measurer::new(Some(setup.clone()));
         assert_eq!(m.claim(Instant::now()), Press::Started);
-        m.finish(&setup, Instant::now());
+        {
+            let _over = Over(&m);
+            m.finish(&setup, Instant::now());
+        }
         let kept = store::read(&file).unwrap().unwrap();
         assert_eq!(kept.last_good, Some(good));
         let failure = kept.failure.unwrap();

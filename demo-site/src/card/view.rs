@@ -24,10 +24,12 @@ pub fn vars(kept: &Result<Option<Kept>, String>) -> Vars {
             String::new(),
         ),
         Ok(None) => (None, None, String::new()),
-        Err(e) => (
+        // The file's path and the parser's words are the server's: the
+        // log has them (`card::reply`), visitors are told what it means.
+        Err(_) => (
             None,
             None,
-            format!("The card's file is damaged, so no figures are shown: {e}"),
+            "The card's file is damaged, so no figures are shown.".to_string(),
         ),
     };
     let mut vars = Vars::new()
