@@ -102,6 +102,11 @@ fn measure_again_fills_the_card_once_and_the_card_agrees_with_yardstick_show() {
     assert_eq!(r.status, 200);
     assert!(body(&r).contains("Not measured yet."), "{}", body(&r));
     assert_eq!(get(site.port, "/speed.json", &[]).status, 404);
+    // GETs never measure, whoever sends them.
+    assert_eq!(
+        get(site.port, "/content/dashboard/measure", &[]).status,
+        405
+    );
     // An anonymous press, and one without the session's token: refused.
     assert_eq!(
         post(site.port, "/content/dashboard/measure", "", "").status,
@@ -111,6 +116,16 @@ fn measure_again_fills_the_card_once_and_the_card_agrees_with_yardstick_show() {
     assert_eq!(
         post(site.port, "/content/dashboard/measure", &session, "csrf=x").status,
         403
+    );
+    let cookie = format!("Cookie: {session}");
+    assert_eq!(
+        get(site.port, "/content/dashboard/measure", &[&cookie]).status,
+        405
+    );
+    assert_eq!(
+        get(site.port, "/speed.json", &[]).status,
+        404,
+        "nothing measured yet"
     );
     let pressed = Instant::now();
     // Ten presses at once start one measurement; the others say why not.
