@@ -33,7 +33,7 @@ pub mod measure;
 pub mod output;
 pub mod probe;
 #[cfg(feature = "cli")]
-mod process;
+pub mod process;
 #[cfg(feature = "report")]
 pub mod report;
 #[cfg(feature = "cli")]

@@ -70,7 +70,7 @@ pub(crate) struct Finished<S> {
 /// Runs `command` to its end, its output whole, with nothing to stop it
 /// but its limit; see [`run_within`]. The error is a sentence for the
 /// caller to prefix.
-pub(crate) fn output_within(command: &mut Command, limit: Duration) -> Result<Output, String> {
+pub fn output_within(command: &mut Command, limit: Duration) -> Result<Output, String> {
     let done = run_within(command, limit, &|| false, Vec::new()).map_err(|e| e.to_string())?;
     Ok(Output {
         status: done.status,

@@ -30,6 +30,7 @@ mod published;
 mod purge;
 mod respond;
 mod routes;
+mod secret;
 mod serve;
 
 use options::{AdminPassword, Options, Parsed};

@@ -24,8 +24,6 @@ pub const CLEARED_HEADER: &str = "x-cache-cleared";
 /// The fewest characters a token may have: short enough to type, too long
 /// to guess.
 const MIN_TOKEN: usize = 16;
-/// The longest token file read.
-const MAX_TOKEN_FILE: u64 = 4096;
 
 /// The owner's secret, from the file they gave.
 pub struct Token(String);
@@ -34,18 +32,8 @@ impl Token {
     /// The token in `path`: its one line, trimmed; an error that names the
     /// file otherwise.
     pub fn read(path: &Path) -> Result<Token, String> {
-        let shown = path.display();
-        let size = std::fs::metadata(path)
-            .map_err(|e| format!("--purge-token-file: {shown}: cannot read: {e}"))?
-            .len();
-        if size > MAX_TOKEN_FILE {
-            return Err(format!(
-                "--purge-token-file: {shown}: {size} bytes; a token file holds one line"
-            ));
-        }
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("--purge-token-file: {shown}: cannot read: {e}"))?;
-        Token::of(text.trim()).map_err(|m| format!("--purge-token-file: {shown}: {m}"))
+        let text = crate::secret::read_file(path, "--purge-token-file")?;
+        Token::of(text.trim()).map_err(|m| format!("--purge-token-file: {}: {m}", path.display()))
     }
 
     fn of(text: &str) -> Result<Token, String> {
@@ -60,8 +48,7 @@ impl Token {
     /// Whether `given` is the token, compared in time that does not depend
     /// on where they first differ.
     fn matches(&self, given: &str) -> bool {
-        let (a, b) = (self.0.as_bytes(), given.as_bytes());
-        a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+        crate::secret::same(&self.0, given)
     }
 }
 

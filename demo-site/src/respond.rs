@@ -250,7 +250,7 @@ const MAX_LOGGED: usize = 300;
 
 /// A 500, its cause on stderr in one line of at most [`MAX_LOGGED`]
 /// characters (not in the page: it may name files).
-fn failure(message: &str) -> Response<Full<Bytes>> {
+pub(crate) fn failure(message: &str) -> Response<Full<Bytes>> {
     eprintln!("error: {}", one_line(message, MAX_LOGGED));
     let mut r = Response::new(Full::new(Bytes::from_static(b"internal error\n")));
     *r.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;

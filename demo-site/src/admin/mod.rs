@@ -18,6 +18,7 @@ pub mod session;
 pub mod throttle;
 pub mod token;
 
+use crate::secret::same;
 use password::Password;
 use session::{NoSession, Sessions};
 use std::collections::HashMap;
@@ -26,7 +27,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use throttle::Throttle;
-use token::{FORM_LIFETIME, FormKey, random_hex, same};
+use token::{FORM_LIFETIME, FormKey, random_hex};
 
 /// The login form, as the CMS has it.
 pub const LOGIN: &str = "/user/login";

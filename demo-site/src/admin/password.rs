@@ -11,8 +11,6 @@ use std::path::Path;
 
 /// The fewest characters a password may have.
 const MIN_PASSWORD: usize = 12;
-/// The longest password file read.
-const MAX_FILE: u64 = 4096;
 
 /// The password's Argon2 hash, in the PHC string form.
 pub struct Password(String);
@@ -20,20 +18,10 @@ pub struct Password(String);
 impl Password {
     /// The password in `path`: its one line, without its end.
     pub fn read(path: &Path) -> Result<Password, String> {
-        let shown = path.display();
-        let size = std::fs::metadata(path)
-            .map_err(|e| format!("--admin-password-file: {shown}: cannot read: {e}"))?
-            .len();
-        if size > MAX_FILE {
-            return Err(format!(
-                "--admin-password-file: {shown}: {size} bytes; a password file holds one line"
-            ));
-        }
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("--admin-password-file: {shown}: cannot read: {e}"))?;
+        let text = crate::secret::read_file(path, "--admin-password-file")?;
         let line = text.strip_suffix('\n').unwrap_or(&text);
         let line = line.strip_suffix('\r').unwrap_or(line);
-        Password::of(line).map_err(|m| format!("--admin-password-file: {shown}: {m}"))
+        Password::of(line).map_err(|m| format!("--admin-password-file: {}: {m}", path.display()))
     }
 
     /// `password`, hashed; refused when too short to withstand guessing.

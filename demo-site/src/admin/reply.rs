@@ -4,7 +4,7 @@
 
 use super::{Asked, Reply, View, cookies};
 use crate::card::measure::{LIMIT, Press};
-use crate::respond::App;
+use crate::respond::{App, failure};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
@@ -63,16 +63,11 @@ pub async fn answer(
         let reply = app.admin.answer(&asked, now).map(|r| pressed(&app, r, now));
         match reply.and_then(|r| response(&app, r)) {
             Ok(r) => r,
-            Err(e) => plain(StatusCode::INTERNAL_SERVER_ERROR, &format!("{e}\n")),
+            Err(e) => failure(&format!("{path}: {e}")),
         }
     })
     .await
-    .unwrap_or_else(|e| {
-        plain(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            &format!("panicked: {e}\n"),
-        )
-    })
+    .unwrap_or_else(|e| failure(&format!("{path}: panicked: {e}")))
 }
 
 /// `reply` with Measure again pressed, when it was: the dashboard says

@@ -5,7 +5,8 @@
 //! whichever comes first. The clock is given, so expiry is tested without
 //! waiting.
 
-use super::token::{random_hex, same};
+use super::token::random_hex;
+use crate::secret::same;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 

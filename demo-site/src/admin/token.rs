@@ -7,6 +7,7 @@
 //! tool that loads the login page a million times costs the server no
 //! memory.
 
+use crate::secret::same;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 use std::time::Duration;
@@ -23,13 +24,6 @@ pub fn random_hex(bytes: usize) -> Result<String, String> {
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Whether `a` and `b` are equal, in time that does not depend on where
-/// they first differ.
-pub fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// The key login forms are signed with, drawn once per process.

@@ -8,7 +8,7 @@
 use super::model::Card;
 use super::store::{self, Failure, Kept};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -177,9 +177,8 @@ pub fn measure(setup: &Setup, deadline: Instant, at: String) -> Result<Card, Str
         .map_err(|e| format!("cannot make a folder in {}: {e}", folder.display()))?;
     let warm = dir.path().join("cached.json");
     let cold = dir.path().join("rendered.json");
-    let stderr = dir.path().join("stderr.txt");
-    run(setup, &warm, WARM_REQUESTS, false, &stderr, deadline)?;
-    run(setup, &cold, COLD_REQUESTS, true, &stderr, deadline)?;
+    run(setup, &warm, WARM_REQUESTS, false, deadline)?;
+    run(setup, &cold, COLD_REQUESTS, true, deadline)?;
     let load = |p: &Path| yardstick::document::store::load(p).map_err(|e| e.to_string());
     let seconds = began.elapsed().as_secs_f64();
     let card = Card::of_runs(&load(&warm)?, &load(&cold)?, at, seconds)?;
@@ -196,18 +195,14 @@ pub const CACHED_RUN: &str = "card-cached.json";
 pub const RENDERED_RUN: &str = "card-rendered.json";
 
 /// `yardstick http` of the card's pages through both servers, saved to
-/// `save`, its errors to `stderr` (a file: a pipe nobody reads while it
-/// runs could fill and stop it), killed at `deadline`.
+/// `save`, killed at `deadline`.
 fn run(
     setup: &Setup,
     save: &Path,
     requests: u32,
     cold: bool,
-    stderr: &Path,
     deadline: Instant,
 ) -> Result<(), String> {
-    let errors = std::fs::File::create(stderr)
-        .map_err(|e| format!("cannot make {}: {e}", stderr.display()))?;
     let mut command = Command::new(&setup.yardstick);
     command
         .args(["http", "-q", "--rounds=1", "--concurrency=1", "--warmup=2"])
@@ -217,63 +212,39 @@ fn run(
         ))
         .arg(format!("--urls-file={}", setup.pages.display()))
         .arg(format!("--requests={requests}"))
-        .arg(format!("--save={}", save.display()))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(errors);
+        .arg(format!("--save={}", save.display()));
     if cold {
         command.arg("--cold");
     }
-    wait(spawn(&mut command, &setup.yardstick)?, stderr, deadline)
+    within(
+        &mut command,
+        deadline.saturating_duration_since(Instant::now()),
+    )
 }
 
-/// Starts `command`. A program just written (a new build) may be busy for
-/// a moment while a process forked elsewhere still holds it open for
-/// writing: that is tried again, a few times.
-fn spawn(command: &mut Command, program: &Path) -> Result<Child, String> {
-    let mut tries = 0;
-    loop {
-        match command.spawn() {
-            Ok(child) => return Ok(child),
-            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && tries < 20 => {
-                tries += 1;
-                std::thread::sleep(Duration::from_millis(25));
-            }
-            Err(e) => return Err(format!("cannot run {}: {e}", program.display())),
-        }
+/// Runs `command` within `limit` as yardstick runs its load tools (killed,
+/// with whatever it started, at the limit; its output read as it comes, so
+/// no full pipe stops it); a failure says the last line of its errors.
+fn within(command: &mut Command, limit: Duration) -> Result<(), String> {
+    let out = yardstick::process::output_within(command, limit).map_err(|e| {
+        format!(
+            "yardstick http: {e} (a measurement may take {} s at most)",
+            LIMIT.as_secs()
+        )
+    })?;
+    if out.status.success() {
+        return Ok(());
     }
-}
-
-/// Waits for `child` until `deadline`, then kills it; its failure says the
-/// last line it wrote to `stderr`.
-fn wait(mut child: Child, stderr: &Path, deadline: Instant) -> Result<(), String> {
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) if status.success() => return Ok(()),
-            Ok(Some(status)) => {
-                let err = std::fs::read(stderr).unwrap_or_default();
-                let err = String::from_utf8_lossy(&err);
-                let why = err
-                    .lines()
-                    .rfind(|l| !l.trim().is_empty())
-                    .unwrap_or("no message");
-                return Err(format!(
-                    "yardstick http exited with {status}: {}",
-                    why.trim()
-                ));
-            }
-            Ok(None) if Instant::now() >= deadline => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!(
-                    "stopped after {} s, the longest a measurement may take",
-                    LIMIT.as_secs()
-                ));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
-            Err(e) => return Err(format!("cannot wait for yardstick http: {e}")),
-        }
-    }
+    let err = String::from_utf8_lossy(&out.stderr);
+    let why = err
+        .lines()
+        .rfind(|l| !l.trim().is_empty())
+        .unwrap_or("no message");
+    Err(format!(
+        "yardstick http exited with {}: {}",
+        out.status,
+        why.trim()
+    ))
 }
 
 /// `time` as RFC 3339 in UTC, to the second.
@@ -302,14 +273,6 @@ mod tests {
         assert_eq!(m.claim(t0 + SPACING), Press::Started);
     }
 
-    fn fake_yardstick(dir: &Path, body: &str) -> PathBuf {
-        use std::os::unix::fs::PermissionsExt;
-        let path = dir.join("yardstick");
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path
-    }
-
     #[test]
     fn a_damaged_file_is_moved_aside_and_said() {
         let dir = tempfile::tempdir().unwrap();
@@ -324,10 +287,8 @@ mod tests {
 
     #[test]
     fn a_child_past_the_deadline_is_killed() {
-        let dir = tempfile::tempdir().unwrap();
-        let child = Command::new("sleep").arg("600").spawn().unwrap();
-        let e = wait(child, &dir.path().join("none"), Instant::now()).unwrap_err();
-        assert!(e.contains("stopped after 120 s"), "{e}");
+        let e = within(Command::new("sleep").arg("600"), Duration::ZERO).unwrap_err();
+        assert!(e.contains("killed") && e.contains("120 s at most"), "{e}");
     }
 
     #[test]
@@ -349,7 +310,9 @@ mod tests {
         )
         .unwrap();
         let setup = Setup {
-            yardstick: fake_yardstick(dir.path(), "echo 'REFUSED: b is down' >&2; exit 2"),
+            // A program that fails and that no test writes (one just
+            // written may be busy while another test's child is forked).
+            yardstick: PathBuf::from("/bin/false"),
             servers: ["http://a".into(), "http://b".into()],
             pages: dir.path().join("pages.txt"),
             file: file.clone(),
@@ -364,7 +327,7 @@ mod tests {
         assert_eq!(kept.last_good, Some(good));
         let failure = kept.failure.unwrap();
         assert!(
-            failure.message.contains("REFUSED: b is down"),
+            failure.message.contains("yardstick http exited with"),
             "{failure:?}"
         );
         // Over: the next press (a minute on) starts one.

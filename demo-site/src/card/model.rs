@@ -65,8 +65,8 @@ impl Card {
         measured_at: String,
         seconds: f64,
     ) -> Result<Card, String> {
-        let servers = servers(warm)?;
-        if servers != self::servers(cold)? {
+        let servers = servers_of(warm)?;
+        if servers != servers_of(cold)? {
             return Err("the cached and rendered runs measured other servers".into());
         }
         let mut pages = Vec::new();
@@ -87,7 +87,7 @@ impl Card {
 }
 
 /// The two servers of a run, in the order measured.
-fn servers(run: &Run) -> Result<[String; 2], String> {
+fn servers_of(run: &Run) -> Result<[String; 2], String> {
     let mut names: Vec<String> = Vec::new();
     for row in &run.rows {
         let Some(target) = &row.page.target else {

@@ -3,7 +3,7 @@
 //! administrator measures again.
 
 use super::{JSON, store, view};
-use crate::respond::App;
+use crate::respond::{App, failure};
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::header::{self, HeaderValue};
@@ -33,21 +33,11 @@ pub async fn answer(app: Arc<App>, method: &Method, path: &'static str) -> Respo
         }
         match app.pages.card(&view::vars(&kept)) {
             Ok(html) => text(StatusCode::OK, "text/html; charset=utf-8", html),
-            Err(e) => text(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "text/plain",
-                format!("{e}\n"),
-            ),
+            Err(e) => failure(&format!("{path}: {e}")),
         }
     })
     .await
-    .unwrap_or_else(|e| {
-        text(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "text/plain",
-            format!("panicked: {e}\n"),
-        )
-    })
+    .unwrap_or_else(|e| failure(&format!("{path}: panicked: {e}")))
 }
 
 /// The file's last measurement and failure as JSON; 404 before the first
@@ -69,11 +59,7 @@ fn json(kept: &Result<Option<store::Kept>, String>) -> Response<Full<Bytes>> {
     };
     match body {
         Ok(body) => text(status, "application/json", body + "\n"),
-        Err(e) => text(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "text/plain",
-            format!("{e}\n"),
-        ),
+        Err(e) => failure(&format!("{JSON}: {e}")),
     }
 }
 
