@@ -351,6 +351,63 @@ fn what_k6_cannot_do_is_refused_before_it_starts() {
     );
 }
 
+/// `yardstick k6 manifest --name=shop OPTIONS`, written in `dir`: its
+/// script as a file, and its TestRun.
+fn manifest(dir: &Path, options: &[String]) -> (PathBuf, Value) {
+    let manifest = dir.join("testrun.yaml");
+    let ran = common::run(
+        common::yardstick()
+            .args(["k6", "manifest", "--name=shop"])
+            .arg(format!("--output={}", manifest.display()))
+            .args(options),
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let mut docs = text.split("\n---\n");
+    let config_map: Value = yaml_serde::from_str(docs.next().unwrap()).unwrap();
+    let test_run: Value = yaml_serde::from_str(docs.next().unwrap()).unwrap();
+    let script = dir.join("script.js");
+    std::fs::write(&script, config_map["data"]["script.js"].as_str().unwrap()).unwrap();
+    (script, test_run)
+}
+
+/// One pod, played by `k6` here as the operator starts it: the script with
+/// the TestRun's arguments and `segment` (and its sequence), its standard
+/// output and error in the log `log`.
+fn pod(k6: &Path, script: &Path, test_run: &Value, segment: Option<[&str; 2]>, log: &Path) {
+    let arguments: Vec<&str> = test_run["spec"]["arguments"]
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    let file = std::fs::File::create(log).unwrap();
+    let mut command = Command::new(k6);
+    command.arg("run").args(&arguments);
+    if let Some([segment, sequence]) = segment {
+        command
+            .arg(format!("--execution-segment={segment}"))
+            .arg(format!("--execution-segment-sequence={sequence}"));
+    }
+    let status = command
+        .arg(script)
+        .stdout(file.try_clone().unwrap())
+        .stderr(file)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// `yardstick k6 collect LOGS OPTIONS`, saving to `save`.
+fn collect(logs: &Path, options: &[String], save: &Path) -> common::Ran {
+    common::run(
+        common::yardstick()
+            .args(["k6", "collect"])
+            .arg(logs)
+            .args(options)
+            .args(["-q", &format!("--save={}", save.display())]),
+    )
+}
+
 /// The pods of a cluster, played by k6 processes here: each runs the
 /// ConfigMap's script with the TestRun's arguments and its segment, as the
 /// operator starts them, its standard output and error in one log.
@@ -361,7 +418,6 @@ fn a_manifest_runs_as_pods_and_their_logs_collect_into_one_run() {
     };
     let server = start();
     let dir = tempfile::tempdir().unwrap();
-    let manifest = dir.path().join("testrun.yaml");
     let logs = dir.path().join("logs");
     std::fs::create_dir(&logs).unwrap();
     let options = [
@@ -371,47 +427,14 @@ fn a_manifest_runs_as_pods_and_their_logs_collect_into_one_run() {
         "--concurrency=2".to_string(),
         "--segments=2".to_string(),
     ];
-    let ran = common::run(
-        common::yardstick()
-            .args(["k6", "manifest", "--name=shop"])
-            .arg(format!("--output={}", manifest.display()))
-            .args(&options),
-    );
-    assert_eq!(ran.code, 0, "{}", ran.stderr);
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    let mut docs = text.split("\n---\n");
-    let config_map: Value = yaml_serde::from_str(docs.next().unwrap()).unwrap();
-    let test_run: Value = yaml_serde::from_str(docs.next().unwrap()).unwrap();
+    let (script, test_run) = manifest(dir.path(), &options);
     assert_eq!(test_run["spec"]["parallelism"], 2);
-    let script = dir.path().join("script.js");
-    std::fs::write(&script, config_map["data"]["script.js"].as_str().unwrap()).unwrap();
-    let arguments: Vec<&str> = test_run["spec"]["arguments"]
-        .as_str()
-        .unwrap()
-        .split_whitespace()
-        .collect();
     for (i, segment) in ["0:1/2", "1/2:1"].iter().enumerate() {
-        let log = std::fs::File::create(logs.join(format!("shop-{}.log", i + 1))).unwrap();
-        let status = Command::new(&real)
-            .arg("run")
-            .args(&arguments)
-            .arg(format!("--execution-segment={segment}"))
-            .arg("--execution-segment-sequence=0,1/2,1")
-            .arg(&script)
-            .stdout(log.try_clone().unwrap())
-            .stderr(log)
-            .status()
-            .unwrap();
-        assert!(status.success());
+        let log = logs.join(format!("shop-{}.log", i + 1));
+        pod(&real, &script, &test_run, Some([segment, "0,1/2,1"]), &log);
     }
     let save = dir.path().join("run.json");
-    let ran = common::run(
-        common::yardstick()
-            .args(["k6", "collect"])
-            .arg(&logs)
-            .args(&options)
-            .args(["-q", &format!("--save={}", save.display())]),
-    );
+    let ran = collect(&logs, &options, &save);
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     let row = &saved(&save)["rows"][0];
     assert_eq!(
@@ -428,13 +451,7 @@ fn a_manifest_runs_as_pods_and_their_logs_collect_into_one_run() {
     // A pod's log missing: refused, nothing saved.
     std::fs::remove_file(logs.join("shop-2.log")).unwrap();
     std::fs::remove_file(&save).unwrap();
-    let ran = common::run(
-        common::yardstick()
-            .args(["k6", "collect"])
-            .arg(&logs)
-            .args(&options)
-            .args(["-q", &format!("--save={}", save.display())]),
-    );
+    let ran = collect(&logs, &options, &save);
     assert_eq!(ran.code, 2, "{}", ran.stderr);
     assert!(ran.stderr.contains("holds 1 files"), "{}", ran.stderr);
     assert!(!save.exists());
@@ -545,7 +562,6 @@ fn a_timed_pod_log_cut_at_a_line_end_or_missing_its_start_is_refused() {
     };
     let server = start();
     let dir = tempfile::tempdir().unwrap();
-    let manifest = dir.path().join("testrun.yaml");
     let logs = dir.path().join("logs");
     std::fs::create_dir(&logs).unwrap();
     let options = [
@@ -558,46 +574,15 @@ fn a_timed_pod_log_cut_at_a_line_end_or_missing_its_start_is_refused() {
         // Pods resolve the server themselves, so a timed manifest needs it.
         "--force".to_string(),
     ];
-    let ran = common::run(
-        common::yardstick()
-            .args(["k6", "manifest", "--name=shop"])
-            .arg(format!("--output={}", manifest.display()))
-            .args(&options),
-    );
-    assert_eq!(ran.code, 0, "{}", ran.stderr);
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    let config_map: Value = yaml_serde::from_str(text.split("\n---\n").next().unwrap()).unwrap();
-    let script = dir.path().join("script.js");
-    std::fs::write(&script, config_map["data"]["script.js"].as_str().unwrap()).unwrap();
-    let out = Command::new(&real)
-        .args([
-            "run",
-            "--out",
-            "json=/dev/stdout",
-            "--quiet",
-            "--no-summary",
-        ])
-        .args(["--no-usage-report", "--log-output=none"])
-        .arg(&script)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let log = String::from_utf8(out.stdout).unwrap();
+    let (script, test_run) = manifest(dir.path(), &options);
+    let played = dir.path().join("pod.log");
+    pod(&real, &script, &test_run, None, &played);
+    let log = std::fs::read_to_string(&played).unwrap();
     let lines: Vec<&str> = log.lines().collect();
     let collect = |text: String| {
         std::fs::write(logs.join("shop-1.log"), text).unwrap();
         let save = dir.path().join("run.json");
-        let ran = common::run(
-            common::yardstick()
-                .args(["k6", "collect"])
-                .arg(&logs)
-                .args(&options)
-                .args(["-q", &format!("--save={}", save.display())]),
-        );
+        let ran = collect(&logs, &options, &save);
         (ran, save.exists())
     };
     let (ran, saved) = collect(log.clone());

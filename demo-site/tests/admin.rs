@@ -3,9 +3,8 @@
 
 mod support;
 
-use support::{Response, Site, get, request};
-
-const PASSWORD: &str = "the owner's own password";
+use support::admin::{PASSWORD, body, cookie, encode, field, login_form, post};
+use support::{Site, get};
 
 fn site() -> (Site, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
@@ -15,63 +14,14 @@ fn site() -> (Site, tempfile::TempDir) {
     (site, dir)
 }
 
-fn body(r: &Response) -> String {
-    String::from_utf8_lossy(&r.body).into_owned()
-}
-
-/// The value of the hidden field `csrf` in a page.
-fn csrf(page: &str) -> String {
-    let at = page.find("name=\"csrf\" value=\"").expect("a csrf field") + 19;
-    page[at..].split('"').next().unwrap().to_string()
-}
-
-/// `name=value` of the cookie `name` a response sets.
-fn cookie(r: &Response, name: &str) -> String {
-    r.headers
-        .iter()
-        .filter(|(n, _)| n == "set-cookie")
-        .find_map(|(_, v)| {
-            v.split(';')
-                .next()
-                .filter(|c| c.starts_with(&format!("{name}=")))
-        })
-        .unwrap_or_else(|| panic!("no cookie {name}: {:?}", r.headers))
-        .to_string()
-}
-
-fn post(site: &Site, target: &str, cookies: &str, form: &str) -> Response {
-    request(
-        site.port,
-        "POST",
-        target,
-        &[
-            &format!("Cookie: {cookies}"),
-            "Content-Type: application/x-www-form-urlencoded",
-        ],
-        form.as_bytes(),
-    )
-}
-
-/// A login's form, from a fresh GET: its cookie and token.
-fn login_form(site: &Site) -> (String, String) {
-    let r = get(site.port, "/user/login", &[]);
-    assert_eq!(r.status, 200);
-    assert_eq!(r.header("cache-control"), Some("no-store"));
-    (cookie(&r, "ys_login"), csrf(&body(&r)))
-}
-
-fn encode(s: &str) -> String {
-    form_urlencoded::byte_serialize(s.as_bytes()).collect()
-}
-
 #[test]
 fn an_administrator_logs_in_and_out_through_the_forms() {
     let (site, _dir) = site();
-    let (nonce, token) = login_form(&site);
+    let (nonce, token) = login_form(site.port);
     // Each visitor's form has its own token: the page is never cached.
-    assert_ne!(login_form(&site).1, token);
+    assert_ne!(login_form(site.port).1, token);
     let form = format!("Login=admin&Password={}&csrf={token}", encode(PASSWORD));
-    let r = post(&site, "/index.php/user/login", &nonce, &form);
+    let r = post(site.port, "/index.php/user/login", &nonce, &form);
     assert_eq!(r.status, 303, "{}", body(&r));
     assert_eq!(r.header("location"), Some("/content/dashboard"));
     let set = r
@@ -94,10 +44,10 @@ fn an_administrator_logs_in_and_out_through_the_forms() {
     let page = body(&r);
     assert!(page.contains("Log out"), "{page}");
     let r = post(
-        &site,
+        site.port,
         "/user/logout",
         &session,
-        &format!("csrf={}", csrf(&page)),
+        &format!("csrf={}", field(&page, "csrf")),
     );
     assert_eq!((r.status, r.header("location")), (303, Some("/user/login")));
     let r = get(
@@ -112,9 +62,9 @@ fn an_administrator_logs_in_and_out_through_the_forms() {
 #[test]
 fn wrong_passwords_and_forged_forms_are_refused_with_a_message() {
     let (site, _dir) = site();
-    let (nonce, token) = login_form(&site);
+    let (nonce, token) = login_form(site.port);
     let r = post(
-        &site,
+        site.port,
         "/user/login",
         &nonce,
         &format!("Login=admin&Password=guess&csrf={token}"),
@@ -128,24 +78,24 @@ fn wrong_passwords_and_forged_forms_are_refused_with_a_message() {
         (nonce.as_str(), right.clone()),
         ("", format!("{right}&csrf={token}")),
     ] {
-        let r = post(&site, "/user/login", cookies, &form);
+        let r = post(site.port, "/user/login", cookies, &form);
         assert_eq!(r.status, 403, "{form}");
         assert!(body(&r).contains("did not come from this site"), "{form}");
     }
     // An anonymous logout, and a dashboard without a session.
-    assert_eq!(post(&site, "/user/logout", "", "csrf=x").status, 403);
+    assert_eq!(post(site.port, "/user/logout", "", "csrf=x").status, 403);
     assert_eq!(get(site.port, "/content/dashboard", &[]).status, 403);
     // A body past the form's bound.
     let big = "a".repeat(10_000);
-    assert_eq!(post(&site, "/user/login", &nonce, &big).status, 413);
+    assert_eq!(post(site.port, "/user/login", &nonce, &big).status, 413);
 }
 
 #[test]
 fn without_a_password_nobody_logs_in() {
     let site = Site::start(&[]);
-    let (nonce, token) = login_form(&site);
+    let (nonce, token) = login_form(site.port);
     let r = post(
-        &site,
+        site.port,
         "/user/login",
         &nonce,
         &format!("Login=admin&Password=x&csrf={token}"),

@@ -15,12 +15,11 @@ use headless_chrome::protocol::cdp::Runtime::ConsoleAPICalledEventTypeOption;
 use headless_chrome::protocol::cdp::types::Event;
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use support::Site;
-
-const PASSWORD: &str = "the owner's own password";
+use support::admin::{PASSWORD, card_host};
 
 /// Debian's browser, where `.ci/run` installs it; none (and SKIPPED,
 /// unless required) elsewhere.
@@ -113,23 +112,12 @@ fn an_administrator_measures_again_and_sees_the_card_fill() {
     let cached = Site::start(&[]);
     let uncached = Site::start(&["--no-cache"]);
     let dir = tempfile::tempdir().unwrap();
-    let password = dir.path().join("password");
-    std::fs::write(&password, PASSWORD).unwrap();
-    let pages = dir.path().join("pages.txt");
-    std::fs::write(&pages, "/\n/news\n/content/search?SearchText=harbour\n").unwrap();
-    let yardstick = Path::new(support::BINARY).with_file_name("yardstick");
-    assert!(
-        yardstick.is_file(),
-        "{} is not built: run cargo test",
-        yardstick.display()
+    let servers = format!("{},{}", cached.base(), uncached.base());
+    let site = card_host(
+        dir.path(),
+        &servers,
+        "/\n/news\n/content/search?SearchText=harbour\n",
     );
-    let site = Site::start(&[
-        &format!("--admin-password-file={}", password.display()),
-        &format!("--card-servers={},{}", cached.base(), uncached.base()),
-        &format!("--card-pages={}", pages.display()),
-        &format!("--card-file={}", dir.path().join("card.json").display()),
-        &format!("--yardstick={}", yardstick.display()),
-    ]);
     let base = site.base();
     let profile = tempfile::tempdir().unwrap();
     // As root, Chromium runs only without its sandbox; a fresh profile and

@@ -6,98 +6,17 @@
 mod support;
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use support::{Response, Site, get, request};
-
-const PASSWORD: &str = "the owner's own password";
-
-/// The `yardstick` program cargo built beside the demo site, which
-/// Measure again runs.
-fn yardstick() -> PathBuf {
-    let program = Path::new(support::BINARY).with_file_name("yardstick");
-    assert!(
-        program.is_file(),
-        "{} is not built: run the workspace's tests (cargo test)",
-        program.display()
-    );
-    program
-}
-
-fn body(r: &Response) -> String {
-    String::from_utf8_lossy(&r.body).into_owned()
-}
-
-fn field(page: &str, name: &str) -> String {
-    let key = format!("name=\"{name}\" value=\"");
-    let at = page.find(&key).expect("the field") + key.len();
-    page[at..].split('"').next().unwrap().to_string()
-}
-
-fn cookie(r: &Response, name: &str) -> String {
-    r.headers
-        .iter()
-        .filter(|(n, _)| n == "set-cookie")
-        .find_map(|(_, v)| {
-            v.split(';')
-                .next()
-                .filter(|c| c.starts_with(&format!("{name}=")))
-        })
-        .unwrap_or_else(|| panic!("no cookie {name}"))
-        .to_string()
-}
-
-fn post(port: u16, target: &str, cookies: &str, form: &str) -> Response {
-    request(
-        port,
-        "POST",
-        target,
-        &[
-            &format!("Cookie: {cookies}"),
-            "Content-Type: application/x-www-form-urlencoded",
-        ],
-        form.as_bytes(),
-    )
-}
-
-/// Logs in to the site on `port`: the session cookie and the dashboard's
-/// form token.
-fn log_in(port: u16) -> (String, String) {
-    let r = get(port, "/user/login", &[]);
-    let nonce = cookie(&r, "ys_login");
-    let token = field(&body(&r), "csrf");
-    let password: String = form_urlencoded::byte_serialize(PASSWORD.as_bytes()).collect();
-    let r = post(
-        port,
-        "/user/login",
-        &nonce,
-        &format!("Login=admin&Password={password}&csrf={token}"),
-    );
-    assert_eq!(r.status, 303, "{}", body(&r));
-    let session = cookie(&r, "ys_session");
-    let r = get(port, "/content/dashboard", &[&format!("Cookie: {session}")]);
-    assert_eq!(r.status, 200);
-    (session, field(&body(&r), "csrf"))
-}
+use support::admin::{body, card_host, log_in, post, yardstick};
+use support::{Response, Site, get};
 
 #[test]
 fn measure_again_fills_the_card_once_and_the_card_agrees_with_yardstick_show() {
     let cached = Site::start(&[]);
     let uncached = Site::start(&["--no-cache"]);
     let dir = tempfile::tempdir().unwrap();
-    let password = dir.path().join("password");
-    std::fs::write(&password, PASSWORD).unwrap();
-    let pages = dir.path().join("pages.txt");
-    std::fs::write(&pages, "/\n/news\n").unwrap();
-    let card_file = dir.path().join("card.json");
     let servers = format!("{},{}", cached.base(), uncached.base());
-    let site = Site::start(&[
-        &format!("--admin-password-file={}", password.display()),
-        &format!("--card-servers={servers}"),
-        &format!("--card-pages={}", pages.display()),
-        &format!("--card-file={}", card_file.display()),
-        &format!("--yardstick={}", yardstick().display()),
-    ]);
+    let site = card_host(dir.path(), &servers, "/\n/news\n");
     let r = get(site.port, "/speed", &[]);
     assert_eq!(r.status, 200);
     assert!(body(&r).contains("Not measured yet."), "{}", body(&r));
@@ -262,17 +181,8 @@ fn a_server_that_is_down_fails_the_measurement_and_the_card_says_why() {
         .unwrap()
         .port();
     let dir = tempfile::tempdir().unwrap();
-    let password = dir.path().join("password");
-    std::fs::write(&password, PASSWORD).unwrap();
-    let pages = dir.path().join("pages.txt");
-    std::fs::write(&pages, "/\n").unwrap();
-    let site = Site::start(&[
-        &format!("--admin-password-file={}", password.display()),
-        &format!("--card-servers={},http://127.0.0.1:{down}", up.base()),
-        &format!("--card-pages={}", pages.display()),
-        &format!("--card-file={}", dir.path().join("card.json").display()),
-        &format!("--yardstick={}", yardstick().display()),
-    ]);
+    let servers = format!("{},http://127.0.0.1:{down}", up.base());
+    let site = card_host(dir.path(), &servers, "/\n");
     let (session, token) = log_in(site.port);
     let r = post(
         site.port,

@@ -4,6 +4,8 @@
 //! does not report.
 #![allow(dead_code)]
 
+pub mod admin;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;

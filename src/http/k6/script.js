@@ -82,12 +82,16 @@ export function timed() {
 const END = new Counter('yardstick_end');
 
 export function end() {
-  const tags = {};
+  END.add(exec.instance.iterationsCompleted, withSegment({}));
+}
+
+// `tags` with this instance's execution segment, when it runs one.
+function withSegment(tags) {
   const segment = exec.test.options.executionSegment;
   if (segment) {
     tags.segment = String(segment);
   }
-  END.add(exec.instance.iterationsCompleted, tags);
+  return tags;
 }
 
 // Each block's request parameters, made once per virtual user: k6 builds
@@ -97,11 +101,7 @@ const PARAMS = [];
 
 function paramsOf(k) {
   if (PARAMS[k] === undefined) {
-    const tags = Object.assign({}, PLAN.blocks[k].tags);
-    const segment = exec.test.options.executionSegment;
-    if (segment) {
-      tags.segment = String(segment);
-    }
+    const tags = withSegment(Object.assign({}, PLAN.blocks[k].tags));
     PARAMS[k] = { headers: HEADERS[k], tags: tags, timeout: PLAN.timeout, redirects: 0 };
   }
   return PARAMS[k];
