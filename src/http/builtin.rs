@@ -1,5 +1,5 @@
 //! Measuring a schedule with the built-in client: sets up TLS and the
-//! tokio runtime, runs the session, and turns its results into rows.
+//! worker threads, runs the session, and turns its results into rows.
 
 use super::client::Client;
 use super::connect::Connector;
@@ -22,8 +22,7 @@ pub fn run(
 ) -> Result<Vec<Row>, Error> {
     let connector = Connector::of(job, schedule)?;
     let client = Arc::new(Client::new(job, connector).map_err(Error::Usage)?);
-    let runtime = runtime(schedule.concurrency)?;
-    let session = runtime.block_on(session::run(schedule, client, &mut *progress));
+    let session = session::run(schedule, &client, threads(schedule.concurrency), progress)?;
     for (server, n) in schedule.servers.iter().zip(&session.opened) {
         progress(&format!("{}: {n} connections opened", server.name));
     }
@@ -36,22 +35,11 @@ pub fn run(
     Ok(rows)
 }
 
-/// A runtime with as many worker threads as requests can be in flight, up
-/// to the machine's CPUs: more would only add hand-overs between threads.
-fn runtime(concurrency: u64) -> Result<tokio::runtime::Runtime, Error> {
+/// As many threads as requests can be in flight, up to the machine's
+/// CPUs: more would only take turns on the same cores.
+fn threads(concurrency: u64) -> usize {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let workers = usize::try_from(concurrency)
+    usize::try_from(concurrency)
         .unwrap_or(usize::MAX)
-        .clamp(1, cpus);
-    let built = if workers == 1 {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-    } else {
-        tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(workers)
-            .enable_all()
-            .build()
-    };
-    built.map_err(|e| Error::Refused(format!("cannot start the HTTP client: {e}")))
+        .clamp(1, cpus)
 }

@@ -10,9 +10,10 @@ use super::url::Url;
 use base64::Engine;
 use bytes::Bytes;
 use http::header::{ACCEPT_ENCODING, AUTHORIZATION, CONNECTION, COOKIE, HOST, SERVER, USER_AGENT};
-use http::{HeaderMap, HeaderName, HeaderValue, Request};
+use http::{HeaderMap, HeaderName, HeaderValue, Request, Uri};
 use http_body_util::{BodyExt, Empty};
 use std::pin::Pin;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Waker};
 use std::time::{Duration, Instant};
@@ -30,9 +31,9 @@ pub(crate) struct Answer {
     /// Body bytes as transferred (compressed when the server compressed).
     pub(crate) bytes: u64,
     /// The cache header's first word, upper-cased.
-    pub(crate) cache: Option<String>,
+    pub(crate) cache: Option<Arc<str>>,
     /// The `Server` header.
-    pub(crate) server: Option<String>,
+    pub(crate) server: Option<Arc<str>>,
 }
 
 /// What one request gave.
@@ -57,6 +58,54 @@ pub(crate) struct Slot {
     /// When the request in flight must end; its connections' reads fail
     /// after it.
     deadline: Deadline,
+    /// The URI and headers of the requests to the URL the slot is sent to.
+    template: Option<Template>,
+    /// The last answers' words, kept from one answer to the next.
+    words: Words,
+}
+
+/// What every request a slot sends to one URL shares, made at the first
+/// and cloned after: building a URI and headers anew took more of a
+/// request's CPU time than sending it.
+struct Template {
+    url: Url,
+    h2: bool,
+    uri: Uri,
+    headers: HeaderMap,
+}
+
+/// The header words of the last answer on a slot. A server sends the same
+/// `Server` and cache words answer after answer, so an answer shares the
+/// last one's text when its bytes are the same, and only a new value is
+/// made into text.
+#[derive(Default)]
+struct Words {
+    cache: Recent,
+    server: Recent,
+}
+
+#[derive(Default)]
+struct Recent {
+    raw: Vec<u8>,
+    text: Option<Arc<str>>,
+}
+
+impl Recent {
+    /// The text of `value` as `make` makes it, reusing the last one's when
+    /// the bytes are the same.
+    fn of(
+        &mut self,
+        value: Option<&HeaderValue>,
+        make: impl FnOnce(&HeaderValue) -> Option<String>,
+    ) -> Option<Arc<str>> {
+        let value = value?;
+        if self.text.is_none() || self.raw != value.as_bytes() {
+            self.raw.clear();
+            self.raw.extend_from_slice(value.as_bytes());
+            self.text = make(value).map(Arc::from);
+        }
+        self.text.clone()
+    }
 }
 
 /// Everything requests share within a run.
@@ -166,20 +215,39 @@ impl Client {
                 empty.insert(Box::pin(self.connector.open(url, &slot.deadline)).await?)
             }
         };
-        let request = self.request(url, conn.is_http2())?;
-        let answer = exchange(conn, request, start, &self.cache_header).await;
+        let request = self.request(&mut slot.template, url, conn.is_http2())?;
+        let answer = exchange(conn, request, start, self, &mut slot.words).await;
         if conn.closed {
             slot.conn = None;
         }
         answer
     }
 
-    fn request(&self, url: &Url, h2: bool) -> Result<Request<Empty<Bytes>>, Failure> {
-        let path = match &self.cold {
-            Some(cold) => url.path_with_bench(&cold.next()),
-            None => url.path.clone(),
+    /// The next request to `url`, from the slot's template (made anew
+    /// when the URL or the protocol changed).
+    fn request(
+        &self,
+        template: &mut Option<Template>,
+        url: &Url,
+        h2: bool,
+    ) -> Result<Request<Empty<Bytes>>, Failure> {
+        let made = match template {
+            Some(t) if t.h2 == h2 && t.url == *url => t,
+            other => other.insert(Template {
+                url: url.clone(),
+                h2,
+                uri: uri(url, url.path.clone(), h2)?,
+                headers: self.headers_to(url, h2)?,
+            }),
         };
-        self.request_to(url, path, h2)
+        let uri = match &self.cold {
+            Some(cold) => uri(url, url.path_with_bench(&cold.next()), h2)?,
+            None => made.uri.clone(),
+        };
+        let mut request = Request::new(Empty::new());
+        *request.uri_mut() = uri;
+        *request.headers_mut() = made.headers.clone();
+        Ok(request)
     }
 
     /// The GET of `path` on `url`'s server with the run's headers: what
@@ -190,16 +258,15 @@ impl Client {
         path: String,
         h2: bool,
     ) -> Result<Request<Empty<Bytes>>, Failure> {
-        let uri = if h2 {
-            format!("{}://{}{path}", url.scheme.as_str(), url.authority)
-        } else {
-            path
-        };
-        let mut request = Request::get(uri)
-            .body(Empty::new())
-            .map_err(|e| Failure::new(format!("cannot build the request: {e}")))?;
-        let headers = request.headers_mut();
-        headers.clone_from(&self.headers);
+        let mut request = Request::new(Empty::new());
+        *request.uri_mut() = uri(url, path, h2)?;
+        *request.headers_mut() = self.headers_to(url, h2)?;
+        Ok(request)
+    }
+
+    /// The headers of a request to `url`'s server.
+    fn headers_to(&self, url: &Url, h2: bool) -> Result<HeaderMap, Failure> {
+        let mut headers = self.headers.clone();
         if !h2 {
             let host = HeaderValue::from_str(&url.authority)
                 .map_err(|_| Failure::new("the host is not a valid header value"))?;
@@ -213,8 +280,19 @@ impl Client {
         {
             headers.insert(AUTHORIZATION, basic(userinfo).map_err(Failure::new)?);
         }
-        Ok(request)
+        Ok(headers)
     }
+}
+
+/// The URI a request for `path` on `url`'s server carries: the path alone
+/// on HTTP/1.1, the whole URI on HTTP/2.
+fn uri(url: &Url, path: String, h2: bool) -> Result<Uri, Failure> {
+    let uri = if h2 {
+        format!("{}://{}{path}", url.scheme.as_str(), url.authority)
+    } else {
+        path
+    };
+    Uri::try_from(uri).map_err(|e| Failure::new(format!("cannot build the request: {e}")))
 }
 
 /// The headers every request of `job` carries.
@@ -284,14 +362,15 @@ async fn exchange(
     conn: &mut Conn,
     request: Request<Empty<Bytes>>,
     start: Instant,
-    cache_header: &HeaderName,
+    client: &Client,
+    words: &mut Words,
 ) -> Result<Answer, Failure> {
     let Conn {
         sender,
         driver,
         closed,
     } = conn;
-    let work = answer(sender, request, start, cache_header);
+    let work = answer(sender, request, start, &client.cache_header, words);
     let (answer, ended) = connect::drive(driver, work, |e| failure::of(e)).await;
     *closed |= ended;
     answer
@@ -304,6 +383,7 @@ async fn answer(
     request: Request<Empty<Bytes>>,
     start: Instant,
     cache_header: &HeaderName,
+    words: &mut Words,
 ) -> Result<Answer, Failure> {
     let response = sender.send(request).await.map_err(|e| failure::of(&e))?;
     let ttfb = start.elapsed();
@@ -329,11 +409,15 @@ async fn answer(
         ttfb: millis(ttfb),
         status: parts.status.as_u16(),
         bytes,
-        cache: first_word(parts.headers.get(cache_header)),
-        server: parts
-            .headers
-            .get(SERVER)
-            .map(|v| cut(String::from_utf8_lossy(v.as_bytes()).trim(), MAX_SERVER)),
+        cache: words
+            .cache
+            .of(parts.headers.get(cache_header), |v| first_word(Some(v))),
+        server: words.server.of(parts.headers.get(SERVER), |v| {
+            Some(cut(
+                String::from_utf8_lossy(v.as_bytes()).trim(),
+                MAX_SERVER,
+            ))
+        }),
     })
 }
 

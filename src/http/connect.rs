@@ -72,13 +72,21 @@ impl<S: AsyncRead + Unpin> AsyncRead for Bounded<S> {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        if self.deadline.passed() {
+        // Only a read that brings bytes can keep a poll going, so only it
+        // looks at the clock: most reads find nothing yet, and a clock
+        // read on each of them cost more than the deadline it guards.
+        let before = buf.filled().len();
+        let read = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if matches!(read, Poll::Ready(Ok(())))
+            && buf.filled().len() > before
+            && self.deadline.passed()
+        {
             return Poll::Ready(Err(io::Error::new(
                 io::ErrorKind::TimedOut,
                 "the request's time limit passed",
             )));
         }
-        Pin::new(&mut self.inner).poll_read(cx, buf)
+        read
     }
 }
 

@@ -6,7 +6,7 @@
 //! given, `discover`, from the site's sitemap) and `schedule` decide what
 //! is requested in which order, `address` where each request goes, `safety`
 //! refuses what could harm a server that is not ours, `builtin` (over
-//! `session`, `client`, `connect` and `tls`) measures with the built-in
+//! `session`, `workers`, `client`, `connect` and `tls`) measures with the built-in
 //! client, `tools` hands pages to an installed load tool, `rows` turns
 //! answers into rows, and `settings` says what the run saves of the job.
 //! Nothing here reads the command line or prints: progress lines go to a
@@ -31,6 +31,7 @@ pub(crate) mod settings;
 pub(crate) mod tls;
 pub mod tools;
 pub mod url;
+pub(crate) mod workers;
 
 use crate::document::builder::{FigureKind, RunBuilder};
 use crate::document::environment::{Environment, now};

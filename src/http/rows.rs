@@ -190,6 +190,7 @@ mod tests {
     use super::*;
     use crate::http::failure::Failure;
     use crate::http::job::Job;
+    use std::sync::Arc;
     use std::time::Duration;
 
     fn answer(total: f64, status: u16, cache: Option<&str>, server: &str) -> Outcome {
@@ -198,8 +199,8 @@ mod tests {
             ttfb: total / 2.0,
             status,
             bytes: 1000,
-            cache: cache.map(str::to_string),
-            server: Some(server.to_string()),
+            cache: cache.map(Arc::from),
+            server: Some(Arc::from(server)),
         })
     }
 

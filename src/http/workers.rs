@@ -1,0 +1,280 @@
+//! The threads that send the built-in client's requests: each runs a
+//! current-thread runtime of its own and owns a fixed share of every
+//! server's slots, as wrk's threads own their connections. A connection
+//! is read, written and timed on one thread from its opening to its end,
+//! so no request waits for a hand-over between threads, and no thread
+//! wakes another: a multi-thread scheduler's stealing and waking cost
+//! more CPU per request than the request's own HTTP work.
+
+use super::client::{Client, Outcome, Slot};
+use super::failure::Failure;
+use super::url::Url;
+use crate::error::Error;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// How a batch hands out requests.
+#[derive(Clone)]
+pub(crate) enum Work {
+    /// Each slot sends this many (warm-up), in slot order.
+    Each(Vec<u64>),
+    /// Slots take from one shared count (measured).
+    Shared(u64),
+}
+
+/// What a batch's requests gave.
+pub(crate) struct Finished {
+    /// Each outcome with the moment it was had, in no set order.
+    pub(crate) outcomes: Vec<(Instant, Outcome)>,
+    /// From the first thread's start to the last thread's end.
+    pub(crate) wall: std::time::Duration,
+}
+
+/// The worker threads of a session.
+pub(crate) struct Workers {
+    threads: Vec<Worker>,
+}
+
+struct Worker {
+    commands: mpsc::Sender<Batch>,
+    replies: mpsc::Receiver<Reply>,
+    handle: JoinHandle<Vec<u64>>,
+    /// Its slots of each server.
+    slots: usize,
+}
+
+/// One batch, as one thread runs it on its slots.
+struct Batch {
+    server: usize,
+    url: Url,
+    /// A request count per slot of this thread's, or the shared count.
+    share: Share,
+}
+
+enum Share {
+    Each(Vec<u64>),
+    Shared(Arc<AtomicU64>),
+}
+
+struct Reply {
+    outcomes: Vec<(Instant, Outcome)>,
+    start: Instant,
+    end: Instant,
+}
+
+impl Workers {
+    /// `threads` threads (at least one) sharing `slots` slots of each of
+    /// `servers` servers: slot `i` belongs to thread `i % threads`.
+    pub(crate) fn start(
+        threads: usize,
+        servers: usize,
+        slots: usize,
+        client: &Arc<Client>,
+    ) -> Result<Workers, Error> {
+        let threads = threads.clamp(1, slots.max(1));
+        let mut started = Vec::with_capacity(threads);
+        for t in 0..threads {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|e| Error::Refused(format!("cannot start the HTTP client: {e}")))?;
+            let mine = (t..slots).step_by(threads).count();
+            let (commands, batches) = mpsc::channel::<Batch>();
+            let (answer, replies) = mpsc::channel::<Reply>();
+            let client = Arc::clone(client);
+            let handle = std::thread::Builder::new()
+                .name(format!("yardstick-http-{t}"))
+                .spawn(move || serve(&runtime, &client, servers, mine, &batches, &answer))
+                .map_err(|e| Error::Refused(format!("cannot start the HTTP client: {e}")))?;
+            started.push(Worker {
+                commands,
+                replies,
+                handle,
+                slots: mine,
+            });
+        }
+        Ok(Workers { threads: started })
+    }
+
+    /// Runs one batch on `server`'s slots, every thread at once.
+    pub(crate) fn batch(&self, server: usize, url: &Url, work: &Work) -> Finished {
+        let shared = match work {
+            Work::Shared(n) => Some(Arc::new(AtomicU64::new(*n))),
+            Work::Each(_) => None,
+        };
+        let n = self.threads.len();
+        for (t, worker) in self.threads.iter().enumerate() {
+            let share = match (&shared, work) {
+                (Some(count), _) => Share::Shared(Arc::clone(count)),
+                (None, Work::Each(quotas)) => {
+                    Share::Each(quotas.iter().skip(t).step_by(n).copied().collect())
+                }
+                (None, Work::Shared(_)) => Share::Each(Vec::new()),
+            };
+            let batch = Batch {
+                server,
+                url: url.clone(),
+                share,
+            };
+            // A thread that has stopped is found out below, when its
+            // reply does not come.
+            let _ = worker.commands.send(batch);
+        }
+        let mut outcomes = Vec::new();
+        let mut span: Option<(Instant, Instant)> = None;
+        for worker in &self.threads {
+            match worker.replies.recv() {
+                Ok(reply) => {
+                    outcomes.extend(reply.outcomes);
+                    span = Some(match span {
+                        Some((s, e)) => (s.min(reply.start), e.max(reply.end)),
+                        None => (reply.start, reply.end),
+                    });
+                }
+                Err(_) => {
+                    let now = Instant::now();
+                    let lost = Failure::new("client thread stopped");
+                    outcomes
+                        .extend((0..worker.slots).map(|_| (now, Outcome::Failed(lost.clone()))));
+                }
+            }
+        }
+        Finished {
+            outcomes,
+            wall: span.map_or_else(Default::default, |(s, e)| e.duration_since(s)),
+        }
+    }
+
+    /// Stops the threads; the connections each server's slots opened.
+    pub(crate) fn finish(self, servers: usize) -> Vec<u64> {
+        let mut opened = vec![0; servers];
+        for worker in self.threads {
+            drop(worker.commands);
+            if let Ok(counts) = worker.handle.join() {
+                for (total, n) in opened.iter_mut().zip(counts) {
+                    *total += n;
+                }
+            }
+        }
+        opened
+    }
+}
+
+/// A thread's life: its slots of every server, and the batches it is
+/// sent, until the session drops its sender; then the connections its
+/// slots opened, per server.
+fn serve(
+    runtime: &tokio::runtime::Runtime,
+    client: &Arc<Client>,
+    servers: usize,
+    slots: usize,
+    batches: &mpsc::Receiver<Batch>,
+    replies: &mpsc::Sender<Reply>,
+) -> Vec<u64> {
+    let mut pools: Vec<Vec<Slot>> = (0..servers)
+        .map(|_| (0..slots).map(|_| Slot::default()).collect())
+        .collect();
+    while let Ok(batch) = batches.recv() {
+        let Some(pool) = pools.get_mut(batch.server) else {
+            continue;
+        };
+        let reply = runtime.block_on(run(client, pool, batch.url, batch.share));
+        if replies.send(reply).is_err() {
+            break;
+        }
+    }
+    pools
+        .iter()
+        .map(|pool| pool.iter().map(|s| s.opened).sum())
+        .collect()
+}
+
+/// One batch on this thread's slots of a server: a task per slot, all
+/// started together.
+async fn run(client: &Arc<Client>, pool: &mut Vec<Slot>, url: Url, share: Share) -> Reply {
+    let start = Instant::now();
+    let mut tasks = Vec::with_capacity(pool.len());
+    for (i, slot) in std::mem::take(pool).into_iter().enumerate() {
+        let quota = match &share {
+            Share::Each(quotas) => Quota::Own(quotas.get(i).copied().unwrap_or(0)),
+            Share::Shared(count) => Quota::Shared(Arc::clone(count)),
+        };
+        let client = Arc::clone(client);
+        let url = url.clone();
+        tasks.push(tokio::spawn(async move {
+            slot_task(&client, slot, &url, quota).await
+        }));
+    }
+    let mut outcomes = Vec::new();
+    for task in tasks {
+        match task.await {
+            Ok((slot, done)) => {
+                pool.push(slot);
+                outcomes.extend(done);
+            }
+            // A task that panicked loses its slot and what it measured; it
+            // counts as a failed request so the row shows it, and the next
+            // batch starts the slot afresh.
+            Err(_) => {
+                pool.push(Slot::default());
+                outcomes.push((
+                    Instant::now(),
+                    Outcome::Failed(Failure::new("client task panicked")),
+                ));
+            }
+        }
+    }
+    Reply {
+        outcomes,
+        start,
+        end: Instant::now(),
+    }
+}
+
+/// How many requests a slot sends.
+enum Quota {
+    Own(u64),
+    Shared(Arc<AtomicU64>),
+}
+
+impl Quota {
+    /// Takes one request, if any is left.
+    fn take(&mut self) -> bool {
+        match self {
+            Quota::Own(left) => left.checked_sub(1).map(|rest| *left = rest).is_some(),
+            Quota::Shared(count) => count
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
+                .is_ok(),
+        }
+    }
+}
+
+async fn slot_task(
+    client: &Client,
+    mut slot: Slot,
+    url: &Url,
+    mut quota: Quota,
+) -> (Slot, Vec<(Instant, Outcome)>) {
+    let mut outcomes = Vec::new();
+    while quota.take() {
+        let outcome = client.fetch(&mut slot, url).await;
+        outcomes.push((Instant::now(), outcome));
+    }
+    (slot, outcomes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Quota;
+
+    #[test]
+    fn an_own_quota_gives_exactly_its_count() {
+        let mut quota = Quota::Own(3);
+        let taken = std::iter::from_fn(|| quota.take().then_some(())).count();
+        assert_eq!(taken, 3);
+        assert!(!quota.take());
+    }
+}
