@@ -3,13 +3,15 @@
 //! body as transferred (not decoded), the cache header's first word and the
 //! `Server` header. GET only; redirects are answers, never followed.
 
-use super::connect::{self, Conn, Connector, Deadline, Sender};
+use super::connect::{self, Conn, Connector, Deadline, Measured, Sender};
 use super::failure::{self, Failure};
 use super::job::{Encoding, Job};
+use super::template::{Form, Head, Template};
 use super::url::Url;
+use super::words::{Said, Words};
 use base64::Engine;
 use bytes::Bytes;
-use http::header::{ACCEPT_ENCODING, AUTHORIZATION, CONNECTION, COOKIE, HOST, SERVER, USER_AGENT};
+use http::header::{ACCEPT_ENCODING, AUTHORIZATION, CONNECTION, COOKIE, HOST, USER_AGENT};
 use http::{HeaderMap, HeaderName, HeaderValue, Request, Uri};
 use http_body_util::{BodyExt, Empty};
 use std::pin::Pin;
@@ -48,7 +50,7 @@ pub(crate) enum Outcome {
 /// A connection slot: the connection a task keeps between requests.
 #[derive(Default)]
 pub(crate) struct Slot {
-    conn: Option<Conn>,
+    conn: Option<Measured>,
     /// The request timeout, kept from one request to the next: moving a
     /// timer's deadline later costs nothing, while a new timer per request
     /// takes the runtime's timer lock twice.
@@ -62,50 +64,6 @@ pub(crate) struct Slot {
     template: Option<Template>,
     /// The last answers' words, kept from one answer to the next.
     words: Words,
-}
-
-/// What every request a slot sends to one URL shares, made at the first
-/// and cloned after: building a URI and headers anew took more of a
-/// request's CPU time than sending it.
-struct Template {
-    url: Url,
-    h2: bool,
-    uri: Uri,
-    headers: HeaderMap,
-}
-
-/// The header words of the last answer on a slot. A server sends the same
-/// `Server` and cache words answer after answer, so an answer shares the
-/// last one's text when its bytes are the same, and only a new value is
-/// made into text.
-#[derive(Default)]
-struct Words {
-    cache: Recent,
-    server: Recent,
-}
-
-#[derive(Default)]
-struct Recent {
-    raw: Vec<u8>,
-    text: Option<Arc<str>>,
-}
-
-impl Recent {
-    /// The text of `value` as `make` makes it, reusing the last one's when
-    /// the bytes are the same.
-    fn of(
-        &mut self,
-        value: Option<&HeaderValue>,
-        make: impl FnOnce(&HeaderValue) -> Option<String>,
-    ) -> Option<Arc<str>> {
-        let value = value?;
-        if self.text.is_none() || self.raw != value.as_bytes() {
-            self.raw.clear();
-            self.raw.extend_from_slice(value.as_bytes());
-            self.text = make(value).map(Arc::from);
-        }
-        self.text.clone()
-    }
 }
 
 /// Everything requests share within a run.
@@ -212,42 +170,68 @@ impl Client {
                 slot.opened += 1;
                 // Boxed: connecting is rare, and its large future would
                 // otherwise be moved on every request.
-                empty.insert(Box::pin(self.connector.open(url, &slot.deadline)).await?)
+                empty.insert(Box::pin(self.connector.open_measured(url, &slot.deadline)).await?)
             }
         };
-        let request = self.request(&mut slot.template, url, conn.is_http2())?;
-        let answer = exchange(conn, request, start, self, &mut slot.words).await;
-        if conn.closed {
+        let h2 = matches!(conn, Measured::H2(_));
+        let template = match &mut slot.template {
+            Some(t) if t.url == *url && matches!(t.form, Form::H2 { .. }) == h2 => t,
+            other => other.insert(self.template(url, h2)?),
+        };
+        let bench = self.cold.as_ref().map(ColdQueries::next);
+        let (answer, closed) = match (conn, &mut template.form) {
+            (Measured::H1(conn), Form::H1(head)) => {
+                let mut reader = slot.words.reader(&self.cache_header);
+                let received = conn
+                    .exchange(head.bytes(bench.as_deref()), &mut reader)
+                    .await;
+                let answer = received.map(|r| Answer {
+                    total: millis(start.elapsed()),
+                    ttfb: millis(r.head_at.saturating_duration_since(start)),
+                    status: r.status,
+                    bytes: r.bytes,
+                    cache: reader.said.cache,
+                    server: reader.said.server,
+                });
+                (answer, conn.is_closed())
+            }
+            (Measured::H2(conn), Form::H2 { uri, headers }) => {
+                let uri = match &bench {
+                    Some(bench) => self::uri(url, url.path_with_bench(bench), true)?,
+                    None => uri.clone(),
+                };
+                let mut request = Request::new(Empty::new());
+                *request.uri_mut() = uri;
+                *request.headers_mut() = headers.clone();
+                let answer = exchange(conn, request, start, self, &mut slot.words).await;
+                (answer, conn.closed)
+            }
+            _ => (
+                Err(Failure::new("the request does not fit its connection")),
+                true,
+            ),
+        };
+        if closed {
             slot.conn = None;
         }
         answer
     }
 
-    /// The next request to `url`, from the slot's template (made anew
-    /// when the URL or the protocol changed).
-    fn request(
-        &self,
-        template: &mut Option<Template>,
-        url: &Url,
-        h2: bool,
-    ) -> Result<Request<Empty<Bytes>>, Failure> {
-        let made = match template {
-            Some(t) if t.h2 == h2 && t.url == *url => t,
-            other => other.insert(Template {
-                url: url.clone(),
-                h2,
-                uri: uri(url, url.path.clone(), h2)?,
-                headers: self.headers_to(url, h2)?,
-            }),
+    /// The template of the requests to `url` on a connection of the given
+    /// protocol.
+    fn template(&self, url: &Url, h2: bool) -> Result<Template, Failure> {
+        let form = if h2 {
+            Form::H2 {
+                uri: uri(url, url.path.clone(), true)?,
+                headers: self.headers_to(url, true)?,
+            }
+        } else {
+            Form::H1(Head::new(&url.path, &self.headers_to(url, false)?)?)
         };
-        let uri = match &self.cold {
-            Some(cold) => uri(url, url.path_with_bench(&cold.next()), h2)?,
-            None => made.uri.clone(),
-        };
-        let mut request = Request::new(Empty::new());
-        *request.uri_mut() = uri;
-        *request.headers_mut() = made.headers.clone();
-        Ok(request)
+        Ok(Template {
+            url: url.clone(),
+            form,
+        })
     }
 
     /// The GET of `path` on `url`'s server with the run's headers: what
@@ -339,9 +323,17 @@ fn run_unique() -> String {
     format!("{:x}{:x}-", nanos & 0xffff_ffff_ffff, std::process::id())
 }
 
-/// Polls the connection's driver once without waiting: a connection the
-/// server closed while idle is found out before a request is timed on it.
-fn still_open(conn: &mut Conn) -> bool {
+/// Whether a kept connection can take the next request: one the server
+/// closed while idle is found out before a request is timed on it.
+fn still_open(conn: &mut Measured) -> bool {
+    match conn {
+        Measured::H1(conn) => conn.still_open(),
+        Measured::H2(conn) => hyper_still_open(conn),
+    }
+}
+
+/// Polls hyper's driver once without waiting.
+fn hyper_still_open(conn: &mut Conn) -> bool {
     if conn.closed {
         return false;
     }
@@ -404,69 +396,24 @@ async fn answer(
         }
     }
     let total = start.elapsed();
+    let Said { cache, server } = words.of_map(&parts.headers, cache_header);
     Ok(Answer {
         total: millis(total),
         ttfb: millis(ttfb),
         status: parts.status.as_u16(),
         bytes,
-        cache: words
-            .cache
-            .of(parts.headers.get(cache_header), |v| first_word(Some(v))),
-        server: words.server.of(parts.headers.get(SERVER), |v| {
-            Some(cut(
-                String::from_utf8_lossy(v.as_bytes()).trim(),
-                MAX_SERVER,
-            ))
-        }),
+        cache,
+        server,
     })
-}
-
-/// The longest `Server` value kept, in characters; a peer's header can be
-/// tens of kilobytes, and every answer's value is kept until its row is
-/// made.
-const MAX_SERVER: usize = 64;
-/// The longest cache word kept, in characters.
-const MAX_CACHE_WORD: usize = 32;
-
-/// `text` cut to `max` characters.
-fn cut(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => text[..end].to_string(),
-        None => text.to_string(),
-    }
 }
 
 fn millis(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-/// The first word of a cache header, upper-cased (`hit from edge` → `HIT`).
-pub(crate) fn first_word(value: Option<&HeaderValue>) -> Option<String> {
-    let text = String::from_utf8_lossy(value?.as_bytes());
-    text.split(|c: char| c.is_whitespace() || c == ',' || c == ';')
-        .find(|w| !w.is_empty())
-        .map(|w| cut(w, MAX_CACHE_WORD).to_ascii_uppercase())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn cache_answers_are_first_words_upper_cased() {
-        let v = |s: &'static str| HeaderValue::from_static(s);
-        assert_eq!(
-            first_word(Some(&v("hit from edge-1"))).as_deref(),
-            Some("HIT")
-        );
-        assert_eq!(first_word(Some(&v("  MISS, HIT"))).as_deref(), Some("MISS"));
-        assert_eq!(
-            first_word(Some(&v("bypass;ttl=0"))).as_deref(),
-            Some("BYPASS")
-        );
-        assert_eq!(first_word(Some(&v(" "))), None);
-        assert_eq!(first_word(None), None);
-    }
 
     #[test]
     fn basic_auth_is_encoded_and_sensitive() {

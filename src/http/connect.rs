@@ -6,6 +6,7 @@
 //! inside a measured time.
 
 use super::failure::{self, Failure};
+use super::h1;
 use super::job::{Job, Protocol};
 use super::schedule::Schedule;
 use super::tls;
@@ -186,6 +187,12 @@ impl Conn {
     }
 }
 
+/// A connection for measured requests.
+pub(crate) enum Measured {
+    H1(h1::Connection),
+    H2(Conn),
+}
+
 /// How to reach servers: shared by every connection of a run.
 pub(crate) struct Connector {
     /// The HTTP version asked for.
@@ -230,17 +237,41 @@ impl Connector {
         })
     }
 
-    /// Opens a connection to the server of `url`.
+    /// Opens a connection to the server of `url` for any request, spoken
+    /// by hyper.
     pub(crate) async fn open(&self, url: &Url, deadline: &Deadline) -> Result<Conn, Failure> {
+        let (stream, h2) = self.stream(url, deadline).await?;
+        handshake(stream, h2).await
+    }
+
+    /// Opens a connection to the server of `url` for measured requests:
+    /// HTTP/1.1 spoken by [`h1`], HTTP/2 by hyper.
+    pub(crate) async fn open_measured(
+        &self,
+        url: &Url,
+        deadline: &Deadline,
+    ) -> Result<Measured, Failure> {
+        let (stream, h2) = self.stream(url, deadline).await?;
+        if h2 {
+            Ok(Measured::H2(handshake(stream, true).await?))
+        } else {
+            Ok(Measured::H1(h1::Connection::new(stream)))
+        }
+    }
+
+    /// The byte stream to the server of `url`, and whether it speaks
+    /// HTTP/2 (asked for, or agreed in TLS).
+    async fn stream(
+        &self,
+        url: &Url,
+        deadline: &Deadline,
+    ) -> Result<(Box<dyn Stream>, bool), Failure> {
         let tcp = Bounded {
             inner: self.tcp(url).await?,
             deadline: deadline.clone(),
         };
         match url.scheme {
-            Scheme::Http => {
-                let h2 = self.protocol == Protocol::Http2;
-                handshake(Box::new(tcp), h2).await
-            }
+            Scheme::Http => Ok((Box::new(tcp), self.protocol == Protocol::Http2)),
             Scheme::Https => {
                 let config = self
                     .tls
@@ -258,7 +289,7 @@ impl Connector {
                 if self.protocol == Protocol::Http2 && !h2 {
                     return Err(Failure::new("the server did not agree to HTTP/2"));
                 }
-                handshake(Box::new(tls), h2).await
+                Ok((Box::new(tls), h2))
             }
         }
     }

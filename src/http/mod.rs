@@ -6,9 +6,10 @@
 //! given, `discover`, from the site's sitemap) and `schedule` decide what
 //! is requested in which order, `address` where each request goes, `safety`
 //! refuses what could harm a server that is not ours, `builtin` (over
-//! `session`, `workers`, `client`, `connect` and `tls`) measures with the built-in
-//! client, `tools` hands pages to an installed load tool, `rows` turns
-//! answers into rows, and `settings` says what the run saves of the job.
+//! `session`, `workers`, `client`, `template`, `connect`, `h1`, `words`
+//! and `tls`) measures with the built-in client, `tools` hands pages to
+//! an installed load tool, `rows` turns answers into rows, and `settings`
+//! says what the run saves of the job.
 //! Nothing here reads the command line or prints: progress lines go to a
 //! callback, which the command connects to its output.
 
@@ -20,6 +21,7 @@ pub(crate) mod connect;
 pub mod discover;
 pub(crate) mod failure;
 pub(crate) mod fetch;
+pub(crate) mod h1;
 pub mod job;
 pub mod k6;
 pub(crate) mod pages;
@@ -28,9 +30,11 @@ pub(crate) mod safety;
 pub mod schedule;
 pub(crate) mod session;
 pub(crate) mod settings;
+pub(crate) mod template;
 pub(crate) mod tls;
 pub mod tools;
 pub mod url;
+pub(crate) mod words;
 pub(crate) mod workers;
 
 use crate::document::builder::{FigureKind, RunBuilder};

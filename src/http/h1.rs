@@ -1,0 +1,396 @@
+//! HTTP/1.1 for the measured requests, written for the one thing they do:
+//! a GET whose answer is read to its last byte and counted, not kept.
+//! hyper makes a header map, a body channel and a dispatcher's hand-offs
+//! for every answer, which was most of the client's CPU time on a cached
+//! page (docs/evaluation.md, "The client's own cost"). Here the request is
+//! bytes made once, the answer's head is parsed in place by `httparse`,
+//! only the headers a row needs are looked at, and the body is counted in
+//! the connection's own buffer: nothing is allocated per request.
+//!
+//! Everything a peer sends is bounded: the head's size and header count,
+//! a chunk line's length, the trailers. HTTP/2 and the untimed requests
+//! (`fetch`) stay with hyper.
+
+use super::connect::Stream;
+use super::failure::{self, Failure};
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
+use std::time::Instant;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, ReadBuf};
+
+/// The largest answer head read, in bytes: a page's head takes a few
+/// kilobytes, and hyper's 400 KB default let a peer's head grow as far.
+const MAX_HEAD: usize = 256 * 1024;
+/// The most headers an answer may have.
+const MAX_HEADERS: usize = 100;
+/// The longest chunk-size line, extensions included.
+const MAX_CHUNK_LINE: usize = 4096;
+/// The buffer's first size: a small page's whole answer fits, so one read
+/// takes it, and a short read tells the runtime the socket is drained.
+const FIRST_BUFFER: usize = 16 * 1024;
+
+/// One HTTP/1.1 connection of a slot.
+pub(crate) struct Connection {
+    stream: Box<dyn Stream>,
+    /// Bytes read and not yet used are `buf[pos..len]`.
+    buf: Vec<u8>,
+    pos: usize,
+    len: usize,
+    /// The connection ends after the answer in hand: the server said so,
+    /// or the protocol does.
+    closed: bool,
+}
+
+/// What an answer's head said that the row keeps, or that reading the
+/// body needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Framing {
+    /// No body (204, 304).
+    Empty,
+    Length(u64),
+    Chunked,
+    /// Until the server closes the connection.
+    Close,
+}
+
+/// An answer read to its end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Received {
+    pub(crate) status: u16,
+    /// When the final answer's head was whole.
+    pub(crate) head_at: Instant,
+    /// Body bytes as transferred (chunk data, without the framing).
+    pub(crate) bytes: u64,
+}
+
+/// What a caller keeps of the final answer's headers, told of each as it
+/// is met.
+pub(crate) trait Keep {
+    /// A header as sent: `name` in the peer's case, `value` raw.
+    fn header(&mut self, name: &str, value: &[u8]);
+}
+
+impl Connection {
+    pub(crate) fn new(stream: Box<dyn Stream>) -> Connection {
+        Connection {
+            stream,
+            buf: vec![0; FIRST_BUFFER],
+            pos: 0,
+            len: 0,
+            closed: false,
+        }
+    }
+
+    /// True once the connection cannot carry another request.
+    pub(crate) fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// Polls the socket once without waiting: a connection the server
+    /// closed while idle (or sent bytes no request asked for) is found out
+    /// before a request is timed on it.
+    pub(crate) fn still_open(&mut self) -> bool {
+        if self.closed {
+            return false;
+        }
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut probe = [0u8; 1];
+        let mut buf = ReadBuf::new(&mut probe);
+        match Pin::new(&mut self.stream).poll_read(&mut cx, &mut buf) {
+            Poll::Pending => true,
+            Poll::Ready(_) => {
+                self.closed = true;
+                false
+            }
+        }
+    }
+
+    /// Sends `request` (a whole request head) and reads the answer to its
+    /// end, telling `keep` of each header of the final answer.
+    pub(crate) async fn exchange(
+        &mut self,
+        request: &[u8],
+        keep: &mut impl Keep,
+    ) -> Result<Received, Failure> {
+        self.stream
+            .write_all(request)
+            .await
+            .map_err(|e| failure::of_io(&e))?;
+        self.stream.flush().await.map_err(|e| failure::of_io(&e))?;
+        let (status, framing) = loop {
+            let (status, framing) = self.read_head(keep).await?;
+            match status {
+                // `100 Continue`, `102 Processing`, `103 Early Hints`: the
+                // final answer follows.
+                100..=199 if status != 101 => continue,
+                101 => {
+                    return Err(Failure::new(
+                        "HTTP 101: an informational answer, not a page",
+                    ));
+                }
+                _ => break (status, framing),
+            }
+        };
+        let head_at = Instant::now();
+        let bytes = match framing {
+            Framing::Empty => 0,
+            Framing::Length(n) => self.skip(n).await?,
+            Framing::Chunked => self.chunks().await?,
+            Framing::Close => self.until_close().await?,
+        };
+        // Bytes past the answer were asked for by no request: the
+        // connection is out of step, and is not used again.
+        if self.pos < self.len {
+            self.closed = true;
+        }
+        self.pos = 0;
+        self.len = 0;
+        Ok(Received {
+            status,
+            head_at,
+            bytes,
+        })
+    }
+
+    /// Reads one answer head and consumes it: its status and how its body
+    /// is framed. `keep` is told of its headers.
+    async fn read_head(&mut self, keep: &mut impl Keep) -> Result<(u16, Framing), Failure> {
+        loop {
+            if let Some((used, status, framing)) = parse_head(&self.buf[self.pos..self.len], keep)?
+            {
+                self.pos += used;
+                if framing.close {
+                    self.closed = true;
+                }
+                return Ok((status, framing.body));
+            }
+            if self.len - self.pos >= MAX_HEAD {
+                return Err(Failure::new("the answer's head is over 256 KiB"));
+            }
+            if !self.fill(MAX_HEAD).await? {
+                return Err(Failure::new("connection closed before the answer"));
+            }
+        }
+    }
+
+    /// Reads more bytes into the buffer, growing it up to `limit` unused
+    /// bytes; false at the end of the stream.
+    async fn fill(&mut self, limit: usize) -> Result<bool, Failure> {
+        if self.pos == self.len {
+            self.pos = 0;
+            self.len = 0;
+        } else if self.len == self.buf.len() && self.pos > 0 {
+            self.buf.copy_within(self.pos..self.len, 0);
+            self.len -= self.pos;
+            self.pos = 0;
+        }
+        if self.len == self.buf.len() {
+            let grown = (self.buf.len() * 2).min(limit.max(FIRST_BUFFER));
+            if grown <= self.buf.len() {
+                return Err(Failure::new("an answer part too large to read"));
+            }
+            self.buf.resize(grown, 0);
+        }
+        let n = self
+            .stream
+            .read(&mut self.buf[self.len..])
+            .await
+            .map_err(|e| failure::of_io(&e))?;
+        self.len += n;
+        Ok(n > 0)
+    }
+
+    /// Consumes `n` body bytes; `n` when they all came.
+    async fn skip(&mut self, n: u64) -> Result<u64, Failure> {
+        let mut left = n;
+        loop {
+            let here = u64::try_from(self.len - self.pos).unwrap_or(u64::MAX);
+            let used = here.min(left);
+            // `used` is at most what the buffer holds, so it fits.
+            self.pos += usize::try_from(used).unwrap_or(0);
+            left -= used;
+            if left == 0 {
+                return Ok(n);
+            }
+            if !self.fill(FIRST_BUFFER).await? {
+                return Err(Failure::new("connection closed within the answer"));
+            }
+        }
+    }
+
+    /// Reads a chunked body to its end, trailers included; its data bytes.
+    async fn chunks(&mut self) -> Result<u64, Failure> {
+        let mut bytes = 0u64;
+        loop {
+            let size = chunk_size(&self.line().await?)?;
+            if size == 0 {
+                break;
+            }
+            self.skip(size).await?;
+            bytes = bytes.saturating_add(size);
+            if !self.line().await?.is_empty() {
+                return Err(Failure::new("a chunk longer than its size"));
+            }
+        }
+        let mut trailers = 0usize;
+        loop {
+            let line = self.line().await?;
+            if line.is_empty() {
+                return Ok(bytes);
+            }
+            trailers += line.len();
+            if trailers > MAX_HEAD {
+                return Err(Failure::new("the answer's trailers are over 256 KiB"));
+            }
+        }
+    }
+
+    /// The next line, up to its CRLF (consumed), of at most
+    /// `MAX_CHUNK_LINE` bytes.
+    async fn line(&mut self) -> Result<Vec<u8>, Failure> {
+        loop {
+            let unused = &self.buf[self.pos..self.len];
+            let within = &unused[..unused.len().min(MAX_CHUNK_LINE + 2)];
+            if let Some(end) = within.windows(2).position(|w| w == b"\r\n") {
+                let line = unused[..end].to_vec();
+                self.pos += end + 2;
+                return Ok(line);
+            }
+            if unused.len() > MAX_CHUNK_LINE {
+                return Err(Failure::new("a chunk line over 4 KiB"));
+            }
+            if !self.fill(FIRST_BUFFER).await? {
+                return Err(Failure::new("connection closed within the answer"));
+            }
+        }
+    }
+
+    /// Reads until the server closes; the bytes read.
+    async fn until_close(&mut self) -> Result<u64, Failure> {
+        self.closed = true;
+        let mut bytes = u64::try_from(self.len - self.pos).unwrap_or(u64::MAX);
+        self.pos = self.len;
+        while self.fill(FIRST_BUFFER).await? {
+            bytes = bytes.saturating_add(u64::try_from(self.len - self.pos).unwrap_or(0));
+            self.pos = self.len;
+        }
+        Ok(bytes)
+    }
+}
+
+/// How an answer's body is read, and whether the connection ends after.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Body {
+    body: Framing,
+    close: bool,
+}
+
+/// Parses an answer head at the start of `bytes`: None while it is not
+/// whole; else the bytes it took, its status and its body's framing.
+fn parse_head(bytes: &[u8], keep: &mut impl Keep) -> Result<Option<(usize, u16, Body)>, Failure> {
+    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    let mut answer = httparse::Response::new(&mut headers);
+    let used = match answer.parse(bytes) {
+        Ok(httparse::Status::Complete(used)) => used,
+        Ok(httparse::Status::Partial) => return Ok(None),
+        Err(httparse::Error::TooManyHeaders) => {
+            return Err(Failure::new("an answer with over 100 headers"));
+        }
+        Err(e) => return Err(Failure::new(format!("an invalid answer head: {e}"))),
+    };
+    let status = answer.code.unwrap_or(0);
+    // The headers of an informational head are not the page's.
+    let informational = (100..200).contains(&status);
+    let mut length: Option<u64> = None;
+    let mut chunked = false;
+    let mut coded = false;
+    let mut close = answer.version == Some(0);
+    for header in answer.headers.iter() {
+        let name = header.name;
+        if name.eq_ignore_ascii_case("content-length") {
+            let n = content_length(header.value)?;
+            if length.is_some_and(|m| m != n) {
+                return Err(Failure::new("an answer with two Content-Lengths"));
+            }
+            length = Some(n);
+        } else if name.eq_ignore_ascii_case("transfer-encoding") {
+            coded = true;
+            // Only the last coding frames the body.
+            chunked = last_token(header.value).eq_ignore_ascii_case(b"chunked");
+        } else if name.eq_ignore_ascii_case("connection") {
+            for token in header.value.split(|&b| b == b',') {
+                let token = token.trim_ascii();
+                if token.eq_ignore_ascii_case(b"close") {
+                    close = true;
+                } else if token.eq_ignore_ascii_case(b"keep-alive") && answer.version == Some(0) {
+                    close = false;
+                }
+            }
+        }
+        if !informational {
+            keep.header(name, header.value);
+        }
+    }
+    let body = match status {
+        100..=199 | 204 | 304 => Framing::Empty,
+        _ if coded && chunked => Framing::Chunked,
+        // A coding that does not end in chunked is read to the close.
+        _ if coded => Framing::Close,
+        _ => length.map_or(Framing::Close, Framing::Length),
+    };
+    // A body framed both ways leaves the connection unsure of where the
+    // next answer starts.
+    if coded && length.is_some() || body == Framing::Close {
+        close = true;
+    }
+    Ok(Some((used, status, Body { body, close })))
+}
+
+/// A Content-Length value: one decimal number, or the same number listed
+/// more than once.
+fn content_length(value: &[u8]) -> Result<u64, Failure> {
+    let bad = || Failure::new("an invalid Content-Length");
+    let mut found: Option<u64> = None;
+    for part in value.split(|&b| b == b',') {
+        let part = part.trim_ascii();
+        if part.is_empty() || !part.iter().all(u8::is_ascii_digit) {
+            return Err(bad());
+        }
+        let n = std::str::from_utf8(part)
+            .ok()
+            .and_then(|s| s.parse::<u64>().ok())
+            .ok_or_else(bad)?;
+        if found.is_some_and(|m| m != n) {
+            return Err(bad());
+        }
+        found = Some(n);
+    }
+    found.ok_or_else(bad)
+}
+
+/// The last comma-separated token of a header value, trimmed.
+fn last_token(value: &[u8]) -> &[u8] {
+    value
+        .rsplit(|&b| b == b',')
+        .next()
+        .unwrap_or_default()
+        .trim_ascii()
+}
+
+/// The size a chunk line gives (hex digits, then any extensions).
+fn chunk_size(line: &[u8]) -> Result<u64, Failure> {
+    let digits = line
+        .split(|&b| b == b';')
+        .next()
+        .unwrap_or_default()
+        .trim_ascii();
+    let bad = || Failure::new("an invalid chunk size");
+    if digits.is_empty() || digits.len() > 16 || !digits.iter().all(u8::is_ascii_hexdigit) {
+        return Err(bad());
+    }
+    let text = std::str::from_utf8(digits).map_err(|_| bad())?;
+    u64::from_str_radix(text, 16).map_err(|_| bad())
+}
+
+#[cfg(test)]
+mod tests;
