@@ -210,10 +210,26 @@ def k6_output():
         '"value":1,"tags":{"scenario":"end","segment":"0:1/2"}}}\n')
 
 
+def http_answers():
+    # The first byte is how many bytes the peer sends at a time (0: all).
+    answers = {
+        "length": b"HTTP/1.1 200 OK\r\nServer: nginx\r\nContent-Length: 5\r\n\r\nhello",
+        "chunked": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                   b"5;x=1\r\nhello\r\n0\r\nX-T: 1\r\n\r\n",
+        "to-close": b"HTTP/1.0 200 OK\r\n\r\nabc",
+        "informational": b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\n"
+                         b"Link: </a.css>\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n",
+        "both-framings": b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n"
+                         b"Transfer-Encoding: gzip, chunked\r\n\r\n1\r\nx\r\n0\r\n\r\n",
+    }
+    for i, (name, answer) in enumerate(answers.items()):
+        put("http_answer", name, bytes([i * 3]) + answer)
+
+
 def main():
     shutil.rmtree(SEEDS, ignore_errors=True)
     for make in (autoload, settings, templates, hostile_templates, catalogue, router, runs, tools, urls,
-                 site_documents, k6_output):
+                 site_documents, k6_output, http_answers):
         make()
     for kind in sorted(SEEDS.iterdir()):
         files = list(kind.iterdir())

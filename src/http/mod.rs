@@ -21,7 +21,7 @@ pub(crate) mod connect;
 pub mod discover;
 pub(crate) mod failure;
 pub(crate) mod fetch;
-pub(crate) mod h1;
+pub mod h1;
 pub mod job;
 pub mod k6;
 pub(crate) mod pages;

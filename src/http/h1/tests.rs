@@ -1,52 +1,5 @@
 use super::*;
 use proptest::prelude::*;
-use std::collections::VecDeque;
-use std::io;
-use tokio::io::AsyncWrite;
-
-/// A peer that sends its chunks one read at a time, then ends the stream
-/// (or, when `idle`, has nothing yet), and takes whatever is written.
-struct Peer {
-    chunks: VecDeque<Vec<u8>>,
-    idle: bool,
-}
-
-impl AsyncRead for Peer {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        _: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        match self.chunks.pop_front() {
-            Some(mut chunk) => {
-                let n = chunk.len().min(buf.remaining());
-                buf.put_slice(&chunk[..n]);
-                if n < chunk.len() {
-                    self.chunks.push_front(chunk.split_off(n));
-                }
-                Poll::Ready(Ok(()))
-            }
-            None if self.idle => Poll::Pending,
-            None => Poll::Ready(Ok(())),
-        }
-    }
-}
-
-impl AsyncWrite for Peer {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        _: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<io::Result<usize>> {
-        Poll::Ready(Ok(buf.len()))
-    }
-    fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Poll::Ready(Ok(()))
-    }
-    fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Poll::Ready(Ok(()))
-    }
-}
 
 /// Every header of the final answer, as told.
 #[derive(Default)]
@@ -59,7 +12,7 @@ impl Keep for Seen {
 }
 
 fn connection(chunks: &[&[u8]], idle: bool) -> Connection {
-    Connection::new(Box::new(Peer {
+    Connection::new(Box::new(Replay {
         chunks: chunks.iter().map(|c| c.to_vec()).collect(),
         idle,
     }))
@@ -81,6 +34,15 @@ fn answer(chunks: &[&[u8]]) -> (Result<(u16, u64), String>, bool) {
         got.map(|r| (r.status, r.bytes)).map_err(|f| f.0),
         conn.is_closed(),
     )
+}
+
+#[test]
+fn the_fuzz_entry_reads_as_the_connection_does() {
+    let whole = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello";
+    for chunk in [0, 1, 7, 1000] {
+        assert_eq!(read_answer(whole, chunk), Ok((200, 5)));
+    }
+    assert!(read_answer(b"HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nx", 3).is_err());
 }
 
 #[test]
