@@ -183,3 +183,27 @@ fn header_values_from_a_peer_are_kept_within_bounds() {
         server.len()
     );
 }
+
+#[test]
+fn chunked_and_close_delimited_answers_are_pages_of_their_data() {
+    // Chunks with an extension and a trailer, on a kept connection.
+    let chunked = Peer::start(false, |_, s| {
+        let _ = s.write_all(
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=1\r\nhello\r\n6\r\n world\r\n0\r\nX-T: 1\r\n\r\n",
+        );
+    });
+    // No length: the body ends with the connection.
+    let to_close = Peer::start(true, |_, s| {
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nServer: raw\r\n\r\nabc");
+    });
+    for (peer, bytes) in [(chunked, 11.0), (to_close, 3.0)] {
+        let r = only_row(&[
+            &format!("--url={}", peer.url()),
+            "--requests=20",
+            "--warmup=0",
+            "--concurrency=2",
+        ]);
+        assert_eq!((r.figures.n, r.errors), (20, 0), "{:?}", r.error_messages);
+        assert_eq!(r.page.bytes, Some(bytes));
+    }
+}
