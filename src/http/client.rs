@@ -6,7 +6,7 @@
 use super::connect::{self, Conn, Connector, Deadline, Measured, Sender};
 use super::failure::{self, Failure};
 use super::job::{Encoding, Job};
-use super::template::{Form, Head, Template};
+use super::template::{H1Request, H2Request};
 use super::url::Url;
 use super::words::{Said, Words};
 use base64::Engine;
@@ -60,8 +60,9 @@ pub(crate) struct Slot {
     /// When the request in flight must end; its connections' reads fail
     /// after it.
     deadline: Deadline,
-    /// The URI and headers of the requests to the URL the slot is sent to.
-    template: Option<Template>,
+    /// The request to the URL the slot is sent to, made at its first.
+    h1: Option<(Url, H1Request)>,
+    h2: Option<(Url, H2Request)>,
     /// The last answers' words, kept from one answer to the next.
     words: Words,
 }
@@ -121,9 +122,6 @@ impl Client {
     /// Sends one GET for `url` on the slot's connection, opening one when
     /// the slot has none (or it closed). A failure drops the connection.
     pub(crate) async fn fetch(&self, slot: &mut Slot, url: &Url) -> Outcome {
-        if slot.conn.as_mut().is_some_and(|c| !still_open(c)) {
-            slot.conn = None;
-        }
         let start = Instant::now();
         let deadline = tokio::time::Instant::from_std(start) + self.timeout;
         let mut timer = match slot.timer.take() {
@@ -137,6 +135,11 @@ impl Client {
         // peer keeps it busy (see `Deadline`). An error past the deadline
         // is the deadline's doing, and said so.
         slot.deadline.set(start + self.timeout);
+        // After the deadline is set: the probe reads the socket, and a read
+        // past the last request's deadline would fail.
+        if slot.conn.as_mut().is_some_and(|c| !still_open(c)) {
+            slot.conn = None;
+        }
         let timeout = || {
             Outcome::Failed(Failure::new(format!(
                 "timeout after {} s",
@@ -173,17 +176,19 @@ impl Client {
                 empty.insert(Box::pin(self.connector.open_measured(url, &slot.deadline)).await?)
             }
         };
-        let h2 = matches!(conn, Measured::H2(_));
-        let template = match &mut slot.template {
-            Some(t) if t.url == *url && matches!(t.form, Form::H2 { .. }) == h2 => t,
-            other => other.insert(self.template(url, h2)?),
-        };
-        let bench = self.cold.as_ref().map(ColdQueries::next);
-        let (answer, closed) = match (conn, &mut template.form) {
-            (Measured::H1(conn), Form::H1(head)) => {
+        let bench = self
+            .cold
+            .as_ref()
+            .map(|cold| url.path_with_bench(&cold.next()));
+        let (answer, closed) = match conn {
+            Measured::H1(conn) => {
+                let request = match &mut slot.h1 {
+                    Some((for_url, request)) if for_url == url => request,
+                    other => &mut other.insert((url.clone(), self.h1_request(url)?)).1,
+                };
                 let mut reader = slot.words.reader(&self.cache_header);
                 let received = conn
-                    .exchange(head.bytes(bench.as_deref()), &mut reader)
+                    .exchange(request.bytes(bench.as_deref()), &mut reader)
                     .await;
                 let answer = received.map(|r| Answer {
                     total: millis(start.elapsed()),
@@ -195,21 +200,21 @@ impl Client {
                 });
                 (answer, conn.is_closed())
             }
-            (Measured::H2(conn), Form::H2 { uri, headers }) => {
-                let uri = match &bench {
-                    Some(bench) => self::uri(url, url.path_with_bench(bench), true)?,
-                    None => uri.clone(),
+            Measured::H2(conn) => {
+                let made = match &mut slot.h2 {
+                    Some((for_url, made)) if for_url == url => made,
+                    other => &mut other.insert((url.clone(), self.h2_request(url)?)).1,
+                };
+                let uri = match bench {
+                    Some(target) => uri(url, target, true)?,
+                    None => made.uri.clone(),
                 };
                 let mut request = Request::new(Empty::new());
                 *request.uri_mut() = uri;
-                *request.headers_mut() = headers.clone();
+                *request.headers_mut() = made.headers.clone();
                 let answer = exchange(conn, request, start, self, &mut slot.words).await;
                 (answer, conn.closed)
             }
-            _ => (
-                Err(Failure::new("the request does not fit its connection")),
-                true,
-            ),
         };
         if closed {
             slot.conn = None;
@@ -217,20 +222,16 @@ impl Client {
         answer
     }
 
-    /// The template of the requests to `url` on a connection of the given
-    /// protocol.
-    fn template(&self, url: &Url, h2: bool) -> Result<Template, Failure> {
-        let form = if h2 {
-            Form::H2 {
-                uri: uri(url, url.path.clone(), true)?,
-                headers: self.headers_to(url, true)?,
-            }
-        } else {
-            Form::H1(Head::new(&url.path, &self.headers_to(url, false)?)?)
-        };
-        Ok(Template {
-            url: url.clone(),
-            form,
+    /// The HTTP/1.1 request for `url`, made once per slot.
+    fn h1_request(&self, url: &Url) -> Result<H1Request, Failure> {
+        H1Request::new(url.target(), &self.headers_to(url, false)?)
+    }
+
+    /// The HTTP/2 request for `url`, made once per slot.
+    fn h2_request(&self, url: &Url) -> Result<H2Request, Failure> {
+        Ok(H2Request {
+            uri: uri(url, url.target().to_string(), true)?,
+            headers: self.headers_to(url, true)?,
         })
     }
 

@@ -318,7 +318,7 @@ async fn handshake(stream: Box<dyn Stream>, h2: bool) -> Result<Conn, Failure> {
         // hyper's default lets a peer's header block grow to 16 MB before
         // it is refused; a page's headers need a few kilobytes.
         let (sender, conn) = http2::Builder::new(TokioExecutor::new())
-            .max_header_list_size(256 * 1024)
+            .max_header_list_size(u32::try_from(h1::MAX_HEAD).unwrap_or(u32::MAX))
             .handshake(io)
             .await
             .map_err(|e| failure::of(&e))?;

@@ -13,20 +13,19 @@
 
 use super::connect::Stream;
 use super::failure::{self, Failure};
+use head::Framing;
 use replay::Replay;
-use std::mem::MaybeUninit;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 use std::time::Instant;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, ReadBuf};
 
-/// The largest answer head read, in bytes: a page's head takes a few
-/// kilobytes, and hyper's 400 KB default let a peer's head grow as far.
-const MAX_HEAD: usize = 256 * 1024;
-/// The most headers an answer may have.
-const MAX_HEADERS: usize = 100;
-/// The longest chunk-size line, extensions included.
-const MAX_CHUNK_LINE: usize = 4096;
+/// The largest answer head read, in bytes (HTTP/2's header list too): a
+/// page's head takes a few kilobytes, and hyper's 400 KB default let a
+/// peer's head grow as far.
+pub(crate) const MAX_HEAD: usize = 256 * 1024;
+/// The longest chunk-size or trailer line, extensions included.
+const MAX_LINE: usize = 4096;
 /// The buffer's first size: a small page's whole answer fits, so one read
 /// takes it, and a short read tells the runtime the socket is drained.
 const FIRST_BUFFER: usize = 16 * 1024;
@@ -41,18 +40,6 @@ pub(crate) struct Connection {
     /// The connection ends after the answer in hand: the server said so,
     /// or the protocol does.
     closed: bool,
-}
-
-/// What an answer's head said that the row keeps, or that reading the
-/// body needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Framing {
-    /// No body (204, 304).
-    Empty,
-    Length(u64),
-    Chunked,
-    /// Until the server closes the connection.
-    Close,
 }
 
 /// An answer read to its end.
@@ -141,8 +128,13 @@ impl Connection {
             Framing::Close => self.until_close().await?,
         };
         // Bytes past the answer were asked for by no request: the
-        // connection is out of step, and is not used again.
-        if self.pos < self.len {
+        // connection is out of step, and is not used again. A stray line
+        // end, which some servers send after a body, is passed over, as
+        // hyper passed it over.
+        if self.buf[self.pos..self.len]
+            .iter()
+            .any(|b| !matches!(b, b'\r' | b'\n'))
+        {
             self.closed = true;
         }
         self.pos = 0;
@@ -158,16 +150,16 @@ impl Connection {
     /// is framed. `keep` is told of its headers.
     async fn read_head(&mut self, keep: &mut impl Keep) -> Result<(u16, Framing), Failure> {
         loop {
-            if let Some((used, status, framing)) = parse_head(&self.buf[self.pos..self.len], keep)?
-            {
-                self.pos += used;
-                if framing.close {
-                    self.closed = true;
-                }
-                return Ok((status, framing.body));
+            if let Some(head) = head::parse(&self.buf[self.pos..self.len], keep)? {
+                self.pos += head.used;
+                self.closed |= head.close;
+                return Ok((head.status, head.framing));
             }
             if self.len - self.pos >= MAX_HEAD {
-                return Err(Failure::new("the answer's head is over 256 KiB"));
+                return Err(Failure::new(format!(
+                    "the answer's head is over {} KiB",
+                    MAX_HEAD / 1024
+                )));
             }
             if !self.fill(MAX_HEAD).await? {
                 return Err(Failure::new("connection closed before the answer"));
@@ -224,7 +216,8 @@ impl Connection {
     async fn chunks(&mut self) -> Result<u64, Failure> {
         let mut bytes = 0u64;
         loop {
-            let size = chunk_size(&self.line().await?)?;
+            let line = self.line().await?;
+            let size = chunk_size(&self.buf[line])?;
             if size == 0 {
                 break;
             }
@@ -242,24 +235,30 @@ impl Connection {
             }
             trailers += line.len();
             if trailers > MAX_HEAD {
-                return Err(Failure::new("the answer's trailers are over 256 KiB"));
+                return Err(Failure::new(format!(
+                    "the answer's trailers are over {} KiB",
+                    MAX_HEAD / 1024
+                )));
             }
         }
     }
 
-    /// The next line, up to its CRLF (consumed), of at most
-    /// `MAX_CHUNK_LINE` bytes.
-    async fn line(&mut self) -> Result<Vec<u8>, Failure> {
+    /// Where the next line is in the buffer, up to its CRLF (consumed):
+    /// valid until the next read. At most `MAX_LINE` bytes.
+    async fn line(&mut self) -> Result<std::ops::Range<usize>, Failure> {
         loop {
             let unused = &self.buf[self.pos..self.len];
-            let within = &unused[..unused.len().min(MAX_CHUNK_LINE + 2)];
+            let within = &unused[..unused.len().min(MAX_LINE + 2)];
             if let Some(end) = within.windows(2).position(|w| w == b"\r\n") {
-                let line = unused[..end].to_vec();
+                let line = self.pos..self.pos + end;
                 self.pos += end + 2;
                 return Ok(line);
             }
-            if unused.len() > MAX_CHUNK_LINE {
-                return Err(Failure::new("a chunk line over 4 KiB"));
+            if unused.len() >= MAX_LINE + 2 {
+                return Err(Failure::new(format!(
+                    "a chunk or trailer line over {} KiB",
+                    MAX_LINE / 1024
+                )));
             }
             if !self.fill(FIRST_BUFFER).await? {
                 return Err(Failure::new("connection closed within the answer"));
@@ -278,112 +277,6 @@ impl Connection {
         }
         Ok(bytes)
     }
-}
-
-/// How an answer's body is read, and whether the connection ends after.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Body {
-    body: Framing,
-    close: bool,
-}
-
-/// Parses an answer head at the start of `bytes`: None while it is not
-/// whole; else the bytes it took, its status and its body's framing.
-fn parse_head(bytes: &[u8], keep: &mut impl Keep) -> Result<Option<(usize, u16, Body)>, Failure> {
-    // Left unset: filling a hundred headers before each parse cost more
-    // than the parse.
-    let mut headers = [const { MaybeUninit::<httparse::Header<'_>>::uninit() }; MAX_HEADERS];
-    let mut answer = httparse::Response::new(&mut []);
-    let parsed = httparse::ParserConfig::default().parse_response_with_uninit_headers(
-        &mut answer,
-        bytes,
-        &mut headers,
-    );
-    let used = match parsed {
-        Ok(httparse::Status::Complete(used)) => used,
-        Ok(httparse::Status::Partial) => return Ok(None),
-        Err(httparse::Error::TooManyHeaders) => {
-            return Err(Failure::new("an answer with over 100 headers"));
-        }
-        Err(e) => return Err(Failure::new(format!("an invalid answer head: {e}"))),
-    };
-    let status = answer.code.unwrap_or(0);
-    // The headers of an informational head are not the page's.
-    let informational = (100..200).contains(&status);
-    let mut length: Option<u64> = None;
-    let mut chunked = false;
-    let mut coded = false;
-    let mut close = answer.version == Some(0);
-    for header in answer.headers.iter() {
-        let name = header.name;
-        if name.eq_ignore_ascii_case("content-length") {
-            let n = content_length(header.value)?;
-            if length.is_some_and(|m| m != n) {
-                return Err(Failure::new("an answer with two Content-Lengths"));
-            }
-            length = Some(n);
-        } else if name.eq_ignore_ascii_case("transfer-encoding") {
-            coded = true;
-            // Only the last coding frames the body.
-            chunked = last_token(header.value).eq_ignore_ascii_case(b"chunked");
-        } else if name.eq_ignore_ascii_case("connection") {
-            for token in header.value.split(|&b| b == b',') {
-                let token = token.trim_ascii();
-                if token.eq_ignore_ascii_case(b"close") {
-                    close = true;
-                } else if token.eq_ignore_ascii_case(b"keep-alive") && answer.version == Some(0) {
-                    close = false;
-                }
-            }
-        }
-        if !informational {
-            keep.header(name, header.value);
-        }
-    }
-    let body = match status {
-        100..=199 | 204 | 304 => Framing::Empty,
-        _ if coded && chunked => Framing::Chunked,
-        // A coding that does not end in chunked is read to the close.
-        _ if coded => Framing::Close,
-        _ => length.map_or(Framing::Close, Framing::Length),
-    };
-    // A body framed both ways leaves the connection unsure of where the
-    // next answer starts.
-    if coded && length.is_some() || body == Framing::Close {
-        close = true;
-    }
-    Ok(Some((used, status, Body { body, close })))
-}
-
-/// A Content-Length value: one decimal number, or the same number listed
-/// more than once.
-fn content_length(value: &[u8]) -> Result<u64, Failure> {
-    let bad = || Failure::new("an invalid Content-Length");
-    let mut found: Option<u64> = None;
-    for part in value.split(|&b| b == b',') {
-        let part = part.trim_ascii();
-        if part.is_empty() || !part.iter().all(u8::is_ascii_digit) {
-            return Err(bad());
-        }
-        let n = std::str::from_utf8(part)
-            .ok()
-            .and_then(|s| s.parse::<u64>().ok())
-            .ok_or_else(bad)?;
-        if found.is_some_and(|m| m != n) {
-            return Err(bad());
-        }
-        found = Some(n);
-    }
-    found.ok_or_else(bad)
-}
-
-/// The last comma-separated token of a header value, trimmed.
-fn last_token(value: &[u8]) -> &[u8] {
-    value
-        .rsplit(|&b| b == b',')
-        .next()
-        .unwrap_or_default()
-        .trim_ascii()
 }
 
 /// The size a chunk line gives (hex digits, then any extensions).
@@ -426,6 +319,7 @@ pub fn read_answer(bytes: &[u8], chunk: usize) -> Result<(u16, u64), String> {
     got.map(|r| (r.status, r.bytes)).map_err(|f| f.0)
 }
 
+mod head;
 mod replay;
 #[cfg(test)]
 mod tests;

@@ -3,75 +3,88 @@
 //! more of its CPU time than sending it.
 
 use super::failure::Failure;
-use super::url::Url;
 use http::{HeaderMap, Uri};
 
-/// A slot's requests to one URL, in the form its connection speaks.
-pub(crate) struct Template {
-    /// The URL the template is for.
-    pub(crate) url: Url,
-    pub(crate) form: Form,
-}
-
-pub(crate) enum Form {
-    /// HTTP/1.1: the request's bytes.
-    H1(Head),
-    /// HTTP/2: what hyper sends.
-    H2 { uri: Uri, headers: HeaderMap },
-}
-
-/// An HTTP/1.1 GET as bytes, with room to add a query to its path.
-pub(crate) struct Head {
+/// An HTTP/1.1 GET as bytes, its request target replaceable (by one with
+/// a cold-cache query).
+pub(crate) struct H1Request {
+    /// `GET `.
+    method: &'static [u8],
+    /// The target made once.
+    target: String,
+    /// From the space after the target to the blank line.
+    rest: Vec<u8>,
+    /// The request with the target made once, or with another.
     bytes: Vec<u8>,
-    /// Where the path ends in `bytes`.
-    path_end: usize,
-    /// Joins an added query to the path: `?`, or `&` after a query.
-    separator: u8,
-    /// The request with an added query, made here to keep its buffer.
-    scratch: Vec<u8>,
+    /// `bytes` ask for another target.
+    other: bool,
 }
 
-impl Head {
-    /// The GET of `path` with `headers`, each on its own line.
-    pub(crate) fn new(path: &str, headers: &HeaderMap) -> Result<Head, Failure> {
+impl H1Request {
+    /// The GET of `target` (a path and query) with `headers`, each on its
+    /// own line.
+    pub(crate) fn new(target: &str, headers: &HeaderMap) -> Result<H1Request, Failure> {
         // Checked as a request target, as hyper would check it: no space,
-        // no line break.
-        Uri::try_from(path).map_err(|e| Failure::new(format!("cannot build the request: {e}")))?;
-        let mut bytes = Vec::with_capacity(256);
-        bytes.extend_from_slice(b"GET ");
-        bytes.extend_from_slice(path.as_bytes());
-        let path_end = bytes.len();
-        bytes.extend_from_slice(b" HTTP/1.1\r\n");
+        // no line break, no fragment.
+        checked(target)?;
+        let mut rest = Vec::with_capacity(256);
+        rest.extend_from_slice(b" HTTP/1.1\r\n");
         for (name, value) in headers {
-            bytes.extend_from_slice(name.as_str().as_bytes());
-            bytes.extend_from_slice(b": ");
-            bytes.extend_from_slice(value.as_bytes());
-            bytes.extend_from_slice(b"\r\n");
+            rest.extend_from_slice(name.as_str().as_bytes());
+            rest.extend_from_slice(b": ");
+            rest.extend_from_slice(value.as_bytes());
+            rest.extend_from_slice(b"\r\n");
         }
-        bytes.extend_from_slice(b"\r\n");
-        Ok(Head {
-            bytes,
-            path_end,
-            separator: if path.contains('?') { b'&' } else { b'?' },
-            scratch: Vec::new(),
-        })
+        rest.extend_from_slice(b"\r\n");
+        let mut request = H1Request {
+            method: b"GET ",
+            target: target.to_string(),
+            rest,
+            bytes: Vec::new(),
+            other: false,
+        };
+        request.make(None);
+        Ok(request)
     }
 
-    /// The request's bytes; with `bench`, its path carries `_bench=bench`
-    /// as its last query parameter.
-    pub(crate) fn bytes(&mut self, bench: Option<&str>) -> &[u8] {
-        let Some(bench) = bench else {
-            return &self.bytes;
-        };
-        let (path, rest) = self.bytes.split_at(self.path_end);
-        self.scratch.clear();
-        self.scratch.extend_from_slice(path);
-        self.scratch.push(self.separator);
-        self.scratch.extend_from_slice(b"_bench=");
-        self.scratch.extend_from_slice(bench.as_bytes());
-        self.scratch.extend_from_slice(rest);
-        &self.scratch
+    /// The request's bytes, asking for `target` when given (a target
+    /// yardstick made, such as the one with `_bench=`), else for the one
+    /// it was made with.
+    pub(crate) fn bytes(&mut self, target: Option<&str>) -> &[u8] {
+        match target {
+            Some(_) => self.make(target),
+            None if self.other => self.make(None),
+            None => {}
+        }
+        self.other = target.is_some();
+        &self.bytes
     }
+
+    fn make(&mut self, target: Option<&str>) {
+        let target = target.unwrap_or(&self.target);
+        self.bytes.clear();
+        self.bytes.extend_from_slice(self.method);
+        self.bytes.extend_from_slice(target.as_bytes());
+        self.bytes.extend_from_slice(&self.rest);
+    }
+}
+
+/// An HTTP/2 GET's URI and headers, as hyper takes them.
+pub(crate) struct H2Request {
+    pub(crate) uri: Uri,
+    pub(crate) headers: HeaderMap,
+}
+
+/// `target` if it is a request target as hyper would send it.
+fn checked(target: &str) -> Result<(), Failure> {
+    let uri = Uri::try_from(target)
+        .map_err(|e| Failure::new(format!("cannot build the request: {e}")))?;
+    if uri.path_and_query().map(|p| p.as_str()) != Some(target) {
+        return Err(Failure::new(format!(
+            "cannot build the request: `{target}` is no request target"
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -88,27 +101,28 @@ mod tests {
     }
 
     #[test]
-    fn a_head_is_the_request_line_then_each_header() {
-        let mut head = Head::new("/news?page=2", &headers()).unwrap();
+    fn a_request_is_the_request_line_then_each_header() {
+        let mut request = H1Request::new("/news?page=2", &headers()).unwrap();
+        let rest = " HTTP/1.1\r\nhost: example.test:8080\r\nuser-agent: yardstick\r\n\r\n";
         assert_eq!(
-            head.bytes(None),
-            b"GET /news?page=2 HTTP/1.1\r\nhost: example.test:8080\r\nuser-agent: yardstick\r\n\r\n"
+            request.bytes(None),
+            format!("GET /news?page=2{rest}").as_bytes()
         );
         assert_eq!(
-            head.bytes(Some("ab1")),
-            b"GET /news?page=2&_bench=ab1 HTTP/1.1\r\nhost: example.test:8080\r\nuser-agent: yardstick\r\n\r\n"
+            request.bytes(Some("/news?page=2&_bench=ab1")),
+            format!("GET /news?page=2&_bench=ab1{rest}").as_bytes()
         );
-        let mut plain = Head::new("/", &headers()).unwrap();
-        assert!(
-            plain
-                .bytes(Some("7"))
-                .starts_with(b"GET /?_bench=7 HTTP/1.1\r\n")
+        // The target it was made with, again.
+        assert_eq!(
+            request.bytes(None),
+            format!("GET /news?page=2{rest}").as_bytes()
         );
     }
 
     #[test]
     fn a_path_that_is_no_request_target_is_refused() {
-        assert!(Head::new("/a b", &headers()).is_err());
-        assert!(Head::new("/a\r\nX: y", &headers()).is_err());
+        assert!(H1Request::new("/a b", &headers()).is_err());
+        assert!(H1Request::new("/a\r\nX: y", &headers()).is_err());
+        assert!(H1Request::new("/a#frag", &headers()).is_err());
     }
 }

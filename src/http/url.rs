@@ -147,10 +147,18 @@ impl Url {
         }
     }
 
-    /// The path with the cold-cache parameter `_bench=<unique>` appended.
+    /// What a request for this URL asks for: the path and query, without
+    /// a `#fragment`, which stays with the client.
+    pub fn target(&self) -> &str {
+        self.path.split('#').next().unwrap_or_default()
+    }
+
+    /// The request target with the cold-cache parameter `_bench=<unique>`
+    /// appended.
     pub fn path_with_bench(&self, unique: &str) -> String {
-        let sep = if self.path.contains('?') { '&' } else { '?' };
-        format!("{}{sep}_bench={unique}", self.path)
+        let target = self.target();
+        let sep = if target.contains('?') { '&' } else { '?' };
+        format!("{target}{sep}_bench={unique}")
     }
 }
 
@@ -429,6 +437,8 @@ mod tests {
         assert_eq!(root.join("/").path, "/");
         assert_eq!(root.join("/p").path_with_bench("7"), "/p?_bench=7");
         assert_eq!(root.join("/p?q=1").path_with_bench("7"), "/p?q=1&_bench=7");
+        assert_eq!(root.join("/p#top").target(), "/p");
+        assert_eq!(root.join("/p?q#top").path_with_bench("7"), "/p?q&_bench=7");
     }
 
     proptest! {

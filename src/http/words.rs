@@ -51,6 +51,8 @@ impl Words {
             words: self,
             cache_header,
             said: Said::default(),
+            seen_cache: false,
+            seen_server: false,
         }
     }
 }
@@ -60,15 +62,20 @@ pub(crate) struct Reader<'a> {
     words: &'a mut Words,
     cache_header: &'a HeaderName,
     pub(crate) said: Said,
+    seen_cache: bool,
+    seen_server: bool,
 }
 
 impl Keep for Reader<'_> {
     fn header(&mut self, name: &str, value: &[u8]) {
         // A header sent twice: the first is the one kept, as a header
-        // map's `get` gives.
-        if self.said.cache.is_none() && name.eq_ignore_ascii_case(self.cache_header.as_str()) {
+        // map's `get` gives, whether or not it has a word.
+        if !self.seen_cache && name.eq_ignore_ascii_case(self.cache_header.as_str()) {
+            self.seen_cache = true;
             self.said.cache = self.words.cache.of(value, first_word);
-        } else if self.said.server.is_none() && name.eq_ignore_ascii_case(SERVER.as_str()) {
+        }
+        if !self.seen_server && name.eq_ignore_ascii_case(SERVER.as_str()) {
+            self.seen_server = true;
             self.said.server = self.words.server.of(value, server);
         }
     }
@@ -107,7 +114,7 @@ fn cut(text: &str, max: usize) -> String {
 }
 
 /// The first word of a cache header, upper-cased (`hit from edge` → `HIT`).
-pub(crate) fn first_word(value: &[u8]) -> Option<String> {
+fn first_word(value: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(value);
     text.split(|c: char| c.is_whitespace() || c == ',' || c == ';')
         .find(|w| !w.is_empty())
@@ -153,5 +160,17 @@ mod tests {
         reader.header("Date", b"today");
         assert_eq!(reader.said.cache.as_deref(), Some("HIT"));
         assert_eq!(reader.said.server.as_deref(), Some("nginx"));
+        // `--cache-header=server`: one header gives both words.
+        let name = HeaderName::from_static("server");
+        let mut reader = words.reader(&name);
+        reader.header("Server", b"edge hit");
+        assert_eq!(reader.said.cache.as_deref(), Some("EDGE"));
+        assert_eq!(reader.said.server.as_deref(), Some("edge hit"));
+        // An empty first value is the one kept, as a header map gives it.
+        let name = HeaderName::from_static("x-cache");
+        let mut reader = words.reader(&name);
+        reader.header("X-Cache", b" ");
+        reader.header("X-Cache", b"hit");
+        assert_eq!(reader.said.cache, None);
     }
 }

@@ -17,7 +17,6 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 /// How a batch hands out requests.
-#[derive(Clone)]
 pub(crate) enum Work {
     /// Each slot sends this many (warm-up), in slot order.
     Each(Vec<u64>),
@@ -101,18 +100,17 @@ impl Workers {
 
     /// Runs one batch on `server`'s slots, every thread at once.
     pub(crate) fn batch(&self, server: usize, url: &Url, work: &Work) -> Finished {
-        let shared = match work {
-            Work::Shared(n) => Some(Arc::new(AtomicU64::new(*n))),
-            Work::Each(_) => None,
-        };
+        let shared = Arc::new(AtomicU64::new(match work {
+            Work::Shared(n) => *n,
+            Work::Each(_) => 0,
+        }));
         let n = self.threads.len();
         for (t, worker) in self.threads.iter().enumerate() {
-            let share = match (&shared, work) {
-                (Some(count), _) => Share::Shared(Arc::clone(count)),
-                (None, Work::Each(quotas)) => {
+            let share = match work {
+                Work::Shared(_) => Share::Shared(Arc::clone(&shared)),
+                Work::Each(quotas) => {
                     Share::Each(quotas.iter().skip(t).step_by(n).copied().collect())
                 }
-                (None, Work::Shared(_)) => Share::Each(Vec::new()),
             };
             let batch = Batch {
                 server,
@@ -178,9 +176,10 @@ fn serve(
         .map(|_| (0..slots).map(|_| Slot::default()).collect())
         .collect();
     while let Ok(batch) = batches.recv() {
-        let Some(pool) = pools.get_mut(batch.server) else {
-            continue;
-        };
+        // A server the thread has no slots for sends nothing; the reply
+        // still comes, so the session never waits for it.
+        let mut none = Vec::new();
+        let pool = pools.get_mut(batch.server).unwrap_or(&mut none);
         let reply = runtime.block_on(run(client, pool, batch.url, batch.share));
         if replies.send(reply).is_err() {
             break;

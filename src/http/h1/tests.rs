@@ -97,9 +97,14 @@ fn the_connection_ends_when_the_answer_says_so() {
     assert_eq!(answer(&[old]), (Ok((200, 0)), true));
     let old_kept = b"HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n";
     assert_eq!(answer(&[old_kept]), (Ok((200, 0)), false));
-    // Bytes no request asked for.
+    // Close said anywhere wins over keep-alive.
+    let both = b"HTTP/1.0 200 OK\r\nConnection: close\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n";
+    assert_eq!(answer(&[both]), (Ok((200, 0)), true));
+    // Bytes no request asked for; a stray line end is passed over.
     let extra = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n";
     assert_eq!(answer(&[extra]), (Ok((200, 2)), true));
+    let stray = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok\r\n";
+    assert_eq!(answer(&[stray]), (Ok((200, 2)), false));
 }
 
 #[test]
@@ -166,7 +171,20 @@ fn malformed_answers_are_failures_that_say_why() {
         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;{}",
         "e".repeat(5000)
     );
-    failure(&[long_line.as_bytes()], "chunk line");
+    failure(&[long_line.as_bytes()], "trailer line over 4 KiB");
+    failure(
+        &[b"HTTP/1.1 000 Zero\r\nContent-Length: 0\r\n\r\n"],
+        "status below 100",
+    );
+}
+
+#[test]
+fn a_content_length_that_frames_nothing_is_not_judged() {
+    let chunked =
+        b"HTTP/1.1 200 OK\r\nContent-Length: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n";
+    assert_eq!(answer(&[chunked]), (Ok((200, 0)), true));
+    let empty = b"HTTP/1.1 304 Not Modified\r\nContent-Length: 1, 2\r\n\r\n";
+    assert_eq!(answer(&[empty]), (Ok((304, 0)), false));
 }
 
 #[test]
