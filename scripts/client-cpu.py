@@ -7,12 +7,12 @@ serving a 1 KB static file (one worker), at several concurrencies, in
 interleaved rounds; each figure is the median of the rounds.
 
     scripts/client-cpu.py [--rounds=5] [--requests=40000]
-                          [--concurrency=1,4,16,64] [--protocols=h1,h2c,h2]
+                          [--concurrency=1,4,16,64] [--protocols=h1,h1s,h2c,h2]
                           [--yardstick=NAME=PATH ...] [--oha=PATH]
 
 Protocols: h1 is HTTP/1.1 with keep-alive (yardstick, wrk, h2load --h1,
-oha), h2c HTTP/2 over TCP (yardstick, h2load, oha), h2 HTTP/2 over TLS
-(the same). One connection per request in flight, one stream on each.
+oha), h1s the same over TLS, h2c HTTP/2 over TCP (yardstick, h2load,
+oha), h2 HTTP/2 over TLS (the same). One connection per request in flight, one stream on each.
 `--yardstick` adds builds to compare (a build before a change, say); the
 release build of this tree is always measured, as `yardstick`.
 
@@ -61,7 +61,8 @@ def run(cmd):
 
 
 def yardstick(binary, protocol):
-    extra = {"h1": ["--http=1.1"], "h2c": ["--http=2"], "h2": ["--http=2", "--insecure"]}[protocol]
+    extra = {"h1": ["--http=1.1"], "h1s": ["--http=1.1", "--insecure"], "h2c": ["--http=2"],
+             "h2": ["--http=2", "--insecure"]}[protocol]
 
     def client(url, c, n):
         out, cpu = run([str(binary), "http", "-q", "--json", f"--url={url}", f"--requests={n}",
@@ -81,7 +82,7 @@ def wrk(url, c, _n):
 
 
 def h2load(protocol):
-    extra = ["--h1"] if protocol == "h1" else []
+    extra = ["--h1"] if protocol in ("h1", "h1s") else []
 
     def client(url, c, n):
         out, cpu = run(["h2load", *extra, f"-n{n}", f"-c{c}", url])
@@ -93,7 +94,8 @@ def h2load(protocol):
 
 
 def oha(binary, protocol):
-    extra = {"h1": [], "h2c": ["--http2"], "h2": ["--http2", "--insecure"]}[protocol]
+    extra = {"h1": [], "h1s": ["--insecure"], "h2c": ["--http2"],
+             "h2": ["--http2", "--insecure"]}[protocol]
 
     def client(url, c, n):
         out, cpu = run([binary, "--no-tui", "--output-format", "json", f"-n{n}", f"-c{c}",
@@ -138,7 +140,8 @@ http {{
                              str(folder), "-c", str(conf)], stdin=subprocess.DEVNULL)
     urls = {"h1": f"http://127.0.0.1:{ports['h1']}{PAGE}",
             "h2c": f"http://127.0.0.1:{ports['h2c']}{PAGE}",
-            "h2": f"https://localhost:{ports['h2']}{PAGE}"}
+            "h2": f"https://localhost:{ports['h2']}{PAGE}",
+            "h1s": f"https://localhost:{ports['h2']}{PAGE}"}
     for _ in range(200):
         try:
             urllib.request.urlopen(urls["h1"], timeout=1).read()
@@ -153,7 +156,7 @@ def clients_of(protocol, builds, oha_binary):
     """The clients measured for `protocol`, by name; the first other
     tool named is the one ratios are taken against."""
     clients = {name: yardstick(path, protocol) for name, path in builds.items()}
-    if protocol == "h1":
+    if protocol in ("h1", "h1s"):
         clients["wrk"] = wrk
     clients["h2load"] = h2load(protocol)
     if oha_binary:
@@ -183,7 +186,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--requests", type=int, default=40000)
     parser.add_argument("--concurrency", default="1,4,16,64")
-    parser.add_argument("--protocols", default="h1,h2c,h2")
+    parser.add_argument("--protocols", default="h1,h1s,h2c,h2")
     parser.add_argument("--yardstick", action="append", default=[],
                         help="NAME=PATH of another build to measure")
     parser.add_argument("--oha", default=shutil.which("oha") or "/opt/oha/bin/oha")
@@ -201,7 +204,7 @@ def main():
         try:
             for protocol in args.protocols.split(","):
                 clients = clients_of(protocol, builds, oha_binary)
-                against = "wrk" if protocol == "h1" else "h2load"
+                against = "wrk" if protocol in ("h1", "h1s") else "h2load"
                 for c in (int(x) for x in args.concurrency.split(",")):
                     seen = {name: [] for name in clients}
                     for _ in range(args.rounds):
