@@ -8,6 +8,7 @@ use super::session::Fetched;
 use crate::document::run::{Row, RowKind, ServerPair};
 use crate::stats::median;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The `status` key of a request that got no answer.
 pub(crate) const FAILED: &str = "failed";
@@ -65,6 +66,43 @@ fn count_capped(counts: &mut BTreeMap<String, u64>, value: &str) {
     }
 }
 
+/// Counts of a header's words as answers share them: an answer mostly
+/// carries the very text the last one did (one `Arc`), so its count is
+/// found by a pointer before any text is compared, and no text is copied
+/// until the row is made. Capped as [`count_capped`] caps.
+#[derive(Debug, Default)]
+struct Shared {
+    counts: Vec<(Arc<str>, u64)>,
+    other: u64,
+}
+
+impl Shared {
+    fn add(&mut self, value: &Arc<str>) {
+        let known = self.counts.len();
+        let found = self
+            .counts
+            .iter_mut()
+            .find(|(v, _)| Arc::ptr_eq(v, value) || v == value);
+        match found {
+            Some((_, n)) => *n += 1,
+            None if known < MAX_DISTINCT => self.counts.push((Arc::clone(value), 1)),
+            None => self.other += 1,
+        }
+    }
+
+    fn into_map(self) -> BTreeMap<String, u64> {
+        let mut map: BTreeMap<String, u64> = self
+            .counts
+            .into_iter()
+            .map(|(v, n)| (v.to_string(), n))
+            .collect();
+        if self.other > 0 {
+            *map.entry(OTHER.to_string()).or_default() += self.other;
+        }
+        map
+    }
+}
+
 #[derive(Debug, Default)]
 struct Tally {
     /// Total times of the successful answers, in milliseconds.
@@ -73,9 +111,11 @@ struct Tally {
     bytes: Vec<f64>,
     errors: u64,
     messages: BTreeMap<String, u64>,
-    status: BTreeMap<String, u64>,
-    cache: BTreeMap<String, u64>,
-    servers: BTreeMap<String, u64>,
+    /// Answers by status, and requests without one.
+    status: BTreeMap<u16, u64>,
+    failed: u64,
+    cache: Shared,
+    servers: Shared,
 }
 
 impl Tally {
@@ -84,19 +124,19 @@ impl Tally {
             Outcome::Failed(f) => {
                 self.errors += 1;
                 count_capped(&mut self.messages, &f.0);
-                *self.status.entry(FAILED.to_string()).or_default() += 1;
+                self.failed += 1;
             }
             Outcome::Answer(a) => self.add_answer(a),
         }
     }
 
     fn add_answer(&mut self, a: &Answer) {
-        *self.status.entry(a.status.to_string()).or_default() += 1;
+        *self.status.entry(a.status).or_default() += 1;
         if let Some(c) = &a.cache {
-            count_capped(&mut self.cache, c);
+            self.cache.add(c);
         }
         if let Some(s) = &a.server {
-            count_capped(&mut self.servers, s);
+            self.servers.add(s);
         }
         if a.status >= 400 {
             self.errors += 1;
@@ -125,10 +165,18 @@ pub(crate) fn row(labels: Labels, result: &Fetched) -> Row {
     row.error_messages = tally.messages;
     row.rps = rate(successes, result.wall.as_secs_f64());
     row.page.ttfb_median = median(&tally.ttfbs);
-    row.page.status = tally.status;
+    let mut status: BTreeMap<String, u64> = tally
+        .status
+        .iter()
+        .map(|(code, n)| (code.to_string(), *n))
+        .collect();
+    if tally.failed > 0 {
+        status.insert(FAILED.to_string(), tally.failed);
+    }
+    row.page.status = status;
     row.page.bytes = mean(&tally.bytes);
-    row.page.cache = tally.cache;
-    row.page.server = most_frequent(&tally.servers);
+    row.page.cache = tally.cache.into_map();
+    row.page.server = most_frequent(&tally.servers.into_map());
     row.page.tool = Some("builtin".to_string());
     row
 }
@@ -190,7 +238,6 @@ mod tests {
     use super::*;
     use crate::http::failure::Failure;
     use crate::http::job::Job;
-    use std::sync::Arc;
     use std::time::Duration;
 
     fn answer(total: f64, status: u16, cache: Option<&str>, server: &str) -> Outcome {
