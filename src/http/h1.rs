@@ -8,7 +8,7 @@
 //! the connection's own buffer: nothing is allocated per request.
 //!
 //! Everything a peer sends is bounded: the head's size and header count,
-//! a chunk line's length, the trailers. HTTP/2 and the untimed requests
+//! a chunk or trailer line's length, the trailers. HTTP/2 and the untimed requests
 //! (`fetch`) stay with hyper.
 
 use super::connect::Stream;
