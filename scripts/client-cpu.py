@@ -33,8 +33,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("dvn", ROOT / "scripts" / "demo-vs-nginx.py")
@@ -142,14 +140,8 @@ http {{
             "h2c": f"http://127.0.0.1:{ports['h2c']}{PAGE}",
             "h2": f"https://localhost:{ports['h2']}{PAGE}",
             "h1s": f"https://localhost:{ports['h2']}{PAGE}"}
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(urls["h1"], timeout=1).read()
-            return proc, urls
-        except OSError:
-            time.sleep(0.05)
-    dvn.stop(proc)
-    sys.exit(f"nginx did not start: {(folder / 'error.log').read_text()[-500:]}")
+    dvn.wait_for_nginx(proc, urls["h1"], folder / "error.log")
+    return proc, urls
 
 
 def clients_of(protocol, builds, oha_binary):

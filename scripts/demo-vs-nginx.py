@@ -99,16 +99,23 @@ http {{
     proc = subprocess.Popen([nginx, "-e", str(folder / "error.log"), "-p", str(folder),
                              "-c", str(conf)], stdin=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
+    wait_for_nginx(proc, url + page, folder / "error.log")
+    return proc, url
+
+
+def wait_for_nginx(proc, url, log):
+    """Returns once `url` answers; else stops the nginx `proc` and exits
+    with the end of its `log`."""
     for _ in range(200):
         try:
-            urllib.request.urlopen(url + page, timeout=1).read()
-            return proc, url
+            urllib.request.urlopen(url, timeout=1).read()
+            return
         except OSError:
             time.sleep(0.05)
     # SIGTERM, not SIGKILL: the master stops its workers on the way out.
     proc.terminate()
     proc.wait(timeout=15)
-    raise SystemExit(f"nginx did not start: {(folder / 'error.log').read_text()[-500:]}")
+    raise SystemExit(f"nginx did not start: {log.read_text()[-500:]}")
 
 
 def stop(*procs):

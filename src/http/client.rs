@@ -182,10 +182,7 @@ impl Client {
             .map(|cold| url.path_with_bench(&cold.next()));
         let (answer, closed) = match conn {
             Measured::H1(conn) => {
-                let request = match &mut slot.h1 {
-                    Some((for_url, request)) if for_url == url => request,
-                    other => &mut other.insert((url.clone(), self.h1_request(url)?)).1,
-                };
+                let request = made_for(&mut slot.h1, url, || self.h1_request(url))?;
                 let mut reader = slot.words.reader(&self.cache_header);
                 let received = conn
                     .exchange(request.bytes(bench.as_deref()), &mut reader)
@@ -201,10 +198,7 @@ impl Client {
                 (answer, conn.is_closed())
             }
             Measured::H2(conn) => {
-                let made = match &mut slot.h2 {
-                    Some((for_url, made)) if for_url == url => made,
-                    other => &mut other.insert((url.clone(), self.h2_request(url)?)).1,
-                };
+                let made = made_for(&mut slot.h2, url, || self.h2_request(url))?;
                 let uri = match bench {
                     Some(target) => uri(url, target, true)?,
                     None => made.uri.clone(),
@@ -212,7 +206,8 @@ impl Client {
                 let mut request = Request::new(Empty::new());
                 *request.uri_mut() = uri;
                 *request.headers_mut() = made.headers.clone();
-                let answer = exchange(conn, request, start, self, &mut slot.words).await;
+                let answer =
+                    exchange(conn, request, start, &self.cache_header, &mut slot.words).await;
                 (answer, conn.closed)
             }
         };
@@ -267,6 +262,23 @@ impl Client {
         }
         Ok(headers)
     }
+}
+
+/// What `kept` holds when it was made for `url`, else what `make` makes
+/// for it, kept in its place.
+fn made_for<'a, T>(
+    kept: &'a mut Option<(Url, T)>,
+    url: &Url,
+    make: impl FnOnce() -> Result<T, Failure>,
+) -> Result<&'a mut T, Failure> {
+    if kept.as_ref().is_some_and(|(for_url, _)| for_url != url) {
+        *kept = None;
+    }
+    let (_, made) = match kept {
+        Some(made) => made,
+        empty => empty.insert((url.clone(), make()?)),
+    };
+    Ok(made)
 }
 
 /// The URI a request for `path` on `url`'s server carries: the path alone
@@ -355,7 +367,7 @@ async fn exchange(
     conn: &mut Conn,
     request: Request<Empty<Bytes>>,
     start: Instant,
-    client: &Client,
+    cache_header: &HeaderName,
     words: &mut Words,
 ) -> Result<Answer, Failure> {
     let Conn {
@@ -363,7 +375,7 @@ async fn exchange(
         driver,
         closed,
     } = conn;
-    let work = answer(sender, request, start, &client.cache_header, words);
+    let work = answer(sender, request, start, cache_header, words);
     let (answer, ended) = connect::drive(driver, work, |e| failure::of(e)).await;
     *closed |= ended;
     answer

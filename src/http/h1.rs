@@ -299,24 +299,34 @@ fn chunk_size(line: &[u8]) -> Result<u64, Failure> {
 /// why there is none. The way in for the fuzz target.
 #[doc(hidden)]
 pub fn read_answer(bytes: &[u8], chunk: usize) -> Result<(u16, u64), String> {
-    struct Nothing;
-    impl Keep for Nothing {
-        fn header(&mut self, _: &str, _: &[u8]) {}
-    }
     let size = if chunk == 0 {
         bytes.len().max(1)
     } else {
         chunk
     };
+    replayed(bytes.chunks(size).map(<[u8]>::to_vec).collect()).0
+}
+
+/// The answer to one GET from a peer that sends `chunks`, a read each,
+/// then closes; and whether the connection then ended.
+fn replayed(chunks: std::collections::VecDeque<Vec<u8>>) -> (Result<(u16, u64), String>, bool) {
+    struct Nothing;
+    impl Keep for Nothing {
+        fn header(&mut self, _: &str, _: &[u8]) {}
+    }
     let mut conn = Connection::new(Box::new(Replay {
-        chunks: bytes.chunks(size).map(<[u8]>::to_vec).collect(),
+        chunks,
         idle: false,
     }));
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .map_err(|e| e.to_string())?;
+    let runtime = match tokio::runtime::Builder::new_current_thread().build() {
+        Ok(runtime) => runtime,
+        Err(e) => return (Err(e.to_string()), true),
+    };
     let got = runtime.block_on(conn.exchange(b"GET / HTTP/1.1\r\n\r\n", &mut Nothing));
-    got.map(|r| (r.status, r.bytes)).map_err(|f| f.0)
+    (
+        got.map(|r| (r.status, r.bytes)).map_err(|f| f.0),
+        conn.is_closed(),
+    )
 }
 
 mod head;

@@ -47,8 +47,7 @@ pub(crate) fn run(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Session, Error> {
     let slots_per_server = usize::try_from(schedule.concurrency).unwrap_or(usize::MAX);
-    let servers = schedule.servers.len();
-    let workers = Workers::start(threads, servers, slots_per_server, client)?;
+    let workers = Workers::start(threads, schedule.servers.len(), slots_per_server, client)?;
     let mut visits = vec![Fetched::default(); schedule.visits.len()];
     let warm_ups = if schedule.warmup == 0 {
         progress("no warm-up: the caches were cleared, and the first requests are measured");
@@ -71,15 +70,11 @@ pub(crate) fn run(
         progress(&format!("round {}/{n_rounds}", i + 1));
         for b in round {
             let visit = &schedule.visits[b.visit];
-            let mut finished = workers.batch(visit.server, &visit.url, &Work::Shared(b.count));
-            finished.outcomes.sort_by_key(|(at, _)| *at);
-            visits[b.visit].add(Fetched {
-                outcomes: finished.outcomes.into_iter().map(|(_, o)| o).collect(),
-                wall: finished.wall,
-            });
+            let fetched = workers.batch(visit.server, &visit.url, &Work::Shared(b.count));
+            visits[b.visit].add(fetched);
         }
     }
-    let opened = workers.finish(servers);
+    let opened = workers.finish();
     Ok(Session { visits, opened })
 }
 

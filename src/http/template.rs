@@ -8,17 +8,15 @@ use http::{HeaderMap, Uri};
 /// An HTTP/1.1 GET as bytes, its request target replaceable (by one with
 /// a cold-cache query).
 pub(crate) struct H1Request {
-    /// `GET `.
-    method: &'static [u8],
-    /// The target made once.
-    target: String,
-    /// From the space after the target to the blank line.
-    rest: Vec<u8>,
-    /// The request with the target made once, or with another.
+    /// The whole request, with the target it was made with.
     bytes: Vec<u8>,
-    /// `bytes` ask for another target.
-    other: bool,
+    /// Where that target ends in `bytes`; it starts after `GET `.
+    target_end: usize,
+    /// The request with another target, made here to keep its buffer.
+    other: Vec<u8>,
 }
+
+const GET: &[u8] = b"GET ";
 
 impl H1Request {
     /// The GET of `target` (a path and query) with `headers`, each on its
@@ -27,45 +25,37 @@ impl H1Request {
         // Checked as a request target, as hyper would check it: no space,
         // no line break, no fragment.
         checked(target)?;
-        let mut rest = Vec::with_capacity(256);
-        rest.extend_from_slice(b" HTTP/1.1\r\n");
+        let mut bytes = Vec::with_capacity(256);
+        bytes.extend_from_slice(GET);
+        bytes.extend_from_slice(target.as_bytes());
+        let target_end = bytes.len();
+        bytes.extend_from_slice(b" HTTP/1.1\r\n");
         for (name, value) in headers {
-            rest.extend_from_slice(name.as_str().as_bytes());
-            rest.extend_from_slice(b": ");
-            rest.extend_from_slice(value.as_bytes());
-            rest.extend_from_slice(b"\r\n");
+            bytes.extend_from_slice(name.as_str().as_bytes());
+            bytes.extend_from_slice(b": ");
+            bytes.extend_from_slice(value.as_bytes());
+            bytes.extend_from_slice(b"\r\n");
         }
-        rest.extend_from_slice(b"\r\n");
-        let mut request = H1Request {
-            method: b"GET ",
-            target: target.to_string(),
-            rest,
-            bytes: Vec::new(),
-            other: false,
-        };
-        request.make(None);
-        Ok(request)
+        bytes.extend_from_slice(b"\r\n");
+        Ok(H1Request {
+            bytes,
+            target_end,
+            other: Vec::new(),
+        })
     }
 
     /// The request's bytes, asking for `target` when given (a target
     /// yardstick made, such as the one with `_bench=`), else for the one
     /// it was made with.
     pub(crate) fn bytes(&mut self, target: Option<&str>) -> &[u8] {
-        match target {
-            Some(_) => self.make(target),
-            None if self.other => self.make(None),
-            None => {}
-        }
-        self.other = target.is_some();
-        &self.bytes
-    }
-
-    fn make(&mut self, target: Option<&str>) {
-        let target = target.unwrap_or(&self.target);
-        self.bytes.clear();
-        self.bytes.extend_from_slice(self.method);
-        self.bytes.extend_from_slice(target.as_bytes());
-        self.bytes.extend_from_slice(&self.rest);
+        let Some(target) = target else {
+            return &self.bytes;
+        };
+        self.other.clear();
+        self.other.extend_from_slice(GET);
+        self.other.extend_from_slice(target.as_bytes());
+        self.other.extend_from_slice(&self.bytes[self.target_end..]);
+        &self.other
     }
 }
 

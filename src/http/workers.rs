@@ -8,6 +8,7 @@
 
 use super::client::{Client, Outcome, Slot};
 use super::failure::Failure;
+use super::session::Fetched;
 use super::url::Url;
 use crate::error::Error;
 use std::sync::Arc;
@@ -24,17 +25,11 @@ pub(crate) enum Work {
     Shared(u64),
 }
 
-/// What a batch's requests gave.
-pub(crate) struct Finished {
-    /// Each outcome with the moment it was had, in no set order.
-    pub(crate) outcomes: Vec<(Instant, Outcome)>,
-    /// From the first thread's start to the last thread's end.
-    pub(crate) wall: std::time::Duration,
-}
-
 /// The worker threads of a session.
 pub(crate) struct Workers {
     threads: Vec<Worker>,
+    /// The servers each thread has slots of.
+    servers: usize,
 }
 
 struct Worker {
@@ -95,11 +90,16 @@ impl Workers {
                 slots: mine,
             });
         }
-        Ok(Workers { threads: started })
+        Ok(Workers {
+            threads: started,
+            servers,
+        })
     }
 
-    /// Runs one batch on `server`'s slots, every thread at once.
-    pub(crate) fn batch(&self, server: usize, url: &Url, work: &Work) -> Finished {
+    /// Runs one batch on `server`'s slots, every thread at once; its
+    /// outcomes in the order they finished, its wall time from the first
+    /// thread's start to the last one's end.
+    pub(crate) fn batch(&self, server: usize, url: &Url, work: &Work) -> Fetched {
         let shared = Arc::new(AtomicU64::new(match work {
             Work::Shared(n) => *n,
             Work::Each(_) => 0,
@@ -140,15 +140,16 @@ impl Workers {
                 }
             }
         }
-        Finished {
-            outcomes,
+        outcomes.sort_by_key(|(at, _)| *at);
+        Fetched {
+            outcomes: outcomes.into_iter().map(|(_, o)| o).collect(),
             wall: span.map_or_else(Default::default, |(s, e)| e.duration_since(s)),
         }
     }
 
     /// Stops the threads; the connections each server's slots opened.
-    pub(crate) fn finish(self, servers: usize) -> Vec<u64> {
-        let mut opened = vec![0; servers];
+    pub(crate) fn finish(self) -> Vec<u64> {
+        let mut opened = vec![0; self.servers];
         for worker in self.threads {
             drop(worker.commands);
             if let Ok(counts) = worker.handle.join() {
