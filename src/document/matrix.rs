@@ -22,6 +22,12 @@ pub struct Matrix {
     /// Per configuration, the geometric mean of its multipliers over the
     /// probes where neither it nor the base failed.
     pub geomean: Vec<Cell>,
+    /// The equivalence margin as a fraction (`judge::equivalence`): a
+    /// multiplier is called faster or slower only when its interval lies
+    /// wholly beyond it. Absent in runs made before it, which called no
+    /// side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<f64>,
 }
 
 /// One probe across the configurations.

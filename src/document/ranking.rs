@@ -26,6 +26,11 @@ pub struct Ranking {
     pub groups: Vec<Group>,
     /// One per variant name, across the groups it is in.
     pub standings: Vec<Standing>,
+    /// The equivalence margin the outcomes were decided with, as a
+    /// fraction (`judge::equivalence`). Absent in runs made before it,
+    /// whose outcomes compared the variants' median intervals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<f64>,
 }
 
 /// One workload and its variants, measured in the same rounds.
@@ -72,10 +77,11 @@ pub struct Entry {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
-    /// This variant's interval lies below every other ranked variant's.
+    /// Every other ranked variant's paired ratio to this one lies wholly
+    /// above the margin.
     Winner(String),
-    /// The fastest variant's interval overlaps these variants' (the
-    /// fastest among them).
+    /// The fastest variant and those whose paired ratio to it reaches
+    /// inside the margin, fastest first.
     Tie(Vec<String>),
     /// Fewer than two variants could be ranked.
     Unranked,
@@ -86,7 +92,8 @@ pub enum Outcome {
 pub struct Standing {
     /// The implementation.
     pub variant: String,
-    /// Groups it is in.
+    /// Groups it is in with at least one other variant that is not a
+    /// floor.
     pub groups: usize,
     /// Groups it won.
     pub wins: usize,

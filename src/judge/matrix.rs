@@ -12,9 +12,15 @@
 //! `failed`, and never given a multiplier, when the probe failed on it or
 //! on the base, its worker was lost, or its result's fingerprint differs
 //! from the base's.
+//!
+//! A multiplier is called faster or slower by the rule the groups'
+//! rankings use (`judge::equivalence`): only when its whole interval lies
+//! beyond the margin. The margin is saved with the matrix, and the output
+//! marks each cell by it.
 
 use crate::document::matrix::{Cell, Line, Matrix};
 use crate::document::run::Metric;
+use crate::judge::equivalence;
 use crate::judge::paired::{Series, paired_rounds, set_figures};
 use crate::stats::bootstrap::Interval;
 use crate::stats::{median, order};
@@ -62,6 +68,7 @@ pub(crate) fn judge(given: &[Given], metric: Metric) -> Matrix {
             configurations: Vec::new(),
             lines: Vec::new(),
             geomean: Vec::new(),
+            margin: Some(equivalence::MARGIN),
         };
     };
     let mut lines = Vec::new();
@@ -90,6 +97,7 @@ pub(crate) fn judge(given: &[Given], metric: Metric) -> Matrix {
         configurations: given.iter().map(|g| g.name.clone()).collect(),
         lines,
         geomean,
+        margin: Some(equivalence::MARGIN),
     }
 }
 

@@ -5,6 +5,7 @@
 
 pub mod confirm;
 mod counts;
+pub mod equivalence;
 pub(crate) mod figure;
 mod http;
 mod kernel;

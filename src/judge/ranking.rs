@@ -3,20 +3,24 @@
 //!
 //! The variants of a group were measured in the same rounds, so sample `i`
 //! of every variant saw the same spell of the machine: a variant's ratio
-//! to the reference is the median of its per-round ratios, and its 95 %
+//! to another is the median of their per-round ratios, and its 95 %
 //! interval a percentile bootstrap of that median (`stats::bootstrap`).
-//! Each variant's own median gets its interval the same way. A winner is
-//! called only when the fastest variant's interval lies wholly below every
-//! other ranked variant's; otherwise the variants whose intervals reach
-//! the fastest one's tie. Counts (`--metric=instructions`) are exact: their
-//! intervals are points, and only equal counts tie.
+//! The table prints each variant's ratio to the reference, and the outcome
+//! is decided by the same kind of evidence: the fastest variant wins only
+//! when its paired ratio to every other ranked variant lies wholly beyond
+//! the equivalence margin (`judge::equivalence`); the variants whose ratio
+//! to it reaches inside the margin tie with it. Counts
+//! (`--metric=instructions`) are exact: their ratios are points, held to
+//! the same margin.
 //!
 //! A variant is ranked only when it did the reference's work: its result's
 //! fingerprint (the row's checksum) must equal the reference's. A floor
-//! does less than the workload by design, so it is exempt, and never wins.
+//! does less than the workload by design, so it is exempt, never wins and
+//! never enters the standings.
 
 use crate::document::ranking::{Entry, Group, Member, Outcome, Ranking, Standing};
 use crate::document::run::{Metric, Row};
+use crate::judge::equivalence::{self, Side};
 use crate::probe::Role;
 use crate::stats::bootstrap::{self, Interval};
 use std::collections::BTreeMap;
@@ -43,7 +47,11 @@ pub fn rank(rows: &[Row], metric: Metric) -> Option<Ranking> {
         return None;
     }
     let standings = standings(&groups);
-    Some(Ranking { groups, standings })
+    Some(Ranking {
+        groups,
+        standings,
+        margin: Some(equivalence::MARGIN),
+    })
 }
 
 /// One group: each variant's figures, then the outcome.
@@ -72,10 +80,16 @@ fn group(
             }
         })
         .collect::<Vec<_>>();
+    let ranked: Vec<(&str, &Row)> = members
+        .iter()
+        .zip(&variants)
+        .filter(|(_, e)| e.role != Role::Floor && e.failed.is_none() && e.median.is_some())
+        .map(|(&(row, _), e)| (e.variant.as_str(), row))
+        .collect();
     Group {
         name: name.to_string(),
         reference: reference.1.variant.clone(),
-        outcome: outcome(&variants),
+        outcome: outcome(&ranked, metric, equivalence::MARGIN),
         variants,
     }
 }
@@ -112,20 +126,20 @@ fn median(row: &Row, metric: Metric) -> Option<Interval> {
     }
 }
 
-/// `row` over `reference`: the median of their per-round ratios with its
+/// `row` over `other`: the median of their per-round ratios with its
 /// interval, or the exact ratio of two counts.
-fn ratio(row: &Row, reference: &Row, metric: Metric) -> Option<Interval> {
+fn ratio(row: &Row, other: &Row, metric: Metric) -> Option<Interval> {
     match metric {
         Metric::Time => {
-            let ratios = crate::stats::ratios(&row.samples, &reference.samples);
+            let ratios = crate::stats::ratios(&row.samples, &other.samples);
             // Rounds lost on either side would pair samples of different
             // spells.
-            (ratios.len() == row.samples.len() && ratios.len() == reference.samples.len())
+            (ratios.len() == row.samples.len() && ratios.len() == other.samples.len())
                 .then(|| bootstrap::median_of(&ratios))
                 .flatten()
         }
         _ => {
-            let (a, b) = (row.figure(metric)?, reference.figure(metric)?);
+            let (a, b) = (row.figure(metric)?, other.figure(metric)?);
             (b > 0.0).then(|| point(a / b))
         }
     }
@@ -139,24 +153,29 @@ fn point(value: f64) -> Interval {
     }
 }
 
-/// The winner, when the fastest ranked variant's interval lies below every
-/// other's; else the variants tied with it.
-fn outcome(entries: &[Entry]) -> Outcome {
-    let mut ranked: Vec<(&str, Interval)> = entries
-        .iter()
-        .filter(|e| e.role != Role::Floor && e.failed.is_none())
-        .filter_map(|e| Some((e.variant.as_str(), e.median?)))
-        .collect();
+/// The winner, when every other ranked variant's paired ratio to the
+/// fastest lies beyond `margin`; else the fastest and the variants whose
+/// ratio to it reaches inside the margin (or has no interval), tied.
+fn outcome(ranked: &[(&str, &Row)], metric: Metric, margin: f64) -> Outcome {
     if ranked.len() < 2 {
         return Outcome::Unranked;
     }
-    ranked.sort_by(|a, b| a.1.estimate.total_cmp(&b.1.estimate));
-    let fastest = ranked[0].1;
-    let tied: Vec<String> = ranked
+    let mut by_figure: Vec<(&str, &Row, f64)> = ranked
         .iter()
-        .filter(|(_, i)| i.low <= fastest.high)
-        .map(|(name, _)| name.to_string())
+        .filter_map(|&(name, row)| Some((name, row, row.figure(metric)?)))
         .collect();
+    by_figure.sort_by(|a, b| a.2.total_cmp(&b.2));
+    let Some(&(fastest, of, _)) = by_figure.first() else {
+        return Outcome::Unranked;
+    };
+    let mut tied = vec![fastest.to_string()];
+    for &(name, row, _) in &by_figure[1..] {
+        let beyond =
+            ratio(row, of, metric).is_some_and(|r| equivalence::side(r, margin) == Side::Slower);
+        if !beyond {
+            tied.push(name.to_string());
+        }
+    }
     match tied.as_slice() {
         [only] => Outcome::Winner(only.clone()),
         _ => Outcome::Tie(tied),
@@ -168,7 +187,13 @@ fn outcome(entries: &[Entry]) -> Outcome {
 fn standings(groups: &[Group]) -> Vec<Standing> {
     let mut by_name: BTreeMap<&str, (Standing, Vec<f64>)> = BTreeMap::new();
     for g in groups {
-        for e in &g.variants {
+        // A group is a contest only between variants that do the whole
+        // workload: against a floor alone, nobody won or lost.
+        let contestants = || g.variants.iter().filter(|e| e.role != Role::Floor);
+        if contestants().count() < 2 {
+            continue;
+        }
+        for e in contestants() {
             let (s, ratios) = by_name.entry(e.variant.as_str()).or_insert_with(|| {
                 let s = Standing {
                     variant: e.variant.clone(),

@@ -51,7 +51,10 @@ fn groups(run: &Run) -> String {
         let cells: Vec<String> = row.iter().map(|c| escape(c)).collect();
         out.push_str(&format!("| {} |\n", cells.join(" | ")));
     }
-    out.push('\n');
+    out.push_str(&format!(
+        "\n{}\n\n",
+        escape(&super::ranking::legend(ranking))
+    ));
     for s in &ranking.standings {
         out.push_str(&format!("- {}\n", escape(&super::ranking::standing(s))));
     }
@@ -271,6 +274,7 @@ mod tests {
                 outcome: Outcome::Winner("ours".into()),
             }],
             standings: Vec::new(),
+            margin: Some(0.02),
         });
         let md = super::summary(&run);
         assert!(md.contains("| group | variant | role | median |"), "{md}");

@@ -6,6 +6,7 @@
 use super::layout::{Align, Table, significant, thousands};
 use crate::document::matrix::{Cell, Matrix};
 use crate::document::run::Metric;
+use crate::judge::equivalence::{self, Side};
 use crate::text::clean;
 
 /// The columns: the probe, then each configuration, the base first.
@@ -45,10 +46,17 @@ pub(crate) fn caption(m: &Matrix) -> String {
         Metric::Instructions => ("exact", "instructions per iteration"),
         Metric::EstimatedCycles => ("exact", "estimated cycles per iteration"),
     };
-    format!(
+    let mut caption = format!(
         "matrix: each configuration's figure over {base}'s, {how}; below 1 is faster; \
          {base}'s column: {unit}"
-    )
+    );
+    if let Some(margin) = m.margin {
+        caption.push_str(&format!(
+            "; marked faster or slower where {}",
+            equivalence::rule(margin)
+        ));
+    }
+    caption
 }
 
 /// One row of cells per probe, then the geometric means.
@@ -60,7 +68,7 @@ pub(crate) fn rows(m: &Matrix) -> Vec<Vec<String>> {
             row.push(if i == 0 {
                 base_cell(cell, m.metric)
             } else {
-                multiplier(cell)
+                multiplier(cell, m.margin)
             });
         }
         rows.push(row);
@@ -70,7 +78,7 @@ pub(crate) fn rows(m: &Matrix) -> Vec<Vec<String>> {
         geomean.push(if i == 0 {
             String::new()
         } else {
-            multiplier(cell)
+            multiplier(cell, m.margin)
         });
     }
     rows.push(geomean);
@@ -87,17 +95,29 @@ fn base_cell(cell: &Cell, metric: Metric) -> String {
     }
 }
 
-/// A multiplier and its interval, `failed`, or why there is none.
-fn multiplier(cell: &Cell) -> String {
+/// A multiplier and its interval, marked faster or slower by `margin`;
+/// `failed`, or why there is none.
+fn multiplier(cell: &Cell, margin: Option<f64>) -> String {
     if cell.failed.is_some() {
         return "failed".to_string();
     }
-    match cell.multiplier {
-        Some(x) if x.low == x.high => format!("{:.3}", x.estimate),
-        Some(x) => format!("{:.3} [{:.3}, {:.3}]", x.estimate, x.low, x.high),
-        None if cell.sets > 0 => format!("- ({} sets: no interval)", cell.sets),
-        None => "-".to_string(),
+    let Some(x) = cell.multiplier else {
+        return match cell.sets {
+            0 => "-".to_string(),
+            sets => format!("- ({sets} sets: no interval)"),
+        };
+    };
+    let mut text = if x.low == x.high {
+        format!("{:.3}", x.estimate)
+    } else {
+        format!("{:.3} [{:.3}, {:.3}]", x.estimate, x.low, x.high)
+    };
+    match margin.map(|m| equivalence::side(x, m)) {
+        Some(Side::Faster) => text.push_str(" faster"),
+        Some(Side::Slower) => text.push_str(" slower"),
+        Some(Side::Tie) | None => {}
     }
+    text
 }
 
 #[cfg(test)]
@@ -136,6 +156,7 @@ mod tests {
                 ],
             }],
             geomean: vec![Cell::default(), x(0.5, 0.49, 0.52), Cell::default()],
+            margin: Some(0.02),
         };
         let text = render(&m);
         assert!(
@@ -143,11 +164,41 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("0.01235"), "{text}");
-        assert!(text.contains("0.500 [0.490, 0.520]"), "{text}");
+        assert!(text.contains("0.500 [0.490, 0.520] faster"), "{text}");
         assert!(text.contains("failed"), "{text}");
+        assert!(
+            text.contains("marked faster or slower where its whole 95 % interval lies beyond ±2 %"),
+            "{text}"
+        );
         assert!(
             text.lines().last().unwrap().starts_with("geometric mean"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_multiplier_is_marked_only_where_its_interval_clears_the_margin() {
+        let cell = |low, estimate, high| Cell {
+            multiplier: Some(Interval {
+                low,
+                estimate,
+                high,
+            }),
+            sets: 10,
+            ..Cell::default()
+        };
+        let margin = Some(0.02);
+        assert_eq!(
+            multiplier(&cell(1.03, 1.05, 1.07), margin),
+            "1.050 [1.030, 1.070] slower"
+        );
+        // Beyond 1, but reaching inside the margin: no side is called.
+        assert_eq!(
+            multiplier(&cell(1.016, 1.052, 1.081), margin),
+            "1.052 [1.016, 1.081]"
+        );
+        assert_eq!(multiplier(&cell(0.9, 0.9, 0.9), margin), "0.900 faster");
+        // A run made before the margin calls no side.
+        assert_eq!(multiplier(&cell(0.5, 0.5, 0.5), None), "0.500");
     }
 }

@@ -194,6 +194,7 @@ fn matrix(s: &mut impl FnMut() -> String) -> Matrix {
             cells: vec![Cell::default(), measured.clone(), failed],
         }],
         geomean: vec![Cell::default(), measured, Cell::default()],
+        margin: Some(0.02),
     }
 }
 
@@ -230,6 +231,7 @@ fn ranking(s: &mut impl FnMut() -> String) -> Ranking {
             failed: 1,
             geomean_ratio: Some(1.0),
         }],
+        margin: Some(0.02),
     }
 }
 

@@ -4,6 +4,7 @@
 use super::layout::{Align, Table, significant, thousands};
 use crate::document::ranking::{Entry, Group, Outcome, Ranking, Standing};
 use crate::document::run::Metric;
+use crate::judge::equivalence;
 use crate::probe::Role;
 use crate::stats::bootstrap::Interval;
 use crate::text::clean;
@@ -31,6 +32,8 @@ pub(crate) fn render(ranking: &Ranking, metric: Metric) -> String {
     }
     let mut out = format!("{}\n", caption(metric));
     out.push_str(&t.render());
+    out.push_str(&legend(ranking));
+    out.push('\n');
     for s in &ranking.standings {
         out.push_str(&standing(s));
         out.push('\n');
@@ -49,6 +52,21 @@ pub(crate) fn caption(metric: Metric) -> String {
         "groups: each variant against its group's reference; ratio: variant / reference, {ratio}, \
          below 1 is faster; {unit}"
     )
+}
+
+/// How the result column was decided, in words: the rule the run was
+/// judged by, not this build's.
+pub(crate) fn legend(ranking: &Ranking) -> String {
+    match ranking.margin {
+        Some(m) => format!(
+            "result: winner where every other variant's paired ratio to it is slower: {}; \
+             else a tie",
+            equivalence::rule(m)
+        ),
+        None => "result: winner where the variants' median intervals do not overlap \
+                 (the rule of the build that made this run)"
+            .to_string(),
+    }
 }
 
 /// One row of cells per variant, the group named on its first.
@@ -188,6 +206,7 @@ mod tests {
                 failed: 0,
                 geomean_ratio: Some(1.0),
             }],
+            margin: Some(0.02),
         };
         let text = render(&ranking, Metric::Time);
         assert!(text.contains("0.250  [0.225, 0.275]"), "{text}");

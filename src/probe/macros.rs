@@ -79,7 +79,8 @@
 /// - Probes of one `group` are variants of one workload, ranked against
 ///   its reference in the run's `groups` table (`ranking` in a saved run): each variant's median,
 ///   its ratio to the reference paired round by round, both with 95 %
-///   intervals, and a winner only where the intervals do not overlap. A
+///   intervals, and a winner only where every other variant's paired
+///   ratio to it lies wholly beyond a ±2 % equivalence margin. A
 ///   variant must give the reference's result (the same fingerprint): one
 ///   that does not fails the run, however fast, so a variant that skips
 ///   work is caught. To hold results of different types to one

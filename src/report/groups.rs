@@ -5,7 +5,7 @@
 use super::Page;
 use crate::document::ranking::Ranking;
 use crate::document::run::Metric;
-use crate::output::ranking::{COLUMNS, caption, rows, standing};
+use crate::output::ranking::{COLUMNS, caption, legend, rows, standing};
 
 /// Draws `ranking`, whose medians are of `metric`.
 pub fn draw(page: &mut Page, ranking: &Ranking, metric: Metric) {
@@ -17,6 +17,7 @@ pub fn draw(page: &mut Page, ranking: &Ranking, metric: Metric) {
         &rows(ranking, metric),
         &["median", "ratio", "allocs", "bytes", "peak"],
     );
+    page.paragraph(&legend(ranking), true);
     for s in &ranking.standings {
         page.paragraph(&standing(s), false);
     }
@@ -57,6 +58,7 @@ mod tests {
                 failed: 0,
                 geomean_ratio: Some(1.0),
             }],
+            margin: Some(0.02),
         };
         let mut page = Page::new("t");
         draw(&mut page, &ranking, Metric::Time);

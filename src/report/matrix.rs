@@ -50,6 +50,7 @@ mod tests {
                 ],
             }],
             geomean: vec![Cell::default(), x],
+            margin: Some(0.02),
         };
         let mut page = Page::new("t");
         draw(&mut page, &matrix);
@@ -58,7 +59,10 @@ mod tests {
             html.contains("&lt;sys&gt; (base)") && !html.contains("<sys>"),
             "{html}"
         );
-        assert!(html.contains("<td>2.000 [1.900, 2.100]</td>"), "{html}");
+        assert!(
+            html.contains("<td>2.000 [1.900, 2.100] slower</td>"),
+            "{html}"
+        );
         assert!(html.contains("<td>geometric mean</td>"), "{html}");
     }
 }

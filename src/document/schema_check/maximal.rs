@@ -75,6 +75,7 @@ fn matrix() -> Matrix {
             cells: vec![cell.clone(), cell.clone()],
         }],
         geomean: vec![cell.clone(), cell],
+        margin: Some(0.02),
     }
 }
 
@@ -121,6 +122,7 @@ fn ranking() -> Ranking {
             failed: 0,
             geomean_ratio: Some(1.0),
         }],
+        margin: Some(0.02),
     }
 }
 

@@ -94,27 +94,116 @@ fn a_failed_reference_leaves_nothing_to_agree_with() {
 }
 
 #[test]
-fn counts_are_exact_and_only_equal_counts_tie() {
+fn counts_are_exact_and_held_to_the_same_margin() {
     let counted = |variant: &str, role, count: f64| {
         let mut row = timed(variant, role, 1.0, 7);
         row.samples.clear();
         row.counted.instructions = Some(count);
         row
     };
-    let rows = [
-        counted("ours", Role::Reference, 1000.0),
-        counted("theirs", Role::Contender, 1001.0),
-    ];
-    let ranking = rank(&rows, Metric::Instructions).expect("a group");
-    let g = &ranking.groups[0];
+    let outcome = |theirs: f64| {
+        let rows = [
+            counted("ours", Role::Reference, 1000.0),
+            counted("theirs", Role::Contender, theirs),
+        ];
+        let ranking = rank(&rows, Metric::Instructions).expect("a group");
+        ranking.groups[0].clone()
+    };
+    let g = outcome(1030.0);
     assert_eq!(g.outcome, Outcome::Winner("ours".into()));
-    assert_eq!(entry(g, "theirs").ratio.map(|r| r.high), Some(1.001));
-    let even = [
-        counted("ours", Role::Reference, 1000.0),
-        counted("theirs", Role::Contender, 1000.0),
+    assert_eq!(entry(&g, "theirs").ratio.map(|r| r.high), Some(1.03));
+    // 1 % more instructions is inside the margin.
+    assert_eq!(
+        outcome(1010.0).outcome,
+        Outcome::Tie(vec!["ours".into(), "theirs".into()])
+    );
+    assert_eq!(
+        outcome(1000.0).outcome,
+        Outcome::Tie(vec!["ours".into(), "theirs".into()])
+    );
+}
+
+/// Two rows of `group` whose per-round ratio `theirs / ours` is
+/// `ratios[i]` in round `i`, over a base that moves round by round as a
+/// machine does.
+fn paired(group: &str, ratios: &[f64]) -> [Row; 2] {
+    let base: Vec<f64> = (0..ratios.len())
+        .map(|i| 1.0 + f64::from(u32::try_from(i % 7).unwrap_or(0)) * 0.6)
+        .collect();
+    let row = |variant: &str, role, samples: Vec<f64>| {
+        let key = format!("{group}_{variant}");
+        let mut row = Row::with_samples(key.clone(), RowKind::Probe, key, samples);
+        row.checksum = Some(7);
+        row.variant = Some(Member {
+            group: group.into(),
+            variant: variant.into(),
+            role,
+        });
+        row
+    };
+    let theirs = base.iter().zip(ratios).map(|(b, r)| b * r).collect();
+    let ours = row("ours", Role::Reference, base);
+    let theirs = row("theirs", Role::Contender, theirs);
+    [ours, theirs]
+}
+
+/// Per-round ratios spread evenly from `low` to `high` around `mid`: 31
+/// rounds, so the bootstrap interval of their median lies well inside.
+fn spread(low: f64, mid: f64, high: f64) -> Vec<f64> {
+    (0..31)
+        .map(|i| {
+            let t = f64::from(i) / 30.0;
+            if t < 0.5 {
+                low + (mid - low) * t * 2.0
+            } else {
+                mid + (high - mid) * (t - 0.5) * 2.0
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn the_outcome_is_decided_by_the_paired_ratio_that_the_table_prints() {
+    let decide = |ratios: Vec<f64>| {
+        let rows = paired("g", &ratios);
+        let ranking = rank(&rows, Metric::Time).expect("a group");
+        let g = ranking.groups[0].clone();
+        let ratio = entry(&g, "theirs").ratio.expect("a paired ratio");
+        let medians = [entry(&g, "ours").median, entry(&g, "theirs").median];
+        (g.outcome, ratio, medians.map(|m| m.expect("a median")))
+    };
+    // Every round's ratio lies between 1.37 and 1.47 (template_page),
+    // while each variant's own median interval overlaps the other's: the
+    // machine moved by 90 % from round to round, and moved both alike.
+    let (outcome, ratio, [ours, theirs]) = decide(spread(1.37, 1.418, 1.47));
+    assert!(ours.high > theirs.low, "{ours:?} {theirs:?}");
+    assert!(ratio.low > 1.02, "{ratio:?}");
+    assert_eq!(outcome, Outcome::Winner("ours".into()));
+    // node_query: a real 0.7 % difference, inside the margin.
+    let (outcome, ratio, _) = decide(spread(0.989, 0.993, 0.997));
+    assert!(ratio.high < 1.0, "{ratio:?}");
+    assert!(
+        matches!(&outcome, Outcome::Tie(t) if t.len() == 2),
+        "{outcome:?}"
+    );
+    // full_view: above 1 throughout, yet reaching inside the margin.
+    let (outcome, ratio, _) = decide(spread(0.92, 1.052, 1.18));
+    assert!(ratio.low > 1.0 && ratio.low < 1.02, "{ratio:?}");
+    assert!(
+        matches!(&outcome, Outcome::Tie(t) if t.len() == 2),
+        "{outcome:?}"
+    );
+}
+
+#[test]
+fn a_floor_never_enters_the_standings_nor_counts_a_group() {
+    let rows = [
+        timed("ours", Role::Reference, 1.0, 7),
+        timed("scan", Role::Floor, 0.5, 99),
     ];
-    let ranking = rank(&even, Metric::Instructions).expect("a group");
-    assert!(matches!(ranking.groups[0].outcome, Outcome::Tie(_)));
+    let ranking = rank(&rows, Metric::Time).expect("a group");
+    assert_eq!(ranking.groups[0].outcome, Outcome::Unranked);
+    assert!(ranking.standings.is_empty(), "{:?}", ranking.standings);
 }
 
 #[test]
