@@ -210,7 +210,7 @@ fn scale_machine(doc: &mut Value, factor: f64) {
 type Named = (&'static str, fn() -> Result<(), Failed>);
 
 fn tests() -> Vec<Trial> {
-    let named: [Named; 26] = [
+    let named: [Named; 27] = [
         (
             "the_schema_refuses_a_broken_document",
             the_schema_refuses_a_broken_document,
@@ -255,6 +255,10 @@ fn tests() -> Vec<Trial> {
         (
             "baseline_pools_runs_and_compares_like_a_run",
             baseline_pools_runs_and_compares_like_a_run,
+        ),
+        (
+            "baseline_learns_each_probe_s_threshold_from_twenty_runs_of_its_class",
+            baseline_learns_each_probe_s_threshold_from_twenty_runs_of_its_class,
         ),
         (
             "github_annotations_keep_json_stdout_valid_and_write_the_summary",
@@ -1090,6 +1094,106 @@ fn baseline_pools_runs_and_compares_like_a_run() -> Result<(), Failed> {
             && ran.stderr.contains("injected.json")
             && !refused.exists(),
         "refused in one line, nothing saved",
+        &ran,
+    )?;
+    Ok(())
+}
+
+fn baseline_learns_each_probe_s_threshold_from_twenty_runs_of_its_class() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let scripted_run = saved_run(t.path(), "scripted.json")?;
+    let mut paths = Vec::new();
+    let mut first = Value::Null;
+    for i in 0..21 {
+        let mut doc = scripted_run.clone();
+        if let Some(settings) = doc["settings"].as_object_mut() {
+            settings.remove("fake_clock");
+        }
+        doc["environment"]["machine_class"] = Value::from("test-cpu-2cpu-00000000");
+        // Runs of one content are one run to a history.
+        doc["started"] = Value::from(format!("2026-12-05T10:{i:02}:00Z"));
+        // fine_sum wanders by ±2 % from run to run; fine_words never moves.
+        let wobble = ((i * 7) % 11) as f64 / 10.0 - 0.5;
+        scale_times(&mut doc, "fine_sum", 1.0 + 0.04 * wobble);
+        let path = t.path().join(format!("run{i}.json"));
+        write_json(&path, &doc)?;
+        if i == 0 {
+            first = doc;
+        }
+        paths.push(path);
+    }
+    let out = t.path().join("learned.json");
+    let ran = run(yardstick().arg("baseline").args(&paths).arg("-o").arg(&out));
+    let pooled = json(&std::fs::read_to_string(&out).unwrap_or_default());
+    let learned = pooled["thresholds"]["probes"]["fine_sum"].as_f64();
+    check(
+        ran.code == 0
+            && ran.stdout.contains("thresholds from 21 runs of the class")
+            && pooled["thresholds"]["runs"] == 21
+            && learned.is_some_and(|t| (5.0..30.0).contains(&t))
+            && pooled["thresholds"]["probes"]["fine_words"] == 5.0,
+        "each probe's threshold from the spread of the runs pooled, within 5 and 30 %",
+        &ran,
+    )?;
+    assert_valid_run(&pooled);
+    // 15 % slower: under the default 30 %, over fine_sum's own threshold.
+    let mut slow = first.clone();
+    scale_times(&mut slow, "fine_sum", 1.15);
+    let slow_path = t.path().join("slow.json");
+    write_json(&slow_path, &slow)?;
+    let ran = run(yardstick().arg("compare").arg(&out).arg(&slow_path));
+    check(
+        ran.code == 1
+            && ran.stdout.contains("runs of this class)")
+            && ran.stdout.contains("each probe's own threshold"),
+        "a probe is judged by its own threshold, and the verdict says where it came from",
+        &ran,
+    )?;
+    // --threshold wins over the baseline's own.
+    let ran = run(yardstick()
+        .arg("compare")
+        .arg(&out)
+        .arg(&slow_path)
+        .arg("--threshold=20"));
+    check(
+        ran.code == 0 && ran.stdout.contains("0 regressions at threshold 20 %"),
+        "a threshold given is one for all",
+        &ran,
+    )?;
+
+    // From a history: its runs of the bench teach three pooled runs.
+    let history = t.path().join("history.sqlite");
+    let ran = run(yardstick()
+        .args(["history", "add"])
+        .args(&paths)
+        .arg(format!("--history={}", history.display())));
+    check(ran.code == 0, "the runs go into a history", &ran)?;
+    let refused = run(yardstick()
+        .arg("baseline")
+        .args(&paths[..3])
+        .arg(format!("--history={}", history.display()))
+        .arg("-o")
+        .arg(t.path().join("refused.json")));
+    check(
+        refused.code == 2 && refused.stderr.contains("--history and --bench go together"),
+        "a history without a bench is refused: another bench's runs must not teach",
+        &refused,
+    )?;
+    let from_history = t.path().join("from-history.json");
+    let ran = run(yardstick()
+        .arg("baseline")
+        .args(&paths[..3])
+        .arg(format!("--history={}", history.display()))
+        .arg("--bench=")
+        .arg("-o")
+        .arg(&from_history));
+    let pooled = json(&std::fs::read_to_string(&from_history).unwrap_or_default());
+    check(
+        ran.code == 0
+            && pooled["settings"]["pooled_runs"] == 3
+            && pooled["thresholds"]["runs"] == 21
+            && pooled["thresholds"]["probes"]["fine_sum"].as_f64() == learned,
+        "three runs pooled, thresholds learned from the history's 21",
         &ran,
     )?;
     Ok(())

@@ -9,6 +9,7 @@ mod kept;
 pub mod pool;
 #[cfg(feature = "history")]
 pub mod recorded;
+pub mod thresholds;
 
 use crate::baseline::history::{Bench, Choice, Last};
 use crate::document::run::{Metric, Mode, Run};

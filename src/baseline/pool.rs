@@ -306,6 +306,9 @@ fn merged(runs: &[(String, Run)], rows: Vec<Row>) -> Run {
     }
     run.comparison = None;
     run.server_pairs = None;
+    // The thresholds a baseline carries are learned for it, never
+    // inherited from a run pooled into it.
+    run.thresholds = None;
     run
 }
 

@@ -14,7 +14,7 @@
 //! the judge compares afterwards, naming it if it differs. A run imported
 //! from another tool is never taken.
 
-use super::{Baseline, pool};
+use super::{Baseline, pool, thresholds};
 use crate::document::environment;
 use crate::document::run::{Metric, Mode, Run};
 use crate::document::store;
@@ -27,6 +27,10 @@ use crate::measure::callgrind::{self, costs, pin};
 pub const MIN_POOLED: usize = 3;
 /// Runs looked at beyond N, for the ones that do not pool.
 const LOOK_AHEAD: u64 = 4;
+/// The newest runs a probe's threshold is learned from: enough for the
+/// spread of many sittings, few enough that the machine class has not
+/// changed under them.
+const LEARNED_FROM: u64 = 200;
 
 /// What the history gave.
 pub(crate) enum FromHistory {
@@ -86,7 +90,17 @@ pub(crate) fn from_history(
     }
     let (run, basis) = if timed {
         let basis = format!("pooled from the last {} {scope}", taken.len());
-        (pool::pool(&taken)?, basis)
+        let mut pooled = pool::pool(&taken)?;
+        // Each probe's own threshold, from the spread of the runs kept
+        // like it: the kept history judges by them only here, where the
+        // run is judged against kept runs.
+        let learning = Filter {
+            limit: Some(LEARNED_FROM),
+            ..filter.clone()
+        };
+        let runs = kept_runs(store.as_mut(), &learning, location)?;
+        pooled.thresholds = Some(thresholds::learn(&pooled, &runs).thresholds);
+        (pooled, basis)
     } else {
         let (name, run) = taken.remove(0);
         (run, format!("the newest of the {scope} ({name})"))
@@ -132,6 +146,57 @@ fn skipped(passed_over: Option<(usize, String)>) -> String {
             format!(" ({count} passed over, the first because {why})")
         })
         .unwrap_or_default()
+}
+
+/// The runs of `bench` in the history at `location` that may teach the
+/// probes of `like` their thresholds: of its mode, metric and machine
+/// class, the newest [`LEARNED_FROM`]. `thresholds::learn` passes over
+/// what else cannot.
+pub(crate) fn learning_runs(
+    location: &Location,
+    like: &Run,
+    bench: &str,
+) -> Result<Vec<(String, Run)>, Error> {
+    let Some(class) = like.environment.machine_class.clone() else {
+        return Err(Error::input(
+            "the runs pooled have no machine class, and thresholds are learned only within one"
+                .to_string(),
+        ));
+    };
+    let filter = Filter {
+        mode: Some(like.mode.as_str().to_string()),
+        metric: Some(like.metric.as_str().to_string()),
+        machine_class: Some(class),
+        bench: Some(bench.to_string()),
+        limit: Some(LEARNED_FROM),
+        ..Filter::default()
+    };
+    let mut store = history::open_existing(location)?;
+    kept_runs(store.as_mut(), &filter, location)
+}
+
+/// Every run of yardstick's that `filter` selects, read back; a run that
+/// cannot be read is passed over (`history add` checked it once; an edit
+/// since must not stop a verdict).
+fn kept_runs(
+    store: &mut dyn history::Store,
+    filter: &Filter,
+    location: &Location,
+) -> Result<Vec<(String, Run)>, Error> {
+    let mut runs = Vec::new();
+    for listed in store.list(filter)? {
+        if listed.tool != crate::document::run::TOOL {
+            continue;
+        }
+        let stored = store.find(&listed.id)?;
+        if let Ok(run) = store::parse(&stored.text) {
+            runs.push((
+                format!("{} run {}", location.shown(), listed.short_id()),
+                run,
+            ));
+        }
+    }
+    Ok(runs)
 }
 
 /// The newest `wanted` runs `filter` selects that are yardstick's and pool

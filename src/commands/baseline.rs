@@ -1,9 +1,13 @@
 //! `yardstick baseline RUN... --output=FILE`: pools saved runs of one build
-//! into the baseline later runs compare with (see [`crate::baseline::pool`]).
+//! into the baseline later runs compare with (see [`crate::baseline::pool`]),
+//! with each probe's own threshold learned from the spread of the runs of
+//! its class ([`crate::baseline::thresholds`]): the runs pooled, or a
+//! bench's runs in a history (`--history=FILE --bench=NAME`).
 
-use super::common::Common;
+use super::common::{Common, HISTORY};
 use super::flags::{Def, Entry, Flag, Options, Section, Set, Spec};
 use crate::baseline::pool;
+use crate::baseline::thresholds::{self, Learned};
 use crate::document::run::{Row, Run};
 use crate::document::store;
 use crate::error::Error;
@@ -20,17 +24,38 @@ pub(crate) static SPEC: Spec<BaselineOptions> = Spec {
     about: "Pools saved runs of one build and machine class into one baseline: every
 sample of every run, each beside the calibration loop timed just before it.
 Prints how far each run sat from the pooled figure, so an odd run is seen
-before it becomes the baseline. docs/baselines.md, \"Wall-time baselines\",
-has the recipe.",
+before it becomes the baseline. Each probe gets a threshold of its own from
+the spread of at least 20 runs of its class: the runs pooled, or a bench's
+runs kept in a history (--history with --bench). docs/baselines.md,
+\"Wall-time baselines\", has the recipe.",
     sections: &[Section {
         title: None,
-        entries: &[Entry::Own(Def {
-            long: "output",
-            short: Some('o'),
-            value: Some("FILE"),
-            help: "where the baseline goes (required)",
-            set: Set::Path(|o, p| o.output = p),
-        })],
+        entries: &[
+            Entry::Own(Def {
+                long: "output",
+                short: Some('o'),
+                value: Some("FILE"),
+                help: "where the baseline goes (required)",
+                set: Set::Path(|o, p| o.output = p),
+            }),
+            Entry::SharedAs(
+                &HISTORY,
+                "learn each probe's threshold from this history's runs of the bench \
+                 (--bench) and the runs' machine class, instead of from the runs pooled",
+            ),
+            Entry::Own(Def {
+                long: "bench",
+                short: None,
+                value: Some("NAME"),
+                help: "the bench whose kept runs teach the thresholds (micro for \
+                       benches/micro.rs); needed with --history, so that another bench's \
+                       runs never do",
+                set: Set::Text(|o, v, _| {
+                    o.bench = Some(v.to_string());
+                    Ok(())
+                }),
+            }),
+        ],
     }],
     notes: "",
     exit: "Exit codes: 0, or 2 on bad usage or input (one line on stderr).\n",
@@ -42,11 +67,15 @@ has the recipe.",
 pub(crate) struct BaselineOptions {
     pub runs: Vec<PathBuf>,
     pub output: PathBuf,
+    /// `--history`, here.
+    pub common: Common,
+    /// `--bench`.
+    pub bench: Option<String>,
 }
 
 impl Options for BaselineOptions {
     fn common(&mut self) -> Option<&mut Common> {
-        None
+        Some(&mut self.common)
     }
 }
 
@@ -68,6 +97,12 @@ impl BaselineOptions {
         }
         if o.runs.is_empty() {
             return Err(Error::usage(format!("no run to pool; {}", SPEC.usage)));
+        }
+        if o.common.history.is_some() != o.bench.is_some() {
+            return Err(Error::usage(
+                "--history and --bench go together: the thresholds are learned from one \
+                 bench's runs in one history",
+            ));
         }
         Ok(o)
     }
@@ -94,24 +129,52 @@ pub(crate) fn main(options: &BaselineOptions) -> Result<i32, Error> {
         );
         return Ok(0);
     }
-    let pooled = pool::pool(&runs)?;
+    let mut pooled = pool::pool(&runs)?;
+    let learned = match (&options.common.history, &options.bench) {
+        (Some(history), Some(bench)) => from_history(history, bench, &pooled)?,
+        _ => thresholds::learn(&pooled, &runs),
+    };
+    pooled.thresholds = Some(learned.thresholds.clone());
     store::save(&options.output, &pooled)?;
     print!(
         "{}",
-        crate::output::github::shielded(&render(&runs, &pooled, options))
+        crate::output::github::shielded(&render(&runs, &pooled, &learned, options))
     );
     Ok(0)
 }
 
+/// The thresholds `bench`'s runs in the history `option` teach the probes
+/// of `pooled`.
+#[cfg(feature = "history")]
+fn from_history(option: &str, bench: &str, pooled: &Run) -> Result<Learned, Error> {
+    let location = crate::history::Location::from_option(option)?;
+    let runs = crate::baseline::recorded::learning_runs(&location, pooled, bench)?;
+    Ok(thresholds::learn(pooled, &runs))
+}
+
+/// Without the history, `--history` cannot be read.
+#[cfg(not(feature = "history"))]
+fn from_history(_option: &str, _bench: &str, _pooled: &Run) -> Result<Learned, Error> {
+    Err(Error::usage(
+        "--history: this build has no history (the feature `history`)",
+    ))
+}
+
 /// Per probe: the pooled x calib, and the runs' own figures as changes from
 /// it, so an odd run is seen before it would have become the baseline.
-fn render(runs: &[(String, Run)], pooled: &Run, options: &BaselineOptions) -> String {
+fn render(
+    runs: &[(String, Run)],
+    pooled: &Run,
+    learned: &Learned,
+    options: &BaselineOptions,
+) -> String {
     let mut t = Table::new(&[
         ("probe", Align::Left),
         ("n", Align::Right),
         ("x calib", Align::Right),
         ("runs from it: min", Align::Right),
         ("max", Align::Right),
+        ("threshold", Align::Right),
     ]);
     let indexes: Vec<HashMap<&str, &Row>> = runs
         .iter()
@@ -133,12 +196,23 @@ fn render(runs: &[(String, Run)], pooled: &Run, options: &BaselineOptions) -> St
                 .map_or_else(|| "-".to_string(), |v| significant(v, 4)),
             shown(low),
             shown(high),
+            learned
+                .thresholds
+                .of(&row.key)
+                .map_or_else(|| "default".to_string(), |t| format!("{t:.1} %")),
         ]);
     }
+    let notes: String = learned
+        .notes
+        .iter()
+        .map(|n| format!("{}\n", crate::text::clean(n)))
+        .collect();
     format!(
-        "pooled {} runs ({} samples per probe at most)\n{}saved {}\n",
+        "pooled {} runs ({} samples per probe at most); thresholds from {} runs of the class\n\
+         {}{notes}saved {}\n",
         runs.len(),
         pooled.rows.iter().map(|r| r.figures.n).max().unwrap_or(0),
+        learned.thresholds.runs,
         t.render(),
         crate::text::clean(&options.output.display().to_string())
     )

@@ -111,6 +111,7 @@ impl RunBuilder {
             metric: self.metric,
             ranking: None,
             matrix: None,
+            thresholds: None,
         }
     }
 }

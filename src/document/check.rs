@@ -209,6 +209,61 @@ pub struct Check {
     /// Paired comparisons: each round both builds measured, the evidence
     /// the p-value was drawn from, kept so that a report can show it.
     pub rounds: Vec<PairedRound>,
+    /// The threshold this check was judged by and where it came from, where
+    /// a probe can have one of its own (micro wall time); elsewhere the
+    /// comparison's threshold.
+    pub threshold: Option<Threshold>,
+}
+
+/// The threshold one check was judged by, and where it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Threshold {
+    /// Percent.
+    pub percent: f64,
+    /// Where it came from.
+    #[serde(flatten)]
+    pub basis: Basis,
+}
+
+/// Where a check's threshold came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "basis", rename_all = "lowercase")]
+pub enum Basis {
+    /// Learned from the spread of this many runs of the machine class (the
+    /// baseline's thresholds).
+    Learned {
+        /// The runs.
+        runs: usize,
+    },
+    /// The method's default: the baseline has no threshold for the probe,
+    /// learned from this many runs (too few) when it says.
+    Default {
+        /// The runs the baseline's thresholds were learned from.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        runs: Option<usize>,
+    },
+    /// Given on the command line (`--threshold`), which wins over all.
+    Given,
+}
+
+impl std::fmt::Display for Threshold {
+    /// `9.1 % (41 runs of this class)`, `30 % (default: 3 runs)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let percent = if self.percent.fract() == 0.0 {
+            format!("{}", self.percent)
+        } else {
+            format!("{:.1}", self.percent)
+        };
+        match self.basis {
+            Basis::Learned { runs } => write!(f, "{percent} % ({runs} runs of this class)"),
+            Basis::Default { runs: Some(runs) } => {
+                let s = if runs == 1 { "" } else { "s" };
+                write!(f, "{percent} % (default: {runs} run{s})")
+            }
+            Basis::Default { runs: None } => write!(f, "{percent} % (default)"),
+            Basis::Given => write!(f, "{percent} % (--threshold)"),
+        }
+    }
 }
 
 /// One round of a paired comparison: both builds' figures for one row,
@@ -246,6 +301,7 @@ impl Check {
             p_value: None,
             confirmation_pct: None,
             rounds: Vec::new(),
+            threshold: None,
         }
     }
 
@@ -277,6 +333,8 @@ struct CheckRecord {
     confirmation_pct: Option<f64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     rounds: Vec<PairedRound>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    threshold: Option<Threshold>,
 }
 
 impl From<CheckRecord> for Check {
@@ -302,6 +360,7 @@ impl From<CheckRecord> for Check {
             p_value: r.p_value,
             confirmation_pct: r.confirmation_pct,
             rounds: r.rounds,
+            threshold: r.threshold,
         }
     }
 }
@@ -319,6 +378,7 @@ impl From<Check> for CheckRecord {
             p_value: c.p_value,
             confirmation_pct: c.confirmation_pct,
             rounds: c.rounds,
+            threshold: c.threshold,
         }
     }
 }

@@ -17,3 +17,4 @@ pub mod run;
 mod schema_check;
 pub mod settings;
 pub mod store;
+pub mod thresholds;

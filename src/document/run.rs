@@ -10,6 +10,7 @@ use crate::document::matrix::Matrix;
 use crate::document::ranking::Ranking;
 pub use crate::document::row::{Row, RowKind};
 use crate::document::settings::Settings;
+use crate::document::thresholds::Thresholds;
 use crate::stats::Summary;
 use serde::{Deserialize, Serialize};
 
@@ -92,6 +93,10 @@ pub struct Run {
     /// `matrix`: every probe on every configuration against the base.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub matrix: Option<Matrix>,
+    /// In a baseline: each probe's own threshold, learned from the spread
+    /// of its class's runs when it was made (`yardstick baseline`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thresholds: Option<Thresholds>,
 }
 
 impl Run {
@@ -200,6 +205,7 @@ pub(crate) fn test_micro_run(rows: Vec<Row>, calibration: Option<CalibrationSumm
         metric: Metric::Time,
         ranking: None,
         matrix: None,
+        thresholds: None,
     }
 }
 

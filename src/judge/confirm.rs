@@ -100,7 +100,6 @@ pub(crate) fn apply(
     baseline: &Run,
     again: &[Remeasured],
 ) -> Vec<String> {
-    let threshold = comparison.threshold;
     // Kernel mode's rule also asks for the minimum delta, in ms.
     let min_delta = comparison.min_delta.unwrap_or(0.0);
     let method = comparison.method.clone();
@@ -130,6 +129,8 @@ pub(crate) fn apply(
         };
         let change = change_pct(check.baseline, figure);
         check.confirmation_pct = Some(change);
+        // Confirmed against the threshold the check was judged by.
+        let threshold = check.threshold.map_or(comparison.threshold, |t| t.percent);
         let still = if method == Method::Absolute {
             let base = baseline.rows.iter().find(|r| r.key == check.key);
             let medians = base.and_then(|r| r.figures.median).zip(median);

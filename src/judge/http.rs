@@ -148,6 +148,7 @@ mod tests {
             metric: Default::default(),
             ranking: None,
             matrix: None,
+            thresholds: None,
         }
     }
 

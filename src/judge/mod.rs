@@ -16,6 +16,7 @@ mod normalized;
 pub mod paired;
 pub mod ranking;
 pub mod setup;
+mod threshold;
 mod tools;
 
 use crate::document::comparison::{
@@ -44,7 +45,9 @@ pub struct Rules {
 }
 
 pub(crate) use counts::comparable;
-pub use normalized::{DEFAULT_MAX_MACHINE_SLOWDOWN, calibration};
+pub use normalized::{
+    DEFAULT_MAX_MACHINE_SLOWDOWN, DEFAULT_THRESHOLD as NORMALIZED_THRESHOLD, calibration,
+};
 
 /// The default threshold of `method`, in percent. The threshold a
 /// baseline was made with is never reused: the comparison's own options
@@ -136,7 +139,18 @@ pub fn compare(
             if method == Method::Normalized {
                 let slowdown = rules.max_machine_slowdown;
                 let slowdown = slowdown.unwrap_or(DEFAULT_MAX_MACHINE_SLOWDOWN);
-                normalized::compare(baseline, baseline_name, run, slowdown, &mut comparison)?;
+                let thresholds = threshold::Choice {
+                    given: rules.threshold,
+                    baseline: baseline.thresholds.as_ref(),
+                    default: threshold,
+                };
+                normalized::compare(
+                    baseline,
+                    baseline_name,
+                    run,
+                    (slowdown, thresholds),
+                    &mut comparison,
+                )?;
             } else {
                 counts::compare(baseline, run, &mut comparison);
             }

@@ -9,6 +9,7 @@
 //! calibration loop regresses.
 
 use super::figure::{Among, of};
+use super::threshold::Choice;
 use super::{change_pct, common_rows, over_threshold};
 use crate::document::comparison::{
     CalibrationRatio, Check, Comparison, EnvironmentDifference, Figure, Reason, Verdict,
@@ -30,7 +31,7 @@ pub(super) fn compare(
     baseline: &Run,
     baseline_name: &str,
     run: &Run,
-    max_slowdown: f64,
+    (max_slowdown, thresholds): (f64, Choice<'_>),
     out: &mut Comparison,
 ) -> Result<(), Error> {
     // A run of process probes alone has nothing this method judges, and
@@ -62,14 +63,16 @@ pub(super) fn compare(
     for (base, now) in common_rows(baseline, run) {
         if let (Some(b), Some(n)) = (of(&figure, base, among.0), of(&figure, now, among.1)) {
             let change = change_pct(b, n);
-            let over = over_threshold(change, out.threshold);
+            let threshold = thresholds.of(&now.key);
+            let over = over_threshold(change, threshold.percent);
             let verdict = match (over, too_slow) {
                 (false, _) => Verdict::Ok,
                 (true, false) => Verdict::Regressed,
                 (true, true) => Verdict::Inconclusive(Reason::Machine),
             };
-            out.checks
-                .push(Check::new(&now.key, figure.clone(), b, n, change, verdict));
+            let mut check = Check::new(&now.key, figure.clone(), b, n, change, verdict);
+            check.threshold = Some(threshold);
+            out.checks.push(check);
         }
     }
     Ok(())
@@ -170,6 +173,33 @@ mod tests {
             .unwrap();
             assert!(c.environment_differences.is_empty(), "{base:?} {now:?}");
         }
+    }
+
+    #[test]
+    fn a_probe_s_own_threshold_from_the_baseline_judges_it_unless_one_is_given() {
+        use crate::document::check::Basis;
+        use crate::document::thresholds::Thresholds;
+        let mut base = run(10.0, vec![row("a", 1.0, 0), row("b", 1.0, 0)]);
+        base.thresholds = Some(Thresholds {
+            runs: 41,
+            probes: [("a".to_string(), 9.1)].into_iter().collect(),
+        });
+        let now = run(10.0, vec![row("a", 1.15, 0), row("b", 1.15, 0)]);
+        let c = compare(&base, "b", &now, &Rules::default()).unwrap();
+        let a = c.checks.iter().find(|k| k.key == "a").unwrap();
+        let b = c.checks.iter().find(|k| k.key == "b").unwrap();
+        // a's own 9.1 % catches +15 %; b has none and keeps the 30 %.
+        assert!(a.regressed() && !b.regressed());
+        assert_eq!(a.threshold.unwrap().basis, Basis::Learned { runs: 41 });
+        assert_eq!(b.threshold.unwrap().to_string(), "30 % (default: 41 runs)");
+        let given = compare(&base, "b", &now, &at(20.0)).unwrap();
+        assert_eq!(given.regressions(), 0);
+        assert!(
+            given
+                .checks
+                .iter()
+                .all(|k| k.threshold.unwrap().basis == Basis::Given)
+        );
     }
 
     #[test]

@@ -69,8 +69,9 @@ pub fn annotations(c: &Comparison, class: &str) -> Vec<String> {
             } else {
                 format!(" on machine class {class}")
             };
-            let threshold = match k.metric {
-                Figure::Allocs => memory::rule(),
+            let threshold = match (&k.metric, k.threshold) {
+                (Figure::Allocs, _) => memory::rule(),
+                (_, Some(own)) => own.to_string(),
                 _ => format!("{} %", c.threshold),
             };
             let message = format!(

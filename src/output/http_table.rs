@@ -257,6 +257,7 @@ mod tests {
             metric: Default::default(),
             ranking: None,
             matrix: None,
+            thresholds: None,
         }
     }
 

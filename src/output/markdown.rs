@@ -91,11 +91,11 @@ fn matrix(run: &Run) -> String {
 
 fn comparison(c: &Comparison) -> String {
     let mut out = format!(
-        "Baseline {}, judged by {}: {} regression(s) at threshold {} %.\n\n",
+        "Baseline {}, judged by {}: {} regression(s) at {}.\n\n",
         escape(&c.baseline),
         escape(c.method.as_str()),
         c.regressions(),
-        c.threshold
+        escape(&super::table::thresholds_said(c))
     );
     if let Some(cal) = &c.calibration {
         out.push_str(&format!("{}\n\n", super::table::speed_line(cal)));

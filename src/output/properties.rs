@@ -165,6 +165,7 @@ pub(crate) fn fixture(mode: Mode, metric: Metric, t: &[String]) -> Run {
         metric,
         ranking: Some(ranking(&mut s)),
         matrix: Some(matrix(&mut s)),
+        thresholds: None,
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::layout::{Align, Table, change, ms, significant, thousands};
 use super::{Render, header};
+use crate::document::check::Basis;
 use crate::document::comparison::{CalibrationRatio, Check, Comparison, Figure, Method};
 use crate::document::row::Memory;
 use crate::document::run::{Metric, Mode, Row, RowKind, Run};
@@ -283,10 +284,10 @@ pub(crate) fn comparison_notes(c: &Comparison) -> String {
         None => format!("baseline: {}\n", clean(&c.baseline)),
     };
     out.push_str(&format!(
-        "{} regression{} at threshold {} %{}\n",
+        "{} regression{} at {}{}\n",
         c.regressions(),
         if c.regressions() == 1 { "" } else { "s" },
-        c.threshold,
+        thresholds_said(c),
         c.min_delta
             .filter(|d| *d > 0.0)
             .map(|d| format!(" and {d} ms"))
@@ -316,6 +317,44 @@ pub(crate) fn comparison_notes(c: &Comparison) -> String {
     out
 }
 
+/// The thresholds a comparison judged by, in words: `threshold 30 %`, or
+/// where probes had their own, how many and from how many runs.
+pub(crate) fn thresholds_said(c: &Comparison) -> String {
+    let own: Vec<(f64, usize)> = c
+        .checks
+        .iter()
+        .filter_map(|k| match k.threshold?.basis {
+            Basis::Learned { runs } => Some((k.threshold?.percent, runs)),
+            _ => None,
+        })
+        .collect();
+    let Some(&(_, runs)) = own.first() else {
+        // The default for every probe: say from how few runs, where the
+        // baseline says.
+        let default = c.checks.iter().find_map(|k| k.threshold);
+        return match default {
+            Some(t) if t.basis != Basis::Given => format!("threshold {t}"),
+            _ => format!("threshold {} %", c.threshold),
+        };
+    };
+    let (low, high) = own.iter().fold((f64::INFINITY, 0.0f64), |(l, h), (t, _)| {
+        (l.min(*t), h.max(*t))
+    });
+    let others = c.checks.iter().filter(|k| k.threshold.is_some()).count() - own.len();
+    let rest = match others {
+        0 => String::new(),
+        n => format!(
+            "; {} % for {n} other{}",
+            c.threshold,
+            if n == 1 { "" } else { "s" }
+        ),
+    };
+    format!(
+        "each probe's own threshold ({low:.1} to {high:.1} %, learned from {runs} runs of this \
+         class{rest})"
+    )
+}
+
 /// The checks shown, with a p-value column when any has one.
 fn checks_table(checks: &[&Check]) -> String {
     let paired = checks.iter().any(|k| k.p_value.is_some());
@@ -329,6 +368,10 @@ fn checks_table(checks: &[&Check]) -> String {
     if paired {
         columns.push(("p", Align::Right));
     }
+    let own = checks.iter().any(|k| k.threshold.is_some());
+    if own {
+        columns.push(("threshold", Align::Left));
+    }
     columns.push(("verdict", Align::Left));
     let mut t = Table::new(&columns);
     for k in checks {
@@ -341,6 +384,9 @@ fn checks_table(checks: &[&Check]) -> String {
         ];
         if paired {
             cells.push(k.p_value.map(|p| format!("{p:.4}")).unwrap_or_default());
+        }
+        if own {
+            cells.push(k.threshold.map(|t| t.to_string()).unwrap_or_default());
         }
         cells.push(k.verdict.word().to_string());
         t.push(cells);

@@ -120,6 +120,7 @@ fn run_of(rows: Vec<Row>, estimates: BTreeMap<String, Value>, date: String, base
         metric: Default::default(),
         ranking: None,
         matrix: None,
+        thresholds: None,
     }
 }
 

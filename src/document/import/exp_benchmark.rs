@@ -224,6 +224,7 @@ impl Document {
             metric: Default::default(),
             ranking: None,
             matrix: None,
+            thresholds: None,
         })
     }
 }

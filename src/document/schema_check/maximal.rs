@@ -3,6 +3,7 @@
 //! here until it is given a value, and the value it is given is written
 //! (the guard in `mod.rs` refuses this file's code any empty value).
 
+use crate::document::check::{Basis, Threshold};
 use crate::document::comparison::{
     CalibrationRatio, Check, Comparison, EnvironmentDifference, Figure, Judged, MachineMismatch,
     Method, PairedRound, Reason, ToolMismatch, Verdict,
@@ -20,6 +21,7 @@ use crate::document::run::{
 use crate::document::settings::{
     CountSettings, HttpSettings, MicroSettings, PagesFromSite, PairedSettings, Settings,
 };
+use crate::document::thresholds::Thresholds;
 use crate::probe::Role;
 use crate::stats::Summary;
 use crate::stats::bootstrap::Interval;
@@ -50,6 +52,10 @@ pub(super) fn run(
         metric,
         ranking: Some(ranking()),
         matrix: Some(matrix()),
+        thresholds: Some(Thresholds {
+            runs: 41,
+            probes: [("fine_sum".to_string(), 9.1)].into_iter().collect(),
+        }),
     }
 }
 
@@ -330,6 +336,10 @@ pub(super) fn check(key: &str, metric: Figure, verdict: Verdict) -> Check {
             baseline: 1.0,
             current: 1.5,
         }],
+        threshold: Some(Threshold {
+            percent: 9.1,
+            basis: Basis::Learned { runs: 41 },
+        }),
     }
 }
 
