@@ -136,6 +136,7 @@ pub(crate) mod tests {
             metric: Metric::Time,
             ranking: None,
             matrix: None,
+            thresholds: None,
             started: String::new(),
             machine: String::new(),
             settings: Default::default(),
