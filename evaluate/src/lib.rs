@@ -8,12 +8,14 @@
 //! while a [`hog`] loads the other CPU → [`results`] summarised with
 //! [`stats`] → the [`folder`]: [`report`] (held against the project's
 //! [`targets`]) and [`plots`]. [`combine`] makes one report of several
-//! evaluations; [`rescore`] judges stored trials again at other settings.
+//! evaluations; [`rescore`] judges stored trials again at other settings;
+//! [`changes`] scores the change-point rule on synthetic series.
 //! The verdicts always come from yardstick's own comparison or rules; the
 //! harness only counts them.
 
 pub mod baselines;
 pub mod bench;
+pub mod changes;
 pub mod combine;
 pub mod estimate;
 pub mod evaluate;
@@ -51,6 +53,10 @@ impl std::error::Error for Error {}
 pub fn main(args: Vec<String>) -> i32 {
     let result = match args.get(1).map(String::as_str) {
         Some(hog::SUBCOMMAND) => hog::main(&args[2..]).map(|()| 0),
+        Some(changes::SUBCOMMAND) => changes::main(&args[2..]).map(|text| {
+            print!("{text}");
+            0
+        }),
         Some(rescore::SUBCOMMAND) => rescore::main(&args[2..]).map(|text| {
             print!("{text}");
             0

@@ -3,6 +3,7 @@
 //! known values.
 
 pub mod bootstrap;
+pub mod change_points;
 pub mod order;
 pub mod signed_rank;
 
