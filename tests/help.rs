@@ -77,6 +77,10 @@ const COMMANDS: &[Cli] = &[
         name: "history bisect",
         section: "## history bisect",
     },
+    Cli {
+        name: "history changes",
+        section: "## history changes",
+    },
 ];
 
 fn read(relative: &str) -> String {

@@ -328,7 +328,7 @@ fn git(repo: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
-fn bisect_finds_the_first_commit_that_left_the_band() -> Result<(), Failed> {
+fn bisect_and_changes_find_the_first_commit_that_moved() -> Result<(), Failed> {
     let t = tempfile::tempdir()?;
     let repo = t.path().join("repo");
     std::fs::create_dir_all(&repo)?;
@@ -368,6 +368,59 @@ fn bisect_finds_the_first_commit_that_left_the_band() -> Result<(), Failed> {
     check(
         ran.stdout.contains("no commit left the band"),
         "before it, nothing moved",
+        &ran,
+    )?;
+    // The change points: the same step, between the seventh and eighth
+    // commits, twice as slow, too recent to call held.
+    let mut changes = history(&db, &["changes", "recorded_sum"]);
+    changes.current_dir(&repo);
+    let ran = run(changes);
+    let row = ran
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("recorded_sum"))
+        .unwrap_or_default()
+        .to_string();
+    check(
+        ran.code == 0
+            && row.contains(&commits[6][..12])
+            && row.contains(&commits[7][..12])
+            && row.contains("+100.0 %")
+            && row.contains("too recent to tell")
+            && ran
+                .stdout
+                .lines()
+                .filter(|l| l.starts_with("recorded_sum"))
+                .count()
+                == 1,
+        "one change: last good, first bad, its size, and that it is too recent",
+        &ran,
+    )?;
+    // Without a probe, every row of the newest run; as JSON too.
+    let mut all = history(&db, &["changes", "--json"]);
+    all.current_dir(&repo);
+    let ran = run(all);
+    let doc: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap_or_default();
+    let sum = doc
+        .as_array()
+        .and_then(|p| p.iter().find(|p| p["key"] == "recorded_sum"))
+        .cloned()
+        .unwrap_or_default();
+    check(
+        ran.code == 0
+            && sum["commits"] == 9
+            && sum["changes"][0]["first_bad"] == commits[7].as_str()
+            && sum["changes"][0]["held"] == "too recent",
+        "every probe of the newest run, as JSON",
+        &ran,
+    )?;
+    // Before the step, nothing moved.
+    let mut early = history(&db, &["changes", "recorded_sum", "--rev=HEAD~2"]);
+    early.current_dir(&repo);
+    let ran = run(early);
+    check(
+        ran.code == 0 && ran.stdout.contains("no change found"),
+        "before it, no change",
         &ran,
     )?;
     Ok(())
@@ -481,8 +534,8 @@ fn main() {
             a_baseline_pools_the_last_kept_runs_of_this_class,
         ),
         (
-            "bisect_finds_the_first_commit_that_left_the_band",
-            bisect_finds_the_first_commit_that_left_the_band,
+            "bisect_and_changes_find_the_first_commit_that_moved",
+            bisect_and_changes_find_the_first_commit_that_moved,
         ),
         (
             "a_trend_follows_the_judged_figure_run_by_run",

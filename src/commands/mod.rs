@@ -301,6 +301,8 @@ pub fn options_of(command: &str) -> Option<(Vec<String>, Vec<String>)> {
         "history trend" => both(&history::TREND),
         #[cfg(feature = "history")]
         "history bisect" => both(&history::BISECT),
+        #[cfg(feature = "history")]
+        "history changes" => both(&history::CHANGES),
         "machine" => both(&machine::SPEC),
         _ => None,
     }

@@ -11,6 +11,7 @@
 //! once.
 
 pub mod band;
+pub mod changes;
 pub mod entry;
 pub mod location;
 mod postgres;

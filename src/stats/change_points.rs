@@ -14,9 +14,10 @@
 //!
 //! - the noise is estimated from the differences of neighbours (1.4826 ×
 //!   their MAD / √2), which a few steps and wild points do not move;
-//! - each value is clipped to within [`CLIP`] noise of the median of the
-//!   five around it. A median of five keeps a step of three or more
-//!   points where it is, and a lone wild point no longer pulls a segment.
+//! - each value of wall time is clipped to within [`CLIP`] noise of the
+//!   median of the five around it. A median of five keeps a step of three
+//!   or more points where it is, and a lone wild point no longer pulls a
+//!   segment. Counts are exact and have no wild values: they are not.
 //!
 //! The penalty and the shortest segment were chosen on synthetic series
 //! with steps inserted at known places (`evaluate changes`, and
@@ -38,6 +39,8 @@ pub struct Rule {
     /// The least noise assumed, as a fraction of the level (0 for exact
     /// counts): a series that barely moves is not cut at every wobble.
     pub floor: f64,
+    /// Whether wild values are clipped first: a count has none.
+    pub clip: bool,
 }
 
 impl Rule {
@@ -46,12 +49,14 @@ impl Rule {
         penalty: 4.0,
         min_len: 2,
         floor: 0.005,
+        clip: true,
     };
     /// Counts are exact: any step of a count is a change, however small.
     pub const COUNTS: Rule = Rule {
         penalty: 4.0,
         min_len: 1,
         floor: 1e-9,
+        clip: false,
     };
 }
 
@@ -68,7 +73,7 @@ pub fn find(values: &[f64], rule: Rule) -> Vec<usize> {
     let centre = median(&logs).unwrap_or(0.0);
     let logs: Vec<f64> = logs.iter().map(|v| v - centre).collect();
     let noise = noise(&logs).max(rule.floor);
-    let clipped = clip(&logs, noise);
+    let clipped = if rule.clip { clip(&logs, noise) } else { logs };
     pelt(&clipped, noise, rule)
 }
 
@@ -83,12 +88,16 @@ pub fn noise(logs: &[f64]) -> f64 {
     median(&deviations).unwrap_or(0.0) * 1.4826 / std::f64::consts::SQRT_2
 }
 
-/// Each value within `CLIP` noise of the median of the five around it.
+/// Each value within `CLIP` noise of the median of the five around it
+/// (of the three, or itself alone, at the ends: a window centred on the
+/// value, so that a step stays where it is).
 fn clip(logs: &[f64], noise: f64) -> Vec<f64> {
     let bound = CLIP * noise;
-    (0..logs.len())
+    let n = logs.len();
+    (0..n)
         .map(|i| {
-            let window = &logs[i.saturating_sub(2)..(i + 3).min(logs.len())];
+            let radius = 2.min(i).min(n - 1 - i);
+            let window = &logs[i - radius..=i + radius];
             let centre = median(window).unwrap_or(logs[i]);
             logs[i].clamp(centre - bound, centre + bound)
         })

@@ -57,7 +57,7 @@ pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
 /// The commits of `line` (oldest first) that have runs, each with the
 /// median of its runs' figures. A run's commit may be abbreviated (7
 /// digits or more).
-fn on_line(line: &[String], points: &[Point]) -> Vec<Step> {
+pub(super) fn on_line(line: &[String], points: &[Point]) -> Vec<Step> {
     let mut by_prefix: HashMap<&str, Vec<&str>> = HashMap::new();
     for full in line {
         by_prefix

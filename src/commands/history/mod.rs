@@ -3,20 +3,21 @@
 
 mod add;
 mod bisect;
+mod changes;
 mod git;
 mod list;
 mod options;
 mod show;
 mod trend;
 
-pub(crate) use options::{ADD, BISECT, LIST, SHOW, TREND};
+pub(crate) use options::{ADD, BISECT, CHANGES, LIST, SHOW, TREND};
 
 use crate::error::Error;
 use crate::history::{self, Location, Store};
 use options::HistoryOptions;
 use std::ffi::OsString;
 
-const USAGE: &str = "usage: yardstick history <add|list|show|trend|bisect> [OPTIONS]
+const USAGE: &str = "usage: yardstick history <add|list|show|trend|bisect|changes> [OPTIONS]
 
   add    RUN...: add saved runs (yardstick's, exp:benchmark's, criterion
          results) to the history
@@ -25,6 +26,8 @@ const USAGE: &str = "usage: yardstick history <add|list|show|trend|bisect> [OPTI
   trend  PROBE: one figure of a probe or page over the kept runs
   bisect PROBE: the first commit whose figure left the band of the ones
          before it
+  changes [PROBE...]: every step in each probe's figure along the line of
+         commits, with its size and whether it held
 
 yardstick history <subcommand> --help prints its options; docs/cli.md,
 \"History\", has them all.";
@@ -41,12 +44,13 @@ pub fn main(mut args: Vec<OsString>) -> Result<i32, Error> {
         Some("show") => show::main(HistoryOptions::parse(args, &SHOW)?),
         Some("trend") => trend::main(HistoryOptions::parse(args, &TREND)?),
         Some("bisect") => bisect::main(HistoryOptions::parse(args, &BISECT)?),
+        Some("changes") => changes::main(HistoryOptions::parse(args, &CHANGES)?),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(0)
         }
         _ => Err(Error::usage(format!(
-            "history: unknown subcommand `{}` (add, list, show, trend or bisect)",
+            "history: unknown subcommand `{}` (add, list, show, trend, bisect or changes)",
             sub.to_string_lossy()
         ))),
     }

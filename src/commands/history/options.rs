@@ -332,17 +332,52 @@ MADs, at least ± 2 %. A commit's figure is the median of its runs'.",
                         Ok(())
                     }),
                 }),
-                Entry::Own(Def {
-                    long: "rev",
-                    short: None,
-                    value: Some("REV"),
-                    help: "the line to walk: REV's first parents (default HEAD)",
-                    set: Set::Text(|o, v, _| {
-                        o.rev = Some(v.to_string());
-                        Ok(())
-                    }),
-                }),
+                REV,
             ],
+        },
+        Section {
+            title: Some("Filters"),
+            entries: FILTERS,
+        },
+        Section {
+            title: Some("Output"),
+            entries: &[Entry::Shared(&common::FORMAT), Entry::Shared(&common::JSON)],
+        },
+    ],
+    notes: "",
+    exit: EXIT,
+    refuses: &NOT_MEASURING,
+};
+
+/// `--rev`: the line `bisect` and `changes` walk.
+const REV: Entry<HistoryOptions> = Entry::Own(Def {
+    long: "rev",
+    short: None,
+    value: Some("REV"),
+    help: "the line to walk: REV's first parents (default HEAD)",
+    set: Set::Text(|o, v, _| {
+        o.rev = Some(v.to_string());
+        Ok(())
+    }),
+});
+
+/// `yardstick history changes`' command line.
+pub(crate) static CHANGES: Spec<HistoryOptions> = Spec {
+    command: "history changes",
+    usage: "usage: yardstick history changes [PROBE...] [OPTIONS]",
+    about: "Finds every step in the figure of each row PROBE (without one, each row of
+the newest run the filters select) along the first-parent line of --rev:
+PELT over the commits' figures (each the median of its runs'), with a
+penalty per change of 4 ln(n) in units of the series' noise, wild runs
+clipped first. For each change: the last good and first bad commit, the
+size as new level over old with a 95 % interval (five commits or more on
+each side), and whether the new level held (three commits or more, not
+taken back), was reverted, or is too recent to tell. Counts are exact:
+any step of theirs is one.",
+    sections: &[
+        Section {
+            title: None,
+            entries: &[FIGURE, REV],
         },
         Section {
             title: Some("Filters"),
