@@ -50,12 +50,41 @@ pub fn timed(bench: &Bench, runs: usize, out: &Path) -> Result<Baseline, Error> 
     let run = if made.len() == 1 {
         made.remove(0).1
     } else {
-        yardstick::baseline::pool::pool(&made)
-            .map_err(|e| Error(format!("pooling the baseline runs: {e}")))?
+        let mut pooled = yardstick::baseline::pool::pool(&made)
+            .map_err(|e| Error(format!("pooling the baseline runs: {e}")))?;
+        // As `yardstick baseline` does: each probe's own threshold from
+        // the spread of the runs pooled, when there are enough.
+        let learned = yardstick::baseline::thresholds::learn(&pooled, &made);
+        for note in &learned.notes {
+            eprintln!("evaluate: {note}");
+        }
+        pooled.thresholds = Some(learned.thresholds);
+        pooled
     };
     let path = out.join("baseline.json");
     save(&path, &run)?;
     Ok(Baseline { run, path, took })
+}
+
+/// A stored baseline made before, copied to `baseline.json`; one quiet run
+/// times what a run takes, for the estimate, and is kept as
+/// `baseline-runs/run-1.json`.
+pub fn given(bench: &Bench, given: &Path, out: &Path) -> Result<Baseline, Error> {
+    let run =
+        yardstick::document::store::load(given).map_err(|e| Error(format!("--baseline: {e}")))?;
+    eprintln!(
+        "evaluate: the stored baseline {}, and one quiet run to time",
+        given.display()
+    );
+    let one = bench.run(&bench.stored(None))?;
+    save(&out.join("baseline-runs").join("run-1.json"), &one.run)?;
+    let path = out.join("baseline.json");
+    save(&path, &run)?;
+    Ok(Baseline {
+        run,
+        path,
+        took: one.took,
+    })
 }
 
 /// The instruction counts of `counts`, `baseline-instructions.json`:

@@ -156,15 +156,17 @@ impl Bench {
     }
 
     /// A run that compares itself with `baseline` at `threshold` percent
-    /// and confirms what it flags.
-    pub fn confirmed(&self, baseline: &Path, threshold: f64, slowdown: Option<f64>) -> Invocation {
-        self.timed(
-            vec![
-                format!("--baseline={}", baseline.display()),
-                format!("--threshold={threshold}"),
-            ],
-            slowdown,
-        )
+    /// (none: each probe's own, from the baseline) and confirms what it
+    /// flags.
+    pub fn confirmed(
+        &self,
+        baseline: &Path,
+        threshold: Option<f64>,
+        slowdown: Option<f64>,
+    ) -> Invocation {
+        let mut args = vec![format!("--baseline={}", baseline.display())];
+        args.extend(threshold.map(|t| format!("--threshold={t}")));
+        self.timed(args, slowdown)
     }
 
     /// An instruction-count run, compared with `baseline` when given
@@ -337,7 +339,7 @@ mod tests {
         );
         assert!(!b.stored(None).command_line().contains("INJECT"));
         assert_eq!(
-            b.confirmed(Path::new("/r/baseline.json"), 15.0, None)
+            b.confirmed(Path::new("/r/baseline.json"), Some(15.0), None)
                 .command_line(),
             "/b/micro --bench -q --json --baseline=/r/baseline.json --threshold=15 --repeat=3 --warmup=1 --min-batch=20"
         );

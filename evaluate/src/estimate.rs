@@ -78,7 +78,12 @@ pub fn pilots(
         Ok(clock.elapsed().as_secs_f64())
     };
     if methods.contains(&Method::Confirmed)
-        && let Some(s) = highest.filter(|s| *s > ctx.threshold)
+        && let Some(s) = highest.filter(|s| {
+            // Each probe's own threshold is at least the floor.
+            *s > ctx
+                .threshold
+                .unwrap_or(yardstick::baseline::thresholds::FLOOR)
+        })
     {
         eprintln!("evaluate: timing a confirmed run at {s} %");
         t.confirmed_flagged = Some(timed(Procedure::Confirmed { also_stored: false }, Some(s))?);

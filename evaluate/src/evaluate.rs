@@ -181,7 +181,10 @@ impl Baselines {
     fn make(bench: &Bench, options: &Options, plan: &Plan, out: &Path) -> Result<Baselines, Error> {
         // The first run pays for cold caches and page faults; it is not kept.
         bench.run(&bench.stored(None))?;
-        let timed = baselines::timed(bench, options.baseline_runs, out)?;
+        let timed = match &options.baseline {
+            Some(given) => baselines::given(bench, given, out)?,
+            None => baselines::timed(bench, options.baseline_runs, out)?,
+        };
         let counts = CountSampling {
             batch: options.count_batch,
             probes: count_probes(&options.count_probes, &timed.run),
@@ -211,7 +214,7 @@ impl Baselines {
         Context {
             bench,
             baseline: self.timed.saved(),
-            threshold: options.threshold,
+            threshold: (!options.own_thresholds).then_some(options.threshold),
             yardstick,
             paired: options.paired,
             counts: &self.counts,
@@ -224,6 +227,7 @@ impl Baselines {
         Setup {
             sampling: options.sampling,
             threshold: options.threshold,
+            own_thresholds: options.own_thresholds,
             paired: options.paired,
             counts: self.counts.clone(),
             commands: commands(ctx, plan),

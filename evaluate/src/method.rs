@@ -29,8 +29,9 @@ pub struct Context<'a> {
     pub bench: &'a Bench,
     /// The timed baseline saved under quiet conditions at the start.
     pub baseline: Saved<'a>,
-    /// Percent, for the stored-baseline and confirmed verdicts.
-    pub threshold: f64,
+    /// Percent, for the stored-baseline and confirmed verdicts; none for
+    /// each probe's own from the baseline (`--own-thresholds`).
+    pub threshold: Option<f64>,
     /// The `yardstick` command, for the paired method.
     pub yardstick: Option<&'a Path>,
     pub paired: PairedSampling,
@@ -250,7 +251,7 @@ impl Printed<'_> {
 /// its rows were measured before it confirmed anything.
 fn stored(ctx: &Context<'_>, run: &Run) -> Result<Comparison, Error> {
     let rules = Rules {
-        threshold: Some(ctx.threshold),
+        threshold: ctx.threshold,
         ..Rules::default()
     };
     let name = ctx.baseline.path.display().to_string();
@@ -296,7 +297,7 @@ mod tests {
                 run: baseline,
                 path: Path::new("/r/baseline.json"),
             },
-            threshold,
+            threshold: Some(threshold),
             yardstick: None,
             paired: PAIRED,
             counts: &counts,

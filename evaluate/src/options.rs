@@ -31,6 +31,12 @@ hours on a quiet 2-core machine (the estimate is printed at the start).
   --out DIR            results folder (default evaluate/results/<date>/ in
                        the workspace)
   --threshold PCT      the stored-baseline and confirmed threshold (default 15)
+  --own-thresholds     judge each probe by its own threshold from the stored
+                       baseline (learned from its runs, yardstick baseline's
+                       rule), the default for a probe without one
+  --baseline FILE      the stored baseline to judge by, made before (say, in
+                       another sitting: its baseline.json), instead of
+                       pooling --baseline-runs new ones
   --baseline-runs N    quiet runs pooled into the stored baseline with
                        `yardstick baseline` (default 5, quick 2; 1: the
                        baseline is one run)
@@ -86,8 +92,14 @@ pub struct Options {
     pub power_runs: Option<usize>,
     pub slowdowns: Option<Vec<f64>>,
     pub threshold: f64,
+    /// Judge by each probe's own threshold from the stored baseline, not
+    /// by `threshold`.
+    pub own_thresholds: bool,
     /// Quiet runs made at the start and pooled into the stored baseline.
     pub baseline_runs: usize,
+    /// A stored baseline made before (in another sitting), used instead of
+    /// making one.
+    pub baseline: Option<PathBuf>,
     pub sampling: Sampling,
     pub paired: PairedSampling,
     pub count_batch: u32,
@@ -168,7 +180,9 @@ impl Options {
             power_runs: None,
             slowdowns: None,
             threshold: 15.0,
+            own_thresholds: false,
             baseline_runs: 5,
+            baseline: None,
             sampling: Sampling {
                 repeat: 3,
                 warmup: 1,
@@ -213,6 +227,8 @@ impl Options {
                 self.methods = list(&text, &Method::ALL, Method::as_str, "--methods")?
             }
             "threshold" => self.threshold = positive(&value(p, "--threshold")?, "--threshold")?,
+            "own-thresholds" => self.own_thresholds = true,
+            "baseline" => self.baseline = Some(value(p, "--baseline")?.into()),
             "paired-pairs" => self.paired.pairs = number(p, "--paired-pairs", 7)? as u32,
             "paired-repeat" => self.paired.repeat = number(p, "--paired-repeat", 1)? as u32,
             "paired-warmup" => self.paired.warmup = number(p, "--paired-warmup", 0)? as u32,

@@ -57,6 +57,10 @@ pub struct Setup {
     pub sampling: Sampling,
     /// The stored-baseline and confirmed threshold, percent.
     pub threshold: f64,
+    /// Each probe was judged by its own threshold from the stored
+    /// baseline instead (`--own-thresholds`).
+    #[serde(default)]
+    pub own_thresholds: bool,
     pub paired: PairedSampling,
     pub counts: CountSampling,
     /// One A/A trial of each method, as a reader would type it (power

@@ -414,6 +414,7 @@ pub(crate) mod tests {
                     min_batch: 20,
                 },
                 threshold: 15.0,
+                own_thresholds: false,
                 paired: PairedSampling {
                     rounds: 8,
                     pairs: 8,

@@ -67,10 +67,15 @@ fn trials(s: &mut String, r: &Results) {
         "- Power trials set `YARDSTICK_INJECT='*:X'` (paired: on the new side only, `--env-new`): every sample of every probe runs round(k x (1 + X/100)) iterations and is still divided by the batch k ({} for timed runs and the paired comparison, {} for counts).",
         u.sampling.min_batch, u.counts.batch
     );
+    let threshold = if u.own_thresholds {
+        "each probe's own, from the stored baseline (30 % for a probe without one)".to_string()
+    } else {
+        format!("{} %", u.threshold)
+    };
     let _ = writeln!(
         s,
-        "- Timed runs: {} measured samples after {} warm-up per probe, batch fixed at {} iterations for the baseline and every run. Stored-baseline and confirmed threshold {} %.",
-        u.sampling.repeat, u.sampling.warmup, u.sampling.min_batch, u.threshold
+        "- Timed runs: {} measured samples after {} warm-up per probe, batch fixed at {} iterations for the baseline and every run. Stored-baseline and confirmed threshold: {threshold}.",
+        u.sampling.repeat, u.sampling.warmup, u.sampling.min_batch
     );
 }
 
