@@ -8,7 +8,7 @@ use super::common::{Common, HISTORY};
 use super::flags::{Def, Entry, Flag, Options, Section, Set, Spec};
 use crate::baseline::pool;
 use crate::baseline::thresholds::{self, Learned};
-use crate::document::run::{Row, Run};
+use crate::document::run::{Mode, Row, Run};
 use crate::document::store;
 use crate::error::Error;
 use crate::output::layout::{Align, Table, change, significant};
@@ -130,15 +130,18 @@ pub(crate) fn main(options: &BaselineOptions) -> Result<i32, Error> {
         return Ok(0);
     }
     let mut pooled = pool::pool(&runs)?;
+    // Kernel mode judges absolute times by one threshold: only micro
+    // mode's normalised figures learn their own.
     let learned = match (&options.common.history, &options.bench) {
-        (Some(history), Some(bench)) => from_history(history, bench, &pooled)?,
-        _ => thresholds::learn(&pooled, &runs),
+        _ if pooled.mode != Mode::Micro => None,
+        (Some(history), Some(bench)) => Some(from_history(history, bench, &pooled)?),
+        _ => Some(thresholds::learn(&pooled, &runs)),
     };
-    pooled.thresholds = Some(learned.thresholds.clone());
+    pooled.thresholds = learned.as_ref().map(|l| l.thresholds.clone());
     store::save(&options.output, &pooled)?;
     print!(
         "{}",
-        crate::output::github::shielded(&render(&runs, &pooled, &learned, options))
+        crate::output::github::shielded(&render(&runs, &pooled, learned.as_ref(), options))
     );
     Ok(0)
 }
@@ -165,17 +168,20 @@ fn from_history(_option: &str, _bench: &str, _pooled: &Run) -> Result<Learned, E
 fn render(
     runs: &[(String, Run)],
     pooled: &Run,
-    learned: &Learned,
+    learned: Option<&Learned>,
     options: &BaselineOptions,
 ) -> String {
-    let mut t = Table::new(&[
+    let mut columns = vec![
         ("probe", Align::Left),
         ("n", Align::Right),
         ("x calib", Align::Right),
         ("runs from it: min", Align::Right),
         ("max", Align::Right),
-        ("threshold", Align::Right),
-    ]);
+    ];
+    if learned.is_some() {
+        columns.push(("threshold", Align::Right));
+    }
+    let mut t = Table::new(&columns);
     let indexes: Vec<HashMap<&str, &Row>> = runs
         .iter()
         .map(|(_, run)| run.rows.iter().map(|r| (r.key.as_str(), r)).collect())
@@ -189,30 +195,34 @@ fn render(
         let low = changes.iter().copied().reduce(f64::min);
         let high = changes.iter().copied().reduce(f64::max);
         let shown = |v: Option<f64>| v.map_or_else(|| "-".to_string(), change);
-        t.push(vec![
+        let mut cells = vec![
             row.key.clone(),
             row.figures.n.to_string(),
             row.normalized
                 .map_or_else(|| "-".to_string(), |v| significant(v, 4)),
             shown(low),
             shown(high),
-            learned
-                .thresholds
-                .of(&row.key)
-                .map_or_else(|| "default".to_string(), |t| format!("{t:.1} %")),
-        ]);
+        ];
+        if let Some(l) = learned {
+            let own = l.thresholds.of(&row.key);
+            cells.push(own.map_or_else(|| "default".to_string(), |t| format!("{t:.1} %")));
+        }
+        t.push(cells);
     }
-    let notes: String = learned
-        .notes
-        .iter()
-        .map(|n| format!("{}\n", crate::text::clean(n)))
-        .collect();
+    let (learned_from, notes) = match learned {
+        Some(l) => (
+            format!("; thresholds from {} runs of the class", l.thresholds.runs),
+            l.notes
+                .iter()
+                .map(|n| format!("{}\n", crate::text::clean(n)))
+                .collect(),
+        ),
+        None => (String::new(), String::new()),
+    };
     format!(
-        "pooled {} runs ({} samples per probe at most); thresholds from {} runs of the class\n\
-         {}{notes}saved {}\n",
+        "pooled {} runs ({} samples per probe at most){learned_from}\n{}{notes}saved {}\n",
         runs.len(),
         pooled.rows.iter().map(|r| r.figures.n).max().unwrap_or(0),
-        learned.thresholds.runs,
         t.render(),
         crate::text::clean(&options.output.display().to_string())
     )

@@ -246,6 +246,28 @@ mod tests {
     }
 
     #[test]
+    fn a_probe_is_confirmed_against_its_own_threshold() {
+        use crate::document::check::{Basis, Threshold};
+        // The comparison's default is 10 %; steady was judged by its own
+        // 30 %, and +25 % again is under it.
+        let mut c = comparison();
+        c.checks[0].threshold = Some(Threshold {
+            percent: 30.0,
+            basis: Basis::Learned { runs: 20 },
+        });
+        apply(
+            &mut c,
+            &test_micro_run(Vec::new(), None),
+            &[again("steady", 1.25), again("passing", 1.25)],
+        );
+        assert_eq!(
+            c.checks[0].verdict,
+            Verdict::Inconclusive(Reason::Unconfirmed)
+        );
+        assert_eq!(c.checks[1].verdict, Verdict::Regressed);
+    }
+
+    #[test]
     fn kernel_mode_confirms_by_the_comparison_s_rule_delta_and_all() {
         let regressed = |key: &str, figure, now: f64| {
             Check::new(
