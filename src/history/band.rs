@@ -77,19 +77,26 @@ pub fn first_outside(steps: &[Step], window: usize, band: Band) -> Option<Findin
     })
 }
 
+/// A step per value, at commits `c0`, `c1`, ...: the series the tests of
+/// the history's rules walk.
+#[cfg(test)]
+pub(crate) fn test_steps(values: &[f64]) -> Vec<Step> {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| Step {
+            commit: format!("c{i}"),
+            value: *v,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn steps(values: &[f64]) -> Vec<Step> {
-        values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| Step {
-                commit: format!("c{i}"),
-                value: *v,
-            })
-            .collect()
+        test_steps(values)
     }
 
     #[test]

@@ -83,17 +83,7 @@ pub fn find(steps: &[Step], counted: bool) -> Vec<Change> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn steps(values: &[f64]) -> Vec<Step> {
-        values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| Step {
-                commit: format!("c{i}"),
-                value: *v,
-            })
-            .collect()
-    }
+    use crate::history::band::test_steps as steps;
 
     #[test]
     fn a_step_that_held_names_its_commits_and_size() {

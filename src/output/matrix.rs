@@ -126,9 +126,9 @@ mod tests {
     use crate::document::matrix::Line;
     use crate::stats::bootstrap::Interval;
 
-    #[test]
-    fn the_base_shows_its_figure_and_the_others_their_multipliers() {
-        let x = |estimate, low, high| Cell {
+    /// A cell of ten sets whose multiplier is `estimate` in [low, high].
+    fn x(estimate: f64, low: f64, high: f64) -> Cell {
+        Cell {
             multiplier: Some(Interval {
                 low,
                 estimate,
@@ -136,7 +136,11 @@ mod tests {
             }),
             sets: 10,
             ..Cell::default()
-        };
+        }
+    }
+
+    #[test]
+    fn the_base_shows_its_figure_and_the_others_their_multipliers() {
         let m = Matrix {
             metric: Metric::Time,
             base: "sys".into(),
@@ -178,15 +182,7 @@ mod tests {
 
     #[test]
     fn a_multiplier_is_marked_only_where_its_interval_clears_the_margin() {
-        let cell = |low, estimate, high| Cell {
-            multiplier: Some(Interval {
-                low,
-                estimate,
-                high,
-            }),
-            sets: 10,
-            ..Cell::default()
-        };
+        let cell = |low, estimate, high| x(estimate, low, high);
         let margin = Some(0.02);
         assert_eq!(
             multiplier(&cell(1.03, 1.05, 1.07), margin),

@@ -335,18 +335,24 @@ MADs, at least ± 2 %. A commit's figure is the median of its runs'.",
                 REV,
             ],
         },
-        Section {
-            title: Some("Filters"),
-            entries: FILTERS,
-        },
-        Section {
-            title: Some("Output"),
-            entries: &[Entry::Shared(&common::FORMAT), Entry::Shared(&common::JSON)],
-        },
+        FILTERED,
+        TABLE_OR_JSON,
     ],
     notes: "",
     exit: EXIT,
     refuses: &NOT_MEASURING,
+};
+
+/// The filters, as a section of their own.
+const FILTERED: Section<HistoryOptions> = Section {
+    title: Some("Filters"),
+    entries: FILTERS,
+};
+
+/// `bisect`'s and `changes`' output: a table or JSON, never CSV.
+const TABLE_OR_JSON: Section<HistoryOptions> = Section {
+    title: Some("Output"),
+    entries: &[Entry::Shared(&common::FORMAT), Entry::Shared(&common::JSON)],
 };
 
 /// `--rev`: the line `bisect` and `changes` walk.
@@ -379,14 +385,8 @@ any step of theirs is one.",
             title: None,
             entries: &[FIGURE, REV],
         },
-        Section {
-            title: Some("Filters"),
-            entries: FILTERS,
-        },
-        Section {
-            title: Some("Output"),
-            entries: &[Entry::Shared(&common::FORMAT), Entry::Shared(&common::JSON)],
-        },
+        FILTERED,
+        TABLE_OR_JSON,
     ],
     notes: "",
     exit: EXIT,
