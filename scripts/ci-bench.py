@@ -11,8 +11,8 @@ on what is a landing gate and warns on what is not:
 - a variant whose result differs from its group's reference: fails;
 - a count verdict of FAIL (no wall-time baseline of this machine class, so
   `cargo bench` judged by the committed count baseline): fails;
-- a wall-time verdict of FAIL: a warning, since wall time on a shared
-  machine is no landing gate (docs/design.md, "Why wall time is judged only
+- a wall-time verdict of FAIL or INCONCLUSIVE (exit 3): a warning, since
+  wall time on a shared machine is no landing gate (docs/design.md, "Why wall time is judged only
   within a machine class").
 """
 
@@ -55,6 +55,12 @@ def verdict(bench):
         ["cargo", "bench", "--locked", "--bench", bench, "--", f"--save={saved}"],
         cwd=ROOT)
     if done.returncode == 0:
+        return None
+    if done.returncode == 3:
+        # INCONCLUSIVE: nothing failed, and the machine ran too slow against
+        # the baseline to judge a probe over the threshold.
+        print(f"warning: {bench}: the wall-time verdict is INCONCLUSIVE; wall time on a "
+              "shared machine is no landing gate", file=sys.stderr)
         return None
     if done.returncode != 1 or not saved.is_file():
         return f"{bench}: exit {done.returncode} (a panic or a usage error)"

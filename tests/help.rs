@@ -271,8 +271,50 @@ fn tests() -> Vec<Trial> {
             "help_wins_over_missing_arguments",
             help_wins_over_missing_arguments,
         ),
+        Trial::test("a_closed_stdout_ends_quietly", a_closed_stdout_ends_quietly),
     ]);
     trials
+}
+
+/// `yardstick ARGS | true`, made certain: stdout is a pipe whose reader
+/// is gone before the command starts, so its first write finds it closed.
+fn closed_stdout(args: &[&str]) -> Result<common::Ran, Failed> {
+    let (reader, writer) = std::io::pipe()?;
+    drop(reader);
+    let mut cmd = yardstick();
+    cmd.args(args).stdout(writer);
+    Ok(run(cmd))
+}
+
+/// Help into a closed pipe exits 0, as other tools' help does; a command
+/// that had more to say exits as SIGPIPE would have ended it (141); and
+/// neither prints a panic, or anything, on stderr.
+fn a_closed_stdout_ends_quietly() -> Result<(), Failed> {
+    for args in [
+        &["--help"][..],
+        &["micro", "--help"],
+        &["history", "--help"],
+        &["-V"],
+    ] {
+        let ran = closed_stdout(args)?;
+        check(
+            ran.code == 0 && ran.stderr.is_empty(),
+            &format!("{args:?}"),
+            &ran,
+        )?;
+    }
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exp-benchmark/kernel.json");
+    let fixture = fixture.to_string_lossy();
+    for args in [&["machine"][..], &["show", &fixture]] {
+        let ran = closed_stdout(args)?;
+        check(
+            ran.code == 141 && ran.stderr.is_empty(),
+            &format!("{args:?}"),
+            &ran,
+        )?;
+    }
+    Ok(())
 }
 
 fn main() {

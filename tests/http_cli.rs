@@ -50,7 +50,9 @@ fn saved_document_matches_the_schema_and_hides_secrets() {
         "--format=json",
         &format!("--save={}", save.display()),
     ]);
-    assert_eq!(code, 0);
+    // /missing answers 404 on both servers: a quarter of the requests
+    // failed, and without a baseline any failure fails the run.
+    assert_eq!(code, 1);
     let doc = load(&save);
     common::assert_valid_run(&doc);
     assert_eq!(doc["mode"], "http");
@@ -144,16 +146,46 @@ fn a_bad_baseline_is_refused_before_any_request() {
 }
 
 #[test]
-fn the_ab_table_informs_and_does_not_fail_the_run() {
+fn the_ab_table_informs_and_a_dead_server_fails_the_run() {
     let a = start();
     let dead = format!("http://127.0.0.1:{}", closed_port());
-    let code = http(&[
-        &format!("--compare={},{dead}", a.base()),
+    let compare = format!("--compare={},{dead}", a.base());
+    let args = [
+        compare.as_str(),
         "--url=/",
         "--requests=4",
         "--concurrency=2",
-    ]);
-    assert_eq!(code, 0);
+    ];
+    // Half the requests went to a server that refused them all.
+    assert_eq!(http(&args), 1);
+    // Allowed to fail, the dead server's row is what the table shows.
+    let allowed: Vec<&str> = args.iter().copied().chain(["--max-failures=100"]).collect();
+    assert_eq!(http(&allowed), 0);
+    let allowed: Vec<&str> = args.iter().copied().chain(["--max-failures=49"]).collect();
+    assert_eq!(http(&allowed), 1);
+}
+
+#[test]
+fn a_dead_server_fails_a_run_without_a_baseline_and_the_cap_is_checked() {
+    let dead = format!("http://127.0.0.1:{}/", closed_port());
+    let url = format!("--url={dead}");
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("run.json");
+    let saved = format!("--save={}", save.display());
+    assert_eq!(http(&[&url, "--requests=3", &saved]), 1);
+    // The cap is saved with the run, so `show` and the report judge alike.
+    assert_eq!(load(&save)["settings"]["max_failures"], 0.0);
+    for bad in [
+        "--max-failures=101",
+        "--max-failures=-1",
+        "--max-failures=many",
+    ] {
+        let e = http_err(&[&url, bad]);
+        assert!(
+            e.exit_code() == 2 && e.to_string().contains("--max-failures"),
+            "{bad}: {e}"
+        );
+    }
 }
 
 #[test]
@@ -195,7 +227,8 @@ fn pages_come_from_a_file() {
         "--requests=2",
         &format!("--save={}", save.display()),
     ]);
-    assert_eq!(code, 0);
+    // /missing answers 404: a failure, which fails a run without a baseline.
+    assert_eq!(code, 1);
     let doc = load(&save);
     let names: Vec<&str> = doc["rows"]
         .as_array()
@@ -323,9 +356,9 @@ fn without_a_page_the_sitemap_gives_the_front_page_menu_pages_search_and_login()
         "--concurrency=1",
         &format!("--save={}", save.display()),
     ]);
-    // /error answers 500: counted in its row; without a baseline nothing
-    // is judged.
-    assert_eq!(code, 0);
+    // /error answers 500: counted in its row, and, without a baseline,
+    // a failure fails the run.
+    assert_eq!(code, 1);
     let run = load(&save);
     let pages: Vec<&str> = run["settings"]["pages"]
         .as_array()

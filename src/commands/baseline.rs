@@ -12,6 +12,7 @@ use crate::document::run::{Mode, Row, Run};
 use crate::document::store;
 use crate::error::Error;
 use crate::output::layout::{Align, Table, change, significant};
+use crate::output::stdout;
 use lexopt::Parser;
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -121,12 +122,12 @@ pub(crate) fn main(options: &BaselineOptions) -> Result<i32, Error> {
         && let Some(imported) = &run.environment.imported
     {
         store::save(&options.output, run)?;
-        println!(
+        stdout::line(&format!(
             "{name}: the {} run of {} rows, saved as a baseline as it is (runs of another \
              tool are not pooled)",
             imported.tool,
             run.rows.len()
-        );
+        ));
         return Ok(0);
     }
     let mut pooled = pool::pool(&runs)?;
@@ -139,10 +140,12 @@ pub(crate) fn main(options: &BaselineOptions) -> Result<i32, Error> {
     };
     pooled.thresholds = learned.as_ref().map(|l| l.thresholds.clone());
     store::save(&options.output, &pooled)?;
-    print!(
-        "{}",
-        crate::output::github::shielded(&render(&runs, &pooled, learned.as_ref(), options))
-    );
+    stdout::print(&crate::output::github::shielded(&render(
+        &runs,
+        &pooled,
+        learned.as_ref(),
+        options,
+    )));
     Ok(0)
 }
 

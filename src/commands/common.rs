@@ -14,7 +14,8 @@ use std::path::PathBuf;
 /// The exit codes every measuring command shares, for its help.
 pub(crate) const EXIT_CODES: &str =
     "Exit codes: 0 no regression, 1 a regression or a failed probe, 2 bad usage
-or input (one line on stderr). docs/cli.md has every option.
+or input (one line on stderr), 3 inconclusive (the machine ran too slow to
+judge). docs/cli.md has every option.
 ";
 
 /// Reads `--format`'s value.

@@ -34,10 +34,7 @@ pub fn main(mut args: Vec<String>) -> Result<i32, Error> {
     match args.remove(0).as_str() {
         "manifest" => manifest(args),
         "collect" => collect(args),
-        "-h" | "--help" | "help" => {
-            println!("{USAGE}");
-            Ok(0)
-        }
+        "-h" | "--help" | "help" => Err(Error::Help(USAGE)),
         other => Err(Error::usage(format!(
             "k6: `{other}` is not manifest or collect (see yardstick k6 --help)"
         ))),
@@ -55,8 +52,7 @@ struct Own {
 
 fn manifest(args: Vec<String>) -> Result<i32, Error> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return Ok(0);
+        return Err(Error::Help(USAGE));
     }
     let (own, rest) = take_own(args)?;
     let o = options(rest)?;
@@ -68,7 +64,7 @@ fn manifest(args: Vec<String>) -> Result<i32, Error> {
     let (yaml, variables) = crate::http::k6::manifest(&o.job, &name, own.secret.as_deref())?;
     match &own.output {
         Some(file) => write_atomic(file, &yaml)?,
-        None => print!("{yaml}"),
+        None => crate::output::stdout::print(&yaml),
     }
     if !variables.is_empty() {
         eprintln!(
@@ -82,8 +78,7 @@ fn manifest(args: Vec<String>) -> Result<i32, Error> {
 
 fn collect(mut args: Vec<String>) -> Result<i32, Error> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return Ok(0);
+        return Err(Error::Help(USAGE));
     }
     if args.first().is_none_or(|a| a.starts_with('-')) {
         return Err(Error::usage(

@@ -6,6 +6,7 @@ use super::common::Common;
 use super::flags::{Def, Entry, Options, Section, Set, Spec};
 use crate::document::environment::{Cpu, current_class};
 use crate::error::Error;
+use crate::output::stdout;
 use crate::text::cleaned;
 use lexopt::Parser;
 use std::ffi::OsString;
@@ -57,35 +58,35 @@ pub fn main(args: Vec<OsString>) -> Result<i32, Error> {
     let class_only = asked.class_only;
     let class = current_class().unwrap_or_else(|| "unknown".to_string());
     if class_only {
-        println!("{class}");
+        stdout::line(&class);
         return Ok(0);
     }
     let cpu = Cpu::read(Path::new("/"));
     // What /proc and /sys say is printed, so it is cleaned like any text.
     let or_dash = |v: Option<String>| cleaned(&v.unwrap_or_else(|| "-".to_string()));
-    println!("machine class: {}", cleaned(&class));
-    println!("cpu: {}", cleaned(&cpu.describe()));
-    println!(
+    stdout::line(&format!("machine class: {}", cleaned(&class)));
+    stdout::line(&format!("cpu: {}", cleaned(&cpu.describe())));
+    stdout::line(&format!(
         "vendor: {}",
         or_dash(Some(cpu.vendor.clone()).filter(|v| !v.is_empty()))
-    );
-    println!(
+    ));
+    stdout::line(&format!(
         "id: {}",
         or_dash(Some(cpu.id.clone()).filter(|v| !v.is_empty()))
-    );
-    println!(
+    ));
+    stdout::line(&format!(
         "online cpus: {}",
         or_dash(cpu.online.map(|n| n.to_string()))
-    );
-    println!(
+    ));
+    stdout::line(&format!(
         "smt: {}",
         or_dash(cpu.smt.map(|on| if on { "on" } else { "off" }.to_string()))
-    );
-    println!("hypervisor: {}", or_dash(cpu.hypervisor.clone()));
-    println!(
+    ));
+    stdout::line(&format!("hypervisor: {}", or_dash(cpu.hypervisor.clone())));
+    stdout::line(&format!(
         "kernel: {}",
         or_dash(Some(cpu.kernel.clone()).filter(|v| !v.is_empty()))
-    );
-    println!("governor: {}", or_dash(cpu.governor.clone()));
+    ));
+    stdout::line(&format!("governor: {}", or_dash(cpu.governor.clone())));
     Ok(0)
 }

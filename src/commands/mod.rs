@@ -26,6 +26,7 @@ pub mod worker;
 
 use crate::baseline::history::Bench;
 use crate::error::Error;
+use crate::output::stdout;
 use micro::options::MicroOptions;
 use std::ffi::OsString;
 use std::path::Path;
@@ -57,7 +58,7 @@ commands:
 yardstick <command> --help (or yardstick help <command>) prints a command's
 options; docs/cli.md has them all. -V, --version prints the version.
 Exit codes: 0 no regression, 1 a regression or a failed probe, 2 bad usage
-or input.";
+or input, 3 inconclusive (the machine ran too slow to judge).";
 
 /// Entry point of a bench target (`harness = false`): measures under
 /// `cargo bench` (which passes `--bench`), and runs each probe once as a
@@ -151,14 +152,11 @@ fn run_command(command: OsString, mut args: Vec<OsString>) -> Result<i32, Error>
             args.push(OsString::from("--help"));
             run_command(command, args)
         }
-        Some("-h" | "--help" | "help") => {
-            println!("{USAGE}");
-            Ok(0)
-        }
-        Some("-V" | "--version") => {
-            println!("yardstick {}", env!("CARGO_PKG_VERSION"));
-            Ok(0)
-        }
+        Some("-h" | "--help" | "help") => Err(Error::Help(USAGE)),
+        Some("-V" | "--version") => Err(Error::Help(concat!(
+            "yardstick ",
+            env!("CARGO_PKG_VERSION")
+        ))),
         _ => Err(Error::usage(format!(
             "unknown command `{}` (see yardstick --help)",
             command.to_string_lossy()
@@ -257,12 +255,15 @@ fn utf8(args: Vec<OsString>) -> Result<Vec<String>, Error> {
 }
 
 /// The exit code of a command's result, printing its error (on stderr) or
-/// the help it was asked for (on stdout).
+/// the help it was asked for (on stdout). A command whose stdout was
+/// closed before it finished exits as SIGPIPE would have ended it; help
+/// exits 0 whoever reads it, as other tools' help does.
 fn exit_code(result: Result<i32, Error>) -> i32 {
     match result {
+        Ok(_) if stdout::closed() => stdout::CUT_OFF,
         Ok(code) => code,
         Err(Error::Help(text)) => {
-            println!("{}", text.trim_end());
+            stdout::line(text.trim_end());
             0
         }
         Err(e) => {

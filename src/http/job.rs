@@ -184,6 +184,10 @@ pub struct Job {
     /// Milliseconds a page must also slow down by to be flagged: saved
     /// with the run's settings like `threshold`.
     pub(crate) min_delta: Option<f64>,
+    /// The share of failed requests, in percent, above which the run
+    /// fails: `--max-failures`, or 0 when no baseline judges the run.
+    /// Saved with the run's settings, which the verdict reads.
+    pub(crate) max_failures: Option<f64>,
 }
 
 impl Default for Job {
@@ -220,6 +224,7 @@ impl Default for Job {
             force: false,
             threshold: None,
             min_delta: None,
+            max_failures: None,
         }
     }
 }

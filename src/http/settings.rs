@@ -60,6 +60,7 @@ pub(crate) fn of(job: &Job, schedule: &Schedule, from_site: Option<PagesFromSite
         force: job.force,
         threshold: job.threshold,
         min_delta: job.min_delta,
+        max_failures: job.max_failures,
         tools_found: tools_found(),
         other: BTreeMap::new(),
     }

@@ -7,7 +7,7 @@ use crate::document::run::Run;
 use crate::document::store;
 use crate::error::Error;
 use crate::output::record::{self, Record};
-use crate::output::{self, Format, github, markdown, verdict};
+use crate::output::{self, Format, github, markdown, stdout, verdict};
 use crate::text::clean;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -37,8 +37,8 @@ impl Delivery {
     }
 }
 
-/// Saves, prints and annotates a finished run; returns the exit code: 1 on a
-/// regression or a failed probe, else 0.
+/// Saves, prints and annotates a finished run; returns its exit code
+/// ([`verdict::exit_code`]).
 pub(crate) fn deliver(run: Run, delivery: &Delivery) -> Result<i32, Error> {
     // A save that fails after all still prints the run, and writes it
     // where it can be found.
@@ -56,10 +56,11 @@ pub(crate) fn deliver(run: Run, delivery: &Delivery) -> Result<i32, Error> {
 
 /// Prints a comparison of two saved runs (`yardstick compare`) with its
 /// verdict lines and annotations; returns the exit code: 1 on a regression
-/// or a probe that failed in `run`, else 0.
+/// or a probe that failed in `run`, 3 when the machine ran too slow to
+/// judge, else 0.
 pub(crate) fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 {
     let table = delivery.format == Format::Table;
-    print(&shielded(
+    stdout::print(&shielded(
         delivery.format,
         output::renderer(delivery.format, delivery.all_checks).comparison(c),
     ));
@@ -77,7 +78,7 @@ pub(crate) fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 
     lines.push(verdict::comparison_line(c));
     for line in lines {
         if table {
-            println!("{line}");
+            stdout::line(&line);
         } else {
             eprintln!("{line}");
         }
@@ -93,13 +94,13 @@ pub(crate) fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 
         ..run.clone()
     };
     append_summary(&judged);
-    i32::from(c.failed() || !failed.is_empty())
+    verdict::code(Some(c), !failed.is_empty())
 }
 
 /// Prints a run in the chosen format (`yardstick show`, and every run).
 pub(crate) fn show(run: &Run, delivery: &Delivery) {
     let text = output::renderer(delivery.format, delivery.all_checks).run(run);
-    print(&shielded(delivery.format, text));
+    stdout::print(&shielded(delivery.format, text));
 }
 
 /// A JSON or CSV document must stay one; neither can start a line with a
@@ -110,13 +111,6 @@ fn shielded(format: Format, text: String) -> String {
         Format::Table => github::shielded(&text),
         _ => text,
     }
-}
-
-/// Writes `text` to stdout; a closed pipe is no reason to fail the run.
-fn print(text: &str) {
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes());
-    let _ = stdout.flush();
 }
 
 /// Writes a run its `--save` could not take to a temporary file, and says
@@ -150,7 +144,7 @@ pub fn announce(run: &Run, document: bool) {
         if document {
             eprintln!("{line}");
         } else {
-            println!("{line}");
+            stdout::line(&line);
         }
     }
     append_summary(run);

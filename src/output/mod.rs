@@ -15,6 +15,7 @@ pub mod progress;
 pub(crate) mod properties;
 pub(crate) mod ranking;
 pub(crate) mod record;
+pub mod stdout;
 pub mod table;
 pub mod verdict;
 

@@ -90,80 +90,232 @@ pub(crate) fn failed_cells(run: &Run) -> Vec<String> {
         .collect()
 }
 
+/// The line of an HTTP run that failed more of its requests than its
+/// settings' `max_failures` allows, or made none: a dead server is no
+/// pass, with or without a baseline. Runs without the cap (older ones,
+/// imports) have no such line.
+pub(crate) fn failed_requests(run: &Run) -> Option<String> {
+    let cap = run.settings.http()?.max_failures?;
+    let pages = run.rows.iter().filter(|r| r.kind == RowKind::Page);
+    let (failed, all) = pages.fold((0u64, 0u64), |(f, a), r| {
+        (f.saturating_add(r.errors), a.saturating_add(r.requests))
+    });
+    if all == 0 {
+        return Some("FAIL: no request was made, so nothing was measured".to_string());
+    }
+    let share = failed as f64 * 100.0 / all as f64;
+    (share > cap).then(|| {
+        format!(
+            "FAIL: {failed} of {all} requests failed ({share:.1} %, more than --max-failures={cap} %)"
+        )
+    })
+}
+
 /// The verdict lines: one per failed probe and disagreeing variant, then
 /// PASS or FAIL against the baseline when there is one.
 pub fn lines(run: &Run) -> Vec<String> {
     let mut out: Vec<String> = failed_probes(run).into_iter().map(failed_line).collect();
     out.extend(disagreeing(run));
     out.extend(failed_cells(run));
+    out.extend(failed_requests(run));
     if let Some(c) = &run.comparison {
-        out.push(comparison_line(c));
+        // "No slowdown against the last run" after a FAIL line reads as
+        // an all-clear; the information adds nothing to a failed run.
+        let quiet_information = c.informational && c.regressions() == 0;
+        if out.is_empty() || !quiet_information {
+            out.push(comparison_line(c));
+        }
     }
     out
+}
+
+/// What a comparison comes to, as its closing line's first word says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Closing {
+    /// Something regressed.
+    Fail,
+    /// The changes are information: other machine classes, tools,
+    /// parameters or count set-ups, or the last run on this machine.
+    Information,
+    /// Same class, but the machine ran too slow to judge a probe over the
+    /// threshold, and nothing else failed.
+    Inconclusive,
+    /// Judged, and nothing regressed.
+    Pass,
 }
 
 /// The line that closes a comparison. Only a verdict says PASS or FAIL:
 /// across machine classes, and against the last run on this machine, the
 /// changes are information.
 pub(crate) fn comparison_line(c: &Comparison) -> String {
+    closing(c).1
+}
+
+/// How a comparison closes, and its line.
+pub(crate) fn closing(c: &Comparison) -> (Closing, String) {
     if let Some(t) = c.tools.as_ref().filter(|t| !t.judged && !c.failed()) {
-        return format!(
-            "NO VERDICT: the baseline was made by {}, this run by {}; the changes are information",
-            t.baseline_tool, t.current_tool
+        return (
+            Closing::Information,
+            format!(
+                "NO VERDICT: the baseline was made by {}, this run by {}; the changes are information",
+                t.baseline_tool, t.current_tool
+            ),
         );
     }
-    verdict_line(c).to_string()
+    let (closing, line) = verdict_line(c);
+    (closing, line.to_string())
 }
 
 /// The closing line of a comparison of one tool's runs.
-fn verdict_line(c: &Comparison) -> &'static str {
+fn verdict_line(c: &Comparison) -> (Closing, &'static str) {
     let held_back = c.machines.as_ref().is_some_and(|m| m.judged == Judged::No);
+    let information = |line| (Closing::Information, line);
     if c.failed() {
         let regressed = |allocs: bool| {
             c.checks
                 .iter()
                 .any(|k| k.regressed() && (k.metric == Figure::Allocs) == allocs)
         };
-        match (regressed(false), regressed(true)) {
+        let line = match (regressed(false), regressed(true)) {
             (true, true) => "FAIL: slower than the baseline, and allocates more",
             (false, true) => "FAIL: allocates more than the baseline",
             _ => "FAIL: slower than the baseline",
-        }
+        };
+        (Closing::Fail, line)
     } else if held_back {
-        "NO VERDICT: the machine classes differ or are unknown; the changes are information"
+        information(
+            "NO VERDICT: the machine classes differ or are unknown; the changes are information",
+        )
     } else if !c.param_differences.is_empty() {
-        "NO VERDICT: the probes ran with other parameters than the baseline's; the changes are \
-         information"
+        information(
+            "NO VERDICT: the probes ran with other parameters than the baseline's; the changes \
+             are information",
+        )
     } else if !c.setup_differences.is_empty() {
-        "NO VERDICT: the counts were made with another set-up; the changes are information"
+        information(
+            "NO VERDICT: the counts were made with another set-up; the changes are information",
+        )
     } else if c.informational && c.regressions() > 0 {
-        "INFO: slower than the last run on this machine (information, not a verdict)"
+        information("INFO: slower than the last run on this machine (information, not a verdict)")
     } else if c.informational {
-        "INFO: no slowdown against the last run on this machine (information, not a verdict)"
+        information(
+            "INFO: no slowdown against the last run on this machine (information, not a verdict)",
+        )
+    } else if !c.too_slow_to_judge().is_empty() {
+        (
+            Closing::Inconclusive,
+            "INCONCLUSIVE: the machine ran too slow against the baseline to judge the probes \
+             over the threshold (exit code 3)",
+        )
     } else {
-        "PASS: no regression"
+        (Closing::Pass, "PASS: no regression")
     }
 }
 
+/// The exit code of a run that was measured but could not be judged: not
+/// a failure, and not a pass either, so that CI can tell it apart
+/// (`cargo bench || test $? = 3` accepts it).
+pub const INCONCLUSIVE: i32 = 3;
+
 /// 1 when a probe failed, a variant disagreed with its reference, a
-/// matrix's cell failed or something regressed, else 0.
+/// matrix's cell failed, too many requests failed or something regressed;
+/// else [`INCONCLUSIVE`] when the machine ran too slow to judge, else 0.
 pub fn exit_code(run: &Run) -> i32 {
-    let regressed = run.comparison.as_ref().is_some_and(|c| c.failed());
-    if regressed
-        || !failed_probes(run).is_empty()
+    let broken = !failed_probes(run).is_empty()
         || !disagreeing(run).is_empty()
         || !failed_cells(run).is_empty()
-    {
-        1
-    } else {
-        0
+        || failed_requests(run).is_some();
+    code(run.comparison.as_ref(), broken)
+}
+
+/// The exit code of comparison `c` (if any) of a run in which something
+/// failed outright or not (`broken`).
+pub(crate) fn code(c: Option<&Comparison>, broken: bool) -> i32 {
+    match c.map(|c| closing(c).0) {
+        _ if broken => 1,
+        Some(Closing::Fail) => 1,
+        Some(Closing::Inconclusive) => INCONCLUSIVE,
+        _ => 0,
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::failed_line;
-    use crate::document::run::{Row, RowKind};
+    use super::{INCONCLUSIVE, exit_code, failed_line, lines};
+    use crate::document::run::{CalibrationSummary, Mode, Row, RowKind, Run, test_micro_run};
+    use crate::document::settings::{HttpSettings, Settings};
+    use crate::judge::{Rules, compare};
+
+    /// An HTTP run of one page, `errors` of its `requests` failed, judged
+    /// by `cap` (the settings' `max_failures`).
+    fn http_run(requests: u64, errors: u64, cap: Option<f64>) -> Run {
+        let mut row = Row::with_samples("a /".into(), RowKind::Page, "/".into(), vec![1.0]);
+        (row.requests, row.errors) = (requests, errors);
+        Run {
+            mode: Mode::Http,
+            settings: Settings::Http(HttpSettings {
+                max_failures: cap,
+                ..HttpSettings::default()
+            }),
+            ..test_micro_run(vec![row], None)
+        }
+    }
+
+    #[test]
+    fn a_run_whose_requests_failed_fails_without_a_baseline() {
+        let dead = http_run(100, 100, Some(0.0));
+        assert_eq!(
+            lines(&dead),
+            ["FAIL: 100 of 100 requests failed (100.0 %, more than --max-failures=0 %)"]
+        );
+        assert_eq!(exit_code(&dead), 1);
+        // One failure in 100 passes a cap of 1 %, and fails one of 0.5 %.
+        assert_eq!(exit_code(&http_run(100, 1, Some(1.0))), 0);
+        assert_eq!(exit_code(&http_run(100, 1, Some(0.5))), 1);
+        // No request at all measured nothing.
+        let none = http_run(0, 0, Some(100.0));
+        assert_eq!(exit_code(&none), 1);
+        assert!(lines(&none)[0].starts_with("FAIL: no request was made"));
+        // A run without the cap (older, or imported) is judged as before.
+        assert_eq!(exit_code(&http_run(100, 100, None)), 0);
+    }
+
+    #[test]
+    fn a_machine_too_slow_to_judge_is_inconclusive_not_a_pass() {
+        let calibration = |ms: f64| CalibrationSummary::of(&[ms; 5], &[ms; 5], 1);
+        let probe = |ms: f64| Row::with_samples("a".into(), RowKind::Probe, "a".into(), vec![ms]);
+        let base = test_micro_run(vec![probe(1.0)], calibration(10.0));
+        // The loop 40 % slower (past the default 30 %), the probe 50 %
+        // slower against it: over the threshold, and not judged.
+        let judged = |loop_ms: f64, probe_ms: f64| {
+            let mut now = test_micro_run(vec![probe(probe_ms)], calibration(loop_ms));
+            now.comparison = Some(compare(&base, "b", &now, &Rules::default()).unwrap());
+            now
+        };
+        let unjudged = judged(14.0, 2.1);
+        assert_eq!(exit_code(&unjudged), INCONCLUSIVE);
+        assert!(
+            lines(&unjudged)[0].starts_with("INCONCLUSIVE: "),
+            "{:?}",
+            lines(&unjudged)
+        );
+        // Too slow, but nothing over the threshold: judged, and a pass.
+        let passed = judged(14.0, 1.4);
+        assert_eq!(
+            (exit_code(&passed), lines(&passed)),
+            (0, vec!["PASS: no regression".into()])
+        );
+        // A failed probe beside it fails the run.
+        let mut broken = judged(14.0, 2.1);
+        broken.rows.push(Row::with_samples(
+            "b".into(),
+            RowKind::Probe,
+            "b".into(),
+            vec![],
+        ));
+        broken.rows[1].errors = 1;
+        assert_eq!(exit_code(&broken), 1);
+    }
 
     #[test]
     fn a_process_probe_fails_as_a_process() {

@@ -216,20 +216,38 @@ fn run(
     if cold {
         command.arg("--cold");
     }
-    within(
-        &mut command,
-        deadline.saturating_duration_since(Instant::now()),
-    )
+    let limit = deadline.saturating_duration_since(Instant::now());
+    match within(&mut command, limit) {
+        // Failed requests fail the run (exit 1) and it is saved all the
+        // same: the card reads which server failed from its rows.
+        Err(Exited(Some(1), _)) if save.is_file() => Ok(()),
+        Err(e) => Err(e.to_string()),
+        Ok(()) => Ok(()),
+    }
+}
+
+/// How `yardstick http` ended when it did not succeed: its exit code (none
+/// when a signal or the time limit ended it), and why in one line.
+#[derive(Debug)]
+struct Exited(Option<i32>, String);
+
+impl std::fmt::Display for Exited {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.1)
+    }
 }
 
 /// Runs `command` within `limit` as yardstick runs its load tools (killed,
 /// with whatever it started, at the limit; its output read as it comes, so
 /// no full pipe stops it); a failure says the last line of its errors.
-fn within(command: &mut Command, limit: Duration) -> Result<(), String> {
+fn within(command: &mut Command, limit: Duration) -> Result<(), Exited> {
     let out = yardstick::process::output_within(command, limit).map_err(|e| {
-        format!(
-            "yardstick http: {e} (a measurement may take {} s at most)",
-            LIMIT.as_secs()
+        Exited(
+            None,
+            format!(
+                "yardstick http: {e} (a measurement may take {} s at most)",
+                LIMIT.as_secs()
+            ),
         )
     })?;
     if out.status.success() {
@@ -240,10 +258,9 @@ fn within(command: &mut Command, limit: Duration) -> Result<(), String> {
         .lines()
         .rfind(|l| !l.trim().is_empty())
         .unwrap_or("no message");
-    Err(format!(
-        "yardstick http exited with {}: {}",
-        out.status,
-        why.trim()
+    Err(Exited(
+        out.status.code(),
+        format!("yardstick http exited with {}: {}", out.status, why.trim()),
     ))
 }
 
@@ -287,7 +304,9 @@ mod tests {
 
     #[test]
     fn a_child_past_the_deadline_is_killed() {
-        let e = within(Command::new("sleep").arg("600"), Duration::ZERO).unwrap_err();
+        let e = within(Command::new("sleep").arg("600"), Duration::ZERO)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("killed") && e.contains("120 s at most"), "{e}");
     }
 

@@ -4,6 +4,7 @@ use super::options::HistoryOptions;
 use crate::document::store;
 use crate::error::Error;
 use crate::history::{Added, Entry};
+use crate::output::stdout;
 use std::path::PathBuf;
 
 pub(super) fn main(options: HistoryOptions) -> Result<i32, Error> {
@@ -24,7 +25,11 @@ pub(super) fn main(options: HistoryOptions) -> Result<i32, Error> {
             Added::New => "added",
             Added::Already => "already there",
         };
-        println!("{}: {how} as {}", path.display(), entry.short_id());
+        stdout::line(&format!(
+            "{}: {how} as {}",
+            path.display(),
+            entry.short_id()
+        ));
     }
     eprintln!("history: {}", location.shown());
     Ok(0)

@@ -14,6 +14,7 @@ pub(crate) use options::{ADD, BISECT, CHANGES, LIST, SHOW, TREND};
 
 use crate::error::Error;
 use crate::history::{self, Location, Store};
+use crate::output::stdout;
 use options::HistoryOptions;
 use std::ffi::OsString;
 
@@ -45,10 +46,7 @@ pub fn main(mut args: Vec<OsString>) -> Result<i32, Error> {
         Some("trend") => trend::main(HistoryOptions::parse(args, &TREND)?),
         Some("bisect") => bisect::main(HistoryOptions::parse(args, &BISECT)?),
         Some("changes") => changes::main(HistoryOptions::parse(args, &CHANGES)?),
-        Some("-h" | "--help" | "help") => {
-            println!("{USAGE}");
-            Ok(0)
-        }
+        Some("-h" | "--help" | "help") => Err(Error::Help(USAGE)),
         _ => Err(Error::usage(format!(
             "history: unknown subcommand `{}` (add, list, show, trend, bisect or changes)",
             sub.to_string_lossy()
@@ -64,9 +62,9 @@ const MAX_COMMITS: usize = 20_000;
 /// workflow commands, a JSON or CSV document as it is, so it stays one.
 fn print(format: crate::output::Format, text: &str) {
     if format == crate::output::Format::Table {
-        print!("{}", crate::output::github::shielded(text));
+        stdout::print(&crate::output::github::shielded(text));
     } else {
-        print!("{text}");
+        stdout::print(text);
     }
 }
 

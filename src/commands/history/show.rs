@@ -4,8 +4,7 @@
 use super::options::HistoryOptions;
 use crate::document::store;
 use crate::error::Error;
-use crate::output::{Format, deliver};
-use std::io::Write;
+use crate::output::{Format, deliver, stdout};
 
 pub(super) fn main(options: HistoryOptions) -> Result<i32, Error> {
     let [id] = options.operands.as_slice() else {
@@ -16,9 +15,7 @@ pub(super) fn main(options: HistoryOptions) -> Result<i32, Error> {
     let stored = history.find(&id)?;
     if options.common.format == Format::Json {
         // As it was added, byte for byte.
-        let mut out = std::io::stdout().lock();
-        let _ = out.write_all(stored.text.as_bytes());
-        let _ = out.flush();
+        stdout::print(&stored.text);
         return Ok(0);
     }
     let run = store::parse(&stored.text)

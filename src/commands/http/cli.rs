@@ -5,7 +5,7 @@
 
 use super::options::{
     HttpOptions, auth, concurrency, encoding, header, header_name, list, non_empty, protocol, rate,
-    resolve, secret_header, tool,
+    resolve, secret_header, share, tool,
 };
 use crate::commands::common::{self, Common};
 use crate::commands::flags::{
@@ -351,6 +351,16 @@ baseline comparison of micro mode.",
                     &common::CROSS_MACHINE,
                     "judge loopback times against a run of another machine class too",
                 ),
+                Entry::Own(Def {
+                    long: "max-failures",
+                    short: None,
+                    value: Some("PCT"),
+                    help: "fail the run when more than PCT % of its requests failed (default 0 without a baseline; with one, failures are judged against the baseline's)",
+                    set: Set::Text(|o, v, option| {
+                        o.job.max_failures = Some(share(v, option)?);
+                        Ok(())
+                    }),
+                }),
                 Entry::Shared(&common::CROSS_TOOL),
                 Entry::Shared(&common::ALL_CHECKS),
             ],

@@ -36,6 +36,16 @@ pub fn parse(args: Vec<String>, env_auth: Option<String>) -> Result<HttpOptions,
     Ok(o)
 }
 
+/// A share in percent, 0 to 100 (`--max-failures`).
+pub(super) fn share(text: &str, option: &str) -> Result<f64, Error> {
+    match crate::commands::flags::non_negative(text, option)? {
+        v if v > 100.0 => Err(Error::usage(format!(
+            "{option}: must be at most 100 (percent)"
+        ))),
+        v => Ok(v),
+    }
+}
+
 /// `YARDSTICK_AUTH`, when `--auth` was not given. Its value is not echoed.
 fn auth_from_env(job: &mut Job, env_auth: Option<String>) -> Result<(), Error> {
     if job.auth.is_none()

@@ -26,6 +26,7 @@ use crate::measure::process::Children;
 use crate::measure::sample::Sampling;
 use crate::measure::timer::Timer;
 use crate::output::progress::Progress;
+use crate::output::stdout;
 use crate::probe::{self, Probe, ProcessProbe};
 use choice::Choice;
 use options::MicroOptions;
@@ -104,7 +105,7 @@ fn list(options: &MicroOptions, registered: &[&Probe], processes: &[&ProcessProb
     let process_names = processes.iter().filter(|p| ours(p.suite)).map(|p| p.name);
     for name in names.chain(process_names) {
         if options.matches(name) {
-            println!("{name}: bench");
+            stdout::line(&format!("{name}: bench"));
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::document::run::Run;
 use crate::error::Error;
 use crate::judge::over_threshold;
 use crate::output::deliver::{self, Delivery};
-use crate::output::github;
+use crate::output::{github, stdout};
 
 /// Delivers `run` as `deliver` does and fails it (exit 1) when `stale`
 /// counts moved past the threshold the other way (see [`mark`]), saying so
@@ -41,9 +41,9 @@ pub(crate) fn mark(run: &mut Run, check: bool) -> usize {
 /// a warning (and a `::warning` in GitHub Actions, so that a C library
 /// update that retires the file is seen), and the exit code is 0.
 pub(crate) fn unjudged(note: &str) -> i32 {
-    println!("warning: {note}");
+    stdout::line(&format!("warning: {note}"));
     if github::is_actions() {
-        println!("{}", github::warning("Counts not checked", note));
+        stdout::line(&github::warning("Counts not checked", note).to_string());
     }
     0
 }

@@ -435,6 +435,7 @@ pub(super) fn http_settings() -> Settings {
         force: true,
         threshold: Some(20.0),
         min_delta: Some(3.0),
+        max_failures: Some(1.5),
         tools_found: vec!["ab".to_string()],
         other: super::no_unknown_keys(),
     })

@@ -85,6 +85,11 @@ pub struct HttpSettings {
     /// `--min-delta`, milliseconds, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min_delta: Option<f64>,
+    /// The share of failed requests, in percent, above which the run
+    /// failed (`--max-failures`; 0 for a run no baseline judged). Absent
+    /// in older runs and imports, which no such cap judges.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_failures: Option<f64>,
     /// The load tools installed, whether used or not.
     pub tools_found: Vec<String>,
     /// Keys this build does not know (a newer build's), kept as they were.
