@@ -17,6 +17,8 @@ use crate::measure::clock::{Clock, Use};
 use crate::probe::{Instance, Probe};
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Once;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// How long a sample should last at least when the harness picks the batch.
@@ -123,49 +125,74 @@ pub fn verified(probe: &Probe) -> Result<Verified, String> {
     let note = guarded(|| instance.note()).unwrap_or_default();
     match guarded(|| instance.verify()) {
         Ok(Ok(())) => Ok(Verified { instance, note }),
-        Ok(Err(message)) | Err(message) => Err(format!("check failed: {message}")),
+        Ok(Err(message)) => Err(format!("check failed: {message}")),
+        // The work itself panicked, before any check could look at it.
+        Err(panic) => Err(panic),
     }
 }
 
 /// While alive, panics print nothing: a probe that panics is reported in
 /// its row, and the default hook would also print it over the progress
-/// output. Dropping the guard puts the previous hook back.
+/// output.
+///
+/// The hook is installed once and stays; guards only count. Swapping hooks
+/// per guard would race: two guards alive on two threads (tests, or a
+/// worker beside a run) restore each other's hooks out of order.
 #[must_use]
 pub(crate) struct QuietPanics {
-    previous: Option<PanicHook>,
+    _counted: (),
 }
 
-/// What `std::panic::take_hook` gives back.
-type PanicHook = Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'static>;
+/// Guards alive: while above 0, panics print nothing.
+static QUIET: AtomicUsize = AtomicUsize::new(0);
 
 impl QuietPanics {
     /// Silences panics until the guard drops.
     pub fn install() -> QuietPanics {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(|_| {}));
-        QuietPanics {
-            previous: Some(previous),
-        }
+        static HOOK: Once = Once::new();
+        HOOK.call_once(|| {
+            let previous = std::panic::take_hook();
+            // Keeps where each panic happened for [`guarded`] to report:
+            // "panicked: boom" alone sends the reader searching.
+            std::panic::set_hook(Box::new(move |info| {
+                let at = info.location().map(|l| l.to_string());
+                PANICKED_AT.with(|cell| cell.replace(at));
+                if QUIET.load(Ordering::SeqCst) == 0 {
+                    previous(info);
+                }
+            }));
+        });
+        QUIET.fetch_add(1, Ordering::SeqCst);
+        QuietPanics { _counted: () }
     }
 }
 
 impl Drop for QuietPanics {
     fn drop(&mut self) {
-        if let Some(previous) = self.previous.take() {
-            std::panic::set_hook(previous);
-        }
+        QUIET.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
-/// Runs `f`, turning a panic into its message.
+thread_local! {
+    /// Where this thread's last panic happened, once [`QuietPanics`] has
+    /// been installed.
+    static PANICKED_AT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f`, turning a panic into its message: `panicked at FILE:LINE:COL:
+/// TEXT`, the place known once [`QuietPanics`] has been installed.
 pub(crate) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    PANICKED_AT.with(|cell| cell.replace(None));
     catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
         let text = payload
             .downcast_ref::<&str>()
             .map(|s| (*s).to_string())
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown payload".to_string());
-        format!("panicked: {text}")
+        match PANICKED_AT.with(|cell| cell.take()) {
+            Some(at) => format!("panicked at {at}: {text}"),
+            None => format!("panicked: {text}"),
+        }
     })
 }
 
@@ -338,11 +365,15 @@ mod tests {
                 Note::Fixed(""),
             )
         });
-        let hook = std::panic::take_hook();
-        std::panic::set_hook(Box::new(|_| {}));
+        let quiet = QuietPanics::install();
         let message = verified(&panics).err().unwrap_or_default();
-        std::panic::set_hook(hook);
-        assert!(message.contains("panicked: boom"), "{message}");
+        drop(quiet);
+        // Where, and not "check failed": the work panicked, no check ran.
+        assert!(
+            message.starts_with("panicked at src/measure/sample.rs:")
+                && message.ends_with(": boom"),
+            "{message}"
+        );
     }
 
     /// What the probe with per-iteration inputs saw. Its `prepare` is a
