@@ -282,8 +282,58 @@ impl<T: Options> Spec<T> {
                 .map_or("it has no use here", |(_, why)| why);
             return Error::usage(format!("yardstick {command} does not take --{name}: {why}"));
         }
+        if let Flag::Long(name) = flag
+            && let Some(near) = nearest(&format!("--{name}"), &self.options())
+        {
+            return Error::usage(format!("unknown option --{name} (did you mean {near}?)"));
+        }
         flag.unexpected()
     }
+}
+
+/// The option of `options` that `given` most likely misspells: the one
+/// fewest edits away (a letter added, dropped, changed, or two swapped), if
+/// that is at most one edit in four letters, and no other is as near.
+fn nearest<'a>(given: &str, options: &'a [String]) -> Option<&'a str> {
+    let given: Vec<char> = given.chars().collect();
+    let allowed = (given.len() / 4).max(1);
+    let mut by_distance: Vec<(usize, &str)> = options
+        .iter()
+        .filter(|o| o.starts_with("--"))
+        .map(|o| (edits(&given, &o.chars().collect::<Vec<_>>()), o.as_str()))
+        .filter(|(d, _)| *d <= allowed)
+        .collect();
+    by_distance.sort();
+    match by_distance.as_slice() {
+        [(d, o), (next, _), ..] if d < next => Some(o),
+        [(_, o)] => Some(o),
+        _ => None,
+    }
+}
+
+/// The optimal string alignment distance of `a` and `b`: Levenshtein's,
+/// with a swap of two neighbouring letters counted as one edit.
+fn edits(a: &[char], b: &[char]) -> usize {
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
 }
 
 impl<T> Spec<T> {
@@ -456,5 +506,26 @@ mod tests {
         for l in line("--x", &words).lines() {
             assert!(l.len() <= WIDTH, "{l:?}");
         }
+    }
+
+    #[test]
+    fn a_misspelt_option_is_named_with_the_one_it_misspells() {
+        let options: Vec<String> = ["--repeat", "--warmup", "--probe", "--probe-timeout", "-q"]
+            .map(String::from)
+            .to_vec();
+        let near = |given: &str| nearest(given, &options);
+        assert_eq!(near("--repaet"), Some("--repeat"));
+        assert_eq!(near("--warmpu"), Some("--warmup"));
+        assert_eq!(near("--prob"), Some("--probe"));
+        // Too far from any, or as near to two: no guess.
+        assert_eq!(near("--seed"), None);
+        assert_eq!(near("--x"), None);
+        let twins = ["--ab", "--ac"].map(String::from);
+        assert_eq!(nearest("--aa", &twins), None);
+        let e = crate::commands::micro::cli::SPEC.unexpected(&Flag::Long("repaet".into()));
+        assert_eq!(
+            e.to_string(),
+            "error: unknown option --repaet (did you mean --repeat?)"
+        );
     }
 }
