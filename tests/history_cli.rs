@@ -261,6 +261,16 @@ fn a_trend_follows_the_judged_figure_run_by_run() -> Result<(), Failed> {
         "the newest against the ones before it",
         &ran,
     )?;
+    // A name no kept run has is a typo: exit 2, naming it.
+    let ran = run(history(&db, &["trend", "recorded_summ"]));
+    check(
+        ran.code == 2
+            && ran
+                .stderr
+                .contains("no kept run has a probe or page `recorded_summ`"),
+        "a mistyped probe is an error",
+        &ran,
+    )?;
     a_trend_is_drawn_as_a_page(&db, t.path())
 }
 

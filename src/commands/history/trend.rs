@@ -43,6 +43,15 @@ pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
     }
     let figure = scope(&mut options, history.as_mut(), &key)?;
     let points = history.trend(&key, figure, &options.filter)?;
+    // A trend that the filters empty is an answer; a name no kept run has
+    // at all is a typo, and says so.
+    if points.is_empty() && newest(history.as_mut(), &key, &Filter::default())?.is_none() {
+        return Err(Error::input(format!(
+            "history trend: no kept run has a probe or page `{key}` in {} (yardstick history \
+             show ID lists a run's rows)",
+            location.shown()
+        )));
+    }
     if let Some(path) = &options.html {
         html::save(
             path,
