@@ -16,6 +16,9 @@ pub enum Progress {
         total: usize,
         /// Steps done.
         done: usize,
+        /// The line printed last: a step announced again (each round of
+        /// a warm-up) is not printed again.
+        last: String,
     },
     /// A terminal: a bar.
     Bar(ProgressBar),
@@ -29,12 +32,19 @@ impl Progress {
             Progress::Quiet
         } else if total > 0 && std::io::stderr().is_terminal() {
             let bar = ProgressBar::new(total as u64);
-            if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}") {
+            // The time left is indicatif's estimate from the steps done.
+            if let Ok(style) =
+                ProgressStyle::with_template("{bar:30} {pos}/{len} ~{eta} left  {msg}")
+            {
                 bar.set_style(style);
             }
             Progress::Bar(bar)
         } else {
-            Progress::Lines { total, done: 0 }
+            Progress::Lines {
+                total,
+                done: 0,
+                last: String::new(),
+            }
         }
     }
 
@@ -42,8 +52,12 @@ impl Progress {
     pub fn start(&mut self, what: &str) {
         match self {
             Progress::Quiet => {}
-            Progress::Lines { total, done } => {
-                eprintln!("[{}/{}] {}", *done + 1, total, clean(what))
+            Progress::Lines { total, done, last } => {
+                let line = format!("[{}/{}] {}", *done + 1, total, clean(what));
+                if line != *last {
+                    eprintln!("{line}");
+                    *last = line;
+                }
             }
             Progress::Bar(bar) => bar.set_message(clean(what).into_owned()),
         }
