@@ -61,7 +61,7 @@ fn bars(page: &mut Page, c: &Comparison, intervals: &[Option<Interval>]) -> Resu
             .zip(intervals)
             .filter(|(k, _)| by_threshold(k))
             .map(|(k, i)| Change {
-                label: format!("{} ({})", k.key, k.metric),
+                label: label(k),
                 pct: worse_pct(k),
                 interval: i.map(|i| (i.low, i.high)),
                 // A regression of a comparison given as information fails
@@ -129,6 +129,23 @@ fn checks(page: &mut Page, c: &Comparison, intervals: &[Option<Interval>]) {
     page.table(&header, &rows, &["baseline", "now", "change"]);
 }
 
+/// A bar's label: the row, its figure and its change as the table gives
+/// it. Requests per second are drawn reversed (fewer is worse, and worse
+/// is to the right), so their label says so: a bar at -22 is +21.8 % req/s.
+fn label(k: &Check) -> String {
+    let reversed = if k.metric == Judged::Rps {
+        ", drawn reversed"
+    } else {
+        ""
+    };
+    format!(
+        "{} ({} {}{reversed})",
+        k.key,
+        k.metric,
+        change(k.change_pct)
+    )
+}
+
 /// A check's change with worse to the right: requests per second are
 /// worse when fewer.
 fn worse_pct(k: &Check) -> f64 {
@@ -167,3 +184,21 @@ fn interval(run: &Run, baseline: Option<&Run>, k: &Check) -> Option<Interval> {
 /// and a page may hold a check per page and server; beyond, the bootstrap
 /// would cost more than drawing the page, and no interval is drawn.
 const MOST_RESAMPLED: usize = 1_000;
+
+#[cfg(test)]
+mod tests {
+    use super::{label, worse_pct};
+    use crate::document::check::{Check, Figure, Verdict};
+
+    #[test]
+    fn more_requests_a_second_are_drawn_to_the_left_and_labelled_as_they_are() {
+        let faster = Check::new("a /", Figure::Rps, 100.0, 121.8, 21.8, Verdict::Ok);
+        assert_eq!(worse_pct(&faster), -21.8);
+        assert_eq!(label(&faster), "a / (rps +21.8 %, drawn reversed)");
+        let slower = Check::new("a /", Figure::Median, 1.0, 1.2, 20.0, Verdict::Regressed);
+        assert_eq!(
+            (worse_pct(&slower), label(&slower)),
+            (20.0, "a / (median +20.0 %)".into())
+        );
+    }
+}
