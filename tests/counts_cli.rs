@@ -125,12 +125,6 @@ fn micro(args: &[&str]) -> Command {
     cmd
 }
 
-/// Whether valgrind can be run (see [`common::tool_found`]).
-fn has_valgrind() -> bool {
-    let found = Command::new("valgrind").arg("--version").output().is_ok();
-    common::tool_found("valgrind", found)
-}
-
 /// This binary as `cargo bench` runs a bench target of the package at
 /// `package` (its committed baselines there, its kept runs under it), on
 /// `small_sum`, with `env` set and `args` given.
@@ -552,7 +546,7 @@ type Named = (&'static str, fn() -> Result<(), Failed>);
 
 fn tests() -> Vec<Trial> {
     // These count under valgrind: without it they are ignored, not passed
-    // unrun; where CI requires valgrind, `has_valgrind` fails here instead.
+    // unrun; where CI requires valgrind, they fail instead (`common::needing`).
     let counting: [Named; 9] = [
         ("making_inputs_is_not_counted", making_inputs_is_not_counted),
         (
@@ -588,10 +582,10 @@ fn tests() -> Vec<Trial> {
             a_counted_matrix_gives_exact_multipliers,
         ),
     ];
-    let unrun = !has_valgrind();
+    let found = Command::new("valgrind").arg("--version").output().is_ok();
     let mut trials: Vec<Trial> = counting
         .into_iter()
-        .map(|(name, test)| Trial::test(name, test).with_ignored_flag(unrun))
+        .map(|(name, test)| common::needing("valgrind", found, name, test))
         .collect();
     trials.push(Trial::test(
         "counts_without_valgrind_are_refused_naming_it",

@@ -8,10 +8,16 @@
 
 mod common;
 
-use common::{check, run, tool_found, yardstick};
+use common::{check, needing, run, yardstick};
 use libtest_mimic::Failed;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+/// Whether a server is there: the variables libpq reads, and its tools.
+fn server() -> bool {
+    std::env::var_os("PGHOST").is_some()
+        && Command::new("createdb").arg("--version").output().is_ok()
+}
 
 /// A database of its own for one test, dropped at the end.
 struct Database {
@@ -19,17 +25,13 @@ struct Database {
 }
 
 impl Database {
-    /// `None` (and SKIPPED) without a server, unless one is required.
-    fn create(test: &str) -> Option<Database> {
-        let found = std::env::var_os("PGHOST").is_some()
-            && Command::new("createdb").arg("--version").output().is_ok();
-        if !tool_found("postgres", found) {
-            return None;
-        }
+    /// A database of its own for `test` (which runs only where a server
+    /// was found: [`server`]).
+    fn create(test: &str) -> Database {
         let name = format!("yardstick_{test}_{}", std::process::id());
         let made = Command::new("createdb").arg(&name).status();
         assert!(made.is_ok_and(|s| s.success()), "createdb {name} failed");
-        Some(Database { name })
+        Database { name }
     }
 
     fn url(&self) -> String {
@@ -79,11 +81,8 @@ fn runs(dir: &Path, tag: &str, n: usize) -> Vec<PathBuf> {
         .collect()
 }
 
-#[test]
 fn kept_runs_read_back_byte_equal_once_and_trend() -> Result<(), Failed> {
-    let Some(db) = Database::create("kept") else {
-        return Ok(());
-    };
+    let db = Database::create("kept");
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exp-benchmark");
     let micro = fixtures.join("micro.json");
     let http = fixtures.join("http.json");
@@ -128,11 +127,8 @@ fn kept_runs_read_back_byte_equal_once_and_trend() -> Result<(), Failed> {
     Ok(())
 }
 
-#[test]
 fn two_writers_at_once_lose_nothing_and_duplicate_nothing() -> Result<(), Failed> {
-    let Some(db) = Database::create("writers") else {
-        return Ok(());
-    };
+    let db = Database::create("writers");
     let dir = tempfile::tempdir()?;
     let shared = runs(dir.path(), "shared", 30);
     let writers: Vec<_> = ["a", "b"]
@@ -160,11 +156,8 @@ fn two_writers_at_once_lose_nothing_and_duplicate_nothing() -> Result<(), Failed
     Ok(())
 }
 
-#[test]
 fn a_history_of_a_newer_schema_is_refused() -> Result<(), Failed> {
-    let Some(db) = Database::create("newer") else {
-        return Ok(());
-    };
+    let db = Database::create("newer");
     let ran = run(history(&db, &["list"]));
     check(ran.code == 0, "an empty history lists nothing", &ran)?;
     let _ = db.psql("UPDATE yardstick_schema SET version = 99");
@@ -182,11 +175,8 @@ fn a_history_of_a_newer_schema_is_refused() -> Result<(), Failed> {
 /// What differs between the back ends' SQL: the newest N of a trend (a
 /// subquery), runs of one start second in the order recorded, the bench
 /// filter and the bench named on a run there already, and a page drawn.
-#[test]
 fn trends_benches_and_pages_on_the_server() -> Result<(), Failed> {
-    let Some(db) = Database::create("trend") else {
-        return Ok(());
-    };
+    let db = Database::create("trend");
     let dir = tempfile::tempdir()?;
     // One start second for all: the order is the order recorded.
     let files = runs(dir.path(), "t", 4);
@@ -251,4 +241,34 @@ fn name_a_bench(db: &Database, file: &Path) -> Result<(), Failed> {
     entry.columns.bench = "micro".into();
     store.add(&entry)?;
     Ok(())
+}
+
+fn main() {
+    let found = server();
+    common::run_trials(vec![
+        needing(
+            "postgres",
+            found,
+            "kept_runs_read_back_byte_equal_once_and_trend",
+            kept_runs_read_back_byte_equal_once_and_trend,
+        ),
+        needing(
+            "postgres",
+            found,
+            "two_writers_at_once_lose_nothing_and_duplicate_nothing",
+            two_writers_at_once_lose_nothing_and_duplicate_nothing,
+        ),
+        needing(
+            "postgres",
+            found,
+            "a_history_of_a_newer_schema_is_refused",
+            a_history_of_a_newer_schema_is_refused,
+        ),
+        needing(
+            "postgres",
+            found,
+            "trends_benches_and_pages_on_the_server",
+            trends_benches_and_pages_on_the_server,
+        ),
+    ]);
 }

@@ -2,6 +2,7 @@
 //! schema, exit codes with a baseline, refusals, and the external tools
 //! driven against the in-process test server (loopback only).
 
+#[macro_use]
 mod common;
 mod http_support;
 
@@ -34,7 +35,6 @@ fn load(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-#[test]
 fn saved_document_matches_the_schema_and_hides_secrets() {
     let (a, b) = (start(), start());
     let dir = tempfile::tempdir().unwrap();
@@ -105,7 +105,6 @@ fn baseline_at(server: &http_support::TestServer, ms: f64, dir: &Path) -> std::p
     path
 }
 
-#[test]
 fn a_slower_page_than_the_baseline_exits_1_and_a_faster_one_0() {
     let s = start();
     let dir = tempfile::tempdir().unwrap();
@@ -130,7 +129,6 @@ fn a_slower_page_than_the_baseline_exits_1_and_a_faster_one_0() {
     assert_eq!(code, 0);
 }
 
-#[test]
 fn a_bad_baseline_is_refused_before_any_request() {
     let s = start();
     let dir = tempfile::tempdir().unwrap();
@@ -145,7 +143,6 @@ fn a_bad_baseline_is_refused_before_any_request() {
     assert_eq!(s.seen.requests(), 0);
 }
 
-#[test]
 fn the_ab_table_informs_and_a_dead_server_fails_the_run() {
     let a = start();
     let dead = format!("http://127.0.0.1:{}", closed_port());
@@ -165,7 +162,6 @@ fn the_ab_table_informs_and_a_dead_server_fails_the_run() {
     assert_eq!(http(&allowed), 1);
 }
 
-#[test]
 fn a_dead_server_fails_a_run_without_a_baseline_and_the_cap_is_checked() {
     let dead = format!("http://127.0.0.1:{}/", closed_port());
     let url = format!("--url={dead}");
@@ -188,7 +184,6 @@ fn a_dead_server_fails_a_run_without_a_baseline_and_the_cap_is_checked() {
     }
 }
 
-#[test]
 fn refusals_and_usage_errors_exit_2() {
     let e = http_err(&["--url=http://example.invalid/", "--concurrency=64"]);
     assert_eq!(e.exit_code(), 2);
@@ -199,7 +194,6 @@ fn refusals_and_usage_errors_exit_2() {
     assert!(e.to_string().contains("/nonexistent/pages.txt"), "{e}");
 }
 
-#[test]
 fn no_page_at_all_says_how_to_start_the_demo_site() {
     let e = http_err(&[]);
     assert_eq!(e.exit_code(), 2);
@@ -214,7 +208,6 @@ fn no_page_at_all_says_how_to_start_the_demo_site() {
     );
 }
 
-#[test]
 fn pages_come_from_a_file() {
     let s = start();
     let dir = tempfile::tempdir().unwrap();
@@ -239,13 +232,9 @@ fn pages_come_from_a_file() {
     assert_eq!(names, ["/", "/missing"]);
 }
 
-/// Runs an installed load tool against the test server; says so and skips
-/// when the tool is missing (see [`common::tool_found`]).
+/// Runs an installed load tool against the test server (its trial runs
+/// only where the tool was found).
 fn with_tool(tool: &str, extra: &[&str], check: impl FnOnce(&Value)) {
-    let found = yardstick::http::tools::installed(tool).is_some();
-    if !common::tool_found(tool, found) {
-        return;
-    }
     let s = start();
     let dir = tempfile::tempdir().unwrap();
     let save = dir.path().join("run.json");
@@ -265,7 +254,6 @@ fn with_tool(tool: &str, extra: &[&str], check: impl FnOnce(&Value)) {
     check(&doc["rows"][0]);
 }
 
-#[test]
 fn ab_measures_the_page() {
     with_tool("ab", &["--requests=20"], |row| {
         assert_eq!(row["n"], 20);
@@ -275,7 +263,6 @@ fn ab_measures_the_page() {
     });
 }
 
-#[test]
 fn h2load_measures_the_page() {
     with_tool("h2load", &["--requests=20"], |row| {
         assert_eq!(row["n"], 20);
@@ -283,7 +270,6 @@ fn h2load_measures_the_page() {
     });
 }
 
-#[test]
 fn wrk_measures_the_page() {
     with_tool("wrk", &["--duration=1"], |row| {
         assert!(row["n"].as_u64().unwrap() > 0);
@@ -291,8 +277,6 @@ fn wrk_measures_the_page() {
     });
 }
 
-#[test]
-#[ignore = "needs oha, which .ci/run does not install (no Debian package); run with --ignored where oha is installed"]
 fn oha_measures_the_page() {
     with_tool("oha", &["--requests=20"], |row| {
         assert_eq!(row["n"], 20);
@@ -300,12 +284,7 @@ fn oha_measures_the_page() {
     });
 }
 
-#[test]
 fn wrk_gets_credentials_from_a_private_script_and_the_checked_address() {
-    let found = yardstick::http::tools::installed("wrk").is_some();
-    if !common::tool_found("wrk", found) {
-        return;
-    }
     let s = start();
     let port = s.addr.port();
     let code = http(&[
@@ -330,7 +309,6 @@ fn wrk_gets_credentials_from_a_private_script_and_the_checked_address() {
     );
 }
 
-#[test]
 fn tools_that_take_headers_as_arguments_are_refused_credentials() {
     let e = http_err(&[
         "--url=http://127.0.0.1:9/",
@@ -345,7 +323,6 @@ fn tools_that_take_headers_as_arguments_are_refused_credentials() {
     );
 }
 
-#[test]
 fn without_a_page_the_sitemap_gives_the_front_page_menu_pages_search_and_login() {
     let s = start();
     let dir = tempfile::tempdir().unwrap();
@@ -407,7 +384,6 @@ fn without_a_page_the_sitemap_gives_the_front_page_menu_pages_search_and_login()
     assert_eq!(settings.pages, ["/", "/slow", "/find?q=two%20words"]);
 }
 
-#[test]
 fn compared_servers_are_measured_on_the_pages_of_the_first() {
     let (a, b) = (start(), start());
     let o = yardstick::commands::http::options::parse(
@@ -440,7 +416,6 @@ fn compared_servers_are_measured_on_the_pages_of_the_first() {
     assert!(!targets(&b).contains(&"/sitemap.xml".to_string()));
 }
 
-#[test]
 fn a_site_without_a_sitemap_is_one_line_exit_2_before_anything_is_measured() {
     let s = start();
     // The test server has no sitemap below /slow.
@@ -462,7 +437,6 @@ fn a_site_without_a_sitemap_is_one_line_exit_2_before_anything_is_measured() {
     );
 }
 
-#[test]
 fn cold_clear_is_refused_by_a_server_that_does_not_say_it_cleared_and_off_this_machine() {
     let s = start();
     let dir = tempfile::tempdir().unwrap();
@@ -511,7 +485,6 @@ fn cold_clear_is_refused_by_a_server_that_does_not_say_it_cleared_and_off_this_m
 /// judges by the newest kept: made slower or faster here, by figures set
 /// in a copy of the recorded run, so the verdict does not depend on the
 /// machine's load.
-#[test]
 fn a_recorded_run_is_kept_and_the_newest_kept_judges_the_next() {
     use yardstick::history::{self, Entry, Filter, Location};
     let s = start();
@@ -556,7 +529,6 @@ fn a_recorded_run_is_kept_and_the_newest_kept_judges_the_next() {
 
 /// `--html` draws the run it made; a page that cannot be written is
 /// refused before any request.
-#[test]
 fn html_draws_the_run_and_an_unwritable_page_is_refused_first() {
     let s = start();
     let dir = tempfile::tempdir().unwrap();
@@ -585,4 +557,32 @@ fn html_draws_the_run_and_an_unwritable_page_is_refused_first() {
         &format!("--html={}", both.display()),
     ]);
     assert!(e.to_string().contains("which it would replace"), "{e}");
+}
+
+fn main() {
+    // oha has no Debian package, and .ci/run does not install it: its
+    // test is reported ignored there.
+    let found = |tool: &str| yardstick::http::tools::installed(tool).is_some();
+    common::run_trials(vec![
+        trial!(saved_document_matches_the_schema_and_hides_secrets),
+        trial!(a_slower_page_than_the_baseline_exits_1_and_a_faster_one_0),
+        trial!(a_bad_baseline_is_refused_before_any_request),
+        trial!(the_ab_table_informs_and_a_dead_server_fails_the_run),
+        trial!(a_dead_server_fails_a_run_without_a_baseline_and_the_cap_is_checked),
+        trial!(refusals_and_usage_errors_exit_2),
+        trial!(no_page_at_all_says_how_to_start_the_demo_site),
+        trial!(pages_come_from_a_file),
+        trial!(ab_measures_the_page, needs "ab" if found("ab")),
+        trial!(h2load_measures_the_page, needs "h2load" if found("h2load")),
+        trial!(wrk_measures_the_page, needs "wrk" if found("wrk")),
+        trial!(oha_measures_the_page, needs "oha" if found("oha")),
+        trial!(wrk_gets_credentials_from_a_private_script_and_the_checked_address, needs "wrk" if found("wrk")),
+        trial!(tools_that_take_headers_as_arguments_are_refused_credentials, needs "ab" if found("ab")),
+        trial!(without_a_page_the_sitemap_gives_the_front_page_menu_pages_search_and_login),
+        trial!(compared_servers_are_measured_on_the_pages_of_the_first),
+        trial!(a_site_without_a_sitemap_is_one_line_exit_2_before_anything_is_measured),
+        trial!(cold_clear_is_refused_by_a_server_that_does_not_say_it_cleared_and_off_this_machine),
+        trial!(a_recorded_run_is_kept_and_the_newest_kept_judges_the_next),
+        trial!(html_draws_the_run_and_an_unwritable_page_is_refused_first),
+    ]);
 }

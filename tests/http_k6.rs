@@ -5,6 +5,7 @@
 //! Nothing here asserts on a time: what is checked is a count, an exit
 //! code, a message, a file not written.
 
+#[macro_use]
 mod common;
 mod http_support;
 
@@ -13,10 +14,9 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The real k6, or None (and SKIPPED, unless CI requires it).
-fn k6() -> Option<PathBuf> {
-    let found = yardstick::http::tools::installed("k6");
-    common::tool_found("k6", found.is_some()).then_some(found?)
+/// The real k6: only tests that run where it was found ask for it.
+fn k6() -> PathBuf {
+    yardstick::http::tools::installed("k6").expect("the trial runs only where k6 was found")
 }
 
 /// `yardstick http --tool=k6 ...` with `dir` first on `PATH` (where a
@@ -69,11 +69,7 @@ fn by_segment(note: &str) -> Vec<u64> {
         .collect()
 }
 
-#[test]
 fn every_segment_count_makes_exactly_the_requests_asked() {
-    if k6().is_none() {
-        return;
-    }
     let (a, b) = (start(), start());
     for segments in [1u64, 2, 3] {
         let before = (a.seen.requests(), b.seen.requests());
@@ -118,11 +114,7 @@ fn every_segment_count_makes_exactly_the_requests_asked() {
     }
 }
 
-#[test]
 fn cold_requests_are_unique_and_credentials_stay_off_disk() {
-    if k6().is_none() {
-        return;
-    }
     let server = start();
     let doc = measured(&[
         &format!("--url={}", server.url("/auth")),
@@ -155,11 +147,7 @@ fn cold_requests_are_unique_and_credentials_stay_off_disk() {
     assert!(auth.len() >= 8, "{auth:?}");
 }
 
-#[test]
 fn an_arrival_rate_is_a_timed_run() {
-    if k6().is_none() {
-        return;
-    }
     let server = start();
     let doc = measured(&[
         &format!("--url={}", server.url("/")),
@@ -187,11 +175,8 @@ fn an_arrival_rate_is_a_timed_run() {
     );
 }
 
-#[test]
 fn credentials_reach_k6_by_its_environment_not_its_command_line_or_script() {
-    let Some(real) = k6() else {
-        return;
-    };
+    let real = k6();
     let server = start();
     let dir = tempfile::tempdir().unwrap();
     let save = dir.path().join("run.json");
@@ -232,7 +217,6 @@ fn credentials_reach_k6_by_its_environment_not_its_command_line_or_script() {
     );
 }
 
-#[test]
 fn a_k6_that_fails_or_garbles_its_output_saves_nothing() {
     let server = start();
     let url = format!("--url={}", server.url("/"));
@@ -261,11 +245,8 @@ fn a_k6_that_fails_or_garbles_its_output_saves_nothing() {
     }
 }
 
-#[test]
 fn a_failed_segment_fails_the_run() {
-    let Some(real) = k6() else {
-        return;
-    };
+    let real = k6();
     let server = start();
     let dir = tempfile::tempdir().unwrap();
     let save = dir.path().join("run.json");
@@ -296,7 +277,6 @@ fn a_failed_segment_fails_the_run() {
     assert!(!save.exists());
 }
 
-#[test]
 fn what_k6_cannot_do_is_refused_before_it_starts() {
     let server = start();
     let url = format!("--url={}", server.url("/"));
@@ -411,11 +391,8 @@ fn collect(logs: &Path, options: &[String], save: &Path) -> common::Ran {
 /// The pods of a cluster, played by k6 processes here: each runs the
 /// ConfigMap's script with the TestRun's arguments and its segment, as the
 /// operator starts them, its standard output and error in one log.
-#[test]
 fn a_manifest_runs_as_pods_and_their_logs_collect_into_one_run() {
-    let Some(real) = k6() else {
-        return;
-    };
+    let real = k6();
     let server = start();
     let dir = tempfile::tempdir().unwrap();
     let logs = dir.path().join("logs");
@@ -457,11 +434,7 @@ fn a_manifest_runs_as_pods_and_their_logs_collect_into_one_run() {
     assert!(!save.exists());
 }
 
-#[test]
 fn iterations_an_arrival_rate_drops_are_counted() {
-    if k6().is_none() {
-        return;
-    }
     let server = start();
     // One virtual user and /slow's 20 ms make at most 50 requests a
     // second whatever the machine: of 400 asked, most are dropped.
@@ -482,7 +455,6 @@ fn iterations_an_arrival_rate_drops_are_counted() {
     assert!(row["requests"].as_u64().is_some_and(|n| n <= 60), "{row}");
 }
 
-#[test]
 fn a_manifest_holds_no_credential_and_names_the_secret_s_keys() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("m.yaml");
@@ -534,11 +506,7 @@ fn a_manifest_holds_no_credential_and_names_the_secret_s_keys() {
     }
 }
 
-#[test]
 fn a_server_compared_with_itself_gets_two_rows_of_its_own() {
-    if k6().is_none() {
-        return;
-    }
     let server = start();
     let doc = measured(&[
         &format!("--compare={0},{0}", server.base()),
@@ -555,11 +523,8 @@ fn a_server_compared_with_itself_gets_two_rows_of_its_own() {
     }
 }
 
-#[test]
 fn a_timed_pod_log_cut_at_a_line_end_or_missing_its_start_is_refused() {
-    let Some(real) = k6() else {
-        return;
-    };
+    let real = k6();
     let server = start();
     let dir = tempfile::tempdir().unwrap();
     let logs = dir.path().join("logs");
@@ -604,4 +569,22 @@ fn a_timed_pod_log_cut_at_a_line_end_or_missing_its_start_is_refused() {
         "{}",
         ran.stderr
     );
+}
+
+fn main() {
+    let k6 = yardstick::http::tools::installed("k6").is_some();
+    common::run_trials(vec![
+        trial!(every_segment_count_makes_exactly_the_requests_asked, needs "k6" if k6),
+        trial!(cold_requests_are_unique_and_credentials_stay_off_disk, needs "k6" if k6),
+        trial!(an_arrival_rate_is_a_timed_run, needs "k6" if k6),
+        trial!(credentials_reach_k6_by_its_environment_not_its_command_line_or_script, needs "k6" if k6),
+        trial!(a_k6_that_fails_or_garbles_its_output_saves_nothing),
+        trial!(a_failed_segment_fails_the_run, needs "k6" if k6),
+        trial!(what_k6_cannot_do_is_refused_before_it_starts),
+        trial!(a_manifest_runs_as_pods_and_their_logs_collect_into_one_run, needs "k6" if k6),
+        trial!(iterations_an_arrival_rate_drops_are_counted, needs "k6" if k6),
+        trial!(a_manifest_holds_no_credential_and_names_the_secret_s_keys),
+        trial!(a_server_compared_with_itself_gets_two_rows_of_its_own, needs "k6" if k6),
+        trial!(a_timed_pod_log_cut_at_a_line_end_or_missing_its_start_is_refused, needs "k6" if k6),
+    ]);
 }

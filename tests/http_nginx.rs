@@ -3,6 +3,7 @@
 //! test says so and skips, unless `YARDSTICK_REQUIRE_TOOLS` names nginx (set
 //! by CI, which installs it): there that is a failure.
 
+#[macro_use]
 mod common;
 mod http_support;
 
@@ -103,13 +104,8 @@ fn start_nginx(binary: &Path) -> Nginx {
     nginx
 }
 
-#[test]
 fn nginx_end_to_end() {
-    let Some(binary) = nginx_binary() else {
-        // Fails here where CI requires nginx; else says SKIPPED.
-        common::tool_found("nginx", false);
-        return;
-    };
+    let binary = nginx_binary().expect("the trial runs only where nginx was found");
     let nginx = start_nginx(&binary);
     let base = format!("http://127.0.0.1:{}", nginx.port);
     let run = measure(&options(&[
@@ -162,4 +158,9 @@ fn nginx_end_to_end() {
         "{:?}",
         run.rows[0].error_messages
     );
+}
+
+fn main() {
+    let nginx = nginx_binary().is_some();
+    common::run_trials(vec![trial!(nginx_end_to_end, needs "nginx" if nginx)]);
 }

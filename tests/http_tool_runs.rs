@@ -7,6 +7,7 @@
 //! what is checked is an outcome (a count, an exit code, a process gone, a
 //! file not written).
 
+#[macro_use]
 mod common;
 
 use serde_json::Value;
@@ -45,12 +46,7 @@ fn hostile_server(answer: &'static [u8]) -> u16 {
     port
 }
 
-#[test]
 fn ab_counts_answers_cut_short_as_errors() {
-    let found = yardstick::http::tools::installed("ab").is_some();
-    if !common::tool_found("ab", found) {
-        return;
-    }
     let answers: [&'static [u8]; 3] = [
         // 10 bytes of a declared gigabyte, on a connection kept alive, or
         // not, and a chunked body cut in its first chunk.
@@ -148,7 +144,6 @@ fn closed_port() -> u16 {
     listener.local_addr().unwrap().port()
 }
 
-#[test]
 fn a_warm_up_that_hangs_ends_the_run_and_is_not_followed() {
     let fake = FakeTool::new("echo started >> \"$LOG\"\nexec sleep 600");
     // The smallest limit the options give: 0.1 s for each of two requests,
@@ -164,7 +159,6 @@ fn a_warm_up_that_hangs_ends_the_run_and_is_not_followed() {
     assert!(fake.saved_nothing());
 }
 
-#[test]
 fn a_signal_kills_the_tool_with_its_children_and_saves_nothing() {
     for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
         let fake = FakeTool::new("sleep 600 &\necho \"$$ $!\" >> \"$LOG\"\nwait");
@@ -249,4 +243,13 @@ fn gone(pid: libc::pid_t) -> bool {
         std::thread::sleep(Duration::from_millis(20));
     }
     !alive()
+}
+
+fn main() {
+    let ab = yardstick::http::tools::installed("ab").is_some();
+    common::run_trials(vec![
+        trial!(ab_counts_answers_cut_short_as_errors, needs "ab" if ab),
+        trial!(a_warm_up_that_hangs_ends_the_run_and_is_not_followed),
+        trial!(a_signal_kills_the_tool_with_its_children_and_saves_nothing),
+    ]);
 }

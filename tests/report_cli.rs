@@ -388,7 +388,9 @@ fn main() {
             "an_http_run_shows_each_page_of_each_server",
             an_http_run_shows_each_page_of_each_server,
         ),
-        Trial::test(
+        common::needing(
+            "chromium",
+            browser::chromium().is_some(),
             "every_kind_of_page_loads_in_a_real_browser",
             every_kind_of_page_loads_in_a_real_browser,
         ),

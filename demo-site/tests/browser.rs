@@ -2,8 +2,8 @@
 //! protocol, loads the card, logs in through the form, presses Measure
 //! again, sees the card fill, and is refused a second press. No script
 //! error on the way, and a screenshot with something on it. Without
-//! Chromium the test skips visibly, and fails instead where
-//! `YARDSTICK_REQUIRE_TOOLS` names it (`.ci/run`).
+//! Chromium the test is reported ignored (`test [needs chromium] ...`),
+//! and fails instead where `YARDSTICK_REQUIRE_TOOLS` names it (`.ci/run`).
 //!
 //! `SPEED_CARD_SCREENSHOT=FILE` keeps the card's screenshot (docs/ holds
 //! one).
@@ -14,6 +14,7 @@ use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
 use headless_chrome::protocol::cdp::Runtime::ConsoleAPICalledEventTypeOption;
 use headless_chrome::protocol::cdp::types::Event;
 use headless_chrome::{Browser, LaunchOptions, Tab};
+use libtest_mimic::{Arguments, Trial};
 use std::ffi::OsStr;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -21,23 +22,12 @@ use std::time::{Duration, Instant};
 use support::Site;
 use support::admin::{PASSWORD, card_host};
 
-/// Debian's browser, where `.ci/run` installs it; none (and SKIPPED,
-/// unless required) elsewhere.
+/// Debian's browser, where `.ci/run` installs it.
 fn chromium() -> Option<PathBuf> {
-    let found = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+    ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
         .iter()
         .map(PathBuf::from)
-        .find(|p| p.is_file());
-    let required = std::env::var("YARDSTICK_REQUIRE_TOOLS")
-        .is_ok_and(|list| list.split([' ', ',']).any(|t| t == "chromium"));
-    assert!(
-        found.is_some() || !required,
-        "chromium is required here (YARDSTICK_REQUIRE_TOOLS) but not installed"
-    );
-    if found.is_none() {
-        eprintln!("SKIPPED: chromium not installed");
-    }
-    found
+        .find(|p| p.is_file())
 }
 
 /// Script errors the page raises: exceptions and `console.error`. (A
@@ -104,11 +94,8 @@ fn screenshot(tab: &Arc<Tab>) -> Vec<u8> {
         .expect("a screenshot")
 }
 
-#[test]
 fn an_administrator_measures_again_and_sees_the_card_fill() {
-    let Some(path) = chromium() else {
-        return;
-    };
+    let path = chromium().expect("the test runs only where chromium was found");
     let cached = Site::start(&[]);
     let uncached = Site::start(&["--no-cache"]);
     let dir = tempfile::tempdir().unwrap();
@@ -194,4 +181,25 @@ fn an_administrator_measures_again_and_sees_the_card_fill() {
     }
     let errors = errors.lock().map(|e| e.clone()).unwrap_or_default();
     assert!(errors.is_empty(), "script errors: {errors:?}");
+}
+
+fn main() {
+    let name = "an_administrator_measures_again_and_sees_the_card_fill";
+    let test = || {
+        an_administrator_measures_again_and_sees_the_card_fill();
+        Ok(())
+    };
+    let required = std::env::var("YARDSTICK_REQUIRE_TOOLS")
+        .is_ok_and(|list| list.split([' ', ',']).any(|t| t == "chromium"));
+    let trial = match chromium() {
+        Some(_) => Trial::test(name, test),
+        None if required => Trial::test(name, || {
+            Err("chromium is required here (YARDSTICK_REQUIRE_TOOLS) but not installed".into())
+        }),
+        // Not run, so never passed: ignored, the browser named.
+        None => Trial::test(name, test)
+            .with_ignored_flag(true)
+            .with_kind("needs chromium"),
+    };
+    libtest_mimic::run(&Arguments::from_args(), vec![trial]).exit();
 }

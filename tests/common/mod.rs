@@ -2,6 +2,7 @@
 //! every document they write against the published JSON Schema.
 #![allow(dead_code)]
 
+use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
 use std::borrow::BorrowMut;
 use std::path::Path;
@@ -107,22 +108,58 @@ pub fn schema_errors(doc: &Value) -> Vec<String> {
         .collect()
 }
 
-/// Whether a test that needs `tool` can run: yes when it was `found`.
-/// Otherwise the test says SKIPPED and passes, except where
-/// `YARDSTICK_REQUIRE_TOOLS` (set by `.ci/run` to the tools it installs)
-/// names the tool: there the missing tool fails the test, so that no test
-/// passes green unrun.
-pub fn tool_found(tool: &str, found: bool) -> bool {
+/// Whether `YARDSTICK_REQUIRE_TOOLS` (set by `.ci/run` to the tools it
+/// installs) names `tool`: there a missing tool fails its tests.
+fn required(tool: &str) -> bool {
+    std::env::var("YARDSTICK_REQUIRE_TOOLS")
+        .is_ok_and(|list| list.split([' ', ',']).any(|t| t == tool))
+}
+
+/// A test that needs `tool`, run where it was `found`. Where it was not,
+/// the test is reported `ignored`, the tool named in brackets before its
+/// name (`test [needs k6] name ... ignored`): a test that did not run never
+/// passes. Where `YARDSTICK_REQUIRE_TOOLS` names the tool, it fails instead.
+pub fn needing<R>(tool: &'static str, found: bool, name: &str, runner: R) -> Trial
+where
+    R: FnOnce() -> Result<(), Failed> + Send + 'static,
+{
     if found {
-        return true;
+        Trial::test(name, runner)
+    } else if required(tool) {
+        Trial::test(name, move || {
+            Err(
+                format!("{tool} is required here (YARDSTICK_REQUIRE_TOOLS) but not installed")
+                    .into(),
+            )
+        })
+    } else {
+        Trial::test(name, runner)
+            .with_ignored_flag(true)
+            .with_kind(format!("needs {tool}"))
     }
-    let required = std::env::var("YARDSTICK_REQUIRE_TOOLS")
-        .is_ok_and(|list| list.split([' ', ',']).any(|t| t == tool));
-    assert!(
-        !required,
-        "{tool} is required here (YARDSTICK_REQUIRE_TOOLS) but not installed"
-    );
-    // On stderr: a harness's `--list` output on stdout stays clean.
-    eprintln!("SKIPPED: {tool} not installed");
-    false
+}
+
+/// A test of the standard form (it passes unless it panics) as a trial.
+pub fn unit(test: fn()) -> impl FnOnce() -> Result<(), Failed> + Send + 'static {
+    move || {
+        test();
+        Ok(())
+    }
+}
+
+/// `trial!(name)`: test `name` (a `fn()`) as a trial of that name;
+/// `trial!(name, needs "k6" if found)`: one that needs a tool ([`needing`]).
+#[allow(unused_macros)]
+macro_rules! trial {
+    ($test:ident) => {
+        libtest_mimic::Trial::test(stringify!($test), common::unit($test))
+    };
+    ($test:ident, needs $tool:literal if $found:expr) => {
+        common::needing($tool, $found, stringify!($test), common::unit($test))
+    };
+}
+
+/// Runs `trials` as libtest runs tests, with its arguments, and exits.
+pub fn run_trials(trials: Vec<Trial>) -> ! {
+    libtest_mimic::run(&libtest_mimic::Arguments::from_args(), trials).exit()
 }
