@@ -36,8 +36,8 @@ use crate::probe::DEFAULT_SUITE;
 const USAGE: &str = "usage: yardstick <command> [OPTIONS]
 
 commands:
-  micro           measure the probes linked into this binary (what
-                  cargo bench runs)
+  micro           measure the probes linked into this binary: what
+                  cargo bench runs in a bench binary (this one links none)
   compare         BASE RUN: judge a saved run against another (exit 1 on a
                   regression)
   compare-builds  OLD NEW: measure two bench binaries in alternating rounds

@@ -76,6 +76,7 @@ fn header(run: &Run) -> String {
     } else {
         format!("external tools found: {}", s.tools_found.join(", "))
     });
+    parts.push("times in ms".to_string());
     // The tool names come from the saved settings.
     cleaned(&parts.join(", "))
 }
@@ -283,7 +284,7 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines[0],
-            "http: 2 servers × 1 page, 3 requests + 4 warm-up each, concurrency 4, 2 rounds, warm, tool builtin, external tools found: ab, wrk"
+            "http: 2 servers × 1 page, 3 requests + 4 warm-up each, concurrency 4, 2 rounds, warm, tool builtin, external tools found: ab, wrk, times in ms"
         );
         assert!(
             lines[1].starts_with("target") && lines[1].ends_with("cache"),
@@ -323,7 +324,7 @@ mod tests {
         assert!(text.lines().nth(2).unwrap().ends_with("wrk"), "{text}");
         assert!(
             text.starts_with(
-                "http: 0 servers × 0 pages, 10 s each, concurrency 2, warm, tool wrk, external tools found: none"
+                "http: 0 servers × 0 pages, 10 s each, concurrency 2, warm, tool wrk, external tools found: none, times in ms"
             ),
             "{text}"
         );

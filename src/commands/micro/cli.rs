@@ -34,6 +34,16 @@ kept on this class (information only).",
                     set: Set::Switch(|o| o.exact = true),
                 }),
                 Entry::Own(Def {
+                    long: "skip",
+                    short: None,
+                    value: Some("FILTER"),
+                    help: "leave out probes whose name contains FILTER (repeatable; with --exact, equals it)",
+                    set: Set::Text(|o, v, _| {
+                        o.skip.push(v.to_string());
+                        Ok(())
+                    }),
+                }),
+                Entry::Own(Def {
                     long: "probe",
                     short: None,
                     value: Some("NAME"),

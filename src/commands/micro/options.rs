@@ -21,6 +21,9 @@ pub(crate) struct MicroOptions {
     /// Positional filters: probes whose name contains one (or equals one with
     /// `--exact`).
     pub filters: Vec<String>,
+    /// `--skip`: probes whose name contains one (or equals one with
+    /// `--exact`) are left out, as libtest leaves out tests.
+    pub skip: Vec<String>,
     pub exact: bool,
     pub list: bool,
     pub min_batch: Option<u64>,
@@ -60,6 +63,7 @@ impl Default for MicroOptions {
             warmup: 3,
             probes: Vec::new(),
             filters: Vec::new(),
+            skip: Vec::new(),
             exact: false,
             list: false,
             min_batch: None,
@@ -141,9 +145,20 @@ impl MicroOptions {
         if selected.is_empty() && processes.is_empty() {
             return Err(Error::usage(
                 if registered.is_empty() && process.is_empty() {
-                    "no probe is registered in this binary".to_string()
+                    "no probe is registered in this binary: probes are measured by the bench \
+                     binary that links them (`cargo bench`), or two such binaries by `yardstick \
+                     compare-builds OLD NEW`"
+                        .to_string()
                 } else {
-                    format!("no probe matches the filter `{}`", self.filters.join(" "))
+                    format!(
+                        "no probe matches the filter `{}`{}",
+                        self.filters.join(" "),
+                        if self.skip.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" without --skip={}", self.skip.join(","))
+                        }
+                    )
                 },
             ));
         }
@@ -266,14 +281,14 @@ impl MicroOptions {
 
     /// True when `name` passes the positional filters.
     pub fn matches(&self, name: &str) -> bool {
-        self.filters.is_empty()
-            || self.filters.iter().any(|f| {
-                if self.exact {
-                    name == f
-                } else {
-                    name.contains(f.as_str())
-                }
-            })
+        let hit = |f: &String| {
+            if self.exact {
+                name == f
+            } else {
+                name.contains(f.as_str())
+            }
+        };
+        (self.filters.is_empty() || self.filters.iter().any(hit)) && !self.skip.iter().any(hit)
     }
 }
 
@@ -348,6 +363,12 @@ mod tests {
         assert!(o.exact && o.matches("ini") && !o.matches("ini_parse"));
         let loose = MicroOptions::parse(["ini"]).unwrap();
         assert!(loose.matches("ini_parse") && !loose.matches("uri_parse"));
+        // --skip leaves out what it names, as libtest's does.
+        let skipped = MicroOptions::parse(["--skip=parse", "--skip", "route"]).unwrap();
+        assert!(!skipped.matches("ini_parse") && !skipped.matches("router"));
+        assert!(skipped.matches("i18n_lookup"));
+        let exact = MicroOptions::parse(["--exact", "--skip=ini"]).unwrap();
+        assert!(exact.matches("ini_parse") && !exact.matches("ini"));
     }
 
     #[test]
