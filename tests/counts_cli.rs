@@ -109,6 +109,7 @@ fn child() -> Command {
     let mut cmd = Command::new(std::env::current_exe().unwrap_or_default());
     cmd.env("YARDSTICK_E2E_CHILD", "main")
         .env_remove("GLIBC_TUNABLES")
+        .env_remove("COLUMNS")
         .env_remove("YARDSTICK_COUNT_PIN")
         .env_remove("GITHUB_ACTIONS")
         .env_remove("GITHUB_STEP_SUMMARY")

@@ -116,7 +116,7 @@ const SCRIPT: &str = "@calibration=1; fine_sum=0.002; fine_words=0.01; scripted_
 /// This binary as a yardstick binary (`yardstick micro ...` style).
 fn child() -> Command {
     let mut cmd = Command::new(std::env::current_exe().expect("own path"));
-    cmd.env("YARDSTICK_E2E_CHILD", "main");
+    cmd.env("YARDSTICK_E2E_CHILD", "main").env_remove("COLUMNS");
     cmd.env_remove("GITHUB_ACTIONS")
         .env_remove("GITHUB_STEP_SUMMARY")
         .env_remove(FAKE_CLOCK)
@@ -136,6 +136,46 @@ fn scripted(args: &[&str]) -> Command {
     let mut cmd = micro(args);
     cmd.env(FAKE_CLOCK, SCRIPT);
     cmd
+}
+
+/// `COLUMNS=80`: no line of a run against a baseline, with its failure
+/// and its checks, is wider; a pipe without it keeps every column.
+fn a_run_fits_80_columns_where_asked_and_a_pipe_gets_every_column() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    saved_run(t.path(), "base.json")?;
+    let base = t.path().join("base.json");
+    let args = [
+        "--probe=fine_sum",
+        "--probe=fine_words",
+        "--probe=broken_check",
+        "--all-checks",
+        "--baseline",
+        base.to_str().unwrap_or(""),
+    ];
+    let ran = run(scripted(&args).env("COLUMNS", "80"));
+    let widest = ran.stdout.lines().map(|l| l.chars().count()).max();
+    check(
+        ran.code == 1 && widest.is_some_and(|w| w <= 80),
+        "every line within 80 columns",
+        &ran,
+    )?;
+    check(
+        ran.stdout.contains("(left out to fit: note")
+            && ran.stdout.contains("FAIL: probe broken_check"),
+        "says what it left out, and still fails the broken probe",
+        &ran,
+    )?;
+    let piped = run(scripted(&args));
+    check(
+        piped
+            .stdout
+            .lines()
+            .any(|l| l.starts_with("probe ") && l.ends_with("note"))
+            && !piped.stdout.contains("left out to fit"),
+        "a pipe gets every column",
+        &piped,
+    )?;
+    Ok(())
 }
 
 /// A saved run of the two fine probes, timed by the scripted clock.
@@ -210,7 +250,7 @@ fn scale_machine(doc: &mut Value, factor: f64) {
 type Named = (&'static str, fn() -> Result<(), Failed>);
 
 fn tests() -> Vec<Trial> {
-    let named: [Named; 27] = [
+    let named: [Named; 28] = [
         (
             "the_schema_refuses_a_broken_document",
             the_schema_refuses_a_broken_document,
@@ -315,6 +355,10 @@ fn tests() -> Vec<Trial> {
         (
             "a_lost_worker_fails_its_configuration_and_bad_files_are_refused",
             matrix::a_lost_worker_fails_its_configuration_and_bad_files_are_refused,
+        ),
+        (
+            "a_run_fits_80_columns_where_asked_and_a_pipe_gets_every_column",
+            a_run_fits_80_columns_where_asked_and_a_pipe_gets_every_column,
         ),
     ];
     named

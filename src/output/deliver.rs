@@ -7,7 +7,7 @@ use crate::document::run::Run;
 use crate::document::store;
 use crate::error::Error;
 use crate::output::record::{self, Record};
-use crate::output::{self, Format, github, markdown, stdout, verdict};
+use crate::output::{self, Format, github, markdown, stdout, verdict, width};
 use crate::text::clean;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -60,10 +60,9 @@ pub(crate) fn deliver(run: Run, delivery: &Delivery) -> Result<i32, Error> {
 /// judge, else 0.
 pub(crate) fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 {
     let table = delivery.format == Format::Table;
-    stdout::print(&shielded(
-        delivery.format,
-        output::renderer(delivery.format, delivery.all_checks).comparison(c),
-    ));
+    let renderer = output::renderer(delivery.format, delivery.all_checks);
+    let text = fitted(delivery.format, || renderer.comparison(c));
+    stdout::print(&shielded(delivery.format, text));
     // A probe that failed in the run fails the comparison too, whatever the
     // baseline says: a broken probe never passes.
     let failed = verdict::failed_probes(run);
@@ -99,8 +98,21 @@ pub(crate) fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 
 
 /// Prints a run in the chosen format (`yardstick show`, and every run).
 pub(crate) fn show(run: &Run, delivery: &Delivery) {
-    let text = output::renderer(delivery.format, delivery.all_checks).run(run);
+    let renderer = output::renderer(delivery.format, delivery.all_checks);
+    let text = fitted(delivery.format, || renderer.run(run));
     stdout::print(&shielded(delivery.format, text));
+}
+
+/// What `render` gives, fitted to the terminal when the format is the
+/// table: its columns left out as they allow, then long lines wrapped. A
+/// document (JSON, CSV) is never changed.
+fn fitted(format: Format, render: impl FnOnce() -> String) -> String {
+    let width = (format == Format::Table).then(width::terminal).flatten();
+    let text = width::within(width, render);
+    match width {
+        Some(w) => width::wrap(&text, w),
+        None => text,
+    }
 }
 
 /// A JSON or CSV document must stay one; neither can start a line with a
@@ -136,7 +148,11 @@ fn rescue(run: &Run, error: Error) -> Error {
 /// Verdict lines, GitHub annotations and the job summary. With a JSON or CSV
 /// document on stdout they go to stderr, so the document stays valid.
 pub fn announce(run: &Run, document: bool) {
-    let mut lines = verdict::lines(run);
+    // Verdict lines fit the terminal as the table does; the annotations,
+    // which GitHub reads line by line, never change.
+    let width = (!document).then(width::terminal).flatten();
+    let fit = |line: String| width.map_or_else(|| line.clone(), |w| width::wrap(&line, w));
+    let mut lines: Vec<String> = verdict::lines(run).into_iter().map(fit).collect();
     if let Some(c) = run.comparison.as_ref().filter(|_| github::is_actions()) {
         lines.extend(github::annotations(c, run.environment.class_name()));
     }

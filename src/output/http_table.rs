@@ -97,7 +97,8 @@ fn rows_table(rows: &[Row]) -> Table {
         ("status", Align::Left),
         ("bytes", Align::Right),
         ("cache", Align::Left),
-    ]);
+    ])
+    .droppable(&["cache", "bytes", "sd", "min", "max", "p99", "p90"]);
     for r in rows {
         let tool = r.page.tool.as_deref().unwrap_or("builtin");
         let cache = if tool == "builtin" {

@@ -12,6 +12,8 @@ pub(crate) enum Align {
 pub struct Table {
     columns: Vec<(String, Align)>,
     rows: Vec<Vec<String>>,
+    /// Columns that may be left out to fit the width, the first first.
+    droppable: Vec<String>,
 }
 
 impl Table {
@@ -19,7 +21,15 @@ impl Table {
         Table {
             columns: columns.iter().map(|(h, a)| (h.to_string(), *a)).collect(),
             rows: Vec::new(),
+            droppable: Vec::new(),
         }
+    }
+
+    /// Names the columns, by header, that may be left out where the table
+    /// must fit a width ([`super::width`]), the least needed first.
+    pub(crate) fn droppable(mut self, headers: &[&str]) -> Table {
+        self.droppable = headers.iter().map(|h| h.to_string()).collect();
+        self
     }
 
     /// Adds a row; every cell is cleaned (`text::clean`), so no
@@ -34,7 +44,9 @@ impl Table {
         self.rows.is_empty()
     }
 
-    /// The table, columns aligned, one line per row.
+    /// The table, columns aligned, one line per row. Within a width
+    /// ([`super::width::within`]) the droppable columns are left out, in
+    /// their order, until every line fits, and a last line names them.
     pub fn render(&self) -> String {
         let mut widths: Vec<usize> = self
             .columns
@@ -46,14 +58,36 @@ impl Table {
                 widths[i] = widths[i].max(cell.chars().count());
             }
         }
+        let mut shown = vec![true; self.columns.len()];
+        let mut left_out = Vec::new();
+        if let Some(limit) = super::width::current() {
+            let line_width = |shown: &[bool]| {
+                let kept: Vec<usize> = (0..widths.len()).filter(|i| shown[*i]).collect();
+                kept.iter().map(|i| widths[*i]).sum::<usize>() + 2 * kept.len().saturating_sub(1)
+            };
+            for name in &self.droppable {
+                if line_width(&shown) <= limit {
+                    break;
+                }
+                let named = |i: &usize| shown[*i] && self.columns[*i].0 == *name;
+                if let Some(i) = (0..self.columns.len()).find(named) {
+                    shown[i] = false;
+                    left_out.push(name.as_str());
+                }
+            }
+        }
+        let first = shown.iter().position(|s| *s).unwrap_or(0);
         let header: Vec<String> = self.columns.iter().map(|(h, _)| h.clone()).collect();
         let mut out = String::new();
         for row in std::iter::once(&header).chain(&self.rows) {
             let mut line = String::new();
             for (i, (_, align)) in self.columns.iter().enumerate() {
+                if !shown[i] {
+                    continue;
+                }
                 let cell = row.get(i).map_or("", String::as_str);
                 let pad = widths[i].saturating_sub(cell.chars().count());
-                if i > 0 {
+                if i > first {
                     line.push_str("  ");
                 }
                 match align {
@@ -69,6 +103,12 @@ impl Table {
             }
             out.push_str(line.trim_end());
             out.push('\n');
+        }
+        if !left_out.is_empty() {
+            out.push_str(&format!(
+                "(left out to fit: {}; COLUMNS=0 shows every column)\n",
+                left_out.join(", ")
+            ));
         }
         out
     }
@@ -143,6 +183,33 @@ mod tests {
         let text = t.render();
         assert_eq!(text, "name      n  note\na       100\nlonger    5  x\n");
         assert!(text.lines().all(|l| !l.ends_with(' ')));
+    }
+
+    #[test]
+    fn within_a_width_the_droppable_columns_go_first_and_are_named() {
+        let mut t = Table::new(&[
+            ("name", Align::Left),
+            ("x", Align::Right),
+            ("x", Align::Right),
+            ("note", Align::Left),
+        ])
+        .droppable(&["note", "x"]);
+        t.push(vec![
+            "a".into(),
+            "1".into(),
+            "2".into(),
+            "a long note".into(),
+        ]);
+        // Every column: 4 + 2 + 1 + 2 + 1 + 2 + 11 = 23 wide.
+        assert_eq!(t.render(), "name  x  x  note\na     1  2  a long note\n");
+        let fitted = super::super::width::within(Some(9), || t.render());
+        assert_eq!(
+            fitted,
+            "name  x\na     2\n(left out to fit: note, x; COLUMNS=0 shows every column)\n"
+        );
+        // Wide enough: nothing goes.
+        let wide = super::super::width::within(Some(23), || t.render());
+        assert_eq!(wide, t.render());
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub(crate) mod record;
 pub mod stdout;
 pub mod table;
 pub mod verdict;
+pub mod width;
 
 use crate::document::comparison::Comparison;
 use crate::document::run::Run;

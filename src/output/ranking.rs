@@ -26,7 +26,14 @@ pub(crate) const COLUMNS: [(&str, Align); 11] = [
 
 /// The groups' table and the standings; `metric` says what a median is.
 pub(crate) fn render(ranking: &Ranking, metric: Metric) -> String {
-    let mut t = Table::new(&COLUMNS);
+    let mut t = Table::new(&COLUMNS).droppable(&[
+        "peak",
+        "bytes",
+        "allocs",
+        "95 % interval",
+        "role",
+        "median",
+    ]);
     for row in rows(ranking, metric) {
         t.push(row);
     }

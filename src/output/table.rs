@@ -60,7 +60,14 @@ impl Render for TableFormat {
 /// its misses and the estimated cycles.
 fn count_rows(run: &Run) -> String {
     let cache = run.metric == Metric::EstimatedCycles;
-    let mut t = Table::new(&count_columns(cache));
+    let mut t = Table::new(&count_columns(cache)).droppable(&[
+        "note",
+        "batch",
+        "L1 misses",
+        "LL misses",
+        "ops",
+        "per op",
+    ]);
     for r in &run.rows {
         t.push(count_cells(r, cache));
     }
@@ -149,7 +156,9 @@ pub(crate) fn micro_rows(run: &Run) -> String {
         .as_ref()
         .is_some_and(|c| c.method == Method::Paired);
     let with_memory = run.rows.iter().any(|r| r.memory.is_some()) || !paired;
-    let mut t = Table::new(&micro_columns(with_memory));
+    let mut t = Table::new(&micro_columns(with_memory)).droppable(&[
+        "note", "peak", "bytes", "sd", "max", "min", "p99", "ops/s", "ops", "p90", "n", "allocs",
+    ]);
     for r in run.rows.iter().filter(|r| r.kind != RowKind::Process) {
         let mut cells = vec![
             r.name.clone(),
@@ -228,7 +237,8 @@ fn process_rows(run: &Run) -> String {
         ("peak RSS", Align::Right),
         ("err", Align::Right),
         ("note", Align::Left),
-    ]);
+    ])
+    .droppable(&["note", "peak RSS", "min", "max", "n"]);
     for r in run.rows.iter().filter(|r| r.kind == RowKind::Process) {
         t.push(vec![
             r.name.clone(),
@@ -373,7 +383,7 @@ fn checks_table(checks: &[&Check]) -> String {
         columns.push(("threshold", Align::Left));
     }
     columns.push(("verdict", Align::Left));
-    let mut t = Table::new(&columns);
+    let mut t = Table::new(&columns).droppable(&["metric", "baseline", "p"]);
     for k in checks {
         let mut cells = vec![
             k.key.clone(),

@@ -11,6 +11,8 @@ use std::process::{Command, Output};
 /// The root `yardstick` binary.
 pub fn yardstick() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_yardstick"));
+    // A width the developer's shell exports would wrap the output tests read.
+    cmd.env_remove("COLUMNS");
     // A history configured for the developer's own runs records none of
     // the tests'.
     cmd.env_remove("YARDSTICK_HISTORY");
@@ -30,7 +32,8 @@ pub fn own_child(role: &str, script: &str) -> Command {
         .env_remove("GITHUB_STEP_SUMMARY")
         .env_remove("YARDSTICK_INJECT")
         .env_remove("YARDSTICK_ALLOC")
-        .env_remove("YARDSTICK_HISTORY");
+        .env_remove("YARDSTICK_HISTORY")
+        .env_remove("COLUMNS");
     cmd
 }
 
