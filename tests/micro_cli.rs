@@ -171,9 +171,24 @@ fn a_run_fits_80_columns_where_asked_and_a_pipe_gets_every_column() -> Result<()
             .stdout
             .lines()
             .any(|l| l.starts_with("probe ") && l.ends_with("note"))
-            && !piped.stdout.contains("left out to fit"),
-        "a pipe gets every column",
+            && !piped.stdout.contains("left out to fit")
+            && !piped.stdout.contains('\x1b'),
+        "a pipe gets every column, and no colour",
         &piped,
+    )?;
+    let coloured = run(scripted(&args).arg("--color=always"));
+    check(
+        coloured
+            .stdout
+            .contains("\x1b[1;31mFAIL\x1b[0m: probe broken_check"),
+        "--color=always paints the verdict",
+        &coloured,
+    )?;
+    let bad = run(scripted(&args).arg("--color=sometimes"));
+    check(
+        bad.code == 2 && bad.stderr.contains("--color: `sometimes`"),
+        "a bad --color is named",
+        &bad,
     )?;
     Ok(())
 }

@@ -7,6 +7,7 @@ use super::page::Html;
 use crate::baseline::Asked;
 use crate::error::Error;
 use crate::output::Format;
+use crate::output::colour::When;
 use crate::output::deliver::Delivery;
 use crate::output::record::Record;
 use std::path::PathBuf;
@@ -61,6 +62,8 @@ pub struct Common {
     pub history: Option<String>,
     /// `--html=FILE`: the page of the run, drawn once it is judged.
     pub html: Option<PathBuf>,
+    /// `--color=WHEN`.
+    pub color: When,
 }
 
 impl From<&Common> for crate::judge::Rules {
@@ -96,6 +99,7 @@ impl Common {
     pub(crate) fn delivery(&self) -> Delivery {
         Delivery {
             format: self.format,
+            paint: self.format == Format::Table && self.color.paints(),
             all_checks: self.all_checks,
             save: self.save.clone(),
             record: Record {
@@ -188,6 +192,19 @@ pub(crate) static QUIET: Def<Common> = Def {
     value: None,
     help: "no progress on stderr",
     set: Set::Switch(|c| c.quiet = true),
+};
+/// `--color=WHEN`.
+pub(crate) static COLOR: Def<Common> = Def {
+    long: "color",
+    short: None,
+    value: Some("WHEN"),
+    help: "colour the verdicts: auto (a terminal, unless NO_COLOR is set), always or never",
+    set: Set::Text(|c, v, option| {
+        c.color = When::parse(v).ok_or_else(|| {
+            Error::usage(format!("{option}: `{v}` is none of auto, always and never"))
+        })?;
+        Ok(())
+    }),
 };
 /// `--save=FILE`.
 pub(crate) static SAVE: Def<Common> = Def {
@@ -307,7 +324,7 @@ pub(crate) static HISTORY: Def<Common> = Def {
 };
 
 /// The output options, which every command that prints a run takes.
-pub(crate) static OUTPUT: &[&Def<Common>] = &[&FORMAT, &JSON, &CSV, &QUIET];
+pub(crate) static OUTPUT: &[&Def<Common>] = &[&FORMAT, &JSON, &CSV, &COLOR, &QUIET];
 
 /// Every shared option: a command takes those it lists and refuses the
 /// others, saying why.
@@ -315,6 +332,7 @@ pub(crate) static SHARED: &[&Def<Common>] = &[
     &FORMAT,
     &JSON,
     &CSV,
+    &COLOR,
     &QUIET,
     &SAVE,
     &BASELINE,
@@ -347,6 +365,7 @@ mod tests {
                 Entry::Shared(&FORMAT),
                 Entry::Shared(&JSON),
                 Entry::Shared(&CSV),
+                Entry::Shared(&COLOR),
                 Entry::Shared(&QUIET),
                 Entry::Shared(&SAVE),
                 Entry::Shared(&BASELINE),

@@ -7,7 +7,7 @@ use crate::document::run::Run;
 use crate::document::store;
 use crate::error::Error;
 use crate::output::record::{self, Record};
-use crate::output::{self, Format, github, markdown, stdout, verdict, width};
+use crate::output::{self, Format, colour, github, markdown, stdout, verdict, width};
 use crate::text::clean;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 pub(crate) struct Delivery {
     /// The format on stdout.
     pub format: Format,
+    /// Whether the table's verdicts are coloured (`--color`).
+    pub paint: bool,
     /// The table lists every check, not only the regressions.
     pub all_checks: bool,
     /// Where to save the run.
@@ -46,9 +48,8 @@ pub(crate) fn deliver(run: Run, delivery: &Delivery) -> Result<i32, Error> {
         Some(path) => store::save(path, &run).map_err(|e| rescue(&run, e)),
         None => Ok(()),
     };
-    let document = delivery.format != Format::Table;
     show(&run, delivery);
-    announce(&run, document);
+    announce(&run, delivery);
     saved?;
     record::record(&run, &delivery.record)?;
     Ok(verdict::exit_code(&run))
@@ -62,7 +63,7 @@ pub(crate) fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 
     let table = delivery.format == Format::Table;
     let renderer = output::renderer(delivery.format, delivery.all_checks);
     let text = fitted(delivery.format, || renderer.comparison(c));
-    stdout::print(&shielded(delivery.format, text));
+    stdout::print(&shielded(delivery.format, painted(delivery, text)));
     // A probe that failed in the run fails the comparison too, whatever the
     // baseline says: a broken probe never passes.
     let failed = verdict::failed_probes(run);
@@ -77,7 +78,7 @@ pub(crate) fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 
     lines.push(verdict::comparison_line(c));
     for line in lines {
         if table {
-            stdout::line(&line);
+            stdout::line(&painted(delivery, line));
         } else {
             eprintln!("{line}");
         }
@@ -100,7 +101,16 @@ pub(crate) fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 
 pub(crate) fn show(run: &Run, delivery: &Delivery) {
     let renderer = output::renderer(delivery.format, delivery.all_checks);
     let text = fitted(delivery.format, || renderer.run(run));
-    stdout::print(&shielded(delivery.format, text));
+    stdout::print(&shielded(delivery.format, painted(delivery, text)));
+}
+
+/// `text` with its verdicts coloured, when the delivery paints.
+fn painted(delivery: &Delivery, text: String) -> String {
+    if delivery.paint {
+        colour::paint(&text)
+    } else {
+        text
+    }
 }
 
 /// What `render` gives, fitted to the terminal when the format is the
@@ -147,11 +157,15 @@ fn rescue(run: &Run, error: Error) -> Error {
 
 /// Verdict lines, GitHub annotations and the job summary. With a JSON or CSV
 /// document on stdout they go to stderr, so the document stays valid.
-pub fn announce(run: &Run, document: bool) {
-    // Verdict lines fit the terminal as the table does; the annotations,
-    // which GitHub reads line by line, never change.
+pub(crate) fn announce(run: &Run, delivery: &Delivery) {
+    let document = delivery.format != Format::Table;
+    // Verdict lines fit the terminal and are coloured as the table is; the
+    // annotations, which GitHub reads line by line, never change.
     let width = (!document).then(width::terminal).flatten();
-    let fit = |line: String| width.map_or_else(|| line.clone(), |w| width::wrap(&line, w));
+    let fit = |line: String| match width {
+        Some(w) => painted(delivery, width::wrap(&line, w)),
+        None => painted(delivery, line),
+    };
     let mut lines: Vec<String> = verdict::lines(run).into_iter().map(fit).collect();
     if let Some(c) = run.comparison.as_ref().filter(|_| github::is_actions()) {
         lines.extend(github::annotations(c, run.environment.class_name()));

@@ -2,6 +2,7 @@
 //! one trait, so adding a format never touches the runner; plus the GitHub
 //! annotations and job summary, which CI reads beside the chosen format.
 
+pub mod colour;
 mod csv;
 pub mod deliver;
 pub mod github;
