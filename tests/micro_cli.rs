@@ -193,6 +193,46 @@ fn a_run_fits_80_columns_where_asked_and_a_pipe_gets_every_column() -> Result<()
     Ok(())
 }
 
+/// `--save-baseline=NAME`, then `--baseline=NAME`, as criterion's; an
+/// existing file of the same name wins, and a name nothing saved is named.
+fn a_baseline_saved_by_name_judges_by_name() -> Result<(), Failed> {
+    let home = tempfile::tempdir()?;
+    let named = |args: &[&str]| {
+        let mut cmd = scripted(&[&["--probe=fine_sum"], args].concat());
+        cmd.env("YARDSTICK_HOME", home.path());
+        cmd
+    };
+    let ran = run(named(&["--save-baseline=main"]));
+    let file = home.path().join("baselines/main.json");
+    check(
+        ran.code == 0 && file.is_file(),
+        "saved under its name",
+        &ran,
+    )?;
+    let ran = run(named(&["--baseline=main", "--all-checks"]));
+    check(
+        ran.code == 0
+            && ran
+                .stdout
+                .contains(&format!("baseline: {}", file.display())),
+        "judged against it by name",
+        &ran,
+    )?;
+    let ran = run(named(&["--baseline=other"]));
+    check(
+        ran.code == 2 && ran.stderr.contains("no baseline saved as other"),
+        "a name nothing saved is named",
+        &ran,
+    )?;
+    let ran = run(named(&["--save-baseline=../up"]));
+    check(
+        ran.code == 2 && ran.stderr.contains("is no name"),
+        "a path is no name",
+        &ran,
+    )?;
+    Ok(())
+}
+
 /// A saved run of the two fine probes, timed by the scripted clock.
 fn saved_run(dir: &Path, name: &str) -> Result<Value, Failed> {
     let path = dir.join(name);
@@ -265,7 +305,7 @@ fn scale_machine(doc: &mut Value, factor: f64) {
 type Named = (&'static str, fn() -> Result<(), Failed>);
 
 fn tests() -> Vec<Trial> {
-    let named: [Named; 28] = [
+    let named: [Named; 29] = [
         (
             "the_schema_refuses_a_broken_document",
             the_schema_refuses_a_broken_document,
@@ -374,6 +414,10 @@ fn tests() -> Vec<Trial> {
         (
             "a_run_fits_80_columns_where_asked_and_a_pipe_gets_every_column",
             a_run_fits_80_columns_where_asked_and_a_pipe_gets_every_column,
+        ),
+        (
+            "a_baseline_saved_by_name_judges_by_name",
+            a_baseline_saved_by_name_judges_by_name,
         ),
     ];
     named

@@ -281,6 +281,28 @@ pub(super) fn keepable(run: &Run) -> bool {
     run.metric == Metric::Time && run.calibration.is_some() && run.settings.injected().is_none()
 }
 
+/// Where `--save-baseline=NAME` saves a run and `--baseline=NAME` reads
+/// it, as criterion keeps its named baselines: `baselines/NAME.json` in
+/// the folder of the kept runs (see [`home`]).
+pub(crate) fn named(name: &str) -> PathBuf {
+    let program = std::env::current_exe().unwrap_or_default();
+    home(&program, &repository_dir())
+        .join("baselines")
+        .join(format!("{name}.json"))
+}
+
+/// Whether `name` can name a baseline: 1 to 64 letters, digits, `.`, `_`
+/// and `-`, not starting with a dot nor ending in `.json`: a file name in
+/// every file system, never a path, and never what a user meant as a file.
+pub(crate) fn is_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && !name.starts_with('.')
+        && !name.ends_with(".json")
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
 /// `YARDSTICK_HOME`, else the target folder of a cargo-built binary
 /// (`<target>/<profile>/deps/<bench>-<hash>`), else `target/yardstick` in
 /// the package.

@@ -42,6 +42,8 @@ pub(crate) enum Asked<'a> {
     /// The last N runs like this one kept in the history
     /// (`--baseline=history[:N]`), and the history.
     History(usize, Option<&'a str>),
+    /// The run saved as this name (`--save-baseline=NAME`).
+    Named(&'a str),
 }
 
 /// The baseline a run is compared with, or why there is none.
@@ -76,6 +78,17 @@ impl Baseline {
             Asked::Default => bench,
             Asked::History(n, option) => {
                 return Baseline::from_history(n, option, bench, class, kind);
+            }
+            Asked::Named(name) => {
+                let path = history::named(name);
+                if !path.is_file() {
+                    return Err(Error::input(format!(
+                        "--baseline={name}: no such file, and no baseline saved as {name} ({}: \
+                         --save-baseline={name} saves one)",
+                        path.display()
+                    )));
+                }
+                return Baseline::load(&path).map(|b| Resolved::Baseline(Box::new(b)));
             }
         };
         let Some(bench) = bench else {

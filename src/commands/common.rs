@@ -5,6 +5,7 @@
 use super::flags::{Def, Options, Set, non_negative, percent};
 use super::page::Html;
 use crate::baseline::Asked;
+use crate::baseline::history;
 use crate::error::Error;
 use crate::output::Format;
 use crate::output::colour::When;
@@ -40,6 +41,8 @@ pub struct Common {
     pub quiet: bool,
     /// `--save=FILE`.
     pub save: Option<PathBuf>,
+    /// `--save-baseline=NAME`: saved where `--baseline=NAME` reads.
+    pub save_baseline: Option<String>,
     /// `--baseline=FILE`.
     pub baseline: Option<PathBuf>,
     /// `--no-baseline`: compare with nothing, even in a bench.
@@ -86,7 +89,7 @@ impl Common {
     /// `YARDSTICK_HISTORY` or the default) nor the command's own `inputs`.
     pub(crate) fn page(&self, inputs: impl IntoIterator<Item = PathBuf>) -> Result<Html, Error> {
         let baseline = self.baseline.clone().filter(|p| p.is_file());
-        let files: Vec<PathBuf> = [self.save.clone(), baseline]
+        let files: Vec<PathBuf> = [self.saved(), baseline]
             .into_iter()
             .flatten()
             .chain(self.delivery().record.history_file())
@@ -101,7 +104,7 @@ impl Common {
             format: self.format,
             paint: self.format == Format::Table && self.color.paints(),
             all_checks: self.all_checks,
-            save: self.save.clone(),
+            save: self.saved(),
             record: Record {
                 asked: self.record,
                 history: self.history.clone(),
@@ -109,15 +112,34 @@ impl Common {
         }
     }
 
+    /// Where the run is saved: `--save`, else the file of
+    /// `--save-baseline`.
+    fn saved(&self) -> Option<PathBuf> {
+        self.save
+            .clone()
+            .or_else(|| self.save_baseline.as_deref().map(history::named))
+    }
+
     /// What `--baseline` and `--no-baseline` ask for; both is an error.
+    /// `--baseline=X` is read in this order: an existing file X, then
+    /// `history[:N]`, then a baseline saved as X (`--save-baseline=X`).
     pub(crate) fn asked(&self) -> Result<Asked<'_>, Error> {
+        if self.save.is_some() && self.save_baseline.is_some() {
+            return Err(Error::usage(
+                "--save names a file and --save-baseline a name: give one of them",
+            ));
+        }
         match (&self.baseline, self.no_baseline) {
             (Some(_), true) => Err(Error::usage(
                 "--baseline and --no-baseline contradict each other",
             )),
+            (Some(path), false) if path.exists() => Ok(Asked::File(path)),
             (Some(path), false) => match history_baseline(path)? {
                 Some(n) => Ok(Asked::History(n, self.history.as_deref())),
-                None => Ok(Asked::File(path)),
+                None => match path.to_str().filter(|n| history::is_name(n)) {
+                    Some(name) => Ok(Asked::Named(name)),
+                    None => Ok(Asked::File(path)),
+                },
             },
             (None, true) => Ok(Asked::None),
             (None, false) => Ok(Asked::Default),
@@ -213,6 +235,22 @@ pub(crate) static SAVE: Def<Common> = Def {
     value: Some("FILE"),
     help: "also write the run as JSON",
     set: Set::Path(|c, p| c.save = Some(p)),
+};
+/// `--save-baseline=NAME`.
+pub(crate) static SAVE_BASELINE: Def<Common> = Def {
+    long: "save-baseline",
+    short: None,
+    value: Some("NAME"),
+    help: "also save the run as a baseline named NAME, which --baseline=NAME reads (target/yardstick/baselines/NAME.json)",
+    set: Set::Text(|c, v, option| {
+        if !history::is_name(v) {
+            return Err(Error::usage(format!(
+                "{option}: `{v}` is no name: 1 to 64 letters, digits, `.`, `_` or `-`, not starting with `.`"
+            )));
+        }
+        c.save_baseline = Some(v.to_string());
+        Ok(())
+    }),
 };
 /// `--baseline=FILE`.
 pub(crate) static BASELINE: Def<Common> = Def {
@@ -335,6 +373,7 @@ pub(crate) static SHARED: &[&Def<Common>] = &[
     &COLOR,
     &QUIET,
     &SAVE,
+    &SAVE_BASELINE,
     &BASELINE,
     &NO_BASELINE,
     &THRESHOLD,
@@ -368,6 +407,7 @@ mod tests {
                 Entry::Shared(&COLOR),
                 Entry::Shared(&QUIET),
                 Entry::Shared(&SAVE),
+                Entry::Shared(&SAVE_BASELINE),
                 Entry::Shared(&BASELINE),
                 Entry::Shared(&NO_BASELINE),
                 Entry::Shared(&THRESHOLD),
@@ -435,6 +475,9 @@ mod tests {
         assert_eq!(asked("history:12").unwrap(), "History(12, None)");
         assert!(asked("./history").unwrap().starts_with("File"));
         assert!(asked("history.json").unwrap().starts_with("File"));
+        // A name that is no file: the baseline saved under it.
+        assert_eq!(asked("main").unwrap(), "Named(\"main\")");
+        assert!(asked("dir/main").unwrap().starts_with("File"));
         for bad in ["history:0", "history:x", "history:", "history:1001"] {
             let e = asked(bad).unwrap_err();
             assert!(e.contains("history:N"), "{e}");

@@ -190,6 +190,7 @@ kept on this class (information only).",
             entries: &[
                 Entry::SharedGroup(common::OUTPUT),
                 Entry::Shared(&common::SAVE),
+                Entry::Shared(&common::SAVE_BASELINE),
                 Entry::Shared(&common::RECORD),
                 Entry::Shared(&common::HISTORY),
                 Entry::Shared(&common::HTML),
