@@ -209,13 +209,21 @@ fn a_baseline_saved_by_name_judges_by_name() -> Result<(), Failed> {
         "saved under its name",
         &ran,
     )?;
-    let ran = run(named(&["--baseline=main", "--all-checks"]));
+    let markdown = home.path().join("summary.md");
+    let export = format!("--export-markdown={}", markdown.display());
+    let ran = run(named(&["--baseline=main", "--all-checks", &export]));
     check(
         ran.code == 0
             && ran
                 .stdout
                 .contains(&format!("baseline: {}", file.display())),
         "judged against it by name",
+        &ran,
+    )?;
+    let summary = std::fs::read_to_string(&markdown).unwrap_or_default();
+    check(
+        summary.starts_with("## yardstick micro") && summary.contains("PASS"),
+        "the Markdown export is the job summary",
         &ran,
     )?;
     let ran = run(named(&["--baseline=other"]));

@@ -43,6 +43,8 @@ pub struct Common {
     pub save: Option<PathBuf>,
     /// `--save-baseline=NAME`: saved where `--baseline=NAME` reads.
     pub save_baseline: Option<String>,
+    /// `--export-markdown=FILE`: the run as the job summary gives it.
+    pub export_markdown: Option<PathBuf>,
     /// `--baseline=FILE`.
     pub baseline: Option<PathBuf>,
     /// `--no-baseline`: compare with nothing, even in a bench.
@@ -89,7 +91,7 @@ impl Common {
     /// `YARDSTICK_HISTORY` or the default) nor the command's own `inputs`.
     pub(crate) fn page(&self, inputs: impl IntoIterator<Item = PathBuf>) -> Result<Html, Error> {
         let baseline = self.baseline.clone().filter(|p| p.is_file());
-        let files: Vec<PathBuf> = [self.saved(), baseline]
+        let files: Vec<PathBuf> = [self.saved(), self.export_markdown.clone(), baseline]
             .into_iter()
             .flatten()
             .chain(self.delivery().record.history_file())
@@ -105,6 +107,7 @@ impl Common {
             paint: self.format == Format::Table && self.color.paints(),
             all_checks: self.all_checks,
             save: self.saved(),
+            markdown: self.export_markdown.clone(),
             record: Record {
                 asked: self.record,
                 history: self.history.clone(),
@@ -235,6 +238,14 @@ pub(crate) static SAVE: Def<Common> = Def {
     value: Some("FILE"),
     help: "also write the run as JSON",
     set: Set::Path(|c, p| c.save = Some(p)),
+};
+/// `--export-markdown=FILE`.
+pub(crate) static EXPORT_MARKDOWN: Def<Common> = Def {
+    long: "export-markdown",
+    short: None,
+    value: Some("FILE"),
+    help: "also write the run as Markdown, as the GitHub job summary shows it",
+    set: Set::Path(|c, p| c.export_markdown = Some(p)),
 };
 /// `--save-baseline=NAME`.
 pub(crate) static SAVE_BASELINE: Def<Common> = Def {
@@ -374,6 +385,7 @@ pub(crate) static SHARED: &[&Def<Common>] = &[
     &QUIET,
     &SAVE,
     &SAVE_BASELINE,
+    &EXPORT_MARKDOWN,
     &BASELINE,
     &NO_BASELINE,
     &THRESHOLD,
@@ -408,6 +420,7 @@ mod tests {
                 Entry::Shared(&QUIET),
                 Entry::Shared(&SAVE),
                 Entry::Shared(&SAVE_BASELINE),
+                Entry::Shared(&EXPORT_MARKDOWN),
                 Entry::Shared(&BASELINE),
                 Entry::Shared(&NO_BASELINE),
                 Entry::Shared(&THRESHOLD),

@@ -6,6 +6,7 @@ use crate::document::comparison::Comparison;
 use crate::document::run::Run;
 use crate::document::store;
 use crate::error::Error;
+use crate::fs::Durability;
 use crate::output::record::{self, Record};
 use crate::output::{self, Format, colour, github, markdown, stdout, verdict, width};
 use crate::text::clean;
@@ -23,6 +24,8 @@ pub(crate) struct Delivery {
     pub all_checks: bool,
     /// Where to save the run.
     pub save: Option<PathBuf>,
+    /// Where to write it as Markdown (`--export-markdown`).
+    pub markdown: Option<PathBuf>,
     /// Whether and where to record it in the history.
     pub record: Record,
 }
@@ -32,10 +35,10 @@ impl Delivery {
     /// cannot be written would otherwise lose the run.
     pub fn check(&self) -> Result<(), Error> {
         self.record.check()?;
-        match &self.save {
-            Some(path) => store::check_writable(path),
-            None => Ok(()),
+        for path in self.save.iter().chain(&self.markdown) {
+            store::check_writable(path)?;
         }
+        Ok(())
     }
 }
 
@@ -51,6 +54,10 @@ pub(crate) fn deliver(run: Run, delivery: &Delivery) -> Result<i32, Error> {
     show(&run, delivery);
     announce(&run, delivery);
     saved?;
+    if let Some(path) = &delivery.markdown {
+        crate::fs::replace_file(path, markdown::summary(&run).as_bytes(), Durability::Synced)
+            .map_err(|e| Error::input(format!("{}: cannot write: {e}", path.display())))?;
+    }
     record::record(&run, &delivery.record)?;
     Ok(verdict::exit_code(&run))
 }

@@ -370,6 +370,7 @@ baseline comparison of micro mode.",
             entries: &[
                 Entry::SharedGroup(common::OUTPUT),
                 Entry::Shared(&common::SAVE),
+                Entry::Shared(&common::EXPORT_MARKDOWN),
                 Entry::Shared(&common::RECORD),
                 Entry::Shared(&common::HISTORY),
                 Entry::Shared(&common::HTML),
