@@ -24,6 +24,8 @@ pub struct Chrome {
     pub name: String,
     site: Value,
     user: Value,
+    /// The nodes of the site, which the administration's layout counts.
+    nodes: i64,
     year: i64,
     /// The left menu: the front page's folders, each with a few children.
     menu: Value,
@@ -88,12 +90,13 @@ impl Chrome {
             },
             year: current_year(),
             menu: Value::from(items),
+            nodes: nodes(site)?,
             name,
         })
     }
 
     /// The variables of a layout around `m`.
-    fn vars(&self, m: ModuleResult<'_>, extra: &[(&str, Value)]) -> Vars {
+    fn vars(&self, m: ModuleResult<'_>, user: &Value, extra: &[(&str, Value)]) -> Vars {
         let mut r = Map::with_capacity(10 + extra.len());
         r.insert("uri", Value::str(m.uri));
         r.insert("node_id", Value::Int(m.node_id));
@@ -113,30 +116,62 @@ impl Chrome {
         }
         Vars::new()
             .set("site", self.site.clone())
-            .set("current_user", self.user.clone())
+            .set("current_user", user.clone())
             .set("current_year", self.year)
             .set("module_result", Value::from(r))
     }
 
     /// `m` in the public layout.
     pub fn public(&self, site: &Site, m: ModuleResult<'_>) -> Result<String, String> {
-        let vars = self.vars(m, &[]);
+        let vars = self.vars(m, &self.user, &[]);
         site.engine
             .render_uri("design:pagelayout.tpl", &vars)
             .map_err(|e| e.to_string())
     }
 
-    /// `m` in the administration's layout, on the users' tab.
-    pub fn admin(&self, site: &Site, m: ModuleResult<'_>) -> Result<String, String> {
+    /// `m` in the administration's layout, on the users' tab; `online`:
+    /// how many administrators are logged in, when one sees the page.
+    pub fn admin(
+        &self,
+        online: Option<usize>,
+        site: &Site,
+        m: ModuleResult<'_>,
+    ) -> Result<String, String> {
+        let as_int = |n: usize| Value::Int(i64::try_from(n).unwrap_or(i64::MAX));
         let extra = [
             ("navigation_part", Value::str("users")),
             ("tree", Value::from(Vec::new())),
+            ("node_count", Value::Int(self.nodes)),
+            ("users_online", as_int(online.unwrap_or(0))),
         ];
-        let vars = self.vars(m, &extra);
+        let user = match online {
+            Some(_) => administrator(),
+            None => self.user.clone(),
+        };
+        let vars = self.vars(m, &user, &extra);
         site.engine
             .render_uri("design:admin/pagelayout.tpl", &vars)
             .map_err(|e| e.to_string())
     }
+}
+
+/// The nodes of the site: the front page and everything below it.
+fn nodes(site: &Site) -> Result<i64, String> {
+    let below = ListQuery {
+        depth: None,
+        ..ListQuery::children(FRONT_PAGE)
+    };
+    let n = site.store.count(&below).map_err(|e| e.to_string())?;
+    Ok(i64::try_from(n).unwrap_or(i64::MAX).saturating_add(1))
+}
+
+/// The user the administration's pages name once one has logged in.
+fn administrator() -> Value {
+    let mut m = Map::with_capacity(3);
+    m.insert("is_logged_in", Value::Bool(true));
+    m.insert("login", Value::str(crate::admin::USER));
+    m.insert("name", Value::str("Administrator User"));
+    Value::from(m)
 }
 
 /// The menu: the front page's folders, in its order.

@@ -177,11 +177,13 @@ impl Pages {
             crate::admin::LOGIN,
             "login",
             "Log in",
+            None,
         )
     }
 
-    /// The administrators' dashboard, its forms carrying `csrf`.
-    pub fn dashboard(&self, csrf: &str, message: &str) -> Result<String, String> {
+    /// The administrators' dashboard, its forms carrying `csrf`, seen by
+    /// the administrator with `online` of them logged in.
+    pub fn dashboard(&self, csrf: &str, message: &str, online: usize) -> Result<String, String> {
         let vars = Vars::new().set("csrf", csrf).set("message", message);
         self.admin_page(
             &self.dashboard_view,
@@ -189,9 +191,12 @@ impl Pages {
             crate::admin::DASHBOARD,
             "dashboard",
             "Dashboard",
+            Some(online),
         )
     }
 
+    /// An administration page; `online` is how many are logged in, when
+    /// the administrator sees it (none: a visitor, logged out).
     fn admin_page(
         &self,
         program: &Program,
@@ -199,9 +204,11 @@ impl Pages {
         uri: &str,
         view: &str,
         title: &str,
+        online: Option<usize>,
     ) -> Result<String, String> {
         let content = self.view(program, vars)?;
         self.chrome.admin(
+            online,
             &self.site,
             ModuleResult {
                 uri,

@@ -43,6 +43,16 @@ fn an_administrator_logs_in_and_out_through_the_forms() {
     assert_eq!(r.status, 200);
     let page = body(&r);
     assert!(page.contains("Log out"), "{page}");
+    // The layout names who is logged in, and counts what is there: the
+    // administrator, online, on a site that has nodes.
+    assert!(
+        page.contains("Logged in as admin") && !page.contains("anonymous"),
+        "{page}"
+    );
+    assert!(
+        page.contains(" 1 users online") && !page.contains(">0 nodes"),
+        "{page}"
+    );
     let r = post(
         site.port,
         "/user/logout",

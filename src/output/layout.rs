@@ -114,6 +114,21 @@ impl Table {
     }
 }
 
+/// A check's baseline or current figure: a count (allocations,
+/// instructions, errors) as the whole number it is (`7,444`, not `7444`
+/// or `28.00`), any other figure with four significant digits.
+pub fn check_value(metric: &crate::document::check::Figure, v: f64) -> String {
+    use crate::document::check::Figure;
+    let counted = metric.is_count() || *metric == Figure::Errors;
+    if counted && v.fract() == 0.0 {
+        thousands(v)
+    } else if counted {
+        significant(v, 6)
+    } else {
+        significant(v, 4)
+    }
+}
+
 /// Milliseconds with four significant digits (`12.35`, `0.004521`).
 pub fn ms(value: Option<f64>) -> String {
     match value {
@@ -221,6 +236,14 @@ mod tests {
         assert_eq!(thousands(1234567.4), "1,234,567");
         assert_eq!(thousands(999.0), "999");
         assert_eq!(change(41.04), "+41.0 %");
+        use crate::document::check::Figure;
+        assert_eq!(check_value(&Figure::Allocs, 28.0), "28");
+        assert_eq!(check_value(&Figure::Allocs, 7444.0), "7,444");
+        assert_eq!(check_value(&Figure::Instructions, 1234.5), "1234.50");
+        assert_eq!(
+            check_value(&Figure::MedianPerCalibration, 0.19104),
+            "0.1910"
+        );
         assert_eq!(change(-3.0), "-3.0 %");
     }
 }

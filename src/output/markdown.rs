@@ -1,7 +1,7 @@
 //! The GitHub job summary: the verdict, the calibration speed line, the
 //! comparison table and the run's table, in Markdown.
 
-use super::layout::{Align, change, ms, significant, thousands};
+use super::layout::{Align, change, check_value, ms, significant, thousands};
 use super::{header, verdict};
 use crate::document::comparison::Comparison;
 use crate::document::run::{Mode, Run};
@@ -115,8 +115,8 @@ fn comparison(c: &Comparison) -> String {
             "| {} | {} | {} | {} | {} | {} |\n",
             escape(&k.key),
             escape(k.metric.as_str()),
-            significant(k.baseline, 4),
-            significant(k.current, 4),
+            check_value(&k.metric, k.baseline),
+            check_value(&k.metric, k.current),
             change(k.change_pct),
             if k.regressed() {
                 format!("**{}**", k.verdict.word())

@@ -1,6 +1,6 @@
 //! The aligned table a person reads in a terminal or a CI log.
 
-use super::layout::{Align, Table, change, ms, significant, thousands};
+use super::layout::{Align, Table, change, check_value, ms, significant, thousands};
 use super::{Render, header};
 use crate::document::check::Basis;
 use crate::document::comparison::{CalibrationRatio, Check, Comparison, Figure, Method};
@@ -388,8 +388,8 @@ fn checks_table(checks: &[&Check]) -> String {
         let mut cells = vec![
             k.key.clone(),
             k.metric.to_string(),
-            significant(k.baseline, 4),
-            significant(k.current, 4),
+            check_value(&k.metric, k.baseline),
+            check_value(&k.metric, k.current),
             change(k.change_pct),
         ];
         if paired {

@@ -9,7 +9,7 @@ use crate::document::comparison::Comparison;
 use crate::document::run::Run;
 use crate::error::Error;
 use crate::judge::paired::pair_figures;
-use crate::output::layout::{change, significant};
+use crate::output::layout::{change, check_value, significant};
 use crate::output::{table, verdict};
 use crate::stats::bootstrap::{self, Interval};
 
@@ -108,8 +108,8 @@ fn checks(page: &mut Page, c: &Comparison, intervals: &[Option<Interval>]) {
             vec![
                 k.key.clone(),
                 k.metric.to_string(),
-                significant(k.baseline, 4),
-                significant(k.current, 4),
+                check_value(&k.metric, k.baseline),
+                check_value(&k.metric, k.current),
                 change(k.change_pct),
                 i.map(|i| format!("{} to {}", change(i.low), change(i.high)))
                     .unwrap_or_default(),

@@ -175,6 +175,11 @@ impl Admin {
         }
     }
 
+    /// How many administrators are logged in at `now`.
+    pub fn online(&self, now: Instant) -> usize {
+        self.state().sessions.live(now)
+    }
+
     /// The session of the request, if it has a live one.
     pub fn session(&self, asked: &Asked, now: Instant) -> Result<session::Session, NoSession> {
         let token = asked

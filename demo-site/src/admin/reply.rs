@@ -80,8 +80,11 @@ fn pressed(app: &Arc<App>, mut reply: Reply, now: Instant) -> Reply {
     let (status, said, retry) = match press {
         Press::Started => (
             200,
-            "Measuring: the card shows the new figures when it is done (a minute or so)."
-                .to_string(),
+            format!(
+                "Measuring: the card shows the new figures when it is done (a few seconds; \
+                 {} s at most).",
+                LIMIT.as_secs()
+            ),
             None,
         ),
         Press::Running(since) => {
@@ -122,7 +125,10 @@ fn pressed(app: &Arc<App>, mut reply: Reply, now: Instant) -> Reply {
 fn response(app: &App, reply: Reply) -> Result<Response<Full<Bytes>>, String> {
     let (html, location, allow) = match &reply.view {
         View::Login { csrf, message } => (app.pages.login(csrf, message)?, None, None),
-        View::Dashboard { csrf, message } => (app.pages.dashboard(csrf, message)?, None, None),
+        View::Dashboard { csrf, message } => {
+            let online = app.admin.online(Instant::now());
+            (app.pages.dashboard(csrf, message, online)?, None, None)
+        }
         View::SeeOther(to) => (String::new(), Some(*to), None),
         View::NotAllowed(allow) => (String::new(), None, Some(*allow)),
     };

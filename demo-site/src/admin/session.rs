@@ -86,6 +86,11 @@ impl Sessions {
         Ok(session.clone())
     }
 
+    /// How many sessions are live at `now`: the users online.
+    pub fn live(&self, now: Instant) -> usize {
+        self.by_token.values().filter(|s| live(s, now)).count()
+    }
+
     /// Ends the session of `token`.
     pub fn end(&mut self, token: &str) {
         self.by_token.retain(|t, _| !same(t, token));
