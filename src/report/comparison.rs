@@ -9,7 +9,7 @@ use crate::document::comparison::Comparison;
 use crate::document::run::Run;
 use crate::error::Error;
 use crate::judge::paired::pair_figures;
-use crate::output::layout::{change, check_value, significant};
+use crate::output::layout::{change, check_value};
 use crate::output::{table, verdict};
 use crate::stats::bootstrap::{self, Interval};
 
