@@ -116,7 +116,9 @@ fn chosen(baseline: Baseline) -> Baseline {
     let metric = baseline.run.metric;
     Baseline {
         basis: Some(format!(
-            "the committed count baseline of this set-up, {}: counts do not depend on the machine",
+            "the committed count baseline of this set-up, {}: the compiler, valgrind, batch, C \
+             library and library pin are held; the CPU that valgrind shows can still move a \
+             count (docs/design.md, \"Why counts, and what they depend on\")",
             metric.as_str(),
         )),
         ..baseline
