@@ -21,6 +21,7 @@ mod cache;
 mod cache_folder;
 mod card;
 mod connection;
+mod design;
 mod gzip;
 mod layout;
 mod lru;

@@ -64,6 +64,9 @@ pub async fn respond(
         .and_then(|v| v.to_str().ok())
         .is_some_and(gzip::accepted);
     let path = target.split(['?', '#']).next().unwrap_or("/");
+    if let Some((kind, bytes)) = crate::design::file(path) {
+        return Ok(design_file(kind, bytes));
+    }
     if let Some(document) = Published::at(path) {
         let Some(origin) = origin(&req) else {
             return Ok(plain(StatusCode::BAD_REQUEST, "no host a URL can name\n"));
@@ -197,6 +200,19 @@ fn clear(app: &App, peer: Option<IpAddr>, authorization: Option<&str>) -> Respon
 }
 
 /// A short plain-text answer.
+/// A design file: a stylesheet or a logo, the same for every page, so a
+/// browser keeps it for a day.
+fn design_file(kind: &'static str, bytes: &'static [u8]) -> Response<Full<Bytes>> {
+    let mut r = Response::new(Full::new(Bytes::from_static(bytes)));
+    let h = r.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=86400"),
+    );
+    r
+}
+
 fn plain(status: StatusCode, text: &'static str) -> Response<Full<Bytes>> {
     let mut r = Response::new(Full::new(Bytes::from_static(text.as_bytes())));
     *r.status_mut() = status;

@@ -202,6 +202,33 @@ fn the_front_page_links_a_search_description_and_a_login_page_that_answer() {
 }
 
 #[test]
+fn every_stylesheet_and_logo_the_layouts_link_answers() {
+    let site = Site::start(&[]);
+    let mut seen = 0;
+    for page in ["/", "/user/login"] {
+        let html = String::from_utf8(get(site.port, page, &[]).body).unwrap();
+        let linked = html
+            .split("=\"/design/")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .map(|rest| format!("/design/{rest}"));
+        for file in linked {
+            let r = get(site.port, &file, &[]);
+            let kind = r.header("content-type").unwrap_or_default().to_string();
+            assert_eq!(r.status, 200, "{page} links {file}");
+            assert!(
+                kind == "image/png" || kind.starts_with("text/css"),
+                "{file}: {kind}"
+            );
+            seen += 1;
+        }
+    }
+    // The public layout's nine stylesheets and logo, the administration's
+    // ten and its logo.
+    assert_eq!(seen, 21);
+}
+
+#[test]
 fn the_pages_are_the_kernel_s() {
     let site = Site::start(&[]);
     let text = |target: &str| {
