@@ -25,6 +25,23 @@ pub fn chromium() -> Option<PathBuf> {
 /// What a page must show, found by CSS selector, each at least once.
 pub type Wanted = &'static [&'static str];
 
+/// The texts of the page's charts that begin left of their chart's box
+/// (by more than a pixel), where a row's name is cut; joined, empty when
+/// none is. (A tick number past the right edge is not looked for yet.)
+const CLIPPED_LABELS: &str = r#"(() => {
+    const cut = [];
+    for (const svg of document.querySelectorAll('svg')) {
+        const frame = svg.getBoundingClientRect();
+        for (const text of svg.querySelectorAll('text')) {
+            const box = text.getBoundingClientRect();
+            if (box.width > 0 && box.left < frame.left - 1) {
+                cut.push(text.textContent.trim());
+            }
+        }
+    }
+    return cut.join(' | ');
+})()"#;
+
 /// Loads each of `pages` with the elements it must show.
 pub fn pages_load_cleanly(pages: &[(PathBuf, Wanted)]) -> Result<(), Failed> {
     let Some(path) = chromium() else {
@@ -110,6 +127,17 @@ fn one(tab: &Arc<Tab>, page: &Path, wanted: Wanted, blank: usize) -> Result<(), 
         if found == 0 {
             return Err(format!("{named}: no {selector}").into());
         }
+    }
+    // No chart's row name is cut at the left: each label's box, as laid
+    // out, begins within its chart's.
+    let clipped = tab
+        .evaluate(CLIPPED_LABELS, false)
+        .ok()
+        .and_then(|r| r.value)
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| "the check did not run".to_string());
+    if !clipped.is_empty() {
+        return Err(format!("{named}: labels cut at a chart's edge: {clipped}").into());
     }
     let _ = tab.remove_event_listener(&listener);
     let errors = errors.lock().map(|e| e.clone()).unwrap_or_default();

@@ -83,7 +83,7 @@ fn category(labels: &[String], at: f64, top_down: bool) -> String {
 
 /// The frame the charts of one bar or box a row share: a row per label,
 /// the first on top, numbers from `x` along the bottom under `x_desc`,
-/// labels `label_width` wide.
+/// labels at least `label_width` wide, and as wide as the longest needs.
 fn rows_chart<'a, 'b>(
     root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
     x: std::ops::Range<f64>,
@@ -96,7 +96,7 @@ fn rows_chart<'a, 'b>(
     let mut chart = ChartBuilder::on(root)
         .margin(12)
         .x_label_area_size(34)
-        .y_label_area_size(label_width)
+        .y_label_area_size(label_width.max(label_area(labels)))
         .build_cartesian_2d(x, -0.5..rows - 0.5)
         .map_err(|e| fail(&e))?;
     let label = |y: &f64| category(labels, *y, true);
@@ -108,6 +108,15 @@ fn rows_chart<'a, 'b>(
         .draw()
         .map_err(|e| fail(&e))?;
     Ok(chart)
+}
+
+/// Pixels the longest of `labels` takes at the labels' 13 px sans-serif
+/// (7.5 px a character is a wide letter's, so no label is cut at the
+/// left), with a margin; at most half the chart, whose bars need the rest.
+fn label_area(labels: &[String]) -> u32 {
+    let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let needed = (longest as f64 * 7.5).ceil() as u32 + 16;
+    needed.min(WIDTH / 2)
 }
 
 /// The mesh every chart starts from: numbers on both axes (a chart of
@@ -199,6 +208,16 @@ mod tests {
         assert_eq!(span([-1e308, 1e308].into_iter()), None);
         assert_eq!(span(std::iter::empty()), None);
         assert!(span([1.0, 2.0].into_iter()).is_some());
+    }
+
+    #[test]
+    fn the_label_area_fits_the_longest_label_up_to_half_the_chart() {
+        let labels = |n: usize| vec!["a".to_string(), "x".repeat(n)];
+        // template_page_minijinja (median/calib +23.0 %): 43 characters.
+        assert_eq!(label_area(&labels(43)), 339);
+        assert_eq!(label_area(&labels(2)), 31);
+        assert_eq!(label_area(&labels(200)), WIDTH / 2);
+        assert_eq!(label_area(&[]), 16);
     }
 
     #[test]
