@@ -272,6 +272,10 @@ fn tests() -> Vec<Trial> {
             help_wins_over_missing_arguments,
         ),
         Trial::test("a_closed_stdout_ends_quietly", a_closed_stdout_ends_quietly),
+        Trial::test(
+            "completions_and_the_manual_are_made_by_the_command",
+            completions_and_the_manual_are_made_by_the_command,
+        ),
     ]);
     trials
 }
@@ -314,6 +318,36 @@ fn a_closed_stdout_ends_quietly() -> Result<(), Failed> {
             &ran,
         )?;
     }
+    Ok(())
+}
+
+/// `yardstick completions SHELL` and `yardstick man`, from the same
+/// option tables as `--help`.
+fn completions_and_the_manual_are_made_by_the_command() -> Result<(), Failed> {
+    let bash = run(yardstick().args(["completions", "bash"]));
+    check(
+        bash.code == 0
+            && bash
+                .stdout
+                .contains("complete -o default -F _yardstick yardstick")
+            && bash.stdout.contains("--save-baseline"),
+        "a bash script naming the options",
+        &bash,
+    )?;
+    let man = run(yardstick().arg("man"));
+    check(
+        man.code == 0
+            && man.stdout.starts_with(".TH YARDSTICK 1")
+            && man.stdout.contains("--repeat"),
+        "a manual page with the options",
+        &man,
+    )?;
+    let bad = run(yardstick().args(["completions", "tcsh"]));
+    check(
+        bad.code == 2 && bad.stderr.contains("`tcsh`"),
+        "an unknown shell",
+        &bad,
+    )?;
     Ok(())
 }
 

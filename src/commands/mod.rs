@@ -21,6 +21,7 @@ mod page;
 #[cfg(feature = "report")]
 pub mod report;
 pub mod saved;
+mod shell;
 pub mod testmode;
 pub mod worker;
 
@@ -54,6 +55,8 @@ commands:
   history         add, list and show the runs kept in a history
   machine         print this machine's class, the key of its wall-time
                   baselines
+  completions     bash|zsh|fish: print the shell's completion script
+  man             print the manual page (yardstick man | man -l -)
 
 yardstick <command> --help (or yardstick help <command>) prints a command's
 options; docs/cli.md has them all. -V, --version prints the version.
@@ -144,6 +147,8 @@ fn run_command(command: OsString, mut args: Vec<OsString>) -> Result<i32, Error>
             "report: this yardstick was built without the report (build it with --features report)",
         )),
         Some("machine") => machine::main(args),
+        Some("completions") => shell::completions(args),
+        Some("man") => shell::man(args),
         Some("baseline") => baseline::BaselineOptions::parse(args).and_then(|o| baseline::main(&o)),
         // `help COMMAND` answers as `COMMAND --help` does.
         Some("help") if !args.is_empty() => {
@@ -278,8 +283,29 @@ fn exit_code(result: Result<i32, Error>) -> i32 {
 /// read from the one table its parser takes them by (tests/help.rs).
 #[doc(hidden)]
 pub fn options_of(command: &str) -> Option<(Vec<String>, Vec<String>)> {
-    fn both<T>(spec: &flags::Spec<T>) -> Option<(Vec<String>, Vec<String>)> {
-        Some((spec.options(), spec.refused()))
+    described(command).map(|d| (d.options, d.refused))
+}
+
+/// The help `command` prints (`history add` for a subcommand), from its
+/// option table; none for a command without one.
+pub(crate) fn help_of(command: &str) -> Option<&'static str> {
+    described(command).map(|d| d.help)
+}
+
+/// What a command's option table says of it.
+struct Described {
+    options: Vec<String>,
+    refused: Vec<String>,
+    help: &'static str,
+}
+
+fn described(command: &str) -> Option<Described> {
+    fn both<T>(spec: &flags::Spec<T>) -> Option<Described> {
+        Some(Described {
+            options: spec.options(),
+            refused: spec.refused(),
+            help: spec.help(),
+        })
     }
     match command {
         "micro" => both(&micro::cli::SPEC),
