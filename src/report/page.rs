@@ -11,6 +11,9 @@ use std::path::Path;
 pub struct Page {
     title: String,
     body: String,
+    /// Each section's heading, in order: the contents at the top link to
+    /// them (`#s1`, `#s2`, ...).
+    sections: Vec<String>,
 }
 
 /// Forbids every fetch: the page stands alone, and a report of hostile
@@ -36,6 +39,7 @@ th { white-space: nowrap; }
 th, td { padding: 0.2rem 0.7rem; border-bottom: 1px solid var(--rule); text-align: left; }
 td.number, th.number { text-align: right; white-space: nowrap; }
 code { font: 0.9em ui-monospace, monospace; }
+nav.contents ol { margin: 0 0 1rem; padding-left: 1.4rem; columns: 2; }
 @media print { body { color: #000; background: #fff; } figure.chart { break-inside: avoid; } }
 ";
 
@@ -45,12 +49,33 @@ impl Page {
         Page {
             title: title.to_string(),
             body: String::new(),
+            sections: Vec::new(),
         }
     }
 
-    /// A section heading.
+    /// A section heading, which the contents link to.
     pub fn heading(&mut self, text: &str) {
-        self.body.push_str(&format!("<h2>{}</h2>\n", escape(text)));
+        self.sections.push(text.to_string());
+        self.body.push_str(&format!(
+            "<h2 id=\"s{}\">{}</h2>\n",
+            self.sections.len(),
+            escape(text)
+        ));
+    }
+
+    /// The contents: a link to each section, where there are three or more
+    /// (a long page is read by jumping); none for a shorter one.
+    fn contents(&self) -> String {
+        if self.sections.len() < 3 {
+            return String::new();
+        }
+        let links: String = self
+            .sections
+            .iter()
+            .enumerate()
+            .map(|(i, text)| format!("<li><a href=\"#s{}\">{}</a></li>", i + 1, escape(text)))
+            .collect();
+        format!("<nav class=\"contents\"><ol>{links}</ol></nav>\n")
     }
 
     /// A heading within a section.
@@ -114,9 +139,10 @@ impl Page {
              <meta http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\">\n\
              <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
              <title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n\
-             <h1>{title}</h1>\n{body}<footer><p>Made by <code>{command}</code> on {date}.</p>\
+             <h1>{title}</h1>\n{contents}{body}<footer><p>Made by <code>{command}</code> on {date}.</p>\
              </footer>\n</main>\n</body>\n</html>\n",
             title = escape(&self.title),
+            contents = self.contents(),
             body = self.body,
             command = escape(&command),
             date = escape(&crate::document::environment::now()),
@@ -170,6 +196,21 @@ mod tests {
             let blocks = tags("<h2></h2><p class=\"note\"></p><table>\n<thead><tr><th></th></tr></thead>\n<tbody>\n<tr><td></td></tr>\n</tbody>\n</table><figure><svg></svg></figure>");
             prop_assert_eq!(tags(&html), tags(&own) + blocks);
         }
+    }
+
+    #[test]
+    fn a_long_page_opens_with_links_to_its_sections() {
+        let mut page = Page::new("t");
+        for name in ["a", "b <c>"] {
+            page.heading(name);
+        }
+        assert!(!page.render(&[]).contains("<nav"));
+        page.heading("d");
+        let html = page.render(&[]);
+        assert!(html.contains(
+            "<nav class=\"contents\"><ol><li><a href=\"#s1\">a</a></li><li><a href=\"#s2\">b &lt;c&gt;</a></li>"
+        ));
+        assert!(html.contains("<h2 id=\"s3\">d</h2>"));
     }
 
     #[test]
