@@ -318,6 +318,22 @@ fn a_closed_stdout_ends_quietly() -> Result<(), Failed> {
             &ran,
         )?;
     }
+    // A write that fails otherwise (a full disk) cut the document short:
+    // no success, one line.
+    if Path::new("/dev/full").exists() {
+        for args in [&["show", "--json", &fixture][..], &["--help"]] {
+            let mut cmd = yardstick();
+            cmd.args(args).stdout(std::fs::File::create("/dev/full")?);
+            let ran = run(cmd);
+            check(
+                ran.code == 2
+                    && ran.stderr.starts_with("error: stdout: ")
+                    && ran.stderr.lines().count() == 1,
+                &format!("{args:?} into /dev/full"),
+                &ran,
+            )?;
+        }
+    }
     Ok(())
 }
 

@@ -262,9 +262,10 @@ fn utf8(args: Vec<OsString>) -> Result<Vec<String>, Error> {
 /// The exit code of a command's result, printing its error (on stderr) or
 /// the help it was asked for (on stdout). A command whose stdout was
 /// closed before it finished exits as SIGPIPE would have ended it; help
-/// exits 0 whoever reads it, as other tools' help does.
+/// exits 0 whoever reads it, as other tools' help does. A write that
+/// failed otherwise (`> /dev/full`) is exit 2, said on stderr.
 fn exit_code(result: Result<i32, Error>) -> i32 {
-    match result {
+    let code = match result {
         Ok(_) if stdout::closed() => stdout::CUT_OFF,
         Ok(code) => code,
         Err(Error::Help(text)) => {
@@ -273,8 +274,17 @@ fn exit_code(result: Result<i32, Error>) -> i32 {
         }
         Err(e) => {
             eprintln!("{e}");
-            e.exit_code()
+            return e.exit_code();
         }
+    };
+    // What was printed was cut short by a failed write (a full disk): no
+    // verdict it carried can stand.
+    match stdout::failed() {
+        Some(why) => {
+            eprintln!("error: stdout: {why}");
+            2
+        }
+        None => code,
     }
 }
 
