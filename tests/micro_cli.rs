@@ -909,6 +909,36 @@ fn exp_benchmark_runs_show_and_compare_and_another_tool_s_give_no_verdict() -> R
         "another tool",
         &ran,
     )?;
+    // A probe the tool marked failed by its null median alone (no error
+    // count) fails the comparison; it never drops out of it.
+    let mut vanished = passing.clone();
+    for field in [
+        "min",
+        "mean",
+        "median",
+        "p90",
+        "p95",
+        "p99",
+        "max",
+        "stddev",
+        "rps",
+        "normalized",
+    ] {
+        vanished["rows"][1][field] = Value::Null;
+    }
+    vanished["rows"][1]["n"] = Value::from(0);
+    let vanished_path = t.path().join("vanished.json");
+    write_json(&vanished_path, &vanished)?;
+    let ran = run(yardstick().arg("compare").arg(&php).arg(&vanished_path));
+    check(
+        ran.code == 1
+            && ran
+                .stdout
+                .contains("FAIL: probe template_compile has no figure")
+            && !ran.stdout.contains("PASS"),
+        "a probe without its figure fails, with no all-clear after it",
+        &ran,
+    )?;
     let bad = t.path().join("bad.json");
     slower["rows"][0]["median"] = Value::from("fast");
     write_json(&bad, &slower)?;

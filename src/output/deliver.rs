@@ -82,7 +82,7 @@ pub(crate) fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 
         lines.extend(c.tool_note().map(|n| format!("note: {}", clean(&n))));
         lines.extend(c.machine_note().map(|n| format!("note: {}", clean(&n))));
     }
-    lines.push(verdict::comparison_line(c));
+    lines.extend(verdict::closing_after(c, !failed.is_empty()));
     for line in lines {
         if table {
             stdout::line(&painted(delivery, line));

@@ -1,7 +1,7 @@
 //! The closing verdict lines and the exit code they stand for.
 
 use crate::document::comparison::{Comparison, Figure, Judged};
-use crate::document::run::{Row, RowKind, Run};
+use crate::document::run::{Metric, Row, RowKind, Run};
 use crate::probe::Role;
 use crate::text::clean;
 use std::collections::BTreeSet;
@@ -18,9 +18,20 @@ pub(crate) fn failed_probes(run: &Run) -> Vec<&Row> {
             // A process probe fails on its first failing child, whatever
             // the children before it gave; its `.process` row stands for it.
             RowKind::Process => r.errors > 0 && r.key.ends_with(".process"),
-            _ => r.figures.n == 0 && r.errors > 0,
+            _ => (r.figures.n == 0 && r.errors > 0) || no_figure(run, r),
         })
         .collect()
+}
+
+/// Whether probe row `r` lacks the figure its run is judged by: a probe
+/// that failed where it was measured (another tool's format marks it so,
+/// with no error count) is a failure, never a row quietly left out.
+fn no_figure(run: &Run, r: &Row) -> bool {
+    match run.metric {
+        Metric::Time => r.figures.median.is_none(),
+        Metric::Instructions => r.counted.instructions.is_none(),
+        Metric::EstimatedCycles => r.counted.estimated_cycles.is_none(),
+    }
 }
 
 /// The line of a probe that failed, from its row; the name comes from the
@@ -30,6 +41,9 @@ pub(crate) fn failed_line(row: &Row) -> String {
     match (row.kind, name.strip_suffix(".process")) {
         (RowKind::Process, Some(probe)) => {
             format!("FAIL: process probe {probe} failed (see its rows' notes)")
+        }
+        _ if row.errors == 0 => {
+            format!("FAIL: probe {name} has no figure (it failed where it was measured)")
         }
         _ => format!("FAIL: probe {name} failed its check"),
     }
@@ -119,14 +133,19 @@ pub fn lines(run: &Run) -> Vec<String> {
     out.extend(failed_cells(run));
     out.extend(failed_requests(run));
     if let Some(c) = &run.comparison {
-        // "No slowdown against the last run" after a FAIL line reads as
-        // an all-clear; the information adds nothing to a failed run.
-        let quiet_information = c.informational && c.regressions() == 0;
-        if out.is_empty() || !quiet_information {
-            out.push(comparison_line(c));
-        }
+        out.extend(closing_after(c, !out.is_empty()));
     }
     out
+}
+
+/// The closing line of `c` after the FAIL lines of a run that failed
+/// otherwise (`broken`), if it still says something: "PASS: no regression"
+/// or "no slowdown against the last run" there would read as an
+/// all-clear.
+pub(crate) fn closing_after(c: &Comparison, broken: bool) -> Option<String> {
+    let (closing, line) = closing(c);
+    let all_clear = closing == Closing::Pass || (c.informational && c.regressions() == 0);
+    (!broken || !all_clear).then_some(line)
 }
 
 /// What a comparison comes to, as its closing line's first word says.
@@ -144,14 +163,9 @@ pub(crate) enum Closing {
     Pass,
 }
 
-/// The line that closes a comparison. Only a verdict says PASS or FAIL:
-/// across machine classes, and against the last run on this machine, the
-/// changes are information.
-pub(crate) fn comparison_line(c: &Comparison) -> String {
-    closing(c).1
-}
-
-/// How a comparison closes, and its line.
+/// How a comparison closes, and its line. Only a verdict says PASS or
+/// FAIL: across machine classes, and against the last run on this
+/// machine, the changes are information.
 pub(crate) fn closing(c: &Comparison) -> (Closing, String) {
     if let Some(t) = c.tools.as_ref().filter(|t| !t.judged && !c.failed()) {
         return (
@@ -318,8 +332,26 @@ mod tests {
     }
 
     #[test]
+    fn a_probe_without_its_figure_fails_even_without_an_error_count() {
+        // exp:benchmark marks a failed probe by a null median alone.
+        let mut empty = Row::with_samples("b".into(), RowKind::Probe, "b".into(), vec![]);
+        empty.errors = 0;
+        let fine = Row::with_samples("a".into(), RowKind::Probe, "a".into(), vec![1.0]);
+        let run = test_micro_run(vec![fine, empty], None);
+        assert_eq!(
+            lines(&run),
+            ["FAIL: probe b has no figure (it failed where it was measured)"]
+        );
+        assert_eq!(exit_code(&run), 1);
+    }
+
+    #[test]
     fn a_process_probe_fails_as_a_process() {
-        let row = |name: &str, kind| Row::with_samples(name.into(), kind, name.into(), vec![]);
+        let row = |name: &str, kind| {
+            let mut r = Row::with_samples(name.into(), kind, name.into(), vec![]);
+            r.errors = 3;
+            r
+        };
         assert_eq!(
             failed_line(&row("ini_parse", RowKind::Probe)),
             "FAIL: probe ini_parse failed its check"
