@@ -84,16 +84,22 @@ fn ab_counts_answers_cut_short_as_errors() {
 /// file it records itself in.
 struct FakeTool {
     dir: tempfile::TempDir,
+    tool: &'static str,
 }
 
 impl FakeTool {
     fn new(script: &str) -> FakeTool {
+        FakeTool::named("ab", script)
+    }
+
+    /// A fake `tool` (`ab`, `wrk`) running `script`.
+    fn named(tool: &'static str, script: &str) -> FakeTool {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("ab");
+        let path = dir.path().join(tool);
         std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        FakeTool { dir }
+        FakeTool { dir, tool }
     }
 
     fn log(&self) -> PathBuf {
@@ -112,7 +118,8 @@ impl FakeTool {
         let mut dirs = vec![self.dir.path().to_path_buf()];
         dirs.extend(std::env::split_paths(&path));
         let mut cmd = common::yardstick();
-        cmd.args(["http", "-q", "--tool=ab", "--concurrency=1"])
+        cmd.args(["http", "-q", "--concurrency=1"])
+            .arg(format!("--tool={}", self.tool))
             .arg(format!("--url=http://127.0.0.1:{}/", closed_port()))
             .arg(format!("--save={}", self.save().display()))
             .args(extra)
@@ -142,6 +149,26 @@ impl FakeTool {
 fn closed_port() -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     listener.local_addr().unwrap().port()
+}
+
+/// A tool that printed a summary and then failed (issue: a wrk that said
+/// "10 requests in 2.00s" and exited 3 was saved as 10 successes): its
+/// figures are refused, naming how it ended, and nothing is saved.
+fn a_tool_that_failed_is_no_measurement_whatever_it_printed() {
+    let summary = include_str!("fixtures/http/wrk-ok.txt");
+    let fake = FakeTool::named(
+        "wrk",
+        &format!("cat <<'EOF'\n{summary}\nEOF\necho 'wrk: lost its threads' >&2\nexit 3"),
+    );
+    let ran = common::run(fake.yardstick(&["--duration=1", "--warmup=0"]));
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("it failed (exit status: 3: wrk: lost its threads)"),
+        "{}",
+        ran.stderr
+    );
+    assert!(fake.saved_nothing());
 }
 
 fn a_warm_up_that_hangs_ends_the_run_and_is_not_followed() {
@@ -249,6 +276,7 @@ fn main() {
     let ab = yardstick::http::tools::installed("ab").is_some();
     common::run_trials(vec![
         trial!(ab_counts_answers_cut_short_as_errors, needs "ab" if ab),
+        trial!(a_tool_that_failed_is_no_measurement_whatever_it_printed),
         trial!(a_warm_up_that_hangs_ends_the_run_and_is_not_followed),
         trial!(a_signal_kills_the_tool_with_its_children_and_saves_nothing),
     ]);

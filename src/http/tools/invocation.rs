@@ -44,6 +44,8 @@ pub(crate) struct Ran<S> {
     pub(crate) stdout: S,
     pub(crate) stderr: String,
     pub(crate) success: bool,
+    /// How it ended, when not well (`exit status: 3`).
+    pub(crate) status: Option<String>,
 }
 
 /// What a tool printed.
@@ -52,6 +54,32 @@ pub(crate) struct Printed {
     pub(crate) stdout: String,
     /// Standard error, where they say why they could not.
     pub(crate) stderr: String,
+    /// How the tool ended, when it did not end well (`exit status: 3`).
+    pub(crate) failure: Option<String>,
+}
+
+impl Printed {
+    /// `summary`, read from what the tool printed, if the tool ended well:
+    /// a tool that failed may still print a summary (a wrk that exited 3
+    /// after "10 requests in 2.00s"), and its figures are not its
+    /// measurement.
+    pub(crate) fn trusted<T>(&self, summary: T) -> Result<T, String> {
+        match &self.failure {
+            None => Ok(summary),
+            Some(status) => {
+                let said = self
+                    .stderr
+                    .lines()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or("");
+                Err(format!(
+                    "it failed ({status}{}{}), so the summary it printed is not a measurement",
+                    if said.is_empty() { "" } else { ": " },
+                    crate::text::clean(&said.chars().take(200).collect::<String>())
+                ))
+            }
+        }
+    }
 }
 
 impl Invocation<'_> {
@@ -64,6 +92,7 @@ impl Invocation<'_> {
         Ok(Printed {
             stdout: String::from_utf8_lossy(&ran.stdout).into_owned(),
             stderr: ran.stderr,
+            failure: ran.status.clone(),
         })
     }
 
@@ -82,6 +111,7 @@ impl Invocation<'_> {
             stdout: done.stdout,
             stderr: String::from_utf8_lossy(&done.stderr).into_owned(),
             success: done.status.success(),
+            status: (!done.status.success()).then(|| done.status.to_string()),
         })
     }
 
@@ -126,7 +156,9 @@ impl Invocation<'_> {
         self.warm_up(&args)?;
         let args = args(self.requests);
         let printed = self.output(&args)?;
-        parse(&printed).map_err(|m| self.failed(&args, m))
+        parse(&printed)
+            .and_then(|summary| printed.trusted(summary))
+            .map_err(|m| self.failed(&args, m))
     }
 
     /// The error of a run with `args` that did not run to its end.

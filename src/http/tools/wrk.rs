@@ -36,7 +36,9 @@ pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
         script.as_deref(),
     );
     let printed = run.output(&args)?;
-    parse(&printed.stdout, &printed.stderr).map_err(|m| run.failed(&args, m))
+    parse(&printed.stdout, &printed.stderr)
+        .and_then(|summary| printed.trusted(summary))
+        .map_err(|m| run.failed(&args, m))
 }
 
 /// The command line for `seconds` of load with `c` connections; `script`
