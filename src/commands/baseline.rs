@@ -111,6 +111,9 @@ impl BaselineOptions {
 
 /// Pools, saves, and prints how far each run sat from the pooled figure.
 pub(crate) fn main(options: &BaselineOptions) -> Result<i32, Error> {
+    // An output that is one of the runs pooled would replace it.
+    let inputs: Vec<&std::path::Path> = options.runs.iter().map(PathBuf::as_path).collect();
+    store::check_distinct(&options.output, "--output", &inputs)?;
     store::check_writable(&options.output)?;
     let mut runs = Vec::with_capacity(options.runs.len());
     for p in &options.runs {

@@ -19,10 +19,27 @@ pub(crate) fn check_writable(path: &Path) -> Result<(), Error> {
         .map_err(|e| Error::input(format!("{shown}: cannot save there: {}", e)))
 }
 
+/// Whether `a` and `b` are one file under two names (a hard link), where
+/// both exist.
+#[cfg(unix)]
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &Path, _: &Path) -> bool {
+    false
+}
+
 /// Refuses to write `path` when it names the same file as one of `inputs`
 /// (a run read, a history, a run saved beside it): the page or document
 /// written would replace it. Paths not there yet compare by their folder
-/// and name, so `--save=x --html=./x` is caught before either exists.
+/// and name, so `--save=x --html=./x` is caught before either exists; a hard link
+/// or a symbolic link is the file it names.
 pub fn check_distinct(path: &Path, option: &str, inputs: &[&Path]) -> Result<(), Error> {
     let key = |p: &Path| -> Option<std::path::PathBuf> {
         if let Ok(whole) = p.canonicalize() {
@@ -45,7 +62,8 @@ pub fn check_distinct(path: &Path, option: &str, inputs: &[&Path]) -> Result<(),
     let Some(ours) = key(path) else {
         return Ok(());
     };
-    match inputs.iter().find(|i| key(i).as_ref() == Some(&ours)) {
+    let same = |i: &Path| key(i).as_ref() == Some(&ours) || same_file(path, i);
+    match inputs.iter().find(|i| same(i)) {
         Some(same) => Err(Error::usage(format!(
             "{option}: {} is {}, which it would replace; name another file",
             path.display(),
@@ -85,6 +103,19 @@ mod tests {
         let dotted = t.path().join("out/./h.sqlite");
         assert!(check_distinct(&dotted, "--html", &[&new]).is_err());
         assert!(check_distinct(&t.path().join("out/p.html"), "--html", &[&new]).is_ok());
+        // A hard link and a symbolic link are the file they name.
+        #[cfg(unix)]
+        {
+            let hard = t.path().join("hard.json");
+            std::fs::hard_link(&run, &hard).unwrap();
+            assert!(check_distinct(&hard, "--output", &[&run]).is_err());
+            let soft = t.path().join("soft.json");
+            std::os::unix::fs::symlink(&run, &soft).unwrap();
+            assert!(check_distinct(&soft, "--output", &[&run]).is_err());
+            std::fs::create_dir_all(t.path().join("sub")).unwrap();
+            let up = t.path().join("sub/../run.json");
+            assert!(check_distinct(&up, "--output", &[&run]).is_err());
+        }
     }
 
     #[test]
