@@ -193,8 +193,9 @@ fn a_run_fits_80_columns_where_asked_and_a_pipe_gets_every_column() -> Result<()
     Ok(())
 }
 
-/// `--save-baseline=NAME`, then `--baseline=NAME`, as criterion's; an
-/// existing file of the same name wins, and a name nothing saved is named.
+/// `--save-baseline=NAME`, then `--baseline=NAME`, as criterion's, with
+/// the run as Markdown beside it; a name nothing saved is named, and a
+/// path is no name.
 fn a_baseline_saved_by_name_judges_by_name() -> Result<(), Failed> {
     let home = tempfile::tempdir()?;
     let named = |args: &[&str]| {
