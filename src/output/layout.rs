@@ -32,11 +32,20 @@ impl Table {
         self
     }
 
-    /// Adds a row; every cell is cleaned (`text::clean`), so no
-    /// cell can start a line of its own.
+    /// Adds a row; every cell is cleaned (`text::clean`), so no cell can
+    /// start a line of its own, and a cell starting `::` (a probe named
+    /// `::error file=x::boom`) gets a visible mark before it: a table's
+    /// line never reads as a GitHub workflow command, in a log or not.
     pub fn push(&mut self, row: Vec<String>) {
-        self.rows
-            .push(row.iter().map(|c| crate::text::cleaned(c)).collect());
+        let cell = |c: &String| {
+            let c = crate::text::cleaned(c);
+            if c.starts_with("::") {
+                format!("{}{c}", crate::text::REPLACEMENT)
+            } else {
+                c
+            }
+        };
+        self.rows.push(row.iter().map(cell).collect());
     }
 
     /// True before any row is pushed.
@@ -225,6 +234,15 @@ mod tests {
         // Wide enough: nothing goes.
         let wide = super::super::width::within(Some(23), || t.render());
         assert_eq!(wide, t.render());
+    }
+
+    #[test]
+    fn no_line_of_a_table_is_a_workflow_command() {
+        let mut t = Table::new(&[("probe", Align::Left), ("n", Align::Right)]);
+        t.push(vec!["::error file=x::boom".into(), "1".into()]);
+        let text = t.render();
+        assert!(text.lines().all(|l| !l.starts_with("::")), "{text}");
+        assert!(text.contains("\u{FFFD}::error file=x::boom"), "{text}");
     }
 
     #[test]
