@@ -338,7 +338,11 @@ mod tests {
 
     #[test]
     fn the_variables_of_cargo_run_are_not_passed_to_the_bench_build() {
-        for name in ["CARGO_MANIFEST_DIR", "CARGO_PKG_NAME", "CARGO_PKG_VERSION_MAJOR"] {
+        for name in [
+            "CARGO_MANIFEST_DIR",
+            "CARGO_PKG_NAME",
+            "CARGO_PKG_VERSION_MAJOR",
+        ] {
             assert!(is_set_by_cargo_run(name), "{name}");
         }
         // cargo finds itself through CARGO, and the user's own settings
