@@ -4,9 +4,14 @@
 # and prints one line per target: executions, executions per second (both
 # from libFuzzer's final stats), the working corpus and the result.
 #
-#   scripts/fuzz.sh 20                 # every target, 20 s each (CI)
+#   scripts/fuzz.sh 20                 # every target, 20 s each
 #   scripts/fuzz.sh 120 router url     # two targets, two minutes each
+#   scripts/fuzz.sh --part=1/4 6       # the second quarter of the targets
+#                                      # (in `cargo fuzz list` order, every
+#                                      # 4th from the second), 6 s each (CI)
 #
+# With --part, only the chosen targets are built and linked (the
+# dependencies, built once for all, take nearly all of the build's time).
 # Needs cargo-fuzz (cargo install cargo-fuzz --locked) and a nightly
 # compiler: `cargo +nightly` where rustup has one, else RUSTC_BOOTSTRAP=1.
 # New inputs go to $CARGO_TARGET_DIR/fuzz-corpus/TARGET (kept between runs,
@@ -15,6 +20,26 @@
 #   (cd fuzz && cargo +nightly fuzz run -a -s none TARGET artifacts/TARGET/crash-...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+part=
+case ${1:-} in
+  --part=*)
+    part=${1#--part=}
+    shift
+    ;;
+esac
+if [ -n "$part" ]; then
+  index=${part%/*}
+  parts=${part#*/}
+  case $index/$parts in
+    */*/* | /* | */ | *[!0-9/]*) bad=1 ;;
+    *) index=$((10#$index)) parts=$((10#$parts)) bad=$(( parts == 0 || index >= parts )) ;;
+  esac
+  if [ "$bad" -ne 0 ]; then
+    echo "scripts/fuzz.sh: --part must be I/N with 0 <= I < N (got '$part')" >&2
+    exit 2
+  fi
+fi
 
 seconds=${1:-}
 case $seconds in
@@ -48,6 +73,16 @@ if [ "$#" -gt 0 ]; then
 else
   mapfile -t targets < <("${cargo[@]}" fuzz list)
 fi
+if [ -n "$part" ]; then
+  chosen=()
+  for i in "${!targets[@]}"; do
+    if [ $((i % parts)) -eq "$index" ]; then
+      chosen+=("${targets[$i]}")
+    fi
+  done
+  echo "scripts/fuzz.sh: part $index of 0-$((parts - 1)): ${chosen[*]} (${#chosen[@]} of ${#targets[@]} targets)"
+  targets=("${chosen[@]}")
+fi
 seeds_of() {
   case $1 in
     template_*) echo template ;;
@@ -63,7 +98,13 @@ for t in "${targets[@]}"; do
     exit 2
   fi
 done
-"${cargo[@]}" fuzz build "${flags[@]}"
+if [ -n "$part" ] || [ "$#" -gt 0 ]; then
+  for t in "${targets[@]}"; do
+    "${cargo[@]}" fuzz build "${flags[@]}" "$t"
+  done
+else
+  "${cargo[@]}" fuzz build "${flags[@]}"
+fi
 
 work=$CARGO_TARGET_DIR/fuzz-corpus
 crashes=0
