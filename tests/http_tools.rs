@@ -2,6 +2,7 @@
 //! (apache2-utils), wrk, h2load (nghttp2-client, `--h1`) and oha against a
 //! local nginx and a local slow server on loopback, failures included.
 
+use serde_json::Value;
 use yardstick::http::tools::{ab, h2load, oha, wrk};
 
 fn fixture(name: &str) -> String {
@@ -182,47 +183,88 @@ fn h2load_failed_errored_and_timeouts() {
     assert!(close(s.figures.min, 1500.0));
 }
 
+/// The oha versions whose output is kept (tests/fixtures/http/oha-VERSION/,
+/// each with `made.txt`: the version and the commands, from
+/// scripts/oha-fixtures.py). 1.12 is before oha's first-byte figures.
+const OHA_VERSIONS: [&str; 2] = ["1.12.0", "1.16.0"];
+
+/// A fixture of one oha version, as text and as JSON.
+fn oha_fixture(version: &str, name: &str) -> (String, Value) {
+    let text = fixture(&format!("oha-{version}/{name}"));
+    let doc = serde_json::from_str(&text).unwrap();
+    (text, doc)
+}
+
 #[test]
 fn oha_success_in_seconds() {
-    let s = oha::parse(&fixture("oha-ok.json"), 200).unwrap();
-    assert_eq!((s.requests, s.succeeded, s.errors), (200, 200, 0));
-    assert!(
-        close(s.figures.min, 0.033158)
-            && close(s.figures.max, 2.569482)
-            && close(s.figures.mean, 0.130838)
-    );
-    assert!(
-        close(s.figures.median, 0.063849)
-            && close(s.figures.p90, 0.146417)
-            && close(s.figures.p95, 0.51901)
-            && close(s.figures.p99, 2.562507)
-    );
-    assert!(s.ttfb_median.is_some_and(|t| t > 0.0 && t <= 0.063849));
-    assert!(close(s.rps, 200.0 / 0.015918725));
-    assert!(close(s.bytes, 31.0));
-    assert_eq!(s.status.get("200"), Some(&200));
-    assert!(s.note.is_empty());
+    for version in OHA_VERSIONS {
+        let (text, doc) = oha_fixture(version, "ok.json");
+        let s = oha::parse(&text, 200).unwrap();
+        assert_eq!(
+            (s.requests, s.succeeded, s.errors),
+            (200, 200, 0),
+            "{version}"
+        );
+        let ms = |v: &Value| v.as_f64().unwrap() * 1000.0;
+        let (summary, p) = (&doc["summary"], &doc["latencyPercentiles"]);
+        assert!(close(s.figures.min, ms(&summary["fastest"])), "{version}");
+        assert!(close(s.figures.max, ms(&summary["slowest"])), "{version}");
+        assert!(close(s.figures.mean, ms(&summary["average"])), "{version}");
+        for (got, key) in [
+            (s.figures.median, "p50"),
+            (s.figures.p90, "p90"),
+            (s.figures.p95, "p95"),
+            (s.figures.p99, "p99"),
+        ] {
+            assert!(close(got, ms(&p[key])), "{version} {key}");
+        }
+        assert!(s.figures.min <= s.figures.median && s.figures.median <= s.figures.max);
+        match doc.get("firstBytePercentiles") {
+            Some(first) => assert!(close(s.ttfb_median, ms(&first["p50"])), "{version}"),
+            None => assert_eq!(s.ttfb_median, None, "{version}"),
+        }
+        let total = summary["total"].as_f64().unwrap();
+        assert!(close(s.rps, 200.0 / total), "{version}");
+        assert!(close(s.bytes, 31.0), "{version}");
+        assert_eq!(s.status.get("200"), Some(&200), "{version}");
+        assert!(s.note.is_empty(), "{version}");
+    }
 }
 
 #[test]
 fn oha_error_answers_get_no_time() {
-    let s = oha::parse(&fixture("oha-non2xx.json"), 50).unwrap();
-    assert_eq!((s.requests, s.succeeded, s.errors), (50, 0, 50));
-    assert_eq!(s.error_messages.get("HTTP 404"), Some(&50));
-    assert_eq!((s.figures.median, s.figures.min), (None, None));
-    assert_eq!(s.rps, Some(0.0));
+    for version in OHA_VERSIONS {
+        let (text, _) = oha_fixture(version, "non2xx.json");
+        let s = oha::parse(&text, 50).unwrap();
+        assert_eq!(
+            (s.requests, s.succeeded, s.errors),
+            (50, 0, 50),
+            "{version}"
+        );
+        assert_eq!(s.error_messages.get("HTTP 404"), Some(&50), "{version}");
+        assert_eq!((s.figures.median, s.figures.min), (None, None), "{version}");
+        assert_eq!(s.rps, Some(0.0), "{version}");
+    }
 }
 
 #[test]
 fn oha_refused_and_timeouts() {
-    let s = oha::parse(&fixture("oha-refused.json"), 50).unwrap();
-    assert_eq!((s.requests, s.succeeded, s.errors), (50, 0, 50));
-    assert_eq!(s.error_messages.get("Connection refused"), Some(&50));
-    assert_eq!(s.status.get("failed"), Some(&50));
-    assert_eq!(s.bytes, None);
-    let s = oha::parse(&fixture("oha-timeout.json"), 6).unwrap();
-    assert_eq!((s.requests, s.errors), (6, 6));
-    assert_eq!(s.error_messages.get("timeout"), Some(&6));
+    for version in OHA_VERSIONS {
+        let (text, _) = oha_fixture(version, "refused.json");
+        let s = oha::parse(&text, 50).unwrap();
+        assert_eq!(
+            (s.requests, s.succeeded, s.errors),
+            (50, 0, 50),
+            "{version}"
+        );
+        assert_eq!(s.error_messages.get("Connection refused"), Some(&50));
+        assert_eq!(s.status.get("failed"), Some(&50), "{version}");
+        assert_eq!(s.bytes, None, "{version}");
+        let (text, _) = oha_fixture(version, "timeout.json");
+        let s = oha::parse(&text, 6).unwrap();
+        assert_eq!((s.requests, s.errors), (6, 6), "{version}");
+        assert_eq!(s.error_messages.get("timeout"), Some(&6), "{version}");
+    }
 }
 
 #[test]
