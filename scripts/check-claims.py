@@ -1,21 +1,22 @@
 #!/usr/bin/env python3
-"""Checks that every figure README.md publishes is the figure its committed
-output gives. It measures nothing: it reads files.
+"""Checks that every figure README.md and docs/evaluation.md's summary
+publish is the figure its committed output gives. It measures nothing: it
+reads files.
 
     python3 scripts/check-claims.py            # exit 1 on a claim that fails
 
-docs/claims.json lists the claims. Each names a fragment of README.md as it
-is written, the committed output it comes from (a report under
-evaluate/results/, or a script's output kept there), and quotes of that
-output. A claim holds when
+docs/claims.json lists the claims. Each names a document (`in`), a fragment
+of it as it is written (`says`), the committed output it comes from
+(`source`: a report under evaluate/results/, or a script's output kept
+there), and quotes of that output. A claim holds when
 
-- README.md contains the fragment, word for word (an edited figure no
+- the document contains the fragment, word for word (an edited figure no
   longer matches: the claim fails until the claim is edited too);
 - the output contains every quote, word for word;
 - every number in the fragment is a number of the quotes, rounded to the
   decimals the fragment writes (93 in the README, 92.86 in the report).
 
-So a README figure cannot drift from its output without this failing, and
+So a published figure cannot drift from its output without this failing, and
 a claim cannot be edited to match the README without quoting an output
 that says so.
 """
@@ -40,10 +41,16 @@ def matches(written, quoted):
     return round(float(quoted), decimals) == float(written)
 
 
-def problems(claim, readme):
-    fragment, source = claim["readme"], claim["source"]
-    if fragment not in readme:
-        yield f"README.md no longer says {fragment!r}"
+def problems(claim, documents):
+    fragment, source, document = claim["says"], claim["source"], claim["in"]
+    if document not in documents:
+        path = ROOT / document
+        documents[document] = path.read_text(encoding="utf-8") if path.is_file() else None
+    text = documents[document]
+    if text is None:
+        yield f"{document}: no such document"
+    elif fragment not in " ".join(text.split()):
+        yield f"{document} no longer says {fragment!r}"
     path = ROOT / source
     if not path.is_file():
         yield f"{source}: no such output"
@@ -59,15 +66,15 @@ def problems(claim, readme):
 
 
 def main():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     claims = json.loads((ROOT / "docs" / "claims.json").read_text(encoding="utf-8"))
+    documents = {}
     failed = 0
     for claim in claims:
-        found = list(problems(claim, readme))
+        found = list(problems(claim, documents))
         failed += bool(found)
         for p in found:
             print(f"claim failed: {p}")
-    print(f"{len(claims) - failed} of {len(claims)} README claims hold")
+    print(f"{len(claims) - failed} of {len(claims)} published claims hold")
     sys.exit(1 if failed else 0)
 
 
