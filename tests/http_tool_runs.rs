@@ -174,7 +174,7 @@ fn a_tool_that_failed_is_no_measurement_whatever_it_printed() {
 fn a_warm_up_that_hangs_ends_the_run_and_is_not_followed() {
     let fake = FakeTool::new("echo started >> \"$LOG\"\nexec sleep 600");
     // The smallest limit the options give: 0.1 s for each of two requests,
-    // and a minute.
+    // and the slack of 20 s.
     let ran = common::run(fake.yardstick(&["--requests=1", "--warmup=1", "--timeout=0.1"]));
     assert_eq!(ran.code, 2, "{}", ran.stderr);
     assert!(

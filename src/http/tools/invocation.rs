@@ -199,15 +199,26 @@ impl Sink for Discard {
     fn take(&mut self, _bytes: &[u8]) {}
 }
 
-/// The longest a tool may run: every request of a connection timing out one
-/// after the other, the `--duration` of a tool that runs for one, plus a
-/// minute to start and report; at most a day.
+/// What a tool is given beyond its own work to start, write its report and
+/// exit. Start-up is milliseconds for ab, wrk, oha and h2load and a second
+/// or two for k6 on a loaded machine; a hung tool is waited for this long
+/// past what it was asked to do.
+const SLACK_SECONDS: f64 = 20.0;
+
+/// The longest a tool may run, from what that tool does: wrk runs for its
+/// `--duration` whatever the requests, and a request still open at the end
+/// waits at most its timeout; the others make their requests, and may meet
+/// every request of a connection timing out one after the other (plus one
+/// for the connection), beside any `--duration`. Plus the slack; at most a
+/// day.
 pub(crate) fn time_limit(job: &Job, requests: u64, concurrency: u64) -> Duration {
-    let per_connection = requests.div_ceil(concurrency.max(1)) as f64 + 1.0;
-    let timed = match job.tool {
-        Tool::Wrk => job.duration_seconds(),
-        _ => job.duration.unwrap_or(0),
+    let timeout = job.timeout.as_secs_f64();
+    let working = match job.tool {
+        Tool::Wrk => job.duration_seconds() as f64 + timeout,
+        _ => {
+            let per_connection = requests.div_ceil(concurrency.max(1)) as f64 + 1.0;
+            timeout * per_connection + job.duration.unwrap_or(0) as f64
+        }
     };
-    let seconds = job.timeout.as_secs_f64() * per_connection + timed as f64 + 60.0;
-    Duration::from_secs_f64(seconds.min(86_400.0))
+    Duration::from_secs_f64((working + SLACK_SECONDS).min(86_400.0))
 }

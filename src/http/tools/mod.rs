@@ -245,24 +245,31 @@ mod tests {
     }
 
     #[test]
-    fn a_tool_may_take_every_request_timing_out_plus_a_minute() {
+    fn a_tool_may_take_what_it_was_asked_to_do_plus_the_slack() {
         let o = job(|j| j.timeout = Duration::from_secs(2));
         // 100 requests on 4 connections: 25 each and one more.
-        assert_eq!(time_limit(&o, 100, 4), Duration::from_secs(2 * 26 + 60));
-        // wrk runs for the default 10 s --duration beside them.
+        assert_eq!(time_limit(&o, 100, 4), Duration::from_secs(2 * 26 + 20));
+        // wrk runs for the default 10 s --duration, whatever the requests,
+        // and its last requests wait at most their timeout.
         let o = job(|j| {
             j.timeout = Duration::from_secs(2);
             j.tool = Tool::Wrk;
         });
-        assert_eq!(
-            time_limit(&o, 100, 4),
-            Duration::from_secs(2 * 26 + 10 + 60)
-        );
+        assert_eq!(time_limit(&o, 100, 4), Duration::from_secs(10 + 2 + 20));
         let o = job(|j| {
             j.tool = Tool::Wrk;
             j.duration = Some(5);
         });
-        assert_eq!(time_limit(&o, 1, 0), Duration::from_secs(30 * 2 + 5 + 60));
+        assert_eq!(
+            time_limit(&o, 1_000_000, 1),
+            Duration::from_secs(5 + 30 + 20)
+        );
+        // The others run for a --duration beside their requests.
+        let o = job(|j| {
+            j.tool = Tool::Ab;
+            j.duration = Some(5);
+        });
+        assert_eq!(time_limit(&o, 1, 0), Duration::from_secs(30 * 2 + 5 + 20));
         let o = job(|j| j.timeout = Duration::from_secs(86_400));
         assert_eq!(time_limit(&o, 1_000_000, 1), Duration::from_secs(86_400));
     }
