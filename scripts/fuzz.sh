@@ -9,6 +9,7 @@
 #   scripts/fuzz.sh --part=1/4 6       # the second quarter of the targets
 #                                      # (in `cargo fuzz list` order, every
 #                                      # 4th from the second), 6 s each (CI)
+#   scripts/fuzz.sh --part=1/4 --build-only   # only build them
 #
 # With --part, only the chosen targets are built and linked (the
 # dependencies, built once for all, take nearly all of the build's time).
@@ -22,12 +23,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 part=
-case ${1:-} in
-  --part=*)
-    part=${1#--part=}
-    shift
-    ;;
-esac
+build_only=
+while [ "$#" -gt 0 ]; do
+  case $1 in
+    --part=*) part=${1#--part=} ;;
+    --build-only) build_only=1 ;;
+    *) break ;;
+  esac
+  shift
+done
 if [ -n "$part" ]; then
   index=${part%/*}
   parts=${part#*/}
@@ -41,14 +45,16 @@ if [ -n "$part" ]; then
   fi
 fi
 
-seconds=${1:-}
-case $seconds in
-  '' | *[!0-9]* | 0)
-    echo "scripts/fuzz.sh: SECONDS must be a whole number above 0 (usage: scripts/fuzz.sh SECONDS [TARGET...])" >&2
-    exit 2
-    ;;
-esac
-shift
+if [ -z "$build_only" ]; then
+  seconds=${1:-}
+  case $seconds in
+    '' | *[!0-9]* | 0)
+      echo "scripts/fuzz.sh: SECONDS must be a whole number above 0 (usage: scripts/fuzz.sh [--part=I/N] SECONDS [TARGET...])" >&2
+      exit 2
+      ;;
+  esac
+  shift
+fi
 
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
   cargo=(cargo +nightly)
@@ -104,6 +110,10 @@ if [ -n "$part" ] || [ "$#" -gt 0 ]; then
   done
 else
   "${cargo[@]}" fuzz build "${flags[@]}"
+fi
+
+if [ -n "$build_only" ]; then
+  exit 0
 fi
 
 work=$CARGO_TARGET_DIR/fuzz-corpus
