@@ -27,7 +27,9 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")
+# A number stands alone, or after a multiplier's x (x1.02, as the scripts
+# print ratios); never inside a word (h2c, box3).
+NUMBER = re.compile(r"(?:(?<=\bx)|(?<![\w.]))\d+(?:\.\d+)?")
 
 
 def numbers(text):
