@@ -18,26 +18,12 @@ built.
 import argparse
 import importlib.util
 import pathlib
-import subprocess
-import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("dvn", ROOT / "scripts" / "demo-vs-nginx.py")
 dvn = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(dvn)
-
-
-def start_demo(binary, token_file):
-    """The demo site on a free port, clearing its cache on a PURGE that
-    carries the token; returns (process, base URL)."""
-    proc = subprocess.Popen([str(binary), "--port=0", f"--purge-token-file={token_file}"],
-                            stdout=subprocess.PIPE, text=True)
-    line = proc.stdout.readline().strip()
-    if not line.startswith("listening on "):
-        proc.kill()
-        sys.exit(f"cold-clear-evidence: the demo site did not start: {line!r}")
-    return proc, line.removeprefix("listening on ")
 
 
 def ms(x):
@@ -54,7 +40,7 @@ def main():
         token = folder / "token"
         token.write_text("a-token-of-this-evidence-run-only\n")
         token.chmod(0o600)
-        proc, base = start_demo(demo, token)
+        proc, base = dvn.start_demo(demo, extra=[f"--purge-token-file={token}"])
         try:
             common = [f"--base={base}", f"--requests={args.requests}",
                       "--concurrency=1", "--rounds=1"]

@@ -48,10 +48,11 @@ def build():
     return target / "release" / "yardstick-demo-site", target / "release" / "yardstick"
 
 
-def start_demo(binary, workers):
-    """The demo site on a free port; returns (process, base URL)."""
-    proc = subprocess.Popen([str(binary), "--port=0", f"--workers={workers}"],
-                            stdout=subprocess.PIPE, text=True)
+def start_demo(binary, workers=None, extra=()):
+    """The demo site on a free port, with `workers` (its default when None)
+    and the options `extra`; returns (process, base URL)."""
+    args = [str(binary), "--port=0", *([f"--workers={workers}"] if workers else []), *extra]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
     line = proc.stdout.readline().strip()
     if not line.startswith("listening on "):
         proc.kill()

@@ -257,7 +257,11 @@ fn oha_refused_and_timeouts() {
             (50, 0, 50),
             "{version}"
         );
-        assert_eq!(s.error_messages.get("Connection refused"), Some(&50));
+        assert_eq!(
+            s.error_messages.get("Connection refused"),
+            Some(&50),
+            "{version}"
+        );
         assert_eq!(s.status.get("failed"), Some(&50), "{version}");
         assert_eq!(s.bytes, None, "{version}");
         let (text, _) = oha_fixture(version, "timeout.json");
