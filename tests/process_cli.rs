@@ -66,6 +66,31 @@ yardstick::process_probe! {
     },
 }
 
+/// What the `big` child holds at its peak, and what the parent holds when
+/// `YARDSTICK_TEST_BALLAST` is set: far apart, so that a child's figure
+/// says whose peak it is.
+const BIG_CHILD: usize = 96 << 20;
+const BALLAST: usize = 256 << 20;
+
+yardstick::process_probe! {
+    name: big,
+    note: "holds 96 MiB at its peak",
+    child: |child| {
+        child.ready();
+        let held = touched(BIG_CHILD);
+        if held.len() == BIG_CHILD { Ok(()) } else { Err("short".to_string()) }
+    },
+}
+
+/// `bytes` of memory, every page written, so that it is resident.
+fn touched(bytes: usize) -> Vec<u8> {
+    let mut v = vec![0u8; bytes];
+    for i in (0..bytes).step_by(4096) {
+        v[i] = 1;
+    }
+    std::hint::black_box(v)
+}
+
 const SCRIPT: &str = "@calibration=1; in_process_sum=0.01; fine.boot=2";
 
 /// This binary as a yardstick binary, with three children per process
@@ -274,6 +299,29 @@ fn bad_boot_repeats_are_refused() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Each child's peak is its own: a parent holding 256 MiB does not lend
+/// it to its children (as `wait4`'s `ru_maxrss` does), and a child of
+/// 96 MiB is told apart from the empty one.
+fn each_child_reports_its_own_peak() -> Result<(), Failed> {
+    let mut cmd = micro(&["--probe=big", "--format=json"]);
+    cmd.env("YARDSTICK_TEST_BALLAST", "1");
+    let ran = run(cmd);
+    check(ran.code == 0, "exit 0", &ran)?;
+    let doc = json(&ran.stdout);
+    let peak = |key: &str| row(&doc, key)["peak_rss"].as_u64().unwrap_or(0);
+    let (empty, big) = (peak("empty.process"), peak("big.process"));
+    check(
+        empty > 0 && empty < (64 << 20),
+        &format!("the empty child's own peak, not the parent's: {empty} bytes"),
+        &ran,
+    )?;
+    check(
+        big >= BIG_CHILD as u64 && big < BALLAST as u64,
+        &format!("the big child's own peak: {big} bytes"),
+        &ran,
+    )
+}
+
 fn cargo_test_runs_one_child_per_process_probe() -> Result<(), Failed> {
     let test = |name: &str| {
         let mut cmd = Command::new(std::env::current_exe().expect("own path"));
@@ -297,7 +345,14 @@ fn cargo_test_runs_one_child_per_process_probe() -> Result<(), Failed> {
 
 fn main() {
     match std::env::var("YARDSTICK_E2E_CHILD").as_deref() {
-        Ok("main") => std::process::exit(yardstick::main()),
+        Ok("main") => {
+            let parent = !std::env::args().any(|a| a.starts_with("--process-child"));
+            let ballast = (parent && std::env::var_os("YARDSTICK_TEST_BALLAST").is_some())
+                .then(|| touched(BALLAST));
+            let code = yardstick::main();
+            drop(ballast);
+            std::process::exit(code)
+        }
         Ok("bench") => std::process::exit(yardstick::run_main()),
         _ => {}
     }
@@ -319,6 +374,12 @@ fn main() {
             list_and_selection_include_process_probes,
         ),
         Trial::test("bad_boot_repeats_are_refused", bad_boot_repeats_are_refused),
+        Trial::test(
+            "each_child_reports_its_own_peak",
+            each_child_reports_its_own_peak,
+        )
+        // Only Linux gives a peak (`VmHWM`).
+        .with_ignored_flag(!cfg!(target_os = "linux")),
         Trial::test(
             "cargo_test_runs_one_child_per_process_probe",
             cargo_test_runs_one_child_per_process_probe,

@@ -89,8 +89,8 @@ pub struct Row {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant: Option<Member>,
     /// Process rows (`NAME.process`): the children's peak resident set in
-    /// bytes, the median over the children, from `wait4`; absent where the
-    /// platform does not give it (anywhere but Linux).
+    /// bytes, the median over the children, each child's own `VmHWM`;
+    /// absent where the platform does not give it (anywhere but Linux).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_rss: Option<u64>,
     /// Counted probes: what callgrind counted per iteration.

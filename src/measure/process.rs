@@ -1,7 +1,7 @@
 //! The parent of process probes: each probe's children started one after
 //! another, each timed from just before its start to the ready line it
 //! writes (`boot`) and to its exit (`process`), with the times it reports
-//! about itself and its peak resident set (`wait4`, on Linux).
+//! about itself and the peak resident set it reports (`VmHWM`, on Linux).
 //!
 //! The first child that fails stops its probe (the rest would fail alike,
 //! and a child that hangs would cost the timeout again and again); the
@@ -56,7 +56,8 @@ pub(crate) struct ChildRun {
     pub process: Duration,
     /// The times it reported about itself, by label.
     pub reports: BTreeMap<String, Duration>,
-    /// Its peak resident set in bytes, where the platform gives it.
+    /// Its own peak resident set in bytes, as it reported it (where the
+    /// platform gives it).
     pub peak_rss: Option<u64>,
     /// What it said it used (`Child::note`), if anything.
     pub note: Option<String>,
@@ -205,7 +206,6 @@ struct Exit {
     at: Instant,
     /// Why it failed, or `None` for exit code 0.
     failure: Option<String>,
-    peak_rss: Option<u64>,
 }
 
 /// What one child has told so far.
@@ -214,6 +214,7 @@ struct Told {
     ready: Option<Instant>,
     reports: BTreeMap<String, Duration>,
     note: Option<String>,
+    peak: Option<u64>,
     malformed: Option<String>,
     closed: bool,
     exit: Option<Exit>,
@@ -230,6 +231,7 @@ impl Told {
                 }
             }
             Event::Line(Ok(Line::Note(text)), _) => self.note = Some(text),
+            Event::Line(Ok(Line::Peak(bytes)), _) => self.peak = Some(bytes),
             Event::Line(Err(why), _) => self.malformed(why),
             Event::Closed => self.closed = true,
             Event::Exited(exit) => self.exit = Some(exit),
@@ -331,7 +333,7 @@ fn outcome(told: Told, started: Instant, stderr: &str) -> Result<ChildRun, Strin
         boot: ready.saturating_duration_since(started),
         process: exit.at.saturating_duration_since(started),
         reports: told.reports,
-        peak_rss: exit.peak_rss,
+        peak_rss: told.peak,
         note: told.note,
     })
 }

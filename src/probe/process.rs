@@ -197,7 +197,12 @@ pub fn child_main(name: &str) -> i32 {
     let mut child = Child::new(Box::new(std::io::stdout()));
     let result = (probe.child)(&mut child);
     match result.and(child.misuse.take().map_or(Ok(()), Err)) {
-        Ok(()) => 0,
+        Ok(()) => {
+            if let Some(bytes) = own_peak() {
+                child.send(&Line::Peak(bytes));
+            }
+            0
+        }
         Err(message) => {
             // One line: the parent shows the last line of stderr.
             eprintln!("{}", message.replace(['\n', '\r'], " "));
@@ -220,6 +225,28 @@ pub enum Line {
     },
     /// What the child used, for the rows' notes.
     Note(String),
+    /// The child's own peak resident set in bytes, sent once its closure
+    /// has returned.
+    Peak(u64),
+}
+
+/// This process's peak resident set in bytes (`VmHWM`, Linux only).
+///
+/// The child measures itself because the parent cannot: `wait4`'s
+/// `ru_maxrss` keeps the high-water mark of the address space the child
+/// had before its exec, which is the parent's (a spawned child shares or
+/// copies it), so every child would report at least the parent's peak.
+/// `VmHWM` belongs to the address space the exec made.
+fn own_peak() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    peak_of_status(&status)
+}
+
+/// `VmHWM` of a `/proc/PID/status` text, in bytes.
+fn peak_of_status(status: &str) -> Option<u64> {
+    let line = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
+    let kib = line.trim().strip_suffix("kB")?.trim().parse::<u64>().ok()?;
+    kib.checked_mul(1024)
 }
 
 /// The longest note a child sends, in characters.
@@ -227,8 +254,8 @@ const MAX_NOTE: usize = 200;
 
 impl std::fmt::Display for Line {
     /// `PREFIX ready`, `PREFIX report LABEL NANOSECONDS` (whole
-    /// nanoseconds, so that nothing is lost or rounded on the way), or
-    /// `PREFIX note TEXT`.
+    /// nanoseconds, so that nothing is lost or rounded on the way),
+    /// `PREFIX note TEXT` or `PREFIX peak BYTES`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Line::Ready => write!(f, "{PREFIX} ready"),
@@ -236,6 +263,7 @@ impl std::fmt::Display for Line {
                 write!(f, "{PREFIX} report {label} {}", elapsed.as_nanos())
             }
             Line::Note(text) => write!(f, "{PREFIX} note {text}"),
+            Line::Peak(bytes) => write!(f, "{PREFIX} peak {bytes}"),
         }
     }
 }
@@ -252,6 +280,12 @@ impl Line {
         let words: Vec<&str> = rest.split(' ').filter(|w| !w.is_empty()).collect();
         Some(match words.as_slice() {
             ["ready"] => Ok(Line::Ready),
+            ["peak", bytes] => bytes.parse::<u64>().map(Line::Peak).map_err(|_| {
+                format!(
+                    "peak: `{}` is not whole bytes",
+                    shorten(bytes).escape_debug()
+                )
+            }),
             ["report", label, nanos] => match (check_label(label), nanos.parse::<u64>()) {
                 (Ok(()), Ok(n)) => Ok(Line::Report {
                     label: (*label).to_string(),
@@ -293,6 +327,7 @@ mod tests {
                 elapsed: Duration::from_nanos(1_234_567),
             },
             Line::Note("node 2, content.db".into()),
+            Line::Peak(5_242_880),
         ] {
             assert_eq!(Line::parse(&format!("{line}\n")), Some(Ok(line)));
         }
@@ -315,12 +350,29 @@ mod tests {
             ("#yardstick-process# report boot 5", "taken"),
             ("#yardstick-process# report x -5", "nanoseconds"),
             ("#yardstick-process# report x 1.5", "nanoseconds"),
+            ("#yardstick-process# peak -1", "whole bytes"),
+            ("#yardstick-process# peak", "malformed"),
         ] {
             match Line::parse(bad) {
                 Some(Err(why)) => assert!(why.contains(needle), "{bad}: {why}"),
                 other => panic!("{bad}: {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn the_peak_is_read_from_vmhwm_in_bytes() {
+        let status = "Name:\tbench\nVmPeak:\t  90000 kB\nVmHWM:\t    5120 kB\nVmRSS:\t 4000 kB\n";
+        assert_eq!(peak_of_status(status), Some(5120 * 1024));
+        for bad in [
+            "",
+            "VmHWM:\t5120",
+            "VmHWM: x kB",
+            "VmHWM: 99999999999999999999 kB",
+        ] {
+            assert_eq!(peak_of_status(bad), None, "{bad}");
+        }
+        assert_eq!(own_peak().is_some(), cfg!(target_os = "linux"));
     }
 
     #[test]

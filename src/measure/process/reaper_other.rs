@@ -1,5 +1,4 @@
-//! Without `wait4`: the child looked at every millisecond, and no resident
-//! set.
+//! Without `waitid`: the child looked at every millisecond.
 
 use super::{Event, Exit};
 use std::process::Child;
@@ -26,11 +25,7 @@ pub(super) fn start(child: Child, tx: Sender<Event>) -> Box<dyn Fn()> {
                 Err(e) => Some(format!("cannot await it: {e}")),
             };
             let at = Instant::now();
-            let _ = tx.send(Event::Exited(Exit {
-                at,
-                failure,
-                peak_rss: None,
-            }));
+            let _ = tx.send(Event::Exited(Exit { at, failure }));
             return;
         }
     });

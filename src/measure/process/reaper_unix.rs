@@ -1,6 +1,7 @@
 //! Waiting for a child's end on a thread of its own, so that its exit is
-//! timed when it happens, with `wait4`, which also gives its peak resident
-//! set; and killing it.
+//! timed when it happens; and killing it. (`wait4`'s `ru_maxrss` is not
+//! the child's own peak: it keeps the parent's, from before the exec. The
+//! child reports its peak itself.)
 
 use super::{Event, Exit};
 use std::process::Child;
@@ -8,8 +9,7 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-/// Awaits the child with `wait4`, which also gives its peak resident
-/// set; returns what kills it.
+/// Awaits the child; returns what kills it.
 ///
 /// The kill must never reach another process: once a child is reaped, the
 /// system may give its pid to a new one. So the waiter first waits without
@@ -31,7 +31,7 @@ pub(super) fn start(child: Child, tx: Sender<Event>) -> Box<dyn Fn()> {
             exit
         };
         let _ = tx.send(Event::Exited(exit));
-        // `wait4` reaped it: the handle must never wait or kill.
+        // It is reaped: the handle must never wait or kill.
         drop(child);
     });
     Box::new(move || {
@@ -71,11 +71,9 @@ fn await_end(pid: libc::pid_t) {
 
 fn wait(pid: libc::pid_t) -> Exit {
     let mut status: libc::c_int = 0;
-    // SAFETY: rusage is plain integers, for which zero is a value.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     let reaped = loop {
-        // SAFETY: wait4 writes only to the two locals it is given.
-        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        // SAFETY: waitpid writes only to the local it is given.
+        let r = unsafe { libc::waitpid(pid, &mut status, 0) };
         if r != -1 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
             break r == pid;
         }
@@ -96,16 +94,5 @@ fn wait(pid: libc::pid_t) -> Exit {
     } else {
         Some(format!("ended with status {status}"))
     };
-    Exit {
-        at,
-        failure,
-        peak_rss: rss(reaped, &usage),
-    }
-}
-
-/// Linux gives `ru_maxrss` in KiB; other systems in other units, so
-/// they give none here.
-fn rss(reaped: bool, usage: &libc::rusage) -> Option<u64> {
-    let kib = u64::try_from(usage.ru_maxrss).ok();
-    (reaped && cfg!(target_os = "linux")).then_some(kib?.saturating_mul(1024))
+    Exit { at, failure }
 }

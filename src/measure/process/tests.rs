@@ -31,13 +31,17 @@ fn a_child_that_passes_gives_its_figures() {
     // A print that does not end its line, then a protocol line that
     // starts with a newline, as `Child` writes it.
     let script = "echo hello; printf 'no newline'; printf '\\n#yardstick-process# ready\\n'; \
-         echo '#yardstick-process# report render_cold 1500000'";
+         echo '#yardstick-process# report render_cold 1500000'; \
+         echo '#yardstick-process# peak 5242880'";
     let run = run_child(sh(script), Duration::from_secs(60)).unwrap();
     assert_eq!(
         run.reports,
         BTreeMap::from([("render_cold".to_string(), Duration::from_micros(1500))])
     );
-    assert_eq!(run.peak_rss.is_some(), cfg!(target_os = "linux"));
+    // The peak is the one the child reported, not the shell's own.
+    assert_eq!(run.peak_rss, Some(5 << 20));
+    let silent = run_child(sh(READY), Duration::from_secs(60)).unwrap();
+    assert_eq!(silent.peak_rss, None, "a child that reports none has none");
 }
 
 #[cfg(unix)]
