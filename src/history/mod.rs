@@ -69,7 +69,10 @@ pub fn open_existing(location: &Location) -> Result<Box<dyn Store>, Error> {
             location.shown()
         )));
     }
-    open(location)
+    match location {
+        Location::Sqlite(path) => Ok(Box::new(sqlite::Sqlite::open(path, false)?)),
+        Location::Postgres(_) => open(location),
+    }
 }
 
 /// What can be known of a history before a run is measured to go into
@@ -79,7 +82,7 @@ pub fn open_existing(location: &Location) -> Result<Box<dyn Store>, Error> {
 /// costs the record, never the run's saved file.
 pub fn check(location: &Location) -> Result<(), Error> {
     match location {
-        Location::Sqlite(path) => sqlite::Sqlite::open(path).map(drop),
+        Location::Sqlite(path) => sqlite::Sqlite::open(path, true).map(drop),
         Location::Postgres(url) => postgres::check(url),
     }
 }
@@ -96,7 +99,7 @@ pub fn exists(location: &Location) -> bool {
 /// tables) when needed.
 pub fn open(location: &Location) -> Result<Box<dyn Store>, Error> {
     match location {
-        Location::Sqlite(path) => Ok(Box::new(sqlite::Sqlite::open(path)?)),
+        Location::Sqlite(path) => Ok(Box::new(sqlite::Sqlite::open(path, true)?)),
         Location::Postgres(url) => Ok(Box::new(postgres::Postgres::open(url)?)),
     }
 }

@@ -156,6 +156,101 @@ fn what_is_not_a_history_of_ours_is_refused_and_left_as_it_was() {
     assert_eq!(std::fs::read(&foreign).unwrap(), before);
 }
 
+/// A history with one run, then changed by `sql` behind yardstick's back
+/// (hooks of a hostile file); its bytes after the change.
+fn tampered(dir: &Path, sql: &str) -> (std::path::PathBuf, Vec<u8>) {
+    let path = dir.join(format!("h{}.sqlite", sql.len()));
+    open_at(&path)
+        .add(&entry(&run("parse", 2.0, "abc")))
+        .unwrap();
+    let c = rusqlite::Connection::open(&path).unwrap();
+    c.execute_batch(sql).unwrap();
+    c.pragma_update(None, "wal_checkpoint", "TRUNCATE").unwrap();
+    drop(c);
+    let bytes = std::fs::read(&path).unwrap();
+    (path, bytes)
+}
+
+#[test]
+fn a_history_whose_schema_runs_code_or_stands_in_for_tables_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)";
+    for (sql, says) in [
+        // A trigger on every write that never ends.
+        (
+            format!(
+                "CREATE TRIGGER spin AFTER INSERT ON yardstick_runs BEGIN \
+                 SELECT count(*) FROM ({endless} SELECT x FROM c); END;"
+            ),
+            "it holds the trigger `spin`",
+        ),
+        // A view in place of the runs that never ends.
+        (
+            format!(
+                "ALTER TABLE yardstick_runs RENAME TO r0; \
+                 CREATE VIEW yardstick_runs AS {endless} SELECT r0.* FROM r0, c;"
+            ),
+            "schema",
+        ),
+        // A view in place of the figures that halves every median.
+        (
+            "ALTER TABLE yardstick_figures RENAME TO f0; \
+             CREATE VIEW yardstick_figures AS SELECT run_id, key, errors, median / 2 AS median, \
+             x_calib, p95, p99, instructions, estimated_cycles, rps FROM f0;"
+                .to_string(),
+            "schema",
+        ),
+        // A table of the right name whose median is computed.
+        (
+            "DROP INDEX yardstick_figures_by_key; DROP TABLE yardstick_figures; \
+             CREATE TABLE yardstick_figures (run_id TEXT NOT NULL, key TEXT NOT NULL, \
+             errors BIGINT NOT NULL, raw DOUBLE PRECISION, \
+             median DOUBLE PRECISION GENERATED ALWAYS AS (raw / 2), x_calib DOUBLE PRECISION, \
+             p95 DOUBLE PRECISION, p99 DOUBLE PRECISION, instructions DOUBLE PRECISION, \
+             estimated_cycles DOUBLE PRECISION, rps DOUBLE PRECISION, PRIMARY KEY (run_id, key)); \
+             CREATE INDEX yardstick_figures_by_key ON yardstick_figures (key);"
+                .to_string(),
+            "its schema differs from a history's: it has the table `yardstick_figures`",
+        ),
+        // A table more.
+        (
+            "CREATE TABLE notes (text TEXT);".to_string(),
+            "it holds the table `notes`",
+        ),
+    ] {
+        let (path, before) = tampered(dir.path(), &sql);
+        for opened in [
+            open(&Location::Sqlite(path.clone())),
+            open_existing(&Location::Sqlite(path.clone())),
+        ] {
+            let e = opened.err().map(|e| e.to_string()).unwrap_or_default();
+            assert!(
+                e.contains(says) && e.contains("left as it is") && !e.contains('\n'),
+                "{sql}: {e}"
+            );
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), before, "{sql}");
+    }
+}
+
+#[test]
+fn an_empty_file_is_no_history_to_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty.sqlite");
+    std::fs::write(&path, b"").unwrap();
+    let e = open_existing(&Location::Sqlite(path.clone()))
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        e.contains("empty.sqlite: an empty database, not a history"),
+        "{e}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), b"");
+    // To record into, it becomes one.
+    assert!(open(&Location::Sqlite(path)).is_ok());
+}
+
 #[test]
 fn a_history_of_a_newer_schema_is_refused_never_downgraded() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,6 +1,9 @@
 //! The embedded back end: one SQLite file, in WAL mode so that readers
 //! never wait for a writer, with a generous busy timeout so that two jobs
-//! writing at once take turns instead of failing.
+//! writing at once take turns instead of failing. A file is used only
+//! when its schema is a history's, on a defensive connection (`guard.rs`).
+
+mod guard;
 
 use super::entry::Entry;
 use super::query::{self, Figure, Filter, Listing, Point, Statement, Value};
@@ -19,6 +22,7 @@ const BUSY: Duration = Duration::from_secs(60);
 pub(crate) struct Sqlite {
     connection: Connection,
     shown: String,
+    budget: guard::Budget,
 }
 
 fn placeholder(n: usize) -> String {
@@ -26,10 +30,11 @@ fn placeholder(n: usize) -> String {
 }
 
 impl Sqlite {
-    /// Opens (or creates) the history at `path`. A file that is not a
-    /// SQLite database, or holds other tables than a history's, is refused
-    /// and never written.
-    pub fn open(path: &Path) -> Result<Sqlite, Error> {
+    /// Opens the history at `path`, or creates it when `create` says so.
+    /// A file that is not a SQLite database, or whose schema is not a
+    /// history's, is refused and never written; and so is an empty
+    /// database, unless `create`.
+    pub fn open(path: &Path, create: bool) -> Result<Sqlite, Error> {
         let shown = path.display().to_string();
         let fail = |m: String| Error::input(format!("{shown}: {m}"));
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -41,37 +46,50 @@ impl Sqlite {
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let connection = Connection::open_with_flags(path, flags)
             .map_err(|e| fail(format!("cannot open: {e}")))?;
+        let budget = guard::Budget::new(guard::STATEMENT_LIMIT);
         connection
             .busy_timeout(BUSY)
+            .and_then(|()| guard::harden(&connection, &budget))
             .map_err(|e| fail(format!("cannot open: {e}")))?;
         let mut store = Sqlite {
             connection,
             shown: shown.clone(),
+            budget,
         };
-        store.migrate().map_err(fail)?;
+        store.migrate(create).map_err(fail)?;
         Ok(store)
     }
 
-    /// Creates the tables, or brings them to this build's version.
-    fn migrate(&mut self) -> Result<(), String> {
+    /// Creates the tables (when `create`), or brings them to this build's
+    /// version, once the file's schema is known to be a history's.
+    fn migrate(&mut self, create: bool) -> Result<(), String> {
         let c = &mut self.connection;
         // The first read of the file: a file that is no database fails here,
         // before anything is written.
-        let tables: Vec<String> = c
-            .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
-            .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        let objects = guard::objects(c)
             .map_err(|e| format!("not a readable SQLite database ({e}); it is left as it is"))?;
-        let ours = tables.iter().any(|t| t == VERSION_TABLE);
-        if !ours && !tables.is_empty() {
+        let ours = objects
+            .iter()
+            .any(|(kind, name, ..)| kind == "table" && name == VERSION_TABLE);
+        if !ours && !objects.is_empty() {
             return Err(
                 "a SQLite database that holds no yardstick history; it is left as it is"
+                    .to_string(),
+            );
+        }
+        if !ours && !create {
+            return Err(
+                "an empty database, not a history (runs are kept with --record, or \
+                 history add); it is left as it is"
                     .to_string(),
             );
         }
         if ours {
             let found = version(c)?;
             // Refused before anything, the journal mode too, is written.
-            if schema::pending(found)?.is_empty() {
+            let pending = schema::pending(found)?;
+            guard::check_schema(&objects, found)?;
+            if pending.is_empty() {
                 return Ok(());
             }
         }
@@ -85,10 +103,8 @@ impl Sqlite {
         let tx = c
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| format!("cannot write: {e}"))?;
-        tx.execute_batch(&format!(
-            "CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version INTEGER NOT NULL);"
-        ))
-        .map_err(|e| format!("cannot write: {e}"))?;
+        tx.execute_batch(&guard::create_version_table())
+            .map_err(|e| format!("cannot write: {e}"))?;
         // Another process may have migrated it meanwhile: read it again,
         // inside the transaction.
         let found = match version(&tx) {
@@ -112,8 +128,19 @@ impl Sqlite {
     }
 
     fn failed(&self, what: &str, e: rusqlite::Error) -> Error {
-        Error::input(format!("{}: cannot {what}: {e}", self.shown))
+        failed(&self.shown, &self.budget, what, &e)
     }
+}
+
+/// The one-line error of an operation on the history `shown` that failed.
+fn failed(shown: &str, budget: &guard::Budget, what: &str, e: &rusqlite::Error) -> Error {
+    if guard::interrupted(e) {
+        return Error::input(format!(
+            "{shown}: cannot {what}: stopped after {} s (a damaged or hostile history?)",
+            budget.limit().as_secs()
+        ));
+    }
+    Error::input(format!("{shown}: cannot {what}: {e}"))
 }
 
 /// Asks for WAL mode, and returns the mode SQLite gives. Changing the mode
@@ -204,8 +231,9 @@ impl Sqlite {
 
 impl Store for Sqlite {
     fn add(&mut self, entry: &Entry) -> Result<Added, Error> {
-        let shown = self.shown.clone();
-        let fail = |e: rusqlite::Error| Error::input(format!("{shown}: cannot record: {e}"));
+        self.budget.renew();
+        let (shown, budget) = (self.shown.clone(), self.budget.clone());
+        let fail = |e: rusqlite::Error| failed(&shown, &budget, "record", &e);
         let mut tx = self
             .connection
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -216,6 +244,7 @@ impl Store for Sqlite {
     }
 
     fn find(&mut self, prefix: &str) -> Result<Stored, Error> {
+        self.budget.renew();
         let statement = query::find(prefix, placeholder)
             .map_err(|m| Error::usage(format!("{}: {m}", self.shown)))?;
         let found = self.select(&statement)?;
@@ -226,10 +255,12 @@ impl Store for Sqlite {
     }
 
     fn trend(&mut self, key: &str, figure: Figure, filter: &Filter) -> Result<Vec<Point>, Error> {
+        self.budget.renew();
         self.select(&query::trend(key, figure, filter, placeholder))
     }
 
     fn list(&mut self, filter: &Filter) -> Result<Vec<Listing>, Error> {
+        self.budget.renew();
         self.select(&filter.list(placeholder))
     }
 }
