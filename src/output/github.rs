@@ -110,13 +110,21 @@ pub(crate) fn warning(title: &str, message: &str) -> String {
 }
 
 /// The line of workflow command `command` (`warning`, `notice`), its
-/// title and message cleaned and escaped.
+/// title and message cleaned, inert and escaped.
 fn workflow_command(command: &str, title: &str, message: &str) -> String {
     format!(
         "::{command} title={}::{}",
-        escape_property(&clean(title)),
-        escape_data(&clean(message))
+        escape_property(&inert(&clean(title))),
+        escape_data(&inert(&clean(message)))
     )
+}
+
+/// `text` with no mention (`@octocat`) and no reference (`#123`): an
+/// annotation's text is plain, so its `@` and `#` are shown by their
+/// full-width forms, which GitHub links to nothing and a reader reads
+/// alike.
+fn inert(text: &str) -> String {
+    text.replace('@', "\u{FF20}").replace('#', "\u{FF03}")
 }
 
 /// Escapes a workflow command's message.
@@ -195,6 +203,29 @@ mod tests {
             !lines[0].chars().any(crate::text::is_unsafe),
             "{}",
             lines[0]
+        );
+    }
+
+    #[test]
+    fn annotations_mention_nobody_and_reference_nothing() {
+        let c = Comparison {
+            checks: vec![Check::new(
+                "ping_@octocat_@org/team",
+                MEDIAN,
+                1.0,
+                2.0,
+                100.0,
+                Verdict::Regressed,
+            )],
+            baseline: "see org/repo#12 and #123".into(),
+            ..Default::default()
+        };
+        let line = &annotations(&c, "x")[0];
+        let (_, text) = line.split_at(2);
+        assert!(!text.contains(['@', '#']), "{line}");
+        assert!(
+            line.contains("ping_\u{FF20}octocat") && line.contains("org/repo\u{FF03}12"),
+            "{line}"
         );
     }
 

@@ -211,10 +211,13 @@ fn rows(run: &Run) -> String {
 /// text is parsed, so a `:` before a `/` and a `.` after a `w` are
 /// escaped, which stops them. An email autolink (`user@host.example`,
 /// `mailto:`, `xmpp:`) is found after parsing, in text whose escapes are
-/// gone already, so every `@` follows an empty HTML comment instead: the
-/// address's two halves are two text nodes then, and GitHub shows no
-/// comment. Other colons and dots stay as they are, so the summary's
-/// Markdown reads as its text.
+/// gone already, and so are mentions (`@octocat`, `@org/team`) and
+/// references (`#123`, `org/repo#12`). So every `@` stands between two
+/// empty HTML comments, and every `#` before a letter or digit before one: an address's halves, a
+/// mention's `@` and its name, a reference's `#` and its number are
+/// separate text nodes then, and GitHub shows no comment. Other colons
+/// and dots stay as they are, so the summary's Markdown reads as its
+/// text.
 pub fn escape(text: &str) -> String {
     let text = clean(text);
     let mut out = String::with_capacity(text.len());
@@ -230,7 +233,10 @@ pub fn escape(text: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
-            '@' => out.push_str("<!-- -->@"),
+            '@' => out.push_str("<!-- -->@<!-- -->"),
+            '#' if chars.peek().is_some_and(char::is_ascii_alphanumeric) => {
+                out.push_str("#<!-- -->");
+            }
             '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '!' | '|' | '~' | '$' => {
                 out.push('\\');
                 out.push(c);
@@ -337,8 +343,9 @@ mod tests {
     }
 
     /// Moves the `joined` text of adjacent nodes to `text`, unless it
-    /// holds what could be an email autolink: an `@` between characters of
-    /// an address (stricter than GitHub, which also needs a dot after it).
+    /// holds what could be an email autolink (an `@` between characters of
+    /// an address: stricter than GitHub, which also needs a dot after it),
+    /// a mention (`@` before a name) or a reference (`#` before a digit).
     fn flush(joined: &mut String, text: &mut String) -> Result<(), String> {
         let chars: Vec<char> = joined.chars().collect();
         let local = |c: char| c.is_ascii_alphanumeric() || ".+-_".contains(c);
@@ -348,6 +355,15 @@ mod tests {
             .any(|w| local(w[0]) && w[1] == '@' && domain(w[2]))
         {
             return Err(format!("an email autolink in {joined:?}"));
+        }
+        if chars.windows(2).any(|w| w[0] == '@' && domain(w[1])) {
+            return Err(format!("a mention in {joined:?}"));
+        }
+        if chars
+            .windows(2)
+            .any(|w| w[0] == '#' && w[1].is_ascii_digit())
+        {
+            return Err(format!("a reference in {joined:?}"));
         }
         text.push_str(&std::mem::take(joined));
         Ok(())
@@ -373,6 +389,7 @@ mod tests {
             "<user@evil.example>",
             "[x](https://evil.example) ![y](https://evil.example/y.png)",
             "$x$ ~~z~~ [^1]",
+            "ping @octocat, @org/team and @a-b about #123, org/repo#12 and GH#7",
         ] {
             let cell = format!("| key |\n|---|\n| {} |\n", escape(text));
             assert_eq!(shown(&cell), Ok(format!("key{text}")), "{cell}");
