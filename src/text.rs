@@ -51,10 +51,39 @@ pub(crate) fn cleaned(text: &str) -> String {
     clean(text).into_owned()
 }
 
+/// `text` with every unsafe character but layout whitespace (newline,
+/// carriage return, tab) written as its code point, `\u{202e}`: for a
+/// document whose reader wants to know which character was there (the
+/// HTML report), where the terminal shows [`REPLACEMENT`].
+pub(crate) fn visible(text: &str) -> Cow<'_, str> {
+    let hidden = |c: char| is_unsafe(c) && !matches!(c, '\n' | '\r' | '\t');
+    if !text.chars().any(hidden) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if hidden(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_document_shows_which_character_was_there() {
+        assert_eq!(
+            visible("a\u{202E}b\u{61C}\u{200B}\u{2028}\u{AD}\u{1b}[2J\nc\td"),
+            "a\\u{202e}b\\u{61c}\\u{200b}\\u{2028}\\u{ad}\\u{1b}[2J\nc\td"
+        );
+        assert!(matches!(visible("ini_parse é ☃"), Cow::Borrowed(_)));
+    }
 
     #[test]
     fn controls_and_separators_become_one_visible_character() {

@@ -156,10 +156,12 @@ impl Page {
     }
 }
 
-/// `text` for HTML text and attribute values alike.
+/// `text` for HTML text and attribute values alike; a character that
+/// would reorder or hide text (a bidirectional control, a zero-width
+/// character) is shown as its code point.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    for c in crate::text::visible(text).chars() {
         match c {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
@@ -211,6 +213,20 @@ mod tests {
             "<nav class=\"contents\"><ol><li><a href=\"#s1\">a</a></li><li><a href=\"#s2\">b &lt;c&gt;</a></li>"
         ));
         assert!(html.contains("<h2 id=\"s3\">d</h2>"));
+    }
+
+    #[test]
+    fn characters_that_reorder_or_hide_text_are_shown_by_their_code_points() {
+        let key = "parse\u{202E}txt.exe\u{200B}\u{61C}\u{2028}\u{AD}";
+        let mut page = Page::new(key);
+        page.heading(key);
+        page.table(&["probe"], &[vec![key.to_string()]], &[]);
+        let html = page.render(&[key.to_string()]);
+        assert!(
+            !html.chars().any(|c| crate::text::is_unsafe(c) && c != '\n'),
+            "{html}"
+        );
+        assert!(html.contains("parse\\u{202e}txt.exe\\u{200b}\\u{61c}\\u{2028}\\u{ad}"));
     }
 
     #[test]

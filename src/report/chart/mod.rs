@@ -154,7 +154,9 @@ impl From<String> for Undrawn {
 fn drawn(draw: impl FnOnce(&mut String) -> Result<(), Undrawn>) -> Result<Option<Svg>, Error> {
     let mut svg = String::new();
     match draw(&mut svg) {
-        Ok(()) => Ok(Some(Svg(svg))),
+        // plotters escapes markup, not characters that reorder or hide
+        // text; the markup is ASCII, so only labels can hold one.
+        Ok(()) => Ok(Some(Svg(crate::text::visible(&svg).into_owned()))),
         Err(Undrawn::NoAxis) => Ok(None),
         Err(Undrawn::Failed(e)) => Err(Error::input(format!("drawing a chart: {e}"))),
     }
