@@ -159,8 +159,11 @@ impl Engine {
     }
 
     /// The file a URI names: `design:path` is looked up along the design
-    /// search path; anything else is a file path. Paths climbing out with
-    /// `..` are refused.
+    /// search path, first match wins; `file:path` (or a bare path) names a
+    /// file directly. Either way the file must lie inside a design folder
+    /// once links are followed, as the CMS's `design:` resources do: a
+    /// template cannot include `/etc/passwd`, `/proc/self/environ`, or a
+    /// link out of its design. Paths climbing out with `..` are refused.
     pub fn resolve(&self, uri: &str) -> Option<PathBuf> {
         match uri.strip_prefix("design:") {
             Some(rel) => {
@@ -175,12 +178,24 @@ impl Engine {
                     .iter()
                     .map(|d| d.join(rel))
                     .find(|p| p.is_file())
+                    .filter(|p| self.inside_designs(p))
             }
             None => {
                 let p = PathBuf::from(uri.strip_prefix("file:").unwrap_or(uri));
-                p.is_file().then_some(p)
+                (p.is_file() && self.inside_designs(&p)).then_some(p)
             }
         }
+    }
+
+    /// Whether `path`, its links followed, lies inside a design folder.
+    fn inside_designs(&self, path: &Path) -> bool {
+        let Ok(real) = path.canonicalize() else {
+            return false;
+        };
+        self.designs
+            .iter()
+            .filter_map(|d| d.canonicalize().ok())
+            .any(|d| real.starts_with(d))
     }
 
     /// Loads and compiles the template `uri` names, once per engine; with a

@@ -377,6 +377,43 @@ fn include_through_the_design_search_path() {
 }
 
 #[test]
+fn an_include_reads_only_inside_the_design_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let design = dir.path().join("design");
+    std::fs::create_dir_all(&design).unwrap();
+    std::fs::write(design.join("ok.tpl"), "ok").unwrap();
+    let secret = dir.path().join("secret.txt");
+    std::fs::write(&secret, "SECRET").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&secret, design.join("link.tpl")).unwrap();
+    let e = Engine::new(vec![design.clone()]);
+    let inside = format!("{{include uri='file:{}'}}", design.join("ok.tpl").display());
+    assert_eq!(
+        e.render(&compile("t.tpl", &inside).unwrap(), &Vars::new())
+            .unwrap(),
+        "ok"
+    );
+    let secret_uri = secret.display().to_string();
+    for uri in [
+        "/etc/passwd",
+        "file:/etc/passwd",
+        "/proc/self/environ",
+        "file:/proc/self/environ",
+        secret_uri.as_str(),
+        "design:link.tpl",
+    ] {
+        let p = compile("t.tpl", &format!("{{include uri='{uri}'}}")).unwrap();
+        let err = e.render(&p, &Vars::new()).unwrap_err();
+        assert!(
+            err.message.contains("not found in the design search path")
+                && !err.to_string().contains("SECRET")
+                && !err.to_string().contains("root:"),
+            "{uri}: {err}"
+        );
+    }
+}
+
+#[test]
 fn unknown_tags_and_operators_warn_and_render_as_specified() {
     let p = compile(
         "t.tpl",
