@@ -13,9 +13,21 @@
 //! value recurses through it, so `{set $a=array($a)}` in a long loop would
 //! overflow the stack however few bytes it took.
 //!
+//! Neither bounds work that makes nothing: `{while true()}` testing an
+//! 8 MB string with `|contains` each turn makes a boolean a turn, and
+//! thirty levels of templates each including the next twice run 2^30
+//! includes. So a render also has fuel: an operator that reads an operand
+//! whole and makes little of it (`contains`, `eq`, `count`, `begins_with`,
+//! `int`, a `hash` key) burns the bytes (or entries) of that operand past
+//! [`SMALL_OPERAND`],
+//! and every include burns [`INCLUDE_FUEL`] and its template's length in
+//! instructions. Small operands burn nothing: the step limit bounds how
+//! often an operator runs, as it always did, and an ordinary page pays one
+//! comparison an operand of those operators.
+//!
 //! Operators cannot return errors, so an overspent budget is recorded and
-//! the operator yields null; the renderer checks after each instruction
-//! and stops with a positioned error.
+//! the operator yields null; the renderer checks at each loop turn, each
+//! include and the end, and stops with a positioned error.
 
 use std::cell::Cell;
 
@@ -23,11 +35,19 @@ use std::cell::Cell;
 /// over a value.
 pub const MAX_VALUE_DEPTH: u32 = 64;
 
+/// What one include burns besides its instructions: the lookup, the
+/// scope it binds and unbinds.
+pub const INCLUDE_FUEL: u64 = 1024;
+
+/// Operands of at most this many bytes burn no fuel.
+pub const SMALL_OPERAND: usize = 256;
+
 /// Why a render was stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Overspent {
     Bytes(u64),
     Depth,
+    Fuel(u64),
 }
 
 impl Overspent {
@@ -47,6 +67,10 @@ impl Overspent {
             Overspent::Depth => format!(
                 "render stopped: a value nested deeper than {MAX_VALUE_DEPTH} levels (limit)"
             ),
+            Overspent::Fuel(limit) => format!(
+                "render stopped: its operators and includes would touch more than {limit} \
+                 bytes of values and instructions (limit)"
+            ),
         }
     }
 }
@@ -56,15 +80,52 @@ pub struct Budget {
     limit: u64,
     /// What may still be made: one subtraction a charge.
     left: Cell<u64>,
+    fuel_limit: u64,
+    /// What may still be touched.
+    fuel: Cell<u64>,
     overspent: Cell<Option<Overspent>>,
 }
 
 impl Budget {
+    /// A budget of `limit` bytes made, and fuel without end.
     pub fn new(limit: u64) -> Budget {
         Budget {
             limit,
             left: Cell::new(limit),
+            fuel_limit: u64::MAX,
+            fuel: Cell::new(u64::MAX),
             overspent: Cell::new(None),
+        }
+    }
+
+    /// The same budget with `fuel` units to burn.
+    pub fn with_fuel(mut self, fuel: u64) -> Budget {
+        self.fuel_limit = fuel;
+        self.fuel.set(fuel);
+        self
+    }
+
+    /// Burns the fuel of an operand of `bytes`: nothing for a small one.
+    #[inline]
+    pub fn burn_operand(&self, bytes: usize) {
+        if bytes > SMALL_OPERAND {
+            self.burn(bytes as u64);
+        }
+    }
+
+    /// Burns `units` of fuel; false (and recorded) once there is none.
+    #[inline]
+    pub fn burn(&self, units: u64) -> bool {
+        match self.fuel.get().checked_sub(units) {
+            Some(rest) => {
+                self.fuel.set(rest);
+                true
+            }
+            None => {
+                self.fuel.set(0);
+                self.overspent.set(Some(Overspent::Fuel(self.fuel_limit)));
+                false
+            }
         }
     }
 
@@ -137,6 +198,20 @@ mod tests {
         assert_eq!(b.overspent(), None);
         assert!(!b.fits(5));
         assert_eq!(b.overspent(), Some(Overspent::Bytes(10)));
+    }
+
+    #[test]
+    fn fuel_burns_to_its_limit_and_no_further() {
+        let b = Budget::new(10).with_fuel(100);
+        assert!(b.burn(60) && b.burn(40));
+        assert_eq!(b.overspent(), None);
+        assert!(!b.burn(1));
+        assert_eq!(b.overspent(), Some(Overspent::Fuel(100)));
+        assert!(
+            Overspent::Fuel(100)
+                .message()
+                .contains("more than 100 bytes")
+        );
     }
 
     #[test]

@@ -30,6 +30,10 @@ pub struct Limits {
     /// Bytes that operators make and the output holds, per render: the
     /// step limit bounds time, this bounds memory (see `budget`).
     pub max_bytes: u64,
+    /// Fuel per render: bytes of large operands touched and included
+    /// instructions (see `budget`). Bounds the work that makes nothing,
+    /// which neither limit above sees.
+    pub max_fuel: u64,
 }
 
 impl Default for Limits {
@@ -38,6 +42,7 @@ impl Default for Limits {
             max_steps: 1_000_000,
             max_include_depth: 32,
             max_bytes: 32 << 20,
+            max_fuel: 1 << 30,
         }
     }
 }
@@ -237,7 +242,7 @@ impl Engine {
 
     /// Renders a compiled program with `vars`.
     pub fn render(&self, program: &Program, vars: &Vars) -> Result<String, TemplateError> {
-        let budget = Budget::new(self.limits.max_bytes);
+        let budget = Budget::new(self.limits.max_bytes).with_fuel(self.limits.max_fuel);
         let mut r = Renderer::new(self, &budget, 8 * 1024);
         for (name, value) in &vars.entries {
             r.scope_mut().define(ROOT, name, value.clone());

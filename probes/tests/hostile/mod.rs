@@ -166,6 +166,17 @@ pub const SHAPES: &[Shape] = &[
         },
     },
     Shape {
+        name: "an 8 MB string searched n times",
+        stage: Stage::Render,
+        hostile: 1_000_000,
+        source: |n| {
+            format!(
+                "{{def $s='x'}}{}{{for 1 to {n} as $i}}{{if $s|contains('y')}}y{{/if}}{{/for}}",
+                "{set $s=concat($s,$s)}".repeat(23)
+            )
+        },
+    },
+    Shape {
         name: "two values of n × n × n × n shared elements compared",
         stage: Stage::Finish,
         hostile: 1_000,

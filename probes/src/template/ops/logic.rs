@@ -5,15 +5,18 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
-use super::{Op, Operands};
+use super::{Budget, Op, Operands};
 use crate::template::value::{MAX_VISITS, Map, Value, loose_cmp, loose_eq, loose_eq_within};
 
 /// `hash(key, value, ...)`: keys print as text; a missing last value is null.
-pub fn hash(ops: &Operands) -> Value {
+pub fn hash(ops: &Operands, budget: &Budget) -> Value {
     let mut map = Map::with_capacity(ops.len() / 2);
     let mut i = 0;
     while i < ops.len() {
         let key = ops.get(i).to_text().into_owned();
+        // A key is a copy, which the result's charge (its entries) does
+        // not count.
+        budget.burn_operand(key.len());
         map.insert(key, ops.get(i + 1).into_owned());
         i += 2;
     }
@@ -22,19 +25,27 @@ pub fn hash(ops: &Operands) -> Value {
 
 /// `eq` holds when every operand equals the first; `ne` when the first two
 /// differ; the orderings compare the first two operands.
-pub fn compare(op: Op, ops: &Operands) -> Value {
+///
+/// Each operand compared burns its bytes: a comparison reads them and
+/// makes a boolean.
+pub fn compare(op: Op, ops: &Operands, budget: &Budget) -> Value {
     if ops.len() < 2 {
         return Value::Bool(false);
     }
-    let first = ops.get(0);
+    let read = |i: usize| {
+        let v = ops.get(i);
+        budget.burn_operand(v.own_bytes());
+        v
+    };
+    let first = read(0);
     let result = match op {
         Op::Eq => {
             let mut visits = MAX_VISITS;
-            (1..ops.len()).all(|i| loose_eq_within(&first, &ops.get(i), &mut visits))
+            (1..ops.len()).all(|i| loose_eq_within(&first, &read(i), &mut visits))
         }
-        Op::Ne => !loose_eq(&first, &ops.get(1)),
+        Op::Ne => !loose_eq(&first, &read(1)),
         _ => {
-            let ord = loose_cmp(&first, &ops.get(1));
+            let ord = loose_cmp(&first, &read(1));
             match op {
                 Op::Gt => ord == Ordering::Greater,
                 Op::Lt => ord == Ordering::Less,

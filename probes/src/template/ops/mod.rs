@@ -285,6 +285,14 @@ pub fn unary<'a, 'e, 'o>(ops: &'o mut Operands<'a, 'e>) -> Unary<'a, 'e, 'o> {
     }
 }
 
+/// `u`, its subject's bytes burnt: for an operator that reads its subject
+/// whole and makes little of it (`count`, `contains`), which the byte
+/// budget cannot see.
+fn scanned<'a, 'e, 'o>(u: Unary<'a, 'e, 'o>, budget: &Budget) -> Unary<'a, 'e, 'o> {
+    budget.burn_operand(u.subject.own_bytes());
+    u
+}
+
 /// Applies `op` to its operands, charging what it made to the render's
 /// budget; a result the budget cannot hold, or nested too deeply, is null
 /// (and the budget remembers why, for the renderer to stop).
@@ -317,8 +325,8 @@ fn apply_unchecked(op: Op, mut ops: Operands<'_, '_>, env: &Env) -> Value {
         True => Value::Bool(true),
         False => Value::Bool(false),
         Array => Value::from(ops.all().map(Cow::into_owned).collect::<Vec<_>>()),
-        Hash => logic::hash(&ops),
-        Eq | Ne | Gt | Lt | Ge | Le => logic::compare(op, &ops),
+        Hash => logic::hash(&ops, env.budget),
+        Eq | Ne | Gt | Lt | Ge | Le => logic::compare(op, &ops, env.budget),
         And => logic::and(&ops),
         Or => logic::or(&ops),
         Not => Value::Bool(!unary(&mut ops).subject.truthy()),
@@ -328,12 +336,16 @@ fn apply_unchecked(op: Op, mut ops: Operands<'_, '_>, env: &Env) -> Value {
         IsSet => Value::Bool(!unary(&mut ops).subject.is_null()),
         IsNull => Value::Bool(unary(&mut ops).subject.is_null()),
         Sum | Sub | Mul | Div | Mod | Min | Max => math::fold(op, &ops),
-        Inc | Dec | Int | Float | Ceil | Floor | Round => math::unary(op, unary(&mut ops)),
-        Count => Value::Int(unary(&mut ops).subject.count()),
+        Int | Float => math::unary(op, scanned(unary(&mut ops), env.budget)),
+        Inc | Dec | Ceil | Floor | Round => math::unary(op, unary(&mut ops)),
+        Count => Value::Int(scanned(unary(&mut ops), env.budget).subject.count()),
         Concat => text::concat(&ops, env.budget),
-        Wash | Implode | Explode | Upcase | Downcase | Upfirst | Shorten | Nl2br | Trim
-        | BeginsWith | EndsWith => text::unary(op, unary(&mut ops), env.budget),
-        Contains | Append | Prepend | Merge | Extract | Reverse => {
+        BeginsWith | EndsWith => text::unary(op, scanned(unary(&mut ops), env.budget), env.budget),
+        Contains => array::unary(op, scanned(unary(&mut ops), env.budget), env.budget),
+        Wash | Implode | Explode | Upcase | Downcase | Upfirst | Shorten | Nl2br | Trim => {
+            text::unary(op, unary(&mut ops), env.budget)
+        }
+        Append | Prepend | Merge | Extract | Reverse => {
             array::unary(op, unary(&mut ops), env.budget)
         }
         I18n => site::i18n(unary(&mut ops), env),

@@ -2,6 +2,7 @@
 //! share one path that loads, checks the nesting budget and binds the
 //! handed-over variables.
 
+use super::super::budget::{INCLUDE_FUEL, Overspent};
 use super::super::error::TemplateError;
 use super::super::ops::Env;
 use super::super::program::{Expr, Program, Sym, ViewKind};
@@ -58,6 +59,10 @@ impl Renderer<'_> {
         }
         let included = included
             .map_err(|e| self.error(program, pc, format!("cannot include `{uri}`: {e}")))?;
+        let fuel = INCLUDE_FUEL.saturating_add(included.code.len() as u64);
+        if !self.budget.burn(fuel) {
+            return Err(self.error(program, pc, Overspent::message_of(self.budget)));
+        }
         if let Some(ns) = ns {
             self.scope.push_ns(ns);
         }

@@ -80,7 +80,7 @@ proptest! {
     fn rendering_any_parsed_template_never_panics(src in template_soup()) {
         if let Ok(program) = compile("p.tpl", &src) {
             let mut e = engine();
-            e.limits = Limits { max_steps: 2_000, max_include_depth: 4, max_bytes: 1 << 20 };
+            e.limits = Limits { max_steps: 2_000, max_include_depth: 4, max_bytes: 1 << 20, max_fuel: 1 << 24 };
             let vars = Vars::new()
                 .set("a", 1)
                 .set("l", ints(&[1, 2, 3]))

@@ -208,6 +208,60 @@ fn runaway_loops_stop_with_an_error() {
     assert!(err.message.contains("limit"), "{err}");
 }
 
+/// An 8 MB string, made by 23 doublings within the byte budget.
+fn eight_megabytes() -> String {
+    let mut src = String::from("{def $s='x'}");
+    for _ in 0..23 {
+        src.push_str("{set $s=concat($s,$s)}");
+    }
+    src
+}
+
+#[test]
+fn work_that_makes_nothing_runs_out_of_fuel() {
+    let e = engine();
+    for test in ["contains('y')", "eq('y')", "count()", "begins_with('y')"] {
+        let src = format!(
+            "{}\n{{while true()}}{{if $s|{test}}}y{{/if}}{{/while}}",
+            eight_megabytes()
+        );
+        let p = compile("spin.tpl", &src).unwrap();
+        let err = e.render(&p, &Vars::new()).unwrap_err();
+        assert!(
+            err.message.contains("would touch more than") && err.line == 2,
+            "{test}: {err}"
+        );
+    }
+}
+
+#[test]
+fn includes_that_multiply_run_out_of_fuel() {
+    let dir = tempfile::tempdir().unwrap();
+    // Level k includes level k + 1 twice: 2^30 includes in all.
+    for k in 0..30 {
+        let body = format!(
+            "{{include uri='design:l{}.tpl'}}{{include uri='design:l{}.tpl'}}",
+            k + 1,
+            k + 1
+        );
+        std::fs::write(dir.path().join(format!("l{k}.tpl")), body).unwrap();
+    }
+    std::fs::write(dir.path().join("l30.tpl"), "x").unwrap();
+    let mut e = Engine::new(vec![dir.path().to_path_buf()]);
+    // A smaller tank than the default, so that the test is quick in a
+    // debug build; the default stops it the same way.
+    e.limits.max_fuel = 1 << 22;
+    let err = e.render_uri("design:l0.tpl", &Vars::new()).unwrap_err();
+    assert!(
+        err.message.contains("would touch more than 4194304"),
+        "{err}"
+    );
+    // A page within the tank renders whole.
+    e.limits.max_fuel = 1 << 30;
+    let out = e.render_uri("design:l20.tpl", &Vars::new()).unwrap();
+    assert_eq!(out, "x".repeat(1 << 10));
+}
+
 #[test]
 fn legacy_section_loop() {
     let vars = || Vars::new().set("l", ints(&[10, 20, 30]));
