@@ -75,16 +75,26 @@ impl Worker {
             return Err(Error::input(format!("{}: no pipes", s.path.display())));
         };
         let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         let last = Arc::new(Mutex::new(String::new()));
         let keep = Arc::clone(&last);
-        std::thread::spawn(move || keep_last_line(stderr, &keep));
+        // A process short of threads fails this worker, never panics.
+        let readers = std::thread::Builder::new()
+            .spawn(move || {
+                for line in BufReader::new(stdout).lines() {
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            })
+            .and_then(|_| std::thread::Builder::new().spawn(move || keep_last_line(stderr, &keep)));
+        if let Err(e) = readers {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(Error::input(format!(
+                "{}: cannot start a thread to read it: {e}",
+                s.path.display()
+            )));
+        }
         let mut worker = Worker {
             path: s.path.to_path_buf(),
             child,

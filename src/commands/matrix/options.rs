@@ -289,6 +289,11 @@ impl Default for MatrixOptions {
     }
 }
 
+/// The most configurations one matrix measures. A round keeps one worker
+/// process of each running, so this bounds the processes (and their reader
+/// threads) a matrix starts at once.
+pub(crate) const MAX_CONFIGURATIONS: usize = 64;
+
 impl MatrixOptions {
     /// Reads `matrix`' arguments (after the command's name); the error
     /// names the option at fault.
@@ -341,6 +346,17 @@ impl MatrixOptions {
             return Err(Error::usage(
                 "matrix: at least two configurations are needed, a base and another",
             ));
+        }
+        if listed.len() > MAX_CONFIGURATIONS {
+            let source = self
+                .file
+                .as_ref()
+                .map_or("--config".to_string(), |f| f.display().to_string());
+            return Err(Error::usage(format!(
+                "{source}: {} configurations, more than the {MAX_CONFIGURATIONS} a matrix \
+                 measures (each keeps a worker process running through every round): split it",
+                listed.len()
+            )));
         }
         let base = self.base.clone().or(file_base);
         if let Some(base) = base {

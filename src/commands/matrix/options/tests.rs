@@ -77,3 +77,30 @@ fn refusals_name_the_option() {
         assert_eq!(e.exit_code(), 2);
     }
 }
+
+#[test]
+fn a_matrix_past_the_workers_it_can_keep_running_is_refused() {
+    let names: Vec<String> = (0..=MAX_CONFIGURATIONS)
+        .map(|i| format!("--config=c{i}:"))
+        .collect();
+    let mut args = vec!["--bench=/bin/sh"];
+    args.extend(names.iter().map(String::as_str));
+    let e = parse(&args).unwrap().configurations().unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("--config: 65 configurations, more than the 64"),
+        "{e}"
+    );
+    assert_eq!(e.exit_code(), 2);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("big.toml");
+    let entries: String = (0..=MAX_CONFIGURATIONS)
+        .map(|i| format!("[[configuration]]\nname = \"c{i}\"\n"))
+        .collect();
+    std::fs::write(&file, format!("bench = \"/bin/sh\"\n{entries}")).unwrap();
+    let e = parse(&[file.to_str().unwrap()])
+        .unwrap()
+        .configurations()
+        .unwrap_err();
+    assert!(e.to_string().contains("big.toml: 65 configurations"), "{e}");
+}
