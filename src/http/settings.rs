@@ -89,11 +89,32 @@ fn tools_found() -> Vec<String> {
         .collect()
 }
 
+/// The words that mark a header or query parameter as a credential,
+/// wherever they appear in its name, in any case: `X-Api-Key`,
+/// `access_token`, `PHPSESSID`, `X-Session`, `sig`, `pwd`. Hiding a
+/// harmless value costs a `(hidden)` in a saved run; showing a secret one
+/// costs the secret. docs/cli.md lists them.
+pub(crate) const SECRET_WORDS: &[&str] = &[
+    "key",
+    "token",
+    "secret",
+    "auth",
+    "pass",
+    "pwd",
+    "sig",
+    "sess",
+    "sid",
+    "credential",
+    "jwt",
+    "bearer",
+    "csrf",
+    "xsrf",
+    "nonce",
+];
+
 /// Headers whose values are credentials, by name: the ones HTTP defines
-/// for them, and any name that says it holds a key, a token, a secret or
-/// auth (`X-Api-Key`, `X-Auth-Token`, `Client-Secret`), case-insensitive.
-/// Hiding a harmless header costs a `(hidden)` in a saved run; showing a
-/// secret one costs the secret. `--secret-header` marks any other.
+/// for them (`Cookie`, which also holds sessions), and any name holding
+/// one of [`SECRET_WORDS`]. `--secret-header` marks any other.
 pub(crate) fn is_secret_header(name: &str) -> bool {
     let name = name.trim().to_ascii_lowercase();
     [
@@ -103,9 +124,7 @@ pub(crate) fn is_secret_header(name: &str) -> bool {
         "set-cookie",
     ]
     .contains(&name.as_str())
-        || ["key", "token", "secret", "auth", "password", "passwd"]
-            .iter()
-            .any(|word| name.contains(word))
+        || SECRET_WORDS.iter().any(|word| name.contains(word))
 }
 
 #[cfg(test)]
@@ -237,6 +256,15 @@ mod tests {
             "Client-Secret",
             "Keycloak-Session",
             "WWW-Authenticate",
+            "X-Session",
+            "pwd",
+            "sig",
+            "session",
+            "PHPSESSID",
+            "X-Amz-Signature",
+            "X-Hub-Signature-256",
+            "sid",
+            "id_jwt",
         ] {
             assert!(is_secret_header(name), "{name}");
         }
@@ -246,6 +274,11 @@ mod tests {
             "Host",
             "User-Agent",
             "If-None-Match",
+            "Accept-Language",
+            "page",
+            "q",
+            "lang",
+            "sort",
         ] {
             assert!(!is_secret_header(name), "{name}");
         }

@@ -170,8 +170,9 @@ impl fmt::Display for Url {
 }
 
 /// `path` with the value of every query parameter whose name says it holds
-/// a credential (`api_key`, `access_token`, `token`, `password`: the rule
-/// secret headers are known by) replaced by `(hidden)`, as shown and saved.
+/// a credential (`api_key`, `access_token`, `pwd`, `sig`, `session`: the
+/// words secret headers are known by, `SECRET_WORDS`) replaced by
+/// `(hidden)`, as shown and saved.
 pub(crate) fn hide_query_secrets(path: &str) -> String {
     let Some(query) = query_range(path) else {
         return path.to_string();
@@ -347,6 +348,10 @@ mod tests {
         assert!(u.path.contains("api_key=K1"));
         assert_eq!(hide_query_secrets("/a?%74oken=K"), "/a?%74oken=(hidden)");
         assert_eq!(hide_query_secrets("/a?password=x"), "/a?password=(hidden)");
+        assert_eq!(
+            hide_query_secrets("/a?pwd=1&sig=2&session=3&PHPSESSID=4&page=5&q=6"),
+            "/a?pwd=(hidden)&sig=(hidden)&session=(hidden)&PHPSESSID=(hidden)&page=5&q=6"
+        );
         assert_eq!(hide_query_secrets("/plain"), "/plain");
         assert_eq!(
             hide_query_secrets("/a?token=t#frag"),
