@@ -39,22 +39,21 @@ const MAX_BENCHES: usize = 10_000;
 /// `base` or a named one), and a warning for each bench skipped; an error
 /// when none could be read.
 pub fn read(dir: &Path, baseline: &str) -> Result<(Run, Vec<String>), String> {
-    let files = bench_files(dir, baseline);
+    let folders = bench_folders(dir, baseline);
+    let files: Vec<PathBuf> = folders.iter().map(|f| f.join("benchmark.json")).collect();
     let date = newest(&files);
-    if files.is_empty() {
+    if folders.is_empty() {
         return Err(format!(
-            "no criterion results for baseline `{baseline}` (no <bench>/{baseline}/benchmark.json \
-             below it)"
+            "no criterion results for baseline `{baseline}` (no <bench>/{baseline}/ with \
+             benchmark.json, estimates.json or sample.json below it)"
         ));
     }
     let mut rows = Vec::new();
     let mut estimates = BTreeMap::new();
     let mut warnings = Vec::new();
-    let capped = files.len() == MAX_BENCHES;
-    for benchmark in files {
-        let Some(folder) = benchmark.parent() else {
-            continue;
-        };
+    let capped = folders.len() == MAX_BENCHES;
+    for folder in &folders {
+        let folder = folder.as_path();
         match bench(folder) {
             Ok((row, estimate)) => {
                 if rows.iter().any(|r: &Row| r.key == row.key) {
@@ -124,14 +123,19 @@ fn run_of(rows: Vec<Row>, estimates: BTreeMap<String, Value>, date: String, base
     }
 }
 
-/// `benchmark.json` of every bench below `dir` saved in `baseline`, in
-/// path order, at most [`MAX_BENCHES`].
-fn bench_files(dir: &Path, baseline: &str) -> Vec<PathBuf> {
+/// The files of a bench saved in a baseline folder: a folder holding any
+/// of them is a bench, so that one missing the others is reported, never
+/// passed over.
+const BENCH_FILES: [&str; 3] = ["benchmark.json", "estimates.json", "sample.json"];
+
+/// The `<bench>/<baseline>/` folder of every bench below `dir` saved in
+/// `baseline`, in path order, at most [`MAX_BENCHES`].
+fn bench_folders(dir: &Path, baseline: &str) -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut folders = vec![(dir.to_path_buf(), 0)];
     while let Some((folder, depth)) = folders.pop() {
-        let candidate = folder.join(baseline).join("benchmark.json");
-        if candidate.is_file() {
+        let candidate = folder.join(baseline);
+        if BENCH_FILES.iter().any(|f| candidate.join(f).exists()) {
             found.push(candidate);
             if found.len() == MAX_BENCHES {
                 break;
@@ -401,5 +405,42 @@ mod tests {
         let empty = tempfile::tempdir().unwrap();
         let e = read(empty.path(), NEW).unwrap_err();
         assert!(e.contains("no criterion results"), "{e}");
+    }
+
+    #[test]
+    fn a_bench_without_its_benchmark_file_or_with_garbage_is_named() {
+        let dir = copy();
+        std::fs::remove_file(dir.path().join("tiny/sum/new/benchmark.json")).unwrap();
+        std::fs::write(dir.path().join("tiny/sort/new/estimates.json"), "garbage").unwrap();
+        let (run, warnings) = read(dir.path(), NEW).unwrap();
+        assert_eq!(run.rows.len(), 1);
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("tiny/sum/new/benchmark.json: cannot read"))
+                && warnings
+                    .iter()
+                    .any(|w| w.contains("tiny/sort/new/estimates.json: not the layout")),
+            "{warnings:?}"
+        );
+        // Zero and negative times are refused, naming the file.
+        let dir = copy();
+        let sample = dir.path().join("tiny/xor/new/sample.json");
+        let mut doc = json(&sample);
+        doc["times"][0] = 0.0.into();
+        std::fs::write(&sample, doc.to_string()).unwrap();
+        let sample2 = dir.path().join("tiny/sum/new/sample.json");
+        let mut doc = json(&sample2);
+        doc["times"][0] = (-5.0).into();
+        std::fs::write(&sample2, doc.to_string()).unwrap();
+        let (_, warnings) = read(dir.path(), NEW).unwrap();
+        for file in ["tiny/xor/new/sample.json", "tiny/sum/new/sample.json"] {
+            assert!(
+                warnings
+                    .iter()
+                    .any(|w| w.contains(file) && w.contains("which no run can hold")),
+                "{file}: {warnings:?}"
+            );
+        }
     }
 }
