@@ -14,8 +14,19 @@ pub(crate) const MIN_MS: f64 = 1e-9;
 /// The longest time a figure can hold, in milliseconds (about 31 years).
 pub(crate) const MAX_MS: f64 = 1e12;
 
+/// The longest key a row may have: a probe's name, or an HTTP page's
+/// method and URL. Past it, a key is no name but a payload that pads
+/// every table line to its width.
+pub(crate) const MAX_KEY_BYTES: usize = 4096;
+
 /// Why `run` cannot be used, naming the row and field; `None` when it can.
 pub(crate) fn problem(run: &Run) -> Option<String> {
+    if !run.started.is_empty() && !is_rfc3339(&run.started) {
+        return Some(format!(
+            "started is `{}`, not an RFC 3339 date and time (2026-12-06T05:28:05Z)",
+            shortened(&run.started)
+        ));
+    }
     if !run.settings.fit(run.mode) {
         return Some(format!(
             "the settings are those of {}, not of a {} run",
@@ -32,6 +43,13 @@ pub(crate) fn problem(run: &Run) -> Option<String> {
     }
     let mut keys = HashSet::with_capacity(run.rows.len());
     for row in &run.rows {
+        if row.key.len() > MAX_KEY_BYTES {
+            return Some(format!(
+                "row `{}`: a key of {} bytes, more than {MAX_KEY_BYTES}",
+                shortened(&row.key),
+                row.key.len()
+            ));
+        }
         if !keys.insert(row.key.as_str()) {
             return Some(format!("row `{}` appears twice; keys are unique", row.key));
         }
@@ -43,6 +61,18 @@ pub(crate) fn problem(run: &Run) -> Option<String> {
 }
 
 fn row_problem(row: &Row) -> Option<String> {
+    if !row.samples.is_empty() && row.figures.n != row.samples.len() {
+        return Some(format!(
+            "n is {}, but it has {} samples",
+            row.figures.n,
+            row.samples.len()
+        ));
+    }
+    for (field, value) in [("batch", row.batch), ("ops", row.ops)] {
+        if value == Some(0) {
+            return Some(format!("{field} is 0; it counts iterations, at least 1"));
+        }
+    }
     for (field, values) in [
         ("samples", &row.samples),
         ("calibration_samples", &row.calibration_samples),
@@ -79,6 +109,46 @@ fn row_problem(row: &Row) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether `text` is an RFC 3339 date and time, as runs record it:
+/// `YYYY-MM-DDTHH:MM:SS`, an optional fraction, and `Z` or an offset, each
+/// field in its range. Lexical order of such dates in one zone is their
+/// order in time, which the history sorts by.
+fn is_rfc3339(text: &str) -> bool {
+    static SHAPE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:[Zz]|[+-](\d{2}):(\d{2}))$",
+        )
+        .ok()
+    });
+    let Some(caps) = SHAPE.as_ref().and_then(|re| re.captures(text)) else {
+        return false;
+    };
+    let field = |i: usize| {
+        caps.get(i)
+            .and_then(|m| m.as_str().parse::<u32>().ok())
+            .unwrap_or(0)
+    };
+    let (month, day) = (field(2), field(3));
+    (1..=12).contains(&month)
+        && (1..=31).contains(&day)
+        && field(4) <= 23
+        && field(5) <= 59
+        // A leap second is 60.
+        && field(6) <= 60
+        && field(7) <= 23
+        && field(8) <= 59
+}
+
+/// At most 60 characters of `text`, for a message.
+fn shortened(text: &str) -> String {
+    let cut: String = crate::text::cleaned(text).chars().take(60).collect();
+    if cut.len() < text.len() {
+        format!("{cut}...")
+    } else {
+        cut
+    }
 }
 
 fn in_range(ms: f64) -> bool {
@@ -133,6 +203,59 @@ mod tests {
             problem(&bad)
                 .unwrap_or_default()
                 .contains("instructions is NaN")
+        );
+    }
+
+    #[test]
+    fn dates_counts_and_keys_a_run_cannot_hold_are_named() {
+        for good in [
+            "2026-12-06T05:28:05Z",
+            "2026-10-05T19:33:47-07:00",
+            "2026-12-06T05:28:05.123456789Z",
+            "",
+        ] {
+            let mut r = run(&[1.0], &[1.0]);
+            r.started = good.into();
+            assert_eq!(problem(&r), None, "{good}");
+        }
+        for bad in [
+            "yesterday",
+            "zzzz-garbage",
+            "2026-13-01T00:00:00Z",
+            "2026-12-06 05:28:05",
+            "2026-12-06T25:00:00Z",
+            "2026-12-06T05:28:05+1:00",
+        ] {
+            let mut r = run(&[1.0], &[1.0]);
+            r.started = bad.into();
+            let why = problem(&r).unwrap_or_default();
+            assert!(
+                why.starts_with("started is `") && why.contains("RFC 3339"),
+                "{bad}: {why}"
+            );
+        }
+        let mut r = run(&[1.0, 2.0], &[1.0, 1.0]);
+        r.rows[0].figures.n = 5;
+        assert_eq!(
+            problem(&r).as_deref(),
+            Some("row `a`: n is 5, but it has 2 samples")
+        );
+        for zero in ["batch", "ops"] {
+            let mut r = run(&[1.0], &[1.0]);
+            if zero == "batch" {
+                r.rows[0].batch = Some(0);
+            } else {
+                r.rows[0].ops = Some(0);
+            }
+            let why = problem(&r).unwrap_or_default();
+            assert!(why.contains(&format!("{zero} is 0")), "{why}");
+        }
+        let mut r = run(&[1.0], &[1.0]);
+        r.rows[0].key = "k".repeat(MAX_KEY_BYTES + 1);
+        let why = problem(&r).unwrap_or_default();
+        assert!(
+            why.contains("a key of 4097 bytes") && why.len() < 200,
+            "{why}"
         );
     }
 
