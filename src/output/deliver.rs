@@ -192,24 +192,78 @@ pub(crate) fn announce(run: &Run, delivery: &Delivery) {
 /// it is a warning, not a failed run.
 fn append_summary(run: &Run) {
     if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
-        let appended = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .and_then(|mut f| f.write_all(markdown::summary(run).as_bytes()));
-        if let Err(e) = appended {
+        let path = Path::new(&path);
+        if let Err(e) = append_to(path, &markdown::summary(run)) {
             eprintln!(
                 "warning: {}: cannot append the job summary: {e}",
-                clean(&Path::new(&path).display().to_string())
+                clean(&path.display().to_string())
             );
         }
     }
+}
+
+/// Appends `text` to the summary file `path`, which must be a regular
+/// file (or none yet) holding no JSON document: a FIFO without a reader
+/// would hang the run, and a summary appended to a saved run (the one
+/// being compared, say) would break it.
+fn append_to(path: &Path, text: &str) -> Result<(), String> {
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => return Err("not a regular file".to_string()),
+        Ok(_) => {
+            let mut first = [0u8; 1];
+            let read = std::fs::File::open(path).and_then(|mut f| {
+                use std::io::Read;
+                f.read(&mut first)
+            });
+            if matches!(read, Ok(1)) && first[0] == b'{' {
+                return Err("it holds a JSON document, not a job summary".to_string());
+            }
+        }
+        Err(_) => {}
+    }
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::document::run::{CalibrationSummary, Row, RowKind, test_micro_run};
+
+    #[test]
+    fn a_summary_goes_only_into_a_regular_file_that_holds_no_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let summary = dir.path().join("summary.md");
+        append_to(&summary, "one\n").unwrap();
+        append_to(&summary, "two\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&summary).unwrap(), "one\ntwo\n");
+        let run = dir.path().join("run.json");
+        std::fs::write(&run, "{\"tool\": \"yardstick\"}").unwrap();
+        let e = append_to(&run, "x").unwrap_err();
+        assert!(e.contains("JSON document"), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(&run).unwrap(),
+            "{\"tool\": \"yardstick\"}"
+        );
+        assert_eq!(
+            append_to(dir.path(), "x").unwrap_err(),
+            "not a regular file"
+        );
+        #[cfg(unix)]
+        {
+            // A FIFO without a reader: refused before it is opened, which
+            // would block.
+            let fifo = dir.path().join("fifo");
+            let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+            // SAFETY: mkfifo reads the NUL-terminated path it is given.
+            assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+            assert_eq!(append_to(&fifo, "x").unwrap_err(), "not a regular file");
+        }
+    }
 
     #[test]
     fn a_run_its_save_cannot_take_is_saved_elsewhere_and_said_where() {
