@@ -336,10 +336,14 @@ fn bytes(value: &str, option: &str) -> Result<u64, String> {
 }
 
 fn port(value: &str) -> Result<u16, String> {
-    value
-        .trim()
-        .parse()
-        .map_err(|_| format!("--port: `{value}` is not a port (0 to 65535)"))
+    let digits = value.trim();
+    // Digits alone: `parse` takes a leading `+` too.
+    digits
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| digits.parse().ok())
+        .flatten()
+        .ok_or_else(|| format!("--port: `{value}` is not a port (0 to 65535)"))
 }
 
 fn address(value: &str) -> Result<IpAddr, String> {
@@ -403,6 +407,7 @@ mod tests {
     fn mistakes_name_the_option() {
         for (arg, want) in [
             ("--port=65536", "--port"),
+            ("--port=+8080", "--port"),
             ("--port=x", "--port"),
             ("--workers=0", "--workers"),
             ("--workers=100000", "--workers"),

@@ -227,8 +227,11 @@ fn port_of(authority: &http::uri::Authority, text: &str) -> Result<Option<u16>, 
         Some((_, "")) | None => return Ok(None),
         Some((_, port)) => port,
     };
+    // Digits alone: `parse` takes a `+` too, which would then be sent in
+    // the `Host` header as written.
+    let digits = written.bytes().all(|b| b.is_ascii_digit());
     match written.parse::<u16>() {
-        Ok(port) if port > 0 => Ok(Some(port)),
+        Ok(port) if port > 0 && digits => Ok(Some(port)),
         _ => Err(format!(
             "`{}`: the port `{written}` is not a number from 1 to 65535",
             hide_userinfo(text)
@@ -320,7 +323,7 @@ mod tests {
 
     #[test]
     fn a_port_that_is_not_one_is_refused_not_replaced() {
-        for port in ["99999", "65536", "-5", "abc", "0", "8080x"] {
+        for port in ["99999", "65536", "-5", "abc", "0", "8080x", "+31087"] {
             let text = format!("http://127.0.0.1:{port}/");
             match Url::parse(&text) {
                 Err(e) => assert!(e.contains(&format!("the port `{port}`")), "{e}"),

@@ -242,8 +242,14 @@ pub(super) fn resolve(text: &str) -> Result<Resolve, Error> {
         .strip_prefix('[')
         .and_then(|a| a.strip_suffix(']'))
         .unwrap_or(address);
-    if host.is_empty() {
+    if host.is_empty() || !port.bytes().all(|b| b.is_ascii_digit()) {
         return Err(bad());
+    }
+    let literal = host.trim_start_matches('[').trim_end_matches(']');
+    if literal.parse::<std::net::IpAddr>().is_ok() {
+        return Err(Error::usage(format!(
+            "--resolve: `{host}` is an address already; --resolve gives a host name's address"
+        )));
     }
     Ok(Resolve {
         host: host.to_string(),
@@ -399,6 +405,8 @@ mod tests {
             ("--header=nocolon", "--header"),
             ("--resolve=h:x:127.0.0.1", "--resolve"),
             ("--resolve=h:80:nohost", "--resolve"),
+            ("--resolve=h:+80:127.0.0.1", "--resolve"),
+            ("--resolve=127.0.0.1:80:127.0.0.2", "an address already"),
             ("--compare=http://a", "--compare"),
             ("--auth=nopassword", "--auth"),
             ("--bogus", "--bogus"),

@@ -7,13 +7,20 @@ use crate::http::url::Url;
 
 /// `url` as a page below `base` (a path the schedule joins to the base),
 /// when it is on the same server and below the base's path. A path with a
-/// `.` or `..` step is not followed: it may climb out of the base.
+/// `.` or `..` step, written or percent-encoded, is not followed: it may
+/// climb out of the base. Nor is a URL with a character a request line
+/// may not carry as it is (a space, a quote, a byte past ASCII): a
+/// sitemap may write it, and a server would read it otherwise.
 pub(crate) fn page_of(base: &Url, url: &Url) -> Option<String> {
-    if !base.same_server(url) {
+    if !base.same_server(url) || !url.path.bytes().all(fits_request_line) {
         return None;
     }
     let path = url.path.split(['?', '#']).next().unwrap_or("");
-    if path.split('/').any(|step| step == "." || step == "..") {
+    let climbs = |step: &str| {
+        let step = percent_encoding::percent_decode_str(step).decode_utf8_lossy();
+        step == "." || step == ".."
+    };
+    if path.split('/').any(climbs) {
         return None;
     }
     let prefix = base
@@ -29,6 +36,12 @@ pub(crate) fn page_of(base: &Url, url: &Url) -> Option<String> {
         Some('?') => Some(format!("/{rest}")),
         Some(_) => None,
     }
+}
+
+/// Whether `byte` may stand as it is in a request target (RFC 3986: the
+/// visible ASCII characters but those it leaves out).
+fn fits_request_line(byte: u8) -> bool {
+    byte.is_ascii_graphic() && !b"\"<>\\^`{|}".contains(&byte)
 }
 
 /// The URL a link's `target` names, read against the page `from`: absolute,
@@ -82,6 +95,25 @@ mod tests {
         assert_eq!(page_of(&base, &url("http://h:8081/site/a")), None);
         assert_eq!(page_of(&base, &url("http://h:8080/site/../admin")), None);
         assert_eq!(page_of(&base, &url("http://h:8080/site/./a")), None);
+        for climbing in [
+            "http://h:8080/site/%2e%2e/admin",
+            "http://h:8080/site/%2E./admin",
+            "http://h:8080/site/.%2e/admin",
+            "http://h:8080/site/%2e/a",
+        ] {
+            assert_eq!(page_of(&base, &url(climbing)), None, "{climbing}");
+        }
+        for raw in [
+            "/site/a\"b",
+            "/site/caf\u{e9}",
+            "/site/a b",
+            "/site/a<b>",
+            "/site/a\\b",
+        ] {
+            let mut u = url("http://h:8080/site/a");
+            u.path = raw.to_string();
+            assert_eq!(page_of(&base, &u), None, "{raw}");
+        }
         assert_eq!(
             page_of(&base, &url("http://h:8080/site/go?to=/../x")).as_deref(),
             Some("/go?to=/../x")
