@@ -150,8 +150,19 @@ impl Schedule {
         {
             return i;
         }
+        // Each server's rows are keyed by its name, so a server given twice
+        // is named apart: `URL (2)`.
+        let mut name = name.unwrap_or_else(|| url.origin());
+        let taken = |n: &str, servers: &[Server]| servers.iter().any(|s| s.name == n);
+        if taken(&name, &self.servers) {
+            let given = name.clone();
+            name = (2..)
+                .map(|k| format!("{given} ({k})"))
+                .find(|n| !taken(n, &self.servers))
+                .unwrap_or(given);
+        }
         self.servers.push(Server {
-            name: name.unwrap_or_else(|| url.origin()),
+            name,
             url: url.clone(),
             addresses: Addresses::default(),
         });
@@ -276,6 +287,20 @@ mod tests {
         assert_eq!(p.visits[3].url.to_string(), "http://localhost:2/app/about");
         assert_eq!(p.visits[3].key(&p), "http://localhost:2/app /about");
         assert_eq!(p.visits[4].key(&p), "http://127.0.0.1:3 /x?y=1");
+    }
+
+    #[test]
+    fn a_server_compared_with_itself_is_named_apart() {
+        let p = schedule_of(|o| o.compare = vec!["http://127.0.0.1:1".into(); 3], &["/"]).unwrap();
+        let keys: Vec<String> = p.visits.iter().map(|v| v.key(&p)).collect();
+        assert_eq!(
+            keys,
+            [
+                "http://127.0.0.1:1 /",
+                "http://127.0.0.1:1 (2) /",
+                "http://127.0.0.1:1 (3) /"
+            ]
+        );
     }
 
     #[test]
