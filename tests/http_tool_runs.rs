@@ -171,6 +171,37 @@ fn a_tool_that_failed_is_no_measurement_whatever_it_printed() {
     assert!(fake.saved_nothing());
 }
 
+/// A tool that reports what it cannot have measured (a negative latency,
+/// more errors than requests): refused as it is read, one line naming the
+/// tool and the field, exit 2, and nothing saved that `show` would refuse.
+fn impossible_figures_of_a_tool_are_refused_and_nothing_is_saved() {
+    let summary = include_str!("fixtures/http/wrk-ok.txt");
+    for (changed, field) in [
+        (
+            summary.replace("50%   49.00us", "50%   -49.00us"),
+            "median is -0.049",
+        ),
+        (
+            format!("{summary}  Socket errors: connect 0, read 0, write 0, timeout 900000\n")
+                .replace("149156 requests", "10 requests"),
+            "more than its 10 requests",
+        ),
+    ] {
+        let fake = FakeTool::named("wrk", &format!("cat <<'EOF'\n{changed}\nEOF"));
+        let ran = common::run(fake.yardstick(&["--duration=1", "--warmup=0"]));
+        assert_eq!(ran.code, 2, "{}", ran.stderr);
+        let said = ran.stderr.trim();
+        assert!(
+            said.lines().count() == 1
+                && said.contains("wrk: http://127.0.0.1:")
+                && said.contains("reported what no run of it can give")
+                && said.contains(field),
+            "{said}"
+        );
+        assert!(fake.saved_nothing());
+    }
+}
+
 fn a_warm_up_that_hangs_ends_the_run_and_is_not_followed() {
     let fake = FakeTool::new("echo started >> \"$LOG\"\nexec sleep 600");
     // The smallest limit the options give: 0.1 s for each of two requests,
@@ -277,6 +308,7 @@ fn main() {
     common::run_trials(vec![
         trial!(ab_counts_answers_cut_short_as_errors, needs "ab" if ab),
         trial!(a_tool_that_failed_is_no_measurement_whatever_it_printed),
+        trial!(impossible_figures_of_a_tool_are_refused_and_nothing_is_saved),
         trial!(a_warm_up_that_hangs_ends_the_run_and_is_not_followed),
         trial!(a_signal_kills_the_tool_with_its_children_and_saves_nothing),
     ]);

@@ -74,10 +74,12 @@ fn saved_run(keys: &[&str], note: &str, scale: f64) -> String {
     };
     let run = serde_json::json!({
         "tool": "yardstick", "format": 1, "mode": "micro",
-        "started": "\n::error::started", "machine": "m\r::error::machine",
+        // `started` must be a date (a hostile one is refused when read);
+        // `environment.date` is shown as written.
+        "started": "2026-12-06T05:28:05Z", "machine": "m\r::error::machine",
         "settings": {},
         "environment": {
-            "date": "d", "rustc": "rustc\n::error::rustc", "profile": "release",
+            "date": "\n::error::date", "rustc": "rustc\n::error::rustc", "profile": "release",
             "opt_level": "3", "debug_assertions": false, "target": "t\n::error::target",
             "os": "linux", "arch": "x86_64", "machine": "m", "cpus": 2, "load": null,
             "git_commit": "::error::commit", "ci": "\n::set-output name=x::y",

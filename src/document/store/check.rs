@@ -60,7 +60,20 @@ pub(crate) fn problem(run: &Run) -> Option<String> {
     None
 }
 
-fn row_problem(row: &Row) -> Option<String> {
+/// Why `row` cannot be part of a run, naming the field; `None` when it can.
+pub(crate) fn row_problem(row: &Row) -> Option<String> {
+    if row.requests > 0 && row.errors > row.requests {
+        return Some(format!(
+            "errors is {}, more than its {} requests",
+            row.errors, row.requests
+        ));
+    }
+    if row.requests > 0 && row.figures.n as u64 > row.requests {
+        return Some(format!(
+            "n is {}, more than its {} requests",
+            row.figures.n, row.requests
+        ));
+    }
     if !row.samples.is_empty() && row.figures.n != row.samples.len() {
         return Some(format!(
             "n is {}, but it has {} samples",
@@ -239,6 +252,18 @@ mod tests {
         assert_eq!(
             problem(&r).as_deref(),
             Some("row `a`: n is 5, but it has 2 samples")
+        );
+        let mut r = run(&[1.0], &[1.0]);
+        (r.rows[0].requests, r.rows[0].errors) = (10, 57);
+        assert_eq!(
+            problem(&r).as_deref(),
+            Some("row `a`: errors is 57, more than its 10 requests")
+        );
+        let mut r = run(&[1.0, 1.0, 1.0], &[1.0, 1.0, 1.0]);
+        r.rows[0].requests = 2;
+        assert_eq!(
+            problem(&r).as_deref(),
+            Some("row `a`: n is 3, more than its 2 requests")
         );
         for zero in ["batch", "ops"] {
             let mut r = run(&[1.0], &[1.0]);

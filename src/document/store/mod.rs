@@ -32,8 +32,16 @@ pub fn saved_text(run: &Run) -> String {
     text
 }
 
-/// Saves a run as JSON at `path`.
+/// Saves a run as JSON at `path`; a run that could not be read back (a
+/// figure no measurement gives, a tool's impossible count) is refused,
+/// naming the field, and nothing is written.
 pub fn save(path: &Path, run: &Run) -> Result<(), Error> {
+    if let Some(why) = check::problem(run) {
+        return Err(Error::input(format!(
+            "{}: not saved, since it could not be read back: {why}",
+            path.display()
+        )));
+    }
     write_atomic(path, &saved_text(run))
 }
 

@@ -175,7 +175,17 @@ pub(crate) fn run(
         let visit = &schedule.visits[index];
         progress(&format!("{}: {}", tool.as_str(), visit.url));
         let summary = measure_visit(tool, &program, schedule, job, visit)?;
-        rows[index] = Some(summary.into_row(Labels::of(visit, schedule), tool));
+        let row = summary.into_row(Labels::of(visit, schedule), tool);
+        // What the tool cannot have measured is refused as it is read,
+        // before a run that could not be read back is shown or saved.
+        if let Some(why) = crate::document::store::check::row_problem(&row) {
+            return Err(Error::input(format!(
+                "{}: {}: reported what no run of it can give: {why}",
+                tool.as_str(),
+                visit.url
+            )));
+        }
+        rows[index] = Some(row);
     }
     Ok(rows.into_iter().flatten().collect())
 }
