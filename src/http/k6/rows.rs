@@ -64,6 +64,18 @@ pub(crate) fn rows(
             plan,
         ));
     }
+    // What k6's output cannot hold (a duration of zero or 1e300, a point
+    // given twice: more timed answers than requests) is refused as it is
+    // read, before a run that could not be read back is shown or saved.
+    for row in &out {
+        if let Some(why) = crate::document::store::check::row_problem(row) {
+            return Err(Error::Refused(format!(
+                "--tool=k6: `{}`: its output holds what no run of k6 gives: {why}; nothing was \
+                 saved",
+                row.key
+            )));
+        }
+    }
     Ok(out)
 }
 
@@ -251,6 +263,33 @@ mod tests {
         assert!(rows(&plan, &schedule, &job, with_proto("HTTP/1.1")).is_ok());
         job.protocol = Protocol::Http2;
         assert!(rows(&plan, &schedule, &job, with_proto("HTTP/1.1")).is_err());
+    }
+
+    #[test]
+    fn durations_k6_cannot_give_are_refused() {
+        let (schedule, job, plan) = setup();
+        for (durations, says) in [
+            (vec![-1.0, 2.0], "samples[0] is -1"),
+            (vec![0.0, 2.0], "samples[0] is 0"),
+            (vec![1e300, 2.0], "samples[0] is 1e300"),
+        ] {
+            let out = output(&plan, &schedule, |_| samples(&durations, 0, (0.0, 1.0)));
+            let e = rows(&plan, &schedule, &job, out).unwrap_err();
+            assert_eq!(e.exit_code(), 2);
+            assert!(e.to_string().contains(says), "{e}");
+        }
+        // Each request's duration given twice: more timed answers than
+        // requests.
+        let out = output(&plan, &schedule, |_| {
+            let mut s = samples(&[1.0, 2.0, 1.0, 2.0], 0, (0.0, 1.0));
+            s.succeeded = 2;
+            s
+        });
+        let e = rows(&plan, &schedule, &job, out).unwrap_err();
+        assert!(
+            e.to_string().contains("n is 8, more than its 4 requests"),
+            "{e}"
+        );
     }
 
     #[test]
