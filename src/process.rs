@@ -105,6 +105,8 @@ pub(crate) fn run_within<S: Sink>(
         // Ctrl-C to the terminal's group reaches this process alone, which
         // then kills the group.
         command.process_group(0);
+        #[cfg(target_os = "linux")]
+        die_with_this_process(command);
     }
     let started = Instant::now();
     let mut child = command
@@ -127,6 +129,31 @@ pub(crate) fn run_within<S: Sink>(
         stdout,
         stderr,
     })
+}
+
+/// Makes the program die when this process does, however it ends: a
+/// SIGKILL of yardstick leaves no load tool running (the kill of the group
+/// above needs yardstick alive). The signal is sent when the thread that
+/// started the program ends; [`run_within`] waits on that thread for the
+/// program's end, so the thread outlives it.
+#[cfg(target_os = "linux")]
+fn die_with_this_process(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = std::process::id();
+    // SAFETY: the hook runs in the child between fork and exec, and calls
+    // only prctl(2), getppid(2) and nothing that allocates or locks.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent may have died before the line above took hold.
+            if u32::try_from(libc::getppid()).ok() != Some(parent) {
+                return Err(std::io::Error::other("yardstick ended while it started"));
+            }
+            Ok(())
+        });
+    }
 }
 
 /// Waits until the program has ended (still unreaped), `limit` has passed

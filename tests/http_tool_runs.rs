@@ -247,6 +247,22 @@ fn a_signal_kills_the_tool_with_its_children_and_saves_nothing() {
     }
 }
 
+/// A SIGKILL gives yardstick no chance to kill the tool's group: the tool
+/// dies with it all the same (its parent-death signal).
+fn a_killed_run_leaves_no_tool_running() {
+    let fake = FakeTool::new("echo \"$$ $$\" >> \"$LOG\"\nexec sleep 600");
+    let mut child = fake
+        .yardstick(&["--requests=5", "--warmup=0"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pids = wait_for_line(&fake, &mut child);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(gone(pids[0]), "the tool {} outlived a killed run", pids[0]);
+}
+
 /// The pids of the fake tool and its child, once it has logged them; the
 /// run is killed and the test fails when it does not within the patience.
 fn wait_for_line(fake: &FakeTool, child: &mut Child) -> Vec<libc::pid_t> {
@@ -311,5 +327,6 @@ fn main() {
         trial!(impossible_figures_of_a_tool_are_refused_and_nothing_is_saved),
         trial!(a_warm_up_that_hangs_ends_the_run_and_is_not_followed),
         trial!(a_signal_kills_the_tool_with_its_children_and_saves_nothing),
+        trial!(a_killed_run_leaves_no_tool_running),
     ]);
 }

@@ -46,6 +46,19 @@ use job::{Job, Tool};
 use schedule::Schedule;
 use std::path::Path;
 
+/// A temporary folder only this user can enter (0700 on Unix): it holds
+/// the tools' scripts, which may carry credentials. tempfile makes its
+/// folders with the default mode, which the umask leaves readable to all.
+pub(crate) fn private_tempdir() -> std::io::Result<tempfile::TempDir> {
+    let mut builder = tempfile::Builder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o700));
+    }
+    builder.tempdir()
+}
+
 /// Measures what `job` asks for and returns the run, not yet compared or
 /// saved; each step is told to `progress` as a line. Refusals (safety
 /// caps, bad pages, a missing tool) come before any connection is made.
@@ -128,4 +141,15 @@ fn resolved(job: &Job, pages: Vec<String>) -> Result<Schedule, Error> {
     schedule.resolve(&job.resolve, &address::system_lookup);
     safety::check(&schedule, job)?;
     Ok(schedule)
+}
+
+#[cfg(all(test, unix))]
+mod private_tests {
+    #[test]
+    fn the_tools_folder_is_the_user_s_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = super::private_tempdir().unwrap();
+        let mode = std::fs::metadata(dir.path()).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+    }
 }

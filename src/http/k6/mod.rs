@@ -49,7 +49,7 @@ pub(crate) fn run(
     interrupt::catch()?;
     let limit = time_limit(&plan, schedule, job);
     let script = script::write(&plan, schedule, job, limit.as_secs());
-    let dir = tempfile::tempdir().map_err(|e| {
+    let dir = crate::http::private_tempdir().map_err(|e| {
         Error::Refused(format!(
             "--tool=k6: cannot make a folder for the script: {e}"
         ))

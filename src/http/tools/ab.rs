@@ -33,8 +33,8 @@ use std::path::Path;
 /// Runs ab for one page: a warm-up, then the measured requests, their
 /// percentiles read from a file in a private folder.
 pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
-    let dir =
-        tempfile::tempdir().map_err(|e| Error::Refused(format!("ab: no temporary folder: {e}")))?;
+    let dir = crate::http::private_tempdir()
+        .map_err(|e| Error::Refused(format!("ab: no temporary folder: {e}")))?;
     let csv = dir.path().join("percentiles.csv");
     let (url, headers) = (&run.handed.url, &run.handed.headers);
     let c = run.concurrency;

@@ -17,7 +17,7 @@ use std::path::Path;
 /// Runs wrk for one page. Credentials go in a Lua script of mode 0600 in a
 /// private folder, removed when the run ends.
 pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
-    let dir = tempfile::tempdir()
+    let dir = crate::http::private_tempdir()
         .map_err(|e| Error::Refused(format!("wrk: no temporary folder: {e}")))?;
     let script = if run.handed.secrets.is_empty() {
         None
