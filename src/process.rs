@@ -59,6 +59,37 @@ impl Sink for Vec<u8> {
     }
 }
 
+/// An output kept whole up to `max` bytes, and only counted past them: a
+/// program that prints without end cannot make this process hold it all.
+pub(crate) struct Capped {
+    pub(crate) bytes: Vec<u8>,
+    max: usize,
+    /// Whether bytes past `max` were printed and left out.
+    pub(crate) cut: bool,
+}
+
+impl Capped {
+    pub(crate) fn new(max: usize) -> Capped {
+        Capped {
+            bytes: Vec::new(),
+            max,
+            cut: false,
+        }
+    }
+}
+
+impl Sink for Capped {
+    fn take(&mut self, bytes: &[u8]) {
+        let room = self.max.saturating_sub(self.bytes.len());
+        self.bytes
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
+        self.cut |= bytes.len() > room;
+    }
+}
+
+/// The most of a program's standard error kept: enough for any message.
+const MAX_STDERR: usize = 1 << 20;
+
 /// A program that ran to its end: its exit status, what its output sink
 /// kept, and its standard error.
 pub(crate) struct Finished<S> {
@@ -113,7 +144,7 @@ pub(crate) fn run_within<S: Sink>(
         .spawn()
         .map_err(|e| Stopped::Failed(e.to_string()))?;
     let out = drain(child.stdout.take(), stdout);
-    let err = drain(child.stderr.take(), Vec::new());
+    let err = drain(child.stderr.take(), Capped::new(MAX_STDERR));
     let ended = wait_for_end(&mut child, started, limit, stop);
     // Whatever it left in its group ends with it; then it is reaped.
     kill_group(child.id());
@@ -123,7 +154,7 @@ pub(crate) fn run_within<S: Sink>(
     let status = status.map_err(|e| Stopped::Failed(e.to_string()))?;
     let deadline = started + limit;
     let stdout = collect(&out, deadline, limit)?;
-    let stderr = collect(&err, deadline, limit)?;
+    let stderr = collect(&err, deadline, limit)?.bytes;
     Ok(Finished {
         status,
         stdout,

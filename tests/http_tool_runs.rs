@@ -202,6 +202,21 @@ fn impossible_figures_of_a_tool_are_refused_and_nothing_is_saved() {
     }
 }
 
+/// A tool that prints without end is read up to a bound (RSS stays low),
+/// refused in one line that does not quote its output, and nothing saved.
+fn a_tool_that_prints_without_end_is_refused_within_a_bound() {
+    let fake = FakeTool::named("wrk", "head -c 40000000 /dev/zero | tr '\\0' x");
+    let ran = common::run(fake.yardstick(&["--duration=1", "--warmup=0"]));
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    let said = ran.stderr.trim();
+    assert!(
+        said.lines().count() == 1 && said.contains("printed more than 16 MB") && said.len() < 300,
+        "{}",
+        &said[..said.len().min(400)]
+    );
+    assert!(fake.saved_nothing());
+}
+
 fn a_warm_up_that_hangs_ends_the_run_and_is_not_followed() {
     let fake = FakeTool::new("echo started >> \"$LOG\"\nexec sleep 600");
     // The smallest limit the options give: 0.1 s for each of two requests,
@@ -328,5 +343,6 @@ fn main() {
         trial!(a_warm_up_that_hangs_ends_the_run_and_is_not_followed),
         trial!(a_signal_kills_the_tool_with_its_children_and_saves_nothing),
         trial!(a_killed_run_leaves_no_tool_running),
+        trial!(a_tool_that_prints_without_end_is_refused_within_a_bound),
     ]);
 }

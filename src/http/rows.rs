@@ -56,6 +56,39 @@ const MAX_DISTINCT: usize = 32;
 /// The key the values past [`MAX_DISTINCT`] are counted under.
 const OTHER: &str = "(other)";
 
+/// The longest error message or status a row keeps, in characters.
+const MAX_VALUE_CHARS: usize = 300;
+
+/// `counts` as a row keeps them, whoever made them (a load tool, k6): at
+/// most [`MAX_DISTINCT`] values, the most frequent, each of at most
+/// [`MAX_VALUE_CHARS`] characters; the rest counted together as
+/// [`OTHER`]. A peer that answers 800 statuses, or k6 reporting 500
+/// messages of 20 KB, must not make a run keep every one.
+pub(crate) fn capped(counts: BTreeMap<String, u64>) -> BTreeMap<String, u64> {
+    let mut shortened: BTreeMap<String, u64> = BTreeMap::new();
+    for (value, n) in counts {
+        let value = match value.char_indices().nth(MAX_VALUE_CHARS) {
+            Some((at, _)) => format!("{}...", &value[..at]),
+            None => value,
+        };
+        let e = shortened.entry(value).or_default();
+        *e = e.saturating_add(n);
+    }
+    if shortened.len() <= MAX_DISTINCT {
+        return shortened;
+    }
+    let mut ranked: Vec<(String, u64)> = shortened.into_iter().collect();
+    // The most frequent first; ties by value, so the cut is the same on
+    // every run.
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let rest = ranked.split_off(MAX_DISTINCT - 1);
+    let mut kept: BTreeMap<String, u64> = ranked.into_iter().collect();
+    let other = rest.iter().fold(0u64, |sum, (_, n)| sum.saturating_add(*n));
+    let e = kept.entry(OTHER.to_string()).or_default();
+    *e = e.saturating_add(other);
+    kept
+}
+
 fn count_capped(counts: &mut BTreeMap<String, u64>, value: &str) {
     if let Some(n) = counts.get_mut(value) {
         *n += 1;
@@ -352,5 +385,26 @@ mod tests {
         assert_eq!((p[0].median_ratio, p[0].rps_ratio), (Some(1.5), Some(0.5)));
         assert_eq!(p[1].median_ratio, Some(0.5));
         assert_eq!(p[0].name, "/");
+    }
+
+    #[test]
+    fn what_a_tool_counts_is_capped_as_the_built_in_client_caps_it() {
+        let statuses: BTreeMap<String, u64> = (200..1000u64).map(|c| (c.to_string(), c)).collect();
+        let kept = capped(statuses);
+        assert_eq!(kept.len(), MAX_DISTINCT);
+        assert_eq!(kept.values().sum::<u64>(), (200..1000u64).sum::<u64>());
+        assert!(kept.contains_key("999") && !kept.contains_key("200"));
+        let messages: BTreeMap<String, u64> = (0..500)
+            .map(|i| (format!("{i}{}", "x".repeat(20_000)), 1))
+            .collect();
+        let kept = capped(messages);
+        assert_eq!(kept.len(), MAX_DISTINCT);
+        assert_eq!(kept[OTHER], 500 - (MAX_DISTINCT as u64 - 1));
+        assert!(
+            kept.keys()
+                .all(|k| k.chars().count() <= MAX_VALUE_CHARS + 3)
+        );
+        let few = BTreeMap::from([("200".to_string(), 3)]);
+        assert_eq!(capped(few.clone()), few);
     }
 }

@@ -12,7 +12,7 @@ use super::handed::Handed;
 use super::interrupt;
 use crate::error::Error;
 use crate::http::job::{Job, Tool};
-use crate::process::{Sink, Stopped};
+use crate::process::{Capped, Sink, Stopped};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -82,15 +82,26 @@ impl Printed {
     }
 }
 
+/// The most of a tool's printed summary read: wrk's, ab's, h2load's and
+/// oha's are a few kilobytes.
+const MAX_PRINTED: usize = 16 << 20;
+
 impl Invocation<'_> {
     /// Runs the tool with `args` and returns what it printed, whatever its
     /// exit code: a tool that could not connect says so in its output,
     /// which its parser turns into errors. Past the limit it is killed,
     /// and that is the error.
     pub(crate) fn output(&self, args: &[String]) -> Result<Printed, Error> {
-        let ran = self.output_into(args, Vec::new())?;
+        let ran = self.output_into(args, Capped::new(MAX_PRINTED))?;
+        if ran.stdout.cut {
+            return Err(Error::Refused(format!(
+                "{}: printed more than {} MB, which no summary of it is; nothing was saved",
+                self.tool.as_str(),
+                MAX_PRINTED >> 20
+            )));
+        }
         Ok(Printed {
-            stdout: String::from_utf8_lossy(&ran.stdout).into_owned(),
+            stdout: String::from_utf8_lossy(&ran.stdout.bytes).into_owned(),
             stderr: ran.stderr,
             failure: ran.status.clone(),
         })

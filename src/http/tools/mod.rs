@@ -92,10 +92,10 @@ impl Summary {
         row.page.ttfb_median = self.ttfb_median;
         row.requests = self.requests;
         row.errors = self.errors;
-        row.error_messages = self.error_messages;
+        row.error_messages = super::rows::capped(self.error_messages);
         row.rps = self.rps;
         row.note = self.note;
-        row.page.status = self.status;
+        row.page.status = super::rows::capped(self.status);
         row.page.bytes = self.bytes;
         row.page.server = self.server;
         row.page.tool = Some(tool.as_str().to_string());
@@ -232,12 +232,18 @@ fn measure_visit(
     }
 }
 
-/// The first line of `text` that is not blank, for messages.
+/// The first line of `text` that is not blank, for messages: at most 200
+/// characters of it.
 fn first_line(text: &str) -> &str {
-    text.lines()
+    let line = text
+        .lines()
         .map(str::trim)
         .find(|l| !l.is_empty())
-        .unwrap_or("")
+        .unwrap_or("");
+    match line.char_indices().nth(200) {
+        Some((at, _)) => &line[..at],
+        None => line,
+    }
 }
 
 #[cfg(test)]
