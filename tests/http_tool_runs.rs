@@ -217,6 +217,41 @@ fn a_tool_that_prints_without_end_is_refused_within_a_bound() {
     assert!(fake.saved_nothing());
 }
 
+/// A tool that hangs on one page is killed at its limit and fails that
+/// page's row; the other pages are measured and the run is saved.
+fn a_page_whose_tool_hangs_fails_alone() {
+    let summary = include_str!("fixtures/http/wrk-ok.txt");
+    let fake = FakeTool::named(
+        "wrk",
+        &format!(
+            "case \"$*\" in\n*slow*) exec sleep 600;;\n*) cat <<'EOF'\n{summary}\nEOF\n;;\nesac"
+        ),
+    );
+    let slow = format!("--url=http://127.0.0.1:{}/slow", closed_port());
+    // The limit: the duration, one timeout and the slack of 20 s.
+    let ran = common::run(fake.yardstick(&[&slow, "--duration=1", "--timeout=0.1", "--warmup=0"]));
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    let doc: Value = common::json(&std::fs::read_to_string(fake.save()).unwrap());
+    let rows = doc["rows"].as_array().cloned().unwrap_or_default();
+    assert_eq!(rows.len(), 2, "{doc}");
+    let (hung, fine): (Vec<&Value>, Vec<&Value>) = rows
+        .iter()
+        .partition(|r| r["key"].as_str().is_some_and(|k| k.contains("/slow")));
+    assert!(
+        hung.len() == 1
+            && hung[0]["n"] == 0
+            && hung[0]["errors"] == hung[0]["requests"]
+            && hung[0]["error_messages"].as_object().is_some_and(|m| m
+                .keys()
+                .any(|k| k.contains("still running after its limit"))),
+        "{hung:?}"
+    );
+    assert!(
+        fine.len() == 1 && fine[0]["n"].as_u64().is_some_and(|n| n > 0),
+        "{fine:?}"
+    );
+}
+
 fn a_warm_up_that_hangs_ends_the_run_and_is_not_followed() {
     let fake = FakeTool::new("echo started >> \"$LOG\"\nexec sleep 600");
     // The smallest limit the options give: 0.1 s for each of two requests,
@@ -344,5 +379,6 @@ fn main() {
         trial!(a_signal_kills_the_tool_with_its_children_and_saves_nothing),
         trial!(a_killed_run_leaves_no_tool_running),
         trial!(a_tool_that_prints_without_end_is_refused_within_a_bound),
+        trial!(a_page_whose_tool_hangs_fails_alone),
     ]);
 }

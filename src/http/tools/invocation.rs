@@ -36,6 +36,9 @@ pub(crate) struct Invocation<'a> {
     pub(crate) concurrency: u64,
     /// The longest one run of the tool may take.
     pub(crate) limit: Duration,
+    /// Set when a measured run (not a warm-up) was killed at its limit:
+    /// that page's row fails, and the other pages are still measured.
+    pub(crate) past_limit: std::cell::Cell<bool>,
 }
 
 /// What a tool gave back: its output as its sink kept it, its error
@@ -146,11 +149,15 @@ impl Invocation<'_> {
             return Ok(None);
         }
         let args = args(self.warmup.max(self.concurrency));
-        let ran = self.output_into(&args, stdout).map_err(|e| match e {
-            Error::Refused(m) => {
-                Error::Refused(format!("warm-up: {m}; the measured run was not started"))
+        let ran = self.output_into(&args, stdout).map_err(|e| {
+            // A warm-up past its limit ends the run, as any failed warm-up.
+            self.past_limit.set(false);
+            match e {
+                Error::Refused(m) => {
+                    Error::Refused(format!("warm-up: {m}; the measured run was not started"))
+                }
+                other => other,
             }
-            other => other,
         })?;
         Ok(Some(ran.stdout))
     }
@@ -174,6 +181,9 @@ impl Invocation<'_> {
 
     /// The error of a run with `args` that did not run to its end.
     fn stopped(&self, args: &[String], why: &Stopped) -> Error {
+        if matches!(why, Stopped::Limit(_)) {
+            self.past_limit.set(true);
+        }
         match why {
             Stopped::Asked => Error::Refused(format!(
                 "{}: stopped by {}: its processes were killed",

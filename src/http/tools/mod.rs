@@ -219,8 +219,9 @@ fn measure_visit(
             schedule.requests.max(schedule.warmup),
             schedule.concurrency,
         ),
+        past_limit: std::cell::Cell::new(false),
     };
-    match tool {
+    let measured = match tool {
         Tool::Ab => ab::measure(&run),
         Tool::Wrk => wrk::measure(&run),
         Tool::Oha => oha::measure(&run),
@@ -229,6 +230,18 @@ fn measure_visit(
             "{} is not run page by page",
             tool.as_str()
         ))),
+    };
+    // A page whose tool hung is a failed row; the other pages are kept.
+    match measured {
+        Err(_) if run.past_limit.get() => Ok(Summary::all_failed(
+            schedule.requests,
+            &format!(
+                "{} still running after its limit of {} s, killed",
+                tool.as_str(),
+                run.limit.as_secs_f64()
+            ),
+        )),
+        other => other,
     }
 }
 
