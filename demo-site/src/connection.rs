@@ -77,7 +77,10 @@ pub async fn serve(tcp: TcpStream, shared: Arc<Shared>, slot: OwnedSemaphorePerm
             },
             _ = stop.changed(), if !stopping => {
                 stopping = true;
-                if activity.mid_head() {
+                // Nothing being answered: nothing to finish. An idle
+                // HTTP/2 connection would otherwise hold the stop until
+                // the drain's limit, its peer never closing it.
+                if activity.mid_head() || activity.waiting() {
                     return;
                 }
                 connection.as_mut().graceful_shutdown();
@@ -96,7 +99,16 @@ struct State {
     first: bool,
     /// The first byte read since `idle_since`, while nothing is answered.
     first_byte: Option<Instant>,
+    /// Bytes read since the last answer while nothing is answered: a
+    /// request's head is a few kilobytes; a flood of HTTP/2 PINGs or
+    /// SETTINGS, which never start a request, grows this without end.
+    idle_bytes: u64,
 }
+
+/// The most bytes a connection may send while no request of it is being
+/// answered: far above any request head (and HTTP/2's preface, settings
+/// and window updates), far below what a flood sends in a second.
+const MAX_IDLE_BYTES: u64 = 1 << 20;
 
 /// A connection's [`State`], and a wake-up for its deadline when it
 /// changes.
@@ -113,6 +125,7 @@ impl Activity {
                 idle_since: Instant::now(),
                 first: true,
                 first_byte: None,
+                idle_bytes: 0,
             }),
             changed: Notify::new(),
         }
@@ -125,17 +138,24 @@ impl Activity {
         self.changed.notify_waiters();
     }
 
-    /// Bytes came: the first since the last answer starts a head, whose
-    /// deadline then runs. One lock a read, the socket's hot path.
-    fn bytes_read(&self) {
-        let starts_head = self.state.lock().is_ok_and(|mut s| {
-            let starts = s.answering == 0 && s.first_byte.is_none();
+    /// `n` bytes came: the first since the last answer starts a head, whose
+    /// deadline then runs; past [`MAX_IDLE_BYTES`] with nothing answered,
+    /// the deadline is now. One lock a read, the socket's hot path.
+    fn bytes_read(&self, n: usize) {
+        let changed = self.state.lock().is_ok_and(|mut s| {
+            if s.answering != 0 {
+                return false;
+            }
+            let before = s.idle_bytes;
+            s.idle_bytes = before.saturating_add(n as u64);
+            let flooded = before <= MAX_IDLE_BYTES && s.idle_bytes > MAX_IDLE_BYTES;
+            let starts = s.first_byte.is_none();
             if starts {
                 s.first_byte = Some(Instant::now());
             }
-            starts
+            starts || flooded
         });
-        if starts_head {
+        if changed {
             self.changed.notify_waiters();
         }
     }
@@ -157,6 +177,9 @@ impl Activity {
         let Ok(s) = self.state.lock() else {
             return Some(Instant::now());
         };
+        if s.answering == 0 && s.idle_bytes > MAX_IDLE_BYTES {
+            return Some(Instant::now());
+        }
         match (s.answering, s.first, s.first_byte) {
             (0, true, _) => Some(s.idle_since + limits.header_timeout),
             (0, false, Some(at)) => Some(at + limits.header_timeout),
@@ -191,6 +214,7 @@ impl Answering {
         activity.update(|s| {
             s.answering += 1;
             s.first_byte = None;
+            s.idle_bytes = 0;
         });
         Answering(Arc::clone(activity))
     }
@@ -204,6 +228,7 @@ impl Drop for Answering {
                 s.idle_since = Instant::now();
                 s.first = false;
                 s.first_byte = None;
+                s.idle_bytes = 0;
             }
         });
     }
@@ -224,7 +249,7 @@ impl AsyncRead for Watched {
         let before = buf.filled().len();
         let read = Pin::new(&mut self.tcp).poll_read(cx, buf);
         if matches!(read, Poll::Ready(Ok(()))) && buf.filled().len() > before {
-            self.activity.bytes_read();
+            self.activity.bytes_read(buf.filled().len() - before);
         }
         read
     }

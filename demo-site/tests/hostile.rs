@@ -192,6 +192,88 @@ fn a_60000_character_search_word_is_no_error_and_stderr_stays_bounded() {
     assert!(stderr.len() < 2000, "{} bytes on stderr", stderr.len());
 }
 
+/// A flood of HTTP/2 PINGs starts no request: the server closes the
+/// connection once a megabyte has come with nothing to answer, instead of
+/// acknowledging every one for as long as the peer sends.
+#[test]
+fn a_flood_of_http2_pings_is_cut_off() {
+    let mut command = Command::new(BINARY);
+    command.args(["--header-timeout=3600", "--idle-timeout=3600"]);
+    let site = Site::spawn(command);
+    let mut hello = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec();
+    hello.extend_from_slice(&[0, 0, 0, 4, 0, 0, 0, 0, 0]);
+    let mut tcp = peer(site.port, &hello);
+    tcp.set_write_timeout(Some(GUARD)).expect("timeout");
+    // The acknowledgements are read and thrown away, so that the server
+    // never waits on this peer to read.
+    let mut reader = tcp.try_clone().expect("clone");
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 65536];
+        while matches!(reader.read(&mut buf), Ok(n) if n > 0) {}
+    });
+    let ping = [0, 0, 8, 6, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
+    let pings: Vec<u8> = ping
+        .iter()
+        .copied()
+        .cycle()
+        .take(ping.len() * 4096)
+        .collect();
+    let mut sent = 0usize;
+    while sent < (64 << 20) {
+        match tcp.write_all(&pings) {
+            Ok(()) => sent += pings.len(),
+            Err(_) => break,
+        }
+    }
+    assert!(sent < (64 << 20), "the server took {sent} bytes of PINGs");
+    drop(site);
+}
+
+/// An HTTP/2 connection that finished its preface and settings and then
+/// sits idle holds nothing: SIGTERM closes it at once instead of waiting
+/// out the drain.
+#[test]
+fn sigterm_closes_an_idle_http2_connection_at_once() {
+    let mut command = Command::new(BINARY);
+    command.args(["--header-timeout=3600", "--idle-timeout=3600"]);
+    command.stderr(Stdio::piped());
+    let mut site = Site::spawn(command);
+    // The preface, an empty SETTINGS frame, and the ACK of the server's.
+    let mut hello = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec();
+    hello.extend_from_slice(&[0, 0, 0, 4, 0, 0, 0, 0, 0]);
+    let mut idle = peer(site.port, &hello);
+    let mut settings = [0u8; 9];
+    idle.read_exact(&mut settings)
+        .expect("the server's SETTINGS");
+    assert_eq!(settings[3], 4, "a SETTINGS frame: {settings:?}");
+    idle.write_all(&[0, 0, 0, 4, 1, 0, 0, 0, 0]).expect("ACK");
+    // One request answered first (GET / on stream 1: :method GET,
+    // :scheme http, :path / from HPACK's static table, :authority x), so
+    // that the connection is idle after an answer, not mid-preface.
+    let headers = [0x82, 0x86, 0x84, 0x41, 0x01, b'x'];
+    let mut request = vec![0, 0, headers.len() as u8, 1, 0x05, 0, 0, 0, 1];
+    request.extend_from_slice(&headers);
+    idle.write_all(&request).expect("a request");
+    // Read the answer's frames until the server has nothing more to say.
+    idle.set_read_timeout(Some(Duration::from_secs(2)))
+        .expect("timeout");
+    let mut answered = 0;
+    let mut buf = [0u8; 16384];
+    while let Ok(n) = idle.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        answered += n;
+    }
+    assert!(answered > 0, "no answer");
+    idle.set_read_timeout(Some(GUARD)).expect("timeout");
+    let status = site.terminate(GUARD).expect("the site exits");
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    read_to_close(&mut idle).expect("closed");
+    let stderr = site.stderr();
+    assert!(!stderr.contains("in flight"), "{stderr}");
+}
+
 #[test]
 fn sigterm_drops_half_sent_requests_and_finishes_answers() {
     let mut command = Command::new(BINARY);
