@@ -6,12 +6,14 @@ use super::Page;
 use super::chart::{Change, Changes};
 use crate::document::check::{Check, Figure as Judged, Reason, Verdict};
 use crate::document::comparison::Comparison;
+use crate::document::row::Row;
 use crate::document::run::Run;
 use crate::error::Error;
 use crate::judge::paired::pair_figures;
 use crate::output::layout::{change, check_value};
 use crate::output::{table, verdict};
 use crate::stats::bootstrap::{self, Interval};
+use std::collections::HashMap;
 
 /// The verdict, the notes it rests on, and every check as a bar.
 pub fn draw(page: &mut Page, run: &Run, baseline: Option<&Run>) -> Result<(), Error> {
@@ -33,18 +35,63 @@ pub fn draw(page: &mut Page, run: &Run, baseline: Option<&Run>) -> Result<(), Er
     for line in table::comparison_notes(c).lines() {
         page.paragraph(line, true);
     }
+    // Rows by key once: a lookup per check must not scan the run.
+    let (ours, theirs) = (by_key(run), baseline.map(by_key).unwrap_or_default());
+    let bounded = bounded_checks(c);
     let intervals: Vec<Option<Interval>> = c
         .checks
         .iter()
-        .map(|k| interval(run, baseline, k))
+        .enumerate()
+        .map(|(i, k)| {
+            let at_hand = (run, &ours, baseline.map(|b| (b, &theirs)));
+            bounded[i].then(|| interval(at_hand, k)).flatten()
+        })
         .collect();
-    bars(page, c, &intervals)?;
+    bars(page, c, &intervals, &bounded)?;
     checks(page, c, &intervals);
     Ok(())
 }
 
-/// Every check as a bar against the threshold.
-fn bars(page: &mut Page, c: &Comparison, intervals: &[Option<Interval>]) -> Result<(), Error> {
+/// The rows of `run` by key.
+fn by_key(run: &Run) -> HashMap<&str, &Row> {
+    run.rows.iter().map(|row| (row.key.as_str(), row)).collect()
+}
+
+/// Which checks are drawn as bars and given an interval: all, or the
+/// [`super::MAX_DRAWN`] flagged or changed most.
+fn bounded_checks(c: &Comparison) -> Vec<bool> {
+    let n = c.checks.len();
+    if n <= super::MAX_DRAWN {
+        return vec![true; n];
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    let key = |i: usize| {
+        let k = &c.checks[i];
+        let change = if k.change_pct.is_finite() {
+            k.change_pct.abs()
+        } else {
+            f64::MAX
+        };
+        (k.regressed() || k.inconclusive(), change)
+    };
+    order.sort_by(|&a, &b| {
+        let ((fa, ca), (fb, cb)) = (key(a), key(b));
+        fb.cmp(&fa).then(cb.total_cmp(&ca)).then(a.cmp(&b))
+    });
+    let mut kept = vec![false; n];
+    for i in order.into_iter().take(super::MAX_DRAWN) {
+        kept[i] = true;
+    }
+    kept
+}
+
+/// Every check (or the bounded ones) as a bar against the threshold.
+fn bars(
+    page: &mut Page,
+    c: &Comparison,
+    intervals: &[Option<Interval>],
+    bounded: &[bool],
+) -> Result<(), Error> {
     // Allocations and errors are judged by rules of their own, not by the
     // threshold the chart marks: they are in the table below it.
     let by_threshold = |k: &&Check| {
@@ -59,8 +106,9 @@ fn bars(page: &mut Page, c: &Comparison, intervals: &[Option<Interval>]) -> Resu
             .checks
             .iter()
             .zip(intervals)
-            .filter(|(k, _)| by_threshold(k))
-            .map(|(k, i)| Change {
+            .zip(bounded)
+            .filter(|((k, _), drawn)| **drawn && by_threshold(k))
+            .map(|((k, i), _)| Change {
                 label: label(k),
                 pct: worse_pct(k),
                 interval: i.map(|i| (i.low, i.high)),
@@ -156,11 +204,27 @@ fn worse_pct(k: &Check) -> f64 {
     }
 }
 
+/// The run judged and its rows by key, and the baseline's when its rows
+/// are at hand.
+type AtHand<'a> = (
+    &'a Run,
+    &'a HashMap<&'a str, &'a Row>,
+    Option<(&'a Run, &'a HashMap<&'a str, &'a Row>)>,
+);
+
 /// The interval of a timed check's median: from the rounds of both runs
 /// (or a page's requests), or for a paired one from its worker pairs'
 /// figures. Counts are exact and have none; other figures get none.
-fn interval(run: &Run, baseline: Option<&Run>, k: &Check) -> Option<Interval> {
-    let base = || Some((baseline?, baseline?.row(&k.key)?, run.row(&k.key)?));
+fn interval(at_hand: AtHand<'_>, k: &Check) -> Option<Interval> {
+    let (run, ours, baseline) = at_hand;
+    let base = || {
+        let (base, theirs) = baseline?;
+        Some((
+            base,
+            *theirs.get(k.key.as_str())?,
+            *ours.get(k.key.as_str())?,
+        ))
+    };
     let ratio = match k.metric {
         Judged::PairedMedianRatio => bootstrap::median_of(&pair_figures(&k.rounds)),
         Judged::MedianPerCalibration => {

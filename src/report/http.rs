@@ -14,7 +14,8 @@ use crate::output::layout::ms;
 pub fn draw(page: &mut Page, run: &Run, baseline: Option<&Run>) -> Result<(), Error> {
     super::comparison::draw(page, run, baseline)?;
     servers(page, run);
-    for row in &run.rows {
+    super::say_undrawn(page, run);
+    for row in super::drawn_rows(run) {
         one(page, row)?;
     }
     Ok(())

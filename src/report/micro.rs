@@ -15,7 +15,8 @@ use crate::output::layout::significant;
 /// with, if any.
 pub fn draw(page: &mut Page, run: &Run, baseline: Option<&Run>) -> Result<(), Error> {
     super::comparison::draw(page, run, baseline)?;
-    for row in &run.rows {
+    super::say_undrawn(page, run);
+    for row in super::drawn_rows(run) {
         probe(page, run, row, baseline)?;
     }
     Ok(())
