@@ -55,6 +55,7 @@ pub(crate) fn cleaned(text: &str) -> String {
 /// carriage return, tab) written as its code point, `\u{202e}`: for a
 /// document whose reader wants to know which character was there (the
 /// HTML report), where the terminal shows [`REPLACEMENT`].
+#[cfg(any(feature = "report", test))]
 pub(crate) fn visible(text: &str) -> Cow<'_, str> {
     let hidden = |c: char| is_unsafe(c) && !matches!(c, '\n' | '\r' | '\t');
     if !text.chars().any(hidden) {

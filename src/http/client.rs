@@ -390,6 +390,7 @@ async fn answer(
     cache_header: &HeaderName,
     words: &mut Words,
 ) -> Result<Answer, Failure> {
+    let head = request.method() == http::Method::HEAD;
     let response = sender.send(request).await.map_err(|e| failure::of(&e))?;
     let ttfb = start.elapsed();
     // hyper passes over `100 Continue` and `103 Early Hints` itself; any
@@ -408,6 +409,15 @@ async fn answer(
             bytes += data.len() as u64;
         }
     }
+    // An HTTP/2 stream reset with NO_ERROR ends the body early without an
+    // error: the body must hold what its Content-Length declared.
+    if let Some(declared) = declared_length(&parts, head)
+        && declared != bytes
+    {
+        return Err(Failure::new(format!(
+            "body cut short: {bytes} of {declared} declared bytes"
+        )));
+    }
     let total = start.elapsed();
     let Said { cache, server } = words.of_map(&parts.headers, cache_header);
     Ok(Answer {
@@ -420,6 +430,20 @@ async fn answer(
     })
 }
 
+/// The body length an answer's Content-Length declares, where it has a
+/// body (not to a HEAD, not a 204 or a 304); none when it declares none,
+/// or declares it twice.
+fn declared_length(parts: &http::response::Parts, head: bool) -> Option<u64> {
+    let bodiless = head || matches!(parts.status.as_u16(), 204 | 304);
+    let mut values = parts.headers.get_all(http::header::CONTENT_LENGTH).iter();
+    let (Some(one), None) = (values.next(), values.next()) else {
+        return None;
+    };
+    (!bodiless)
+        .then(|| one.to_str().ok()?.trim().parse().ok())
+        .flatten()
+}
+
 fn millis(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
@@ -427,6 +451,22 @@ fn millis(d: Duration) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_body_is_held_to_its_declared_length() {
+        let parts = |status: u16, lengths: &[&str]| {
+            let mut r = http::Response::builder().status(status);
+            for l in lengths {
+                r = r.header(http::header::CONTENT_LENGTH, *l);
+            }
+            r.body(()).unwrap().into_parts().0
+        };
+        assert_eq!(declared_length(&parts(200, &["100"]), false), Some(100));
+        assert_eq!(declared_length(&parts(200, &["100"]), true), None);
+        assert_eq!(declared_length(&parts(304, &["100"]), false), None);
+        assert_eq!(declared_length(&parts(200, &[]), false), None);
+        assert_eq!(declared_length(&parts(200, &["x"]), false), None);
+    }
 
     #[test]
     fn basic_auth_is_encoded_and_sensitive() {
