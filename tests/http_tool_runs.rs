@@ -252,6 +252,31 @@ fn a_page_whose_tool_hangs_fails_alone() {
     );
 }
 
+/// A server that never answers: wrk saw no request end in its whole
+/// duration. That is a failed page, never an empty row that passes.
+fn a_tool_that_saw_no_request_end_fails_its_page() {
+    let summary = include_str!("fixtures/http/wrk-ok.txt")
+        .replace(
+            "149156 requests in 2.10s, 176.24MB read",
+            "0 requests in 2.10s, 0.00B read",
+        )
+        .replace("Requests/sec:  70975.56", "Requests/sec:      0.00");
+    let fake = FakeTool::named("wrk", &format!("cat <<'EOF'\n{summary}\nEOF"));
+    let ran = common::run(fake.yardstick(&["--duration=1", "--warmup=0"]));
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    let doc: Value = common::json(&std::fs::read_to_string(fake.save()).unwrap());
+    let row = &doc["rows"][0];
+    assert!(
+        row["n"] == 0
+            && row["errors"].as_u64().is_some_and(|e| e > 0)
+            && row["errors"] == row["requests"]
+            && row["error_messages"]
+                .as_object()
+                .is_some_and(|m| m.keys().any(|k| k.contains("no request ended"))),
+        "{row}"
+    );
+}
+
 fn a_warm_up_that_hangs_ends_the_run_and_is_not_followed() {
     let fake = FakeTool::new("echo started >> \"$LOG\"\nexec sleep 600");
     // The smallest limit the options give: 0.1 s for each of two requests,
@@ -380,5 +405,6 @@ fn main() {
         trial!(a_killed_run_leaves_no_tool_running),
         trial!(a_tool_that_prints_without_end_is_refused_within_a_bound),
         trial!(a_page_whose_tool_hangs_fails_alone),
+        trial!(a_tool_that_saw_no_request_end_fails_its_page),
     ]);
 }

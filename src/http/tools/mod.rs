@@ -232,7 +232,20 @@ fn measure_visit(
         ))),
     };
     // A page whose tool hung is a failed row; the other pages are kept.
+    // A tool that saw no request end (a server that never answers, for
+    // wrk's whole --duration) measured nothing: its connections' requests
+    // failed, and the row must not pass as an empty success.
+    let nothing = |tool: Tool| {
+        Summary::all_failed(
+            schedule.concurrency.max(1),
+            &format!(
+                "{}: no request ended within the run (a server that never answers?)",
+                tool.as_str()
+            ),
+        )
+    };
     match measured {
+        Ok(summary) if summary.requests == 0 && summary.errors == 0 => Ok(nothing(tool)),
         Err(_) if run.past_limit.get() => Ok(Summary::all_failed(
             schedule.requests,
             &format!(
