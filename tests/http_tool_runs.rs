@@ -80,6 +80,46 @@ fn ab_counts_answers_cut_short_as_errors() {
     }
 }
 
+/// wrk's own summary takes a `000` and a `101` for successes and counts an
+/// answer ended by its close twice (an answer and a read error): its
+/// hooks' tally counts each answer once, by its exact status.
+fn wrk_counts_statuses_exactly() {
+    let answers: [(&'static [u8], &str); 3] = [
+        (b"HTTP/1.1 000 X\r\nContent-Length: 2\r\n\r\nok", "000"),
+        (b"HTTP/1.1 101 X\r\nContent-Length: 2\r\n\r\nok", "101"),
+        (b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nok", "200"),
+    ];
+    for (answer, status) in answers {
+        let port = hostile_server(answer);
+        let dir = tempfile::tempdir().unwrap();
+        let save = dir.path().join("run.json");
+        let ran = common::run(common::yardstick().args([
+            "http",
+            "-q",
+            &format!("--url=http://127.0.0.1:{port}/"),
+            "--tool=wrk",
+            "--duration=1",
+            "--concurrency=1",
+            "--max-failures=100",
+            &format!("--save={}", save.display()),
+        ]));
+        assert_eq!(ran.code, 0, "{}", ran.stderr);
+        let doc: Value = common::json(&std::fs::read_to_string(&save).unwrap());
+        let row = &doc["rows"][0];
+        let seen = row["status"][status].as_u64().unwrap_or(0);
+        assert!(seen > 0, "{status}: {row}");
+        if status == "200" {
+            // Each answer once: a success, and no read error for it.
+            assert_eq!(row["n"].as_u64(), Some(seen), "{row}");
+            let read = row["error_messages"]["read error"].as_u64().unwrap_or(0);
+            assert!(read < seen, "{row}");
+        } else {
+            assert_eq!(row["n"], 0, "{status}: {row}");
+            assert!(row["errors"].as_u64().is_some_and(|e| e >= seen), "{row}");
+        }
+    }
+}
+
 /// A folder holding a fake `ab`: `script` under `sh`, with `$LOG` the
 /// file it records itself in.
 struct FakeTool {
@@ -176,14 +216,17 @@ fn a_tool_that_failed_is_no_measurement_whatever_it_printed() {
 /// tool and the field, exit 2, and nothing saved that `show` would refuse.
 fn impossible_figures_of_a_tool_are_refused_and_nothing_is_saved() {
     let summary = include_str!("fixtures/http/wrk-ok.txt");
+    // The status tally wrk's hooks print after its summary.
+    let tally = |n: u64| format!("yardstick-wrk status 200 {n}\nyardstick-wrk end\n");
     for (changed, field) in [
         (
-            summary.replace("50%   49.00us", "50%   -49.00us"),
+            summary.replace("50%   49.00us", "50%   -49.00us") + &tally(149156),
             "median is -0.049",
         ),
         (
             format!("{summary}  Socket errors: connect 0, read 0, write 0, timeout 900000\n")
-                .replace("149156 requests", "10 requests"),
+                .replace("149156 requests", "10 requests")
+                + &tally(10),
             "more than its 10 requests",
         ),
     ] {
@@ -220,7 +263,10 @@ fn a_tool_that_prints_without_end_is_refused_within_a_bound() {
 /// A tool that hangs on one page is killed at its limit and fails that
 /// page's row; the other pages are measured and the run is saved.
 fn a_page_whose_tool_hangs_fails_alone() {
-    let summary = include_str!("fixtures/http/wrk-ok.txt");
+    let summary = format!(
+        "{}yardstick-wrk status 200 149156\nyardstick-wrk end",
+        include_str!("fixtures/http/wrk-ok.txt")
+    );
     let fake = FakeTool::named(
         "wrk",
         &format!(
@@ -396,8 +442,10 @@ fn gone(pid: libc::pid_t) -> bool {
 
 fn main() {
     let ab = yardstick::http::tools::installed("ab").is_some();
+    let wrk = yardstick::http::tools::installed("wrk").is_some();
     common::run_trials(vec![
         trial!(ab_counts_answers_cut_short_as_errors, needs "ab" if ab),
+        trial!(wrk_counts_statuses_exactly, needs "wrk" if wrk),
         trial!(a_tool_that_failed_is_no_measurement_whatever_it_printed),
         trial!(impossible_figures_of_a_tool_are_refused_and_nothing_is_saved),
         trial!(a_warm_up_that_hangs_ends_the_run_and_is_not_followed),

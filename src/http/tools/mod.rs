@@ -14,6 +14,7 @@ pub(crate) mod invocation;
 pub mod oha;
 pub(crate) mod units;
 pub mod wrk;
+pub(crate) mod wrk_tally;
 
 use super::address;
 use super::job::{Job, Protocol, Tool};

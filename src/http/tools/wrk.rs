@@ -1,43 +1,44 @@
 //! wrk, run for `--duration` seconds with `--latency` for its percentiles.
 //! It reports no minimum and no p95; its byte count includes the response
-//! headers. A late answer (past `--timeout`) is counted by wrk as a request
-//! and a timeout error with no time: here it is an error, not a success.
-//! An answer cut short (the server closed before the end its headers
-//! declared) is one of wrk's `read` errors, an error here too. wrk counts
-//! an interim answer (`103 Early Hints`) as a whole one, and its summary
-//! cannot tell them apart from pages: a row with successes says so.
+//! headers. Its statuses are counted exactly by Lua hooks (`wrk_tally`):
+//! an answer is a success when its status is 200 to 399, as with the other
+//! clients; a `000`, an interim `1xx` (which wrk reads as the answer) and a
+//! `101` are errors. A late answer (past `--timeout`) is counted by wrk as
+//! a request and a timeout error with no time: here it is an error, not a
+//! success. An answer cut short (the server closed before the end its
+//! headers declared) is one of wrk's `read` errors, an error here too; an
+//! answer ended by the close it announced is whole, and the read error wrk
+//! also counts for it is dropped.
 
 use super::invocation::Invocation;
 use super::units::{after, bytes, count, millis};
+use super::wrk_tally::{self, Tally};
 use super::{Summary, first_line};
 use crate::error::Error;
 use crate::http::job::Job;
 use std::path::Path;
 
-/// Runs wrk for one page. Credentials go in a Lua script of mode 0600 in a
-/// private folder, removed when the run ends.
+/// Runs wrk for one page. Its Lua script (the credentials, if any, and the
+/// hooks that count statuses) has mode 0600 in a private folder, removed
+/// when the run ends.
 pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
     let dir = crate::http::private_tempdir()
         .map_err(|e| Error::Refused(format!("wrk: no temporary folder: {e}")))?;
-    let script = if run.handed.secrets.is_empty() {
-        None
-    } else {
-        let path = dir.path().join("credentials.lua");
-        write_script(&path, &run.handed.secrets)
-            .map_err(|e| Error::Refused(format!("wrk: cannot write its script: {e}")))?;
-        Some(path)
-    };
+    let script = dir.path().join("yardstick.lua");
+    write_script(&script, &run.handed.secrets)
+        .map_err(|e| Error::Refused(format!("wrk: cannot write its script: {e}")))?;
     let args = args(
         &run.handed.url,
         run.job.duration_seconds(),
         run.concurrency,
         run.job,
         &run.handed.headers,
-        script.as_deref(),
+        Some(&script),
     );
     let printed = run.output(&args)?;
-    parse(&printed.stdout, &printed.stderr)
-        .and_then(|summary| printed.trusted(summary))
+    printed
+        .trusted(())
+        .and_then(|()| parse_tallied(&printed.stdout, &printed.stderr))
         .map_err(|m| run.failed(&args, m))
 }
 
@@ -96,8 +97,8 @@ pub(crate) fn script(headers: &[(String, String)]) -> String {
     out
 }
 
-/// Writes [`script`] to `path`, readable by this user alone (0600) from
-/// the moment it exists.
+/// Writes [`script`] and the hooks that count statuses to `path`, readable
+/// by this user alone (0600) from the moment it exists.
 pub(crate) fn write_script(path: &Path, headers: &[(String, String)]) -> std::io::Result<()> {
     use std::io::Write;
     let mut options = std::fs::OpenOptions::new();
@@ -106,20 +107,108 @@ pub(crate) fn write_script(path: &Path, headers: &[(String, String)]) -> std::io
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     let mut file = options.open(path)?;
     file.write_all(script(headers).as_bytes())?;
+    file.write_all(wrk_tally::HOOKS.as_bytes())?;
     file.sync_all()
 }
 
-/// Reads wrk's summary; the error says why there is none.
+/// Reads wrk's summary, and the status tally of its hooks when it printed
+/// one; the error says why there is none.
 pub fn parse(stdout: &str, stderr: &str) -> Result<Summary, String> {
+    read(stdout, stderr, false)
+}
+
+/// [`parse`] of a run given the hooks: a summary of answers without their
+/// tally is an error, since wrk's own counts take a `000` for a success.
+fn parse_tallied(stdout: &str, stderr: &str) -> Result<Summary, String> {
+    read(stdout, stderr, true)
+}
+
+fn read(stdout: &str, stderr: &str, hooked: bool) -> Result<Summary, String> {
     let said = format!("{stdout}\n{stderr}");
     if let Some(s) = could_not_connect(&said) {
         return Ok(s);
     }
     let totals = totals(stdout)
         .ok_or_else(|| format!("no summary in wrk's output ({})", first_line(&said)))?;
-    let mut s = counted(stdout, &totals);
+    let mut s = match wrk_tally::read(stdout)? {
+        Some(tally) => tallied(stdout, &totals, &tally)?,
+        None if hooked && totals.requests > 0 => {
+            return Err(format!(
+                "wrk counted {} answers but its hooks printed no status tally",
+                totals.requests
+            ));
+        }
+        None => counted(stdout, &totals),
+    };
     if s.succeeded > 0 {
         read_times(&mut s, stdout);
+    }
+    Ok(s)
+}
+
+/// The requests of a summary by the exact statuses of its hooks' `tally`.
+/// A status from 200 to 399 is a success; the others are errors. An answer
+/// without a length, ended by the close, was also counted by wrk as a read
+/// error, which is dropped. The tally must hold every answer wrk counted.
+fn tallied(stdout: &str, totals: &Totals, tally: &Tally) -> Result<Summary, String> {
+    let answered = totals.requests;
+    if tally.answers() != answered {
+        return Err(format!(
+            "wrk's counts do not add up: its summary has {answered} answers, its status tally {}",
+            tally.answers()
+        ));
+    }
+    let e = socket_errors(stdout);
+    let read = e.read.saturating_sub(tally.unframed);
+    let failed = e.connect.saturating_add(read).saturating_add(e.write);
+    let mut s = Summary {
+        requests: answered.saturating_add(failed),
+        ..Summary::default()
+    };
+    let mut ok = 0u64;
+    let mut interim = 0u64;
+    for (&code, &n) in &tally.statuses {
+        match code {
+            200..=399 => ok = ok.saturating_add(n),
+            0..=99 => s.add_error(&format!("HTTP {code:03}: not a status"), n),
+            100..=199 => {
+                interim = interim.saturating_add(n);
+                s.add_error(
+                    &format!("HTTP {code}: an informational answer, not a page"),
+                    n,
+                );
+            }
+            _ => s.add_error(&format!("HTTP {code}"), n),
+        }
+    }
+    s.add_error("connect error", e.connect);
+    s.add_error("read error", read);
+    s.add_error("write error", e.write);
+    s.add_error("timeout", e.timeout);
+    let late = e.timeout.min(ok);
+    s.succeeded = ok - late;
+    // The late answers are taken from the most frequent success status.
+    let mut late_left = late;
+    let mut codes: Vec<(u16, u64)> = tally.statuses.iter().map(|(c, n)| (*c, *n)).collect();
+    codes.sort_by_key(|(code, n)| (!(200..=399).contains(code), std::cmp::Reverse(*n)));
+    for (code, n) in codes {
+        let taken = if (200..=399).contains(&code) {
+            let t = late_left.min(n);
+            late_left -= t;
+            t
+        } else {
+            0
+        };
+        s.add_status(&format!("{code:03}"), n - taken);
+    }
+    s.add_status("failed", failed.saturating_add(late));
+    s.rps = (totals.seconds > 0.0).then(|| s.succeeded as f64 / totals.seconds);
+    s.bytes = (answered > 0).then(|| totals.bytes / answered as f64);
+    if interim > 0 {
+        s.note = format!(
+            "wrk read {interim} interim (1xx) answers as the answers to their requests: \
+             the final answer after each was taken for the next request's"
+        );
     }
     Ok(s)
 }
@@ -138,8 +227,10 @@ fn could_not_connect(said: &str) -> Option<Summary> {
     Some(s)
 }
 
-/// The requests of a summary by outcome, the rate and the bytes. A late
-/// answer (a timeout) was counted by wrk as answered: here it failed.
+/// The requests of a summary without a status tally (an output saved
+/// before the hooks), by wrk's own outcome counts, the rate and the bytes.
+/// A late answer (a timeout) was counted by wrk as answered: here it
+/// failed.
 fn counted(stdout: &str, totals: &Totals) -> Summary {
     let answered = totals.requests;
     let non2xx = after(stdout, "Non-2xx or 3xx responses:")
