@@ -46,6 +46,24 @@ fn hostile_server(answer: &'static [u8]) -> u16 {
     port
 }
 
+/// `yardstick http` with `args` against a [`hostile_server`] giving
+/// `answer`, saved: how it ran, and its one row.
+fn saved_row(answer: &'static [u8], args: &[&str]) -> (common::Ran, Value) {
+    let port = hostile_server(answer);
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("run.json");
+    let ran = common::run(
+        common::yardstick()
+            .args(["http", "-q", &format!("--url=http://127.0.0.1:{port}/")])
+            .args(args)
+            .arg(format!("--save={}", save.display())),
+    );
+    let doc: Value = std::fs::read_to_string(&save)
+        .map(|text| common::json(&text))
+        .unwrap_or(Value::Null);
+    (ran, doc["rows"][0].clone())
+}
+
 fn ab_counts_answers_cut_short_as_errors() {
     let answers: [&'static [u8]; 3] = [
         // 10 bytes of a declared gigabyte, on a connection kept alive, or
@@ -55,23 +73,17 @@ fn ab_counts_answers_cut_short_as_errors() {
         b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1000\r\n0123456789",
     ];
     for answer in answers {
-        let port = hostile_server(answer);
-        let dir = tempfile::tempdir().unwrap();
-        let save = dir.path().join("run.json");
-        let ran = common::run(common::yardstick().args([
-            "http",
-            "-q",
-            &format!("--url=http://127.0.0.1:{port}/"),
-            "--tool=ab",
-            "--requests=10",
-            "--concurrency=2",
-            "--timeout=30",
-            &format!("--save={}", save.display()),
-        ]));
+        let (ran, row) = saved_row(
+            answer,
+            &[
+                "--tool=ab",
+                "--requests=10",
+                "--concurrency=2",
+                "--timeout=30",
+            ],
+        );
         // Every request failed: the run fails, and is saved.
         assert_eq!(ran.code, 1, "{}", ran.stderr);
-        let doc: Value = common::json(&std::fs::read_to_string(&save).unwrap());
-        let row = &doc["rows"][0];
         let said = String::from_utf8_lossy(answer);
         assert_eq!(row["n"], 0, "{said}: {row}");
         assert_eq!(row["errors"], row["requests"], "{said}: {row}");
@@ -90,22 +102,16 @@ fn wrk_counts_statuses_exactly() {
         (b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nok", "200"),
     ];
     for (answer, status) in answers {
-        let port = hostile_server(answer);
-        let dir = tempfile::tempdir().unwrap();
-        let save = dir.path().join("run.json");
-        let ran = common::run(common::yardstick().args([
-            "http",
-            "-q",
-            &format!("--url=http://127.0.0.1:{port}/"),
-            "--tool=wrk",
-            "--duration=1",
-            "--concurrency=1",
-            "--max-failures=100",
-            &format!("--save={}", save.display()),
-        ]));
+        let (ran, row) = saved_row(
+            answer,
+            &[
+                "--tool=wrk",
+                "--duration=1",
+                "--concurrency=1",
+                "--max-failures=100",
+            ],
+        );
         assert_eq!(ran.code, 0, "{}", ran.stderr);
-        let doc: Value = common::json(&std::fs::read_to_string(&save).unwrap());
-        let row = &doc["rows"][0];
         let seen = row["status"][status].as_u64().unwrap_or(0);
         assert!(seen > 0, "{status}: {row}");
         if status == "200" {

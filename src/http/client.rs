@@ -396,9 +396,8 @@ async fn answer(
     // hyper passes over `100 Continue` and `103 Early Hints` itself; any
     // 1xx it hands back (`101 Switching Protocols`) is not a page.
     if response.status().is_informational() {
-        return Err(Failure::new(format!(
-            "HTTP {}: an informational answer, not a page",
-            response.status().as_u16()
+        return Err(Failure::new(crate::http::failure::informational(
+            response.status().as_u16(),
         )));
     }
     let (parts, mut body) = response.into_parts();

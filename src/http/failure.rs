@@ -17,6 +17,12 @@ impl Failure {
     }
 }
 
+/// The message of an interim or switching answer (`1xx`) taken for a page:
+/// one wording for every client and tool, so their rows count it alike.
+pub(crate) fn informational(status: u16) -> String {
+    format!("HTTP {status}: an informational answer, not a page")
+}
+
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)

@@ -113,9 +113,7 @@ impl Connection {
                 // final answer follows.
                 100..=199 if status != 101 => continue,
                 101 => {
-                    return Err(Failure::new(
-                        "HTTP 101: an informational answer, not a page",
-                    ));
+                    return Err(Failure::new(crate::http::failure::informational(101)));
                 }
                 _ => break (status, framing),
             }

@@ -165,41 +165,39 @@ fn tallied(stdout: &str, totals: &Totals, tally: &Tally) -> Result<Summary, Stri
         requests: answered.saturating_add(failed),
         ..Summary::default()
     };
-    let mut ok = 0u64;
+    let mut successes: Vec<(u16, u64)> = Vec::new();
     let mut interim = 0u64;
     for (&code, &n) in &tally.statuses {
         match code {
-            200..=399 => ok = ok.saturating_add(n),
+            200..=399 => successes.push((code, n)),
             0..=99 => s.add_error(&format!("HTTP {code:03}: not a status"), n),
             100..=199 => {
                 interim = interim.saturating_add(n);
-                s.add_error(
-                    &format!("HTTP {code}: an informational answer, not a page"),
-                    n,
-                );
+                s.add_error(&crate::http::failure::informational(code), n);
             }
             _ => s.add_error(&format!("HTTP {code}"), n),
+        }
+        if !(200..=399).contains(&code) {
+            s.add_status(&format!("{code:03}"), n);
         }
     }
     s.add_error("connect error", e.connect);
     s.add_error("read error", read);
     s.add_error("write error", e.write);
     s.add_error("timeout", e.timeout);
+    let ok = successes
+        .iter()
+        .fold(0u64, |sum, (_, n)| sum.saturating_add(*n));
     let late = e.timeout.min(ok);
     s.succeeded = ok - late;
-    // The late answers are taken from the most frequent success status.
+    // wrk does not say which status a late answer had: they are taken from
+    // the most frequent success statuses first.
+    successes.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
     let mut late_left = late;
-    let mut codes: Vec<(u16, u64)> = tally.statuses.iter().map(|(c, n)| (*c, *n)).collect();
-    codes.sort_by_key(|(code, n)| (!(200..=399).contains(code), std::cmp::Reverse(*n)));
-    for (code, n) in codes {
-        let taken = if (200..=399).contains(&code) {
-            let t = late_left.min(n);
-            late_left -= t;
-            t
-        } else {
-            0
-        };
-        s.add_status(&format!("{code:03}"), n - taken);
+    for (code, n) in successes {
+        let taken = late_left.min(n);
+        late_left -= taken;
+        s.add_status(&code.to_string(), n - taken);
     }
     s.add_status("failed", failed.saturating_add(late));
     s.rps = (totals.seconds > 0.0).then(|| s.succeeded as f64 / totals.seconds);
