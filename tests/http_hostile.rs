@@ -207,3 +207,48 @@ fn chunked_and_close_delimited_answers_are_pages_of_their_data() {
         assert_eq!(r.page.bytes, Some(bytes));
     }
 }
+
+/// A kept connection that the server closes as a request arrives (an idle
+/// close racing the request) had its request sent again once, on a new
+/// connection; a new connection that closes so is a failure, never a
+/// second try.
+#[test]
+fn a_request_lost_to_a_kept_connections_close_is_sent_again_once() {
+    // Each connection answers its first request and closes, without a
+    // word, on its second.
+    thread_local!(static ON_THIS_CONNECTION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) });
+    let racing = Peer::start(false, move |_, s| {
+        // Each connection is served on a thread of its own.
+        let n = ON_THIS_CONNECTION.replace(ON_THIS_CONNECTION.get() + 1);
+        if n == 0 {
+            let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+        } else {
+            let _ = s.shutdown(std::net::Shutdown::Both);
+        }
+    });
+    let r = only_row(&[
+        &format!("--url={}", racing.url()),
+        "--requests=6",
+        "--warmup=0",
+        "--concurrency=1",
+    ]);
+    assert_eq!((r.figures.n, r.errors), (6, 0), "{:?}", r.error_messages);
+
+    // Every connection closes at once: each request is tried once.
+    let tries = Arc::new(AtomicU64::new(0));
+    let counted = Arc::clone(&tries);
+    let silent = Peer::start(false, move |_, s| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        let _ = s.shutdown(std::net::Shutdown::Both);
+    });
+    let r = only_row(&[
+        &format!("--url={}", silent.url()),
+        "--requests=4",
+        "--warmup=0",
+        "--concurrency=1",
+    ]);
+    assert_eq!((r.figures.n, r.errors), (0, 4), "{:?}", r.error_messages);
+    // The four measured requests, and the one untimed look at the page
+    // before them (src/http/clear.rs).
+    assert_eq!(tries.load(Ordering::SeqCst), 5);
+}

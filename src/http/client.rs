@@ -67,6 +67,23 @@ pub(crate) struct Slot {
     words: Words,
 }
 
+/// A try of a request that got no answer.
+struct Missed {
+    failure: Failure,
+    /// The request may be sent again: its kept connection ended before
+    /// any byte of an answer.
+    again: bool,
+}
+
+impl From<Failure> for Missed {
+    fn from(failure: Failure) -> Missed {
+        Missed {
+            failure,
+            again: false,
+        }
+    }
+}
+
 /// Everything requests share within a run.
 pub(crate) struct Client {
     /// How connections are opened.
@@ -147,7 +164,20 @@ impl Client {
             )))
         };
         let outcome = {
-            let attempt = self.attempt(slot, url, start);
+            let attempt = async {
+                match self.attempt(slot, url, start).await {
+                    // Once only: the second attempt is on a new connection.
+                    Err(Missed {
+                        failure: _,
+                        again: true,
+                    }) => {
+                        slot.conn = None;
+                        self.attempt(slot, url, start).await
+                    }
+                    done => done,
+                }
+                .map_err(|missed| missed.failure)
+            };
             tokio::pin!(attempt);
             tokio::select! {
                 biased;
@@ -166,14 +196,17 @@ impl Client {
         outcome
     }
 
-    async fn attempt(&self, slot: &mut Slot, url: &Url, start: Instant) -> Result<Answer, Failure> {
+    /// One try of the request, on the slot's connection or a new one.
+    async fn attempt(&self, slot: &mut Slot, url: &Url, start: Instant) -> Result<Answer, Missed> {
+        let reused = slot.conn.is_some();
         let conn = match &mut slot.conn {
             Some(conn) => conn,
             empty => {
                 slot.opened += 1;
                 // Boxed: connecting is rare, and its large future would
                 // otherwise be moved on every request.
-                empty.insert(Box::pin(self.connector.open_measured(url, &slot.deadline)).await?)
+                let opened = Box::pin(self.connector.open_measured(url, &slot.deadline)).await;
+                empty.insert(opened.map_err(Missed::from)?)
             }
         };
         let bench = self
@@ -195,6 +228,11 @@ impl Client {
                     cache: reader.said.cache,
                     server: reader.said.server,
                 });
+                // A kept connection that ended before a byte of the answer
+                // came was closed by the server as the request went: the
+                // request is sent again, once, on a new connection.
+                let again = reused && conn.heard_nothing();
+                let answer = answer.map_err(|failure| Missed { failure, again });
                 (answer, conn.is_closed())
             }
             Measured::H2(conn) => {
@@ -208,7 +246,7 @@ impl Client {
                 *request.headers_mut() = made.headers.clone();
                 let answer =
                     exchange(conn, request, start, &self.cache_header, &mut slot.words).await;
-                (answer, conn.closed)
+                (answer.map_err(Missed::from), conn.closed)
             }
         };
         if closed {

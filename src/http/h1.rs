@@ -40,6 +40,10 @@ pub(crate) struct Connection {
     /// The connection ends after the answer in hand: the server said so,
     /// or the protocol does.
     closed: bool,
+    /// Whether any byte came since the request in hand was sent: a kept
+    /// connection that ends before one did is the server's idle close
+    /// racing the request, which may be sent again (RFC 9110 §9.2.2).
+    heard: bool,
 }
 
 /// An answer read to its end.
@@ -67,7 +71,13 @@ impl Connection {
             pos: 0,
             len: 0,
             closed: false,
+            heard: false,
         }
+    }
+
+    /// True when the request in hand got no byte of an answer.
+    pub(crate) fn heard_nothing(&self) -> bool {
+        !self.heard
     }
 
     /// True once the connection cannot carry another request.
@@ -101,6 +111,7 @@ impl Connection {
         request: &[u8],
         keep: &mut impl Keep,
     ) -> Result<Received, Failure> {
+        self.heard = false;
         self.stream
             .write_all(request)
             .await
@@ -189,6 +200,7 @@ impl Connection {
             .await
             .map_err(|e| failure::of_io(&e))?;
         self.len += n;
+        self.heard |= n > 0;
         Ok(n > 0)
     }
 
