@@ -23,10 +23,18 @@ const PATIENCE: Duration = Duration::from_secs(60);
 /// A loopback server that answers every request with `answer` and closes
 /// the connection, on a thread of its own for the life of the test.
 fn hostile_server(answer: &'static [u8]) -> u16 {
+    answering_server(move |_| answer)
+}
+
+/// A loopback server that answers each request with `answer(head)`, given
+/// the request's head, and closes the connection.
+fn answering_server(answer: impl Fn(&[u8]) -> &'static [u8] + Send + Sync + 'static) -> u16 {
+    let answer = std::sync::Arc::new(answer);
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
+            let answer = std::sync::Arc::clone(&answer);
             std::thread::spawn(move || {
                 let mut stream = stream;
                 let _ = stream.set_read_timeout(Some(PATIENCE));
@@ -38,7 +46,7 @@ fn hostile_server(answer: &'static [u8]) -> u16 {
                         Ok(n) => seen.extend_from_slice(&buffer[..n]),
                     }
                 }
-                let _ = stream.write_all(answer);
+                let _ = stream.write_all(answer(&seen));
                 let _ = stream.shutdown(std::net::Shutdown::Both);
             });
         }
@@ -49,7 +57,11 @@ fn hostile_server(answer: &'static [u8]) -> u16 {
 /// `yardstick http` with `args` against a [`hostile_server`] giving
 /// `answer`, saved: how it ran, and its one row.
 fn saved_row(answer: &'static [u8], args: &[&str]) -> (common::Ran, Value) {
-    let port = hostile_server(answer);
+    saved_row_of(hostile_server(answer), args)
+}
+
+/// `yardstick http` with `args` against the server on `port`, saved.
+fn saved_row_of(port: u16, args: &[&str]) -> (common::Ran, Value) {
     let dir = tempfile::tempdir().unwrap();
     let save = dir.path().join("run.json");
     let ran = common::run(
@@ -90,6 +102,69 @@ fn ab_counts_answers_cut_short_as_errors() {
         assert!(row["requests"].as_u64().is_some_and(|n| n >= 10), "{row}");
         assert!(row["median"].is_null(), "{said}: no success, no time");
     }
+}
+
+/// ab takes an answer without a status line (HTTP/0.9) or whose head never
+/// ended for a 2xx success of 0 bytes: its warm-up's log shows them, and
+/// they are errors. It counts a redirect among its errors, where the other
+/// clients count it an answer: such a page is not measured with ab, and
+/// its row says why. A warm-up with no 2xx answer is said to be one.
+fn ab_takes_only_answers_it_can_read_as_the_others_do() {
+    let ab = ["--tool=ab", "--requests=10", "--concurrency=2"];
+    // ab logs a head cut after a line's end as if it had ended: it reads
+    // as a head declaring 5 bytes, of which ab read none.
+    for (answer, why) in [
+        (
+            &b"HTTP/0.9: a body without a head"[..],
+            "no head ab could read",
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n",
+            "declared 5 bytes",
+        ),
+    ] {
+        let said = String::from_utf8_lossy(answer);
+        let (ran, row) = saved_row(answer, &ab);
+        assert_eq!(ran.code, 1, "{said}: {}", ran.stderr);
+        assert_eq!(row["n"], 0, "{said}: {row}");
+        assert_eq!(row["errors"], row["requests"], "{said}: {row}");
+        let note = row["note"].as_str().unwrap_or_default();
+        assert!(note.contains(why), "{said}: {row}");
+    }
+
+    let (ran, row) = saved_row(
+        b"HTTP/1.1 302 Found\r\nLocation: /there\r\nContent-Length: 0\r\n\r\n",
+        &ab,
+    );
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert_eq!(
+        (row["n"].as_u64(), row["errors"].as_u64()),
+        (Some(0), Some(10)),
+        "{row}"
+    );
+    let why = row["error_messages"].to_string();
+    assert!(why.contains("answered 302, a redirect"), "{row}");
+
+    // The warm-up's five requests (the most of --warmup and
+    // --concurrency) are answered 503, the measured ones 200.
+    let ab_seen = std::sync::atomic::AtomicU64::new(0);
+    let port = answering_server(move |head| {
+        let by_ab = head.windows(11).any(|w| w == b"ApacheBench");
+        if by_ab && ab_seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst) < 5 {
+            b"HTTP/1.1 503 Busy\r\nContent-Length: 0\r\n\r\n"
+        } else {
+            b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+        }
+    });
+    let (ran, row) = saved_row_of(port, &[&ab[..], &["--warmup=5"]].concat());
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert_eq!(row["n"], 10, "{row}");
+    let note = row["note"].as_str().unwrap_or_default();
+    assert!(
+        note.contains("none of the warm-up's 5 answers logged was 2xx"),
+        "{row}"
+    );
+    assert!(!note.contains("--warmup=0"), "{row}");
 }
 
 /// wrk's own summary takes a `000` and a `101` for successes and counts an
@@ -451,6 +526,7 @@ fn main() {
     let wrk = yardstick::http::tools::installed("wrk").is_some();
     common::run_trials(vec![
         trial!(ab_counts_answers_cut_short_as_errors, needs "ab" if ab),
+        trial!(ab_takes_only_answers_it_can_read_as_the_others_do, needs "ab" if ab),
         trial!(wrk_counts_statuses_exactly, needs "wrk" if wrk),
         trial!(a_tool_that_failed_is_no_measurement_whatever_it_printed),
         trial!(impossible_figures_of_a_tool_are_refused_and_nothing_is_saved),

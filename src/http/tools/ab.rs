@@ -17,9 +17,14 @@
 //! and the note says so. An answer
 //! without a length, ended by the close, is whole by HTTP/1.0's rule; there
 //! a length that differs from the first one's is no error (a dynamic page),
-//! and goes into the note. ab's `Non-2xx responses` cannot tell a redirect
-//! from an error page, nor an interim 1xx from either: all of them count
-//! as errors.
+//! and goes into the note. An answer whose head ab could not read (no
+//! status line, as HTTP/0.9 sends, or a head never ended) is a 2xx success
+//! of 0 bytes to ab: when the warm-up logged one, ab's count is not
+//! trusted either. ab's `Non-2xx responses` cannot tell a redirect from an
+//! error page, nor an interim 1xx from either, where the other clients
+//! count a final 3xx a success: a page whose warm-up was answered so is not
+//! measured with ab, and its row says why. Without a warm-up such answers
+//! count as errors.
 
 use super::ab_log::{AbLog, Close, Declared};
 use super::invocation::Invocation;
@@ -42,17 +47,47 @@ pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
         |n| args(url, n, c, run.job, headers, &csv, true),
         AbLog::default(),
     )?;
-    let declared = warmed.map_or_else(Declared::default, |mut log| {
+    let declared = warmed.map(|mut log| {
         log.finish();
         log.declared
     });
+    if let Some(why) = declared.as_ref().and_then(not_for_ab) {
+        return Ok(Summary::all_failed(run.requests, &why));
+    }
     let measured = args(url, run.requests, c, run.job, headers, &csv, false);
     let ran = run.output_into(&measured, Vec::new())?;
     let percentiles = std::fs::read_to_string(&csv).unwrap_or_default();
     let stdout = String::from_utf8_lossy(&ran.stdout);
     let ended = ran.success.then_some(&*stdout);
-    read(ended, &declared, &ran.stderr, &percentiles, run.requests)
-        .map_err(|m| run.failed(&measured, m))
+    read(
+        ended,
+        declared.as_ref(),
+        &ran.stderr,
+        &percentiles,
+        run.requests,
+    )
+    .map_err(|m| run.failed(&measured, m))
+}
+
+/// Why ab cannot measure a page whose warm-up answered as `declared`
+/// says: a redirect (3xx) or an interim answer (1xx) is an answer to the
+/// other clients, counted as a success once final, but ab counts it among
+/// its `Non-2xx responses` with the error pages, and cannot read the final
+/// answer after a 1xx. Rather than call such a page failing, its row says
+/// so, and measures nothing.
+fn not_for_ab(declared: &Declared) -> Option<String> {
+    let (&status, _) = declared
+        .others
+        .iter()
+        .find(|&(&status, _)| status < 200 || (300..400).contains(&status))?;
+    let what = if status < 200 {
+        "an interim answer, after which ab cannot read the final one"
+    } else {
+        "a redirect, which ab cannot tell from an error page"
+    };
+    Some(format!(
+        "ab: the warm-up was answered {status}, {what}: not measured; measure the page with another tool"
+    ))
 }
 
 /// The command line for `n` requests, `c` at a time; `log` asks for every
@@ -102,9 +137,11 @@ pub fn parse(
     requested: u64,
 ) -> Result<Summary, String> {
     let log = AbLog::of(stdout);
+    let d = &log.declared;
+    let logged = d.logged > 0 || d.unreadable > 0;
     read(
         Some(log.summary()),
-        &log.declared,
+        logged.then_some(d),
         stderr,
         percentiles,
         requested,
@@ -113,10 +150,11 @@ pub fn parse(
 
 /// [`parse`] of the summary of a run that ended with success (`None` for
 /// one that did not, whose output, were it like a summary, could be the
-/// server's words, not ab's), against the lengths `declared`.
+/// server's words, not ab's), against what the warm-up's answers
+/// `declared` (none without a warm-up).
 fn read(
     summary: Option<&str>,
-    declared: &Declared,
+    declared: Option<&Declared>,
     stderr: &str,
     percentiles: &str,
     requested: u64,
@@ -158,7 +196,7 @@ fn without_summary(stdout: &str, stderr: &str, requested: u64) -> Result<Summary
 }
 
 /// The failures of `complete` requests, by kind, and the successes left.
-fn count_failures(s: &mut Summary, stdout: &str, complete: u64, declared: &Declared) {
+fn count_failures(s: &mut Summary, stdout: &str, complete: u64, declared: Option<&Declared>) {
     let breakdown = failure_breakdown(stdout);
     let get = |k: &str| breakdown.get(k).copied().unwrap_or(0);
     let failed = get("Connect")
@@ -189,7 +227,7 @@ fn whole_answers(
     stdout: &str,
     answered: u64,
     length_failures: u64,
-    declared: &Declared,
+    declared: Option<&Declared>,
 ) -> u64 {
     let first = after(stdout, "Document Length:")
         .and_then(|t| t.split_whitespace().next())
@@ -199,16 +237,27 @@ fn whole_answers(
             "ab: {length_failures} answers differed in length from the first (not counted as errors)"
         )
     };
-    if declared.answers == 0 {
-        // An output without ab's header log: nothing to check against.
-        if answered > 0 {
-            s.note = "ab: no warm-up to log the answers' headers (--warmup=0), so whether its answers were whole is not checked".into();
+    let declared = match declared {
+        None => Err("no warm-up to log the answers' headers (--warmup=0)".to_string()),
+        Some(d) if d.answers == 0 && d.unreadable == 0 => Err(format!(
+            "none of the warm-up's {} answers logged was 2xx",
+            d.logged
+        )),
+        Some(d) => Ok(d),
+    };
+    let declared = match declared {
+        Ok(declared) => declared,
+        Err(why) => {
+            // Nothing to check the answers against.
+            if answered > 0 {
+                s.note = format!("ab: {why}, so whether its answers were whole is not checked");
+            }
+            if length_failures > 0 {
+                s.note = format!("{}; {}", varied(), s.note);
+            }
+            return answered;
         }
-        if length_failures > 0 {
-            s.note = format!("{}; {}", varied(), s.note);
-        }
-        return answered;
-    }
+    };
     match first.and_then(|d| declared.all_of(d)) {
         Some(Close { any: true }) => {
             if length_failures > 0 {

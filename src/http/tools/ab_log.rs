@@ -14,7 +14,7 @@
 //! are dropped when ab's own `..done` line comes.
 
 use crate::process::Sink;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The line ab puts before the headers of an answer.
 const HEADER_LOG: &str = "LOG: header received:";
@@ -31,9 +31,18 @@ const HEADER_LINES_CAP: usize = 200;
 /// The most distinct declared lengths kept.
 const LENGTHS_CAP: usize = 64;
 
-/// What the 2xx answers in ab's log declared of their bodies.
+/// What the answers in ab's log were, and what the 2xx ones declared of
+/// their bodies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Declared {
+    /// Whole header blocks with a status line, of any status.
+    pub(crate) logged: u64,
+    /// The statuses of those that were not 2xx, by code.
+    pub(crate) others: BTreeMap<u16, u64>,
+    /// Answers whose head ab could not read, at least this many: no status
+    /// line (HTTP/0.9), or a head the server never ended. ab counts them
+    /// as 2xx successes of 0 bytes.
+    pub(crate) unreadable: u64,
     /// Header blocks of 2xx answers read.
     pub(crate) answers: u64,
     /// The distinct `Content-Length`s declared (up to [`LENGTHS_CAP`]).
@@ -59,6 +68,10 @@ pub(crate) struct AbLog {
     line: Vec<u8>,
     /// The header lines of the answer being read, when in one.
     block: Option<Vec<String>>,
+    /// A block that a new one followed before it ended: the same answer's
+    /// head logged again with more of it (ab logs a head each time more of
+    /// it arrives), or an answer whose head never ended.
+    replaced: Option<Vec<String>>,
 }
 
 impl Sink for AbLog {
@@ -107,6 +120,10 @@ impl AbLog {
         if text == HEADER_LOG {
             // A block cut short (a header that came in two reads) is
             // logged again whole: only the last one counts.
+            if let Some(open) = self.block.take() {
+                self.settle(&open);
+                self.replaced = Some(open);
+            }
             self.block = Some(Vec::new());
             self.summary.clear();
             return;
@@ -115,9 +132,14 @@ impl AbLog {
             if text.is_empty() {
                 let block = std::mem::take(block);
                 self.block = None;
+                self.settle(&block);
                 self.declared.count(&block);
             } else if text == "..done" || block.len() >= HEADER_LINES_CAP {
+                // A head that never ended: ab took the close for its end.
+                let block = std::mem::take(block);
                 self.block = None;
+                self.settle(&block);
+                self.declared.unreadable = self.declared.unreadable.saturating_add(1);
                 self.outside(text);
             } else {
                 block.push(text.to_string());
@@ -125,6 +147,16 @@ impl AbLog {
             return;
         }
         self.outside(text);
+    }
+
+    /// Counts the block a new one replaced as an answer whose head never
+    /// ended, unless `next` is that same head logged again with more of it.
+    fn settle(&mut self, next: &[String]) {
+        if let Some(old) = self.replaced.take()
+            && !extends(&old, next)
+        {
+            self.declared.unreadable = self.declared.unreadable.saturating_add(1);
+        }
     }
 
     /// A line outside any header block: the body's start, ab's messages, or
@@ -142,12 +174,14 @@ impl AbLog {
 impl Declared {
     /// Counts one answer's header block (its status line first).
     fn count(&mut self, block: &[String]) {
-        let status = block
-            .first()
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|code| code.parse::<u16>().ok());
+        let Some(status) = block.first().and_then(|line| status_of(line)) else {
+            self.unreadable = self.unreadable.saturating_add(1);
+            return;
+        };
+        self.logged = self.logged.saturating_add(1);
         // Other answers are errors already (ab's `Non-2xx responses`).
-        if !status.is_some_and(|s| (200..300).contains(&s)) {
+        if !(200..300).contains(&status) {
+            *self.others.entry(status).or_default() += 1;
             return;
         }
         self.answers = self.answers.saturating_add(1);
@@ -195,7 +229,17 @@ impl Declared {
             _ => None,
         };
         let unframed = (self.unframed > 0).then(|| "chunked or contradictory lengths".to_string());
-        let parts: Vec<String> = lengths.into_iter().chain(unframed).collect();
+        let unreadable = (self.unreadable > 0).then(|| {
+            format!(
+                "{} answers had no head ab could read (no status line, or a head never ended)",
+                self.unreadable
+            )
+        });
+        let parts: Vec<String> = lengths
+            .into_iter()
+            .chain(unframed)
+            .chain(unreadable)
+            .collect();
         format!("they declared {}", parts.join(" and "))
     }
 
@@ -203,10 +247,34 @@ impl Declared {
     /// (the [`Close`] says whether any did the latter).
     pub(crate) fn all_of(&self, length: u64) -> Option<Close> {
         let only = self.lengths.iter().all(|&n| n == length);
-        (only && !self.many_lengths && self.unframed == 0).then_some(Close {
-            any: self.close_delimited > 0,
-        })
+        (only && !self.many_lengths && self.unframed == 0 && self.unreadable == 0).then_some(
+            Close {
+                any: self.close_delimited > 0,
+            },
+        )
     }
+}
+
+/// The status of a status line (`HTTP/1.1 200 OK`), if it is one.
+fn status_of(line: &str) -> Option<u16> {
+    let mut words = line.split_whitespace();
+    let version = words.next()?.strip_prefix("HTTP/")?;
+    let code = words.next()?;
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    (digits(version) && code.len() == 3 && code.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| code.parse().ok())
+        .flatten()
+}
+
+/// Whether `next` is the head `old` logged again with more of it: the
+/// same lines, the last one perhaps grown.
+fn extends(old: &[String], next: &[String]) -> bool {
+    let Some((last, whole)) = old.split_last() else {
+        return true;
+    };
+    next.len() >= old.len()
+        && next[..whole.len()] == *whole
+        && next[whole.len()].starts_with(last.as_str())
 }
 
 /// Whether some answers were ended by the server's close without a length.
@@ -264,6 +332,30 @@ mod tests {
         assert_eq!(log.declared.answers, 1);
         assert_eq!(log.declared.all_of(3), Some(Close { any: false }));
         assert_eq!(log.summary(), "Complete requests: 1\n");
+    }
+
+    #[test]
+    fn answers_without_a_head_ab_could_read_are_counted() {
+        // HTTP/0.9: ab logs the body where the head should be, and the
+        // block never ends; two alike look like one head logged twice.
+        let nine =
+            format!("{HEADER_LOG}\nxxxx\n{HEADER_LOG}\nxxxx\n..done\nComplete requests: 2\n");
+        let log = AbLog::of(&nine);
+        assert_eq!((log.declared.unreadable, log.declared.logged), (1, 0));
+        assert_eq!(log.declared.all_of(0), None);
+        assert!(log.declared.described().contains("no head ab could read"));
+        // A head that never ended, then a whole answer.
+        let cut = format!(
+            "{HEADER_LOG}\nHTTP/1.1 200 OK\r\nContent-Le\n{}{}..done\n",
+            block("HTTP/1.1 200 OK\r\nServer: other", ""),
+            block("garbage line", ""),
+        );
+        let d = AbLog::of(&cut).declared;
+        assert_eq!((d.unreadable, d.logged, d.answers), (2, 1, 1));
+        // Statuses other than 2xx are kept by code.
+        let d = AbLog::of(&block("HTTP/1.1 302 Found\r\nLocation: /", "")).declared;
+        assert_eq!(d.others, BTreeMap::from([(302, 1)]));
+        assert_eq!((d.answers, d.unreadable), (0, 0));
     }
 
     proptest! {
