@@ -23,12 +23,16 @@ const PATIENCE: Duration = Duration::from_secs(60);
 /// A loopback server that answers every request with `answer` and closes
 /// the connection, on a thread of its own for the life of the test.
 fn hostile_server(answer: &'static [u8]) -> u16 {
-    answering_server(move |_| answer)
+    answering_server(false, move |_| answer)
 }
 
 /// A loopback server that answers each request with `answer(head)`, given
-/// the request's head, and closes the connection.
-fn answering_server(answer: impl Fn(&[u8]) -> &'static [u8] + Send + Sync + 'static) -> u16 {
+/// the request's head, then closes the connection, or keeps it for the
+/// next request when `keep`.
+fn answering_server(
+    keep: bool,
+    answer: impl Fn(&[u8]) -> &'static [u8] + Send + Sync + 'static,
+) -> u16 {
     let answer = std::sync::Arc::new(answer);
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -40,14 +44,21 @@ fn answering_server(answer: impl Fn(&[u8]) -> &'static [u8] + Send + Sync + 'sta
                 let _ = stream.set_read_timeout(Some(PATIENCE));
                 let mut seen = Vec::new();
                 let mut buffer = [0u8; 4096];
-                while !seen.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match stream.read(&mut buffer) {
-                        Ok(0) | Err(_) => return,
-                        Ok(n) => seen.extend_from_slice(&buffer[..n]),
+                loop {
+                    let Some(end) = seen.windows(4).position(|w| w == b"\r\n\r\n") else {
+                        match stream.read(&mut buffer) {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => seen.extend_from_slice(&buffer[..n]),
+                        }
+                        continue;
+                    };
+                    let head: Vec<u8> = seen.drain(..end + 4).collect();
+                    let _ = stream.write_all(answer(&head));
+                    if !keep {
+                        let _ = stream.shutdown(std::net::Shutdown::Both);
+                        return;
                     }
                 }
-                let _ = stream.write_all(answer(&seen));
-                let _ = stream.shutdown(std::net::Shutdown::Both);
             });
         }
     });
@@ -148,7 +159,7 @@ fn ab_takes_only_answers_it_can_read_as_the_others_do() {
     // The warm-up's five requests (the most of --warmup and
     // --concurrency) are answered 503, the measured ones 200.
     let ab_seen = std::sync::atomic::AtomicU64::new(0);
-    let port = answering_server(move |head| {
+    let port = answering_server(false, move |head| {
         let by_ab = head.windows(11).any(|w| w == b"ApacheBench");
         if by_ab && ab_seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst) < 5 {
             b"HTTP/1.1 503 Busy\r\nContent-Length: 0\r\n\r\n"
@@ -165,6 +176,30 @@ fn ab_takes_only_answers_it_can_read_as_the_others_do() {
         "{row}"
     );
     assert!(!note.contains("--warmup=0"), "{row}");
+}
+
+/// h2load takes a `000` for a 3xx success: its verbose warm-up
+/// shows the statuses, and such a page is not measured; a true redirect is
+/// a success, as with the other clients.
+fn h2load_counts_only_final_statuses_as_answers() {
+    let h2load = ["--tool=h2load", "--requests=10", "--concurrency=2"];
+    // (h2load stops reading after a `101`, and waits on the connection
+    // until the server closes it: not tried here.)
+    let zero = b"HTTP/1.1 000 X\r\nContent-Length: 2\r\n\r\nok";
+    let (ran, row) = saved_row_of(answering_server(true, move |_| zero), &h2load);
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert_eq!(row["n"], 0, "{row}");
+    let why = row["error_messages"].to_string();
+    assert!(why.contains("answered 000"), "{row}");
+    let redirect = b"HTTP/1.1 302 Found\r\nLocation: /there\r\nContent-Length: 0\r\n\r\n";
+    let (ran, row) = saved_row_of(answering_server(true, move |_| redirect), &h2load);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert_eq!(
+        (row["n"].as_u64(), row["errors"].as_u64()),
+        (Some(10), Some(0)),
+        "{row}"
+    );
+    assert_eq!(row["status"]["3xx"], 10, "{row}");
 }
 
 /// wrk's own summary takes a `000` and a `101` for successes and counts an
@@ -524,10 +559,12 @@ fn gone(pid: libc::pid_t) -> bool {
 fn main() {
     let ab = yardstick::http::tools::installed("ab").is_some();
     let wrk = yardstick::http::tools::installed("wrk").is_some();
+    let h2load = yardstick::http::tools::installed("h2load").is_some();
     common::run_trials(vec![
         trial!(ab_counts_answers_cut_short_as_errors, needs "ab" if ab),
         trial!(ab_takes_only_answers_it_can_read_as_the_others_do, needs "ab" if ab),
         trial!(wrk_counts_statuses_exactly, needs "wrk" if wrk),
+        trial!(h2load_counts_only_final_statuses_as_answers, needs "h2load" if h2load),
         trial!(a_tool_that_failed_is_no_measurement_whatever_it_printed),
         trial!(impossible_figures_of_a_tool_are_refused_and_nothing_is_saved),
         trial!(a_warm_up_that_hangs_ends_the_run_and_is_not_followed),

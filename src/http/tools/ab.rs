@@ -13,7 +13,7 @@
 //! another length was cut short (an error); when they declared another
 //! length, only the answers ab ended at their declared length
 //! (`Keep-Alive requests`) are known whole, and the others are errors the
-//! note explains. Without a warm-up (`--warmup=0`), nothing is checked,
+//! note explains. Without a warm-up log (an output read alone), nothing is checked,
 //! and the note says so. An answer
 //! without a length, ended by the close, is whole by HTTP/1.0's rule; there
 //! a length that differs from the first one's is no error (a dynamic page),
@@ -238,7 +238,7 @@ fn whole_answers(
         )
     };
     let declared = match declared {
-        None => Err("no warm-up to log the answers' headers (--warmup=0)".to_string()),
+        None => Err("no warm-up logged the answers' headers".to_string()),
         Some(d) if d.answers == 0 && d.unreadable == 0 => Err(format!(
             "none of the warm-up's {} answers logged was 2xx",
             d.logged

@@ -4,21 +4,61 @@
 //! includes error statuses; `errored` includes timeouts and answers cut
 //! short (the server closed before the end their headers declared), which
 //! are errors here. It reads past an interim 1xx answer to the final one.
+//!
+//! It counts every status from 000 to 399 that is not 2xx as 3xx, and as a
+//! success, where the other clients count a final 3xx a success and a
+//! `000` or `101` an error. So the warm-up runs verbose (`h2load_log`),
+//! and a page answered so there is not measured with h2load: its row says
+//! why. (A tool's warm-up always runs: at least one request a connection.)
 
+use super::h2load_log::Statuses;
 use super::invocation::Invocation;
 use super::units::{after, count, millis};
 use super::{Summary, first_line};
 use crate::error::Error;
 use crate::http::job::{Job, Protocol};
 
-/// Runs h2load for one page: a warm-up, then the measured requests.
+/// Runs h2load for one page: a verbose warm-up whose statuses are read,
+/// then the measured requests.
 pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
     let (url, headers) = (&run.handed.url, &run.handed.headers);
     let c = run.concurrency;
-    run.counted(
-        |n| args(url, n, c, run.job, headers),
-        |printed| parse(&printed.stdout, &printed.stderr),
-    )
+    let verbose = |n| {
+        let mut a = args(url, n, c, run.job, headers);
+        a.insert(0, "-v".to_string());
+        a
+    };
+    let warmed = run.warm_up_into(verbose, Statuses::default())?;
+    if let Some(status) = warmed.as_ref().and_then(Statuses::not_a_page) {
+        return Ok(Summary::all_failed(
+            run.requests,
+            &format!(
+                "h2load: the warm-up was answered {status:03}, which h2load counts a 3xx \
+                 success where the other clients count an error: not measured"
+            ),
+        ));
+    }
+    let measured = args(url, run.requests, c, run.job, headers);
+    let printed = run.output(&measured)?;
+    parse(&printed.stdout, &printed.stderr)
+        .and_then(|summary| printed.trusted(summary))
+        .map_err(|m| run.failed(&measured, m))
+}
+
+/// The status that refuses a page, read from a verbose warm-up's output
+/// given `chunk` bytes at a time (all at once for 0). The way in for the
+/// fuzz target.
+#[doc(hidden)]
+pub fn warm_up_refusal(output: &[u8], chunk: usize) -> Option<u16> {
+    let mut statuses = Statuses::default();
+    for part in output.chunks(if chunk == 0 {
+        output.len().max(1)
+    } else {
+        chunk
+    }) {
+        crate::process::Sink::take(&mut statuses, part);
+    }
+    statuses.not_a_page()
 }
 
 /// The command line for `n` requests over `c` connections.

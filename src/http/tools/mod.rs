@@ -8,6 +8,7 @@
 pub mod ab;
 pub(crate) mod ab_log;
 pub mod h2load;
+pub(crate) mod h2load_log;
 pub(crate) mod handed;
 pub(crate) mod interrupt;
 pub(crate) mod invocation;
