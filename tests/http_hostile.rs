@@ -252,3 +252,103 @@ fn a_request_lost_to_a_kept_connections_close_is_sent_again_once() {
     // before them (src/http/clear.rs).
     assert_eq!(tries.load(Ordering::SeqCst), 5);
 }
+
+/// An HTTP/2 frame: its nine-byte header, then `payload`.
+fn h2_frame(kind: u8, flags: u8, stream: u32, payload: &[u8]) -> Vec<u8> {
+    let len = u32::try_from(payload.len())
+        .expect("a small frame")
+        .to_be_bytes();
+    let mut f = vec![len[1], len[2], len[3], kind, flags];
+    f.extend_from_slice(&stream.to_be_bytes());
+    f.extend_from_slice(payload);
+    f
+}
+
+/// A cleartext HTTP/2 server on loopback that answers each request's
+/// HEADERS with `answer(stream)`, and acknowledges the client's settings.
+fn h2_peer(answer: fn(u32) -> Vec<u8>) -> u16 {
+    use std::io::Read;
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("address").port();
+    thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            thread::spawn(move || {
+                let mut s = stream;
+                let _ = s.set_read_timeout(Some(Duration::from_secs(60)));
+                let mut preface = [0u8; 24];
+                if s.read_exact(&mut preface).is_err() {
+                    return;
+                }
+                let _ = s.write_all(&h2_frame(0x4, 0, 0, &[]));
+                loop {
+                    let mut head = [0u8; 9];
+                    if s.read_exact(&mut head).is_err() {
+                        return;
+                    }
+                    let len = u32::from_be_bytes([0, head[0], head[1], head[2]]) as usize;
+                    let mut payload = vec![0u8; len];
+                    if s.read_exact(&mut payload).is_err() {
+                        return;
+                    }
+                    let id = u32::from_be_bytes([head[5], head[6], head[7], head[8]]) & 0x7fff_ffff;
+                    match (head[3], head[4]) {
+                        (0x4, flags) if flags & 0x1 == 0 => {
+                            let _ = s.write_all(&h2_frame(0x4, 0x1, 0, &[]));
+                        }
+                        (0x1, _) => {
+                            let _ = s.write_all(&answer(id));
+                        }
+                        _ => {}
+                    }
+                }
+            });
+        }
+    });
+    port
+}
+
+/// An HTTP/2 answer is a page only when the server ended its stream: a
+/// stream reset with NO_ERROR before END_STREAM (which hyper takes for the
+/// body's end) cuts it, Content-Length or not; a reset after the end, as a
+/// server may send to stop a request body, does not.
+#[test]
+fn an_http2_answer_reset_before_its_end_is_an_error() {
+    const OK_HEAD: u8 = 0x88; // `:status: 200`, HPACK's static entry 8.
+    const END_HEADERS: u8 = 0x4;
+    const END_STREAM: u8 = 0x1;
+    // Each reset carries NO_ERROR (0).
+    fn half(id: u32) -> Vec<u8> {
+        let mut a = h2_frame(0x1, END_HEADERS, id, &[OK_HEAD]);
+        a.extend(h2_frame(0x0, 0, id, &[b'x'; 50]));
+        a.extend(h2_frame(0x3, 0, id, &[0; 4]));
+        a
+    }
+    fn head_only(id: u32) -> Vec<u8> {
+        let mut a = h2_frame(0x1, END_HEADERS, id, &[OK_HEAD]);
+        a.extend(h2_frame(0x3, 0, id, &[0; 4]));
+        a
+    }
+    fn whole(id: u32) -> Vec<u8> {
+        let mut a = h2_frame(0x1, END_HEADERS, id, &[OK_HEAD]);
+        a.extend(h2_frame(0x0, END_STREAM, id, &[b'x'; 50]));
+        a.extend(h2_frame(0x3, 0, id, &[0; 4]));
+        a
+    }
+    for (answer, whole_pages) in [
+        (half as fn(u32) -> Vec<u8>, false),
+        (head_only, false),
+        (whole, true),
+    ] {
+        let port = h2_peer(answer);
+        let r = only_row(&[
+            &format!("--url=http://127.0.0.1:{port}/"),
+            "--http=2",
+            "--requests=6",
+            "--warmup=0",
+            "--concurrency=1",
+            "--max-failures=100",
+        ]);
+        let expected = if whole_pages { (6, 0) } else { (0, 6) };
+        assert_eq!((r.figures.n, r.errors), expected, "{:?}", r.error_messages);
+    }
+}

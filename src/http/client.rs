@@ -412,10 +412,16 @@ async fn exchange(
         sender,
         driver,
         closed,
+        resets,
     } = conn;
+    let before = resets.count();
     let work = answer(sender, request, start, cache_header, words);
     let (answer, ended) = connect::drive(driver, work, |e| failure::of(e)).await;
     *closed |= ended;
+    // hyper ends a body quietly at a reset with NO_ERROR or CANCEL.
+    if answer.is_ok() && resets.count() > before {
+        return Err(Failure::new("stream reset before the answer's end"));
+    }
     answer
 }
 

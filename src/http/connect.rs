@@ -7,6 +7,7 @@
 
 use super::failure::{self, Failure};
 use super::h1;
+use super::h2_resets::{Resets, Watched};
 use super::job::{Job, Protocol};
 use super::schedule::Schedule;
 use super::tls;
@@ -178,6 +179,9 @@ pub(crate) struct Conn {
     pub(crate) driver: Driver,
     /// The driver has ended: it must not be polled again.
     pub(crate) closed: bool,
+    /// HTTP/2 answers the server cut short with a stream reset (none on
+    /// HTTP/1.1).
+    pub(crate) resets: Resets,
 }
 
 impl Conn {
@@ -313,8 +317,9 @@ impl Connector {
 }
 
 async fn handshake(stream: Box<dyn Stream>, h2: bool) -> Result<Conn, Failure> {
-    let io: Io = TokioIo::new(stream);
     if h2 {
+        let (watched, resets) = Watched::new(stream);
+        let io: Io = TokioIo::new(Box::new(watched));
         // hyper's default lets a peer's header block grow to 16 MB before
         // it is refused; a page's headers need a few kilobytes.
         let (sender, conn) = http2::Builder::new(TokioExecutor::new())
@@ -326,13 +331,16 @@ async fn handshake(stream: Box<dyn Stream>, h2: bool) -> Result<Conn, Failure> {
             sender: Sender::H2(sender),
             driver: Box::pin(conn),
             closed: false,
+            resets,
         })
     } else {
+        let io: Io = TokioIo::new(stream);
         let (sender, conn) = http1::handshake(io).await.map_err(|e| failure::of(&e))?;
         Ok(Conn {
             sender: Sender::H1(sender),
             driver: Box::pin(conn),
             closed: false,
+            resets: Resets::default(),
         })
     }
 }

@@ -22,6 +22,7 @@ pub mod discover;
 pub(crate) mod failure;
 pub(crate) mod fetch;
 pub mod h1;
+pub(crate) mod h2_resets;
 pub mod job;
 pub mod k6;
 pub(crate) mod pages;
