@@ -27,6 +27,9 @@ pub fn parse(text: &str) -> Result<Description, String> {
             .map_err(|e| xml::error(&e, reader.error_position()))?;
         match event {
             Event::Start(ref e) => {
+                if state.depth == xml::MAX_DEPTH {
+                    return Err(xml::too_deep(at));
+                }
                 state.start(e, at)?;
                 state.depth += 1;
             }
@@ -187,6 +190,16 @@ mod tests {
         assert_eq!(
             fill(&d.template, "caf\u{e9} & tea").unwrap(),
             "http://h/search?q=caf%C3%A9%20%26%20tea&p=1"
+        );
+    }
+
+    #[test]
+    fn elements_nested_past_the_bound_are_refused() {
+        let deep = format!("<OpenSearchDescription>{}", "<a>".repeat(xml::MAX_DEPTH));
+        let why = parse(&deep).unwrap_err();
+        assert!(
+            why.starts_with("elements nested more than 64 deep"),
+            "{why}"
         );
     }
 

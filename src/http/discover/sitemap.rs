@@ -42,6 +42,9 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
             .map_err(|e| xml::error(&e, reader.error_position()))?;
         match event {
             Event::Start(ref e) => {
+                if state.open.len() == xml::MAX_DEPTH {
+                    return Err(xml::too_deep(at));
+                }
                 let name = xml::name(e);
                 state.start(&name, at)?;
                 state.open.push(name);
@@ -250,6 +253,23 @@ mod tests {
             assert!(e.contains(expected), "{xml:?}: {e}");
             assert_eq!(e.lines().count(), 1, "{e}");
         }
+    }
+
+    #[test]
+    fn elements_nested_past_the_bound_are_refused() {
+        let nested = |depth: usize| {
+            format!(
+                "<urlset><url><loc>http://h/</loc></url>{}{}</urlset>",
+                "<a>".repeat(depth - 1),
+                "</a>".repeat(depth - 1)
+            )
+        };
+        assert_eq!(parse(&nested(xml::MAX_DEPTH)).map(|e| e.len()), Ok(1));
+        let deep = parse(&nested(xml::MAX_DEPTH + 1)).unwrap_err();
+        assert!(
+            deep.starts_with("elements nested more than 64 deep at byte"),
+            "{deep}"
+        );
     }
 
     #[test]

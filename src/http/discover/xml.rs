@@ -5,6 +5,18 @@
 use quick_xml::XmlVersion;
 use quick_xml::events::{BytesRef, BytesStart};
 
+/// The deepest elements may nest. A sitemap needs four levels (`urlset`,
+/// `url`, `image:image`, `image:loc`), an OpenSearch description three;
+/// quick-xml keeps every open element's name to check its end, so a
+/// document of millions of nested elements would hold them all (16 M took
+/// 1.12 GB before this bound).
+pub(super) const MAX_DEPTH: usize = 64;
+
+/// The error for an element opened `MAX_DEPTH` deep, at byte `at`.
+pub(super) fn too_deep(at: u64) -> String {
+    format!("elements nested more than {MAX_DEPTH} deep at byte {at}")
+}
+
 /// An element's local name: sitemaps and OpenSearch descriptions are
 /// read by name alone, whatever prefix their namespace is bound to.
 pub(super) fn name(e: &BytesStart<'_>) -> String {
