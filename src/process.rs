@@ -102,7 +102,17 @@ pub(crate) struct Finished<S> {
 /// but its limit; see [`run_within`]. The error is a sentence for the
 /// caller to prefix.
 pub fn output_within(command: &mut Command, limit: Duration) -> Result<Output, String> {
-    let done = run_within(command, limit, &|| false, Vec::new()).map_err(|e| e.to_string())?;
+    output_until(command, limit, &|| false)
+}
+
+/// [`output_within`], also killed as soon as `stop` says so (looked at
+/// every few milliseconds): for a server that ends while its child runs.
+pub fn output_until(
+    command: &mut Command,
+    limit: Duration,
+    stop: &dyn Fn() -> bool,
+) -> Result<Output, String> {
+    let done = run_within(command, limit, stop, Vec::new()).map_err(|e| e.to_string())?;
     Ok(Output {
         status: done.status,
         stdout: done.stdout,

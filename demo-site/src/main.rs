@@ -59,12 +59,16 @@ fn run(args: impl IntoIterator<Item = String>) -> Result<(), String> {
         Parsed::Run(o) => o,
     };
     let app = app(&o)?;
+    let measurer = std::sync::Arc::clone(&app.measurer);
     let listener = serve::bind(SocketAddr::new(o.listen, o.port))?;
-    serve::run(listener, app, o.workers, o.limits, |addr| {
+    let served = serve::run(listener, app, o.workers, o.limits, |addr| {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "listening on http://{addr}");
         let _ = out.flush();
-    })
+    });
+    // A measurement running ends with the site, and leaves nothing.
+    measurer.stop(std::time::Duration::from_secs(5));
+    served
 }
 
 /// The booted site and its cache, before anything listens: a bad database

@@ -216,3 +216,74 @@ fn a_server_that_is_down_fails_the_measurement_and_the_card_says_why() {
     let page = body(&get(site.port, "/speed", &[]));
     assert!(page.contains("failed"), "{page}");
 }
+
+/// A site stopped (SIGTERM) while Measure again runs stops the measurement
+/// with it: its child is killed, its working folder removed, and the card
+/// left as it was.
+#[test]
+fn a_site_stopped_while_it_measures_leaves_no_child_and_no_folder() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("child.pid");
+    // A yardstick that says who it is, then takes its time.
+    let slow = dir.path().join("slow-yardstick");
+    std::fs::write(
+        &slow,
+        format!(
+            "#!/bin/sh\necho $$ > {}\nexec sleep 600\n",
+            pid_file.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&slow, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let password = dir.path().join("password");
+    std::fs::write(&password, support::admin::PASSWORD).unwrap();
+    let card = dir.path().join("card.json");
+    let mut site = Site::start(&[
+        &format!("--admin-password-file={}", password.display()),
+        "--card-servers=http://127.0.0.1:9,http://127.0.0.1:10",
+        &format!("--card-file={}", card.display()),
+        &format!("--yardstick={}", slow.display()),
+    ]);
+    let (session, token) = log_in(site.port);
+    let r = post(
+        site.port,
+        "/content/dashboard/measure",
+        &session,
+        &format!("csrf={token}"),
+    );
+    assert_eq!(r.status, 200, "{}", body(&r));
+    let patience = Instant::now() + Duration::from_secs(60);
+    let pid: i32 = loop {
+        if let Some(pid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+        {
+            break pid;
+        }
+        assert!(Instant::now() < patience, "the measurement never started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let status = site.terminate(Duration::from_secs(60));
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
+    let alive = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|stat| !stat.contains(") Z "))
+    };
+    let patience = Instant::now() + Duration::from_secs(10);
+    while alive() && Instant::now() < patience {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!alive(), "the measurement's child {pid} outlived the site");
+    let left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(".measuring"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    assert!(
+        !card.exists(),
+        "a stopped measurement has no outcome to keep"
+    );
+}

@@ -3,13 +3,16 @@
 //! --compare=A,B`), warm and then `--cold`, and the card made from the two
 //! runs it saved. One measurement at a time, at most one start per
 //! [`SPACING`], stopped (its child killed) past [`LIMIT`]; a measurement
-//! that fails or is stopped keeps the last good card and adds why.
+//! that fails or is stopped keeps the last good card and adds why. When
+//! the site stops, a measurement running is stopped with it: its child
+//! killed, its folder removed, and the card left as it was.
 
 use super::model::Card;
 use super::store::{self, Failure, Kept};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 /// The fewest seconds between two starts.
@@ -49,6 +52,10 @@ pub enum Press {
 pub struct Measurer {
     setup: Option<Setup>,
     state: Mutex<State>,
+    /// Told when a measurement ends.
+    ended: Condvar,
+    /// The site is stopping: a measurement running ends now.
+    stopping: AtomicBool,
 }
 
 #[derive(Default)]
@@ -62,7 +69,18 @@ impl Measurer {
         Measurer {
             setup,
             state: Mutex::new(State::default()),
+            ended: Condvar::new(),
+            stopping: AtomicBool::new(false),
         }
+    }
+
+    /// Stops a measurement running, as the site stops, and waits for it
+    /// to end, at most `wait`: its child is killed within milliseconds,
+    /// and its folder removed as it ends.
+    pub fn stop(&self, wait: Duration) {
+        self.stopping.store(true, Ordering::SeqCst);
+        let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = self.ended.wait_timeout_while(state, wait, |s| s.running);
     }
 
     /// A press of Measure again at `now`: starts a measurement on a thread
@@ -111,7 +129,12 @@ impl Measurer {
     /// measurement over.
     fn finish(&self, setup: &Setup, started: Instant) {
         let at = rfc3339(SystemTime::now());
-        let outcome = measure(setup, started + LIMIT, at.clone());
+        let stop = || self.stopping.load(Ordering::SeqCst);
+        let outcome = measure(setup, started + LIMIT, at.clone(), &stop);
+        if stop() {
+            // Stopped with the site: no outcome to keep.
+            return;
+        }
         let (last_good, damaged) = previous(&setup.file);
         let kept = match outcome {
             Ok(card) => Kept {
@@ -137,6 +160,7 @@ impl Measurer {
     /// Marks the measurement over.
     fn over(&self) {
         self.state.lock().unwrap_or_else(|e| e.into_inner()).running = false;
+        self.ended.notify_all();
     }
 }
 
@@ -167,8 +191,13 @@ fn previous(file: &Path) -> (Option<Card>, Option<String>) {
 }
 
 /// One measurement: the warm run, the cold run, the card; an error in one
-/// line.
-pub fn measure(setup: &Setup, deadline: Instant, at: String) -> Result<Card, String> {
+/// line. `stop` ends it early.
+pub fn measure(
+    setup: &Setup,
+    deadline: Instant,
+    at: String,
+    stop: &dyn Fn() -> bool,
+) -> Result<Card, String> {
     let began = Instant::now();
     let folder = setup.file.parent().unwrap_or(Path::new("."));
     let dir = tempfile::Builder::new()
@@ -177,8 +206,8 @@ pub fn measure(setup: &Setup, deadline: Instant, at: String) -> Result<Card, Str
         .map_err(|e| format!("cannot make a folder in {}: {e}", folder.display()))?;
     let warm = dir.path().join("cached.json");
     let cold = dir.path().join("rendered.json");
-    run(setup, &warm, WARM_REQUESTS, false, deadline)?;
-    run(setup, &cold, COLD_REQUESTS, true, deadline)?;
+    run(setup, &warm, WARM_REQUESTS, false, deadline, stop)?;
+    run(setup, &cold, COLD_REQUESTS, true, deadline, stop)?;
     let load = |p: &Path| yardstick::document::store::load(p).map_err(|e| e.to_string());
     let seconds = began.elapsed().as_secs_f64();
     let card = Card::of_runs(&load(&warm)?, &load(&cold)?, at, seconds)?;
@@ -195,13 +224,14 @@ pub const CACHED_RUN: &str = "card-cached.json";
 pub const RENDERED_RUN: &str = "card-rendered.json";
 
 /// `yardstick http` of the card's pages through both servers, saved to
-/// `save`, killed at `deadline`.
+/// `save`, killed at `deadline` or when `stop` says so.
 fn run(
     setup: &Setup,
     save: &Path,
     requests: u32,
     cold: bool,
     deadline: Instant,
+    stop: &dyn Fn() -> bool,
 ) -> Result<(), String> {
     let mut command = Command::new(&setup.yardstick);
     command
@@ -217,7 +247,7 @@ fn run(
         command.arg("--cold");
     }
     let limit = deadline.saturating_duration_since(Instant::now());
-    match within(&mut command, limit) {
+    match within(&mut command, limit, stop) {
         // Failed requests fail the run (exit 1) and it is saved all the
         // same: the card reads which server failed from its rows.
         Err(Exited(Some(1), _)) if save.is_file() => Ok(()),
@@ -240,8 +270,8 @@ impl std::fmt::Display for Exited {
 /// Runs `command` within `limit` as yardstick runs its load tools (killed,
 /// with whatever it started, at the limit; its output read as it comes, so
 /// no full pipe stops it); a failure says the last line of its errors.
-fn within(command: &mut Command, limit: Duration) -> Result<(), Exited> {
-    let out = yardstick::process::output_within(command, limit).map_err(|e| {
+fn within(command: &mut Command, limit: Duration, stop: &dyn Fn() -> bool) -> Result<(), Exited> {
+    let out = yardstick::process::output_until(command, limit, stop).map_err(|e| {
         Exited(
             None,
             format!(
@@ -304,7 +334,7 @@ mod tests {
 
     #[test]
     fn a_child_past_the_deadline_is_killed() {
-        let e = within(Command::new("sleep").arg("600"), Duration::ZERO)
+        let e = within(Command::new("sleep").arg("600"), Duration::ZERO, &|| false)
             .unwrap_err()
             .to_string();
         assert!(e.contains("killed") && e.contains("120 s at most"), "{e}");
