@@ -13,7 +13,7 @@ use super::write;
 use super::{Added, Store, Stored, not_one};
 use crate::error::Error;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior, params_from_iter};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// How long a writer waits for another one before it gives up.
@@ -21,6 +21,7 @@ const BUSY: Duration = Duration::from_secs(60);
 
 pub(crate) struct Sqlite {
     connection: Connection,
+    path: PathBuf,
     shown: String,
     budget: guard::Budget,
 }
@@ -45,7 +46,7 @@ impl Sqlite {
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let connection = Connection::open_with_flags(path, flags)
-            .map_err(|e| fail(format!("cannot open: {e}")))?;
+            .map_err(|e| fail(format!("cannot open: {}", said(path, &e))))?;
         let budget = guard::Budget::new(guard::STATEMENT_LIMIT);
         connection
             .busy_timeout(BUSY)
@@ -53,6 +54,7 @@ impl Sqlite {
             .map_err(|e| fail(format!("cannot open: {e}")))?;
         let mut store = Sqlite {
             connection,
+            path: path.to_path_buf(),
             shown: shown.clone(),
             budget,
         };
@@ -63,6 +65,8 @@ impl Sqlite {
     /// Creates the tables (when `create`), or brings them to this build's
     /// version, once the file's schema is known to be a history's.
     fn migrate(&mut self, create: bool) -> Result<(), String> {
+        let path = self.path.clone();
+        let cannot_write = |e: rusqlite::Error| format!("cannot write: {}", said(&path, &e));
         let c = &mut self.connection;
         // The first read of the file: a file that is no database fails here,
         // before anything is written.
@@ -93,7 +97,7 @@ impl Sqlite {
                 return Ok(());
             }
         }
-        let mode = wal(c).map_err(|e| format!("cannot set WAL mode: {e}"))?;
+        let mode = wal(c).map_err(|e| format!("cannot set WAL mode: {}", said(&path, &e)))?;
         if !mode.eq_ignore_ascii_case("wal") {
             return Err(format!(
                 "cannot keep a history here: SQLite gave journal mode {mode}, not WAL \
@@ -102,16 +106,16 @@ impl Sqlite {
         }
         let tx = c
             .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| format!("cannot write: {e}"))?;
+            .map_err(cannot_write)?;
         tx.execute_batch(&guard::create_version_table())
-            .map_err(|e| format!("cannot write: {e}"))?;
+            .map_err(cannot_write)?;
         // Another process may have migrated it meanwhile: read it again,
         // inside the transaction.
         let found = match version(&tx) {
             Ok(v) => v,
             Err(_) => {
                 tx.execute(&format!("INSERT INTO {VERSION_TABLE} VALUES (0)"), [])
-                    .map_err(|e| format!("cannot write: {e}"))?;
+                    .map_err(cannot_write)?;
                 0
             }
         };
@@ -124,23 +128,52 @@ impl Sqlite {
             [schema::current()],
         )
         .and_then(|_| tx.commit())
-        .map_err(|e| format!("cannot write: {e}"))
+        .map_err(cannot_write)
     }
 
     fn failed(&self, what: &str, e: rusqlite::Error) -> Error {
-        failed(&self.shown, &self.budget, what, &e)
+        failed(&self.path, &self.budget, what, &e)
     }
 }
 
-/// The one-line error of an operation on the history `shown` that failed.
-fn failed(shown: &str, budget: &guard::Budget, what: &str, e: &rusqlite::Error) -> Error {
+/// SQLite's words for `e` on the history at `path`, with the reason where
+/// SQLite's own hides it: "attempt to write a readonly database" when it
+/// is the folder that cannot be written, where SQLite keeps the history's
+/// journal (`-wal`, `-shm`). Read from the permission bits, so that it
+/// holds for any user.
+fn said(path: &Path, e: &rusqlite::Error) -> String {
+    use rusqlite::ErrorCode::{CannotOpen, ReadOnly};
+    if !matches!(e.sqlite_error_code(), Some(ReadOnly | CannotOpen)) {
+        return e.to_string();
+    }
+    let read_only = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.permissions().readonly());
+    let folder = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if read_only(path) {
+        format!("{e} (the file is read-only)")
+    } else if read_only(folder) {
+        format!(
+            "{e} (its folder {} is read-only, and SQLite keeps the history's journal, \
+             -wal and -shm, beside the file)",
+            folder.display()
+        )
+    } else {
+        e.to_string()
+    }
+}
+
+/// The one-line error of an operation on the history at `path` that failed.
+fn failed(path: &Path, budget: &guard::Budget, what: &str, e: &rusqlite::Error) -> Error {
+    let shown = path.display();
     if guard::interrupted(e) {
         return Error::input(format!(
             "{shown}: cannot {what}: stopped after {} s (a damaged or hostile history?)",
             budget.limit().as_secs()
         ));
     }
-    Error::input(format!("{shown}: cannot {what}: {e}"))
+    Error::input(format!("{shown}: cannot {what}: {}", said(path, e)))
 }
 
 /// Asks for WAL mode, and returns the mode SQLite gives. Changing the mode
@@ -232,8 +265,8 @@ impl Sqlite {
 impl Store for Sqlite {
     fn add(&mut self, entry: &Entry) -> Result<Added, Error> {
         self.budget.renew();
-        let (shown, budget) = (self.shown.clone(), self.budget.clone());
-        let fail = |e: rusqlite::Error| failed(&shown, &budget, "record", &e);
+        let (path, budget) = (self.path.clone(), self.budget.clone());
+        let fail = |e: rusqlite::Error| failed(&path, &budget, "record", &e);
         let mut tx = self
             .connection
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -262,5 +295,51 @@ impl Store for Sqlite {
     fn list(&mut self, filter: &Filter) -> Result<Vec<Listing>, Error> {
         self.budget.renew();
         self.select(&filter.list(placeholder))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn sqlite_error(code: std::ffi::c_int, message: &str) -> rusqlite::Error {
+        rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), Some(message.into()))
+    }
+
+    /// Told by the permission bits, so that it holds even for root, whom
+    /// no permission stops.
+    #[test]
+    fn a_read_only_folder_or_file_is_named_as_the_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("kept");
+        std::fs::create_dir(&folder).unwrap();
+        let file = folder.join("history.sqlite");
+        std::fs::write(&file, "").unwrap();
+        let read_only = sqlite_error(
+            rusqlite::ffi::SQLITE_READONLY,
+            "attempt to write a readonly database",
+        );
+        assert_eq!(
+            said(&file, &read_only),
+            "attempt to write a readonly database"
+        );
+        let mode = |p: &Path, m: u32| {
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap()
+        };
+        mode(&folder, 0o555);
+        let why = said(&file, &read_only);
+        mode(&folder, 0o755);
+        assert!(
+            why.contains("its folder") && why.contains("is read-only"),
+            "{why}"
+        );
+        mode(&file, 0o444);
+        assert!(said(&file, &read_only).ends_with("(the file is read-only)"));
+        let other = sqlite_error(
+            rusqlite::ffi::SQLITE_CORRUPT,
+            "database disk image is malformed",
+        );
+        assert_eq!(said(&file, &other), "database disk image is malformed");
     }
 }
