@@ -248,8 +248,8 @@ fn a_request_lost_to_a_kept_connections_close_is_sent_again_once() {
         "--concurrency=1",
     ]);
     assert_eq!((r.figures.n, r.errors), (0, 4), "{:?}", r.error_messages);
-    // The four measured requests, and the one untimed look at the page
-    // before them (src/http/clear.rs).
+    // The four measured requests, and the warm-up's one (at least one a
+    // connection, even with --warmup=0).
     assert_eq!(tries.load(Ordering::SeqCst), 5);
 }
 

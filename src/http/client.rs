@@ -231,7 +231,9 @@ impl Client {
                 // A kept connection that ended before a byte of the answer
                 // came was closed by the server as the request went: the
                 // request is sent again, once, on a new connection.
-                let again = reused && conn.heard_nothing();
+                // Not past the deadline, where a read that brings bytes
+                // fails before they are heard.
+                let again = reused && conn.heard_nothing() && !slot.deadline.passed();
                 let answer = answer.map_err(|failure| Missed { failure, again });
                 (answer, conn.is_closed())
             }

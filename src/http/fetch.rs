@@ -84,11 +84,22 @@ async fn exchange(
     request: Request<Empty<Bytes>>,
     cap: usize,
 ) -> Result<Document, String> {
-    let Conn { sender, driver, .. } = conn;
+    let Conn {
+        sender,
+        driver,
+        resets,
+        ..
+    } = conn;
+    let before = resets.count();
     let work = read(sender, request, cap);
-    connect::drive(driver, work, |e| failure::of(e).to_string())
+    let document = connect::drive(driver, work, |e| failure::of(e).to_string())
         .await
-        .0
+        .0?;
+    // hyper ends a body quietly at a stream reset with NO_ERROR.
+    if resets.count() > before {
+        return Err("the server reset the answer's stream before its end".to_string());
+    }
+    Ok(document)
 }
 
 async fn read(

@@ -107,6 +107,11 @@ fn pressed(app: &Arc<App>, mut reply: Reply, now: Instant) -> Reply {
                 Some(wait),
             )
         }
+        Press::Stopping => (
+            503,
+            "The site is stopping: no measurement starts now.".to_string(),
+            None,
+        ),
         Press::NotSet => (
             409,
             "This site was started without servers to measure (--card-servers).".to_string(),

@@ -46,6 +46,8 @@ pub enum Press {
     TooSoon(Duration),
     /// The site was started without servers to measure.
     NotSet,
+    /// The site is stopping.
+    Stopping,
 }
 
 /// The measurements of one server process.
@@ -78,8 +80,8 @@ impl Measurer {
     /// to end, at most `wait`: its child is killed within milliseconds,
     /// and its folder removed as it ends.
     pub fn stop(&self, wait: Duration) {
-        self.stopping.store(true, Ordering::SeqCst);
         let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        self.stopping.store(true, Ordering::SeqCst);
         let _ = self.ended.wait_timeout_while(state, wait, |s| s.running);
     }
 
@@ -111,6 +113,11 @@ impl Measurer {
     /// once start one.
     fn claim(&self, now: Instant) -> Press {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        // Read under the lock that `stop` waits with: a measurement is
+        // either started before `stop` waits for it, or not at all.
+        if self.stopping.load(Ordering::SeqCst) {
+            return Press::Stopping;
+        }
         if let Some(last) = state.last_start {
             let since = now.saturating_duration_since(last);
             if state.running {
@@ -131,8 +138,9 @@ impl Measurer {
         let at = rfc3339(SystemTime::now());
         let stop = || self.stopping.load(Ordering::SeqCst);
         let outcome = measure(setup, started + LIMIT, at.clone(), &stop);
-        if stop() {
-            // Stopped with the site: no outcome to keep.
+        if outcome.is_err() && stop() {
+            // Stopped with the site: no outcome to keep. One that ended
+            // well is kept, since its runs already replaced the last ones.
             return;
         }
         let (last_good, damaged) = previous(&setup.file);
@@ -318,6 +326,9 @@ mod tests {
             Press::TooSoon(Duration::from_secs(40))
         );
         assert_eq!(m.claim(t0 + SPACING), Press::Started);
+        m.over();
+        m.stop(Duration::ZERO);
+        assert_eq!(m.claim(t0 + SPACING * 2), Press::Stopping);
     }
 
     #[test]

@@ -146,7 +146,6 @@ fn said(path: &Path, e: &rusqlite::Error) -> String {
     if !matches!(e.sqlite_error_code(), Some(ReadOnly | CannotOpen)) {
         return e.to_string();
     }
-    let read_only = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.permissions().readonly());
     let folder = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -162,6 +161,35 @@ fn said(path: &Path, e: &rusqlite::Error) -> String {
     } else {
         e.to_string()
     }
+}
+
+/// Whether `p` cannot be written: by this process (a folder owned by
+/// another user, a read-only mount), or by anyone (no write bit, which is
+/// what root, whom no permission stops, is told).
+fn read_only(p: &Path) -> bool {
+    let no_write_bit = std::fs::metadata(p).is_ok_and(|m| m.permissions().readonly());
+    no_write_bit || denied_to_us(p)
+}
+
+#[cfg(unix)]
+fn denied_to_us(p: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c) = std::ffi::CString::new(p.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: `c` is a NUL-terminated path that faccessat(2) only reads.
+    let failed =
+        unsafe { libc::faccessat(libc::AT_FDCWD, c.as_ptr(), libc::W_OK, libc::AT_EACCESS) };
+    failed != 0
+        && matches!(
+            std::io::Error::last_os_error().raw_os_error(),
+            Some(libc::EACCES | libc::EROFS | libc::EPERM)
+        )
+}
+
+#[cfg(not(unix))]
+fn denied_to_us(_: &Path) -> bool {
+    false
 }
 
 /// The one-line error of an operation on the history at `path` that failed.

@@ -74,19 +74,20 @@ pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
 /// other clients, counted as a success once final, but ab counts it among
 /// its `Non-2xx responses` with the error pages, and cannot read the final
 /// answer after a 1xx. Rather than call such a page failing, its row says
-/// so, and measures nothing.
+/// so, and measures nothing. (A `000` and a `101` are errors to every
+/// client, ab too.)
 fn not_for_ab(declared: &Declared) -> Option<String> {
     let (&status, _) = declared
         .others
         .iter()
-        .find(|&(&status, _)| status < 200 || (300..400).contains(&status))?;
+        .find(|&(&status, _)| matches!(status, 100 | 102..=199 | 300..=399))?;
     let what = if status < 200 {
         "an interim answer, after which ab cannot read the final one"
     } else {
         "a redirect, which ab cannot tell from an error page"
     };
     Some(format!(
-        "ab: the warm-up was answered {status}, {what}: not measured; measure the page with another tool"
+        "ab: the warm-up was answered {status:03}, {what}: not measured; measure the page with another tool"
     ))
 }
 

@@ -129,7 +129,11 @@ impl AbLog {
             return;
         }
         if let Some(block) = &mut self.block {
-            if text.is_empty() {
+            // A head ends at an empty line of its own, CRLF: ab prints its
+            // buffer and a bare newline after it each time more of a head
+            // came, so an empty line without its CR is that newline after a
+            // head that stopped at a line's end, not the head's end.
+            if line == "\r" {
                 let block = std::mem::take(block);
                 self.block = None;
                 self.settle(&block);
@@ -352,6 +356,15 @@ mod tests {
         );
         let d = AbLog::of(&cut).declared;
         assert_eq!((d.unreadable, d.logged, d.answers), (2, 1, 1));
+        // A head that stopped at a line's end is logged with a bare
+        // newline after it: not its end, and no answer without a length.
+        let split = format!(
+            "{HEADER_LOG}\nHTTP/1.1 200 OK\r\n\n{}..done\n",
+            block("HTTP/1.1 200 OK\r\nContent-Length: 5", "abcde")
+        );
+        let d = AbLog::of(&split).declared;
+        assert_eq!((d.answers, d.close_delimited, d.unreadable), (1, 0, 0));
+        assert_eq!(d.all_of(5), Some(Close { any: false }));
         // Statuses other than 2xx are kept by code.
         let d = AbLog::of(&block("HTTP/1.1 302 Found\r\nLocation: /", "")).declared;
         assert_eq!(d.others, BTreeMap::from([(302, 1)]));

@@ -42,7 +42,38 @@ pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
     let printed = run.output(&measured)?;
     parse(&printed.stdout, &printed.stderr)
         .and_then(|summary| printed.trusted(summary))
+        .map(|mut summary| {
+            if let Some(warmed) = &warmed {
+                unseen_redirects(&mut summary, warmed);
+            }
+            summary
+        })
         .map_err(|m| run.failed(&measured, m))
+}
+
+/// Counts as errors the measured run's 3xx when its warm-up saw no
+/// redirect: they may be `000`s (a server that changed its answers after
+/// the warm-up), which h2load counts so, and a failure must never pass for
+/// a page.
+fn unseen_redirects(s: &mut Summary, warmed: &Statuses) {
+    let n = s.status.get("3xx").copied().unwrap_or(0);
+    if n == 0 || warmed.seen.iter().any(|status| (300..400).contains(status)) {
+        return;
+    }
+    let before = s.succeeded;
+    s.succeeded = before.saturating_sub(n);
+    s.add_error("h2load: a 3xx its warm-up never saw", n);
+    s.rps = s
+        .rps
+        .filter(|_| before > 0)
+        .map(|rps| rps * s.succeeded as f64 / before as f64);
+    if s.succeeded == 0 {
+        s.figures = Default::default();
+    }
+    s.note = format!(
+        "h2load: {n} answers counted as 3xx, which its warm-up never saw; h2load counts a 000 \
+         so too, so they are errors here, and its times include them"
+    );
 }
 
 /// The status that refuses a page, read from a verbose warm-up's output
