@@ -1,6 +1,7 @@
 //! oha, asked for its JSON summary (`--output-format json`). oha counts
 //! every answer as a success and times it, whatever its status; here an
-//! answer of 400 or more is an error, so a row whose answers were all
+//! answer of 400 or more is an error, and so is a `101` (which hyper hands
+//! back as the answer), as with the other clients, so a row whose answers were all
 //! errors gets no times, and a mixed row says in its note that oha's times
 //! include the error answers. An answer cut short (the server closed before
 //! the end its headers declared) is in oha's error distribution (hyper's
@@ -90,7 +91,8 @@ pub fn parse(stdout: &str, requested: u64) -> Result<Summary, String> {
 /// The answers oha got, by its status codes.
 struct Answers {
     all: u64,
-    /// Those of status 400 or more (or not a status at all).
+    /// Those of status 400 or more, an informational one, or not a status
+    /// at all.
     errors: u64,
 }
 
@@ -103,9 +105,14 @@ fn count_answers(s: &mut Summary, doc: &Value) -> Answers {
         let n = n.as_u64().unwrap_or(0);
         answers.all = answers.all.saturating_add(n);
         s.status.insert(code.clone(), n);
-        if code.parse::<u16>().map_or(true, |c| c >= 400) {
+        let error = match code.parse::<u16>() {
+            Ok(200..=399) => None,
+            Ok(c @ 100..=199) => Some(crate::http::failure::informational(c)),
+            _ => Some(format!("HTTP {code}")),
+        };
+        if let Some(message) = error {
             answers.errors = answers.errors.saturating_add(n);
-            s.add_error(&format!("HTTP {code}"), n);
+            s.add_error(&message, n);
         }
     }
     answers
@@ -176,6 +183,16 @@ mod tests {
             "Connection refused"
         );
         assert_eq!(without_os_code("timeout"), "timeout");
+    }
+
+    #[test]
+    fn only_final_statuses_below_400_are_successes() {
+        let text = r#"{"summary":{"total":1.0},"statusCodeDistribution":{"101":4,"200":3,"302":2,"503":1}}"#;
+        let s = parse(text, 10).unwrap();
+        assert_eq!((s.requests, s.succeeded, s.errors), (10, 5, 5));
+        let informational = crate::http::failure::informational(101);
+        assert_eq!(s.error_messages.get(&informational), Some(&4));
+        assert_eq!(s.error_messages.get("HTTP 503"), Some(&1));
     }
 
     proptest! {
