@@ -5,7 +5,8 @@
 //!
 //! A tool is waited for at most once per phase, each wait bounded by the
 //! limit: a warm-up that runs past it ends the page's run (a tool that hung
-//! once would hang again, and be waited for a second limit).
+//! once would hang again, and be waited for a second limit), and that
+//! page's row fails; the other pages are still measured.
 
 use super::Summary;
 use super::handed::Handed;
@@ -36,8 +37,9 @@ pub(crate) struct Invocation<'a> {
     pub(crate) concurrency: u64,
     /// The longest one run of the tool may take.
     pub(crate) limit: Duration,
-    /// Set when a measured run (not a warm-up) was killed at its limit:
-    /// that page's row fails, and the other pages are still measured.
+    /// Set when a run (the warm-up or the measured one) was killed at its
+    /// limit: that page's row fails, and the other pages are still
+    /// measured.
     pub(crate) past_limit: std::cell::Cell<bool>,
 }
 
@@ -150,8 +152,7 @@ impl Invocation<'_> {
         }
         let args = args(self.warmup.max(self.concurrency));
         let ran = self.output_into(&args, stdout).map_err(|e| {
-            // A warm-up past its limit ends the run, as any failed warm-up.
-            self.past_limit.set(false);
+            // The measured run is not started after a failed warm-up.
             match e {
                 Error::Refused(m) => {
                     Error::Refused(format!("warm-up: {m}; the measured run was not started"))
