@@ -103,7 +103,7 @@ def main():
         case("http --baseline=<micro run> refused before any request",
              [ys, "http", "--url=http://127.0.0.1:9/", f"--baseline={http_base}"], names="micro run")
         case("compare BASE RUN names the RUN of another mode",
-             [ys, "compare", str(good), str(tmp / "http-mode.json")], names="http-mode.json: a http run")
+             [ys, "compare", str(good), str(tmp / "http-mode.json")], names="http-mode.json: an HTTP run")
         os.mkfifo(tmp / "fifo")
         (tmp / "dir").mkdir()
         for target in ["/dev/full", str(tmp / "fifo"), str(tmp / "dir"), "/proc/version"]:

@@ -449,7 +449,7 @@ fn cargo_bench_counts_where_only_a_count_baseline_can_judge() -> Result<(), Fail
             && ran.stdout.lines().any(|l| {
                 l.starts_with("::warning") && l.contains("small_sum estimated-cycles changed +")
             })
-            && written.contains("judged by estimated-cycles"),
+            && written.contains("by estimated cycles"),
         "more work fails, and the annotation and summary name the metric",
         &ran,
     )?;

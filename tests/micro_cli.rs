@@ -712,7 +712,7 @@ fn bad_baselines(good: &Value) -> Vec<(&'static str, String, &'static str)> {
                 v["settings"] = serde_json::json!({"servers": ["http://127.0.0.1:1"]});
                 v.to_string()
             },
-            "http run",
+            "HTTP run",
         ),
         (
             "counts.json",
@@ -721,7 +721,7 @@ fn bad_baselines(good: &Value) -> Vec<(&'static str, String, &'static str)> {
                 v["metric"] = Value::from("instructions");
                 v.to_string()
             },
-            "run of instructions",
+            "run of instruction counts",
         ),
         (
             "zero-loop.json",
@@ -819,7 +819,7 @@ fn bad_baselines_exit_2_naming_the_file_and_save_nothing() -> Result<(), Failed>
     check(
         ran.code == 2
             && ran.stderr.starts_with(&format!(
-                "error: {}: a http run",
+                "error: {}: an HTTP run",
                 t.path().join("http.json").display()
             )),
         "compare names the run of another mode",

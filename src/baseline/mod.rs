@@ -175,18 +175,18 @@ impl Baseline {
     pub(crate) fn suits(&self, mode: Mode, metric: Metric) -> Result<(), Error> {
         if self.run.mode != mode {
             return Err(Error::input(format!(
-                "{}: a {} run is no baseline for a {} run",
+                "{}: {} is no baseline for {}",
                 self.name,
-                self.run.mode.as_str(),
-                mode.as_str()
+                self.run.mode.a_run_of(self.run.metric),
+                mode.a_run_of(metric)
             )));
         }
         if mode == Mode::Micro && !judge::comparable(self.run.metric, metric) {
             return Err(Error::input(format!(
                 "{}: a run of {} is no baseline for a run of {}",
                 self.name,
-                self.run.metric.as_str(),
-                metric.as_str()
+                self.run.metric.said(),
+                metric.said()
             )));
         }
         Ok(())

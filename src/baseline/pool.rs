@@ -76,13 +76,9 @@ fn without_processes(runs: &[(String, Run)]) -> Vec<(String, Run)> {
 /// A run that can go into a baseline, or why not.
 fn poolable(name: &str, run: &Run) -> Result<(), Error> {
     if !run.mode.is_probes() || run.metric != Metric::Time {
-        let metric = match run.metric {
-            Metric::Time => String::new(),
-            other => format!(" of {}", other.as_str()),
-        };
         return Err(Error::input(format!(
-            "{name}: a baseline pools timed micro or kernel runs (this is a {} run{metric})",
-            run.mode.as_str()
+            "{name}: a baseline pools timed micro or kernel runs (this is {})",
+            run.mode.a_run_of(run.metric)
         )));
     }
     if run.rows.is_empty() {

@@ -144,13 +144,11 @@ pub fn compare(args: Vec<OsString>) -> Result<i32, Error> {
     // the run is the one named.
     base.suits(run.run.mode, run.run.metric).map_err(|_| {
         Error::input(format!(
-            "{}: a {} run of {} cannot be compared with {}, a {} run of {}",
+            "{}: {} cannot be compared with {}, {}",
             run.name,
-            run.run.mode.as_str(),
-            run.run.metric.as_str(),
+            run.run.mode.a_run_of(run.run.metric),
             base.name,
-            base.run.mode.as_str(),
-            base.run.metric.as_str()
+            base.run.mode.a_run_of(base.run.metric)
         ))
     })?;
     let rules = Rules::from(&common);

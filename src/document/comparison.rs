@@ -380,6 +380,18 @@ impl Method {
             Method::Absolute => "absolute",
         }
     }
+
+    /// What the comparison judges, in a user's words.
+    pub fn said(&self) -> &'static str {
+        match self {
+            Method::Normalized => "times relative to the calibration loop",
+            Method::Instructions => "instruction counts",
+            Method::EstimatedCycles => "estimated cycles",
+            Method::Paired => "paired rounds of two builds",
+            Method::Http => "HTTP times",
+            Method::Absolute => "absolute times",
+        }
+    }
 }
 
 impl Serialize for Comparison {

@@ -47,6 +47,16 @@ impl Mode {
             Mode::Kernel => "kernel",
         }
     }
+
+    /// A run of this mode measuring `metric`, in a user's words: `a micro
+    /// run of wall time`, `an HTTP run`, `a kernel run of wall time`.
+    pub fn a_run_of(self, metric: Metric) -> String {
+        match self {
+            Mode::Http => "an HTTP run".to_string(),
+            Mode::Micro => format!("a micro run of {}", metric.said()),
+            Mode::Kernel => format!("a kernel run of {}", metric.said()),
+        }
+    }
 }
 
 /// One saved run.
@@ -152,6 +162,15 @@ impl Metric {
     /// True for the metrics counted under callgrind.
     pub(crate) fn is_count(&self) -> bool {
         *self != Metric::Time
+    }
+
+    /// The figure in a user's words.
+    pub fn said(self) -> &'static str {
+        match self {
+            Metric::Time => "wall time",
+            Metric::Instructions => "instruction counts",
+            Metric::EstimatedCycles => "estimated cycles",
+        }
     }
 
     /// The name the run document uses.

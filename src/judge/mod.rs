@@ -131,8 +131,8 @@ pub fn compare(
             if !counts::comparable(baseline.metric, run.metric) {
                 return Err(Error::input(format!(
                     "{baseline_name}: a run of {} is no baseline for a run of {}",
-                    baseline.metric.as_str(),
-                    run.metric.as_str()
+                    baseline.metric.said(),
+                    run.metric.said()
                 )));
             }
             failures(baseline, run, &mut comparison);

@@ -90,11 +90,12 @@ fn matrix(run: &Run) -> String {
 }
 
 fn comparison(c: &Comparison) -> String {
+    let n = c.regressions();
     let mut out = format!(
-        "Baseline {}, judged by {}: {} regression(s) at {}.\n\n",
+        "Against {}, by {}: {n} {} at {}.\n\n",
         escape(&c.baseline),
-        escape(c.method.as_str()),
-        c.regressions(),
+        c.method.said(),
+        if n == 1 { "regression" } else { "regressions" },
         escape(&super::table::thresholds_said(c))
     );
     if let Some(cal) = &c.calibration {

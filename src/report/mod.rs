@@ -92,9 +92,8 @@ pub fn draw_run(
     baseline: Option<&Run>,
 ) -> Result<(), Error> {
     page.heading(&format!(
-        "{name}: {} run of {}, started {}",
-        run.mode.as_str(),
-        run.metric.as_str(),
+        "{name}: {}, started {}",
+        run.mode.a_run_of(run.metric),
         run.started
     ));
     match run.mode {
