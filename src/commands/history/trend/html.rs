@@ -39,7 +39,11 @@ pub(super) fn save(
     } else {
         let trend = Trend {
             unit: unit(figure).to_string(),
-            points: points.iter().map(|p| (label(p), p.value)).collect(),
+            points: labels(points)
+                .into_iter()
+                .zip(points)
+                .map(|(label, p)| (label, p.value))
+                .collect(),
             band: before_newest(points).map(|(_, s)| Band {
                 low: s.min,
                 median: s.median,
@@ -78,13 +82,25 @@ pub(super) fn save(
     Ok(())
 }
 
-/// A run's label under the chart: its commit, else its start.
-fn label(p: &Point) -> String {
-    if p.git_commit.is_empty() {
-        p.started.get(5..16).unwrap_or(&p.started).to_string()
-    } else {
-        p.git_commit.chars().take(7).collect()
-    }
+/// The runs' labels under the chart: their commits when each run has one
+/// of its own, else when they started (`12-06 21:33:13`), so that runs of
+/// one commit (a series measured again and again) are told apart.
+fn labels(points: &[Point]) -> Vec<String> {
+    let commits: std::collections::HashSet<&str> =
+        points.iter().map(|p| p.git_commit.as_str()).collect();
+    let own_commits = commits.len() == points.len() && !commits.contains("");
+    points
+        .iter()
+        .map(|p| {
+            if own_commits {
+                p.git_commit.chars().take(7).collect()
+            } else {
+                p.started
+                    .get(5..19)
+                    .map_or_else(|| p.started.clone(), |t| t.replacen('T', " ", 1))
+            }
+        })
+        .collect()
 }
 
 /// What the vertical axis counts.
@@ -97,5 +113,35 @@ fn unit(figure: Figure) -> &'static str {
         Figure::Instructions => "instructions per iteration",
         Figure::EstimatedCycles => "estimated cycles per iteration",
         Figure::Rps => "requests per second",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(commit: &str, started: &str) -> Point {
+        Point {
+            id: String::new(),
+            started: started.to_string(),
+            git_commit: commit.to_string(),
+            branch: String::new(),
+            machine_class: String::new(),
+            count_setup: String::new(),
+            value: 1.0,
+        }
+    }
+
+    #[test]
+    fn runs_of_one_commit_are_labelled_by_their_start() {
+        let a = point("0123456789ab", "2026-12-06T21:33:13Z");
+        let b = point("fedcba987654", "2026-12-06T21:40:02Z");
+        assert_eq!(labels(&[a.clone(), b.clone()]), ["0123456", "fedcba9"]);
+        let again = point("0123456789ab", "2026-12-06T21:45:59Z");
+        assert_eq!(
+            labels(&[a, b, again]),
+            ["12-06 21:33:13", "12-06 21:40:02", "12-06 21:45:59"]
+        );
+        assert_eq!(labels(&[point("", "x")]), ["x"]);
     }
 }
