@@ -21,7 +21,13 @@ pub fn draw(page: &mut Page, run: &Run, baseline: Option<&Run>) -> Result<(), Er
     let Some(c) = &run.comparison else {
         page.subheading("Verdict");
         if lines.is_empty() {
-            page.paragraph("No baseline: nothing was judged.", true);
+            let said = if run.matrix.is_some() || run.ranking.is_some() {
+                "No baseline: nothing was judged against an earlier run; the table above \
+                 sets them side by side."
+            } else {
+                "No baseline: nothing was judged."
+            };
+            page.paragraph(said, true);
         }
         for line in &lines {
             page.paragraph(line, false);

@@ -96,16 +96,18 @@ pub fn draw_run(
         run.mode.a_run_of(run.metric),
         run.started
     ));
-    match run.mode {
-        Mode::Micro => micro::draw(page, run, baseline)?,
-        Mode::Kernel => kernel::draw(page, run, baseline)?,
-        Mode::Http => http::draw(page, run, baseline)?,
+    // What a matrix or a group run was made for comes first: the
+    // configurations or implementations side by side; then each probe.
+    if let Some(m) = &run.matrix {
+        matrix::draw(page, m);
     }
     if let Some(ranking) = &run.ranking {
         groups::draw(page, ranking, run.metric);
     }
-    if let Some(m) = &run.matrix {
-        matrix::draw(page, m);
+    match run.mode {
+        Mode::Micro => micro::draw(page, run, baseline)?,
+        Mode::Kernel => kernel::draw(page, run, baseline)?,
+        Mode::Http => http::draw(page, run, baseline)?,
     }
     environment::draw(page, run);
     Ok(())
@@ -259,5 +261,30 @@ mod bound_tests {
         let html = page.render(&[]);
         assert!(html.contains("1000 rows: the 200 flagged or changed most"));
         assert_eq!(html.matches("<h3>p").count(), MAX_DRAWN);
+    }
+
+    #[test]
+    fn a_matrix_comes_before_the_probes_it_sets_side_by_side() {
+        use crate::document::matrix::{Cell, Line, Matrix};
+        let row = Row::with_samples("p".into(), RowKind::Probe, "p".into(), vec![1.0, 1.0]);
+        let mut run = test_micro_run(vec![row], None);
+        run.matrix = Some(Matrix {
+            metric: crate::document::run::Metric::Time,
+            base: "system".into(),
+            configurations: vec!["system".into(), "jemalloc".into()],
+            lines: vec![Line {
+                probe: "p".into(),
+                cells: vec![Cell::default(), Cell::default()],
+            }],
+            geomean: vec![Cell::default(), Cell::default()],
+            margin: None,
+        });
+        let mut page = Page::new("t");
+        draw_run(&mut page, "m.json", &run, None).unwrap();
+        let html = page.render(&[]);
+        let at = |text: &str| html.find(text).unwrap_or(usize::MAX);
+        assert!(at("configurations side by side") < at("Verdict"), "{html}");
+        assert!(at("Verdict") < at("<h3>p</h3>"), "{html}");
+        assert!(html.contains("the table above"), "{html}");
     }
 }
