@@ -11,9 +11,9 @@ use std::path::Path;
 pub struct Page {
     title: String,
     body: String,
-    /// Each section's heading, in order: the contents at the top link to
-    /// them (`#s1`, `#s2`, ...).
-    sections: Vec<String>,
+    /// Each section's heading and its subheadings, in order: the contents
+    /// at the top link to them (`#s1`, `#s1-1`, ...).
+    sections: Vec<(String, Vec<String>)>,
 }
 
 /// Forbids every fetch: the page stands alone, and a report of hostile
@@ -55,7 +55,7 @@ impl Page {
 
     /// A section heading, which the contents link to.
     pub fn heading(&mut self, text: &str) {
-        self.sections.push(text.to_string());
+        self.sections.push((text.to_string(), Vec::new()));
         self.body.push_str(&format!(
             "<h2 id=\"s{}\">{}</h2>\n",
             self.sections.len(),
@@ -63,24 +63,46 @@ impl Page {
         ));
     }
 
-    /// The contents: a link to each section, where there are three or more
-    /// (a long page is read by jumping); none for a shorter one.
+    /// The contents: a link to each section and each of its subheadings
+    /// (a probe, a page), where there are three or more (a long page is
+    /// read by jumping); none for a shorter one.
     fn contents(&self) -> String {
-        if self.sections.len() < 3 {
+        let entries: usize = self.sections.iter().map(|(_, subs)| 1 + subs.len()).sum();
+        if entries < 3 {
             return String::new();
         }
-        let links: String = self
-            .sections
-            .iter()
-            .enumerate()
-            .map(|(i, text)| format!("<li><a href=\"#s{}\">{}</a></li>", i + 1, escape(text)))
-            .collect();
+        let mut links = String::new();
+        for (i, (text, subs)) in self.sections.iter().enumerate() {
+            links.push_str(&format!("<li><a href=\"#s{}\">{}</a>", i + 1, escape(text)));
+            if !subs.is_empty() {
+                links.push_str("<ol>");
+                for (j, sub) in subs.iter().enumerate() {
+                    links.push_str(&format!(
+                        "<li><a href=\"#s{}-{}\">{}</a></li>",
+                        i + 1,
+                        j + 1,
+                        escape(sub)
+                    ));
+                }
+                links.push_str("</ol>");
+            }
+            links.push_str("</li>");
+        }
         format!("<nav class=\"contents\"><ol>{links}</ol></nav>\n")
     }
 
-    /// A heading within a section.
+    /// A heading within a section, which the contents link to.
     pub fn subheading(&mut self, text: &str) {
-        self.body.push_str(&format!("<h3>{}</h3>\n", escape(text)));
+        let section = self.sections.len();
+        match self.sections.last_mut() {
+            Some((_, subs)) => {
+                subs.push(text.to_string());
+                let id = format!("s{section}-{}", subs.len());
+                self.body
+                    .push_str(&format!("<h3 id=\"{id}\">{}</h3>\n", escape(text)));
+            }
+            None => self.body.push_str(&format!("<h3>{}</h3>\n", escape(text))),
+        }
     }
 
     /// A paragraph of plain text; `note` greys it, for what qualifies a
@@ -213,6 +235,17 @@ mod tests {
             "<nav class=\"contents\"><ol><li><a href=\"#s1\">a</a></li><li><a href=\"#s2\">b &lt;c&gt;</a></li>"
         ));
         assert!(html.contains("<h2 id=\"s3\">d</h2>"));
+        // A run's probes are linked too: one section of many is no short page.
+        let mut page = Page::new("t");
+        page.heading("run");
+        for probe in ["p1", "p2"] {
+            page.subheading(probe);
+        }
+        let html = page.render(&[]);
+        assert!(html.contains(
+            "<li><a href=\"#s1\">run</a><ol><li><a href=\"#s1-1\">p1</a></li><li><a href=\"#s1-2\">p2</a></li></ol></li>"
+        ), "{html}");
+        assert!(html.contains("<h3 id=\"s1-2\">p2</h3>"), "{html}");
     }
 
     #[test]
