@@ -217,6 +217,11 @@ fn a_trend_follows_the_judged_figure_run_by_run() -> Result<(), Failed> {
             "YARDSTICK_FAKE_CLOCK",
             format!("@calibration=1; recorded_sum={ms}"),
         );
+        if i == 0 {
+            // Made with the slowdown knob (here of 0 %, so that the figures
+            // stay the script's): the trend marks it.
+            cmd.env("YARDSTICK_INJECT", "recorded_sum:0");
+        }
         let ran = run(cmd);
         check(ran.code == 0, "the run exits 0", &ran)?;
         // No pause: runs that start in the same second keep the order
@@ -247,6 +252,17 @@ fn a_trend_follows_the_judged_figure_run_by_run() -> Result<(), Failed> {
     check(
         values == [0.002, 0.003, 0.0015],
         "oldest first, every run",
+        &ran,
+    )?;
+    check(
+        doc["runs"][0]["injected"] == "recorded_sum:0" && doc["runs"][1]["injected"] == "",
+        "the run made worse on purpose is said",
+        &ran,
+    )?;
+    let ran = run(history(&db, &["trend", "recorded_sum"]));
+    check(
+        ran.stdout.contains("0.002000 *") && ran.stdout.contains("*: made with an injected"),
+        "the table marks it",
         &ran,
     )?;
     let ran = run(history(&db, &["trend", "recorded_sum", "--limit=2"]));
@@ -292,8 +308,13 @@ fn a_trend_is_drawn_as_a_page(db: &Path, dir: &Path) -> Result<(), Failed> {
         check(html.contains(part), &format!("the page has {part}"), &ran)?;
     }
     check(
-        html.matches("<circle").count() == 3 && !html.contains("<script"),
-        "a point per run, and no script",
+        html.matches("<circle").count() == 3 + 1 && !html.contains("<script"),
+        "a point per run, the injected one ringed, and no script",
+        &ran,
+    )?;
+    check(
+        html.contains("Ringed in amber: runs made with an injected slowdown"),
+        "the ring is explained",
         &ran,
     )?;
     let ran = run(history(

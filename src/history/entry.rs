@@ -45,6 +45,8 @@ pub struct Columns {
     /// The bench that made the run (`micro`), when a bench recorded it;
     /// empty for runs added from files.
     pub bench: String,
+    /// The slowdown the run was made with (`YARDSTICK_INJECT`), if any.
+    pub injected: String,
 }
 
 /// The figures of one row that a trend can follow; each absent when the
@@ -102,6 +104,7 @@ impl Entry {
             started: run.started.clone(),
             params,
             bench: String::new(),
+            injected: run.settings.injected().unwrap_or_default().to_string(),
         };
         let rows = run.rows.iter().map(|row| RowFigures {
             key: row.key.clone(),

@@ -149,6 +149,9 @@ pub struct Point {
     pub machine_class: String,
     /// The count set-up's key; empty for wall time.
     pub count_setup: String,
+    /// The slowdown the run was made with (`YARDSTICK_INJECT`); empty for
+    /// a run measured as it is.
+    pub injected: String,
     /// The figure.
     pub value: f64,
 }

@@ -24,8 +24,8 @@ pub(crate) const LISTING_COLUMNS: &str = "runs.id, runs.started, runs.tool, runs
      WHERE figures.run_id = runs.id)";
 
 /// The columns a [`Point`] is read from, in order; its value follows.
-pub(crate) const POINT_COLUMNS: &str =
-    "runs.id, runs.started, runs.git_commit, runs.branch, runs.machine_class, runs.count_setup";
+pub(crate) const POINT_COLUMNS: &str = "runs.id, runs.started, runs.git_commit, runs.branch, runs.machine_class, runs.count_setup, \
+     runs.injected";
 
 /// The columns a [`Stored`] is read from.
 pub(crate) const STORED_COLUMNS: &str = "id, text";
@@ -57,7 +57,8 @@ impl FromRow for Point {
             branch: r.text(3)?,
             machine_class: r.text(4)?,
             count_setup: r.text(5)?,
-            value: r.real(6)?,
+            injected: r.text(6)?,
+            value: r.real(7)?,
         })
     }
 }

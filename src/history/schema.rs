@@ -47,6 +47,10 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     // 2: the bench a run came from (`micro` for benches/micro.rs), so that
     // two benches of one mode keep apart; empty for runs added from files.
     "ALTER TABLE yardstick_runs ADD COLUMN bench TEXT NOT NULL DEFAULT '';",
+    // 3: the slowdown a run was made with (`YARDSTICK_INJECT`), so that a
+    // trend marks the runs made worse on purpose; empty for the others,
+    // and for the runs recorded before it.
+    "ALTER TABLE yardstick_runs ADD COLUMN injected TEXT NOT NULL DEFAULT '';",
 ];
 
 /// The version this build reads and writes.

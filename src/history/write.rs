@@ -65,6 +65,7 @@ fn run(entry: &Entry, recorded: &str, placeholder: Placeholder) -> Statement {
         ("recorded", text(recorded)),
         ("text", text(&entry.text)),
         ("bench", text(&c.bench)),
+        ("injected", text(&c.injected)),
     ];
     Statement {
         sql: format!(
@@ -159,9 +160,9 @@ mod tests {
     #[test]
     fn each_column_has_its_value() {
         let run = run(&entry(), "now", question);
-        assert_eq!(run.values.len(), 13);
+        assert_eq!(run.values.len(), 14);
         assert!(
-            run.sql.ends_with("?13) ON CONFLICT (id) DO NOTHING"),
+            run.sql.ends_with("?14) ON CONFLICT (id) DO NOTHING"),
             "{}",
             run.sql
         );

@@ -89,6 +89,7 @@ fn rounds(page: &mut Page, run: &Run, row: &Row, baseline: Option<&Run>) -> Resu
                 .map(|(i, v)| ((i + 1).to_string(), *v))
                 .collect(),
             band: None,
+            ringed: Vec::new(),
         };
         if let Some(svg) = rounds.svg()? {
             page.chart(&format!("{}: round by round", row.key), &svg);

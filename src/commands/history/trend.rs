@@ -144,7 +144,11 @@ fn rows(points: &[Point]) -> Vec<Vec<String>> {
                 p.started.clone(),
                 p.git_commit.chars().take(12).collect(),
                 p.branch.clone(),
-                significant(p.value, 4),
+                if p.injected.is_empty() {
+                    significant(p.value, 4)
+                } else {
+                    format!("{} *", significant(p.value, 4))
+                },
                 moved,
                 p.id.chars().take(crate::history::entry::SHOWN).collect(),
             ]
@@ -163,6 +167,9 @@ fn table(key: &str, figure: Figure, filter: &Filter, points: &[Point]) -> String
         t.push(row);
     }
     out.push_str(&t.render());
+    if points.iter().any(|p| !p.injected.is_empty()) {
+        out.push_str("*: made with an injected slowdown (YARDSTICK_INJECT), worse on purpose\n");
+    }
     out.push_str(&summary(points));
     out
 }
@@ -222,6 +229,7 @@ fn csv(figure: Figure, points: &[Point]) -> Result<String, Error> {
         "machine_class",
         "count_setup",
         figure.name(),
+        "injected",
     ])
     .map_err(fail)?;
     for p in points {
@@ -233,6 +241,7 @@ fn csv(figure: Figure, points: &[Point]) -> Result<String, Error> {
             &p.machine_class,
             &p.count_setup,
             &p.value.to_string(),
+            &p.injected,
         ])
         .map_err(fail)?;
     }

@@ -1,7 +1,7 @@
 //! One figure over runs, oldest first, against the band of the runs
 //! before the newest.
 
-use super::{BLUE, SIZE, Svg, Undrawn, category, drawn, mesh, span};
+use super::{AMBER, BLUE, SIZE, Svg, Undrawn, category, drawn, mesh, span};
 use crate::error::Error;
 use plotters::prelude::*;
 
@@ -31,6 +31,9 @@ pub struct Trend {
     pub points: Vec<(String, f64)>,
     /// Shaded behind the line: the runs before the newest.
     pub band: Option<Band>,
+    /// The points ringed, by index: runs made worse on purpose (an
+    /// injected slowdown), which are no evidence of the code's speed.
+    pub ringed: Vec<usize>,
 }
 
 impl Trend {
@@ -88,6 +91,13 @@ impl Trend {
                 .draw_series(line.map(|p| Circle::new(p, 3, BLACK.filled())))
                 .map_err(|e| fail(&e))?;
         }
+        let ringed = self
+            .ringed
+            .iter()
+            .filter_map(|&i| Some((i as f64, *values.get(i)?)));
+        chart
+            .draw_series(ringed.map(|p| Circle::new(p, 7, AMBER.stroke_width(2))))
+            .map_err(|e| fail(&e))?;
         root.present().map_err(|e| fail(&e))?;
         Ok(())
     }
@@ -106,6 +116,7 @@ mod tests {
                 .map(|(i, v)| (format!("c{i}"), *v))
                 .collect(),
             band: None,
+            ringed: Vec::new(),
         }
     }
 
@@ -124,6 +135,11 @@ mod tests {
             assert!(svg.contains(label), "{label}");
         }
         assert!(!svg.contains("font-family=\"serif"), "{svg}");
+        // A run made worse on purpose is ringed; an index past the runs
+        // is no ring.
+        t.ringed = vec![2, 9];
+        let svg = t.svg().unwrap().unwrap().as_str().to_string();
+        assert_eq!(svg.matches("<circle").count(), 5);
     }
 
     #[test]

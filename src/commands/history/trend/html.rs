@@ -23,6 +23,10 @@ pub(super) fn check(path: &Path, history: &Location) -> Result<(), Error> {
 /// all, and a page of thousands of rows is read by nobody.
 const TABLE_ROWS: usize = 100;
 
+/// What a ring means.
+const RINGED: &str = "Ringed in amber: runs made with an injected slowdown (YARDSTICK_INJECT), \
+     worse on purpose.";
+
 /// What the shading means.
 const BAND: &str = "Shaded: the range of the runs before the newest; the blue line: their median.";
 
@@ -49,11 +53,20 @@ pub(super) fn save(
                 median: s.median,
                 high: s.max,
             }),
+            ringed: points
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| !p.injected.is_empty())
+                .map(|(i, _)| i)
+                .collect(),
         };
         if let Some(svg) = trend.svg()? {
             page.chart(heading, &svg);
             if trend.band.is_some() {
                 page.paragraph(BAND, true);
+            }
+            if !trend.ringed.is_empty() {
+                page.paragraph(RINGED, true);
             }
         }
         page.paragraph(summary(points).trim_end(), false);
@@ -128,6 +141,7 @@ mod tests {
             branch: String::new(),
             machine_class: String::new(),
             count_setup: String::new(),
+            injected: String::new(),
             value: 1.0,
         }
     }
