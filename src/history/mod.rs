@@ -104,6 +104,44 @@ pub fn open(location: &Location) -> Result<Box<dyn Store>, Error> {
     }
 }
 
+/// What each back end does its own way: write a run, and run a query.
+/// The questions every back end asks alike ([`Store`]'s `find`, `list`
+/// and `trend`) are written once, over it.
+trait Backend {
+    /// How the history is named in messages.
+    fn shown(&self) -> &str;
+    /// The SQL placeholder of the `n`th value (`?1`, `$1`).
+    fn placeholder(n: usize) -> String;
+    /// Adds a run in one transaction.
+    fn record(&mut self, entry: &Entry) -> Result<Added, Error>;
+    /// The rows `statement` selects.
+    fn select<T: row::FromRow>(&mut self, statement: &query::Statement) -> Result<Vec<T>, Error>;
+}
+
+impl<B: Backend> Store for B {
+    fn add(&mut self, entry: &Entry) -> Result<Added, Error> {
+        self.record(entry)
+    }
+
+    fn find(&mut self, prefix: &str) -> Result<Stored, Error> {
+        let statement = query::find(prefix, B::placeholder)
+            .map_err(|m| Error::usage(format!("{}: {m}", self.shown())))?;
+        let found: Vec<Stored> = self.select(&statement)?;
+        match <[Stored; 1]>::try_from(found) {
+            Ok([one]) => Ok(one),
+            Err(found) => Err(not_one(self.shown(), prefix, found.len())),
+        }
+    }
+
+    fn list(&mut self, filter: &Filter) -> Result<Vec<Listing>, Error> {
+        self.select(&filter.list(B::placeholder))
+    }
+
+    fn trend(&mut self, key: &str, figure: Figure, filter: &Filter) -> Result<Vec<Point>, Error> {
+        self.select(&query::trend(key, figure, filter, B::placeholder))
+    }
+}
+
 /// The error for an id that no run, or several, start with.
 fn not_one(shown: &str, prefix: &str, found: usize) -> Error {
     if found == 0 {

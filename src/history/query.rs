@@ -127,11 +127,6 @@ impl Figure {
             Figure::Rps => "rps",
         }
     }
-
-    /// Whether more is better (requests per second), not worse.
-    pub fn higher_is_better(self) -> bool {
-        self == Figure::Rps
-    }
 }
 
 /// One run's figure in a trend.

@@ -9,11 +9,11 @@ mod pgpass;
 
 use super::entry::Entry;
 use super::location::Url;
-use super::query::{self, Figure, Filter, Listing, Point, Statement, Value};
+use super::query::{Statement, Value};
 use super::row::FromRow;
 use super::schema::{self, VERSION_TABLE};
 use super::write;
-use super::{Added, Store, Stored, not_one};
+use super::{Added, Backend};
 use crate::error::Error;
 use postgres::types::ToSql;
 use postgres::{Client, Row};
@@ -26,10 +26,6 @@ const MIGRATION_LOCK: i64 = 0x7961_7264_7374_6b00;
 pub(crate) struct Postgres {
     client: Client,
     shown: String,
-}
-
-fn placeholder(n: usize) -> String {
-    format!("${n}")
 }
 
 /// Reads `url` and the environment as a connection would, without
@@ -112,16 +108,6 @@ impl Postgres {
         .map_err(|e| fail("write", e))?;
         tx.commit().map_err(|e| fail("write", e))
     }
-
-    /// The rows `statement` selects.
-    fn select<T: FromRow>(&mut self, statement: &Statement) -> Result<Vec<T>, Error> {
-        let values = bind(&statement.values);
-        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
-        self.client
-            .query(&statement.sql, &refs)
-            .and_then(|rows| rows.iter().map(T::read).collect())
-            .map_err(|e| self.failed("read", &e))
-    }
 }
 
 /// The error's text, and its cause's, on one line.
@@ -193,32 +179,32 @@ impl super::row::Row for Row {
     }
 }
 
-impl Store for Postgres {
-    fn add(&mut self, entry: &Entry) -> Result<Added, Error> {
+impl Backend for Postgres {
+    fn shown(&self) -> &str {
+        &self.shown
+    }
+
+    fn placeholder(n: usize) -> String {
+        format!("${n}")
+    }
+
+    fn record(&mut self, entry: &Entry) -> Result<Added, Error> {
         let shown = self.shown.clone();
         let fail =
             |e: postgres::Error| Error::input(format!("{shown}: cannot record: {}", one_line(&e)));
         let mut tx = self.client.transaction().map_err(fail)?;
-        let added = write::add(&mut tx, entry, placeholder).map_err(fail)?;
+        let added = write::add(&mut tx, entry, Self::placeholder).map_err(fail)?;
         tx.commit().map_err(fail)?;
         Ok(added)
     }
 
-    fn find(&mut self, prefix: &str) -> Result<Stored, Error> {
-        let statement = query::find(prefix, placeholder)
-            .map_err(|m| Error::usage(format!("{}: {m}", self.shown)))?;
-        let found = self.select(&statement)?;
-        match <[Stored; 1]>::try_from(found) {
-            Ok([one]) => Ok(one),
-            Err(found) => Err(not_one(&self.shown, prefix, found.len())),
-        }
-    }
-
-    fn list(&mut self, filter: &Filter) -> Result<Vec<Listing>, Error> {
-        self.select(&filter.list(placeholder))
-    }
-
-    fn trend(&mut self, key: &str, figure: Figure, filter: &Filter) -> Result<Vec<Point>, Error> {
-        self.select(&query::trend(key, figure, filter, placeholder))
+    /// The rows `statement` selects.
+    fn select<T: FromRow>(&mut self, statement: &Statement) -> Result<Vec<T>, Error> {
+        let values = bind(&statement.values);
+        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
+        self.client
+            .query(&statement.sql, &refs)
+            .and_then(|rows| rows.iter().map(T::read).collect())
+            .map_err(|e| self.failed("read", &e))
     }
 }

@@ -6,11 +6,11 @@
 mod guard;
 
 use super::entry::Entry;
-use super::query::{self, Figure, Filter, Listing, Point, Statement, Value};
+use super::query::{Statement, Value};
 use super::row::{FromRow, Row};
 use super::schema::{self, VERSION_TABLE};
 use super::write;
-use super::{Added, Store, Stored, not_one};
+use super::{Added, Backend};
 use crate::error::Error;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior, params_from_iter};
 use std::path::{Path, PathBuf};
@@ -24,10 +24,6 @@ pub(crate) struct Sqlite {
     path: PathBuf,
     shown: String,
     budget: guard::Budget,
-}
-
-fn placeholder(n: usize) -> String {
-    format!("?{n}")
 }
 
 impl Sqlite {
@@ -277,21 +273,16 @@ impl Row for rusqlite::Row<'_> {
     }
 }
 
-impl Sqlite {
-    /// The rows `statement` selects.
-    fn select<T: FromRow>(&self, statement: &Statement) -> Result<Vec<T>, Error> {
-        self.connection
-            .prepare(&statement.sql)
-            .and_then(|mut s| {
-                s.query_map(params_from_iter(bind(&statement.values)), |r| T::read(r))?
-                    .collect()
-            })
-            .map_err(|e| self.failed("read", e))
+impl Backend for Sqlite {
+    fn shown(&self) -> &str {
+        &self.shown
     }
-}
 
-impl Store for Sqlite {
-    fn add(&mut self, entry: &Entry) -> Result<Added, Error> {
+    fn placeholder(n: usize) -> String {
+        format!("?{n}")
+    }
+
+    fn record(&mut self, entry: &Entry) -> Result<Added, Error> {
         self.budget.renew();
         let (path, budget) = (self.path.clone(), self.budget.clone());
         let fail = |e: rusqlite::Error| failed(&path, &budget, "record", &e);
@@ -299,30 +290,21 @@ impl Store for Sqlite {
             .connection
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(fail)?;
-        let added = write::add(&mut tx, entry, placeholder).map_err(fail)?;
+        let added = write::add(&mut tx, entry, Self::placeholder).map_err(fail)?;
         tx.commit().map_err(fail)?;
         Ok(added)
     }
 
-    fn find(&mut self, prefix: &str) -> Result<Stored, Error> {
+    /// Each query has the statement limit to itself.
+    fn select<T: FromRow>(&mut self, statement: &Statement) -> Result<Vec<T>, Error> {
         self.budget.renew();
-        let statement = query::find(prefix, placeholder)
-            .map_err(|m| Error::usage(format!("{}: {m}", self.shown)))?;
-        let found = self.select(&statement)?;
-        match <[Stored; 1]>::try_from(found) {
-            Ok([one]) => Ok(one),
-            Err(found) => Err(not_one(&self.shown, prefix, found.len())),
-        }
-    }
-
-    fn trend(&mut self, key: &str, figure: Figure, filter: &Filter) -> Result<Vec<Point>, Error> {
-        self.budget.renew();
-        self.select(&query::trend(key, figure, filter, placeholder))
-    }
-
-    fn list(&mut self, filter: &Filter) -> Result<Vec<Listing>, Error> {
-        self.budget.renew();
-        self.select(&filter.list(placeholder))
+        self.connection
+            .prepare(&statement.sql)
+            .and_then(|mut s| {
+                s.query_map(params_from_iter(bind(&statement.values)), |r| T::read(r))?
+                    .collect()
+            })
+            .map_err(|e| self.failed("read", e))
     }
 }
 
