@@ -400,3 +400,24 @@ fn only_http_and_https() {
         "{e}"
     );
 }
+
+/// `--duration`: each slot sends requests until the time is up, and every
+/// request the server saw past the warm-up is in the row (what a time
+/// gives is not asserted: only that the run's counts add up).
+#[test]
+fn a_duration_runs_the_client_for_a_time_and_counts_every_request() {
+    let s = start();
+    let run = measure(&options(&[
+        &format!("--url={}", s.url("/")),
+        "--duration=1",
+        "--concurrency=2",
+    ]))
+    .unwrap();
+    let r = only_row(&run);
+    assert!(r.requests >= 1, "{r:?}");
+    assert_eq!((r.figures.n as u64, r.errors), (r.requests, 0));
+    // The warm-up: max(5, 2) requests.
+    assert_eq!(s.seen.requests(), r.requests + 5);
+    let settings = run.settings.http().expect("HTTP settings");
+    assert_eq!(settings.duration, Some(1));
+}

@@ -46,6 +46,11 @@ pub(crate) fn check(schedule: &Schedule, job: &Job) -> Result<(), Error> {
                 .to_string(),
         );
     }
+    if job.tool == Tool::Builtin && job.duration.is_some() {
+        return refuse(
+            "--duration runs for a time, so its request count cannot be capped".to_string(),
+        );
+    }
     if job.requests > MAX_REQUESTS_PER_URL {
         return refuse(format!(
             "{} requests per URL is above the cap of {MAX_REQUESTS_PER_URL}",
@@ -114,6 +119,8 @@ mod tests {
         );
         assert!(refused(|o| o.warmup = 101).unwrap().contains("warm-up"));
         assert!(refused(|o| o.tool = Tool::Wrk).unwrap().contains("wrk"));
+        let timed = refused(|o| o.duration = Some(3));
+        assert!(timed.unwrap().contains("--duration runs for a time"));
         assert!(refused(|o| o.tool = Tool::K6).is_none());
         let timed = refused(|o| {
             o.tool = Tool::K6;

@@ -7,10 +7,11 @@
 //! after-effects).
 
 use super::address::{self, Addresses, Lookup};
-use super::job::{Job, Resolve};
+use super::job::{Job, Resolve, Tool};
 use super::pages;
 use super::url::{self, Url};
 use crate::error::Error;
+use std::time::Duration;
 
 /// One page on one server, requested again and again: one row of the run.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,8 +47,10 @@ pub struct Server {
 pub(crate) struct Batch {
     /// Index into [`Schedule::visits`].
     pub(crate) visit: usize,
-    /// Requests of the batch.
+    /// Requests of the batch (none when it is timed).
     pub(crate) count: u64,
+    /// How long the batch runs, in a timed run (`--duration`).
+    pub(crate) time: Option<Duration>,
 }
 
 /// Every request of a run, and their order: the servers, the visits of
@@ -68,6 +71,9 @@ pub struct Schedule {
     pub(crate) concurrency: u64,
     /// How many parts the measured requests are split into.
     pub(crate) rounds: u64,
+    /// The built-in client's `--duration`: each visit is measured for
+    /// this long, shared out among the rounds, not for `requests`.
+    pub(crate) duration: Option<Duration>,
 }
 
 /// The error of a command that names no page, which says where to find
@@ -93,6 +99,10 @@ impl Schedule {
             },
             concurrency: job.concurrency,
             rounds: job.rounds,
+            duration: job
+                .duration
+                .filter(|_| job.tool == Tool::Builtin)
+                .map(Duration::from_secs),
         };
         let bases: Vec<&String> = job.base.iter().chain(job.compare.iter()).collect();
         for base in &bases {
@@ -212,29 +222,41 @@ impl Schedule {
     /// gives every server its share of a page back to back, in server order
     /// on even rounds and reversed on odd ones.
     pub(crate) fn rounds(&self) -> Vec<Vec<Batch>> {
+        if let Some(duration) = self.duration {
+            // At least a millisecond a round.
+            let millis = u64::try_from(duration.as_millis()).unwrap_or(u64::MAX);
+            let parts = u32::try_from(self.rounds.min(millis).max(1)).unwrap_or(u32::MAX);
+            let each = duration / parts;
+            return (0..u64::from(parts))
+                .map(|round| self.in_order(round, 0, Some(each)))
+                .collect();
+        }
         // Rounds past the number of requests would be empty.
         (0..self.rounds.min(self.requests))
             .map(|round| {
                 let share =
                     self.requests / self.rounds + u64::from(round < self.requests % self.rounds);
-                let mut batches = Vec::new();
                 if share == 0 {
-                    return batches;
+                    return Vec::new();
                 }
-                for group in &self.groups {
-                    let mut order = group.clone();
-                    if round % 2 == 1 {
-                        order.reverse();
-                    }
-                    batches.extend(order.into_iter().map(|visit| Batch {
-                        visit,
-                        count: share,
-                    }));
-                }
-                batches
+                self.in_order(round, share, None)
             })
             .filter(|r| !r.is_empty())
             .collect()
+    }
+
+    /// Round `round`'s batches: each page's visits in server order, the
+    /// order reversed every other round.
+    fn in_order(&self, round: u64, count: u64, time: Option<Duration>) -> Vec<Batch> {
+        let mut batches = Vec::new();
+        for group in &self.groups {
+            let mut order = group.clone();
+            if round % 2 == 1 {
+                order.reverse();
+            }
+            batches.extend(order.into_iter().map(|visit| Batch { visit, count, time }));
+        }
+        batches
     }
 
     /// Every request the schedule sends to the visits for which `pick` is
@@ -355,6 +377,38 @@ mod tests {
         )
         .unwrap();
         assert_eq!(p.warmup, 20);
+    }
+
+    #[test]
+    fn a_timed_run_shares_its_duration_among_the_rounds() {
+        let p = schedule_of(
+            |o| {
+                o.compare = vec!["http://a".into(), "http://b".into()];
+                o.duration = Some(3);
+                o.rounds = 3;
+            },
+            &["/"],
+        )
+        .unwrap();
+        let r = p.rounds();
+        assert_eq!(r.len(), 3);
+        assert!(
+            r.iter()
+                .flatten()
+                .all(|b| b.time == Some(Duration::from_secs(1)))
+        );
+        assert_eq!(p.visits[r[1][0].visit].server, 1);
+        // Not for a tool: wrk and k6 are given the duration themselves.
+        let wrk = schedule_of(
+            |o| {
+                o.base = Some("http://a".into());
+                o.duration = Some(3);
+                o.tool = Tool::Wrk;
+            },
+            &["/"],
+        )
+        .unwrap();
+        assert!(wrk.rounds().iter().flatten().all(|b| b.time.is_none()));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! each connection is open and its handshake done before anything is
 //! timed); measured batches let the slots take requests from a common
 //! count, so exactly `concurrency` requests are in flight until the batch
-//! ends.
+//! ends, or (`--duration`) send requests until the batch's time is up.
 
 use super::client::{Client, Outcome};
 use super::schedule::Schedule;
@@ -70,7 +70,11 @@ pub(crate) fn run(
         progress(&format!("round {}/{n_rounds}", i + 1));
         for b in round {
             let visit = &schedule.visits[b.visit];
-            let fetched = workers.batch(visit.server, &visit.url, &Work::Shared(b.count));
+            let work = match b.time {
+                Some(time) => Work::For(time),
+                None => Work::Shared(b.count),
+            };
+            let fetched = workers.batch(visit.server, &visit.url, &work);
             visits[b.visit].add(fetched);
         }
     }

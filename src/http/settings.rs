@@ -52,7 +52,7 @@ pub(crate) fn of(job: &Job, schedule: &Schedule, from_site: Option<PagesFromSite
         duration: match job.tool {
             Tool::Wrk => Some(job.duration_seconds()),
             Tool::K6 if job.rate.is_some() => Some(job.duration_seconds()),
-            Tool::K6 => job.duration,
+            Tool::K6 | Tool::Builtin => job.duration,
             _ => None,
         },
         rate: job.rate,

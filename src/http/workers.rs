@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// How a batch hands out requests.
 pub(crate) enum Work {
@@ -23,6 +23,10 @@ pub(crate) enum Work {
     Each(Vec<u64>),
     /// Slots take from one shared count (measured).
     Shared(u64),
+    /// Every slot sends requests until this long has passed since the
+    /// batch began (measured, `--duration`); a request begun in time runs
+    /// to its end.
+    For(Duration),
 }
 
 /// The worker threads of a session.
@@ -51,6 +55,7 @@ struct Batch {
 enum Share {
     Each(Vec<u64>),
     Shared(Arc<AtomicU64>),
+    Until(Instant),
 }
 
 struct Reply {
@@ -102,13 +107,18 @@ impl Workers {
     pub(crate) fn batch(&self, server: usize, url: &Url, work: &Work) -> Fetched {
         let shared = Arc::new(AtomicU64::new(match work {
             Work::Shared(n) => *n,
-            Work::Each(_) => 0,
+            Work::Each(_) | Work::For(_) => 0,
         }));
+        let until = match work {
+            Work::For(time) => Some(Instant::now() + *time),
+            Work::Each(_) | Work::Shared(_) => None,
+        };
         let n = self.threads.len();
         for (t, worker) in self.threads.iter().enumerate() {
-            let share = match work {
-                Work::Shared(_) => Share::Shared(Arc::clone(&shared)),
-                Work::Each(quotas) => {
+            let share = match (work, until) {
+                (Work::For(_), Some(until)) => Share::Until(until),
+                (Work::Shared(_) | Work::For(_), _) => Share::Shared(Arc::clone(&shared)),
+                (Work::Each(quotas), _) => {
                     Share::Each(quotas.iter().skip(t).step_by(n).copied().collect())
                 }
             };
@@ -201,6 +211,7 @@ async fn run(client: &Arc<Client>, pool: &mut Vec<Slot>, url: Url, share: Share)
         let quota = match &share {
             Share::Each(quotas) => Quota::Own(quotas.get(i).copied().unwrap_or(0)),
             Share::Shared(count) => Quota::Shared(Arc::clone(count)),
+            Share::Until(until) => Quota::Until(*until),
         };
         let client = Arc::clone(client);
         let url = url.clone();
@@ -238,6 +249,8 @@ async fn run(client: &Arc<Client>, pool: &mut Vec<Slot>, url: Url, share: Share)
 enum Quota {
     Own(u64),
     Shared(Arc<AtomicU64>),
+    /// Until this moment.
+    Until(Instant),
 }
 
 impl Quota {
@@ -248,6 +261,7 @@ impl Quota {
             Quota::Shared(count) => count
                 .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
                 .is_ok(),
+            Quota::Until(until) => Instant::now() < *until,
         }
     }
 }

@@ -209,11 +209,15 @@ pub(crate) fn ratio(v: Option<f64>) -> String {
     v.map_or("-".to_string(), |r| format!("x{r:.2}"))
 }
 
-/// What load each page got: wrk, and k6 when asked, run for a time, the
-/// others for a count of requests.
+/// What load each page got: wrk, and k6 and the built-in client when
+/// asked, run for a time, the others for a count of requests.
 fn load(s: &HttpSettings, tool: &str) -> String {
-    match (s.duration.filter(|_| tool == "wrk" || tool == "k6"), s.rate) {
+    let timed = matches!(tool, "wrk" | "k6" | "builtin");
+    match (s.duration.filter(|_| timed), s.rate) {
         (Some(d), Some(rate)) => format!("{rate} requests/s for {d} s each"),
+        (Some(d), None) if tool == "builtin" => {
+            format!("{d} s + {} warm-up each", s.warmup_effective)
+        }
         (Some(d), None) => format!("{d} s each"),
         (None, _) => format!(
             "{} requests + {} warm-up each",

@@ -124,9 +124,10 @@ fn check_tool_only(o: &HttpOptions) -> Result<(), Error> {
         )));
     }
     // The other tools make a count of requests.
-    if o.job.duration.is_some() && !matches!(tool, Tool::Wrk | Tool::K6) {
+    if o.job.duration.is_some() && !matches!(tool, Tool::Builtin | Tool::Wrk | Tool::K6) {
         return Err(Error::usage(format!(
-            "--duration works with --tool=wrk or --tool=k6, not --tool={}: give --requests",
+            "--duration works with the built-in client, --tool=wrk or --tool=k6, not --tool={}: \
+             give --requests",
             tool.as_str()
         )));
     }
@@ -361,11 +362,11 @@ mod tests {
 
     #[test]
     fn a_duration_goes_only_to_the_tools_that_run_for_one() {
-        for tool in ["wrk", "k6"] {
+        for tool in ["builtin", "wrk", "k6"] {
             let given = args(&["--url=http://h/", "--duration=3", &format!("--tool={tool}")]);
             assert!(parse(given, None).is_ok(), "{tool}");
         }
-        for tool in ["builtin", "ab", "oha", "h2load"] {
+        for tool in ["ab", "oha", "h2load"] {
             let given = args(&["--url=http://h/", "--duration=3", &format!("--tool={tool}")]);
             let e = parse(given, None).unwrap_err();
             assert_eq!(e.exit_code(), 2);
