@@ -85,8 +85,8 @@ def main():
         case("--min-batch=9223372036854775807", [bench, "--bench", "--min-batch=9223372036854775807"],
              names="--min-batch", seconds=5)
         for name, edit, says in [
-            ("http-mode.json", lambda d: d.update(mode="http"), "http run"),
-            ("counts.json", lambda d: d.update(metric="instructions"), "instructions"),
+            ("http-mode.json", lambda d: d.update(mode="http"), "an HTTP run"),
+            ("counts.json", lambda d: d.update(metric="instructions"), "instruction counts"),
             ("zero-loop.json", lambda d: d["calibration"].update(median=0.0), "calibration.median"),
             ("negative.json", lambda d: d["rows"][0]["samples"].__setitem__(0, -1.0), "samples[0]"),
             ("zeros.json", lambda d: d["rows"][0].update(samples=[0.0] * len(d["rows"][0]["samples"])), "samples[0]"),

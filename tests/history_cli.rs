@@ -313,7 +313,7 @@ fn a_trend_is_drawn_as_a_page(db: &Path, dir: &Path) -> Result<(), Failed> {
         &ran,
     )?;
     check(
-        html.contains("Ringed in amber: runs made with an injected slowdown"),
+        html.contains("Ringed in amber in the chart, marked * in the table"),
         "the ring is explained",
         &ran,
     )?;

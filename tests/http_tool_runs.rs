@@ -466,7 +466,10 @@ fn a_warm_up_that_hangs_fails_its_page_and_is_not_followed() {
     let row = &doc["rows"][0];
     assert_eq!(row["n"], 0, "{row}");
     let why = row["error_messages"].to_string();
-    assert!(why.contains("still running after its limit"), "{row}");
+    assert!(
+        why.contains("still running after its limit") && why.contains("s in its warm-up, killed"),
+        "{row}"
+    );
 }
 
 fn a_signal_kills_the_tool_with_its_children_and_saves_nothing() {

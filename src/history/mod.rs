@@ -2,8 +2,9 @@
 //! over time (`yardstick history`, `--record`).
 //!
 //! One interface, [`Store`], over the back ends: SQLite, embedded, a file
-//! under the target folder by default (`sqlite.rs`), and PostgreSQL for
-//! teams (`postgres/`). The tables are the
+//! under the target folder by default (`sqlite/`), and PostgreSQL for
+//! teams (`postgres/`). Each implements a `Backend` (how it writes a run
+//! and runs a query); the questions are written once, over it. The tables are the
 //! same on every back end (`schema.rs`), and so are the questions
 //! (`query.rs`). A run is stored whole, as the text it was saved as, with
 //! the columns it is selected by ([`Entry`]); its id is the hash of that

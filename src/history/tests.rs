@@ -303,6 +303,12 @@ fn an_older_history_is_upgraded_in_place_and_keeps_its_runs() {
         [],
     )
     .unwrap();
+    old.execute(
+        "INSERT INTO yardstick_figures (run_id, key, errors, median) \
+         VALUES ('ab12cd34ef', 'parse', 0, 1.0)",
+        [],
+    )
+    .unwrap();
     drop(old);
     let mut history = open_at(&path);
     assert_eq!(history.find("ab12cd34").unwrap().text, "{}");
@@ -314,6 +320,8 @@ fn an_older_history_is_upgraded_in_place_and_keeps_its_runs() {
         ..Filter::default()
     };
     assert_eq!(history.list(&micro).unwrap().len(), 1);
+    // The row kept at version 1 reads back unmarked beside a marked one.
+    old_row_and_injected_row_trend(&mut *history);
     let version: u32 = rusqlite::Connection::open(&path)
         .unwrap()
         .query_row(
@@ -323,6 +331,25 @@ fn an_older_history_is_upgraded_in_place_and_keeps_its_runs() {
         )
         .unwrap();
     assert_eq!(version, schema::current());
+}
+
+/// Adds a run made with an injected slowdown to `history`, which holds a
+/// run of `parse` (median 1.0) kept at version 1 and one (2.0) added
+/// since: the trend gives all three, only the last marked, with its knob.
+fn old_row_and_injected_row_trend(history: &mut dyn Store) {
+    let mut injected = run("parse", 3.0, "def");
+    if let crate::document::settings::Settings::Micro(s) = &mut injected.settings {
+        s.inject = Some("parse:10".into());
+    }
+    assert_eq!(history.add(&entry(&injected)).unwrap(), Added::New);
+    let points = history
+        .trend("parse", Figure::Median, &Filter::default())
+        .unwrap();
+    let seen: Vec<(f64, &str)> = points
+        .iter()
+        .map(|p| (p.value, p.injected.as_str()))
+        .collect();
+    assert_eq!(seen, [(1.0, ""), (2.0, ""), (3.0, "parse:10")]);
 }
 
 #[test]

@@ -41,6 +41,9 @@ pub(crate) struct Invocation<'a> {
     /// limit: that page's row fails, and the other pages are still
     /// measured.
     pub(crate) past_limit: std::cell::Cell<bool>,
+    /// Set while the warm-up runs, and left set when it failed: which run
+    /// a row that failed at its limit failed in.
+    pub(crate) warming_up: std::cell::Cell<bool>,
 }
 
 /// What a tool gave back: its output as its sink kept it, its error
@@ -151,6 +154,7 @@ impl Invocation<'_> {
             return Ok(None);
         }
         let args = args(self.warmup.max(self.concurrency));
+        self.warming_up.set(true);
         let ran = self.output_into(&args, stdout).map_err(|e| {
             // The measured run is not started after a failed warm-up.
             match e {
@@ -160,6 +164,7 @@ impl Invocation<'_> {
                 other => other,
             }
         })?;
+        self.warming_up.set(false);
         Ok(Some(ran.stdout))
     }
 

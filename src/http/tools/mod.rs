@@ -222,6 +222,7 @@ fn measure_visit(
             schedule.concurrency,
         ),
         past_limit: std::cell::Cell::new(false),
+        warming_up: std::cell::Cell::new(false),
     };
     let measured = match tool {
         Tool::Ab => ab::measure(&run),
@@ -251,9 +252,14 @@ fn measure_visit(
         Err(_) if run.past_limit.get() => Ok(Summary::all_failed(
             schedule.requests,
             &format!(
-                "{} still running after its limit of {} s, killed",
+                "{} still running after its limit of {} s{}, killed",
                 tool.as_str(),
-                run.limit.as_secs_f64()
+                run.limit.as_secs_f64(),
+                if run.warming_up.get() {
+                    " in its warm-up"
+                } else {
+                    ""
+                }
             ),
         )),
         other => other,

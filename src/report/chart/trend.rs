@@ -91,9 +91,12 @@ impl Trend {
                 .draw_series(line.map(|p| Circle::new(p, 3, BLACK.filled())))
                 .map_err(|e| fail(&e))?;
         }
+        // At most as many rings as markers: a history of evaluation
+        // sweeps, every run injected, stays a path.
         let ringed = self
             .ringed
             .iter()
+            .take(MOST_MARKERS)
             .filter_map(|&i| Some((i as f64, *values.get(i)?)));
         chart
             .draw_series(ringed.map(|p| Circle::new(p, 7, AMBER.stroke_width(2))))

@@ -24,8 +24,8 @@ pub(super) fn check(path: &Path, history: &Location) -> Result<(), Error> {
 const TABLE_ROWS: usize = 100;
 
 /// What a ring means.
-const RINGED: &str = "Ringed in amber: runs made with an injected slowdown (YARDSTICK_INJECT), \
-     worse on purpose.";
+const RINGED: &str = "Ringed in amber in the chart, marked * in the table: runs made with an \
+     injected slowdown (YARDSTICK_INJECT), worse on purpose.";
 
 /// What the shading means.
 const BAND: &str = "Shaded: the range of the runs before the newest; the blue line: their median.";
@@ -65,9 +65,9 @@ pub(super) fn save(
             if trend.band.is_some() {
                 page.paragraph(BAND, true);
             }
-            if !trend.ringed.is_empty() {
-                page.paragraph(RINGED, true);
-            }
+        }
+        if points.iter().any(|p| !p.injected.is_empty()) {
+            page.paragraph(RINGED, true);
         }
         page.paragraph(summary(points).trim_end(), false);
         let mut rows = rows(points);
