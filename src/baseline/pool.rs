@@ -549,7 +549,7 @@ mod tests {
         let mut http = ok();
         http.mode = Mode::Http;
         let e = refused(vec![http, ok()]);
-        assert!(e.contains("run0.json") && e.contains("http"), "{e}");
+        assert!(e.contains("run0.json") && e.contains("an HTTP run"), "{e}");
 
         let mut uncalibrated = ok();
         uncalibrated.calibration = None;
