@@ -70,9 +70,23 @@ impl Settings {
         }
     }
 
-    /// The slowdowns injected into the run, when any.
+    /// The slowdowns injected into the run, when any: a micro or kernel
+    /// run's `YARDSTICK_INJECT`, or the one `compare-builds` or `matrix`
+    /// handed a build in its environment (`--env-new=YARDSTICK_INJECT=...`).
     pub fn injected(&self) -> Option<&str> {
-        self.micro().and_then(|s| s.inject.as_deref())
+        fn knob(e: &str) -> Option<&str> {
+            e.strip_prefix("YARDSTICK_INJECT=")
+        }
+        match self {
+            Settings::Micro(s) => s.inject.as_deref(),
+            Settings::Paired(s) => s.env_new.iter().chain(&s.env_old).find_map(|e| knob(e)),
+            Settings::Matrix(s) => s
+                .configurations
+                .iter()
+                .flat_map(|c| &c.env)
+                .find_map(|e| knob(e)),
+            Settings::Http(_) => None,
+        }
     }
 
     /// Whether these settings belong to a run of `mode`.
@@ -150,6 +164,16 @@ mod tests {
 
     fn read(text: &str) -> Settings {
         serde_json::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn a_slowdown_handed_to_a_build_is_the_run_s() {
+        assert_eq!(read(PAIRED).injected(), None);
+        let paired = PAIRED.replace(r#""env_new":[]"#, r#""env_new":["YARDSTICK_INJECT=*:5"]"#);
+        assert_eq!(read(&paired).injected(), Some("*:5"));
+        assert_eq!(read(MATRIX).injected(), None);
+        let matrix = MATRIX.replace("YARDSTICK_ALLOC=off", "YARDSTICK_INJECT=a:20");
+        assert_eq!(read(&matrix).injected(), Some("a:20"));
     }
 
     #[test]
