@@ -65,6 +65,26 @@ fn answering_server(
     port
 }
 
+/// An [`answering_server`] that answers the first five requests whose
+/// head names `agent` (a tool's warm-up: the most of `--warmup=5` and
+/// `--concurrency=2`) with `warm_up`, and every other with `measured`.
+fn warm_up_answered_apart(
+    keep: bool,
+    agent: &'static [u8],
+    warm_up: &'static [u8],
+    measured: &'static [u8],
+) -> u16 {
+    let seen = std::sync::atomic::AtomicU64::new(0);
+    answering_server(keep, move |head| {
+        let by_agent = head.windows(agent.len()).any(|w| w == agent);
+        if by_agent && seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst) < 5 {
+            warm_up
+        } else {
+            measured
+        }
+    })
+}
+
 /// `yardstick http` with `args` against a [`hostile_server`] giving
 /// `answer`, saved: how it ran, and its one row.
 fn saved_row(answer: &'static [u8], args: &[&str]) -> (common::Ran, Value) {
@@ -148,17 +168,13 @@ fn ab_takes_only_answers_it_can_read_as_the_others_do() {
     let why = row["error_messages"].to_string();
     assert!(why.contains("answered 302, a redirect"), "{row}");
 
-    // The warm-up's five requests (the most of --warmup and
-    // --concurrency) are answered 503, the measured ones 200.
-    let ab_seen = std::sync::atomic::AtomicU64::new(0);
-    let port = answering_server(false, move |head| {
-        let by_ab = head.windows(11).any(|w| w == b"ApacheBench");
-        if by_ab && ab_seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst) < 5 {
-            b"HTTP/1.1 503 Busy\r\nContent-Length: 0\r\n\r\n"
-        } else {
-            b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
-        }
-    });
+    // The warm-up's requests are answered 503, the measured ones 200.
+    let port = warm_up_answered_apart(
+        false,
+        b"ApacheBench",
+        b"HTTP/1.1 503 Busy\r\nContent-Length: 0\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+    );
     let (ran, row) = saved_row_of(port, &[&ab[..], &["--warmup=5"]].concat());
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert_eq!(row["n"], 10, "{row}");
@@ -183,17 +199,13 @@ fn h2load_counts_only_final_statuses_as_answers() {
     assert_eq!(row["n"], 0, "{row}");
     let why = row["error_messages"].to_string();
     assert!(why.contains("answered 000"), "{row}");
-    // 200 to the warm-up's five requests (the most of --warmup and
-    // --concurrency), 000 after them: those 3xx are errors.
-    let seen = std::sync::atomic::AtomicU64::new(0);
-    let changing = answering_server(true, move |head| {
-        let by_h2load = head.windows(6).any(|w| w == b"h2load");
-        if by_h2load && seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst) < 5 {
-            b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
-        } else {
-            b"HTTP/1.1 000 X\r\nContent-Length: 2\r\n\r\nok"
-        }
-    });
+    // 200 to the warm-up's requests, 000 after them: those 3xx are errors.
+    let changing = warm_up_answered_apart(
+        true,
+        b"h2load",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+        b"HTTP/1.1 000 X\r\nContent-Length: 2\r\n\r\nok",
+    );
     let (ran, row) = saved_row_of(changing, &[&h2load[..], &["--warmup=5"]].concat());
     assert_eq!(ran.code, 1, "{}", ran.stderr);
     assert_eq!(

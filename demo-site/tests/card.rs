@@ -7,7 +7,7 @@ mod support;
 
 use serde_json::Value;
 use std::time::{Duration, Instant};
-use support::admin::{body, card_host, log_in, post, yardstick};
+use support::admin::{body, card_host, log_in, post, press_measure_again, yardstick};
 use support::{Response, Site, get};
 
 #[test]
@@ -193,13 +193,7 @@ fn a_server_that_is_down_fails_the_measurement_and_the_card_says_why() {
     let dir = tempfile::tempdir().unwrap();
     let servers = format!("{},http://127.0.0.1:{down}", up.base());
     let site = card_host(dir.path(), &servers, "/\n");
-    let (session, token) = log_in(site.port);
-    let r = post(
-        site.port,
-        "/content/dashboard/measure",
-        &session,
-        &format!("csrf={token}"),
-    );
+    let r = press_measure_again(site.port);
     assert_eq!(r.status, 200, "{}", body(&r));
     let give_up = Instant::now() + Duration::from_secs(150);
     let kept: Value = loop {
@@ -245,13 +239,7 @@ fn a_site_stopped_while_it_measures_leaves_no_child_and_no_folder() {
         &format!("--card-file={}", card.display()),
         &format!("--yardstick={}", slow.display()),
     ]);
-    let (session, token) = log_in(site.port);
-    let r = post(
-        site.port,
-        "/content/dashboard/measure",
-        &session,
-        &format!("csrf={token}"),
-    );
+    let r = press_measure_again(site.port);
     assert_eq!(r.status, 200, "{}", body(&r));
     let patience = Instant::now() + Duration::from_secs(60);
     let pid: i32 = loop {

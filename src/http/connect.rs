@@ -7,7 +7,7 @@
 
 use super::failure::{self, Failure};
 use super::h1;
-use super::h2_resets::{Resets, Watched};
+use super::h2_resets::{self, Resets};
 use super::job::{Job, Protocol};
 use super::schedule::Schedule;
 use super::tls;
@@ -62,37 +62,36 @@ fn since_epoch(at: Instant) -> u64 {
     u64::try_from(at.saturating_duration_since(epoch).as_nanos()).unwrap_or(u64::MAX)
 }
 
-/// A socket whose reads fail once its [`Deadline`] has passed.
-struct Bounded<S> {
-    inner: S,
-    deadline: Deadline,
+/// What looks at the bytes a stream brings as they are read, and may fail
+/// the read: the request's deadline, HTTP/2's stream resets
+/// (`h2_resets`). One wrapper carries any of them ([`Observed`]).
+pub(crate) trait ReadObserver {
+    /// The bytes one read brought (none when the read found nothing).
+    fn read(&mut self, bytes: &[u8]) -> io::Result<()>;
 }
 
-impl<S: AsyncRead + Unpin> AsyncRead for Bounded<S> {
+/// A stream whose reads are shown to `observer`; writes pass through.
+pub(crate) struct Observed<S, O> {
+    pub(crate) inner: S,
+    pub(crate) observer: O,
+}
+
+impl<S: AsyncRead + Unpin, O: ReadObserver + Unpin> AsyncRead for Observed<S, O> {
     fn poll_read(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        // Only a read that brings bytes can keep a poll going, so only it
-        // looks at the clock: most reads find nothing yet, and a clock
-        // read on each of them cost more than the deadline it guards.
         let before = buf.filled().len();
         let read = Pin::new(&mut self.inner).poll_read(cx, buf);
-        if matches!(read, Poll::Ready(Ok(())))
-            && buf.filled().len() > before
-            && self.deadline.passed()
-        {
-            return Poll::Ready(Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                "the request's time limit passed",
-            )));
+        if matches!(read, Poll::Ready(Ok(()))) {
+            self.observer.read(&buf.filled()[before..])?;
         }
         read
     }
 }
 
-impl<S: AsyncWrite + Unpin> AsyncWrite for Bounded<S> {
+impl<S: AsyncWrite + Unpin, O: Unpin> AsyncWrite for Observed<S, O> {
     fn poll_write(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -107,6 +106,22 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Bounded<S> {
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+/// A socket's reads fail once its deadline has passed.
+impl ReadObserver for Deadline {
+    fn read(&mut self, bytes: &[u8]) -> io::Result<()> {
+        // Only a read that brings bytes can keep a poll going, so only it
+        // looks at the clock: most reads find nothing yet, and a clock
+        // read on each of them cost more than the deadline it guards.
+        if !bytes.is_empty() && self.passed() {
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the request's time limit passed",
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -270,9 +285,9 @@ impl Connector {
         url: &Url,
         deadline: &Deadline,
     ) -> Result<(Box<dyn Stream>, bool), Failure> {
-        let tcp = Bounded {
+        let tcp = Observed {
             inner: self.tcp(url).await?,
-            deadline: deadline.clone(),
+            observer: deadline.clone(),
         };
         match url.scheme {
             Scheme::Http => Ok((Box::new(tcp), self.protocol == Protocol::Http2)),
@@ -318,8 +333,11 @@ impl Connector {
 
 async fn handshake(stream: Box<dyn Stream>, h2: bool) -> Result<Conn, Failure> {
     if h2 {
-        let (watched, resets) = Watched::new(stream);
-        let io: Io = TokioIo::new(Box::new(watched));
+        let (watch, resets) = h2_resets::watch();
+        let io: Io = TokioIo::new(Box::new(Observed {
+            inner: stream,
+            observer: watch,
+        }));
         // hyper's default lets a peer's header block grow to 16 MB before
         // it is refused; a page's headers need a few kilobytes.
         let (sender, conn) = http2::Builder::new(TokioExecutor::new())
@@ -373,9 +391,9 @@ mod tests {
             .expect("a runtime");
         runtime.block_on(async {
             let deadline = Deadline::default();
-            let mut socket = Bounded {
+            let mut socket = Observed {
                 inner: Endless,
-                deadline: deadline.clone(),
+                observer: deadline.clone(),
             };
             let mut buf = [0u8; 64];
             // No deadline yet: the peer's bytes come through.

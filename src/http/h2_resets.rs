@@ -8,12 +8,10 @@
 //! payloads skipped), and each reset of a stream the server had not
 //! ended with `END_STREAM` is counted.
 
+use super::connect::ReadObserver;
 use std::io;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::task::{Context, Poll};
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 const DATA: u8 = 0x0;
 const HEADERS: u8 = 0x1;
@@ -80,57 +78,24 @@ impl Frames {
     }
 }
 
-/// A stream whose incoming frames are watched for resets.
-pub(crate) struct Watched<S> {
-    inner: S,
+/// The frames of a connection's incoming bytes, watched for resets.
+#[derive(Debug, Default)]
+pub(crate) struct Watch {
     frames: Frames,
     resets: Resets,
 }
 
-impl<S> Watched<S> {
-    /// `inner` watched; the count is read through the [`Resets`] returned.
-    pub(crate) fn new(inner: S) -> (Watched<S>, Resets) {
-        let resets = Resets::default();
-        let watched = Watched {
-            inner,
-            frames: Frames::default(),
-            resets: resets.clone(),
-        };
-        (watched, resets)
-    }
+/// A watch for one connection, and the count it keeps.
+pub(crate) fn watch() -> (Watch, Resets) {
+    let watch = Watch::default();
+    let resets = watch.resets.clone();
+    (watch, resets)
 }
 
-impl<S: AsyncRead + Unpin> AsyncRead for Watched<S> {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        let before = buf.filled().len();
-        let read = Pin::new(&mut self.inner).poll_read(cx, buf);
-        if matches!(read, Poll::Ready(Ok(()))) {
-            let this = &mut *self;
-            this.frames.read(&buf.filled()[before..], &this.resets.0);
-        }
-        read
-    }
-}
-
-impl<S: AsyncWrite + Unpin> AsyncWrite for Watched<S> {
-    fn poll_write(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.inner).poll_write(cx, buf)
-    }
-
-    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_flush(cx)
-    }
-
-    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_shutdown(cx)
+impl ReadObserver for Watch {
+    fn read(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.frames.read(bytes, &self.resets.0);
+        Ok(())
     }
 }
 

@@ -102,3 +102,15 @@ pub fn card_host(dir: &Path, servers: &str, pages: &str) -> Site {
         &format!("--yardstick={}", yardstick().display()),
     ])
 }
+
+/// Logs in on the site at `port` and presses Measure again with the
+/// session's token: the dashboard's answer.
+pub fn press_measure_again(port: u16) -> Response {
+    let (session, token) = log_in(port);
+    post(
+        port,
+        "/content/dashboard/measure",
+        &session,
+        &format!("csrf={token}"),
+    )
+}
