@@ -37,7 +37,7 @@ pub mod process;
 #[cfg(feature = "report")]
 pub mod report;
 #[cfg(feature = "cli")]
-pub mod stats;
+pub use yardstick_stats as stats;
 #[cfg(feature = "cli")]
 pub mod text;
 #[cfg(feature = "cli")]

@@ -1,7 +1,9 @@
-//! The dependency rule of docs/design.md, checked on the source: each
-//! folder of `src/` imports only from the layers below it, and never from a
-//! peer of its own layer. Data flows one way, from the probes to the exit
-//! code, and a module that reached up or sideways would let it flow back.
+//! The dependency rule of docs/design.md, checked twice: each crate of the
+//! workspace depends only on the crates of the layers below it (read from
+//! `cargo metadata`), and each folder of `src/` imports only from the layers
+//! below it, never from a peer of its own layer. Data flows one way, from
+//! the probes to the exit code, and a crate or module that reached up or
+//! sideways would let it flow back.
 //!
 //! Test code (each item under `#[cfg(test)]`, and `tests.rs` files) may use
 //! anything; the production code after a test module is read like the rest.
@@ -12,7 +14,7 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first. A module may import from any lower layer.
 const LAYERS: &[&[&str]] = &[
     &["text", "alloc", "fs"],
-    &["error", "stats", "process"],
+    &["error", "process"],
     &["probe"],
     &["document"],
     &["measure", "judge", "http"],
@@ -22,6 +24,12 @@ const LAYERS: &[&[&str]] = &[
     &["report"],
     &["commands"],
 ];
+
+/// The crates of the workspace that make yardstick, lowest first. A crate
+/// depends only on crates of lower layers; the applications built on them
+/// (the reference probes, the rivals, the evaluation harness, the demo
+/// site) come above every layer, and no layered crate depends on one.
+const CRATE_LAYERS: &[&[&str]] = &[&["yardstick-stats"], &["yardstick"]];
 
 fn layer(module: &str) -> Option<usize> {
     LAYERS.iter().position(|l| l.contains(&module))
@@ -99,6 +107,78 @@ fn closing(code: &str, open: usize) -> usize {
         }
     }
     code.len()
+}
+
+/// The workspace's crates and, for each, the workspace crates its library
+/// and binaries depend on (dev-dependencies left out: a test may use
+/// anything).
+fn workspace_graph() -> Vec<(String, Vec<String>)> {
+    let output = std::process::Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version=1", "--no-deps", "--offline"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap_or_else(|e| panic!("cargo metadata: {e}"));
+    assert!(output.status.success(), "cargo metadata failed");
+    let metadata: serde_json::Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let packages = metadata["packages"].as_array().cloned().unwrap_or_default();
+    let members: BTreeSet<String> = packages
+        .iter()
+        .filter_map(|p| p["name"].as_str().map(String::from))
+        .collect();
+    packages
+        .iter()
+        .map(|p| {
+            let name = p["name"].as_str().unwrap_or_default().to_string();
+            let deps = p["dependencies"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|d| d["kind"].as_str() != Some("dev"))
+                .filter_map(|d| d["name"].as_str())
+                .filter(|d| members.contains(*d))
+                .map(String::from)
+                .collect();
+            (name, deps)
+        })
+        .collect()
+}
+
+#[test]
+fn every_crate_depends_only_on_the_layers_below_it() {
+    let crate_layer = |name: &str| CRATE_LAYERS.iter().position(|l| l.contains(&name));
+    let graph = workspace_graph();
+    let mut wrong = Vec::new();
+    for (name, deps) in &graph {
+        // An application may use any layer; only layered crates are held.
+        let Some(own) = crate_layer(name) else {
+            continue;
+        };
+        for dep in deps {
+            match crate_layer(dep) {
+                Some(l) if l < own => {}
+                _ => wrong.push(format!("{name} depends on {dep}")),
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "dependencies against the layers:\n{}",
+        wrong.join("\n")
+    );
+    let names: BTreeSet<&str> = graph.iter().map(|(n, _)| n.as_str()).collect();
+    for crate_name in CRATE_LAYERS.iter().flat_map(|l| l.iter()) {
+        assert!(
+            names.contains(crate_name),
+            "a layer names a crate that is gone: {crate_name}"
+        );
+    }
+    // A yardstick crate the rule does not name is a crate nobody placed.
+    let unplaced: Vec<_> = names
+        .iter()
+        .filter(|n| n.starts_with("yardstick") && crate_layer(n).is_none())
+        .collect();
+    assert!(unplaced.is_empty(), "crates in no layer: {unplaced:?}");
 }
 
 #[test]

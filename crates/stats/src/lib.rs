@@ -1,6 +1,9 @@
-//! Summary statistics of a sample set. No I/O and no timing here: the runner
-//! measures, this module summarises, so every figure can be tested with
-//! known values.
+//! yardstick's statistics: the summary of a sample set, bootstrap
+//! intervals, the signed-rank test and change points. No I/O and no timing
+//! here: the runner measures, this crate summarises, so every figure can be
+//! tested with known values.
+
+#![warn(missing_docs)]
 
 pub mod bootstrap;
 pub mod change_points;
@@ -91,7 +94,7 @@ pub fn median(samples: &[f64]) -> Option<f64> {
 
 /// `numerators[i] / denominators[i]` over the pairs where both are finite
 /// and the denominator is positive, in order.
-pub(crate) fn ratios(numerators: &[f64], denominators: &[f64]) -> Vec<f64> {
+pub fn ratios(numerators: &[f64], denominators: &[f64]) -> Vec<f64> {
     numerators
         .iter()
         .zip(denominators)

@@ -11,7 +11,7 @@
 /// above zero: the probability, under symmetry about zero, of a signed-rank
 /// sum at least as large as the one observed. Zeros are dropped; tied
 /// magnitudes get their average rank. `None` when nothing is left.
-pub(crate) fn p_greater(differences: &[f64]) -> Option<f64> {
+pub fn p_greater(differences: &[f64]) -> Option<f64> {
     let mut values: Vec<f64> = differences
         .iter()
         .copied()
