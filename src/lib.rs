@@ -11,7 +11,7 @@
 
 #![warn(missing_docs)]
 
-pub mod alloc;
+pub use yardstick_probe::alloc;
 #[cfg(feature = "cli")]
 pub mod baseline;
 #[cfg(feature = "cli")]
@@ -20,7 +20,7 @@ pub mod commands;
 pub mod document;
 #[cfg(feature = "cli")]
 pub mod error;
-pub mod fs;
+pub use yardstick_probe::fs;
 #[cfg(feature = "history")]
 pub mod history;
 #[cfg(feature = "http")]
@@ -31,7 +31,7 @@ pub mod judge;
 pub mod measure;
 #[cfg(feature = "cli")]
 pub mod output;
-pub mod probe;
+pub use yardstick_probe as probe;
 #[cfg(feature = "cli")]
 pub mod process;
 #[cfg(feature = "report")]
@@ -43,10 +43,12 @@ pub mod text;
 #[cfg(feature = "cli")]
 pub(crate) mod worker;
 
-#[doc(hidden)]
-pub use inventory;
+mod macros;
 
-pub use probe::{Checksum, Param, Probe, param};
+#[doc(hidden)]
+pub use yardstick_probe::inventory;
+
+pub use yardstick_probe::{Checksum, Param, Probe, param, probe, process_probe};
 
 #[cfg(feature = "cli")]
 pub use commands::{main, run_bench, run_main, run_suite};

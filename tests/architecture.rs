@@ -13,23 +13,22 @@ use std::path::{Path, PathBuf};
 
 /// The layers, lowest first. A module may import from any lower layer.
 const LAYERS: &[&[&str]] = &[
-    &["text", "alloc", "fs"],
+    &["text"],
     &["error", "process"],
-    &["probe"],
     &["document"],
     &["measure", "judge", "http"],
     &["history"],
     &["baseline", "worker"],
     &["output"],
     &["report"],
-    &["commands"],
+    &["commands", "macros"],
 ];
 
 /// The crates of the workspace that make yardstick, lowest first. A crate
 /// depends only on crates of lower layers; the applications built on them
 /// (the reference probes, the rivals, the evaluation harness, the demo
 /// site) come above every layer, and no layered crate depends on one.
-const CRATE_LAYERS: &[&[&str]] = &[&["yardstick-stats"], &["yardstick"]];
+const CRATE_LAYERS: &[&[&str]] = &[&["yardstick-probe", "yardstick-stats"], &["yardstick"]];
 
 fn layer(module: &str) -> Option<usize> {
     LAYERS.iter().position(|l| l.contains(&module))

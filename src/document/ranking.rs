@@ -16,6 +16,7 @@ pub struct Member {
     /// The implementation.
     pub variant: String,
     /// How it is ranked.
+    #[serde(with = "role")]
     pub role: Role,
 }
 
@@ -54,6 +55,7 @@ pub struct Entry {
     /// Its row's key.
     pub key: String,
     /// How it is ranked.
+    #[serde(with = "role")]
     pub role: Role,
     /// Its median per iteration (milliseconds, or a count) with a 95 %
     /// interval; none when it failed.
@@ -105,4 +107,21 @@ pub struct Standing {
     /// that gave one; 1 for a variant that is always the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub geomean_ratio: Option<f64>,
+}
+
+/// A role as the saved format spells it: the light crate that defines
+/// [`Role`] has no serde, so its names are read and written here.
+mod role {
+    use crate::probe::Role;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(role: &Role, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(role.as_str())
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Role, D::Error> {
+        let name = String::deserialize(d)?;
+        Role::named(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("`{name}` is not a variant's role")))
+    }
 }

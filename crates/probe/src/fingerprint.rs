@@ -62,7 +62,7 @@ impl<T: ?Sized> Unfingerprinted for Of<'_, T> {
 mod tests {
     #[allow(unused_imports)]
     use super::{ByChecksum, ByHash, Of, Unfingerprinted};
-    use crate::probe::Checksum;
+    use crate::Checksum;
 
     #[derive(Hash)]
     struct Hashed(u32, String);

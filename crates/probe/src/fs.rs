@@ -100,7 +100,7 @@ fn replace<T, E: From<io::Error>>(
 
 /// The regular file `path` stands for: itself (when nothing is there yet),
 /// or the file a symlink names. Anything else is refused, saying what it is.
-pub(crate) fn regular_file(path: &Path) -> Result<PathBuf, String> {
+pub fn regular_file(path: &Path) -> Result<PathBuf, String> {
     let Ok(link) = std::fs::symlink_metadata(path) else {
         return Ok(path.to_path_buf());
     };
@@ -121,7 +121,7 @@ pub(crate) fn regular_file(path: &Path) -> Result<PathBuf, String> {
 }
 
 /// The folder `path` is in; `.` for a bare name.
-pub(crate) fn directory(path: &Path) -> &Path {
+pub fn directory(path: &Path) -> &Path {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -200,39 +200,36 @@ fn new_file(path: &Path) -> io::Result<File> {
 
 /// A new file `<prefix><unique><suffix>` in `dir`, kept: where a run is
 /// rescued when its `--save` failed.
-#[cfg(feature = "cli")]
-pub(crate) fn kept_file(dir: &Path, prefix: &str, suffix: &str) -> io::Result<PathBuf> {
+pub fn kept_file(dir: &Path, prefix: &str, suffix: &str) -> io::Result<PathBuf> {
     unique(dir, prefix, suffix, new_file).map(|(path, _)| path)
 }
 
 /// Whether a file can be made in `dir`: one is made and removed.
-#[cfg(feature = "cli")]
-pub(crate) fn check_dir_writable(dir: &Path) -> io::Result<()> {
+pub fn check_dir_writable(dir: &Path) -> io::Result<()> {
     Temporary::create(dir, ".yardstick-check").map(drop)
 }
 
 /// A new folder under the system's temporary folder, removed with all it
 /// holds when dropped: a counted run's scratch space.
-#[cfg(feature = "cli")]
-pub(crate) struct TempDir {
+pub struct TempDir {
     path: PathBuf,
 }
 
-#[cfg(feature = "cli")]
 impl TempDir {
-    pub(crate) fn new(prefix: &str) -> io::Result<TempDir> {
+    /// Makes the folder, named `<prefix><unique>`.
+    pub fn new(prefix: &str) -> io::Result<TempDir> {
         let (path, ()) = unique(&std::env::temp_dir(), prefix, "", |p| {
             std::fs::create_dir(p)
         })?;
         Ok(TempDir { path })
     }
 
-    pub(crate) fn path(&self) -> &Path {
+    /// Where the folder is.
+    pub fn path(&self) -> &Path {
         &self.path
     }
 }
 
-#[cfg(feature = "cli")]
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.path);
@@ -341,7 +338,6 @@ mod tests {
         );
     }
 
-    #[cfg(feature = "cli")]
     #[test]
     fn a_scratch_folder_goes_with_all_it_holds() {
         let dir = TempDir::new("yardstick-test-").unwrap();

@@ -2,16 +2,16 @@
 //! registers a probe whose unit is a whole child process.
 
 /// Registers a process probe: work timed as a whole child process (see
-/// [`probe::process`](crate::probe::process)). One call, in the file where
+/// [`probe::process`](crate::process)). One call, in the file where
 /// the work lives.
 ///
 /// `name` and `child` are required; `note` (a string literal), `suite`
 /// (the bench that runs it, as for [`probe!`](macro@crate::probe)) and
 /// `setup` are optional, in any order. `child` is a closure `|child: &mut
 /// Child| -> Result<(), String>` that runs in a fresh copy of the bench
-/// binary: it calls [`Child::ready`](crate::probe::Child::ready) when the
+/// binary: it calls [`Child::ready`](crate::Child::ready) when the
 /// process is ready (its `boot` time ends there) and may
-/// [`report`](crate::probe::Child::report) times it measured about itself.
+/// [`report`](crate::Child::report) times it measured about itself.
 /// An `Err` fails the probe with its message. `setup`, a closure `|| ->
 /// Result<(), String>`, runs once in the parent before the first child,
 /// untimed: what every child needs to find ready (a database made).
@@ -143,13 +143,13 @@ macro_rules! process_probe {
     (@done [$name:ident] [$($note:literal)?] [$child:expr] [$($suite:ident)?] [$($setup:expr)?]) => {
         const _: () = {
             fn __yardstick_child(
-                child: &mut $crate::probe::Child,
+                child: &mut $crate::Child,
             ) -> ::core::result::Result<(), ::std::string::String> {
-                let run: fn(&mut $crate::probe::Child) -> ::core::result::Result<(), ::std::string::String> = $child;
+                let run: fn(&mut $crate::Child) -> ::core::result::Result<(), ::std::string::String> = $child;
                 run(child)
             }
             $crate::inventory::submit! {
-                $crate::probe::ProcessProbe {
+                $crate::ProcessProbe {
                     name: ::core::stringify!($name),
                     note: $crate::process_probe!(@note $($note)?),
                     suite: $crate::probe!(@suite $($suite)?),

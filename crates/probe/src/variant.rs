@@ -25,11 +25,6 @@ pub struct Variant {
 
 /// How a variant takes part in its group's ranking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(
-    feature = "cli",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(rename_all = "lowercase")
-)]
 pub enum Role {
     /// The one variant every other is divided by, and whose result the
     /// others must give.
@@ -43,6 +38,9 @@ pub enum Role {
 }
 
 impl Role {
+    /// Every role, in the order a group lists them.
+    pub const ALL: [Role; 3] = [Role::Reference, Role::Contender, Role::Floor];
+
     /// The name saved runs use.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -50,6 +48,11 @@ impl Role {
             Role::Contender => "contender",
             Role::Floor => "floor",
         }
+    }
+
+    /// The role a saved run names; `None` for a name that is none.
+    pub fn named(name: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.as_str() == name)
     }
 }
 
@@ -164,7 +167,7 @@ fn check_group(group: &str, members: &[(&Probe, Variant)]) -> Result<(), String>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::{Instance, fake};
+    use crate::{Instance, fake};
 
     fn unused() -> Result<Box<dyn Instance>, String> {
         Err("unused".into())
@@ -211,7 +214,7 @@ mod tests {
             "{err}"
         );
         let elsewhere = Probe {
-            suite: crate::probe::KERNEL_SUITE,
+            suite: crate::KERNEL_SUITE,
             ..member("load_kernel", "kernel", Role::Contender, 4)
         };
         let err = check_groups(&[&ours, &elsewhere]).unwrap_err();

@@ -1,5 +1,4 @@
-//! The [`probe!`](macro@crate::probe) macro, which registers a probe, and
-//! [`main!`](macro@crate::main), which makes a bench target's `main`.
+//! The [`probe!`](macro@crate::probe) macro, which registers a probe.
 
 /// Registers a probe. One call, in the file where the probe's work lives.
 ///
@@ -153,10 +152,10 @@ macro_rules! probe {
         $crate::probe!(@munch $n [$x] $t $s $e $r $c $u $g $v $l $($($rest)*)?);
     };
     (@munch $n:tt $o:tt [] $s:tt $e:tt $r:tt $c:tt $u:tt $g:tt $v:tt $l:tt note: $x:literal $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch $n $o [$crate::probe::Note::Fixed($x)] $s $e $r $c $u $g $v $l $($($rest)*)?);
+        $crate::probe!(@munch $n $o [$crate::Note::Fixed($x)] $s $e $r $c $u $g $v $l $($($rest)*)?);
     };
     (@munch $n:tt $o:tt [] $s:tt $e:tt $r:tt $c:tt $u:tt $g:tt $v:tt $l:tt note: $x:expr $(, $($rest:tt)*)?) => {
-        $crate::probe!(@munch $n $o [$crate::probe::Note::Computed($x)] $s $e $r $c $u $g $v $l $($($rest)*)?);
+        $crate::probe!(@munch $n $o [$crate::Note::Computed($x)] $s $e $r $c $u $g $v $l $($($rest)*)?);
     };
     (@munch $n:tt $o:tt $t:tt [] $e:tt $r:tt $c:tt $u:tt $g:tt $v:tt $l:tt setup: $x:expr $(, $($rest:tt)*)?) => {
         $crate::probe!(@munch $n $o $t [$x] $e $r $c $u $g $v $l $($($rest)*)?);
@@ -281,12 +280,12 @@ macro_rules! probe {
         [$($group:ident)?] [$($variant:ident)?] [$($role:ident)?]) => {
         const _: () = {
             fn __yardstick_prepare()
-                -> ::core::result::Result<::std::boxed::Box<dyn $crate::probe::Instance>, ::std::string::String>
+                -> ::core::result::Result<::std::boxed::Box<dyn $crate::Instance>, ::std::string::String>
             {
                 $crate::probe!(@build $t $s $e $r $c)
             }
             $crate::inventory::submit! {
-                $crate::probe::Probe {
+                $crate::Probe {
                     name: ::core::stringify!($name),
                     ops: $crate::probe!(@ops $($ops)?),
                     suite: $crate::probe!(@suite $($suite)?),
@@ -300,23 +299,23 @@ macro_rules! probe {
     };
     (@variant [] [] []) => { ::core::option::Option::None };
     (@variant [$group:ident] [$variant:ident] [$($role:ident)?]) => {
-        ::core::option::Option::Some($crate::probe::Variant {
+        ::core::option::Option::Some($crate::Variant {
             group: ::core::stringify!($group),
             name: ::core::stringify!($variant),
             role: $crate::probe!(@role $($role)?),
         })
     };
-    (@role) => { $crate::probe::Role::Contender };
-    (@role reference) => { $crate::probe::Role::Reference };
-    (@role contender) => { $crate::probe::Role::Contender };
-    (@role floor) => { $crate::probe::Role::Floor };
+    (@role) => { $crate::Role::Contender };
+    (@role reference) => { $crate::Role::Reference };
+    (@role contender) => { $crate::Role::Contender };
+    (@role floor) => { $crate::Role::Floor };
     (@role $other:ident) => {
         ::core::compile_error!(::core::concat!(
             "probe!: unknown role `", ::core::stringify!($other),
             "` (the roles are reference, contender and floor)"
         ))
     };
-    (@suite) => { $crate::probe::DEFAULT_SUITE };
+    (@suite) => { $crate::DEFAULT_SUITE };
     (@suite $suite:ident) => { ::core::stringify!($suite) };
     (@ops) => { 1 };
     (@ops $ops:expr) => { $ops };
@@ -338,89 +337,18 @@ macro_rules! probe {
             $(.note($note))?
             .build()
     };
-    (@start []) => { $crate::probe::build::stateless() };
-    (@start [$setup:expr]) => { $crate::probe::build::setup($setup) };
+    (@start []) => { $crate::build::stateless() };
+    (@start [$setup:expr]) => { $crate::build::setup($setup) };
     // The result's fingerprint, chosen at its concrete type (see
     // `probe::fingerprint`).
     (@fingerprint) => {
         |out| {
             #[allow(unused_imports)]
-            use $crate::probe::fingerprint::{ByChecksum as _, ByHash as _, Unfingerprinted as _};
-            (&&&$crate::probe::fingerprint::Of(out)).fingerprint()
+            use $crate::fingerprint::{ByChecksum as _, ByHash as _, Unfingerprinted as _};
+            (&&&$crate::fingerprint::Of(out)).fingerprint()
         }
     };
     ($($fields:tt)*) => {
         $crate::probe!(@munch [] [] [] [] [] [] [] [] [] [] [] $($fields)*);
-    };
-}
-
-/// The `main` of a bench target (`harness = false`): measures under
-/// `cargo bench`, runs each probe once as a test under `cargo test`, and
-/// exits with [`run_main`](crate::run_main)'s code.
-///
-/// ```no_run
-/// // benches/micro.rs, with `[[bench]] name = "micro" harness = false`
-/// yardstick::main!(mycrate, other_crate);
-/// # mod mycrate {} mod other_crate {}
-/// ```
-///
-/// Name every library crate whose probes the bench runs. Probes register
-/// through `inventory`, in a static the crate's code never mentions, and
-/// rustc links only the dependencies a target names: a library that the
-/// bench names nowhere is left out of the link, and its probes vanish
-/// without an error (the run then has none of them, or none at all). For
-/// each crate the macro writes `use mycrate as _;`, which names it; probes
-/// in the bench file itself need no name (`yardstick::main!()`).
-///
-/// A bench runs the probes of one suite: `micro` unless it names another.
-/// Probes that hold state or are whole processes say `suite: kernel` and
-/// run in their own bench, judged as absolute times (kernel mode):
-///
-/// ```no_run
-/// // benches/kernel.rs, with `[[bench]] name = "kernel" harness = false`
-/// yardstick::main!(suite: kernel, mycrate);
-/// # mod mycrate {}
-/// ```
-///
-/// A bench may declare parameters of its own, which its probes read with
-/// [`param`](crate::param) (see [`probe::param`](crate::probe::param)):
-///
-/// ```no_run
-/// yardstick::main!(
-///     suite: kernel,
-///     params: [node: i64 = "the node to render (default: the front page)"],
-///     mycrate,
-/// );
-/// # mod mycrate {}
-/// ```
-#[macro_export]
-macro_rules! main {
-    (suite: $suite:ident, params: [$($params:tt)*] $(, $krate:ident)* $(,)?) => {
-        $crate::main!(@main ::core::stringify!($suite), [$($params)*] $($krate)*);
-    };
-    (suite: $suite:ident $(, $krate:ident)* $(,)?) => {
-        $crate::main!(@main ::core::stringify!($suite), [] $($krate)*);
-    };
-    (params: [$($params:tt)*] $(, $krate:ident)* $(,)?) => {
-        $crate::main!(@main $crate::probe::DEFAULT_SUITE, [$($params)*] $($krate)*);
-    };
-    (@main $suite:expr, [$($name:ident: $kind:ty = $help:literal),* $(,)?] $($krate:ident)*) => {
-        $(
-            #[allow(unused_imports)]
-            use $krate as _;
-        )*
-        fn main() {
-            ::std::process::exit($crate::run_bench($suite, &[$(
-                $crate::probe::Param {
-                    name: ::core::stringify!($name),
-                    kind: ::core::stringify!($kind),
-                    help: $help,
-                    check: $crate::probe::param::check_as::<$kind>,
-                }
-            ),*]));
-        }
-    };
-    ($($krate:ident),* $(,)?) => {
-        $crate::main!(@main $crate::probe::DEFAULT_SUITE, [] $($krate)*);
     };
 }

@@ -1,4 +1,9 @@
-//! A probe's descriptor and the registry that collects them.
+//! The light half of yardstick: what a crate that registers probes links,
+//! with no dependency but `inventory`. A probe's descriptor and the
+//! registry that collects them, the counting allocator a bench installs
+//! ([`alloc`]), and the one way the project replaces a file ([`fs`]). The
+//! harness (crate `yardstick`) re-exports all of it, so users write
+//! `yardstick::probe!` and never name this crate.
 //!
 //! Probes register themselves with [`probe!`](macro@crate::probe) through the
 //! `inventory` crate, so a team adds a probe in the file where its work lives
@@ -6,12 +11,16 @@
 //! [`Probe`] descriptor; the probe's own types stay inside its
 //! [`Instance`].
 
+#![warn(missing_docs)]
+
+pub mod alloc;
 #[doc(hidden)]
 pub mod build;
 mod checksum;
 mod closures;
 #[doc(hidden)]
 pub mod fingerprint;
+pub mod fs;
 mod macros;
 pub mod param;
 pub mod process;
@@ -26,6 +35,9 @@ pub use param::{Param, param};
 pub use process::{Child, ProcessProbe};
 pub use variant::{Role, Variant};
 
+#[doc(hidden)]
+pub use inventory;
+
 /// One registered probe: a fixed amount of real work, timed by the harness.
 ///
 /// Built by [`probe!`](macro@crate::probe); read by the runner.
@@ -35,7 +47,7 @@ pub struct Probe {
     /// Operations one iteration stands for (files parsed, URLs routed, ...).
     pub ops: u64,
     /// The bench target that runs it: [`DEFAULT_SUITE`] unless the probe
-    /// says `suite: kernel` (see [`main!`](macro@crate::main)).
+    /// says `suite: kernel` (see `yardstick::main!`).
     pub suite: &'static str,
     /// The workload this probe is one implementation of, when it is (see
     /// [`variant`]): its variants are ranked against a reference.
@@ -123,17 +135,14 @@ fn check_unique(sorted: &[(&str, &str, u32)]) -> Result<(), String> {
     Ok(())
 }
 
-/// A probe for the harness's own tests: `name`, one op, prepared by
-/// `prepare`.
-#[cfg(test)]
-pub(crate) fn fake(
-    name: &'static str,
-    prepare: fn() -> Result<Box<dyn Instance>, String>,
-) -> Probe {
+/// A probe for the harness's own tests, in this crate and in `yardstick`'s
+/// measuring: `name`, one op, prepared by `prepare`, never registered.
+#[doc(hidden)]
+pub fn fake(name: &'static str, prepare: fn() -> Result<Box<dyn Instance>, String>) -> Probe {
     Probe {
         name,
         ops: 1,
-        suite: crate::probe::DEFAULT_SUITE,
+        suite: crate::DEFAULT_SUITE,
         variant: None,
         file: "src/x.rs",
         line: 1,

@@ -1,6 +1,6 @@
 //! A bench's own parameters: `--node=57` or `--content-size=2000` on
 //! `cargo bench --bench kernel -- ...`, declared by the bench's
-//! [`main!`](macro@crate::main) and read by its probes with [`param`].
+//! `yardstick::main!` and read by its probes with [`param`].
 //!
 //! A probe is a fixed amount of work, but which work is sometimes the
 //! user's to choose: the node a full view renders, the size of the
@@ -16,7 +16,7 @@
 
 use std::sync::OnceLock;
 
-/// One parameter a bench declares (see [`main!`](macro@crate::main)).
+/// One parameter a bench declares (see `yardstick::main!`).
 #[derive(Clone, Copy)]
 pub struct Param {
     /// The name as the probes read it, snake_case (`content_size`); on the
