@@ -28,7 +28,7 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "criterion"
-# The versions whose layout yardstick reads (src/document/import/criterion.rs).
+# The versions whose layout yardstick reads (crates/document/src/import/criterion.rs).
 VERSIONS = ["0.5.1", "0.6.0", "0.7.0", "0.8.2"]
 KEPT = {"benchmark.json", "estimates.json", "sample.json", "tukey.json"}
 

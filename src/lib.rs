@@ -17,9 +17,9 @@ pub mod baseline;
 #[cfg(feature = "cli")]
 pub mod commands;
 #[cfg(feature = "cli")]
-pub mod document;
+pub use yardstick_document as document;
 #[cfg(feature = "cli")]
-pub mod error;
+pub use yardstick_document::error;
 pub use yardstick_probe::fs;
 #[cfg(feature = "history")]
 pub mod history;
@@ -37,9 +37,9 @@ pub mod process;
 #[cfg(feature = "report")]
 pub mod report;
 #[cfg(feature = "cli")]
-pub use yardstick_stats as stats;
+pub use yardstick_document::text;
 #[cfg(feature = "cli")]
-pub mod text;
+pub use yardstick_stats as stats;
 #[cfg(feature = "cli")]
 pub(crate) mod worker;
 

@@ -8,6 +8,8 @@ mod counts;
 pub mod equivalence;
 pub(crate) mod figure;
 mod http;
+#[cfg(test)]
+mod imported;
 mod kernel;
 mod machine;
 pub mod matrix;

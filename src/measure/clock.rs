@@ -83,10 +83,12 @@ impl Clock {
             Err(std::env::VarError::NotUnicode(_)) => {
                 Err(Error::usage(format!("{VARIABLE}: not valid UTF-8")))
             }
-            Ok(_) if env!("YARDSTICK_BUILD_PROFILE") != "debug" => Err(Error::usage(format!(
-                "{VARIABLE} is honoured only by debug builds (it scripts the clock for tests); \
+            Ok(_) if crate::document::environment::BUILD_PROFILE != "debug" => {
+                Err(Error::usage(format!(
+                    "{VARIABLE} is honoured only by debug builds (it scripts the clock for tests); \
                  unset it to measure"
-            ))),
+                )))
+            }
             Ok(text) => Clock::scripted(&text),
         }
     }

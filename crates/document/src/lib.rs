@@ -1,0 +1,34 @@
+//! The documents a run produces and reads: the [`run::Run`] (format 1), its
+//! [`comparison::Comparison`] with a baseline, the [`environment`] it was
+//! made in, and the [`store`] that reads and writes them atomically. Every
+//! crate above reads and writes runs through these types, so the format is
+//! defined once; what is read from outside is reported through [`error`]
+//! (one line, exit code 2) and [`text`] (cleaned before it is printed).
+
+#![warn(missing_docs)]
+
+pub mod builder;
+pub mod check;
+pub mod comparison;
+pub mod environment;
+pub mod error;
+pub mod figures;
+pub mod import;
+pub mod matrix;
+pub mod platform;
+pub mod ranking;
+pub mod row;
+pub mod run;
+#[cfg(test)]
+mod schema_check;
+pub mod settings;
+pub mod store;
+pub mod text;
+pub mod thresholds;
+
+/// The repository's root, where the fixtures, baselines and schema this
+/// crate's tests read are kept (they are shared with the other crates').
+#[cfg(test)]
+fn repository() -> &'static std::path::Path {
+    std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
