@@ -5,7 +5,7 @@ it prints for four runs against servers started here, on loopback.
     python3 scripts/oha-fixtures.py [OHA]     # OHA: the binary, default `oha`
 
 The four runs, each with the arguments the adapter gives
-(src/http/tools/oha.rs, `args`):
+(crates/http/src/tools/oha.rs, `args`):
 - `ok.json`: 200 requests, 2 at a time, to a page of 31 bytes;
 - `non2xx.json`: 50 requests to a page that answers 404;
 - `refused.json`: 50 requests to a port where nothing listens;

@@ -24,7 +24,7 @@ pub use yardstick_probe::fs;
 #[cfg(feature = "history")]
 pub mod history;
 #[cfg(feature = "http")]
-pub mod http;
+pub use yardstick_http as http;
 #[cfg(feature = "cli")]
 pub mod judge;
 #[cfg(feature = "cli")]
@@ -33,7 +33,7 @@ pub mod measure;
 pub mod output;
 pub use yardstick_probe as probe;
 #[cfg(feature = "cli")]
-pub mod process;
+pub use yardstick_process as process;
 #[cfg(feature = "report")]
 pub mod report;
 #[cfg(feature = "cli")]

@@ -13,8 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// The layers, lowest first. A module may import from any lower layer.
 const LAYERS: &[&[&str]] = &[
-    &["process"],
-    &["measure", "judge", "http"],
+    &["measure", "judge"],
     &["history"],
     &["baseline", "worker"],
     &["output"],
@@ -27,8 +26,9 @@ const LAYERS: &[&[&str]] = &[
 /// (the reference probes, the rivals, the evaluation harness, the demo
 /// site) come above every layer, and no layered crate depends on one.
 const CRATE_LAYERS: &[&[&str]] = &[
-    &["yardstick-probe", "yardstick-stats"],
+    &["yardstick-probe", "yardstick-stats", "yardstick-process"],
     &["yardstick-document"],
+    &["yardstick-http"],
     &["yardstick"],
 ];
 

@@ -1,6 +1,6 @@
 //! The documents a site's page list is made from: any text as a sitemap,
 //! an OpenSearch description (and its search URL template), a `Link`
-//! header and a page's HTML (`src/http/discover/`).
+//! header and a page's HTML (`crates/http/src/discover/`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

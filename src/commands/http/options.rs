@@ -9,6 +9,7 @@ use crate::commands::common::Common;
 use crate::commands::flags::positive;
 use crate::error::Error;
 use crate::http::job::{Encoding, Job, Protocol, Resolve, Tool};
+pub(super) use crate::http::job::{header, header_name};
 use lexopt::Parser;
 
 /// Everything `yardstick http` was asked to do: what to measure, and what
@@ -257,28 +258,6 @@ pub(super) fn resolve(text: &str) -> Result<Resolve, Error> {
         port: port.parse().map_err(|_| bad())?,
         address: address.parse().map_err(|_| bad())?,
     })
-}
-
-pub(super) fn header_name(name: &str, option: &str) -> Result<String, Error> {
-    http::HeaderName::from_bytes(name.as_bytes())
-        .map(|_| name.to_string())
-        .map_err(|_| Error::usage(format!("{option}: `{name}` is not a header name")))
-}
-
-/// `Name: value`, checked now so a bad header is a usage error, not an
-/// error on every request. The value is not echoed: it may be a secret.
-pub(super) fn header(text: &str, option: &str) -> Result<(String, String), Error> {
-    let (name, value) = text
-        .split_once(':')
-        .ok_or_else(|| Error::usage(format!("{option}: expected \"Name: value\"")))?;
-    let name = header_name(name.trim(), option)?;
-    let value = value.trim();
-    http::HeaderValue::from_str(value).map_err(|_| {
-        Error::usage(format!(
-            "{option}: the value of {name} is not a valid header value"
-        ))
-    })?;
-    Ok((name, value.to_string()))
 }
 
 #[cfg(test)]

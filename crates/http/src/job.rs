@@ -1,0 +1,277 @@
+//! What an HTTP run is asked to measure and how: the pages and their
+//! servers, how many requests and how many at a time, what every request
+//! carries, and who sends them. A plain description: the command line
+//! fills it (`commands::http::options`), and `http::measure` reads it.
+
+use super::discover::Seed;
+use super::settings::is_secret_header;
+use crate::error::Error;
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The protocol asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    /// HTTP/1.1 for `http`, HTTP/2 when the server offers it by ALPN.
+    Negotiated,
+    /// HTTP/1.1 only, also over TLS.
+    Http1,
+    /// HTTP/2 only: prior knowledge for `http`, refused without ALPN's
+    /// agreement for `https`.
+    Http2,
+}
+
+impl Protocol {
+    /// The name saved in a run's settings (`--http`'s values, or
+    /// `negotiated`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Protocol::Negotiated => "negotiated",
+            Protocol::Http1 => "1.1",
+            Protocol::Http2 => "2",
+        }
+    }
+}
+
+/// What the client accepts as `Accept-Encoding`: a page's time depends on
+/// whether it is compressed, so it is asked for, not left to defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// `Accept-Encoding: gzip`, which every browser accepts.
+    Gzip,
+    /// `Accept-Encoding: br`.
+    Br,
+    /// No `Accept-Encoding`: the page as stored.
+    None,
+}
+
+impl Encoding {
+    /// The name `--encoding` takes and a run's settings save.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Encoding::Gzip => "gzip",
+            Encoding::Br => "br",
+            Encoding::None => "none",
+        }
+    }
+}
+
+/// Who sends the requests and times them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    /// yardstick's own client: every request timed, TTFB and cache answers
+    /// included.
+    Builtin,
+    /// ApacheBench.
+    Ab,
+    /// wrk, which runs for a duration rather than a number of requests.
+    Wrk,
+    /// oha.
+    Oha,
+    /// h2load, from nghttp2.
+    H2load,
+    /// k6, given a script yardstick writes, whose per-request output
+    /// yardstick reads back (`http::k6`).
+    K6,
+}
+
+impl Tool {
+    /// The installed load tools a run can hand its pages to.
+    pub const EXTERNAL: [Tool; 5] = [Tool::Ab, Tool::Wrk, Tool::Oha, Tool::H2load, Tool::K6];
+
+    /// The name `--tool` takes, which is also the program's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tool::Builtin => "builtin",
+            Tool::Ab => "ab",
+            Tool::Wrk => "wrk",
+            Tool::Oha => "oha",
+            Tool::H2load => "h2load",
+            Tool::K6 => "k6",
+        }
+    }
+}
+
+/// `host:port` reached at `address` instead of what the system resolver
+/// says (`--resolve`, as curl's): a name measured on a server it does not
+/// point at yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolve {
+    /// The host as in the URLs, compared without regard to case.
+    pub host: String,
+    /// The port as in the URLs (or the scheme's default).
+    pub port: u16,
+    /// Where its connections go.
+    pub address: IpAddr,
+}
+
+/// Everything an HTTP run is asked to measure and how. The defaults are
+/// the documented ones of `yardstick http`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    /// Pages as given: absolute URLs, or paths measured on every server of
+    /// `base` or `compare`.
+    pub urls: Vec<String>,
+    /// A file of more pages, one a line.
+    pub urls_file: Option<PathBuf>,
+    /// The server the paths are measured on.
+    pub base: Option<String>,
+    /// Servers the paths are measured on side by side: the first is the
+    /// reference.
+    pub compare: Vec<String>,
+    /// Which of the site's pages to measure when no page is given.
+    pub seed: Seed,
+    /// The options of `seed` given, in order: they contradict `--url`.
+    pub seed_options: Vec<&'static str>,
+    /// Measured requests per page and server.
+    pub requests: u64,
+    /// Unmeasured requests per page and server before the first round
+    /// (raised to one per connection).
+    pub warmup: u64,
+    /// Requests in flight at a time, each on its own connection.
+    pub concurrency: u64,
+    /// How many parts the measured requests are split into, the servers
+    /// taking turns within each.
+    pub rounds: u64,
+    /// Every request gets a unique query, so no cache answers it.
+    pub cold: bool,
+    /// `--cold-clear`: the file of the token with which every server's
+    /// cache is cleared once before the run, which then has no warm-up.
+    pub cold_clear: Option<PathBuf>,
+    /// The response header whose first word tells a cache hit from a miss.
+    pub cache_header: String,
+    /// Connections are kept open between requests.
+    pub keepalive: bool,
+    /// The HTTP version asked for.
+    pub protocol: Protocol,
+    /// The `Accept-Encoding` sent.
+    pub encoding: Encoding,
+    /// How long a request may take before it counts as failed.
+    pub timeout: Duration,
+    /// `user:password` for basic auth; never saved.
+    pub auth: Option<String>,
+    /// Extra request headers (name, value), in the order given.
+    pub headers: Vec<(String, String)>,
+    /// Names of headers whose values are secrets beyond the deny-list's:
+    /// hidden like them.
+    pub secret_headers: Vec<String>,
+    /// The `Cookie` header sent; never saved.
+    pub cookie: Option<String>,
+    /// Addresses given for names, before any lookup.
+    pub resolve: Vec<Resolve>,
+    /// TLS certificates are not checked.
+    pub insecure: bool,
+    /// Who sends the requests.
+    pub tool: Tool,
+    /// `--duration`: seconds of load per page and server, for a tool that
+    /// runs for a time (wrk always, k6 when given).
+    pub duration: Option<u64>,
+    /// `--rate`: requests started per second, whatever the server's pace
+    /// (k6's constant arrival rate).
+    pub rate: Option<f64>,
+    /// `--segments`: how many k6 instances share the load, each given its
+    /// execution segment.
+    pub segments: u64,
+    /// `yardstick k6 collect DIR`: the k6 output of each segment was
+    /// written here (one file a pod) by a run elsewhere; it is read
+    /// instead of running k6.
+    pub k6_logs: Option<PathBuf>,
+    /// The safety caps on servers that are not loopback are lifted.
+    pub force: bool,
+    /// Percent a page may slow down before the comparison flags it: not
+    /// used to measure, but saved with the run's settings.
+    pub threshold: Option<f64>,
+    /// Milliseconds a page must also slow down by to be flagged: saved
+    /// with the run's settings like `threshold`.
+    pub min_delta: Option<f64>,
+    /// The share of failed requests, in percent, above which the run
+    /// fails: `--max-failures`, or 0 when no baseline judges the run.
+    /// Saved with the run's settings, which the verdict reads.
+    pub max_failures: Option<f64>,
+}
+
+impl Default for Job {
+    fn default() -> Job {
+        Job {
+            urls: Vec::new(),
+            urls_file: None,
+            base: None,
+            compare: Vec::new(),
+            seed: Seed::default(),
+            seed_options: Vec::new(),
+            requests: 100,
+            warmup: 5,
+            concurrency: 4,
+            rounds: 2,
+            cold: false,
+            cold_clear: None,
+            cache_header: "X-Cache".to_string(),
+            keepalive: true,
+            protocol: Protocol::Negotiated,
+            encoding: Encoding::Gzip,
+            timeout: Duration::from_secs(30),
+            auth: None,
+            headers: Vec::new(),
+            secret_headers: Vec::new(),
+            cookie: None,
+            resolve: Vec::new(),
+            insecure: false,
+            tool: Tool::Builtin,
+            duration: None,
+            rate: None,
+            segments: 1,
+            k6_logs: None,
+            force: false,
+            threshold: None,
+            min_delta: None,
+            max_failures: None,
+        }
+    }
+}
+
+/// Seconds of load a tool that runs for a time runs per page when
+/// `--duration` is not given.
+pub const DEFAULT_DURATION: u64 = 10;
+
+impl Job {
+    /// Seconds of load per page and server, for a tool that runs for a
+    /// time.
+    pub fn duration_seconds(&self) -> u64 {
+        self.duration.unwrap_or(DEFAULT_DURATION)
+    }
+
+    /// True when the value of header `name` is a secret: by the deny-list,
+    /// or named in `secret_headers`. Such a value is never saved, printed
+    /// or put on a tool's command line.
+    pub fn is_secret(&self, name: &str) -> bool {
+        is_secret_header(name)
+            || self
+                .secret_headers
+                .iter()
+                .any(|s| s.eq_ignore_ascii_case(name.trim()))
+    }
+}
+
+/// A header name as HTTP allows it, else a usage error naming `option`.
+pub fn header_name(name: &str, option: &str) -> Result<String, Error> {
+    http::HeaderName::from_bytes(name.as_bytes())
+        .map(|_| name.to_string())
+        .map_err(|_| Error::usage(format!("{option}: `{name}` is not a header name")))
+}
+
+/// `Name: value`, checked now so a bad header is a usage error, not an
+/// error on every request. The value is not echoed: it may be a secret.
+pub fn header(text: &str, option: &str) -> Result<(String, String), Error> {
+    let (name, value) = text
+        .split_once(':')
+        .ok_or_else(|| Error::usage(format!("{option}: expected \"Name: value\"")))?;
+    let name = header_name(name.trim(), option)?;
+    let value = value.trim();
+    http::HeaderValue::from_str(value).map_err(|_| {
+        Error::usage(format!(
+            "{option}: the value of {name} is not a valid header value"
+        ))
+    })?;
+    Ok((name, value.to_string()))
+}
