@@ -16,8 +16,8 @@ use crate::baseline::Baseline;
 use crate::baseline::history::Bench;
 use crate::document::environment::{Environment, now, repository_dir};
 use crate::document::run::Metric;
+use crate::document::setup::Setup;
 use crate::error::Error;
-use crate::judge::setup::Setup;
 use crate::measure::callgrind::{costs, pin};
 use std::path::{Path, PathBuf};
 

@@ -193,7 +193,7 @@ fn same_class(first_name: &str, first: &Run, name: &str, run: &Run) -> Result<()
 /// Runs given other bench parameters (`--node`) did other work: their
 /// pool would be a figure of no work.
 fn same_params(first_name: &str, first: &Run, name: &str, run: &Run) -> Result<(), Error> {
-    let differences = crate::judge::setup::param_differences(first, run);
+    let differences = crate::document::setup::param_differences(first, run);
     let Some((option, theirs, ours)) = differences.first() else {
         return Ok(());
     };

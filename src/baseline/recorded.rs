@@ -17,10 +17,10 @@
 use super::{Baseline, pool, thresholds};
 use crate::document::environment;
 use crate::document::run::{Metric, Mode, Run};
+use crate::document::setup::Setup;
 use crate::document::store;
 use crate::error::Error;
 use crate::history::{self, Filter, Location};
-use crate::judge::setup::Setup;
 use crate::measure::callgrind::{self, costs, pin};
 
 /// The fewest runs a wall-time baseline is pooled from.

@@ -2,7 +2,7 @@
 //! columns its queries select by, read from the typed run once, here.
 
 use crate::document::run::{Mode, Run};
-use crate::judge::setup::Setup;
+use crate::document::setup::Setup;
 use sha2::{Digest, Sha256};
 
 /// One run, ready to store.

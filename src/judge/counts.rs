@@ -12,7 +12,7 @@ use super::common_rows;
 use super::{change_pct, over_threshold};
 use crate::document::comparison::{Check, Comparison, EnvironmentDifference, Figure, Verdict};
 use crate::document::run::{Metric, Row, Run};
-use crate::judge::setup::Setup;
+use crate::document::setup::Setup;
 
 /// Percent a probe's instruction count may grow before it regresses: 1 %
 /// (why: docs/evaluation.md, "Counts").

@@ -17,7 +17,6 @@ pub mod memory;
 mod normalized;
 pub mod paired;
 pub mod ranking;
-pub mod setup;
 mod threshold;
 mod tools;
 
@@ -178,7 +177,7 @@ pub fn compare(
 /// found from the site, did other work: their changes are shown, never
 /// judged.
 fn other_params(baseline: &Run, run: &Run, out: &mut Comparison) {
-    out.param_differences = setup::param_differences(baseline, run)
+    out.param_differences = crate::document::setup::param_differences(baseline, run)
         .into_iter()
         .chain(http::page_list_difference(baseline, run))
         .map(EnvironmentDifference::from)

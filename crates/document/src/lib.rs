@@ -22,6 +22,7 @@ pub mod run;
 #[cfg(test)]
 mod schema_check;
 pub mod settings;
+pub mod setup;
 pub mod store;
 pub mod text;
 pub mod thresholds;

@@ -11,9 +11,9 @@
 //! differs. The machine is not part of it: that is what makes counts
 //! portable.
 
-use crate::document::environment::Environment;
-use crate::document::platform::Platform;
-use crate::document::run::{Metric, Run};
+use crate::environment::Environment;
+use crate::platform::Platform;
+use crate::run::{Metric, Run};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The set-up of a run of counts, each field as shown in messages.
@@ -71,7 +71,7 @@ impl Setup {
     }
 
     /// The set-up of `environment`'s build, before anything is counted.
-    pub(crate) fn of_build(environment: &Environment) -> Setup {
+    pub fn of_build(environment: &Environment) -> Setup {
         Setup {
             rustc: environment.rustc.clone(),
             build: format!(
@@ -187,7 +187,7 @@ fn unrecorded_platform() -> Platform {
 /// The bench parameters (`--node=57`) whose values differ between
 /// `baseline` and `run`, as (option, baseline's, run's); a parameter not
 /// given is `default`. Runs of other parameters did other work: their
-/// changes are information (see `crate::probe::param`).
+/// changes are information (see `yardstick_probe::param`).
 pub fn param_differences<'a>(baseline: &'a Run, run: &'a Run) -> Vec<(String, String, String)> {
     let none = BTreeMap::new();
     let params = |r: &'a Run| r.settings.micro().map_or(&none, |s| &s.params);
@@ -212,9 +212,9 @@ pub fn param_differences<'a>(baseline: &'a Run, run: &'a Run) -> Vec<(String, St
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::document::comparison::describe_differences;
-    use crate::document::run::{Row, RowKind, test_micro_run};
-    use crate::document::settings::CountSettings;
+    use crate::comparison::describe_differences;
+    use crate::run::{Row, RowKind, test_micro_run};
+    use crate::settings::CountSettings;
 
     fn counted(batch: u64, valgrind: &str) -> Run {
         let mut row = Row::with_samples("p".into(), RowKind::Probe, "p".into(), Vec::new());
@@ -225,7 +225,7 @@ mod tests {
         run.environment.rustc = "rustc 1.95.0 (59807616e 2026-04-14)".into();
         let counting = counting(&mut run);
         counting.valgrind = Some(valgrind.into());
-        counting.cache_sim = Some(crate::measure::callgrind::costs::cache_geometry());
+        counting.cache_sim = Some("I1=32768,8,64 D1=32768,8,64 LL=8388608,16,64".to_string());
         run
     }
 
@@ -317,7 +317,7 @@ mod tests {
 
     fn on(run: &mut Run, libc: &str, pin: &str) {
         let platform = Platform {
-            tunables: crate::measure::callgrind::pin::pin(),
+            tunables: "glibc.cpu.hwcaps=-AVX2_Usable".to_string(),
             pin: pin.into(),
             cpu: "kind 0x1 family 0x6 model 0x3c stepping 0x3: sse2 avx2".into(),
             libc: libc.into(),

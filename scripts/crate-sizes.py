@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Prints the workspace's crates by size, for the crate split (issue 60).
+
+For each crate: its production lines (non-blank lines of the .rs files
+under its src/, without test code), its in-file test lines (each
+`#[cfg(test)]` item and every `tests.rs` file or `tests/` folder under
+src/), and the share of the project's production lines it holds. Then the
+`cfg(feature` lines of every crate and the `pub` items of the user's crate
+`yardstick` (its production code; `pub(crate)` and `pub(super)` are not
+public).
+
+    python3 scripts/crate-sizes.py
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TEST_ATTR = re.compile(r"#\[cfg\((test|all\(test)")
+
+
+def production(code):
+    """`code` without its test-only items, and the test lines apart."""
+    out, tests = [], []
+    rest = code
+    while True:
+        m = TEST_ATTR.search(rest)
+        if not m:
+            out.append(rest)
+            break
+        out.append(rest[: m.start()])
+        item = rest[m.start():]
+        brace, semi = item.find("{"), item.find(";")
+        if semi != -1 and (brace == -1 or semi < brace):
+            end = semi + 1
+        elif brace != -1:
+            depth, end = 0, len(item)
+            for i, c in enumerate(item[brace:], brace):
+                if c == "{":
+                    depth += 1
+                elif c == "}":
+                    depth -= 1
+                    if depth == 0:
+                        end = i + 1
+                        break
+        else:
+            end = len(item)
+        tests.append(item[:end])
+        rest = item[end:]
+    return "".join(out), "".join(tests)
+
+
+def lines(text):
+    return sum(1 for l in text.splitlines() if l.strip())
+
+
+def rust_files(top):
+    for dirpath, dirs, files in os.walk(top):
+        dirs[:] = [d for d in dirs if d != "target"]
+        for f in files:
+            if f.endswith(".rs"):
+                yield os.path.join(dirpath, f)
+
+
+def main():
+    meta = json.loads(
+        subprocess.run(
+            ["cargo", "metadata", "--format-version=1", "--no-deps", "--offline"],
+            cwd=ROOT, capture_output=True, text=True, check=True,
+        ).stdout
+    )
+    rows = []
+    for package in meta["packages"]:
+        src = os.path.join(os.path.dirname(package["manifest_path"]), "src")
+        prod = test = 0
+        features = 0
+        pub_items = 0
+        for path in rust_files(src):
+            code = open(path, encoding="utf-8").read()
+            parts = os.path.relpath(path, src).split(os.sep)
+            if parts[-1] == "tests.rs" or "tests" in parts[:-1]:
+                test += lines(code)
+                continue
+            kept, dropped = production(code)
+            prod += lines(kept)
+            test += lines(dropped)
+            features += len(re.findall(r"cfg(_attr)?\((not\()?(any\(|all\()?feature", code))
+            features += len(re.findall(r"cfg!\(feature", code))
+            pub_items += len(
+                re.findall(
+                    r"^\s*pub (?:unsafe )?(?:async )?(fn|struct|enum|mod|const|static|trait|type|use|macro)\b",
+                    kept, re.M,
+                )
+            )
+            pub_items += len(re.findall(r"^\s*pub [a-z_][a-z_0-9]*\s*:", kept, re.M))
+            pub_items += len(re.findall(r"#\[macro_export\]", kept))
+        rows.append((package["name"], prod, test, features, pub_items))
+    total = sum(r[1] for r in rows)
+    print(f"{'crate':<22} {'production':>10} {'in-file tests':>13} {'share':>7} {'cfg(feature':>12}")
+    for name, prod, test, features, _ in sorted(rows, key=lambda r: -r[1]):
+        print(f"{name:<22} {prod:>10} {test:>13} {100 * prod / total:>6.1f}% {features:>12}")
+    print(f"{'all':<22} {total:>10} {sum(r[2] for r in rows):>13}")
+    print(f"cfg(feature lines, all crates: {sum(r[3] for r in rows)}")
+    user = [r for r in rows if r[0] == "yardstick"]
+    if user:
+        print(f"pub items of yardstick (fields and variants' fields included): {user[0][4]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
