@@ -20,11 +20,11 @@ pub mod commands;
 pub use yardstick_document as document;
 #[cfg(feature = "cli")]
 pub use yardstick_document::error;
-pub use yardstick_probe::fs;
 #[cfg(feature = "history")]
-pub mod history;
+pub use yardstick_history as history;
 #[cfg(feature = "http")]
 pub use yardstick_http as http;
+pub use yardstick_probe::fs;
 #[cfg(feature = "cli")]
 pub mod judge;
 #[cfg(feature = "cli")]

@@ -4,7 +4,7 @@
 //! reads none of them itself), so a team's usual set-up works unchanged.
 
 use super::pgpass::{self, Wanted};
-use crate::history::location::Url;
+use crate::location::Url;
 use postgres::config::{Host, SslMode};
 use std::time::Duration;
 

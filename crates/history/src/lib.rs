@@ -11,6 +11,8 @@
 //! text, so the same run added twice, or by two jobs at once, is stored
 //! once.
 
+#![warn(missing_docs)]
+
 pub mod band;
 pub mod changes;
 pub mod entry;
@@ -25,6 +27,11 @@ mod write;
 pub use entry::Entry;
 pub use location::Location;
 pub use query::{Figure, Filter, Listing, Point};
+
+// The crates below, by the names the rest of yardstick gives them.
+use yardstick_document as document;
+use yardstick_document::{error, text};
+use yardstick_stats as stats;
 
 use crate::error::Error;
 

@@ -83,7 +83,7 @@ pub fn find(steps: &[Step], counted: bool) -> Vec<Change> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::band::test_steps as steps;
+    use crate::band::test_steps as steps;
 
     #[test]
     fn a_step_that_held_names_its_commits_and_size() {
