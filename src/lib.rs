@@ -28,7 +28,7 @@ pub use yardstick_probe::fs;
 #[cfg(feature = "cli")]
 pub mod judge;
 #[cfg(feature = "cli")]
-pub mod measure;
+pub use yardstick_measure as measure;
 #[cfg(feature = "cli")]
 pub mod output;
 pub use yardstick_probe as probe;

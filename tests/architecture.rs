@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// The layers, lowest first. A module may import from any lower layer.
 const LAYERS: &[&[&str]] = &[
-    &["measure", "judge"],
+    &["judge"],
     &["baseline", "worker"],
     &["output"],
     &["report"],
@@ -27,7 +27,7 @@ const LAYERS: &[&[&str]] = &[
 const CRATE_LAYERS: &[&[&str]] = &[
     &["yardstick-probe", "yardstick-stats", "yardstick-process"],
     &["yardstick-document"],
-    &["yardstick-http", "yardstick-history"],
+    &["yardstick-http", "yardstick-history", "yardstick-measure"],
     &["yardstick"],
 ];
 

@@ -27,7 +27,7 @@
 pub(crate) const CACHE: [&str; 3] = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
 
 /// The cache geometry as a run records it.
-pub(crate) fn cache_geometry() -> String {
+pub fn cache_geometry() -> String {
     CACHE
         .iter()
         .map(|o| o.trim_start_matches("--"))
@@ -36,9 +36,9 @@ pub(crate) fn cache_geometry() -> String {
 }
 
 /// Weight of an access served by the last-level cache.
-pub(crate) const LL_HIT_WEIGHT: u64 = 5;
+pub const LL_HIT_WEIGHT: u64 = 5;
 /// Weight of an access served by RAM.
-pub(crate) const RAM_WEIGHT: u64 = 35;
+pub const RAM_WEIGHT: u64 = 35;
 
 /// Totals of one callgrind output, over every counted iteration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

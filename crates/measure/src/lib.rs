@@ -9,6 +9,8 @@
 //! whether a run shows a bar, plain lines or nothing is the output's
 //! business.
 
+#![warn(missing_docs)]
+
 pub mod calibration;
 pub mod callgrind;
 pub mod clock;
@@ -19,13 +21,19 @@ pub mod sample;
 pub mod timer;
 pub mod watchdog;
 
+// The crates below, by the names the rest of yardstick gives them.
+use yardstick_document as document;
+use yardstick_document::{error, text};
+use yardstick_probe as probe;
+use yardstick_probe::{alloc, fs};
+
 use crate::document::run::{CalibrationSummary, Row};
 use crate::error::Error;
 use crate::probe::Probe;
 
 /// Watches a measurement's lifecycle: each step started and finished, and
 /// the lines (a probe that failed) that must stay visible.
-pub(crate) trait Observer: Send {
+pub trait Observer: Send {
     /// The next step begins (a probe's set-up, a round, a count).
     fn start(&mut self, what: &str);
     /// The current step is done.
@@ -35,7 +43,7 @@ pub(crate) trait Observer: Send {
 }
 
 /// An observer that shows nothing.
-pub(crate) struct Unobserved;
+pub struct Unobserved;
 
 impl Observer for Unobserved {
     fn start(&mut self, _: &str) {}
@@ -57,7 +65,7 @@ pub struct Measured {
 /// A way to measure every probe of a micro run: wall time beside the
 /// calibration loop, or counts under callgrind. The command chooses one by
 /// `--metric`, and what follows (judging, output) does not care which.
-pub(crate) trait Meter {
+pub trait Meter {
     /// How many steps [`Meter::measure`] reports to its observer.
     fn steps(&self, probes: usize) -> usize;
     /// Measures `probes`. A probe that fails gets a failed row; the error

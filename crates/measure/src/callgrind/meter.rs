@@ -4,13 +4,13 @@
 use super::Counting;
 use crate::document::row::{Row, RowKind};
 use crate::error::Error;
-use crate::measure::inject::{self, Injection};
-use crate::measure::{Measured, Meter, Observer};
+use crate::inject::{self, Injection};
 use crate::probe::Probe;
+use crate::{Measured, Meter, Observer};
 use std::time::Duration;
 
 /// Counts probes.
-pub(crate) struct Callgrind<'a> {
+pub struct Callgrind<'a> {
     /// How this binary is told to measure, for its child copies.
     pub invocation: Vec<String>,
     /// Iterations per count.

@@ -11,13 +11,13 @@
 //! see `Row::normalized_median`), and a spell that slows one round moves one
 //! ratio of each probe, not all of one probe's samples.
 
-use crate::measure::Observer;
-use crate::measure::calibration::Calibration;
-use crate::measure::clock::{self, Clock, Use};
-use crate::measure::inject::Injection;
-use crate::measure::sample::{self, Measurement, Sampling, guarded};
-use crate::measure::watchdog::Watchdog;
+use crate::Observer;
+use crate::calibration::Calibration;
+use crate::clock::{self, Clock, Use};
+use crate::inject::Injection;
 use crate::probe::{Instance, Probe};
+use crate::sample::{self, Measurement, Sampling, guarded};
+use crate::watchdog::Watchdog;
 
 /// What a whole run of rounds gave.
 pub struct Rounds {
@@ -205,7 +205,7 @@ impl Interleaved<'_> {
 /// The thread gets 64 MiB of stack, more than a main thread's usual 8, so
 /// a probe that recurses deeply does not fail here alone. Where no thread
 /// can be started, `work` runs here.
-pub(crate) fn on_fresh_thread<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+pub fn on_fresh_thread<T: Send>(work: impl FnOnce() -> T + Send) -> T {
     let slot = std::sync::Mutex::new(Some(work));
     let take = || slot.lock().map_or(None, |mut w| w.take());
     let spawned = std::thread::scope(|scope| {
@@ -229,8 +229,8 @@ pub(crate) fn on_fresh_thread<T: Send>(work: impl FnOnce() -> T + Send) -> T {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::sample::QuietPanics;
     use crate::probe::{Note, fake, prepare};
+    use crate::sample::QuietPanics;
     use std::time::Duration;
 
     fn run(selected: &[&'static Probe], calibrate: bool) -> Rounds {
@@ -248,7 +248,7 @@ mod tests {
             clock: &Clock::real(),
             watchdog: &watchdog,
         };
-        interleaved.measure(selected, &mut crate::measure::Unobserved)
+        interleaved.measure(selected, &mut crate::Unobserved)
     }
 
     fn adds() -> Result<Box<dyn Instance>, String> {
@@ -294,7 +294,7 @@ mod tests {
         assert!(
             r.checksums
                 .iter()
-                .all(|s| *s == crate::measure::calibration::EXPECTED_CHECKSUM)
+                .all(|s| *s == crate::calibration::EXPECTED_CHECKSUM)
         );
         // The fingerprint of one iteration's result, 4.
         assert_eq!(t.checksum, Some(4));

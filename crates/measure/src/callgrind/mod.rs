@@ -6,7 +6,7 @@
 //! on one machine judges a run on another (when the set-ups match, see
 //! `setup`). Each probe runs in a child copy of this binary under callgrind,
 //! which counts only inside
-//! [`yardstick_measured_section`](crate::measure::sample::yardstick_measured_section)
+//! [`yardstick_measured_section`](crate::sample::yardstick_measured_section)
 //! (set-up, the check, one warm-up sample and the calibration loop are left
 //! out), for one sample of a fixed batch of iterations. Estimated cycles
 //! also simulate a fixed cache (see `costs`).
@@ -15,7 +15,7 @@ pub mod costs;
 mod meter;
 pub mod pin;
 
-pub(crate) use meter::Callgrind;
+pub use meter::Callgrind;
 
 use crate::document::run::{Metric, Run};
 use crate::document::store;
@@ -30,9 +30,9 @@ use std::time::Duration;
 pub(crate) const TOGGLE: &str = "yardstick_measured_section";
 /// Iterations counted per probe unless `--min-batch` says otherwise: enough
 /// to spread one-off costs (first allocations) thin.
-pub(crate) const DEFAULT_BATCH: u64 = 5;
+pub const DEFAULT_BATCH: u64 = 5;
 /// How many times `--probe-timeout` a probe may take under callgrind.
-pub(crate) const LIMIT_FACTOR: u32 = 100;
+pub const LIMIT_FACTOR: u32 = 100;
 /// The longest `--probe-timeout` a child accepts: a day.
 const CHILD_TIMEOUT_MAX: f64 = 86_400.0;
 
@@ -94,7 +94,7 @@ impl Counting<'_> {
         let mut valgrind = self.command(&exe, &out_file, probe.name, iterations);
         // A probe under callgrind runs some fifty times slower; past a
         // hundred times its timeout, the count is given up and the row fails.
-        let output = match crate::process::output_within(&mut valgrind, self.limit) {
+        let output = match yardstick_process::output_within(&mut valgrind, self.limit) {
             Ok(output) => output,
             Err(why) if why.starts_with("cannot run") => {
                 return Err(Error::Refused(format!("valgrind: {why}")));
@@ -183,7 +183,7 @@ impl Counting<'_> {
             ))
             // The parent injected extra iterations; the child must not
             // stretch its time as well.
-            .env_remove(crate::measure::inject::VARIABLE)
+            .env_remove(crate::inject::VARIABLE)
             .env_remove("GITHUB_STEP_SUMMARY")
             .env_remove("GITHUB_ACTIONS");
         valgrind

@@ -2,17 +2,17 @@
 //! calibration loop, on a fresh thread, under the watchdog; then one row
 //! per probe and the loop's summary.
 
+use crate::calibration::{self, Calibration};
+use crate::clock::Clock;
 use crate::document::row::{Memory, Row, RowKind};
 use crate::document::run::CalibrationSummary;
 use crate::error::Error;
-use crate::measure::calibration::{self, Calibration};
-use crate::measure::clock::Clock;
-use crate::measure::inject::Injection;
-use crate::measure::interleaved::{self, Interleaved, Rounds};
-use crate::measure::sample::{Measurement, QuietPanics, Sampling};
-use crate::measure::watchdog::Watchdog;
-use crate::measure::{Measured, Meter, Observer};
+use crate::inject::Injection;
+use crate::interleaved::{self, Interleaved, Rounds};
 use crate::probe::Probe;
+use crate::sample::{Measurement, QuietPanics, Sampling};
+use crate::watchdog::Watchdog;
+use crate::{Measured, Meter, Observer};
 use std::time::Duration;
 
 /// Drift of the calibration loop (percent) above which the run warns that
@@ -20,7 +20,7 @@ use std::time::Duration;
 pub(crate) const DRIFT_WARNING_PCT: f64 = 10.0;
 
 /// Times probes.
-pub(crate) struct Timer<'a> {
+pub struct Timer<'a> {
     /// Warm-up, rounds and batch.
     pub sampling: Sampling,
     /// Slowdowns to inject.

@@ -112,7 +112,7 @@ impl Injection {
 impl Injection {
     /// How much longer than its work a timed sample of `probe` must last:
     /// 1 + X/100, or 1 without a rule for it.
-    pub(crate) fn stretch(&self, probe: &str) -> f64 {
+    pub fn stretch(&self, probe: &str) -> f64 {
         self.percent(probe).map_or(1.0, |p| 1.0 + p / 100.0)
     }
 }

@@ -13,7 +13,7 @@
 //! iterations timed, and the chunks' times add up to the sample's.
 
 use crate::alloc::{self, Allocations};
-use crate::measure::clock::{Clock, Use};
+use crate::clock::{Clock, Use};
 use crate::probe::{Instance, Probe};
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -139,7 +139,7 @@ pub fn verified(probe: &Probe) -> Result<Verified, String> {
 /// per guard would race: two guards alive on two threads (tests, or a
 /// worker beside a run) restore each other's hooks out of order.
 #[must_use]
-pub(crate) struct QuietPanics {
+pub struct QuietPanics {
     _counted: (),
 }
 
@@ -181,7 +181,7 @@ thread_local! {
 
 /// Runs `f`, turning a panic into its message: `panicked at FILE:LINE:COL:
 /// TEXT`, the place known once [`QuietPanics`] has been installed.
-pub(crate) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     PANICKED_AT.with(|cell| cell.replace(None));
     catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
         let text = payload
@@ -293,7 +293,7 @@ pub fn pick_batch(clock: &Clock, name: &str, instance: &mut dyn Instance) -> u64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::clock::timing;
+    use crate::clock::timing;
     use crate::probe::{Note, fake, prepare};
     use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -370,7 +370,7 @@ mod tests {
         drop(quiet);
         // Where, and not "check failed": the work panicked, no check ran.
         assert!(
-            message.starts_with("panicked at src/measure/sample.rs:")
+            message.starts_with("panicked at crates/measure/src/sample.rs:")
                 && message.ends_with(": boom"),
             "{message}"
         );

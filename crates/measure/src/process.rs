@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 const REAP_GRACE: Duration = Duration::from_secs(10);
 
 /// How the children of process probes are started and timed.
-pub(crate) struct Children<'a> {
+pub struct Children<'a> {
     /// The bench binary: this process's own executable.
     pub program: PathBuf,
     /// How it is told to measure (`--bench`, or `micro`), before
@@ -49,7 +49,7 @@ pub(crate) struct Children<'a> {
 
 /// What one child gave.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct ChildRun {
+pub struct ChildRun {
     /// From just before its start to its ready line.
     pub boot: Duration,
     /// From just before its start to its exit.
@@ -246,7 +246,7 @@ impl Told {
 /// Starts `command` as a process probe's child and times it, or says why
 /// it failed, in one line. The child is killed and reaped when it runs past
 /// `timeout`.
-pub(crate) fn run_child(mut command: Command, timeout: Duration) -> Result<ChildRun, String> {
+pub fn run_child(mut command: Command, timeout: Duration) -> Result<ChildRun, String> {
     command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
