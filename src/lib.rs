@@ -24,11 +24,11 @@ pub use yardstick_document::error;
 pub use yardstick_history as history;
 #[cfg(feature = "http")]
 pub use yardstick_http as http;
-pub use yardstick_probe::fs;
 #[cfg(feature = "cli")]
-pub mod judge;
+pub use yardstick_judge as judge;
 #[cfg(feature = "cli")]
 pub use yardstick_measure as measure;
+pub use yardstick_probe::fs;
 #[cfg(feature = "cli")]
 pub mod output;
 pub use yardstick_probe as probe;

@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 
 /// The layers, lowest first. A module may import from any lower layer.
 const LAYERS: &[&[&str]] = &[
-    &["judge"],
     &["baseline", "worker"],
     &["output"],
     &["report"],
@@ -27,7 +26,12 @@ const LAYERS: &[&[&str]] = &[
 const CRATE_LAYERS: &[&[&str]] = &[
     &["yardstick-probe", "yardstick-stats", "yardstick-process"],
     &["yardstick-document"],
-    &["yardstick-http", "yardstick-history", "yardstick-measure"],
+    &[
+        "yardstick-http",
+        "yardstick-history",
+        "yardstick-measure",
+        "yardstick-judge",
+    ],
     &["yardstick"],
 ];
 

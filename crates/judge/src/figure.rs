@@ -6,12 +6,12 @@ use crate::document::comparison::Figure;
 use crate::document::run::{Row, RowKind, Run};
 
 /// The floor's name: its rows are `empty.boot` and `empty.process`.
-pub(crate) const FLOOR: &str = "empty";
+pub const FLOOR: &str = "empty";
 
 /// The rows a figure is read among (a process row's floor is one of
 /// them), and the calibration loop's median they were timed beside.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Among<'a> {
+pub struct Among<'a> {
     /// Every row measured with the one judged.
     pub rows: &'a [Row],
     /// The loop's median, C, in micro mode.
@@ -30,7 +30,7 @@ impl<'a> Among<'a> {
 
 /// `figure` of `row`, measured among `among`; `None` when the row has no
 /// such figure (no samples, no floor).
-pub(crate) fn of(figure: &Figure, row: &Row, among: Among) -> Option<f64> {
+pub fn of(figure: &Figure, row: &Row, among: Among) -> Option<f64> {
     match figure {
         // Recomputed from the samples: a stored `normalized` field may be
         // stale or edited, so it is never trusted.

@@ -20,7 +20,7 @@
 
 use crate::document::ranking::{Entry, Group, Member, Outcome, Ranking, Standing};
 use crate::document::run::{Metric, Row};
-use crate::judge::equivalence::{self, Side};
+use crate::equivalence::{self, Side};
 use crate::probe::Role;
 use crate::stats::bootstrap::{self, Interval};
 use std::collections::BTreeMap;

@@ -121,7 +121,7 @@ mod tests {
     use crate::document::environment::Environment;
     use crate::document::run::{FORMAT, Mode, Row, RowKind, Run, TOOL};
     use crate::document::settings::{HttpSettings, PagesFromSite, Settings};
-    use crate::judge::{Rules, compare};
+    use crate::{Rules, compare};
 
     fn page(median: f64, rps: f64, requests: u64, errors: u64) -> Row {
         let mut r = Row::with_samples("a /".into(), RowKind::Page, "/".into(), vec![median]);

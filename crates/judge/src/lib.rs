@@ -3,10 +3,12 @@
 //! collects what every mode reports alike (missing and new rows, set-up
 //! differences).
 
+#![warn(missing_docs)]
+
 pub mod confirm;
 mod counts;
 pub mod equivalence;
-pub(crate) mod figure;
+pub mod figure;
 mod http;
 #[cfg(test)]
 mod imported;
@@ -19,6 +21,12 @@ pub mod paired;
 pub mod ranking;
 mod threshold;
 mod tools;
+
+// The crates below, by the names the rest of yardstick gives them.
+use yardstick_document as document;
+use yardstick_document::error;
+use yardstick_probe as probe;
+use yardstick_stats as stats;
 
 use crate::document::comparison::{
     Check, Comparison, EnvironmentDifference, Figure, Method, Verdict,
@@ -45,7 +53,7 @@ pub struct Rules {
     pub cross_tool: bool,
 }
 
-pub(crate) use counts::comparable;
+pub use counts::comparable;
 pub use normalized::{
     DEFAULT_MAX_MACHINE_SLOWDOWN, DEFAULT_THRESHOLD as NORMALIZED_THRESHOLD, calibration,
 };

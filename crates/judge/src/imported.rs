@@ -5,12 +5,12 @@
 use crate::document::import::{criterion, exp_benchmark};
 use crate::document::row::RowKind;
 use crate::document::run::Mode;
-use crate::judge::{Rules, compare};
+use crate::{Rules, compare};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 fn fixtures() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures"))
 }
 
 fn fixture(name: &str) -> Vec<u8> {
@@ -76,12 +76,12 @@ fn kernel_rows_are_probes_judged_by_absolute_medians() {
         (RowKind::Probe, Some(2.25), Some(432.9))
     );
     assert_eq!(
-        crate::judge::method(&run),
+        crate::method(&run),
         crate::document::comparison::Method::Absolute
     );
     let mut slower = run.clone();
     slower.rows[1].figures.median = Some(18.0);
-    let c = crate::judge::compare(&run, "base", &slower, &Default::default()).unwrap();
+    let c = crate::compare(&run, "base", &slower, &Default::default()).unwrap();
     let regressed: Vec<&str> = c
         .checks
         .iter()

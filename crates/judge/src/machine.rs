@@ -83,7 +83,7 @@ mod tests {
     use super::*;
     use crate::document::comparison::Figure;
     use crate::document::run::{CalibrationSummary, Row, RowKind, test_micro_run};
-    use crate::judge::{Rules, compare};
+    use crate::{Rules, compare};
 
     /// A timed micro run of class `class` in which probe `a` took `ms`.
     fn micro(class: Option<&str>, ms: f64) -> Run {

@@ -40,17 +40,17 @@ pub fn significant(p_value: f64, alpha: f64) -> bool {
 /// One value for each build: the two sides of a comparison are named, so
 /// they cannot be swapped by an index.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Builds<T> {
+pub struct Builds<T> {
     /// The old build's value.
-    pub(crate) old: T,
+    pub old: T,
     /// The new build's value.
-    pub(crate) new: T,
+    pub new: T,
 }
 
 impl<T> Builds<T> {
     /// The two values of a measurement of two configurations, the old
     /// build's first; `None` for any other number.
-    pub(crate) fn from_two(values: Vec<T>) -> Option<Builds<T>> {
+    pub fn from_two(values: Vec<T>) -> Option<Builds<T>> {
         let [old, new] = <[T; 2]>::try_from(values).ok()?;
         Some(Builds { old, new })
     }
@@ -60,30 +60,30 @@ impl<T> Builds<T> {
 /// up into a ratio, and the rounds of one worker pair make one piece of
 /// evidence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) struct Round {
+pub struct Round {
     /// The worker set (a pair, in `compare-builds`) that ran the round,
     /// from 0.
-    pub(crate) set: usize,
+    pub set: usize,
     /// The round's number in the whole comparison, from 1.
-    pub(crate) number: usize,
+    pub number: usize,
 }
 
 /// What one build gave for one probe: every sample in the order taken (the
 /// saved row's), the median of each round it measured the probe in (what
 /// the rule judges), and how many of the samples asked for failed.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Series {
+pub struct Series {
     /// Milliseconds per iteration, one per sample taken.
-    pub(crate) samples: Vec<f64>,
+    pub samples: Vec<f64>,
     /// The median of each round's block of samples.
-    pub(crate) rounds: BTreeMap<Round, f64>,
+    pub rounds: BTreeMap<Round, f64>,
     /// Samples asked for but not taken, because the probe failed.
-    pub(crate) errors: u64,
+    pub errors: u64,
 }
 
 /// The checks of every probe both builds measured, each build's series by
 /// probe name; `baseline` names the old build in the comparison.
-pub(crate) fn compare(
+pub fn compare(
     series: &Builds<BTreeMap<String, Series>>,
     threshold: f64,
     baseline: &str,
@@ -172,7 +172,7 @@ pub(crate) fn paired_rounds(
 /// Each worker pair's figure, in the order of the pairs: the median of the
 /// new/old ratios of its rounds. These, not the rounds, are what the
 /// signed-rank test takes (see the module's note).
-pub(crate) fn pair_figures(rounds: &[PairedRound]) -> Vec<f64> {
+pub fn pair_figures(rounds: &[PairedRound]) -> Vec<f64> {
     set_figures(rounds).into_values().collect()
 }
 

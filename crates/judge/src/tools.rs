@@ -32,12 +32,12 @@ pub(super) fn hold_back_across_tools(
 mod tests {
     use crate::document::import::exp_benchmark;
     use crate::document::run::Run;
-    use crate::judge::{Rules, compare};
+    use crate::{Rules, compare};
 
     fn exp_run() -> Run {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/exp-benchmark/micro.json"
+            "/../../tests/fixtures/exp-benchmark/micro.json"
         );
         exp_benchmark::read(&std::fs::read(path).unwrap()).unwrap()
     }

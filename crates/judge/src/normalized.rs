@@ -98,7 +98,7 @@ pub fn calibration(run: &Run, name: &str) -> Result<f64, Error> {
 mod tests {
     use crate::document::comparison::Method;
     use crate::document::run::{CalibrationSummary, Mode, Row, RowKind, Run, test_micro_run};
-    use crate::judge::{Rules, compare};
+    use crate::{Rules, compare};
 
     fn calibration(median: f64) -> CalibrationSummary {
         let loops = [median; 5];

@@ -1,5 +1,5 @@
 use super::*;
-use crate::judge::paired::Round;
+use crate::paired::Round;
 
 /// A timed probe: `per_set` rounds on each of `sets` worker sets, every
 /// round's figure `f(set, round)`.

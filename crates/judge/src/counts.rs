@@ -24,7 +24,7 @@ pub(crate) const ESTIMATED_CYCLES_THRESHOLD: f64 = 1.0;
 /// True when a run of `run` can be judged against a baseline of `baseline`:
 /// time against time, and counts against counts that hold the run's
 /// metric (a run of estimated cycles also holds instructions).
-pub(crate) fn comparable(baseline: Metric, run: Metric) -> bool {
+pub fn comparable(baseline: Metric, run: Metric) -> bool {
     match run {
         Metric::Time => baseline == Metric::Time,
         Metric::Instructions => baseline.is_count(),
@@ -71,14 +71,14 @@ mod tests {
     use super::*;
     use crate::document::comparison::Method;
     use crate::document::run::{RowKind, test_micro_run};
-    use crate::judge::{Rules, compare};
+    use crate::{Rules, compare};
 
     fn counted(metric: Metric, batch: u64, rows: &[(&str, f64, f64)]) -> Run {
         let mut r = test_micro_run(Vec::new(), None);
         r.metric = metric;
         let counting = &mut r.settings.micro_mut().unwrap().counting;
         counting.valgrind = Some("valgrind-3.19.0".into());
-        counting.cache_sim = Some(crate::measure::callgrind::costs::cache_geometry());
+        counting.cache_sim = Some("I1=32768,8,64 D1=32768,8,64 LL=8388608,16,64".to_string());
         for (name, instructions, cycles) in rows {
             let mut row =
                 Row::with_samples((*name).into(), RowKind::Probe, (*name).into(), Vec::new());

@@ -17,7 +17,7 @@ use crate::document::run::{Row, Run};
 
 /// A flagged row measured again, or why it could not be measured.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Remeasured {
+pub struct Remeasured {
     /// The row's key.
     pub key: String,
     /// What the new measurement gave.
@@ -27,7 +27,7 @@ pub(crate) struct Remeasured {
 /// The rows of a new measurement: the probe's, and with a process probe
 /// judged against the floor, the floor's too.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Again {
+pub struct Again {
     /// The rows measured.
     pub rows: Vec<Row>,
     /// The calibration loop's median they were timed beside (micro mode).
@@ -95,11 +95,7 @@ pub fn flagged(comparison: &Comparison) -> Vec<String> {
 /// the run shows: one per regression that did not show again (now
 /// inconclusive), and one per probe that could not be measured again (its
 /// regression stands).
-pub(crate) fn apply(
-    comparison: &mut Comparison,
-    baseline: &Run,
-    again: &[Remeasured],
-) -> Vec<String> {
+pub fn apply(comparison: &mut Comparison, baseline: &Run, again: &[Remeasured]) -> Vec<String> {
     // Kernel mode's rule also asks for the minimum delta, in ms.
     let min_delta = comparison.min_delta.unwrap_or(0.0);
     let method = comparison.method.clone();

@@ -20,26 +20,26 @@
 
 use crate::document::matrix::{Cell, Line, Matrix};
 use crate::document::run::Metric;
-use crate::judge::equivalence;
-use crate::judge::paired::{Series, paired_rounds, set_figures};
+use crate::equivalence;
+use crate::paired::{Series, paired_rounds, set_figures};
 use crate::stats::bootstrap::Interval;
 use crate::stats::{median, order};
 use std::collections::BTreeMap;
 
 /// What one configuration gave for one probe.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Observed {
+pub struct Observed {
     /// Its figures.
-    pub(crate) evidence: Evidence,
+    pub evidence: Evidence,
     /// The fingerprint of its result, when the probe has one.
-    pub(crate) checksum: Option<u64>,
+    pub checksum: Option<u64>,
     /// Why it failed, if it did.
-    pub(crate) failure: Option<String>,
+    pub failure: Option<String>,
 }
 
 /// A probe's figures on one configuration.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Evidence {
+pub enum Evidence {
     /// Timed in interleaved rounds.
     Rounds(Series),
     /// Counted once, exactly (none when the count is missing).
@@ -48,19 +48,19 @@ pub(crate) enum Evidence {
 
 /// One configuration as the rule takes it.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Given {
+pub struct Given {
     /// Its name.
-    pub(crate) name: String,
+    pub name: String,
     /// What it gave, by probe.
-    pub(crate) probes: BTreeMap<String, Observed>,
+    pub probes: BTreeMap<String, Observed>,
     /// Why its worker was given up, if it was.
-    pub(crate) lost: Option<String>,
+    pub lost: Option<String>,
 }
 
 /// The matrix of `given`, the first configuration the base; every probe
 /// the base offered is a line. A base that offered none gives no line, so
 /// the caller refuses it first ([`base_gave_nothing`]).
-pub(crate) fn judge(given: &[Given], metric: Metric) -> Matrix {
+pub fn judge(given: &[Given], metric: Metric) -> Matrix {
     let Some(base) = given.first() else {
         return Matrix {
             metric,
@@ -104,7 +104,7 @@ pub(crate) fn judge(given: &[Given], metric: Metric) -> Matrix {
 /// Why the base configuration gave no probe at all, when it did not: a
 /// matrix with nothing to divide by has no cell to fail, so it must not
 /// pass as an empty one.
-pub(crate) fn base_gave_nothing(given: &[Given]) -> Option<String> {
+pub fn base_gave_nothing(given: &[Given]) -> Option<String> {
     let base = given.first()?;
     base.probes.is_empty().then(|| {
         let why = base.lost.as_deref().unwrap_or("no probe was offered");
