@@ -30,6 +30,9 @@ pub(crate) struct Def<T: 'static> {
 pub(crate) enum Set<T: 'static> {
     /// A switch.
     Switch(fn(&mut T)),
+    /// A switch that may refuse, given the option as written (`--no-search`)
+    /// for its errors and for the options that remember which was given.
+    Flag(fn(&mut T, &str) -> Result<(), Error>),
     /// A UTF-8 value, checked by the function; the second argument is the
     /// option as written (`--repeat`), for its errors.
     Text(fn(&mut T, &str, &str) -> Result<(), Error>),
@@ -453,6 +456,7 @@ fn apply<T>(def: &Def<T>, flag: &Flag, parser: &mut Parser, target: &mut T) -> R
     };
     match def.set {
         Set::Switch(set) => set(target),
+        Set::Flag(set) => set(target, &option)?,
         Set::Text(set) => set(target, &string(parser, &option)?, &option)?,
         Set::Path(set) => set(target, path(parser, &option)?),
         Set::Ignored => {}

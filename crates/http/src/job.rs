@@ -122,8 +122,6 @@ pub struct Job {
     pub compare: Vec<String>,
     /// Which of the site's pages to measure when no page is given.
     pub seed: Seed,
-    /// The options of `seed` given, in order: they contradict `--url`.
-    pub seed_options: Vec<&'static str>,
     /// Measured requests per page and server.
     pub requests: u64,
     /// Unmeasured requests per page and server before the first round
@@ -199,7 +197,6 @@ impl Default for Job {
             base: None,
             compare: Vec::new(),
             seed: Seed::default(),
-            seed_options: Vec::new(),
             requests: 100,
             warmup: 5,
             concurrency: 4,

@@ -74,7 +74,7 @@ baseline comparison of micro mode.",
                     help: "menu pages after the front page, by the sitemap's priority (default 3; 0: none)",
                     set: Set::Text(|o, v, option| {
                         o.job.seed.pages = count(v, option)?;
-                        o.job.seed_options.push("--pages");
+                        o.seed_given(option);
                         Ok(())
                     }),
                 }),
@@ -84,8 +84,11 @@ baseline comparison of micro mode.",
                     value: Some("WORDS"),
                     help: "the search page's words (default: a word of the first menu page's URL alias, else the site's short name)",
                     set: Set::Text(|o, v, option| {
+                        if o.job.seed.search == SearchWords::Off {
+                            return Err(search_twice());
+                        }
                         o.job.seed.search = SearchWords::Given(non_empty(v, option)?);
-                        o.job.seed_options.push("--search");
+                        o.seed_given(option);
                         Ok(())
                     }),
                 }),
@@ -94,9 +97,13 @@ baseline comparison of micro mode.",
                     short: None,
                     value: None,
                     help: "leave the search page out",
-                    set: Set::Switch(|o| {
+                    set: Set::Flag(|o, option| {
+                        if matches!(o.job.seed.search, SearchWords::Given(_)) {
+                            return Err(search_twice());
+                        }
                         o.job.seed.search = SearchWords::Off;
-                        o.job.seed_options.push("--no-search");
+                        o.seed_given(option);
+                        Ok(())
                     }),
                 }),
                 Entry::Own(Def {
@@ -104,9 +111,10 @@ baseline comparison of micro mode.",
                     short: None,
                     value: None,
                     help: "leave the login page out",
-                    set: Set::Switch(|o| {
+                    set: Set::Flag(|o, option| {
                         o.job.seed.admin = false;
-                        o.job.seed_options.push("--no-admin");
+                        o.seed_given(option);
+                        Ok(())
                     }),
                 }),
             ],
@@ -389,4 +397,11 @@ impl Options for HttpOptions {
     fn common(&mut self) -> Option<&mut Common> {
         Some(&mut self.common)
     }
+}
+
+/// `--search` and `--no-search` both given.
+fn search_twice() -> crate::error::Error {
+    crate::error::Error::usage(
+        "--search names the search page's words, --no-search leaves it out: give one of them",
+    )
 }

@@ -20,6 +20,16 @@ pub struct HttpOptions {
     pub(crate) common: Common,
     /// What to measure and how.
     pub job: Job,
+    /// The first option given (as written) that picks pages found from the
+    /// site: it contradicts `--url`, and the refusal names it.
+    pub(super) seed_option: Option<String>,
+}
+
+impl HttpOptions {
+    /// Notes an option that picks pages found from the site.
+    pub(super) fn seed_given(&mut self, option: &str) {
+        self.seed_option.get_or_insert_with(|| option.to_string());
+    }
 }
 
 /// Parses the arguments after `http`; `env_auth` is `YARDSTICK_AUTH`, used
@@ -65,13 +75,7 @@ fn check(o: &HttpOptions) -> Result<(), Error> {
             "--compare: name at least two servers, separated by commas",
         ));
     }
-    let given = |option| o.job.seed_options.contains(&option);
-    if given("--search") && given("--no-search") {
-        return Err(Error::usage(
-            "--search names the search page's words, --no-search leaves it out: give one of them",
-        ));
-    }
-    if let Some(option) = o.job.seed_options.first() {
+    if let Some(option) = &o.seed_option {
         if !o.job.urls.is_empty() || o.job.urls_file.is_some() {
             return Err(Error::usage(format!(
                 "{option} picks pages found from the site, but --url or --urls-file gives \
