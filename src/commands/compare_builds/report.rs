@@ -11,7 +11,7 @@ use crate::commands::interleave::setup::Setup;
 use crate::document::builder::{FigureKind, RunBuilder};
 use crate::document::comparison::Comparison;
 use crate::document::run::{Mode, Run};
-use crate::document::settings::{PairedSettings, Settings};
+use crate::document::settings::{PairedSettings, SamplingSettings, Settings};
 use crate::error::Error;
 use crate::judge::paired::Builds;
 use std::collections::BTreeMap;
@@ -62,18 +62,20 @@ fn paired_settings(
         new: o.new.display().to_string(),
         rounds: o.rounds,
         pairs: schedule.sets(),
-        repeat: o.repeat,
-        round_ms: o.round_ms,
-        fake_clock: setup.clock.describe(),
-        samples_per_round: timed
-            .iter()
-            .map(|t| (t.name.clone(), t.per_round))
-            .collect(),
-        warmup: o.warmup,
-        min_batch: o.min_batch,
-        probes: o.probes.clone(),
-        seed: setup.seed,
-        cpu: setup.cpu,
+        sampling: SamplingSettings {
+            repeat: o.repeat,
+            round_ms: o.round_ms,
+            fake_clock: setup.clock.describe(),
+            samples_per_round: timed
+                .iter()
+                .map(|t| (t.name.clone(), t.per_round))
+                .collect(),
+            warmup: o.warmup,
+            min_batch: o.min_batch,
+            probes: o.probes.clone(),
+            seed: setup.seed,
+            cpu: setup.cpu,
+        },
         threshold,
         env_old: env(&o.env_old),
         env_new: env(&o.env_new),

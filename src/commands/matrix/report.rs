@@ -8,7 +8,9 @@ use crate::commands::interleave::setup::Setup;
 use crate::document::builder::{FigureKind, RunBuilder};
 use crate::document::matrix::Matrix;
 use crate::document::run::{Metric, Mode, Run};
-use crate::document::settings::{ConfigurationSettings, MatrixSettings, Settings};
+use crate::document::settings::{
+    ConfigurationSettings, MatrixSettings, SamplingSettings, Settings,
+};
 use std::collections::BTreeMap;
 
 /// The run of a matrix.
@@ -25,15 +27,17 @@ pub(super) fn run(
         metric: o.metric,
         rounds: if timed { o.sampling.rounds } else { 0 },
         sets: if timed { o.sets } else { 0 },
-        repeat: o.sampling.repeat,
-        round_ms: o.sampling.round_ms,
-        fake_clock: setup.clock.describe(),
-        samples_per_round: measurement.samples_per_round.into_iter().collect(),
-        warmup: o.sampling.warmup,
-        min_batch: o.sampling.min_batch,
-        probes: o.sampling.probes.clone(),
-        seed: setup.seed,
-        cpu: setup.cpu,
+        sampling: SamplingSettings {
+            repeat: o.sampling.repeat,
+            round_ms: o.sampling.round_ms,
+            fake_clock: setup.clock.describe(),
+            samples_per_round: measurement.samples_per_round.into_iter().collect(),
+            warmup: o.sampling.warmup,
+            min_batch: o.sampling.min_batch,
+            probes: o.sampling.probes.clone(),
+            seed: setup.seed,
+            cpu: setup.cpu,
+        },
         other: BTreeMap::new(),
     };
     let figures = if timed {

@@ -6,7 +6,7 @@
 use super::maximal::{check, comparison, http_settings, micro_settings, paired_settings, row, run};
 use crate::comparison::{Check, Figure, Judged, Method, Reason, Verdict};
 use crate::run::{Metric, Mode, Row, RowKind, Run};
-use crate::settings::{ConfigurationSettings, MatrixSettings, Settings};
+use crate::settings::{ConfigurationSettings, MatrixSettings, SamplingSettings, Settings};
 
 /// One maximal run of each kind, with its name.
 pub(super) fn runs() -> Vec<(&'static str, Run)> {
@@ -122,15 +122,17 @@ fn matrix_settings() -> Settings {
         metric: Metric::Time,
         rounds: 30,
         sets: 10,
-        repeat: 1,
-        round_ms: 20,
-        fake_clock: Some("fine_sum=1".to_string()),
-        samples_per_round: [("fine_sum".to_string(), 25)].into(),
-        warmup: 3,
-        min_batch: Some(5),
-        probes: vec!["fine_sum".to_string()],
-        seed: 1,
-        cpu: Some(1),
+        sampling: SamplingSettings {
+            repeat: 1,
+            round_ms: 20,
+            fake_clock: Some("fine_sum=1".to_string()),
+            samples_per_round: [("fine_sum".to_string(), 25)].into(),
+            warmup: 3,
+            min_batch: Some(5),
+            probes: vec!["fine_sum".to_string()],
+            seed: 1,
+            cpu: Some(1),
+        },
         other: super::no_unknown_keys(),
     })
 }

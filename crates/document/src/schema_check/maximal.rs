@@ -17,7 +17,8 @@ use crate::ranking::{Entry, Group, Member, Outcome, Ranking, Standing};
 use crate::row::{Counted, Memory, Page};
 use crate::run::{CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, Run, ServerPair, TOOL};
 use crate::settings::{
-    CountSettings, HttpSettings, MicroSettings, PagesFromSite, PairedSettings, Settings,
+    CountSettings, HttpSettings, MicroSettings, PagesFromSite, PairedSettings, SamplingSettings,
+    Settings,
 };
 use crate::thresholds::Thresholds;
 use serde_json::Value;
@@ -380,15 +381,17 @@ pub(super) fn paired_settings() -> Settings {
         new: "target/release/deps/micro".to_string(),
         rounds: 30,
         pairs: 8,
-        repeat: 5,
-        round_ms: 20,
-        fake_clock: Some("fine_sum=1".to_string()),
-        samples_per_round: [("fine_sum".to_string(), 25)].into(),
-        warmup: 3,
-        min_batch: Some(5),
-        probes: vec!["fine_sum".to_string()],
-        seed: 1,
-        cpu: Some(1),
+        sampling: SamplingSettings {
+            repeat: 5,
+            round_ms: 20,
+            fake_clock: Some("fine_sum=1".to_string()),
+            samples_per_round: [("fine_sum".to_string(), 25)].into(),
+            warmup: 3,
+            min_batch: Some(5),
+            probes: vec!["fine_sum".to_string()],
+            seed: 1,
+            cpu: Some(1),
+        },
         threshold: 5.0,
         env_old: vec!["A=1".to_string()],
         env_new: vec!["A=2".to_string()],

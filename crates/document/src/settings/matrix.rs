@@ -1,6 +1,7 @@
 //! The settings of `yardstick matrix`: the configurations, and every option
 //! that shapes the measurement.
 
+use super::SamplingSettings;
 use crate::run::Metric;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -21,33 +22,9 @@ pub struct MatrixSettings {
     /// Worker sets that ran the rounds (timed).
     #[serde(default)]
     pub sets: usize,
-    /// `--repeat`: the fewest samples per probe, configuration and round.
-    #[serde(default)]
-    pub repeat: usize,
-    /// `--round-time`: milliseconds per probe, configuration and round.
-    #[serde(default)]
-    pub round_ms: u64,
-    /// The clock's script; only when the clock is scripted.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fake_clock: Option<String>,
-    /// Per probe timed: its samples a round on each configuration.
-    #[serde(default)]
-    pub samples_per_round: BTreeMap<String, usize>,
-    /// `--warmup`: untimed samples before each set's first round.
-    #[serde(default)]
-    pub warmup: usize,
-    /// `--min-batch`, when given.
-    #[serde(default)]
-    pub min_batch: Option<u64>,
-    /// The `--probe` selection; empty for all.
-    #[serde(default)]
-    pub probes: Vec<String>,
-    /// The seed of every random order, given or drawn.
-    #[serde(default)]
-    pub seed: u64,
-    /// The CPU every worker ran on; null where pinning is not allowed.
-    #[serde(default)]
-    pub cpu: Option<usize>,
+    /// The options that shaped the samples, and what the run chose.
+    #[serde(flatten)]
+    pub sampling: SamplingSettings,
     /// Keys this build does not know (a newer build's), kept as they were.
     #[serde(flatten)]
     pub other: BTreeMap<String, Value>,

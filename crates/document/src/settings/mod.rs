@@ -13,11 +13,13 @@ mod http;
 mod matrix;
 mod micro;
 mod paired;
+mod sampling;
 
 pub use http::{HttpSettings, PagesFromSite};
 pub use matrix::{ConfigurationSettings, MatrixSettings};
 pub use micro::{CountSettings, MicroSettings};
 pub use paired::PairedSettings;
+pub use sampling::SamplingSettings;
 
 use crate::run::Mode;
 use serde::de::DeserializeOwned;
@@ -197,7 +199,7 @@ mod tests {
         let c = &counted.micro().unwrap().counting;
         assert_eq!(c.metric, Some(crate::run::Metric::EstimatedCycles));
         assert_eq!(c.count_platform.as_ref().unwrap().pin, "held");
-        assert!(matches!(read(PAIRED), Settings::Paired(ref p) if p.seed == 1));
+        assert!(matches!(read(PAIRED), Settings::Paired(ref p) if p.sampling.seed == 1));
         assert!(
             matches!(read(MATRIX), Settings::Matrix(ref m) if m.configurations[1].name == "off")
         );
