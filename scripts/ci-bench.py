@@ -4,11 +4,12 @@
     python3 scripts/ci-bench.py [BENCH...]   (default: micro kernel)
 
 Each bench runs with its defaults (`cargo bench --bench NAME`, plus --save so
-that its verdict can be read) and prints what it prints. The run then fails
-on what is a landing gate and warns on what is not:
+that its verdict can be read: the saved run's `outcome`, as yardstick
+delivered it) and prints what it prints. The run then fails on what is a
+landing gate and warns on what is not:
 
-- a panic, a usage error or a failed probe: fails;
-- a variant whose result differs from its group's reference: fails;
+- a panic, a usage error, or a run yardstick calls broken (a failed probe,
+  a variant whose result differs from its group's reference): fails;
 - a count verdict of FAIL (no wall-time baseline of this machine class, so
   `cargo bench` judged by the committed count baseline): fails;
 - a wall-time verdict of FAIL or INCONCLUSIVE (exit 3): a warning, since
@@ -22,30 +23,6 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-
-
-def failed_probe(row):
-    """yardstick's own rule (output/verdict.rs, `failed_probes`): a process
-    probe fails on a failing child, which its `.process` row stands for; any
-    other probe when it has errors and no sample."""
-    if row.get("kind") == "process":
-        return row.get("errors", 0) > 0 and row["key"].endswith(".process")
-    return row.get("errors", 0) > 0 and row.get("n", 0) == 0
-
-
-def disagreeing(run):
-    """yardstick's own rule (output/verdict.rs, `disagreeing`): the variants
-    whose probe passed but whose group's ranking failed them, in a group
-    whose reference did not fail."""
-    failed = {r["key"] for r in run["rows"] if failed_probe(r)}
-    out = []
-    for group in (run.get("ranking") or {}).get("groups", []):
-        variants = group.get("variants", [])
-        if any(v["role"] == "reference" and v["key"] in failed for v in variants):
-            continue
-        out += [f"{v['variant']} of {group['name']}: {v['failed']}"
-                for v in variants if "failed" in v and v["key"] not in failed]
-    return out
 
 
 def verdict(bench):
@@ -65,12 +42,14 @@ def verdict(bench):
     if done.returncode != 1 or not saved.is_file():
         return f"{bench}: exit {done.returncode} (a panic or a usage error)"
     run = json.loads(saved.read_text())
-    failed = [r["key"] for r in run["rows"] if failed_probe(r)]
-    if failed:
-        return f"{bench}: failed probes: {', '.join(failed)}"
-    wrong = disagreeing(run)
-    if wrong:
-        return f"{bench}: variants that disagree with their reference: {'; '.join(wrong)}"
+    # The verdict as yardstick delivered it (the run's `outcome`): its exit
+    # code, whether something failed outright, and its lines.
+    outcome = run.get("outcome")
+    if outcome is None:
+        return f"{bench}: exit 1, and the saved run holds no verdict"
+    if outcome["broken"]:
+        lines = "; ".join(l for l in outcome.get("lines", []) if l.startswith("FAIL"))
+        return f"{bench}: {lines}"
     metric = run.get("metric", "time")
     if metric != "time":
         return f"{bench}: the {metric} verdict is FAIL"

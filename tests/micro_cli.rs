@@ -636,6 +636,21 @@ fn failing_and_panicking_probes_fail_the_run() -> Result<(), Failed> {
         &ran,
     )?;
     check(row("fine_sum")["n"] == 3, "other probes still run", &ran)?;
+    // The document says the verdict it was delivered with, for scripts.
+    let outcome = &doc["outcome"];
+    check(
+        outcome["exit_code"] == 1 && outcome["broken"] == true,
+        "the outcome: exit 1, broken",
+        &ran,
+    )?;
+    check(
+        outcome["lines"].as_array().is_some_and(|l| {
+            l.iter()
+                .any(|l| l == "FAIL: probe panicking failed its check")
+        }),
+        "the outcome's lines are the printed ones",
+        &ran,
+    )?;
     Ok(())
 }
 

@@ -137,6 +137,7 @@ pub(crate) mod tests {
             ranking: None,
             matrix: None,
             thresholds: None,
+            outcome: None,
             started: String::new(),
             machine: String::new(),
             settings: Default::default(),

@@ -277,6 +277,8 @@ fn merged(runs: &[(String, Run)], rows: Vec<Row>) -> Run {
     run.calibration = CalibrationSummary::of(&before, &after, checksum).or(run.calibration);
     let c = run.calibration_median();
     run.rows = rows;
+    // A pool was delivered with no verdict of its own.
+    run.outcome = None;
     for row in &mut run.rows {
         row.normalized = c.and_then(|c| row.normalized_median(c));
     }

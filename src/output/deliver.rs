@@ -44,7 +44,12 @@ impl Delivery {
 
 /// Saves, prints and annotates a finished run; returns its exit code
 /// ([`verdict::exit_code`]).
-pub(crate) fn deliver(run: Run, delivery: &Delivery) -> Result<i32, Error> {
+pub(crate) fn deliver(mut run: Run, delivery: &Delivery) -> Result<i32, Error> {
+    // The verdict goes into the run, so what is saved, recorded and
+    // summarised says the exit code it was delivered with, and why.
+    let outcome = verdict::outcome(&run);
+    let code = outcome.exit_code;
+    run.outcome = Some(outcome);
     // A save that fails after all still prints the run, and writes it
     // where it can be found.
     let saved = match &delivery.save {
@@ -59,7 +64,7 @@ pub(crate) fn deliver(run: Run, delivery: &Delivery) -> Result<i32, Error> {
             .map_err(|e| Error::input(format!("{}: cannot write: {e}", path.display())))?;
     }
     record::record(&run, &delivery.record)?;
-    Ok(verdict::exit_code(&run))
+    Ok(code)
 }
 
 /// Prints a comparison of two saved runs (`yardstick compare`) with its

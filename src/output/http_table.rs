@@ -264,6 +264,7 @@ mod tests {
             ranking: None,
             matrix: None,
             thresholds: None,
+            outcome: None,
         }
     }
 

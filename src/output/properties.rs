@@ -166,6 +166,7 @@ pub(crate) fn fixture(mode: Mode, metric: Metric, t: &[String]) -> Run {
         ranking: Some(ranking(&mut s)),
         matrix: Some(matrix(&mut s)),
         thresholds: None,
+        outcome: None,
     }
 }
 

@@ -1,6 +1,7 @@
 //! The closing verdict lines and the exit code they stand for.
 
 use crate::document::comparison::{Comparison, Figure, Judged};
+use crate::document::outcome::RunOutcome;
 use crate::document::run::{Metric, Row, RowKind, Run};
 use crate::probe::Role;
 use crate::text::clean;
@@ -235,11 +236,25 @@ pub const INCONCLUSIVE: i32 = 3;
 /// matrix's cell failed, too many requests failed or something regressed;
 /// else [`INCONCLUSIVE`] when the machine ran too slow to judge, else 0.
 pub fn exit_code(run: &Run) -> i32 {
-    let broken = !failed_probes(run).is_empty()
+    code(run.comparison.as_ref(), broken(run))
+}
+
+/// Whether something in `run` failed outright, which no machine excuses.
+fn broken(run: &Run) -> bool {
+    !failed_probes(run).is_empty()
         || !disagreeing(run).is_empty()
         || !failed_cells(run).is_empty()
-        || failed_requests(run).is_some();
-    code(run.comparison.as_ref(), broken)
+        || failed_requests(run).is_some()
+}
+
+/// The verdict `run` is delivered with, to be kept in it: its exit code,
+/// whether it is broken, and its lines.
+pub fn outcome(run: &Run) -> RunOutcome {
+    RunOutcome {
+        exit_code: exit_code(run),
+        broken: broken(run),
+        lines: lines(run),
+    }
 }
 
 /// The exit code of comparison `c` (if any) of a run in which something

@@ -108,6 +108,7 @@ impl RunBuilder {
             ranking: None,
             matrix: None,
             thresholds: None,
+            outcome: None,
         }
     }
 }

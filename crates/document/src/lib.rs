@@ -15,6 +15,7 @@ pub mod error;
 pub mod figures;
 pub mod import;
 pub mod matrix;
+pub mod outcome;
 pub mod platform;
 pub mod ranking;
 pub mod row;

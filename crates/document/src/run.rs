@@ -7,6 +7,7 @@
 use crate::comparison::Comparison;
 use crate::environment::Environment;
 use crate::matrix::Matrix;
+use crate::outcome::RunOutcome;
 use crate::ranking::Ranking;
 pub use crate::row::{Row, RowKind};
 use crate::settings::Settings;
@@ -107,6 +108,9 @@ pub struct Run {
     /// of its class's runs when it was made (`yardstick baseline`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thresholds: Option<Thresholds>,
+    /// The verdict the run was delivered with: its exit code and lines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<RunOutcome>,
 }
 
 impl Run {
@@ -228,6 +232,7 @@ pub fn test_micro_run(rows: Vec<Row>, calibration: Option<CalibrationSummary>) -
         ranking: None,
         matrix: None,
         thresholds: None,
+        outcome: None,
     }
 }
 

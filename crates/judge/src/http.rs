@@ -149,6 +149,7 @@ mod tests {
             ranking: None,
             matrix: None,
             thresholds: None,
+            outcome: None,
         }
     }
 

@@ -120,6 +120,7 @@ fn run_of(rows: Vec<Row>, estimates: BTreeMap<String, Value>, date: String, base
         ranking: None,
         matrix: None,
         thresholds: None,
+        outcome: None,
     }
 }
 

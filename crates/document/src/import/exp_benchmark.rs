@@ -225,6 +225,7 @@ impl Document {
             ranking: None,
             matrix: None,
             thresholds: None,
+            outcome: None,
         })
     }
 }

@@ -12,6 +12,7 @@ use crate::environment::{Cpu, Environment};
 use crate::figures::Figures;
 use crate::import::Imported;
 use crate::matrix::{Cell, Line, Matrix};
+use crate::outcome::RunOutcome;
 use crate::platform::Platform;
 use crate::ranking::{Entry, Group, Member, Outcome, Ranking, Standing};
 use crate::row::{Counted, Memory, Page};
@@ -54,6 +55,14 @@ pub(super) fn run(
         thresholds: Some(Thresholds {
             runs: 41,
             probes: [("fine_sum".to_string(), 9.1)].into_iter().collect(),
+        }),
+        outcome: Some(RunOutcome {
+            exit_code: 1,
+            broken: true,
+            lines: vec![
+                "FAIL: probe fine_sum failed its check".to_string(),
+                "FAIL: slower than the baseline".to_string(),
+            ],
         }),
     }
 }
