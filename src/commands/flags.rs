@@ -38,8 +38,37 @@ pub(crate) enum Set<T: 'static> {
     Text(fn(&mut T, &str, &str) -> Result<(), Error>),
     /// A path, which need not be UTF-8; an empty one is refused.
     Path(fn(&mut T, PathBuf)),
+    /// A whole number within the [`Number`]'s bounds, which the help says
+    /// with its default.
+    Number(Number, fn(&mut T, u64)),
     /// Taken and ignored (cargo's and libtest's flags).
     Ignored,
+}
+
+/// A whole number an option takes: its default and its bounds, written
+/// once. The parser refuses a value outside the bounds, the help says all
+/// three ("(default 30; 1 to 1000000)"), and the options' `Default` reads
+/// the same `default`, so no copy can drift from another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Number {
+    /// The value when the option is not given.
+    pub default: u64,
+    /// The smallest value taken.
+    pub min: u64,
+    /// The largest value taken.
+    pub max: u64,
+}
+
+impl Number {
+    /// The default, as the options' fields hold it.
+    pub(crate) const fn default_usize(&self) -> usize {
+        self.default as usize
+    }
+
+    /// What the help says of the number: its default and bounds.
+    fn said(&self) -> String {
+        format!("(default {}; {} to {})", self.default, self.min, self.max)
+    }
 }
 
 /// A line of a command's option list.
@@ -380,12 +409,12 @@ impl<T> Spec<T> {
             let lines: String = section
                 .items()
                 .map(|item| match item {
-                    Item::Own(d) => (d.head(), d.help),
-                    Item::Shared(d, help) => (d.head(), help),
-                    Item::Positional(name, help) => (name.to_string(), help),
+                    Item::Own(d) => (d.head(), d.said(d.help)),
+                    Item::Shared(d, help) => (d.head(), d.said(help)),
+                    Item::Positional(name, help) => (name.to_string(), help.to_string()),
                 })
                 .filter(|(_, help)| !help.is_empty())
-                .map(|(head, help)| line(&head, help))
+                .map(|(head, help)| line(&head, &help))
                 .collect();
             if lines.is_empty() {
                 continue;
@@ -408,6 +437,15 @@ impl<T> Spec<T> {
 }
 
 impl<T> Def<T> {
+    /// `help` as `--help` prints it: with a number's default and bounds
+    /// after it. An option of no help is not listed, and stays so.
+    fn said(&self, help: &str) -> String {
+        match &self.set {
+            Set::Number(n, _) if !help.is_empty() => format!("{help} {}", n.said()),
+            _ => help.to_string(),
+        }
+    }
+
     /// A switch of no short form.
     pub const fn switch(long: &'static str, help: &'static str, set: fn(&mut T)) -> Def<T> {
         Def {
@@ -459,6 +497,10 @@ fn apply<T>(def: &Def<T>, flag: &Flag, parser: &mut Parser, target: &mut T) -> R
         Set::Flag(set) => set(target, &option)?,
         Set::Text(set) => set(target, &string(parser, &option)?, &option)?,
         Set::Path(set) => set(target, path(parser, &option)?),
+        Set::Number(n, set) => set(
+            target,
+            bounded(&string(parser, &option)?, &option, n.min, n.max)?,
+        ),
         Set::Ignored => {}
     }
     Ok(())
@@ -530,6 +572,47 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "error: unknown option --repaet (did you mean --repeat?)"
+        );
+    }
+
+    #[test]
+    fn a_number_is_taken_within_its_bounds_and_its_help_says_them() {
+        #[derive(Default)]
+        struct O {
+            n: u64,
+        }
+        const N: Number = Number {
+            default: 7,
+            min: 2,
+            max: 9,
+        };
+        static DEF: Def<O> = Def {
+            long: "n",
+            short: None,
+            value: Some("N"),
+            help: "how many",
+            set: Set::Number(N, |o, n| o.n = n),
+        };
+        assert_eq!(DEF.said(DEF.help), "how many (default 7; 2 to 9)");
+        // An option kept out of the help stays out.
+        assert_eq!(DEF.said(""), "");
+        let take = |value: &str| {
+            let mut o = O::default();
+            let mut parser = Parser::from_args([format!("--n={value}")]);
+            let flag = match parser.next() {
+                Ok(Some(lexopt::Arg::Long(name))) => Flag::Long(name.to_string()),
+                other => panic!("{other:?}"),
+            };
+            apply(&DEF, &flag, &mut parser, &mut o).map(|()| o.n)
+        };
+        assert_eq!(take("9"), Ok(9));
+        assert_eq!(
+            take("1").map_err(|e| e.to_string()),
+            Err("error: --n: must be at least 2".to_string())
+        );
+        assert_eq!(
+            take("10").map_err(|e| e.to_string()),
+            Err("error: --n: must be at most 9".to_string())
         );
     }
 }

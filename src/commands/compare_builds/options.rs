@@ -2,8 +2,8 @@
 
 use crate::commands::common::{self, Common};
 use crate::commands::flags::{self, Def, Entry, Flag, Options, Section, Set, Spec};
-use crate::commands::interleave::{Configuration, DEFAULT_ROUND_MS, MAX_ROUNDS, Sampling};
-use crate::commands::micro::options::{MAX_BATCH, MAX_SAMPLES};
+use crate::commands::interleave::{Configuration, MAX_ROUNDS, Sampling};
+use crate::commands::micro::options::MAX_BATCH;
 use crate::error::Error;
 use lexopt::Parser;
 use std::ffi::OsString;
@@ -59,34 +59,22 @@ test over the pairs gives p < 0.01.",
                     long: "round-time",
                     short: None,
                     value: Some("MS"),
-                    help: "milliseconds of samples per probe, build and round (default 20; \
-                           0 to 60000; 0: --repeat samples)",
-                    set: Set::Text(|o, v, option| {
-                        o.round_ms = flags::bounded(v, option, 0, 60_000)?;
-                        Ok(())
-                    }),
+                    help: "milliseconds of samples per probe, build and round; 0: --repeat samples",
+                    set: Set::Number(Sampling::ROUND_MS, |o, n| o.round_ms = n as _),
                 }),
                 Entry::Own(Def {
                     long: "repeat",
                     short: None,
                     value: Some("N"),
-                    help: "the fewest samples per probe, build and round (default 1; \
-                           1 to 1000000)",
-                    set: Set::Text(|o, v, option| {
-                        o.repeat = flags::bounded(v, option, 1, MAX_SAMPLES)? as usize;
-                        Ok(())
-                    }),
+                    help: "the fewest samples per probe, build and round",
+                    set: Set::Number(Sampling::REPEAT, |o, n| o.repeat = n as _),
                 }),
                 Entry::Own(Def {
                     long: "warmup",
                     short: None,
                     value: Some("N"),
-                    help: "untimed samples per probe and build before each pair's first \
-                           round (default 3; 0 to 1000000)",
-                    set: Set::Text(|o, v, option| {
-                        o.warmup = flags::bounded(v, option, 0, MAX_SAMPLES)? as usize;
-                        Ok(())
-                    }),
+                    help: "untimed samples per probe and build before each pair's first round",
+                    set: Set::Number(Sampling::WARMUP, |o, n| o.warmup = n as _),
                 }),
                 Entry::Own(Def {
                     long: "min-batch",
@@ -252,9 +240,9 @@ impl Default for PairedOptions {
             new: PathBuf::new(),
             rounds: 30,
             pairs: DEFAULT_PAIRS,
-            repeat: 1,
-            round_ms: DEFAULT_ROUND_MS,
-            warmup: 3,
+            repeat: Sampling::REPEAT.default_usize(),
+            round_ms: Sampling::ROUND_MS.default,
+            warmup: Sampling::WARMUP.default_usize(),
             min_batch: None,
             probes: Vec::new(),
             env_old: Vec::new(),
@@ -380,7 +368,7 @@ mod tests {
         );
         let o = parse(&["old", "new"]).unwrap();
         assert_eq!((o.rounds, o.pairs), (30, DEFAULT_PAIRS));
-        assert_eq!(o.round_ms, DEFAULT_ROUND_MS);
+        assert_eq!(o.round_ms, Sampling::ROUND_MS.default);
         let o = parse(&["old", "new", "--pairs=15", "--round-time=0"]).unwrap();
         assert_eq!((o.pairs, o.round_ms), (15, 0));
     }

@@ -21,17 +21,13 @@ pub(crate) mod rounds;
 pub(crate) mod schedule;
 pub(crate) mod setup;
 
+use crate::commands::flags::Number;
+use crate::commands::micro::options::MAX_SAMPLES;
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// The most rounds `--rounds` asks for: far beyond any useful measurement.
 pub(crate) const MAX_ROUNDS: u64 = 100_000;
-
-/// Milliseconds each configuration spends on a probe in each round when
-/// `--round-time` is not given. One sample is at the mercy of one
-/// interruption; the median of several short ones is not, and a probe whose
-/// sample takes a millisecond can afford twenty a round.
-pub(crate) const DEFAULT_ROUND_MS: u64 = 20;
 
 /// One configuration measured: a bench binary, the environment and the
 /// arguments its workers get.
@@ -66,6 +62,30 @@ pub(crate) struct Sampling {
     pub(crate) probes: Vec<String>,
     /// How long a worker may take to answer.
     pub(crate) probe_timeout: Duration,
+}
+
+impl Sampling {
+    /// `--round-time`: milliseconds each configuration spends on a probe in
+    /// each round. One sample is at the mercy of one interruption; the
+    /// median of several short ones is not, and a probe whose sample takes
+    /// a millisecond can afford twenty a round.
+    pub(crate) const ROUND_MS: Number = Number {
+        default: 20,
+        min: 0,
+        max: 60_000,
+    };
+    /// `--repeat`: the fewest samples per probe, configuration and round.
+    pub(crate) const REPEAT: Number = Number {
+        default: 1,
+        min: 1,
+        max: MAX_SAMPLES,
+    };
+    /// `--warmup`: untimed samples before each set's first round.
+    pub(crate) const WARMUP: Number = Number {
+        default: 3,
+        min: 0,
+        max: MAX_SAMPLES,
+    };
 }
 
 /// What becomes of a worker that ends, stops answering or answers

@@ -3,8 +3,8 @@
 use super::listed::Listed;
 use crate::commands::common::{self, Common};
 use crate::commands::flags::{self, Def, Entry, Flag, Options, Section, Set, Spec};
-use crate::commands::interleave::{Configuration, DEFAULT_ROUND_MS, MAX_ROUNDS, Sampling};
-use crate::commands::micro::options::{MAX_BATCH, MAX_SAMPLES, metric};
+use crate::commands::interleave::{Configuration, MAX_ROUNDS, Sampling};
+use crate::commands::micro::options::{MAX_BATCH, metric};
 use crate::document::run::Metric;
 use crate::error::Error;
 use crate::stats::order;
@@ -115,33 +115,22 @@ is failed (exit 1), never fast.",
                     long: "round-time",
                     short: None,
                     value: Some("MS"),
-                    help: "milliseconds of samples per probe, configuration and round \
-                           (default 20; 0 to 60000)",
-                    set: Set::Text(|o, v, option| {
-                        o.sampling.round_ms = flags::bounded(v, option, 0, 60_000)?;
-                        Ok(())
-                    }),
+                    help: "milliseconds of samples per probe, configuration and round",
+                    set: Set::Number(Sampling::ROUND_MS, |o, n| o.sampling.round_ms = n as _),
                 }),
                 Entry::Own(Def {
                     long: "repeat",
                     short: None,
                     value: Some("N"),
-                    help: "the fewest samples per probe, configuration and round (default 1)",
-                    set: Set::Text(|o, v, option| {
-                        o.sampling.repeat = flags::bounded(v, option, 1, MAX_SAMPLES)? as usize;
-                        Ok(())
-                    }),
+                    help: "the fewest samples per probe, configuration and round",
+                    set: Set::Number(Sampling::REPEAT, |o, n| o.sampling.repeat = n as _),
                 }),
                 Entry::Own(Def {
                     long: "warmup",
                     short: None,
                     value: Some("N"),
-                    help: "untimed samples per probe and configuration before each set's \
-                           first round (default 3)",
-                    set: Set::Text(|o, v, option| {
-                        o.sampling.warmup = flags::bounded(v, option, 0, MAX_SAMPLES)? as usize;
-                        Ok(())
-                    }),
+                    help: "untimed samples per probe and configuration before each set's first round",
+                    set: Set::Number(Sampling::WARMUP, |o, n| o.sampling.warmup = n as _),
                 }),
                 Entry::Own(Def {
                     long: "min-batch",
@@ -274,9 +263,9 @@ impl Default for MatrixOptions {
             metric: Metric::Time,
             sampling: Sampling {
                 rounds: 30,
-                repeat: 1,
-                round_ms: DEFAULT_ROUND_MS,
-                warmup: 3,
+                repeat: Sampling::REPEAT.default_usize(),
+                round_ms: Sampling::ROUND_MS.default,
+                warmup: Sampling::WARMUP.default_usize(),
                 min_batch: None,
                 probes: Vec::new(),
                 probe_timeout: Duration::from_secs(120),

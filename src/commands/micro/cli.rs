@@ -2,7 +2,7 @@
 //! help and what it sets in [`MicroOptions`]. The parser takes options by
 //! it and `--help` is made from it (see [`crate::commands::flags`]).
 
-use super::options::{MAX_BATCH, MAX_BOOT_REPEAT, MAX_SAMPLES, MicroOptions, metric};
+use super::options::{MAX_BATCH, MAX_BOOT_REPEAT, MicroOptions, metric};
 use crate::commands::common::{self, Common};
 use crate::commands::flags::{self, Def, Entry, Options, Section, Set, Spec};
 
@@ -80,21 +80,15 @@ kept on this class (information only).",
                     long: "repeat",
                     short: None,
                     value: Some("N"),
-                    help: "measured rounds (default 30; 1 to 1000000)",
-                    set: Set::Text(|o, v, option| {
-                        o.repeat = flags::bounded(v, option, 1, MAX_SAMPLES)? as usize;
-                        Ok(())
-                    }),
+                    help: "measured rounds",
+                    set: Set::Number(MicroOptions::REPEAT, |o, n| o.repeat = n as _),
                 }),
                 Entry::Own(Def {
                     long: "warmup",
                     short: None,
                     value: Some("N"),
-                    help: "unmeasured rounds first (default 3; 0 to 1000000)",
-                    set: Set::Text(|o, v, option| {
-                        o.warmup = flags::bounded(v, option, 0, MAX_SAMPLES)? as usize;
-                        Ok(())
-                    }),
+                    help: "unmeasured rounds first",
+                    set: Set::Number(MicroOptions::WARMUP, |o, n| o.warmup = n as _),
                 }),
                 Entry::Own(Def {
                     long: "min-batch",

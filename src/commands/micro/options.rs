@@ -2,7 +2,7 @@
 //! flags cargo passes work as a Rust developer expects.
 
 use crate::commands::common::Common;
-use crate::commands::flags::{self, Flag};
+use crate::commands::flags::{self, Flag, Number};
 use crate::document::run::{Metric, Mode};
 use crate::error::Error;
 use crate::probe::{DEFAULT_SUITE, KERNEL_SUITE, Param, Probe, ProcessProbe};
@@ -59,8 +59,8 @@ impl Default for MicroOptions {
     fn default() -> Self {
         MicroOptions {
             common: Common::default(),
-            repeat: 30,
-            warmup: 3,
+            repeat: MicroOptions::REPEAT.default_usize(),
+            warmup: MicroOptions::WARMUP.default_usize(),
             probes: Vec::new(),
             filters: Vec::new(),
             skip: Vec::new(),
@@ -95,6 +95,19 @@ pub(crate) const MAX_BATCH: u64 = 1_000_000_000;
 pub(crate) const MAX_BOOT_REPEAT: u64 = 1000;
 
 impl MicroOptions {
+    /// `--repeat`: measured rounds, each a sample of every probe.
+    pub(crate) const REPEAT: Number = Number {
+        default: 30,
+        min: 1,
+        max: MAX_SAMPLES,
+    };
+    /// `--warmup`: unmeasured rounds first.
+    pub(crate) const WARMUP: Number = Number {
+        default: 3,
+        min: 0,
+        max: MAX_SAMPLES,
+    };
+
     /// The probes and process probes to run: `--probe` names (each must
     /// name one or the other), then the filters; at least one of either.
     pub fn select_all(
