@@ -46,8 +46,10 @@ impl Delivery {
 /// ([`verdict::exit_code`]).
 pub(crate) fn deliver(mut run: Run, delivery: &Delivery) -> Result<i32, Error> {
     // The verdict goes into the run, so what is saved, recorded and
-    // summarised says the exit code it was delivered with, and why.
-    let outcome = verdict::outcome(&run);
+    // summarised says the exit code it was delivered with, and why; a
+    // command that set it already (micro mode, before keeping the run)
+    // knows more than the rows say.
+    let outcome = run.outcome.take().unwrap_or_else(|| verdict::outcome(&run));
     let code = outcome.exit_code;
     run.outcome = Some(outcome);
     // A save that fails after all still prints the run, and writes it

@@ -89,9 +89,12 @@ pub(crate) fn main(
             confirm::confirm(&mut run, &baseline.run, &suite, options, &mut notes);
         }
     }
+    let stale = stale::mark(&mut run, options.count_check);
+    // The verdict goes into the run before it is kept, so that the run
+    // kept is, word for word, the one delivered and recorded.
+    run.outcome = Some(stale::outcome(&run, stale));
     choice.keep(&mut run);
     let baseline = choice.baseline.as_ref().map(|b| &b.run);
-    let stale = stale::mark(&mut run, options.count_check);
     page.draw_then(&name, run, baseline, |run| {
         stale::deliver(run, &delivery, stale)
     })

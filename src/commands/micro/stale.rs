@@ -7,11 +7,12 @@
 //! fails on it, asking for the file to be refreshed in the same commit.
 
 use crate::document::check::Figure;
+use crate::document::outcome::RunOutcome;
 use crate::document::run::Run;
 use crate::error::Error;
 use crate::judge::over_threshold;
 use crate::output::deliver::{self, Delivery};
-use crate::output::{github, stdout};
+use crate::output::{github, stdout, verdict};
 
 /// Delivers `run` as `deliver` does and fails it (exit 1) when `stale`
 /// counts moved past the threshold the other way (see [`mark`]), saying so
@@ -21,11 +22,28 @@ pub(crate) fn deliver(run: Run, delivery: &Delivery, stale: usize) -> Result<i32
     if stale == 0 {
         return Ok(code);
     }
-    eprintln!(
+    eprintln!("{}", failed_line(stale));
+    Ok(code.max(1))
+}
+
+/// The line of a run whose `stale` counts moved past the threshold the
+/// other way.
+fn failed_line(stale: usize) -> String {
+    format!(
         "FAIL: {stale} count(s) moved past the threshold the other way: refresh the committed \
          count baseline"
-    );
-    Ok(code.max(1))
+    )
+}
+
+/// The verdict `run` is delivered with when `stale` of its counts moved
+/// the other way (see [`mark`]): a failure, with its line.
+pub(crate) fn outcome(run: &Run, stale: usize) -> RunOutcome {
+    let mut outcome = verdict::outcome(run);
+    if stale > 0 {
+        outcome.exit_code = outcome.exit_code.max(1);
+        outcome.lines.push(failed_line(stale));
+    }
+    outcome
 }
 
 /// With `check` (`--count-check`), adds a warning to `run` for each count
