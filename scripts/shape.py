@@ -6,7 +6,7 @@ and no file over ~450 lines, both outside tests. This script measures both with
 a brace-matching scan (comments, strings and char literals are skipped), drops
 `#[cfg(test)]` items, and prints what is over the bounds, longest first.
 
-    scripts/shape.py [--functions N] [--files N] [DIR...]   (default: src evaluate/src demo-site/src)
+    scripts/shape.py [--functions N] [--files N] [DIR...]   (default: src crates evaluate/src demo-site/src)
 """
 import argparse
 import pathlib
@@ -119,7 +119,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--functions", type=int, default=60)
     parser.add_argument("--files", type=int, default=450)
-    parser.add_argument("dirs", nargs="*", default=["src", "evaluate/src", "demo-site/src"])
+    parser.add_argument("dirs", nargs="*", default=["src", "crates", "evaluate/src", "demo-site/src"])
     args = parser.parse_args()
     long_files, long_fns = [], []
     for d in args.dirs:

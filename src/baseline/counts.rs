@@ -4,7 +4,7 @@
 //! Wall time is judged only against a baseline of the same machine class;
 //! a new laptop or CI runner has none. Counts do not depend on the machine
 //! but on the count set-up (compiler, build, valgrind, batch, C library,
-//! library pin and the CPU valgrind shows; see `judge::setup`), so one
+//! library pin and the CPU valgrind shows; see `document::setup`), so one
 //! committed file per set-up judges every machine of that set-up: where no
 //! wall-time baseline of this class is committed and valgrind is installed,
 //! `cargo bench` counts instead of timing and the file whose set-up matches

@@ -32,6 +32,8 @@ pub(crate) enum Set<T: 'static> {
     Switch(fn(&mut T)),
     /// A switch that may refuse, given the option as written (`--no-search`)
     /// for its errors and for the options that remember which was given.
+    // Only HTTP mode's switches refuse.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     Flag(fn(&mut T, &str) -> Result<(), Error>),
     /// A UTF-8 value, checked by the function; the second argument is the
     /// option as written (`--repeat`), for its errors.

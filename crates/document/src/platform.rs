@@ -1,11 +1,11 @@
 //! What a run of counts was counted on besides its build: the platform of
-//! the counted child. `measure::callgrind::pin` reads it; `judge::setup`
+//! the counted child. `measure::callgrind::pin` reads it; `document::setup`
 //! compares it; a run saves it in its settings (`CountSettings`).
 
 use serde::{Deserialize, Serialize};
 
 /// What a run of counts was counted on, beyond the build: saved in its
-/// settings and compared by `judge::setup`.
+/// settings and compared by `document::setup`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Platform {
     /// `GLIBC_TUNABLES` as the counted child got it, whole: the user's own,

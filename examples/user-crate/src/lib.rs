@@ -1,6 +1,7 @@
 //! A user's library: two functions and, beside them, the probes that time
 //! them. The probes compile into the library through yardstick's light
-//! build (no default features), which adds only `inventory`.
+//! build (no default features), which adds only its registry crate
+//! (`yardstick-probe`) and `inventory`.
 
 /// Words of `n` letters, `count` of them, in a fixed order.
 pub fn words(count: usize, n: usize) -> Vec<String> {

@@ -18,7 +18,7 @@
 //! pinned is recorded instead: the CPU valgrind shows (the features code
 //! dispatches on, such as memchr's AVX2 path) and the C library's build.
 //! The run saves all of it as its [`Platform`]; a baseline counted on
-//! another gives information, not a verdict (`judge::setup`).
+//! another gives information, not a verdict (`document::setup`).
 
 mod diagnostics;
 mod loaded;
