@@ -67,9 +67,14 @@ impl Number {
         self.default as usize
     }
 
-    /// What the help says of the number: its default and bounds.
+    /// What the help says of the number: its default and bounds (an
+    /// upper bound of `u64::MAX` is none).
     fn said(&self) -> String {
-        format!("(default {}; {} to {})", self.default, self.min, self.max)
+        match (self.min, self.max) {
+            (0, u64::MAX) => format!("(default {})", self.default),
+            (min, u64::MAX) => format!("(default {}; at least {min})", self.default),
+            (min, max) => format!("(default {}; {min} to {max})", self.default),
+        }
     }
 }
 

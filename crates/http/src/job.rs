@@ -189,6 +189,18 @@ pub struct Job {
     pub max_failures: Option<f64>,
 }
 
+impl Job {
+    /// Measured requests per page and server when `--requests` is not given.
+    pub const REQUESTS: u64 = 100;
+    /// Unmeasured requests first when `--warmup` is not given.
+    pub const WARMUP: u64 = 5;
+    /// Requests in flight when `--concurrency` is not given.
+    pub const CONCURRENCY: u64 = 4;
+    /// Rounds when `--rounds` is not given: two, so each server goes first
+    /// once.
+    pub const ROUNDS: u64 = 2;
+}
+
 impl Default for Job {
     fn default() -> Job {
         Job {
@@ -197,10 +209,10 @@ impl Default for Job {
             base: None,
             compare: Vec::new(),
             seed: Seed::default(),
-            requests: 100,
-            warmup: 5,
-            concurrency: 4,
-            rounds: 2,
+            requests: Job::REQUESTS,
+            warmup: Job::WARMUP,
+            concurrency: Job::CONCURRENCY,
+            rounds: Job::ROUNDS,
             cold: false,
             cold_clear: None,
             cache_header: "X-Cache".to_string(),

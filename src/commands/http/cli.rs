@@ -4,14 +4,15 @@
 //! [`crate::commands::flags`]).
 
 use super::options::{
-    HttpOptions, auth, concurrency, encoding, header, header_name, list, non_empty, protocol, rate,
-    resolve, secret_header, share, tool,
+    HttpOptions, auth, encoding, header, header_name, list, non_empty, protocol, rate, resolve,
+    secret_header, share, tool,
 };
 use crate::commands::common::{self, Common};
 use crate::commands::flags::{
-    Def, Entry, Options, Section, Set, Spec, bounded, count, positive, seconds,
+    Def, Entry, Number, Options, Section, Set, Spec, bounded, count, positive, seconds,
 };
 use crate::http::discover::SearchWords;
+use crate::http::job::Job;
 use crate::http::k6::MAX_SEGMENTS;
 
 /// `yardstick http`'s command line: what `--help` prints, and what the
@@ -126,51 +127,36 @@ baseline comparison of micro mode.",
                     long: "requests",
                     short: None,
                     value: Some("N"),
-                    help: "measured requests per page and server (default 100; also --runs)",
-                    set: Set::Text(|o, v, option| {
-                        o.job.requests = positive(v, option)?;
-                        Ok(())
-                    }),
+                    help: "measured requests per page and server; also --runs",
+                    set: Set::Number(REQUESTS, |o, n| o.job.requests = n),
                 }),
                 Entry::Own(Def {
                     long: "runs",
                     short: None,
                     value: Some("N"),
                     help: "",
-                    set: Set::Text(|o, v, option| {
-                        o.job.requests = positive(v, option)?;
-                        Ok(())
-                    }),
+                    set: Set::Number(REQUESTS, |o, n| o.job.requests = n),
                 }),
                 Entry::Own(Def {
                     long: "warmup",
                     short: None,
                     value: Some("N"),
-                    help: "unmeasured requests first (default 5; at least one per connection)",
-                    set: Set::Text(|o, v, option| {
-                        o.job.warmup = count(v, option)?;
-                        Ok(())
-                    }),
+                    help: "unmeasured requests first, at least one per connection",
+                    set: Set::Number(WARMUP, |o, n| o.job.warmup = n),
                 }),
                 Entry::Own(Def {
                     long: "concurrency",
                     short: None,
                     value: Some("N"),
-                    help: "requests in flight (default 4; at most 10000)",
-                    set: Set::Text(|o, v, option| {
-                        o.job.concurrency = concurrency(v, option)?;
-                        Ok(())
-                    }),
+                    help: "requests in flight",
+                    set: Set::Number(CONCURRENCY, |o, n| o.job.concurrency = n),
                 }),
                 Entry::Own(Def {
                     long: "rounds",
                     short: None,
                     value: Some("N"),
-                    help: "rounds; the order of servers is reversed every other round (default 2)",
-                    set: Set::Text(|o, v, option| {
-                        o.job.rounds = positive(v, option)?;
-                        Ok(())
-                    }),
+                    help: "rounds; the order of servers is reversed every other round",
+                    set: Set::Number(ROUNDS, |o, n| o.job.rounds = n),
                 }),
                 Entry::Own(Def {
                     long: "cold",
@@ -405,3 +391,33 @@ fn search_twice() -> crate::error::Error {
         "--search names the search page's words, --no-search leaves it out: give one of them",
     )
 }
+
+/// `--requests` (and `--runs`): measured requests per page and server.
+const REQUESTS: Number = Number {
+    default: Job::REQUESTS,
+    min: 1,
+    max: u64::MAX,
+};
+
+/// `--warmup`: unmeasured requests per page and server first (raised to
+/// one per connection).
+const WARMUP: Number = Number {
+    default: Job::WARMUP,
+    min: 0,
+    max: u64::MAX,
+};
+
+/// `--concurrency`: requests in flight. Each is a connection, a task and
+/// its buffers; far past this the client measures itself.
+const CONCURRENCY: Number = Number {
+    default: Job::CONCURRENCY,
+    min: 1,
+    max: 10_000,
+};
+
+/// `--rounds`: the parts the requests are split into.
+const ROUNDS: Number = Number {
+    default: Job::ROUNDS,
+    min: 1,
+    max: u64::MAX,
+};

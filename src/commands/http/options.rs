@@ -6,7 +6,6 @@
 //! line that every local user can read.
 
 use crate::commands::common::Common;
-use crate::commands::flags::positive;
 use crate::error::Error;
 use crate::http::job::{Encoding, Job, Protocol, Resolve, Tool};
 pub(super) use crate::http::job::{header, header_name};
@@ -166,18 +165,6 @@ pub(super) fn non_empty(v: &str, option: &str) -> Result<String, Error> {
     Ok(v.trim().to_string())
 }
 
-/// Most requests at a time one run may hold open: one task and socket each.
-const MAX_CONCURRENCY: u64 = 10_000;
-
-pub(super) fn concurrency(v: &str, option: &str) -> Result<u64, Error> {
-    match positive(v, option)? {
-        n if n > MAX_CONCURRENCY => Err(Error::usage(format!(
-            "{option}: at most {MAX_CONCURRENCY} at a time"
-        ))),
-        n => Ok(n),
-    }
-}
-
 pub(super) fn list(value: &str, option: &str) -> Result<Vec<String>, Error> {
     let items: Vec<String> = value.split(',').map(|s| s.trim().to_string()).collect();
     if items.iter().any(String::is_empty) {
@@ -280,10 +267,24 @@ mod tests {
         let o = parse(args(&["--base=http://localhost:8080"]), None)
             .unwrap()
             .job;
-        assert_eq!(
-            (o.requests, o.warmup, o.concurrency, o.rounds),
-            (100, 5, 4, 2)
-        );
+        // The numbers' defaults are the ones --help prints.
+        let help = super::super::cli::SPEC.help();
+        for (head, value) in [
+            ("--requests=N", o.requests),
+            ("--warmup=N", o.warmup),
+            ("--concurrency=N", o.concurrency),
+            ("--rounds=N", o.rounds),
+        ] {
+            let said = help
+                .split("\n  --")
+                .find(|entry| entry.starts_with(&head[2..]))
+                .map(|entry| entry.split_whitespace().collect::<Vec<_>>().join(" "));
+            assert!(
+                said.as_deref()
+                    .is_some_and(|s| s.contains(&format!("(default {value}"))),
+                "{head}: {said:?}"
+            );
+        }
         assert_eq!(o.cache_header, "X-Cache");
         assert_eq!(o.timeout, Duration::from_secs(30));
         assert_eq!(

@@ -2,7 +2,7 @@
 //! help and what it sets in [`MicroOptions`]. The parser takes options by
 //! it and `--help` is made from it (see [`crate::commands::flags`]).
 
-use super::options::{MAX_BATCH, MAX_BOOT_REPEAT, MicroOptions, metric};
+use super::options::{MAX_BATCH, MicroOptions, metric};
 use crate::commands::common::{self, Common};
 use crate::commands::flags::{self, Def, Entry, Options, Section, Set, Spec};
 
@@ -117,11 +117,8 @@ kept on this class (information only).",
                     long: "boot-repeat",
                     short: None,
                     value: Some("N"),
-                    help: "children started per process probe (default 5; 1 to 1000)",
-                    set: Set::Text(|o, v, option| {
-                        o.boot_repeat = flags::bounded(v, option, 1, MAX_BOOT_REPEAT)? as usize;
-                        Ok(())
-                    }),
+                    help: "children started per process probe",
+                    set: Set::Number(MicroOptions::BOOT_REPEAT, |o, n| o.boot_repeat = n as _),
                 }),
                 Entry::Own(Def {
                     long: "metric",

@@ -72,7 +72,7 @@ impl Default for MicroOptions {
             calibrate: true,
             confirm: true,
             worker: false,
-            boot_repeat: 5,
+            boot_repeat: MicroOptions::BOOT_REPEAT.default_usize(),
             suite: DEFAULT_SUITE.to_string(),
             params: Vec::new(),
             count_check: false,
@@ -89,17 +89,20 @@ pub(crate) const MAX_SAMPLES: u64 = 1_000_000;
 /// stall the run until the probe timeout, which names no option.
 pub(crate) const MAX_BATCH: u64 = 1_000_000_000;
 
-/// The most children `--boot-repeat` starts per process probe: each is a
-/// whole process, and a thousand already make a figure far steadier than
-/// the machine.
-pub(crate) const MAX_BOOT_REPEAT: u64 = 1000;
-
 impl MicroOptions {
     /// `--repeat`: measured rounds, each a sample of every probe.
     pub(crate) const REPEAT: Number = Number {
         default: 30,
         min: 1,
         max: MAX_SAMPLES,
+    };
+    /// `--boot-repeat`: children started per process probe. Each is a whole
+    /// process, and a thousand already make a figure far steadier than the
+    /// machine.
+    pub(crate) const BOOT_REPEAT: Number = Number {
+        default: 5,
+        min: 1,
+        max: 1000,
     };
     /// `--warmup`: unmeasured rounds first.
     pub(crate) const WARMUP: Number = Number {
