@@ -46,20 +46,20 @@ pub(crate) fn main(o: &PairedOptions) -> Result<i32, Error> {
     let page = o.common.page([o.old.clone(), o.new.clone()])?;
     let setup = setup(o)?;
     let configurations = o.configurations();
-    let sampling = o.sampling();
+    let sampling = o.sampling.clone();
     let launcher = Launcher {
         configurations: &configurations,
         sampling: &sampling,
     };
     let first = launcher.first_set(OnLostWorker::Stop)?;
-    let schedule = Schedule::new(o.rounds, o.pairs);
+    let schedule = Schedule::new(o.sampling.rounds, o.pairs);
     let measuring = Measuring {
         sampling: &sampling,
         schedule: &schedule,
         launcher: &launcher,
         on_lost: OnLostWorker::Stop,
         rng: fastrand::Rng::with_seed(setup.seed),
-        measured: Measured::new(&first, o.repeat),
+        measured: Measured::new(&first, o.sampling.repeat),
     };
     let steps = schedule.steps(measuring.measured.timed.len());
     let mut progress = Progress::new(steps, o.common.quiet);

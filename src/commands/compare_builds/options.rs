@@ -8,7 +8,6 @@ use crate::error::Error;
 use lexopt::Parser;
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// With fewer worker pairs even a slowdown in every pair cannot reach
 /// p < 0.01 (the exact test's smallest p-value is 2^-pairs).
@@ -40,7 +39,7 @@ test over the pairs gives p < 0.01.",
                     value: Some("N"),
                     help: "rounds (default 30; 7 to 100000)",
                     set: Set::Text(|o, v, option| {
-                        o.rounds = flags::bounded(v, option, 1, MAX_ROUNDS)? as usize;
+                        o.sampling.rounds = flags::bounded(v, option, 1, MAX_ROUNDS)? as usize;
                         Ok(())
                     }),
                 }),
@@ -60,21 +59,21 @@ test over the pairs gives p < 0.01.",
                     short: None,
                     value: Some("MS"),
                     help: "milliseconds of samples per probe, build and round; 0: --repeat samples",
-                    set: Set::Number(Sampling::ROUND_MS, |o, n| o.round_ms = n as _),
+                    set: Set::Number(Sampling::ROUND_MS, |o, n| o.sampling.round_ms = n as _),
                 }),
                 Entry::Own(Def {
                     long: "repeat",
                     short: None,
                     value: Some("N"),
                     help: "the fewest samples per probe, build and round",
-                    set: Set::Number(Sampling::REPEAT, |o, n| o.repeat = n as _),
+                    set: Set::Number(Sampling::REPEAT, |o, n| o.sampling.repeat = n as _),
                 }),
                 Entry::Own(Def {
                     long: "warmup",
                     short: None,
                     value: Some("N"),
                     help: "untimed samples per probe and build before each pair's first round",
-                    set: Set::Number(Sampling::WARMUP, |o, n| o.warmup = n as _),
+                    set: Set::Number(Sampling::WARMUP, |o, n| o.sampling.warmup = n as _),
                 }),
                 Entry::Own(Def {
                     long: "min-batch",
@@ -83,7 +82,7 @@ test over the pairs gives p < 0.01.",
                     help: "iterations per sample (default: the larger of the two builds' \
                            choices; 1 to 1000000000)",
                     set: Set::Text(|o, v, option| {
-                        o.min_batch = Some(flags::bounded(v, option, 1, MAX_BATCH)?);
+                        o.sampling.min_batch = Some(flags::bounded(v, option, 1, MAX_BATCH)?);
                         Ok(())
                     }),
                 }),
@@ -93,7 +92,7 @@ test over the pairs gives p < 0.01.",
                     value: Some("NAME"),
                     help: "compare only this probe (repeatable)",
                     set: Set::Text(|o, v, _| {
-                        o.probes.push(v.to_string());
+                        o.sampling.probes.push(v.to_string());
                         Ok(())
                     }),
                 }),
@@ -147,7 +146,7 @@ test over the pairs gives p < 0.01.",
                     help: "how long a worker may take to answer (default 120; above 0, \
                            at most 86400)",
                     set: Set::Text(|o, v, option| {
-                        o.probe_timeout = flags::seconds(v, option)?;
+                        o.sampling.probe_timeout = flags::seconds(v, option)?;
                         Ok(())
                     }),
                 }),
@@ -196,33 +195,20 @@ pub(crate) struct PairedOptions {
     pub(crate) old: PathBuf,
     /// The new bench binary, built from the code judged.
     pub(crate) new: PathBuf,
-    /// Rounds; in each, every probe is timed on each build, the two blocks
-    /// of samples back to back in a random order.
-    pub(crate) rounds: usize,
+    /// How the samples are taken, as a matrix takes them: rounds (in each,
+    /// every probe is timed on each build, the two blocks of samples back
+    /// to back in a random order), samples a round, warm-up, batch, probes
+    /// and the worker's timeout.
+    pub(crate) sampling: Sampling,
     /// Fresh pairs of worker processes the rounds are spread over; each
     /// pair is one piece of evidence (see `judge::paired`).
     pub(crate) pairs: usize,
-    /// The fewest samples per probe per build per round (the round's figure
-    /// is their median).
-    pub(crate) repeat: usize,
-    /// Milliseconds per probe per build per round: a probe whose sample is
-    /// shorter takes more than `repeat` samples a round (see `schedule`).
-    pub(crate) round_ms: u64,
-    /// Untimed samples per probe per build before each pair's first round.
-    pub(crate) warmup: usize,
-    /// A fixed batch for every probe; by default each worker picks one and
-    /// both builds take the larger.
-    pub(crate) min_batch: Option<u64>,
-    /// The probes compared (`--probe=NAME` each); all when empty.
-    pub(crate) probes: Vec<String>,
     /// Extra environment for the old build's workers (`--env-old=K=V`).
     pub(crate) env_old: Vec<(String, String)>,
     /// Extra environment for the new build's workers (`--env-new=K=V`).
     pub(crate) env_new: Vec<(String, String)>,
     /// Seed of the round order; random when not given.
     pub(crate) seed: Option<u64>,
-    /// How long a worker may take to answer (set-up, or one sample).
-    pub(crate) probe_timeout: Duration,
     /// The CPU both workers run on (`--cpu=N`); by default the last one this
     /// process may use.
     pub(crate) cpu: Option<usize>,
@@ -238,17 +224,11 @@ impl Default for PairedOptions {
             common: Common::default(),
             old: PathBuf::new(),
             new: PathBuf::new(),
-            rounds: 30,
+            sampling: Sampling::default(),
             pairs: DEFAULT_PAIRS,
-            repeat: Sampling::REPEAT.default_usize(),
-            round_ms: Sampling::ROUND_MS.default,
-            warmup: Sampling::WARMUP.default_usize(),
-            min_batch: None,
-            probes: Vec::new(),
             env_old: Vec::new(),
             env_new: Vec::new(),
             seed: None,
-            probe_timeout: Duration::from_secs(120),
             cpu: None,
             pairs_asked: None,
         }
@@ -268,7 +248,9 @@ impl PairedOptions {
                 other => return Err(SPEC.unexpected(&other)),
             }
         }
-        o.pairs = o.pairs_asked.unwrap_or(DEFAULT_PAIRS.min(o.rounds));
+        o.pairs = o
+            .pairs_asked
+            .unwrap_or(DEFAULT_PAIRS.min(o.sampling.rounds));
         o.check_pairs()?;
         [o.old, o.new] = <[PathBuf; 2]>::try_from(binaries).map_err(|_| {
             Error::usage("usage: yardstick compare-builds OLD NEW [OPTIONS] (two bench binaries)")
@@ -291,23 +273,10 @@ impl PairedOptions {
         ]
     }
 
-    /// How both builds' samples are taken.
-    pub(crate) fn sampling(&self) -> Sampling {
-        Sampling {
-            rounds: self.rounds,
-            repeat: self.repeat,
-            round_ms: self.round_ms,
-            warmup: self.warmup,
-            min_batch: self.min_batch,
-            probes: self.probes.clone(),
-            probe_timeout: self.probe_timeout,
-        }
-    }
-
     /// Refuses rounds and pairs too few for a verdict at p < 0.01, and
     /// more pairs than rounds.
     fn check_pairs(&self) -> Result<(), Error> {
-        if self.rounds < MIN_PAIRS {
+        if self.sampling.rounds < MIN_PAIRS {
             return Err(Error::usage(format!(
                 "--rounds: at least {MIN_PAIRS} rounds (on {MIN_PAIRS} worker pairs) are needed for a verdict at p < 0.01"
             )));
@@ -317,10 +286,10 @@ impl PairedOptions {
                 "--pairs: at least {MIN_PAIRS} worker pairs are needed for a verdict at p < 0.01"
             )));
         }
-        if self.pairs > self.rounds {
+        if self.pairs > self.sampling.rounds {
             return Err(Error::usage(format!(
                 "--pairs: {} pairs need at least as many rounds (--rounds={})",
-                self.pairs, self.rounds
+                self.pairs, self.sampling.rounds
             )));
         }
         Ok(())
@@ -357,9 +326,17 @@ mod tests {
             "--json",
         ])
         .unwrap();
-        assert_eq!(o.probe_timeout, Duration::from_secs(9));
+        assert_eq!(o.sampling.probe_timeout, std::time::Duration::from_secs(9));
         assert_eq!((o.old, o.new), (PathBuf::from("old"), PathBuf::from("new")));
-        assert_eq!((o.rounds, o.repeat, o.warmup, o.seed), (7, 1, 3, Some(7)));
+        assert_eq!(
+            (
+                o.sampling.rounds,
+                o.sampling.repeat,
+                o.sampling.warmup,
+                o.seed
+            ),
+            (7, 1, 3, Some(7))
+        );
         // Fewer rounds than the default pairs: one round per pair.
         assert_eq!(o.pairs, 7);
         assert_eq!(
@@ -367,10 +344,10 @@ mod tests {
             vec![("YARDSTICK_INJECT".to_string(), "*:5".to_string())]
         );
         let o = parse(&["old", "new"]).unwrap();
-        assert_eq!((o.rounds, o.pairs), (30, DEFAULT_PAIRS));
-        assert_eq!(o.round_ms, Sampling::ROUND_MS.default);
+        assert_eq!((o.sampling.rounds, o.pairs), (30, DEFAULT_PAIRS));
+        assert_eq!(o.sampling.round_ms, Sampling::ROUND_MS.default);
         let o = parse(&["old", "new", "--pairs=15", "--round-time=0"]).unwrap();
-        assert_eq!((o.pairs, o.round_ms), (15, 0));
+        assert_eq!((o.pairs, o.sampling.round_ms), (15, 0));
     }
 
     #[test]

@@ -60,19 +60,19 @@ fn paired_settings(
     PairedSettings {
         old: o.old.display().to_string(),
         new: o.new.display().to_string(),
-        rounds: o.rounds,
+        rounds: o.sampling.rounds,
         pairs: schedule.sets(),
         sampling: SamplingSettings {
-            repeat: o.repeat,
-            round_ms: o.round_ms,
+            repeat: o.sampling.repeat,
+            round_ms: o.sampling.round_ms,
             fake_clock: setup.clock.describe(),
             samples_per_round: timed
                 .iter()
                 .map(|t| (t.name.clone(), t.per_round))
                 .collect(),
-            warmup: o.warmup,
-            min_batch: o.min_batch,
-            probes: o.probes.clone(),
+            warmup: o.sampling.warmup,
+            min_batch: o.sampling.min_batch,
+            probes: o.sampling.probes.clone(),
             seed: setup.seed,
             cpu: setup.cpu,
         },

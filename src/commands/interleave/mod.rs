@@ -64,7 +64,29 @@ pub(crate) struct Sampling {
     pub(crate) probe_timeout: Duration,
 }
 
+impl Default for Sampling {
+    /// Every sampling option as it is when not given, for compare-builds
+    /// and matrix alike.
+    fn default() -> Sampling {
+        Sampling {
+            rounds: Sampling::ROUNDS,
+            repeat: Sampling::REPEAT.default_usize(),
+            round_ms: Sampling::ROUND_MS.default,
+            warmup: Sampling::WARMUP.default_usize(),
+            min_batch: None,
+            probes: Vec::new(),
+            probe_timeout: Sampling::PROBE_TIMEOUT,
+        }
+    }
+}
+
 impl Sampling {
+    /// `--rounds` when not given (each command has its own least number:
+    /// what its verdict needs).
+    pub(crate) const ROUNDS: usize = 30;
+    /// `--probe-timeout` when not given: how long a worker may take to
+    /// answer (its set-up, or one sample).
+    pub(crate) const PROBE_TIMEOUT: Duration = Duration::from_secs(120);
     /// `--round-time`: milliseconds each configuration spends on a probe in
     /// each round. One sample is at the mercy of one interruption; the
     /// median of several short ones is not, and a probe whose sample takes

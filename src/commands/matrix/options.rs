@@ -11,7 +11,6 @@ use crate::stats::order;
 use lexopt::Parser;
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// Worker sets when `--sets` is not given (fewer when there are fewer
 /// rounds): ten sets give a 97.9 % interval between the 2nd and 9th.
@@ -261,15 +260,7 @@ impl Default for MatrixOptions {
             listed: Vec::new(),
             base: None,
             metric: Metric::Time,
-            sampling: Sampling {
-                rounds: 30,
-                repeat: Sampling::REPEAT.default_usize(),
-                round_ms: Sampling::ROUND_MS.default,
-                warmup: Sampling::WARMUP.default_usize(),
-                min_batch: None,
-                probes: Vec::new(),
-                probe_timeout: Duration::from_secs(120),
-            },
+            sampling: Sampling::default(),
             sets: DEFAULT_SETS,
             seed: None,
             cpu: None,
