@@ -90,6 +90,9 @@ pub(crate) enum Entry<T: 'static> {
     SharedGroup(&'static [&'static Def<Common>]),
     /// Positional arguments: `(NAME, help)`, listed only.
     Positional(&'static str, &'static str),
+    /// Lines that commands share through a macro of their own (the
+    /// sampling options of `compare-builds` and `matrix`), in place.
+    Group(&'static [Entry<T>]),
 }
 
 /// One line of the table, groups taken apart.
@@ -101,17 +104,22 @@ enum Item<'a, T: 'static> {
 }
 
 impl<T> Section<T> {
-    fn items(&self) -> impl Iterator<Item = Item<'_, T>> {
-        self.entries.iter().flat_map(|entry| {
-            let items: Vec<Item<'_, T>> = match entry {
-                Entry::Own(d) => vec![Item::Own(d)],
-                Entry::Shared(d) => vec![Item::Shared(d, d.help)],
-                Entry::SharedAs(d, help) => vec![Item::Shared(d, help)],
-                Entry::SharedGroup(defs) => defs.iter().map(|d| Item::Shared(d, d.help)).collect(),
-                Entry::Positional(name, help) => vec![Item::Positional(name, help)],
-            };
-            items
-        })
+    fn items(&'static self) -> impl Iterator<Item = Item<'static, T>> {
+        self.entries.iter().flat_map(Entry::items)
+    }
+}
+
+impl<T> Entry<T> {
+    /// The lines this entry stands for, groups taken apart.
+    fn items(&'static self) -> Vec<Item<'static, T>> {
+        match self {
+            Entry::Own(d) => vec![Item::Own(d)],
+            Entry::Shared(d) => vec![Item::Shared(d, d.help)],
+            Entry::SharedAs(d, help) => vec![Item::Shared(d, help)],
+            Entry::SharedGroup(defs) => defs.iter().map(|d| Item::Shared(d, d.help)).collect(),
+            Entry::Positional(name, help) => vec![Item::Positional(name, help)],
+            Entry::Group(entries) => entries.iter().flat_map(Entry::items).collect(),
+        }
     }
 }
 
@@ -376,7 +384,7 @@ fn edits(a: &[char], b: &[char]) -> usize {
 }
 
 impl<T> Spec<T> {
-    fn items(&self) -> impl Iterator<Item = Item<'_, T>> {
+    fn items(&self) -> impl Iterator<Item = Item<'static, T>> {
         self.sections.iter().flat_map(Section::items)
     }
 

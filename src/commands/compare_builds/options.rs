@@ -2,8 +2,8 @@
 
 use crate::commands::common::{self, Common};
 use crate::commands::flags::{self, Def, Entry, Flag, Options, Section, Set, Spec};
-use crate::commands::interleave::{Configuration, MAX_ROUNDS, Sampling};
-use crate::commands::micro::options::MAX_BATCH;
+use crate::commands::interleave::{Configuration, MAX_ROUNDS, Sampling, sampling_options};
+
 use crate::error::Error;
 use lexopt::Parser;
 use std::ffi::OsString;
@@ -54,48 +54,7 @@ test over the pairs gives p < 0.01.",
                         Ok(())
                     }),
                 }),
-                Entry::Own(Def {
-                    long: "round-time",
-                    short: None,
-                    value: Some("MS"),
-                    help: "milliseconds of samples per probe, build and round; 0: --repeat samples",
-                    set: Set::Number(Sampling::ROUND_MS, |o, n| o.sampling.round_ms = n as _),
-                }),
-                Entry::Own(Def {
-                    long: "repeat",
-                    short: None,
-                    value: Some("N"),
-                    help: "the fewest samples per probe, build and round",
-                    set: Set::Number(Sampling::REPEAT, |o, n| o.sampling.repeat = n as _),
-                }),
-                Entry::Own(Def {
-                    long: "warmup",
-                    short: None,
-                    value: Some("N"),
-                    help: "untimed samples per probe and build before each pair's first round",
-                    set: Set::Number(Sampling::WARMUP, |o, n| o.sampling.warmup = n as _),
-                }),
-                Entry::Own(Def {
-                    long: "min-batch",
-                    short: None,
-                    value: Some("K"),
-                    help: "iterations per sample (default: the larger of the two builds' \
-                           choices; 1 to 1000000000)",
-                    set: Set::Text(|o, v, option| {
-                        o.sampling.min_batch = Some(flags::bounded(v, option, 1, MAX_BATCH)?);
-                        Ok(())
-                    }),
-                }),
-                Entry::Own(Def {
-                    long: "probe",
-                    short: None,
-                    value: Some("NAME"),
-                    help: "compare only this probe (repeatable)",
-                    set: Set::Text(|o, v, _| {
-                        o.sampling.probes.push(v.to_string());
-                        Ok(())
-                    }),
-                }),
+                sampling_options!(side: "build", set: "pair", batch: "the larger of the two builds'", workers: "both workers run"),
                 Entry::SharedAs(&common::THRESHOLD, "how much slower regresses (default 3)"),
                 Entry::Own(Def {
                     long: "env-old",
@@ -114,39 +73,6 @@ test over the pairs gives p < 0.01.",
                     help: "extra environment for NEW's workers (repeatable)",
                     set: Set::Text(|o, v, option| {
                         o.env_new.push(assignment(v, option)?);
-                        Ok(())
-                    }),
-                }),
-                Entry::Own(Def {
-                    long: "seed",
-                    short: None,
-                    value: Some("N"),
-                    help: "seed of the random orders (default: drawn, and saved in the \
-                           run's settings)",
-                    set: Set::Text(|o, v, option| {
-                        o.seed = Some(flags::count(v, option)?);
-                        Ok(())
-                    }),
-                }),
-                Entry::Own(Def {
-                    long: "cpu",
-                    short: None,
-                    value: Some("N"),
-                    help: "the CPU both workers run on (default: the last one this process \
-                           may use; 0 to 65536)",
-                    set: Set::Text(|o, v, option| {
-                        o.cpu = Some(flags::bounded(v, option, 0, 1 << 16)? as usize);
-                        Ok(())
-                    }),
-                }),
-                Entry::Own(Def {
-                    long: "probe-timeout",
-                    short: None,
-                    value: Some("SECONDS"),
-                    help: "how long a worker may take to answer (default 120; above 0, \
-                           at most 86400)",
-                    set: Set::Text(|o, v, option| {
-                        o.sampling.probe_timeout = flags::seconds(v, option)?;
                         Ok(())
                     }),
                 }),

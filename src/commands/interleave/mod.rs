@@ -110,6 +110,124 @@ impl Sampling {
     };
 }
 
+/// The options `compare-builds` and `matrix` share, defined once for an
+/// options type with the fields `sampling`, `seed` and `cpu`, and worded
+/// for each: `side` is what a probe is timed on ("build", "configuration"),
+/// `set` a group of workers ("pair", "set"), `batch` whose batch wins
+/// ("the larger of the two builds'"), `workers` who runs on the CPU
+/// ("both workers run"). `--rounds` and the worker groups' count are each
+/// command's own: what its verdict needs of them differs.
+macro_rules! sampling_options {
+    (side: $side:literal, set: $set:literal, batch: $batch:literal, workers: $workers:literal) => {
+        $crate::commands::flags::Entry::Group(&[
+            $crate::commands::flags::Entry::Own($crate::commands::flags::Def {
+                long: "round-time",
+                short: None,
+                value: Some("MS"),
+                help: concat!(
+                    "milliseconds of samples per probe, ",
+                    $side,
+                    " and round; 0: --repeat samples"
+                ),
+                set: $crate::commands::flags::Set::Number(
+                    $crate::commands::interleave::Sampling::ROUND_MS,
+                    |o, n| o.sampling.round_ms = n as _,
+                ),
+            }),
+            $crate::commands::flags::Entry::Own($crate::commands::flags::Def {
+                long: "repeat",
+                short: None,
+                value: Some("N"),
+                help: concat!("the fewest samples per probe, ", $side, " and round"),
+                set: $crate::commands::flags::Set::Number(
+                    $crate::commands::interleave::Sampling::REPEAT,
+                    |o, n| o.sampling.repeat = n as _,
+                ),
+            }),
+            $crate::commands::flags::Entry::Own($crate::commands::flags::Def {
+                long: "warmup",
+                short: None,
+                value: Some("N"),
+                help: concat!(
+                    "untimed samples per probe and ",
+                    $side,
+                    " before each ",
+                    $set,
+                    "'s first round"
+                ),
+                set: $crate::commands::flags::Set::Number(
+                    $crate::commands::interleave::Sampling::WARMUP,
+                    |o, n| o.sampling.warmup = n as _,
+                ),
+            }),
+            $crate::commands::flags::Entry::Own($crate::commands::flags::Def {
+                long: "min-batch",
+                short: None,
+                value: Some("K"),
+                help: concat!(
+                    "iterations per sample (default: ",
+                    $batch,
+                    " choices; 1 to 1000000000)"
+                ),
+                set: $crate::commands::flags::Set::Text(|o, v, option| {
+                    o.sampling.min_batch = Some($crate::commands::flags::bounded(
+                        v,
+                        option,
+                        1,
+                        $crate::commands::micro::options::MAX_BATCH,
+                    )?);
+                    Ok(())
+                }),
+            }),
+            $crate::commands::flags::Entry::Own($crate::commands::flags::Def {
+                long: "probe",
+                short: None,
+                value: Some("NAME"),
+                help: "measure only this probe (repeatable)",
+                set: $crate::commands::flags::Set::Text(|o, v, _| {
+                    o.sampling.probes.push(v.to_string());
+                    Ok(())
+                }),
+            }),
+            $crate::commands::flags::Entry::Own($crate::commands::flags::Def {
+                long: "seed",
+                short: None,
+                value: Some("N"),
+                help: "seed of the random orders (default: drawn, and saved in the run's settings)",
+                set: $crate::commands::flags::Set::Text(|o, v, option| {
+                    o.seed = Some($crate::commands::flags::count(v, option)?);
+                    Ok(())
+                }),
+            }),
+            $crate::commands::flags::Entry::Own($crate::commands::flags::Def {
+                long: "cpu",
+                short: None,
+                value: Some("N"),
+                help: concat!(
+                    "the CPU ",
+                    $workers,
+                    " on (default: the last one this process may use; 0 to 65536)"
+                ),
+                set: $crate::commands::flags::Set::Text(|o, v, option| {
+                    o.cpu = Some($crate::commands::flags::bounded(v, option, 0, 1 << 16)? as usize);
+                    Ok(())
+                }),
+            }),
+            $crate::commands::flags::Entry::Own($crate::commands::flags::Def {
+                long: "probe-timeout",
+                short: None,
+                value: Some("SECONDS"),
+                help: "how long a worker may take to answer (default 120; above 0, at most 86400)",
+                set: $crate::commands::flags::Set::Text(|o, v, option| {
+                    o.sampling.probe_timeout = $crate::commands::flags::seconds(v, option)?;
+                    Ok(())
+                }),
+            }),
+        ])
+    };
+}
+pub(crate) use sampling_options;
+
 /// What becomes of a worker that ends, stops answering or answers
 /// nonsense once the first set has greeted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 use super::listed::Listed;
 use crate::commands::common::{self, Common};
 use crate::commands::flags::{self, Def, Entry, Flag, Options, Section, Set, Spec};
-use crate::commands::interleave::{Configuration, MAX_ROUNDS, Sampling};
-use crate::commands::micro::options::{MAX_BATCH, metric};
+use crate::commands::interleave::{Configuration, MAX_ROUNDS, Sampling, sampling_options};
+use crate::commands::micro::options::metric;
 use crate::document::run::Metric;
 use crate::error::Error;
 use crate::stats::order;
@@ -110,79 +110,7 @@ is failed (exit 1), never fast.",
                         Ok(())
                     }),
                 }),
-                Entry::Own(Def {
-                    long: "round-time",
-                    short: None,
-                    value: Some("MS"),
-                    help: "milliseconds of samples per probe, configuration and round",
-                    set: Set::Number(Sampling::ROUND_MS, |o, n| o.sampling.round_ms = n as _),
-                }),
-                Entry::Own(Def {
-                    long: "repeat",
-                    short: None,
-                    value: Some("N"),
-                    help: "the fewest samples per probe, configuration and round",
-                    set: Set::Number(Sampling::REPEAT, |o, n| o.sampling.repeat = n as _),
-                }),
-                Entry::Own(Def {
-                    long: "warmup",
-                    short: None,
-                    value: Some("N"),
-                    help: "untimed samples per probe and configuration before each set's first round",
-                    set: Set::Number(Sampling::WARMUP, |o, n| o.sampling.warmup = n as _),
-                }),
-                Entry::Own(Def {
-                    long: "min-batch",
-                    short: None,
-                    value: Some("K"),
-                    help: "iterations per sample (default: the largest of the configurations' \
-                           choices)",
-                    set: Set::Text(|o, v, option| {
-                        o.sampling.min_batch = Some(flags::bounded(v, option, 1, MAX_BATCH)?);
-                        Ok(())
-                    }),
-                }),
-                Entry::Own(Def {
-                    long: "probe",
-                    short: None,
-                    value: Some("NAME"),
-                    help: "measure only this probe (repeatable)",
-                    set: Set::Text(|o, v, _| {
-                        o.sampling.probes.push(v.to_string());
-                        Ok(())
-                    }),
-                }),
-                Entry::Own(Def {
-                    long: "seed",
-                    short: None,
-                    value: Some("N"),
-                    help: "seed of the random orders (default: drawn, and saved)",
-                    set: Set::Text(|o, v, option| {
-                        o.seed = Some(flags::count(v, option)?);
-                        Ok(())
-                    }),
-                }),
-                Entry::Own(Def {
-                    long: "cpu",
-                    short: None,
-                    value: Some("N"),
-                    help: "the CPU every worker runs on (default: the last one this process \
-                           may use)",
-                    set: Set::Text(|o, v, option| {
-                        o.cpu = Some(flags::bounded(v, option, 0, 1 << 16)? as usize);
-                        Ok(())
-                    }),
-                }),
-                Entry::Own(Def {
-                    long: "probe-timeout",
-                    short: None,
-                    value: Some("SECONDS"),
-                    help: "how long a worker may take to answer (default 120)",
-                    set: Set::Text(|o, v, option| {
-                        o.sampling.probe_timeout = flags::seconds(v, option)?;
-                        Ok(())
-                    }),
-                }),
+                sampling_options!(side: "configuration", set: "set", batch: "the largest of the configurations'", workers: "every worker runs"),
             ],
         },
         Section {
