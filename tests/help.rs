@@ -158,7 +158,36 @@ fn help_names_every_option(cli: &'static Cli) -> Result<(), Failed> {
         )
         .into());
     }
+    // A whole number's default is defined once, in the option table, and
+    // the section's default column says the same.
+    let defaults = yardstick::commands::defaults_of(cli.name).unwrap_or_default();
+    for (option, default) in defaults {
+        let said = default_column(part, &option);
+        if said.as_deref() != Some(default.to_string().as_str()) {
+            return Err(format!(
+                "docs/cli.md, `{}`: the default of {option} is {default}, the table says {said:?}",
+                cli.section
+            )
+            .into());
+        }
+    }
     Ok(())
+}
+
+/// The default column of the row that documents `option` in `section`,
+/// without thousands' commas.
+fn default_column(section: &str, option: &str) -> Option<String> {
+    let cell = Regex::new(r"`(--?[a-z][a-z0-9-]*)").expect("regex");
+    section
+        .lines()
+        .filter_map(|l| l.strip_prefix("| "))
+        .find(|row| {
+            row.split(" | ")
+                .next()
+                .is_some_and(|first| cell.captures_iter(first).any(|c| &c[1] == option))
+        })
+        .and_then(|row| row.split(" | ").nth(1))
+        .map(|said| said.trim().replace(',', ""))
 }
 
 /// The options a section's tables document: the first cell of each row,

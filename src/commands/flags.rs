@@ -406,6 +406,19 @@ impl<T> Spec<T> {
         out
     }
 
+    /// Each whole-number option (`--repeat`) and its default, as the
+    /// table defines it.
+    pub fn defaults(&self) -> Vec<(String, u64)> {
+        self.items()
+            .filter_map(|item| match item {
+                Item::Own(d) => d.number().map(|n| (d.long, n)),
+                Item::Shared(d, _) => d.number().map(|n| (d.long, n)),
+                Item::Positional(..) => None,
+            })
+            .map(|(long, n)| (format!("--{long}"), n.default))
+            .collect()
+    }
+
     /// The shared options this command refuses.
     pub fn refused(&self) -> Vec<String> {
         let taken = self.options();
@@ -452,6 +465,14 @@ impl<T> Spec<T> {
 }
 
 impl<T> Def<T> {
+    /// The number this option takes, if it takes a whole number.
+    fn number(&self) -> Option<Number> {
+        match self.set {
+            Set::Number(n, _) => Some(n),
+            _ => None,
+        }
+    }
+
     /// `help` as `--help` prints it: with a number's default and bounds
     /// after it. An option of no help is not listed, and stays so.
     fn said(&self, help: &str) -> String {

@@ -296,6 +296,14 @@ pub fn options_of(command: &str) -> Option<(Vec<String>, Vec<String>)> {
     described(command).map(|d| (d.options, d.refused))
 }
 
+/// The whole-number options of `command` and their defaults, as its option
+/// table defines them once (`--repeat`, 30): what docs/cli.md's default
+/// column must say (tests/help.rs).
+#[doc(hidden)]
+pub fn defaults_of(command: &str) -> Option<Vec<(String, u64)>> {
+    described(command).map(|d| d.defaults)
+}
+
 /// The help `command` prints (`history add` for a subcommand), from its
 /// option table; none for a command without one.
 pub(crate) fn help_of(command: &str) -> Option<&'static str> {
@@ -306,6 +314,7 @@ pub(crate) fn help_of(command: &str) -> Option<&'static str> {
 struct Described {
     options: Vec<String>,
     refused: Vec<String>,
+    defaults: Vec<(String, u64)>,
     help: &'static str,
 }
 
@@ -314,6 +323,7 @@ fn described(command: &str) -> Option<Described> {
         Some(Described {
             options: spec.options(),
             refused: spec.refused(),
+            defaults: spec.defaults(),
             help: spec.help(),
         })
     }
