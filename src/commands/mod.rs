@@ -65,7 +65,17 @@ or input, 3 inconclusive (the machine ran too slow to judge).";
 
 /// Entry point of a bench target (`harness = false`): measures under
 /// `cargo bench` (which passes `--bench`), and runs each probe once as a
-/// test under `cargo test`. Returns the process exit code.
+/// test under `cargo test`. Returns the process exit code. `main!` writes
+/// this `main` for a bench, naming the crates whose probes it links:
+///
+/// ```no_run
+/// // benches/speed.rs, with `[[bench]] name = "speed" harness = false`
+/// yardstick::probe! { name: join_words, run: || ["a", "b"].join(" ") }
+///
+/// fn main() {
+///     std::process::exit(yardstick::run_main());
+/// }
+/// ```
 pub fn run_main() -> i32 {
     run_suite(DEFAULT_SUITE)
 }

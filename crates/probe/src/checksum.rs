@@ -31,7 +31,27 @@ use std::sync::Arc;
 /// one value, whatever it holds), references, `Box`, `Rc` and `Arc`. A
 /// result type that implements [`Hash`] needs nothing: the macro hashes
 /// it. Implement this trait only for a result that has neither, or whose
-/// `Hash` is not deterministic (it walks a `HashMap`).
+/// `Hash` is not deterministic (it walks a `HashMap`):
+///
+/// ```
+/// use std::collections::HashMap;
+/// use yardstick::Checksum;
+///
+/// /// Counts by word; a `HashMap` walks in a random order.
+/// struct Counts(HashMap<String, u32>);
+///
+/// impl Checksum for Counts {
+///     fn checksum(&self) -> u64 {
+///         let mut sorted: Vec<(&String, &u32)> = self.0.iter().collect();
+///         sorted.sort();
+///         sorted.checksum()
+///     }
+/// }
+///
+/// let a = Counts(HashMap::from([("a".into(), 1), ("b".into(), 2)]));
+/// let b = Counts(HashMap::from([("b".into(), 2), ("a".into(), 1)]));
+/// assert_eq!(a.checksum(), b.checksum());
+/// ```
 pub trait Checksum {
     /// The value's fingerprint.
     fn checksum(&self) -> u64;

@@ -46,6 +46,19 @@ pub enum Durability {
 /// Replaces `path` whole with `bytes`. The new file keeps the old one's
 /// permissions, or gets 0644. The directory must exist. An error says what
 /// is wrong without naming `path`: the caller knows which file it meant.
+///
+/// ```
+/// use yardstick::fs::{Durability, replace_file};
+///
+/// let dir = std::env::temp_dir().join(format!("yardstick-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("settings.ini");
+/// replace_file(&path, b"[site]\nname=demo\n", Durability::Synced)?;
+/// // A reader sees the old file or the new one, never half of one.
+/// assert_eq!(std::fs::read_to_string(&path)?, "[site]\nname=demo\n");
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn replace_file(path: &Path, bytes: &[u8], durability: Durability) -> io::Result<()> {
     replace(path, durability, |mut file: &File, _: &Path| {
         file.write_all(bytes)

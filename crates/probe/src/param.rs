@@ -67,7 +67,21 @@ static GIVEN: OnceLock<Vec<(String, String)>> = OnceLock::new();
 /// The value of parameter `name` (snake_case, as declared), if the run was
 /// given one: on the command line, or through `YARDSTICK_PARAM_<NAME>` in
 /// the environment (how a process probe's child receives it). `None`
-/// means the probe's own default.
+/// means the probe's own default. A bench declares its parameters in
+/// `main!` (`params: [node: i64 = "..."]`); a probe reads one in its set-up:
+///
+/// ```
+/// fn node() -> i64 {
+///     yardstick::param("node").and_then(|v| v.parse().ok()).unwrap_or(2)
+/// }
+///
+/// yardstick::probe! {
+///     name: render_node,
+///     setup: || Ok::<_, String>(node()),
+///     run: |node: &i64| node * 2,
+/// }
+/// # fn main() { assert_eq!(node(), 2); }
+/// ```
 pub fn param(name: &str) -> Option<String> {
     if let Some((_, value)) = GIVEN.get().and_then(|g| g.iter().find(|(n, _)| n == name)) {
         return Some(value.clone());
