@@ -1,7 +1,7 @@
 //! `yardstick compare-builds OLD NEW`: options of the paired comparison.
 
 use crate::commands::common::{self, Common};
-use crate::commands::flags::{self, Def, Entry, Flag, Options, Section, Set, Spec};
+use crate::commands::flags::{self, Def, Entry, Flag, Number, Options, Section, Set, Spec};
 use crate::commands::interleave::{Configuration, MAX_ROUNDS, Sampling, sampling_options};
 
 use crate::error::Error;
@@ -12,6 +12,13 @@ use std::path::PathBuf;
 /// With fewer worker pairs even a slowdown in every pair cannot reach
 /// p < 0.01 (the exact test's smallest p-value is 2^-pairs).
 pub(crate) const MIN_PAIRS: usize = 7;
+
+/// `--rounds`: at least one round on each of the fewest worker pairs.
+const ROUNDS: Number = Number {
+    default: Sampling::ROUNDS as u64,
+    min: MIN_PAIRS as u64,
+    max: MAX_ROUNDS,
+};
 
 /// Worker pairs when `--pairs` is not given (fewer when there are fewer
 /// rounds): ten pairs reach p < 0.001 when all agree, and the default 30
@@ -37,11 +44,8 @@ test over the pairs gives p < 0.01.",
                     long: "rounds",
                     short: None,
                     value: Some("N"),
-                    help: "rounds (default 30; 7 to 100000)",
-                    set: Set::Text(|o, v, option| {
-                        o.sampling.rounds = flags::bounded(v, option, 1, MAX_ROUNDS)? as usize;
-                        Ok(())
-                    }),
+                    help: "rounds; a verdict at p < 0.01 needs 7, on as many worker pairs",
+                    set: Set::Number(ROUNDS, |o, n| o.sampling.rounds = n as _),
                 }),
                 Entry::Own(Def {
                     long: "pairs",
@@ -199,14 +203,9 @@ impl PairedOptions {
         ]
     }
 
-    /// Refuses rounds and pairs too few for a verdict at p < 0.01, and
-    /// more pairs than rounds.
+    /// Refuses pairs too few for a verdict at p < 0.01, and more pairs
+    /// than rounds (`ROUNDS` holds the rounds to the same least number).
     fn check_pairs(&self) -> Result<(), Error> {
-        if self.sampling.rounds < MIN_PAIRS {
-            return Err(Error::usage(format!(
-                "--rounds: at least {MIN_PAIRS} rounds (on {MIN_PAIRS} worker pairs) are needed for a verdict at p < 0.01"
-            )));
-        }
         if self.pairs < MIN_PAIRS {
             return Err(Error::usage(format!(
                 "--pairs: at least {MIN_PAIRS} worker pairs are needed for a verdict at p < 0.01"

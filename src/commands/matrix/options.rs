@@ -2,7 +2,7 @@
 
 use super::listed::Listed;
 use crate::commands::common::{self, Common};
-use crate::commands::flags::{self, Def, Entry, Flag, Options, Section, Set, Spec};
+use crate::commands::flags::{self, Def, Entry, Flag, Number, Options, Section, Set, Spec};
 use crate::commands::interleave::{Configuration, MAX_ROUNDS, Sampling, sampling_options};
 use crate::commands::micro::options::metric;
 use crate::document::run::Metric;
@@ -15,6 +15,14 @@ use std::path::PathBuf;
 /// Worker sets when `--sets` is not given (fewer when there are fewer
 /// rounds): ten sets give a 97.9 % interval between the 2nd and 9th.
 pub(crate) const DEFAULT_SETS: usize = 10;
+
+/// `--rounds`: at least one round on each of the fewest worker sets an
+/// interval of their medians needs.
+const ROUNDS: Number = Number {
+    default: Sampling::ROUNDS as u64,
+    min: order::MIN_VALUES as u64,
+    max: MAX_ROUNDS,
+};
 
 /// `matrix`' command line: what `--help` prints, and what the parser takes.
 pub(crate) static SPEC: Spec<MatrixOptions> = Spec {
@@ -93,11 +101,8 @@ is failed (exit 1), never fast.",
                     long: "rounds",
                     short: None,
                     value: Some("N"),
-                    help: "rounds (default 30; 6 to 100000)",
-                    set: Set::Text(|o, v, option| {
-                        o.sampling.rounds = flags::bounded(v, option, 1, MAX_ROUNDS)? as usize;
-                        Ok(())
-                    }),
+                    help: "rounds; an interval needs 6, on as many worker sets",
+                    set: Set::Number(ROUNDS, |o, n| o.sampling.rounds = n as _),
                 }),
                 Entry::Own(Def {
                     long: "sets",
@@ -215,12 +220,6 @@ impl MatrixOptions {
             }
         }
         o.sets = o.sets_asked.unwrap_or(DEFAULT_SETS.min(o.sampling.rounds));
-        if o.sampling.rounds < order::MIN_VALUES {
-            return Err(Error::usage(format!(
-                "--rounds: at least {} rounds (on as many worker sets) are needed for an interval",
-                order::MIN_VALUES
-            )));
-        }
         if o.sets < order::MIN_VALUES || o.sets > o.sampling.rounds {
             return Err(Error::usage(format!(
                 "--sets: {} to the rounds ({}) worker sets give an interval",
