@@ -406,6 +406,18 @@ impl<T> Spec<T> {
         out
     }
 
+    /// Each whole-number option (`--repeat`) and its number.
+    #[cfg(test)]
+    pub(crate) fn numbers(&self) -> Vec<(&'static str, Number)> {
+        self.items()
+            .filter_map(|item| match item {
+                Item::Own(d) => d.number().map(|n| (d.long, n)),
+                Item::Shared(d, _) => d.number().map(|n| (d.long, n)),
+                Item::Positional(..) => None,
+            })
+            .collect()
+    }
+
     /// Each whole-number option (`--repeat`) and its default, as the
     /// table defines it.
     pub fn defaults(&self) -> Vec<(String, u64)> {
@@ -650,5 +662,18 @@ mod tests {
             take("10").map_err(|e| e.to_string()),
             Err("error: --n: must be at most 9".to_string())
         );
+    }
+
+    #[test]
+    fn every_number_s_default_lies_within_its_bounds() {
+        let mut numbers = crate::commands::micro::cli::SPEC.numbers();
+        numbers.extend(crate::commands::compare_builds::options::SPEC.numbers());
+        numbers.extend(crate::commands::matrix::options::SPEC.numbers());
+        #[cfg(feature = "http")]
+        numbers.extend(crate::commands::http::cli::SPEC.numbers());
+        assert!(numbers.len() >= 8, "{numbers:?}");
+        for (long, n) in numbers {
+            assert!(n.min <= n.default && n.default <= n.max, "--{long}: {n:?}");
+        }
     }
 }

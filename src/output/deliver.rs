@@ -3,6 +3,7 @@
 //! all behave alike.
 
 use crate::document::comparison::Comparison;
+use crate::document::outcome::RunOutcome;
 use crate::document::run::Run;
 use crate::document::store;
 use crate::error::Error;
@@ -44,12 +45,20 @@ impl Delivery {
 
 /// Saves, prints and annotates a finished run; returns its exit code
 /// ([`verdict::exit_code`]).
-pub(crate) fn deliver(mut run: Run, delivery: &Delivery) -> Result<i32, Error> {
-    // The verdict goes into the run, so what is saved, recorded and
-    // summarised says the exit code it was delivered with, and why; a
-    // command that set it already (micro mode, before keeping the run)
-    // knows more than the rows say.
-    let outcome = run.outcome.take().unwrap_or_else(|| verdict::outcome(&run));
+pub(crate) fn deliver(run: Run, delivery: &Delivery) -> Result<i32, Error> {
+    let outcome = verdict::outcome(&run);
+    deliver_as(run, outcome, delivery)
+}
+
+/// [`deliver`] with the verdict the command decided (micro mode's knows
+/// more than the rows say: a stale count baseline). The verdict goes into
+/// the run, replacing any it held, so what is saved, recorded and
+/// summarised says the exit code it was delivered with, and why.
+pub(crate) fn deliver_as(
+    mut run: Run,
+    outcome: RunOutcome,
+    delivery: &Delivery,
+) -> Result<i32, Error> {
     let code = outcome.exit_code;
     run.outcome = Some(outcome);
     // A save that fails after all still prints the run, and writes it

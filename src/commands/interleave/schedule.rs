@@ -57,9 +57,11 @@ pub(crate) const MAX_PER_ROUND: usize = 100;
 /// Samples per probe per configuration in each round: at least `repeat`, and as
 /// many as fill `round_ms` at the length of the sizing sample (the shorter
 /// of the configurations'), up to [`MAX_PER_ROUND`]. Without a sizing sample
-/// (the probe failed), `repeat`.
+/// (the probe failed), or with no time to fill (`--round-time=0`), `repeat`.
 pub(crate) fn samples_per_round(repeat: usize, round_ms: u64, sample_ms: Option<f64>) -> usize {
-    let Some(ms) = sample_ms else { return repeat };
+    let Some(ms) = sample_ms.filter(|_| round_ms > 0) else {
+        return repeat;
+    };
     let fill = if ms > 0.0 {
         (round_ms as f64 / ms).ceil().min(MAX_PER_ROUND as f64) as usize
     } else {
@@ -117,6 +119,8 @@ mod tests {
         assert_eq!(samples_per_round(1, 20, Some(0.001)), MAX_PER_ROUND);
         // --round-time=0 turns it off; no sizing sample keeps the floor.
         assert_eq!(samples_per_round(2, 0, Some(1.0)), 2);
+        // No time to fill takes `repeat`, however short the sample.
+        assert_eq!(samples_per_round(2, 0, Some(0.0)), 2);
         assert_eq!(samples_per_round(4, 20, None), 4);
     }
 }
