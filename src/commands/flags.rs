@@ -406,8 +406,8 @@ impl<T> Spec<T> {
         out
     }
 
-    /// Each whole-number option (`--repeat`) and its number.
-    #[cfg(test)]
+    /// Each whole-number option (`repeat`, without its dashes) and its
+    /// number.
     pub(crate) fn numbers(&self) -> Vec<(&'static str, Number)> {
         self.items()
             .filter_map(|item| match item {
@@ -421,12 +421,8 @@ impl<T> Spec<T> {
     /// Each whole-number option (`--repeat`) and its default, as the
     /// table defines it.
     pub fn defaults(&self) -> Vec<(String, u64)> {
-        self.items()
-            .filter_map(|item| match item {
-                Item::Own(d) => d.number().map(|n| (d.long, n)),
-                Item::Shared(d, _) => d.number().map(|n| (d.long, n)),
-                Item::Positional(..) => None,
-            })
+        self.numbers()
+            .into_iter()
             .map(|(long, n)| (format!("--{long}"), n.default))
             .collect()
     }

@@ -5,13 +5,9 @@
 use crate::document::import::{criterion, exp_benchmark};
 use crate::document::row::RowKind;
 use crate::document::run::Mode;
-use crate::{Rules, compare};
+use crate::{Rules, compare, fixtures};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-fn fixtures() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures"))
-}
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(fixtures().join(name)).unwrap()

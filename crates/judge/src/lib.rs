@@ -252,3 +252,10 @@ fn change_pct(baseline: f64, current: f64) -> f64 {
         (current / baseline - 1.0) * 100.0
     }
 }
+
+/// The fixtures this crate's tests read, which the repository's other
+/// crates share (`tests/fixtures/` at its root).
+#[cfg(test)]
+fn fixtures() -> &'static std::path::Path {
+    std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures"))
+}

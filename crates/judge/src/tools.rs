@@ -35,10 +35,7 @@ mod tests {
     use crate::{Rules, compare};
 
     fn exp_run() -> Run {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../tests/fixtures/exp-benchmark/micro.json"
-        );
+        let path = crate::fixtures().join("exp-benchmark/micro.json");
         exp_benchmark::read(&std::fs::read(path).unwrap()).unwrap()
     }
 
