@@ -34,6 +34,13 @@ yardstick::main!();
 """
 
 
+def user_crate(checkout):
+    """The folder of the crate a bench depends on: `crates/yardstick` since
+    the command became a crate of its own, the checkout's root before."""
+    crate = pathlib.Path(checkout) / "crates" / "yardstick"
+    return crate if (crate / "Cargo.toml").is_file() else checkout
+
+
 def yardsticks():
     """yardstick checkouts to measure: this one, or NAME=PATH pairs, comma
     separated, from ADOPT_YARDSTICK (to measure two commits side by side)."""
@@ -41,7 +48,7 @@ def yardsticks():
     pairs = [p.split("=", 1) for p in given.split(",")] if given else [("", ROOT)]
     return {
         f"yardstick{'@' + name if name else ''}": {
-            "dep": f'yardstick = {{ path = "{path}" }}',
+            "dep": f'yardstick = {{ path = "{user_crate(path)}" }}',
             "bench": YARDSTICK_BENCH,
             # The table's header row.
             "first": re.compile(r"^\s*probe\b"),

@@ -25,7 +25,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def build():
-    subprocess.run(["cargo", "build", "--release", "--locked", "-q", "--features", "command", "--bin", "yardstick"],
+    subprocess.run(["cargo", "build", "--release", "--locked", "-q", "--bin", "yardstick"],
                    cwd=ROOT, check=True)
     subprocess.run(["cargo", "bench", "--bench", "micro", "--no-run", "--locked", "-q"],
                    cwd=ROOT, check=True, capture_output=True)

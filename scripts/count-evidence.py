@@ -202,7 +202,7 @@ def main():
     args = parser.parse_args()
     parts = set(args.only.split(","))
     bench = built(["bench", "--bench", "micro", "--no-run"], "micro", "bench")
-    yardstick = built(["build", "--release", "--features", "command", "--bin", "yardstick"], "yardstick", "bin")
+    yardstick = built(["build", "--release", "--bin", "yardstick"], "yardstick", "bin")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
         if "1" in parts:

@@ -41,7 +41,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 def build():
     """Builds the two release binaries; returns their paths."""
     for args in (["-p", "demo-site", "--bin", "yardstick-demo-site"],
-                 ["--features", "command", "--bin", "yardstick"]):
+                 ["--bin", "yardstick"]):
         subprocess.run(["cargo", "build", "--release", "--locked", "-q", *args],
                        cwd=ROOT, check=True)
     target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))

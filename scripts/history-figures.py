@@ -33,8 +33,7 @@ YARDSTICK = "target/release/yardstick"
 
 
 def build(work):
-    subprocess.run(["cargo", "build", "--release", "--locked", "-q", "--features", "command",
-                    "--bin", "yardstick"], check=True)
+    subprocess.run(["cargo", "build", "--release", "--locked", "-q", "--bin", "yardstick"], check=True)
     base = os.path.join(work, "base.json")
     subprocess.run(["cargo", "bench", "--locked", "-q", "--bench", "micro", "--",
                     "--no-baseline", "--repeat=10", "--warmup=1", "-q", f"--save={base}"],

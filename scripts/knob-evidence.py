@@ -29,7 +29,7 @@ def main():
     parser.add_argument("--slowdowns", default="5,10,40")
     args = parser.parse_args()
     bench = built(["bench", "--bench", "micro", "--no-run"], "micro", "bench")
-    yardstick = built(["build", "--release", "--features", "command", "--bin", "yardstick"], "yardstick", "bin")
+    yardstick = built(["build", "--release", "--bin", "yardstick"], "yardstick", "bin")
     batches = [int(b) for b in args.batches.split(",")]
     slowdowns = [float(x) for x in args.slowdowns.split(",")]
     worst = 0.0

@@ -117,7 +117,7 @@ def main():
     args = parser.parse_args()
     only = set(args.only.split(","))
     bench = built(["bench", "--bench", "micro", "--no-run"], "micro", "bench")
-    yardstick = built(["build", "--release", "--features", "command", "--bin", "yardstick"],
+    yardstick = built(["build", "--release", "--bin", "yardstick"],
                       "yardstick", "bin")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)

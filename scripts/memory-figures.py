@@ -10,7 +10,7 @@
     scripts/memory-figures.py [RUNS] [ROUNDS]
 
 Builds what it needs (`cargo bench --bench micro --no-run`, `cargo build
---release --features command --bin yardstick`) in the default target folder. RUNS defaults to
+--release --bin yardstick`) in the default target folder. RUNS defaults to
 10, ROUNDS (of compare-builds) to 30.
 """
 import json
@@ -30,7 +30,7 @@ def build():
         msg = json.loads(line)
         if msg.get("reason") == "compiler-artifact" and msg["target"]["name"] == "micro":
             bench = msg.get("executable") or bench
-    subprocess.run(["cargo", "build", "--release", "--features", "command", "--bin", "yardstick", "-q"], check=True)
+    subprocess.run(["cargo", "build", "--release", "--bin", "yardstick", "-q"], check=True)
     if not bench:
         sys.exit("memory-figures: no micro bench binary was built")
     return bench

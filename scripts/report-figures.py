@@ -35,7 +35,7 @@ DEMO = TARGET / "release" / "yardstick-demo-site"
 
 
 def build():
-    for args in (["--features", "command", "--bin", "yardstick"],
+    for args in (["--bin", "yardstick"],
                  ["-p", "demo-site", "--bin", "yardstick-demo-site"]):
         subprocess.run(["cargo", "build", "--release", "--locked", "-q", *args], cwd=ROOT,
                        check=True)
