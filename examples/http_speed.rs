@@ -12,9 +12,9 @@ use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use yardstick::commands::http::{measure, options};
-use yardstick::http::tools::wrk;
 use yardstick::stats::median;
+use yardstick_cli::commands::http::{measure, options};
+use yardstick_http::tools::wrk;
 
 const ROUNDS: usize = 15;
 const WRK_SECONDS: u64 = 1;

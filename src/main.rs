@@ -1,6 +1,4 @@
-//! The `yardstick` command: `micro`, `compare`, `compare-builds`, `matrix`,
-//! `show`, `report`, `baseline`, `http`, `k6`, `history` and `machine`
-//! (`yardstick --help` lists them).
+//! The `yardstick` command (`yardstick --help` lists its commands).
 fn main() {
-    std::process::exit(yardstick::main());
+    std::process::exit(yardstick_cli::main());
 }

@@ -754,7 +754,7 @@ fn the_count_check_fails_on_a_count_moved_either_way() -> Result<(), Failed> {
 
 fn main() {
     match std::env::var("YARDSTICK_E2E_CHILD").as_deref() {
-        Ok("main") => std::process::exit(yardstick::main()),
+        Ok("main") => std::process::exit(yardstick_cli::main()),
         Ok("bench") => std::process::exit(yardstick::run_main()),
         _ => libtest_mimic::run(&Arguments::from_args(), tests()).exit(),
     }

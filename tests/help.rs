@@ -1,7 +1,7 @@
 //! Every command answers `--help` and `-h` with exit 0 and a text that names
 //! each option it takes, and docs/cli.md names them in the command's
 //! section. The options come from the one table each parser takes them by
-//! (`yardstick::commands::options_of`), so an option added without
+//! (`yardstick_cli::commands::options_of`), so an option added without
 //! documentation fails here. The shared options a command does not take
 //! are refused, saying so, and left out of its help.
 //!
@@ -97,7 +97,7 @@ fn names(text: &str, option: &str) -> bool {
 
 /// The options `cli` takes, and the shared ones it refuses.
 fn table(cli: &Cli) -> (BTreeSet<String>, Vec<String>) {
-    let (taken, refused) = yardstick::commands::options_of(cli.name)
+    let (taken, refused) = yardstick_cli::commands::options_of(cli.name)
         .unwrap_or_else(|| panic!("no option table for {}", cli.name));
     (taken.into_iter().collect(), refused)
 }
@@ -160,7 +160,7 @@ fn help_names_every_option(cli: &'static Cli) -> Result<(), Failed> {
     }
     // A whole number's default is defined once, in the option table, and
     // the section's default column says the same.
-    let defaults = yardstick::commands::defaults_of(cli.name).unwrap_or_default();
+    let defaults = yardstick_cli::commands::defaults_of(cli.name).unwrap_or_default();
     for (option, default) in defaults {
         let said = default_column(part, &option);
         if said.as_deref() != Some(default.to_string().as_str()) {

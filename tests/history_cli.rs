@@ -547,7 +547,7 @@ type Named = (&'static str, fn() -> Result<(), Failed>);
 
 fn main() {
     if std::env::var("YARDSTICK_E2E_CHILD").as_deref() == Ok("main") {
-        std::process::exit(yardstick::main());
+        std::process::exit(yardstick_cli::main());
     }
     let named: [Named; 7] = [
         (

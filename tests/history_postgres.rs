@@ -231,10 +231,10 @@ fn trends_benches_and_pages_on_the_server() -> Result<(), Failed> {
 
 /// Adds `file` again as the bench `micro` records it, through the library.
 fn name_a_bench(db: &Database, file: &Path) -> Result<(), Failed> {
-    use yardstick::history::{Entry, Location};
+    use yardstick_history::{Entry, Location};
     let url = format!("postgres:///{}?sslmode=disable", db.name);
     let location = Location::chosen(Some(&url), PathBuf::new)?;
-    let mut store = yardstick::history::open(&location)?;
+    let mut store = yardstick_history::open(&location)?;
     let text = std::fs::read_to_string(file)?;
     let run = yardstick::document::store::load(file)?;
     let mut entry = Entry::new(text, &run, "");

@@ -16,7 +16,7 @@ use yardstick::error::Error;
 fn http(args: &[&str]) -> i32 {
     let mut words: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     words.push("-q".to_string());
-    match yardstick::commands::http::main(words) {
+    match yardstick_cli::commands::http::main(words) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("{e}");
@@ -28,7 +28,7 @@ fn http(args: &[&str]) -> i32 {
 fn http_err(args: &[&str]) -> Error {
     let mut words: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     words.push("-q".to_string());
-    yardstick::commands::http::main(words).unwrap_err()
+    yardstick_cli::commands::http::main(words).unwrap_err()
 }
 
 fn load(path: &Path) -> Value {
@@ -85,7 +85,7 @@ fn saved_document_matches_the_schema_and_hides_secrets() {
 /// measurement made while the machine is loaded can take any time.
 fn baseline_at(server: &http_support::TestServer, ms: f64, dir: &Path) -> std::path::PathBuf {
     let path = dir.join(format!("base-{ms}.json"));
-    let o = yardstick::commands::http::options::parse(
+    let o = yardstick_cli::commands::http::options::parse(
         vec![
             format!("--url={}", server.url("/slow")),
             "--requests=4".into(),
@@ -95,7 +95,7 @@ fn baseline_at(server: &http_support::TestServer, ms: f64, dir: &Path) -> std::p
         None,
     )
     .unwrap();
-    let mut run = yardstick::commands::http::measure(&o).unwrap();
+    let mut run = yardstick_cli::commands::http::measure(&o).unwrap();
     for row in &mut run.rows {
         for v in [&mut row.figures.median, &mut row.figures.p95] {
             *v = v.map(|_| ms);
@@ -367,7 +367,7 @@ fn without_a_page_the_sitemap_gives_the_front_page_menu_pages_search_and_login()
     );
 
     // The options pick from the same list.
-    let o = yardstick::commands::http::options::parse(
+    let o = yardstick_cli::commands::http::options::parse(
         vec![
             format!("--base={}", s.base()),
             "--pages=1".into(),
@@ -379,14 +379,14 @@ fn without_a_page_the_sitemap_gives_the_front_page_menu_pages_search_and_login()
         None,
     )
     .unwrap();
-    let run = yardstick::commands::http::measure(&o).unwrap();
+    let run = yardstick_cli::commands::http::measure(&o).unwrap();
     let settings = run.settings.http().unwrap();
     assert_eq!(settings.pages, ["/", "/slow", "/find?q=two%20words"]);
 }
 
 fn compared_servers_are_measured_on_the_pages_of_the_first() {
     let (a, b) = (start(), start());
-    let o = yardstick::commands::http::options::parse(
+    let o = yardstick_cli::commands::http::options::parse(
         vec![
             format!("--compare={},{}", a.base(), b.base()),
             "--no-search".into(),
@@ -398,7 +398,7 @@ fn compared_servers_are_measured_on_the_pages_of_the_first() {
         None,
     )
     .unwrap();
-    let run = yardstick::commands::http::measure(&o).unwrap();
+    let run = yardstick_cli::commands::http::measure(&o).unwrap();
     let keys: Vec<String> = run.rows.iter().map(|r| r.key.clone()).collect();
     assert_eq!(
         keys,
@@ -486,7 +486,7 @@ fn cold_clear_is_refused_by_a_server_that_does_not_say_it_cleared_and_off_this_m
 /// in a copy of the recorded run, so the verdict does not depend on the
 /// machine's load.
 fn a_recorded_run_is_kept_and_the_newest_kept_judges_the_next() {
-    use yardstick::history::{self, Entry, Filter, Location};
+    use yardstick_history::{self as history, Entry, Filter, Location};
     let s = start();
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("h.sqlite");
@@ -562,7 +562,7 @@ fn html_draws_the_run_and_an_unwritable_page_is_refused_first() {
 fn main() {
     // Each tool's test runs where the tool is found, and is reported
     // ignored elsewhere; .ci/run installs them all (oha from crates.io).
-    let found = |tool: &str| yardstick::http::tools::installed(tool).is_some();
+    let found = |tool: &str| yardstick_http::tools::installed(tool).is_some();
     common::run_trials(vec![
         trial!(saved_document_matches_the_schema_and_hides_secrets),
         trial!(a_slower_page_than_the_baseline_exits_1_and_a_faster_one_0),

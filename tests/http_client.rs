@@ -6,9 +6,9 @@
 mod http_support;
 
 use http_support::{closed_port, options, start, start_tls};
-use yardstick::commands::http::measure;
 use yardstick::document::run::Row;
 use yardstick::error::Error;
+use yardstick_cli::commands::http::measure;
 
 fn only_row(run: &yardstick::document::run::Run) -> &Row {
     assert_eq!(run.rows.len(), 1, "{:?}", run.rows);
@@ -123,7 +123,7 @@ fn auth_is_sent_from_the_option_the_url_or_the_environment() {
     assert_eq!((r.figures.n, r.errors), (4, 0));
     assert!(!r.page.url.as_ref().unwrap().contains("secret"));
     assert!(!r.key.contains("secret"));
-    let from_env = yardstick::commands::http::options::parse(
+    let from_env = yardstick_cli::commands::http::options::parse(
         vec![format!("--url={url}"), "--requests=4".into(), "-q".into()],
         Some("user:secret".into()),
     )
@@ -346,18 +346,18 @@ fn connections_go_only_to_the_addresses_checked() {
         "--concurrency=1",
         "--warmup=0",
     ]);
-    let mut plan = yardstick::http::schedule::Schedule::new(&o.job, o.job.urls.clone()).unwrap();
+    let mut plan = yardstick_http::schedule::Schedule::new(&o.job, o.job.urls.clone()).unwrap();
     // The system cannot resolve this name: every answered request went to
     // the address the plan was given, with no lookup of the client's own.
     plan.resolve(&[], &|_, _| vec!["127.0.0.1".parse().unwrap()]);
     assert!(plan.servers[0].addresses.is_loopback());
-    let rows = yardstick::http::builtin::run(&plan, &o.job, &mut |_| {}).unwrap();
+    let rows = yardstick_http::builtin::run(&plan, &o.job, &mut |_| {}).unwrap();
     assert_eq!((rows[0].figures.n, rows[0].errors), (3, 0));
     // Three measured and one warm-up request (one per connection).
     assert_eq!(s.seen.requests(), 4);
     // Unresolved, the same plan has nowhere to go.
     plan.resolve(&[], &|_, _| Vec::new());
-    let rows = yardstick::http::builtin::run(&plan, &o.job, &mut |_| {}).unwrap();
+    let rows = yardstick_http::builtin::run(&plan, &o.job, &mut |_| {}).unwrap();
     assert_eq!(rows[0].errors, 3);
     assert!(
         rows[0]

@@ -15,8 +15,8 @@ use std::thread;
 use std::time::Duration;
 
 use http_support::options;
-use yardstick::commands::http::measure;
 use yardstick::document::run::Row;
+use yardstick_cli::commands::http::measure;
 
 /// A loopback server that answers every request of every connection with
 /// `answer(n)`, `n` counting requests from 0, then keeps the connection

@@ -16,7 +16,7 @@ use std::process::Command;
 
 /// The real k6: only tests that run where it was found ask for it.
 fn k6() -> PathBuf {
-    yardstick::http::tools::installed("k6").expect("the trial runs only where k6 was found")
+    yardstick_http::tools::installed("k6").expect("the trial runs only where k6 was found")
 }
 
 /// `yardstick http --tool=k6 ...` with `dir` first on `PATH` (where a
@@ -572,7 +572,7 @@ fn a_timed_pod_log_cut_at_a_line_end_or_missing_its_start_is_refused() {
 }
 
 fn main() {
-    let k6 = yardstick::http::tools::installed("k6").is_some();
+    let k6 = yardstick_http::tools::installed("k6").is_some();
     common::run_trials(vec![
         trial!(every_segment_count_makes_exactly_the_requests_asked, needs "k6" if k6),
         trial!(cold_requests_are_unique_and_credentials_stay_off_disk, needs "k6" if k6),

@@ -12,7 +12,7 @@ use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use yardstick::commands::http::measure;
+use yardstick_cli::commands::http::measure;
 
 /// An nginx this test started; stopped (by its own process id) on drop.
 struct Nginx {

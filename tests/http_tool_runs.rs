@@ -587,9 +587,9 @@ fn gone(pid: libc::pid_t) -> bool {
 }
 
 fn main() {
-    let ab = yardstick::http::tools::installed("ab").is_some();
-    let wrk = yardstick::http::tools::installed("wrk").is_some();
-    let h2load = yardstick::http::tools::installed("h2load").is_some();
+    let ab = yardstick_http::tools::installed("ab").is_some();
+    let wrk = yardstick_http::tools::installed("wrk").is_some();
+    let h2load = yardstick_http::tools::installed("h2load").is_some();
     common::run_trials(vec![
         trial!(ab_counts_answers_cut_short_as_errors, needs "ab" if ab),
         trial!(ab_takes_only_answers_it_can_read_as_the_others_do, needs "ab" if ab),

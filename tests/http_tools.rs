@@ -3,7 +3,7 @@
 //! local nginx and a local slow server on loopback, failures included.
 
 use serde_json::Value;
-use yardstick::http::tools::{ab, h2load, oha, wrk};
+use yardstick_http::tools::{ab, h2load, oha, wrk};
 
 fn fixture(name: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

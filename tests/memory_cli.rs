@@ -210,7 +210,7 @@ fn one_more_allocation_regresses_on_any_machine() -> Result<(), Failed> {
 
 fn main() {
     if std::env::var("YARDSTICK_E2E_CHILD").as_deref() == Ok("main") {
-        std::process::exit(yardstick::main());
+        std::process::exit(yardstick_cli::main());
     }
     let tests = vec![
         Trial::test(

@@ -1995,7 +1995,7 @@ fn across_machine_classes_nothing_is_judged_unless_asked() -> Result<(), Failed>
 
 fn main() {
     match std::env::var("YARDSTICK_E2E_CHILD").as_deref() {
-        Ok("main") => std::process::exit(yardstick::main()),
+        Ok("main") => std::process::exit(yardstick_cli::main()),
         Ok("bench") => std::process::exit(yardstick::run_main()),
         _ => libtest_mimic::run(&Arguments::from_args(), tests()).exit(),
     }

@@ -349,7 +349,7 @@ fn main() {
             let parent = !std::env::args().any(|a| a.starts_with("--process-child"));
             let ballast = (parent && std::env::var_os("YARDSTICK_TEST_BALLAST").is_some())
                 .then(|| touched(BALLAST));
-            let code = yardstick::main();
+            let code = yardstick_cli::main();
             drop(ballast);
             std::process::exit(code)
         }

@@ -363,7 +363,7 @@ fn every_kind_of_page_loads_in_a_real_browser() -> Result<(), Failed> {
 
 fn main() {
     match std::env::var("YARDSTICK_E2E_CHILD").as_deref() {
-        Ok("main") => std::process::exit(yardstick::main()),
+        Ok("main") => std::process::exit(yardstick_cli::main()),
         Ok("bench") => std::process::exit(yardstick::run_main()),
         _ => {}
     }

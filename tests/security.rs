@@ -10,7 +10,7 @@ mod http_support;
 use common::{Ran, run, yardstick};
 use http_support::start;
 use std::path::Path;
-use yardstick::http::address::system_lookup;
+use yardstick_http::address::system_lookup;
 
 /// The workflow commands GitHub's runner would act on in `log`: lines (cut
 /// at `\n` and `\r`, as the runner reads them) that start with `::` after

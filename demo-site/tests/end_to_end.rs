@@ -5,8 +5,8 @@
 mod support;
 
 use support::{Site, get, options, pages_file, run};
-use yardstick::commands::http::measure;
 use yardstick::document::run::Run;
+use yardstick_cli::commands::http::measure;
 
 /// Measures pages.txt on `site` with `extra` options.
 fn measure_pages(site: &Site, extra: &[&str]) -> Run {

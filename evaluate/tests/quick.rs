@@ -36,7 +36,7 @@ const FAIL_AFTER: &str = "EVALUATE_E2E_FAIL_AFTER";
 fn main() {
     if std::env::var_os(BENCH).is_some() {
         if std::env::args().nth(1).as_deref() == Some("compare-builds") {
-            std::process::exit(yardstick::main());
+            std::process::exit(yardstick_cli::main());
         }
         if let Some(code) = fail_after() {
             std::process::exit(code);

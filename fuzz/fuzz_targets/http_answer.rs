@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yardstick::http::h1::read_answer;
+use yardstick_http::h1::read_answer;
 
 fuzz_target!(|input: (u8, &[u8])| {
     let (chunk, bytes) = input;

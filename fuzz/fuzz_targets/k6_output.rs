@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yardstick::http::k6::output::{Reader, read};
+use yardstick_http::k6::output::{Reader, read};
 
 fuzz_target!(|data: &[u8]| {
     let whole = read(data);

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yardstick::http::discover::{links, opensearch, sitemap};
+use yardstick_http::discover::{links, opensearch, sitemap};
 
 fuzz_target!(|text: &str| {
     if let Ok(entries) = sitemap::parse(text) {

@@ -11,5 +11,5 @@ fuzz_target!(|text: &str| {
         parts.next().unwrap_or(""),
         parts.next().unwrap_or(""),
     );
-    let _ = yardstick::http::tools::ab::parse(out, err, csv, 100);
+    let _ = yardstick_http::tools::ab::parse(out, err, csv, 100);
 });

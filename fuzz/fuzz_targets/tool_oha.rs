@@ -4,5 +4,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
-    let _ = yardstick::http::tools::oha::parse(text, 100);
+    let _ = yardstick_http::tools::oha::parse(text, 100);
 });

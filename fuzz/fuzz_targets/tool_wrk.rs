@@ -5,5 +5,5 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
     let (out, err) = text.split_once('\0').unwrap_or((text, ""));
-    let _ = yardstick::http::tools::wrk::parse(out, err);
+    let _ = yardstick_http::tools::wrk::parse(out, err);
 });

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yardstick::http::url::{Url, hide_userinfo};
+use yardstick_http::url::{Url, hide_userinfo};
 
 fuzz_target!(|text: &str| {
     let _ = hide_userinfo(text);

@@ -3,5 +3,5 @@
 use probes as _;
 
 fn main() {
-    std::process::exit(yardstick::main());
+    std::process::exit(yardstick_cli::main());
 }

@@ -293,8 +293,8 @@ pub fn closed_port() -> u16 {
 }
 
 /// Options for `yardstick http` from command-line words.
-pub fn options(args: &[&str]) -> yardstick::commands::http::options::HttpOptions {
+pub fn options(args: &[&str]) -> yardstick_cli::commands::http::options::HttpOptions {
     let mut words: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     words.push("-q".to_string());
-    yardstick::commands::http::options::parse(words, None).expect("options")
+    yardstick_cli::commands::http::options::parse(words, None).expect("options")
 }

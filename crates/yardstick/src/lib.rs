@@ -22,8 +22,6 @@ pub use yardstick_document as document;
 pub use yardstick_document::error;
 #[cfg(feature = "history")]
 pub use yardstick_history as history;
-#[cfg(feature = "http")]
-pub use yardstick_http as http;
 #[cfg(feature = "cli")]
 pub use yardstick_judge as judge;
 #[cfg(feature = "cli")]
@@ -41,7 +39,8 @@ pub use yardstick_document::text;
 #[cfg(feature = "cli")]
 pub use yardstick_stats as stats;
 #[cfg(feature = "cli")]
-pub(crate) mod worker;
+#[doc(hidden)]
+pub mod worker;
 
 mod macros;
 
@@ -51,4 +50,4 @@ pub use yardstick_probe::inventory;
 pub use yardstick_probe::{Checksum, Param, Probe, param, probe, process_probe};
 
 #[cfg(feature = "cli")]
-pub use commands::{main, run_bench, run_main, run_suite};
+pub use commands::{run_bench, run_main, run_suite};

@@ -174,8 +174,8 @@ pub fn pages_file() -> PathBuf {
 }
 
 /// Options for `yardstick http` from command-line words, quiet.
-pub fn options(args: &[String]) -> yardstick::commands::http::options::HttpOptions {
+pub fn options(args: &[String]) -> yardstick_cli::commands::http::options::HttpOptions {
     let mut words = args.to_vec();
     words.push("-q".to_string());
-    yardstick::commands::http::options::parse(words, None).expect("options")
+    yardstick_cli::commands::http::options::parse(words, None).expect("options")
 }

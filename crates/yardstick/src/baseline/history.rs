@@ -104,7 +104,7 @@ impl Bench {
     /// The bench this running program would be, and so where its runs are
     /// kept; the default history is there too.
     #[cfg_attr(not(feature = "history"), allow(dead_code))]
-    pub(crate) fn this_program() -> Bench {
+    pub fn this_program() -> Bench {
         Bench::for_program(&std::env::current_exe().unwrap_or_default())
     }
 

@@ -32,7 +32,7 @@ pub struct Baseline {
 
 /// What the command line asks to compare with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Asked<'a> {
+pub enum Asked<'a> {
     /// This file (`--baseline`).
     File(&'a Path),
     /// Nothing (`--no-baseline`).
@@ -47,7 +47,8 @@ pub(crate) enum Asked<'a> {
 }
 
 /// The baseline a run is compared with, or why there is none.
-pub(crate) enum Resolved {
+pub enum Resolved {
+    /// The baseline found.
     Baseline(Box<Baseline>),
     /// None asked for (`--no-baseline`, or no default to look for).
     NotAsked,
@@ -64,7 +65,7 @@ impl Baseline {
     /// `--baseline=history[:N]` takes the history's runs like a run of
     /// `kind` (mode and metric); with too few it says so and falls back to
     /// what a bench chooses.
-    pub(crate) fn resolve(
+    pub fn resolve(
         asked: Asked<'_>,
         bench: Option<&Bench>,
         class: Option<&str>,
@@ -172,7 +173,7 @@ impl Baseline {
     /// Refuses, before anything is measured, a baseline that a run of
     /// `mode` and `metric` could not be compared with: the run would be
     /// measured for nothing.
-    pub(crate) fn suits(&self, mode: Mode, metric: Metric) -> Result<(), Error> {
+    pub fn suits(&self, mode: Mode, metric: Metric) -> Result<(), Error> {
         if self.run.mode != mode {
             return Err(Error::input(format!(
                 "{}: {} is no baseline for {}",

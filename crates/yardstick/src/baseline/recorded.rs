@@ -152,7 +152,7 @@ fn skipped(passed_over: Option<(usize, String)>) -> String {
 /// probes of `like` their thresholds: of its mode, metric and machine
 /// class, the newest [`LEARNED_FROM`]. `thresholds::learn` passes over
 /// what else cannot.
-pub(crate) fn learning_runs(
+pub fn learning_runs(
     location: &Location,
     like: &Run,
     bench: &str,

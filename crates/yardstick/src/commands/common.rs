@@ -14,7 +14,7 @@ use crate::output::record::Record;
 use std::path::PathBuf;
 
 /// The exit codes every measuring command shares, for its help.
-pub(crate) const EXIT_CODES: &str =
+pub const EXIT_CODES: &str =
     "Exit codes: 0 no regression, 1 a regression or a failed probe, 2 bad usage
 or input (one line on stderr), 3 inconclusive (the machine ran too slow to
 judge). docs/cli.md has every option.
@@ -89,7 +89,7 @@ impl Common {
     /// in). It may replace none of the files these options name (the save,
     /// a baseline file, the history, whether named by `--history`,
     /// `YARDSTICK_HISTORY` or the default) nor the command's own `inputs`.
-    pub(crate) fn page(&self, inputs: impl IntoIterator<Item = PathBuf>) -> Result<Html, Error> {
+    pub fn page(&self, inputs: impl IntoIterator<Item = PathBuf>) -> Result<Html, Error> {
         let baseline = self.baseline.clone().filter(|p| p.is_file());
         let files: Vec<PathBuf> = [self.saved(), self.export_markdown.clone(), baseline]
             .into_iter()
@@ -101,7 +101,7 @@ impl Common {
     }
 
     /// Where and how the finished run goes.
-    pub(crate) fn delivery(&self) -> Delivery {
+    pub fn delivery(&self) -> Delivery {
         Delivery {
             format: self.format,
             paint: self.format == Format::Table && self.color.paints(),
@@ -126,7 +126,7 @@ impl Common {
     /// What `--baseline` and `--no-baseline` ask for; both is an error.
     /// `--baseline=X` is read in this order: an existing file X, then
     /// `history[:N]`, then a baseline saved as X (`--save-baseline=X`).
-    pub(crate) fn asked(&self) -> Result<Asked<'_>, Error> {
+    pub fn asked(&self) -> Result<Asked<'_>, Error> {
         if self.save.is_some() && self.save_baseline.is_some() {
             return Err(Error::usage(
                 "--save names a file and --save-baseline a name: give one of them",
@@ -184,7 +184,7 @@ impl Options for Common {
 }
 
 /// `--format=FORMAT`.
-pub(crate) static FORMAT: Def<Common> = Def {
+pub static FORMAT: Def<Common> = Def {
     long: "format",
     short: None,
     value: Some("FORMAT"),
@@ -195,7 +195,7 @@ pub(crate) static FORMAT: Def<Common> = Def {
     }),
 };
 /// `--json`.
-pub(crate) static JSON: Def<Common> = Def {
+pub static JSON: Def<Common> = Def {
     long: "json",
     short: None,
     value: None,
@@ -203,7 +203,7 @@ pub(crate) static JSON: Def<Common> = Def {
     set: Set::Switch(|c| c.format = Format::Json),
 };
 /// `--csv`.
-pub(crate) static CSV: Def<Common> = Def {
+pub static CSV: Def<Common> = Def {
     long: "csv",
     short: None,
     value: None,
@@ -232,7 +232,7 @@ pub(crate) static COLOR: Def<Common> = Def {
     }),
 };
 /// `--save=FILE`.
-pub(crate) static SAVE: Def<Common> = Def {
+pub static SAVE: Def<Common> = Def {
     long: "save",
     short: None,
     value: Some("FILE"),
@@ -240,7 +240,7 @@ pub(crate) static SAVE: Def<Common> = Def {
     set: Set::Path(|c, p| c.save = Some(p)),
 };
 /// `--export-markdown=FILE`.
-pub(crate) static EXPORT_MARKDOWN: Def<Common> = Def {
+pub static EXPORT_MARKDOWN: Def<Common> = Def {
     long: "export-markdown",
     short: None,
     value: Some("FILE"),
@@ -264,7 +264,7 @@ pub(crate) static SAVE_BASELINE: Def<Common> = Def {
     }),
 };
 /// `--baseline=FILE`.
-pub(crate) static BASELINE: Def<Common> = Def {
+pub static BASELINE: Def<Common> = Def {
     long: "baseline",
     short: None,
     value: Some("FILE"),
@@ -272,7 +272,7 @@ pub(crate) static BASELINE: Def<Common> = Def {
     set: Set::Path(|c, p| c.baseline = Some(p)),
 };
 /// `--no-baseline`.
-pub(crate) static NO_BASELINE: Def<Common> = Def {
+pub static NO_BASELINE: Def<Common> = Def {
     long: "no-baseline",
     short: None,
     value: None,
@@ -280,7 +280,7 @@ pub(crate) static NO_BASELINE: Def<Common> = Def {
     set: Set::Switch(|c| c.no_baseline = true),
 };
 /// `--threshold=PCT`; each command says its default.
-pub(crate) static THRESHOLD: Def<Common> = Def {
+pub static THRESHOLD: Def<Common> = Def {
     long: "threshold",
     short: None,
     value: Some("PCT"),
@@ -291,7 +291,7 @@ pub(crate) static THRESHOLD: Def<Common> = Def {
     }),
 };
 /// `--min-delta=MS`.
-pub(crate) static MIN_DELTA: Def<Common> = Def {
+pub static MIN_DELTA: Def<Common> = Def {
     long: "min-delta",
     short: None,
     value: Some("MS"),
@@ -302,7 +302,7 @@ pub(crate) static MIN_DELTA: Def<Common> = Def {
     }),
 };
 /// `--max-machine-slowdown=PCT`.
-pub(crate) static MAX_MACHINE_SLOWDOWN: Def<Common> = Def {
+pub static MAX_MACHINE_SLOWDOWN: Def<Common> = Def {
     long: "max-machine-slowdown",
     short: None,
     value: Some("PCT"),
@@ -314,7 +314,7 @@ pub(crate) static MAX_MACHINE_SLOWDOWN: Def<Common> = Def {
     }),
 };
 /// `--all-checks`.
-pub(crate) static ALL_CHECKS: Def<Common> = Def {
+pub static ALL_CHECKS: Def<Common> = Def {
     long: "all-checks",
     short: None,
     value: None,
@@ -322,7 +322,7 @@ pub(crate) static ALL_CHECKS: Def<Common> = Def {
     set: Set::Switch(|c| c.all_checks = true),
 };
 /// `--cross-machine`.
-pub(crate) static CROSS_MACHINE: Def<Common> = Def {
+pub static CROSS_MACHINE: Def<Common> = Def {
     long: "cross-machine",
     short: None,
     value: None,
@@ -331,7 +331,7 @@ pub(crate) static CROSS_MACHINE: Def<Common> = Def {
 };
 
 /// `--cross-tool`.
-pub(crate) static CROSS_TOOL: Def<Common> = Def {
+pub static CROSS_TOOL: Def<Common> = Def {
     long: "cross-tool",
     short: None,
     value: None,
@@ -340,7 +340,7 @@ pub(crate) static CROSS_TOOL: Def<Common> = Def {
 };
 
 /// `--html=FILE`, on the commands that make a run.
-pub(crate) static HTML: Def<Common> = Def {
+pub static HTML: Def<Common> = Def {
     long: "html",
     short: None,
     value: Some("FILE"),
@@ -350,7 +350,7 @@ pub(crate) static HTML: Def<Common> = Def {
 };
 
 /// `--record`.
-pub(crate) static RECORD: Def<Common> = Def {
+pub static RECORD: Def<Common> = Def {
     long: "record",
     short: None,
     value: None,
@@ -359,7 +359,7 @@ pub(crate) static RECORD: Def<Common> = Def {
 };
 
 /// `--history=FILE|URL`.
-pub(crate) static HISTORY: Def<Common> = Def {
+pub static HISTORY: Def<Common> = Def {
     long: "history",
     short: None,
     value: Some("FILE"),
@@ -373,7 +373,7 @@ pub(crate) static HISTORY: Def<Common> = Def {
 };
 
 /// The output options, which every command that prints a run takes.
-pub(crate) static OUTPUT: &[&Def<Common>] = &[&FORMAT, &JSON, &CSV, &COLOR, &QUIET];
+pub static OUTPUT: &[&Def<Common>] = &[&FORMAT, &JSON, &CSV, &COLOR, &QUIET];
 
 /// Every shared option: a command takes those it lists and refuses the
 /// others, saying why.

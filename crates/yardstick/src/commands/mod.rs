@@ -1,27 +1,19 @@
-//! The commands: each reads its options, runs the steps below it in one
-//! direction (measure, summarise, judge, deliver) and returns an exit code.
-//! Only this folder knows the command line. [`run_main`] (a bench target)
-//! and [`main`] (the yardstick binary) route the arguments to them.
+//! The commands a bench binary runs: micro mode, a worker of
+//! `compare-builds` or `matrix`, and test mode under `cargo test`. Each
+//! reads its options, runs the steps below it in one direction (measure,
+//! summarise, judge, deliver) and returns an exit code. Only this folder
+//! knows a bench's command line; [`run_main`] routes the arguments. The
+//! `yardstick` command's other commands are the crate `yardstick-cli`,
+//! which reads its options through the same table ([`flags`], [`common`]).
 
-pub mod baseline;
+#[doc(hidden)]
 pub mod common;
-pub mod compare_builds;
-pub(crate) mod flags;
-#[cfg(feature = "history")]
-pub mod history;
-#[cfg(feature = "http")]
-pub mod http;
-mod interleave;
-#[cfg(feature = "http")]
-pub mod k6;
-pub mod machine;
-pub mod matrix;
+#[doc(hidden)]
+pub mod flags;
+#[doc(hidden)]
 pub mod micro;
-mod page;
-#[cfg(feature = "report")]
-pub mod report;
-pub mod saved;
-mod shell;
+#[doc(hidden)]
+pub mod page;
 pub mod testmode;
 pub mod worker;
 
@@ -33,35 +25,6 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use crate::probe::DEFAULT_SUITE;
-
-const USAGE: &str = "usage: yardstick <command> [OPTIONS]
-
-commands:
-  micro           measure the probes linked into this binary: what
-                  cargo bench runs in a bench binary (this one links none)
-  compare         BASE RUN: judge a saved run against another (exit 1 on a
-                  regression)
-  compare-builds  OLD NEW: measure two bench binaries in alternating rounds
-                  and test the new one for a regression (exit 1)
-  matrix          [FILE.toml]: measure configurations of a bench against a
-                  base, each probe a multiplier with its interval
-  show            FILE: print a saved run
-  report          RUN... --html=FILE: draw saved runs as one HTML page
-  baseline        RUN... --output=FILE: pool saved runs of one build into a
-                  baseline
-  http            measure pages over HTTP
-  k6              manifest | collect DIR: run an HTTP measurement as k6 pods on
-                  a cluster, and merge what they wrote into one run
-  history         add, list and show the runs kept in a history
-  machine         print this machine's class, the key of its wall-time
-                  baselines
-  completions     bash|zsh|fish: print the shell's completion script
-  man             print the manual page (yardstick man | man -l -)
-
-yardstick <command> --help (or yardstick help <command>) prints a command's
-options; docs/cli.md has them all. -V, --version prints the version.
-Exit codes: 0 no regression, 1 a regression or a failed probe, 2 bad usage
-or input, 3 inconclusive (the machine ran too slow to judge).";
 
 /// Entry point of a bench target (`harness = false`): measures under
 /// `cargo bench` (which passes `--bench`), and runs each probe once as a
@@ -110,73 +73,18 @@ pub fn run_bench(suite: &str, params: &'static [crate::probe::Param]) -> i32 {
     exit_code(measure(args.into_iter().skip(1), bench_run))
 }
 
-/// Entry point of a yardstick binary: `micro`, `compare`,
-/// `compare-builds`, `show`, `baseline`, `http`, `machine` (and `help`).
-/// Returns the process exit code.
-pub fn main() -> i32 {
-    let mut args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    if args.is_empty() {
-        eprintln!("{USAGE}");
-        return 2;
-    }
-    let command = args.remove(0);
-    exit_code(run_command(command, args))
-}
-
-/// Runs `command` of a yardstick binary with the arguments after it.
-fn run_command(command: OsString, mut args: Vec<OsString>) -> Result<i32, Error> {
-    match command.to_str() {
-        Some("micro") => measure(args, BenchRun::micro()),
-        // A bench binary is told to measure with `--bench`; a yardstick
-        // binary that links probes takes the same call, so either can be
-        // one side of `compare-builds`.
-        Some("--bench") => measure(args, BenchRun::default()),
-        Some("compare") => saved::compare(args),
-        #[cfg(feature = "http")]
-        Some("http") => utf8(args).and_then(http::main),
-        #[cfg(not(feature = "http"))]
-        Some(c @ ("http" | "k6")) => Err(Error::usage(format!(
-            "{c}: this yardstick was built without HTTP mode (build it with --features http)"
-        ))),
-        #[cfg(feature = "http")]
-        Some("k6") => utf8(args).and_then(k6::main),
-        #[cfg(feature = "history")]
-        Some("history") => history::main(args),
-        #[cfg(not(feature = "history"))]
-        Some("history") => Err(Error::usage(
-            "history: this yardstick was built without the history (build it with --features history)",
-        )),
-        Some("compare-builds") => compare_builds::options::PairedOptions::parse(args)
-            .and_then(|o| compare_builds::main(&o)),
-        Some("matrix") => matrix::run(args),
-        Some("show") => saved::show(args),
-        #[cfg(feature = "report")]
-        Some("report") => report::main(args),
-        #[cfg(not(feature = "report"))]
-        Some("report") => Err(Error::usage(
-            "report: this yardstick was built without the report (build it with --features report)",
-        )),
-        Some("machine") => machine::main(args),
-        Some("completions") => shell::completions(args),
-        Some("man") => shell::man(args),
-        Some("baseline") => baseline::BaselineOptions::parse(args).and_then(|o| baseline::main(&o)),
-        // `help COMMAND` answers as `COMMAND --help` does.
-        Some("help") if !args.is_empty() => {
-            let command = args.remove(0);
-            // `help history add` asks a subcommand.
-            args.push(OsString::from("--help"));
-            run_command(command, args)
-        }
-        Some("-h" | "--help" | "help") => Err(Error::Help(USAGE)),
-        Some("-V" | "--version") => Err(Error::Help(concat!(
-            "yardstick ",
-            env!("CARGO_PKG_VERSION")
-        ))),
-        _ => Err(Error::usage(format!(
-            "unknown command `{}` (see yardstick --help)",
-            command.to_string_lossy()
-        ))),
-    }
+/// Runs a bench binary's measuring command with the arguments after it:
+/// `micro` (the yardstick binary's), or `--bench` (what cargo passes), so
+/// that the yardstick binary, when it links probes, can be one side of
+/// `compare-builds` as a bench binary is.
+#[doc(hidden)]
+pub fn measure_command(micro: bool, args: Vec<OsString>) -> Result<i32, Error> {
+    let bench_run = if micro {
+        BenchRun::micro()
+    } else {
+        BenchRun::default()
+    };
+    measure(args, bench_run)
 }
 
 /// What a bench binary is: its kept runs' key, how it was told to
@@ -256,7 +164,8 @@ fn allocation_counting() -> Result<(), Error> {
 }
 
 /// The arguments as text; HTTP mode's options are URLs, headers and names.
-fn utf8(args: Vec<OsString>) -> Result<Vec<String>, Error> {
+#[doc(hidden)]
+pub fn utf8(args: Vec<OsString>) -> Result<Vec<String>, Error> {
     args.into_iter()
         .map(|a| {
             a.into_string().map_err(|a| {
@@ -274,7 +183,8 @@ fn utf8(args: Vec<OsString>) -> Result<Vec<String>, Error> {
 /// closed before it finished exits as SIGPIPE would have ended it; help
 /// exits 0 whoever reads it, as other tools' help does. A write that
 /// failed otherwise (`> /dev/full`) is exit 2, said on stderr.
-fn exit_code(result: Result<i32, Error>) -> i32 {
+#[doc(hidden)]
+pub fn exit_code(result: Result<i32, Error>) -> i32 {
     let code = match result {
         Ok(_) if stdout::closed() => stdout::CUT_OFF,
         Ok(code) => code,
@@ -295,72 +205,5 @@ fn exit_code(result: Result<i32, Error>) -> i32 {
             2
         }
         None => code,
-    }
-}
-
-/// The options `command` takes as written (`--repeat`, `-q`), and the
-/// shared options it refuses: what its `--help` and docs/cli.md must name,
-/// read from the one table its parser takes them by (tests/help.rs).
-#[doc(hidden)]
-pub fn options_of(command: &str) -> Option<(Vec<String>, Vec<String>)> {
-    described(command).map(|d| (d.options, d.refused))
-}
-
-/// The whole-number options of `command` and their defaults, as its option
-/// table defines them once (`--repeat`, 30): what docs/cli.md's default
-/// column must say (tests/help.rs).
-#[doc(hidden)]
-pub fn defaults_of(command: &str) -> Option<Vec<(String, u64)>> {
-    described(command).map(|d| d.defaults)
-}
-
-/// The help `command` prints (`history add` for a subcommand), from its
-/// option table; none for a command without one.
-pub(crate) fn help_of(command: &str) -> Option<&'static str> {
-    described(command).map(|d| d.help)
-}
-
-/// What a command's option table says of it.
-struct Described {
-    options: Vec<String>,
-    refused: Vec<String>,
-    defaults: Vec<(String, u64)>,
-    help: &'static str,
-}
-
-fn described(command: &str) -> Option<Described> {
-    fn both<T>(spec: &flags::Spec<T>) -> Option<Described> {
-        Some(Described {
-            options: spec.options(),
-            refused: spec.refused(),
-            defaults: spec.defaults(),
-            help: spec.help(),
-        })
-    }
-    match command {
-        "micro" => both(&micro::cli::SPEC),
-        "compare-builds" => both(&compare_builds::options::SPEC),
-        "matrix" => both(&matrix::options::SPEC),
-        "compare" => both(&saved::COMPARE),
-        "show" => both(&saved::SHOW),
-        #[cfg(feature = "report")]
-        "report" => both(&report::SPEC),
-        #[cfg(feature = "http")]
-        "http" => both(&http::cli::SPEC),
-        "baseline" => both(&baseline::SPEC),
-        #[cfg(feature = "history")]
-        "history add" => both(&history::ADD),
-        #[cfg(feature = "history")]
-        "history list" => both(&history::LIST),
-        #[cfg(feature = "history")]
-        "history show" => both(&history::SHOW),
-        #[cfg(feature = "history")]
-        "history trend" => both(&history::TREND),
-        #[cfg(feature = "history")]
-        "history bisect" => both(&history::BISECT),
-        #[cfg(feature = "history")]
-        "history changes" => both(&history::CHANGES),
-        "machine" => both(&machine::SPEC),
-        _ => None,
     }
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// The page a command was asked for, if any.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Html(Option<PathBuf>);
+pub struct Html(Option<PathBuf>);
 
 impl Html {
     /// Checks `path` can be written, before anything is measured, and is

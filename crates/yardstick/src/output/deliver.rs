@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 /// Where and how a finished run goes.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Delivery {
+pub struct Delivery {
     /// The format on stdout.
     pub format: Format,
     /// Whether the table's verdicts are coloured (`--color`).
@@ -45,7 +45,7 @@ impl Delivery {
 
 /// Saves, prints and annotates a finished run; returns its exit code
 /// ([`verdict::exit_code`]).
-pub(crate) fn deliver(run: Run, delivery: &Delivery) -> Result<i32, Error> {
+pub fn deliver(run: Run, delivery: &Delivery) -> Result<i32, Error> {
     let outcome = verdict::outcome(&run);
     deliver_as(run, outcome, delivery)
 }
@@ -82,7 +82,7 @@ pub(crate) fn deliver_as(
 /// verdict lines and annotations; returns the exit code: 1 on a regression
 /// or a probe that failed in `run`, 3 when the machine ran too slow to
 /// judge, else 0.
-pub(crate) fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 {
+pub fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 {
     let table = delivery.format == Format::Table;
     let renderer = output::renderer(delivery.format, delivery.all_checks);
     let text = fitted(delivery.format, || renderer.comparison(c));
@@ -121,7 +121,7 @@ pub(crate) fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 
 }
 
 /// Prints a run in the chosen format (`yardstick show`, and every run).
-pub(crate) fn show(run: &Run, delivery: &Delivery) {
+pub fn show(run: &Run, delivery: &Delivery) {
     let renderer = output::renderer(delivery.format, delivery.all_checks);
     let text = fitted(delivery.format, || renderer.run(run));
     stdout::print(&shielded(delivery.format, painted(delivery, text)));

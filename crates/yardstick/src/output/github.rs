@@ -24,7 +24,7 @@ pub(crate) fn is_actions() -> bool {
 /// `text` as it must be printed: under GitHub Actions, between a
 /// `::stop-commands::` line and the line that resumes them; elsewhere as
 /// it is.
-pub(crate) fn shielded(text: &str) -> String {
+pub fn shielded(text: &str) -> String {
     if is_actions() && !text.is_empty() {
         shield_with(text, &token())
     } else {

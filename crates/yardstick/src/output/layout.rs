@@ -2,8 +2,10 @@
 
 /// Column alignment.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Align {
+pub enum Align {
+    /// Text: names, notes.
     Left,
+    /// Figures, so that their units and decimal points line up.
     Right,
 }
 
@@ -17,7 +19,8 @@ pub struct Table {
 }
 
 impl Table {
-    pub(crate) fn new(columns: &[(&str, Align)]) -> Table {
+    /// A table of these columns, headed by their names.
+    pub fn new(columns: &[(&str, Align)]) -> Table {
         Table {
             columns: columns.iter().map(|(h, a)| (h.to_string(), *a)).collect(),
             rows: Vec::new(),

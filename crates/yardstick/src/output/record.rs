@@ -8,7 +8,7 @@ use crate::error::Error;
 
 /// What was asked of the history for a run.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Record {
+pub struct Record {
     /// `--record`.
     pub asked: bool,
     /// `--history`'s value, checked when it was given.

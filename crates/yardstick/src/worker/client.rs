@@ -17,23 +17,23 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// How to start a worker: which binary, with what, and how long to wait.
-pub(crate) struct Spawn<'a> {
+pub struct Spawn<'a> {
     /// The bench binary.
-    pub(crate) path: &'a Path,
+    pub path: &'a Path,
     /// Environment variables the worker gets beside the parent's.
-    pub(crate) env: &'a [(String, String)],
+    pub env: &'a [(String, String)],
     /// Arguments it gets after the worker's own: the bench's parameters.
-    pub(crate) args: &'a [String],
+    pub args: &'a [String],
     /// The probes it prepares (`--probe=NAME` each); all when empty.
-    pub(crate) probes: &'a [String],
+    pub probes: &'a [String],
     /// A fixed batch it offers instead of picking one.
-    pub(crate) min_batch: Option<u64>,
+    pub min_batch: Option<u64>,
     /// How long one answer (set-up, or one request) may take.
-    pub(crate) timeout: Duration,
+    pub timeout: Duration,
 }
 
 /// The parent's handle on one worker process; dropping it ends the process.
-pub(crate) struct Worker {
+pub struct Worker {
     path: PathBuf,
     child: Child,
     stdin: ChildStdin,
@@ -47,7 +47,7 @@ pub(crate) struct Worker {
 
 impl Worker {
     /// Starts a worker and reads its greeting.
-    pub(crate) fn spawn(s: &Spawn) -> Result<(Worker, Greeting), Error> {
+    pub fn spawn(s: &Spawn) -> Result<(Worker, Greeting), Error> {
         let mut cmd = Command::new(s.path);
         cmd.args(["--bench", "--worker", "-q", "--no-baseline"])
             .env_remove("GITHUB_ACTIONS")
@@ -126,7 +126,7 @@ impl Worker {
 
     /// Runs `count` untimed samples of `batch` iterations of `probe`; the
     /// inner error is why the probe failed.
-    pub(crate) fn warm(
+    pub fn warm(
         &mut self,
         probe: &str,
         batch: u64,
@@ -147,7 +147,7 @@ impl Worker {
 
     /// Times one sample of `batch` iterations of `probe`: milliseconds per
     /// iteration, or why the probe failed.
-    pub(crate) fn time(&mut self, probe: &str, batch: u64) -> Result<Result<f64, String>, Error> {
+    pub fn time(&mut self, probe: &str, batch: u64) -> Result<Result<f64, String>, Error> {
         let request = Request::Time {
             probe: probe.to_string(),
             batch,

@@ -13,6 +13,6 @@
 //! The lines they exchange are in `protocol`; what a worker process does is
 //! `server`, and how the parent starts one and talks to it is `client`.
 
-pub(crate) mod client;
-pub(crate) mod protocol;
-pub(crate) mod server;
+pub mod client;
+pub mod protocol;
+pub mod server;

@@ -29,34 +29,34 @@ use std::fmt;
 /// answer instead would make an older parent fail on every answer of a
 /// newer worker.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Greeting {
+pub struct Greeting {
     /// One offer per selected probe, in the worker's order.
-    pub(crate) probes: Vec<Offer>,
+    pub probes: Vec<Offer>,
     /// Probe name → fingerprint (16 hex digits), for the probes that have
     /// one.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub(crate) checksums: BTreeMap<String, String>,
+    pub checksums: BTreeMap<String, String>,
 }
 
 /// One probe of a worker, as its greeting describes it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Offer {
+pub struct Offer {
     /// The probe's registered name: what requests ask for.
-    pub(crate) name: String,
+    pub name: String,
     /// Operations one iteration stands for (the saved row's `ops`).
-    pub(crate) ops: u64,
+    pub ops: u64,
     /// What the probe says it measured (empty when it failed).
-    pub(crate) note: String,
+    pub note: String,
     /// The batch the worker would pick (a sample of about a millisecond);
     /// absent when the probe failed.
-    pub(crate) batch: Option<u64>,
+    pub batch: Option<u64>,
     /// Why the probe cannot be timed, if it cannot.
-    pub(crate) error: Option<String>,
+    pub error: Option<String>,
 }
 
 impl Greeting {
     /// Reads a greeting line; the error says why it is not one.
-    pub(crate) fn parse(line: &str) -> Result<Greeting, String> {
+    pub fn parse(line: &str) -> Result<Greeting, String> {
         serde_json::from_str(line).map_err(|e| e.to_string())
     }
 }
@@ -71,7 +71,7 @@ impl fmt::Display for Greeting {
 
 /// What the parent asks of a worker, one line each.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Request {
+pub enum Request {
     /// `warm NAME BATCH COUNT`: COUNT untimed samples of BATCH iterations.
     Warm {
         /// The probe's name.
@@ -93,7 +93,7 @@ pub(crate) enum Request {
 impl Request {
     /// Reads a request line; the error is the message the worker answers
     /// with (see [`Answer::Error`]).
-    pub(crate) fn parse(line: &str) -> Result<Request, String> {
+    pub fn parse(line: &str) -> Result<Request, String> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let (probe, batch, count) = match words.as_slice() {
             ["time", probe, batch] => (*probe, *batch, None),
@@ -121,7 +121,7 @@ impl Request {
     }
 
     /// The probe the request is for.
-    pub(crate) fn probe(&self) -> &str {
+    pub fn probe(&self) -> &str {
         match self {
             Request::Warm { probe, .. } | Request::Time { probe, .. } => probe,
         }
@@ -144,7 +144,7 @@ impl fmt::Display for Request {
 
 /// A worker's answer to one request.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Answer {
+pub enum Answer {
     /// `ok`: the warm-up samples ran.
     Warmed,
     /// The timed sample, in milliseconds per iteration: finite, not
@@ -157,7 +157,7 @@ pub(crate) enum Answer {
 
 impl Answer {
     /// Reads an answer line; `None` when it is none of the three.
-    pub(crate) fn parse(line: &str) -> Option<Answer> {
+    pub fn parse(line: &str) -> Option<Answer> {
         if let Some(message) = line.strip_prefix("error ") {
             return Some(Answer::Error(message.to_string()));
         }

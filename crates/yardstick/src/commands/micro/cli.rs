@@ -8,7 +8,7 @@ use crate::commands::flags::{self, Def, Entry, Options, Section, Set, Spec};
 
 /// Micro mode's command line: what `cargo bench -- --help` and
 /// `yardstick micro --help` print, and what the parser takes.
-pub(crate) static SPEC: Spec<MicroOptions> = Spec {
+pub static SPEC: Spec<MicroOptions> = Spec {
     command: "micro",
     usage: "usage: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
        yardstick micro [OPTIONS] [FILTER...]   (a binary that links probes)",

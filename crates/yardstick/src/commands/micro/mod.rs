@@ -4,7 +4,7 @@
 //! that owns it; data goes one way, from the probes to the exit code.
 
 mod choice;
-pub(crate) mod cli;
+pub mod cli;
 mod confirm;
 pub mod options;
 mod settings;

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 /// Everything `cargo bench` / `yardstick micro` accepts.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct MicroOptions {
+pub struct MicroOptions {
     pub common: Common,
     pub repeat: usize,
     pub warmup: usize,
@@ -82,12 +82,12 @@ impl Default for MicroOptions {
 
 /// The most samples `--repeat` or `--warmup` asks for: far beyond any useful
 /// run, well below what would exhaust memory.
-pub(crate) const MAX_SAMPLES: u64 = 1_000_000;
+pub const MAX_SAMPLES: u64 = 1_000_000;
 
 /// The largest batch `--min-batch` asks for: a billion iterations of the
 /// shortest probe already take seconds a sample; past it, a typo would
 /// stall the run until the probe timeout, which names no option.
-pub(crate) const MAX_BATCH: u64 = 1_000_000_000;
+pub const MAX_BATCH: u64 = 1_000_000_000;
 
 impl MicroOptions {
     /// `--repeat`: measured rounds, each a sample of every probe.
@@ -324,7 +324,7 @@ fn with_params(help: &'static str, params: &[Param]) -> &'static str {
 }
 
 /// Reads `--metric`'s value.
-pub(crate) fn metric(value: &str) -> Result<Metric, Error> {
+pub fn metric(value: &str) -> Result<Metric, Error> {
     match value {
         "time" => Ok(Metric::Time),
         "instructions" => Ok(Metric::Instructions),

@@ -9,27 +9,7 @@ use crate::output::Format;
 use crate::output::layout::{Align, Table, change, significant};
 use crate::stats::Summary;
 
-#[cfg(feature = "report")]
 mod html;
-#[cfg(not(feature = "report"))]
-mod html {
-    //! Without the report, `--html` is refused before anything is read.
-    use crate::error::Error;
-    fn refused() -> Error {
-        Error::usage("--html: this yardstick was built without the report (the feature `report`)")
-    }
-    pub(super) fn check(_: &std::path::Path, _: &crate::history::Location) -> Result<(), Error> {
-        Err(refused())
-    }
-    pub(super) fn save(
-        _: &std::path::Path,
-        _: &str,
-        _: crate::history::Figure,
-        _: &[crate::history::Point],
-    ) -> Result<(), Error> {
-        Err(refused())
-    }
-}
 
 pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
     let [key] = options.operands.as_slice() else {

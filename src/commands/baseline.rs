@@ -154,19 +154,10 @@ pub(crate) fn main(options: &BaselineOptions) -> Result<i32, Error> {
 
 /// The thresholds `bench`'s runs in the history `option` teach the probes
 /// of `pooled`.
-#[cfg(feature = "history")]
 fn from_history(option: &str, bench: &str, pooled: &Run) -> Result<Learned, Error> {
     let location = crate::history::Location::from_option(option)?;
     let runs = crate::baseline::recorded::learning_runs(&location, pooled, bench)?;
     Ok(thresholds::learn(pooled, &runs))
-}
-
-/// Without the history, `--history` cannot be read.
-#[cfg(not(feature = "history"))]
-fn from_history(_option: &str, _bench: &str, _pooled: &Run) -> Result<Learned, Error> {
-    Err(Error::usage(
-        "--history: this build has no history (the feature `history`)",
-    ))
 }
 
 /// Per probe: the pooled x calib, and the runs' own figures as changes from
