@@ -57,6 +57,9 @@ or input, 3 inconclusive (the machine ran too slow to judge).";
 /// Entry point of the yardstick binary: the commands [`USAGE`] lists.
 /// Returns the process exit code.
 pub fn main() -> i32 {
+    // `show`, `compare` and `report` read runs of any size: a large one is
+    // parsed as a stream, in about its own size of memory.
+    crate::document::store::parse_large_runs_with(|r| serde_json::from_reader(r));
     let mut args: Vec<OsString> = std::env::args_os().skip(1).collect();
     if args.is_empty() {
         eprintln!("{USAGE}");

@@ -13,7 +13,7 @@ use crate::error::Error;
 use crate::run::Run;
 use std::path::Path;
 
-pub use read::{load, load_with_text, parse};
+pub use read::{StreamParser, load, load_with_text, parse, parse_large_runs_with};
 pub use write::check_distinct;
 pub use write::check_writable;
 pub use write::write_atomic;

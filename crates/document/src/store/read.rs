@@ -2,9 +2,13 @@
 //! [`MAX_RUN_BYTES`], so `show /dev/zero` stops at once. A file up to
 //! [`IN_MEMORY_BYTES`] is read whole and parsed from memory, which serde_json
 //! does several times faster than from a stream (50,000 rows compare in
-//! 0.6 s rather than 2.4 s); a larger one is parsed as a stream, so a 200 MB
-//! run costs about its own size in memory rather than the text plus the
-//! document (`python3 scripts/big-runs.py`).
+//! 0.6 s rather than 2.4 s). A larger one is parsed as a stream where a
+//! [`StreamParser`] is installed, as the `yardstick` command installs one,
+//! so a 200 MB run costs about its own size in memory rather than the text
+//! plus the document (`python3 scripts/big-runs.py`); else it is read whole
+//! too. A second parser of the whole run is the largest part of this
+//! crate's build (serde's code for every type, once per reader): a bench,
+//! whose baselines are small, does not compile it.
 
 use super::check;
 use super::header::Header;
@@ -15,6 +19,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::io::{BufReader, Read};
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// The largest saved run read, in bytes: a run of every sample of a
 /// thousand probes is a few megabytes; past this, a file is no run.
@@ -22,6 +27,18 @@ pub const MAX_RUN_BYTES: u64 = 256 << 20;
 
 /// The largest run read whole into memory before it is parsed.
 pub const IN_MEMORY_BYTES: u64 = 64 << 20;
+
+/// Parses a run from a stream: `|r| serde_json::from_reader(r)`, written
+/// in the crate that installs it, so that only that crate compiles it.
+pub type StreamParser = fn(&mut dyn Read) -> serde_json::Result<Run>;
+
+static STREAM: OnceLock<StreamParser> = OnceLock::new();
+
+/// Parses runs larger than [`IN_MEMORY_BYTES`] with `parser`, as a stream,
+/// from now on in this process (the first parser installed stays).
+pub fn parse_large_runs_with(parser: StreamParser) {
+    let _ = STREAM.set(parser);
+}
 
 /// Reads a saved run, with a one-line error naming `path` when it is
 /// missing, not a regular file, too large, unreadable, not JSON, not a run,
@@ -39,7 +56,7 @@ pub fn load(path: &Path) -> Result<Run, Error> {
         run.warnings.extend(warnings);
         return Ok(run);
     }
-    load_with(path, IN_MEMORY_BYTES)
+    load_with(path, IN_MEMORY_BYTES, STREAM.get().copied())
 }
 
 /// The folder and baseline of criterion results `path` names: a folder
@@ -87,7 +104,7 @@ pub fn load_with_text(path: &Path) -> Result<(Run, String), Error> {
     Ok((run, text))
 }
 
-fn load_with(path: &Path, in_memory: u64) -> Result<Run, Error> {
+fn load_with(path: &Path, in_memory: u64, stream: Option<StreamParser>) -> Result<Run, Error> {
     let shown = path.display();
     let fail = |m: String| Error::input(format!("{shown}: {m}"));
     let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read: {e}")))?;
@@ -129,9 +146,16 @@ fn load_with(path: &Path, in_memory: u64) -> Result<Run, Error> {
         )));
     }
     check_header(&header).map_err(fail)?;
-    let run = open()
-        .and_then(|r| from_json::<Run>(r, false))
-        .map_err(fail)?;
+    let run = match stream {
+        Some(parse) => open().and_then(|mut r| parse(&mut r).map_err(|e| explain(e, false))),
+        None => open().and_then(|mut r| {
+            let mut bytes = Vec::with_capacity(meta.len() as usize);
+            r.read_to_end(&mut bytes)
+                .map_err(|e| format!("cannot read: {e}"))?;
+            from_json::<Run>(&bytes[..], false)
+        }),
+    }
+    .map_err(fail)?;
     checked(run).map_err(fail)
 }
 
@@ -146,19 +170,22 @@ pub fn parse(text: &str) -> Result<Run, String> {
 }
 
 fn from_json<T: DeserializeOwned>(source: impl Source, header: bool) -> Result<T, String> {
-    source.parse().map_err(|e| {
-        if e.is_io() {
-            format!("cannot read: {e}")
-        } else if e.is_eof() && !header {
-            format!("not JSON: {e} (or larger than {} MB)", MAX_RUN_BYTES >> 20)
-        } else if e.is_data() && header {
-            format!("not a yardstick run: {e}")
-        } else if e.is_data() {
-            format!("not a valid run of format {FORMAT}: {e}")
-        } else {
-            format!("not JSON: {e}")
-        }
-    })
+    source.parse().map_err(|e| explain(e, header))
+}
+
+/// What a parser's error says of the file: of its header, or of the run.
+fn explain(e: serde_json::Error, header: bool) -> String {
+    if e.is_io() {
+        format!("cannot read: {e}")
+    } else if e.is_eof() && !header {
+        format!("not JSON: {e} (or larger than {} MB)", MAX_RUN_BYTES >> 20)
+    } else if e.is_data() && header {
+        format!("not a yardstick run: {e}")
+    } else if e.is_data() {
+        format!("not a valid run of format {FORMAT}: {e}")
+    } else {
+        format!("not JSON: {e}")
+    }
 }
 
 /// Bytes in memory, parsed as a slice, or a stream.
@@ -229,23 +256,30 @@ mod tests {
         (t.path().join("run.json"), run)
     }
 
+    /// Each way a run is read: from memory, as a stream, and a large run
+    /// read whole where no stream parser is installed.
+    const WAYS: [(u64, Option<StreamParser>); 3] = [
+        (u64::MAX, None),
+        (0, Some(|r| serde_json::from_reader(r))),
+        (0, None),
+    ];
+
     #[test]
     fn a_stream_reads_what_memory_reads() {
         let t = tempfile::tempdir().unwrap();
         let (path, run) = one_row_run(&t);
         super::super::save(&path, &run).unwrap();
-        assert_eq!(
-            load_with(&path, 0).unwrap(),
-            load_with(&path, u64::MAX).unwrap()
-        );
+        for (limit, stream) in WAYS {
+            assert_eq!(load_with(&path, limit, stream).unwrap(), run);
+        }
         for (text, why) in [
             ("{ nope", "not JSON"),
             ("[1]", "not a yardstick run"),
             (r#"{"tool":"yardstick","format":1}"#, "not a valid run"),
         ] {
             std::fs::write(&path, text).unwrap();
-            for limit in [0, u64::MAX] {
-                let e = load_with(&path, limit).unwrap_err().to_string();
+            for (limit, stream) in WAYS {
+                let e = load_with(&path, limit, stream).unwrap_err().to_string();
                 assert!(e.contains(why), "{limit}: {e}");
             }
         }
@@ -274,8 +308,8 @@ mod tests {
         ];
         for (text, why) in twice {
             std::fs::write(&path, &text).unwrap();
-            for limit in [0, u64::MAX] {
-                let e = load_with(&path, limit).unwrap_err().to_string();
+            for (limit, stream) in WAYS {
+                let e = load_with(&path, limit, stream).unwrap_err().to_string();
                 let named = format!("error: {}: {why}", path.display());
                 assert!(e.starts_with(&named), "{limit}: {e}");
             }
