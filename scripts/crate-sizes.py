@@ -7,7 +7,9 @@ under its src/, without test code), its in-file test lines (each
 src/), and the share of the project's production lines it holds. Then the
 `cfg(feature` lines of every crate and the `pub` items of the user's crate
 `yardstick` (its production code; `pub(crate)` and `pub(super)` are not
-public).
+public), all of them and those outside the modules declared
+`#[doc(hidden)]`, which the `yardstick` command reads through and a
+user's documentation does not show.
 
     python3 scripts/crate-sizes.py
 """
@@ -65,6 +67,22 @@ def rust_files(top):
                 yield os.path.join(dirpath, f)
 
 
+HIDDEN_MOD = re.compile(r"#\[doc\(hidden\)\]\s*pub mod (\w+)\s*;")
+
+
+def hidden_modules(src):
+    """The folders and files under `src` of modules declared hidden."""
+    hidden = []
+    for path in rust_files(src):
+        here = os.path.dirname(path)
+        name = os.path.basename(path)
+        if name not in ("lib.rs", "mod.rs"):
+            here = os.path.join(here, name[:-3])
+        for m in HIDDEN_MOD.finditer(open(path, encoding="utf-8").read()):
+            hidden.append(os.path.join(here, m.group(1)))
+    return hidden
+
+
 def main():
     meta = json.loads(
         subprocess.run(
@@ -77,7 +95,8 @@ def main():
         src = os.path.join(os.path.dirname(package["manifest_path"]), "src")
         prod = test = 0
         features = 0
-        pub_items = 0
+        pub_items = shown_items = 0
+        hidden = hidden_modules(src)
         for path in rust_files(src):
             code = open(path, encoding="utf-8").read()
             parts = os.path.relpath(path, src).split(os.sep)
@@ -89,15 +108,21 @@ def main():
             test += lines(dropped)
             features += len(re.findall(r"cfg(_attr)?\((not\()?(any\(|all\()?feature", code))
             features += len(re.findall(r"cfg!\(feature", code))
-            pub_items += len(
+            items = len(
                 re.findall(
                     r"^\s*pub (?:unsafe )?(?:async )?(fn|struct|enum|mod|const|static|trait|type|use|macro)\b",
                     kept, re.M,
                 )
             )
-            pub_items += len(re.findall(r"^\s*pub [a-z_][a-z_0-9]*\s*:", kept, re.M))
-            pub_items += len(re.findall(r"#\[macro_export\]", kept))
-        rows.append((package["name"], prod, test, features, pub_items))
+            items += len(re.findall(r"^\s*pub [a-z_][a-z_0-9]*\s*:", kept, re.M))
+            items += len(re.findall(r"#\[macro_export\]", kept))
+            pub_items += items
+            stem = path[:-3]
+            if os.path.basename(path) == "mod.rs":
+                stem = os.path.dirname(path)
+            if not any(stem == h or stem.startswith(h + os.sep) for h in hidden):
+                shown_items += items
+        rows.append((package["name"], prod, test, features, (pub_items, shown_items)))
     total = sum(r[1] for r in rows)
     print(f"{'crate':<22} {'production':>10} {'in-file tests':>13} {'share':>7} {'cfg(feature':>12}")
     for name, prod, test, features, _ in sorted(rows, key=lambda r: -r[1]):
@@ -106,7 +131,9 @@ def main():
     print(f"cfg(feature lines, all crates: {sum(r[3] for r in rows)}")
     user = [r for r in rows if r[0] == "yardstick"]
     if user:
-        print(f"pub items of yardstick (fields and variants' fields included): {user[0][4]}")
+        every, shown = user[0][4]
+        print(f"pub items of yardstick (fields and variants' fields included): {every}, "
+              f"{shown} outside its #[doc(hidden)] modules")
     return 0
 
 

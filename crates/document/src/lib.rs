@@ -27,6 +27,7 @@ pub mod setup;
 pub mod store;
 pub mod text;
 pub mod thresholds;
+pub mod timestamp;
 
 /// The repository's root, where the fixtures, baselines and schema this
 /// crate's tests read are kept (they are shared with the other crates').

@@ -11,8 +11,14 @@
 
 #![warn(missing_docs)]
 
+// `baseline`, `output`, `report` and `worker` are public for the
+// `yardstick` command (the crate yardstick-cli) and the evaluation
+// harness, which read runs and deliver them as a bench does; they are
+// hidden from a user's documentation, and promise nothing to a bench.
+
 pub use yardstick_probe::alloc;
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod baseline;
 #[cfg(feature = "cli")]
 pub mod commands;
@@ -28,11 +34,13 @@ pub use yardstick_judge as judge;
 pub use yardstick_measure as measure;
 pub use yardstick_probe::fs;
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod output;
 pub use yardstick_probe as probe;
 #[cfg(feature = "cli")]
 pub use yardstick_process as process;
 #[cfg(feature = "report")]
+#[doc(hidden)]
 pub mod report;
 #[cfg(feature = "cli")]
 pub use yardstick_document::text;

@@ -2,10 +2,10 @@
 //! set of them, one per configuration, and agreeing with the first set on
 //! what each probe's sample is.
 
+use super::client::{Spawn, Worker};
 use super::entry::{self, Entries};
 use super::{Configuration, OnLostWorker, Sampling};
 use crate::error::Error;
-use crate::worker::client::{Spawn, Worker};
 use crate::worker::protocol::Greeting;
 use std::collections::BTreeMap;
 

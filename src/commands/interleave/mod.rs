@@ -15,6 +15,7 @@
 //! set and the batches its first set agrees on, the `rounds` themselves,
 //! and each probe's state on each configuration (`entry`).
 
+pub(crate) mod client;
 pub(crate) mod entry;
 pub(crate) mod launch;
 pub(crate) mod rounds;

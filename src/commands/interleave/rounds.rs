@@ -10,6 +10,7 @@
 
 use super::OnLostWorker;
 use super::Sampling;
+use super::client::Worker;
 use super::entry::{Entries, Entry};
 use super::launch::{FirstSet, Launcher, Timed, random_order};
 use super::schedule::{Schedule, samples_per_round};
@@ -17,7 +18,6 @@ use crate::error::Error;
 use crate::judge::paired::{Round, Series};
 use crate::measure::Observer;
 use crate::stats::median;
-use crate::worker::client::Worker;
 use std::collections::BTreeMap;
 
 /// A measurement under way: what it reads, and what it has gathered.

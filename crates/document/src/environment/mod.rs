@@ -202,7 +202,7 @@ pub fn repository_dir() -> PathBuf {
 
 /// The current time, RFC 3339 in UTC, to the second.
 pub fn now() -> String {
-    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+    crate::timestamp::rfc3339_seconds(std::time::SystemTime::now())
 }
 
 /// "rustc 1.95.0 (59807616e 2026-04-14)" → "1.95": patch releases do not

@@ -263,9 +263,7 @@ fn newest(files: &[PathBuf]) -> String {
         .iter()
         .filter_map(|p| std::fs::metadata(p).ok()?.modified().ok())
         .max();
-    newest.map_or_else(String::new, |t| {
-        humantime::format_rfc3339_seconds(t).to_string()
-    })
+    newest.map_or_else(String::new, crate::timestamp::rfc3339_seconds)
 }
 
 #[cfg(test)]

@@ -37,12 +37,15 @@ fn shield_with(text: &str, token: &str) -> String {
     format!("::stop-commands::{token}\n{text}{end}::{token}::\n")
 }
 
-/// 128 random bits from the operating system, in hex. Should the system
-/// have none to give, std's hash keys (also drawn from it once per
-/// process) stand in: a token must never be a constant.
+/// 128 random bits from the operating system (`/dev/urandom`, which every
+/// system a runner has offers), in hex. Should the system have none to
+/// give, std's hash keys (also drawn from it once per process) stand in: a
+/// token must never be a constant.
 fn token() -> String {
+    use std::io::Read;
     let mut bytes = [0u8; 16];
-    if getrandom::fill(&mut bytes).is_err() {
+    let drawn = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
+    if drawn.is_err() {
         use std::hash::{BuildHasher, Hasher};
         for half in bytes.chunks_mut(8) {
             let mut h = std::collections::hash_map::RandomState::new().build_hasher();

@@ -11,8 +11,9 @@
 //! parent asks each in turn for one sample.
 //!
 //! The lines they exchange are in `protocol`; what a worker process does is
-//! `server`, and how the parent starts one and talks to it is `client`.
+//! `server`. How the parent starts one and talks to it is the `yardstick`
+//! command's (`yardstick-cli`, `commands/interleave/client.rs`), which a
+//! bench never runs.
 
-pub mod client;
 pub mod protocol;
 pub mod server;
