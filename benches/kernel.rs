@@ -14,4 +14,5 @@ yardstick::main!(
     ],
     probes,
     rivals,
+    yardstick_report,
 );

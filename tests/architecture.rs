@@ -16,7 +16,6 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["baseline", "worker"],
     &["output"],
-    &["report"],
     &["commands", "macros"],
 ];
 
@@ -34,6 +33,7 @@ const CRATE_LAYERS: &[&[&str]] = &[
         "yardstick-judge",
     ],
     &["yardstick"],
+    &["yardstick-report"],
     &["yardstick-cli"],
 ];
 

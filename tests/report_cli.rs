@@ -15,6 +15,9 @@ mod paired;
 use common::{check, json, own_child, run, yardstick};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::Path;
+// This binary's bench draws its run with --html, as a bench that links
+// the report does.
+use yardstick_report as _;
 
 yardstick::probe! {
     name: drawn_sum,

@@ -62,12 +62,12 @@ fn a_users_crate_tests_and_benches_its_probes() {
     ]);
     let stderr = text(&bench.stderr);
     assert_eq!(bench.status.code(), Some(0), "{stderr}");
-    // A bench builds no plotting unless it asks: a page is refused, with
-    // the way to one, before anything is measured.
+    // A bench builds no plotting unless it links the report: a page is
+    // refused, with the way to one, before anything is measured.
     let page = cargo_bench(&["--html=p.html"]);
     let refusal = text(&page.stderr);
     assert!(
-        refusal.contains("--html: this build draws no page (yardstick's feature `report` is off)")
+        refusal.contains("--html: this bench draws no page: link the crate yardstick-report")
             && refusal.contains("exit status: 2")
             && !example().join("p.html").exists(),
         "{refusal}"

@@ -4,7 +4,7 @@
 use crate::Error;
 use crate::results::{Block, Record, Results};
 use crate::verdict::ProbeOutcome;
-use yardstick::report::chart::{Line as Series, Lines as Chart};
+use yardstick_report::chart::{Line as Series, Lines as Chart};
 
 /// The file names of the plots and their SVG text; a plot whose ranges
 /// hold nothing to draw is left out.

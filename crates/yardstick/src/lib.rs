@@ -11,9 +11,10 @@
 
 #![warn(missing_docs)]
 
-// `baseline`, `output`, `report` and `worker` are public for the
-// `yardstick` command (the crate yardstick-cli) and the evaluation
-// harness, which read runs and deliver them as a bench does; they are
+// `baseline`, `output` and `worker` are public for the `yardstick`
+// command (the crate yardstick-cli), the report (yardstick-report) and
+// the evaluation harness, which read runs and deliver them as a bench
+// does; they are
 // hidden from a user's documentation, and promise nothing to a bench.
 
 pub use yardstick_probe::alloc;
@@ -36,14 +37,11 @@ pub use yardstick_probe::fs;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod output;
+#[cfg(feature = "cli")]
+pub use yardstick_document::text;
 pub use yardstick_probe as probe;
 #[cfg(feature = "cli")]
 pub use yardstick_process as process;
-#[cfg(feature = "report")]
-#[doc(hidden)]
-pub mod report;
-#[cfg(feature = "cli")]
-pub use yardstick_document::text;
 #[cfg(feature = "cli")]
 pub use yardstick_stats as stats;
 #[cfg(feature = "cli")]

@@ -1,10 +1,25 @@
 //! `--html` on a command that makes a run: the page checked before the
-//! run is made, drawn once it is judged. Without the feature `report`,
-//! asking for one is a usage error, before anything is measured.
+//! run is made, drawn once it is judged. The drawing is the crate
+//! yardstick-report's, which offers it as a [`Drawer`]: a bench links it
+//! by naming it (`yardstick::main!(my_crate, yardstick_report)`), and the
+//! `yardstick` command always does. Where none is linked, asking for a
+//! page is a usage error, before anything is measured.
 
 use crate::document::run::Run;
 use crate::error::Error;
 use std::path::{Path, PathBuf};
+
+/// What draws the page of a run: `(page, name of what made the run, run,
+/// baseline)`. Submitted with `inventory::submit!` by the crate that
+/// draws; the first one linked draws.
+pub struct Drawer(pub fn(&Path, &str, &Run, Option<&Run>) -> Result<(), Error>);
+
+crate::probe::inventory::collect!(Drawer);
+
+/// The drawer linked into this binary, if any.
+fn drawer() -> Option<&'static Drawer> {
+    crate::probe::inventory::iter::<Drawer>.into_iter().next()
+}
 
 /// The page a command was asked for, if any.
 #[derive(Debug, Clone, Default)]
@@ -18,11 +33,11 @@ impl Html {
         let Some(path) = path else {
             return Ok(Html(None));
         };
-        if !cfg!(feature = "report") {
+        if drawer().is_none() {
             return Err(Error::usage(
-                "--html: this build draws no page (yardstick's feature `report` is off): turn \
-                 it on where yardstick is a dependency, or save the run with --save=FILE and \
-                 draw it with `yardstick report FILE --html=PAGE`",
+                "--html: this bench draws no page: link the crate yardstick-report \
+                 (`yardstick::main!(..., yardstick_report)`), or save the run with \
+                 --save=FILE and draw it with `yardstick report FILE --html=PAGE`",
             ));
         }
         let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
@@ -61,12 +76,10 @@ impl Html {
         let Some(path) = &self.0 else {
             return Ok(());
         };
-        #[cfg(feature = "report")]
-        return crate::report::save_run(path, name, run, baseline);
-        #[cfg(not(feature = "report"))]
-        {
-            let _ = (path, name, run, baseline);
-            Ok(())
+        match drawer() {
+            Some(Drawer(draw)) => draw(path, name, run, baseline),
+            // Refused as it was asked (`Html::asked`).
+            None => Ok(()),
         }
     }
 }

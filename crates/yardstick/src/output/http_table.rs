@@ -127,7 +127,7 @@ fn rows_table(rows: &[Row]) -> Table {
 }
 
 /// `200:95 404:5`, the most frequent first.
-pub(crate) fn counts(map: &BTreeMap<String, u64>) -> String {
+pub fn counts(map: &BTreeMap<String, u64>) -> String {
     let mut items: Vec<(&String, &u64)> = map.iter().collect();
     items.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     items
@@ -137,7 +137,7 @@ pub(crate) fn counts(map: &BTreeMap<String, u64>) -> String {
         .join(" ")
 }
 
-pub(crate) fn rate(v: f64) -> String {
+pub fn rate(v: f64) -> String {
     if v >= 100.0 {
         thousands(v)
     } else {
@@ -205,7 +205,7 @@ fn ab_tables(pairs: &[ServerPair]) -> String {
     out
 }
 
-pub(crate) fn ratio(v: Option<f64>) -> String {
+pub fn ratio(v: Option<f64>) -> String {
     v.map_or("-".to_string(), |r| format!("x{r:.2}"))
 }
 

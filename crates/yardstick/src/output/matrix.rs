@@ -10,7 +10,7 @@ use crate::judge::equivalence::{self, Side};
 use crate::text::clean;
 
 /// The columns: the probe, then each configuration, the base first.
-pub(crate) fn columns(m: &Matrix) -> Vec<(String, Align)> {
+pub fn columns(m: &Matrix) -> Vec<(String, Align)> {
     let mut columns = vec![("probe".to_string(), Align::Left)];
     for (i, name) in m.configurations.iter().enumerate() {
         let name = clean(name);
@@ -36,7 +36,7 @@ pub(crate) fn render(m: &Matrix) -> String {
 }
 
 /// What the cells are, in words.
-pub(crate) fn caption(m: &Matrix) -> String {
+pub fn caption(m: &Matrix) -> String {
     let base = clean(&m.base);
     let (how, unit) = match m.metric {
         Metric::Time => (
@@ -60,7 +60,7 @@ pub(crate) fn caption(m: &Matrix) -> String {
 }
 
 /// One row of cells per probe, then the geometric means.
-pub(crate) fn rows(m: &Matrix) -> Vec<Vec<String>> {
+pub fn rows(m: &Matrix) -> Vec<Vec<String>> {
     let mut rows = Vec::new();
     for line in &m.lines {
         let mut row = vec![clean(&line.probe).into_owned()];

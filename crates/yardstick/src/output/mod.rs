@@ -10,11 +10,11 @@ pub mod http_table;
 mod json;
 pub mod layout;
 pub mod markdown;
-pub(crate) mod matrix;
+pub mod matrix;
 pub mod progress;
 #[cfg(test)]
 pub(crate) mod properties;
-pub(crate) mod ranking;
+pub mod ranking;
 pub(crate) mod record;
 pub mod stdout;
 pub mod table;

@@ -10,7 +10,7 @@ use crate::stats::bootstrap::Interval;
 use crate::text::clean;
 
 /// The groups' columns: the text table's and the report's.
-pub(crate) const COLUMNS: [(&str, Align); 11] = [
+pub const COLUMNS: [(&str, Align); 11] = [
     ("group", Align::Left),
     ("variant", Align::Left),
     ("role", Align::Left),
@@ -49,7 +49,7 @@ pub(crate) fn render(ranking: &Ranking, metric: Metric) -> String {
 }
 
 /// What the table shows, in words.
-pub(crate) fn caption(metric: Metric) -> String {
+pub fn caption(metric: Metric) -> String {
     let (ratio, unit) = match metric {
         Metric::Time => ("paired round by round", "median in ms per iteration"),
         Metric::Instructions => ("exact", "instructions per iteration"),
@@ -63,7 +63,7 @@ pub(crate) fn caption(metric: Metric) -> String {
 
 /// How the result column was decided, in words: the rule the run was
 /// judged by, not this build's.
-pub(crate) fn legend(ranking: &Ranking) -> String {
+pub fn legend(ranking: &Ranking) -> String {
     match ranking.margin {
         Some(m) => format!(
             "result: winner where every other variant's paired ratio to it is slower: {}; \
@@ -77,7 +77,7 @@ pub(crate) fn legend(ranking: &Ranking) -> String {
 }
 
 /// One row of cells per variant, the group named on its first.
-pub(crate) fn rows(ranking: &Ranking, metric: Metric) -> Vec<Vec<String>> {
+pub fn rows(ranking: &Ranking, metric: Metric) -> Vec<Vec<String>> {
     let mut rows = Vec::new();
     for group in &ranking.groups {
         for (i, e) in group.variants.iter().enumerate() {
@@ -141,7 +141,7 @@ fn result(e: &Entry, g: &Group) -> String {
 }
 
 /// "ours: wins 6 of 9 groups, 2 ties, geometric mean of ratios 0.912".
-pub(crate) fn standing(s: &Standing) -> String {
+pub fn standing(s: &Standing) -> String {
     let mut line = format!(
         "{}: wins {} of {} group{}",
         clean(&s.variant),

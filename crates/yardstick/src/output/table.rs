@@ -288,7 +288,7 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
 
 /// The lines above the checks: the baseline, the count of regressions, the
 /// machine's speed and every note on what the verdict rests on.
-pub(crate) fn comparison_notes(c: &Comparison) -> String {
+pub fn comparison_notes(c: &Comparison) -> String {
     let mut out = match &c.basis {
         Some(basis) => format!("baseline: {} ({})\n", clean(&c.baseline), clean(basis)),
         None => format!("baseline: {}\n", clean(&c.baseline)),

@@ -27,7 +27,7 @@ pub fn draw(page: &mut Page, ranking: &Ranking, metric: Metric) {
 mod tests {
     use super::*;
     use crate::document::ranking::{Entry, Group, Outcome, Standing};
-    use crate::probe::Role;
+    use yardstick::probe::Role;
 
     #[test]
     fn every_variant_is_a_row_and_names_are_escaped() {

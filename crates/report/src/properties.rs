@@ -5,7 +5,6 @@
 use super::{Page, draw_run};
 use crate::document::check::{Figure, PairedRound};
 use crate::document::run::{Metric, Mode, Run};
-use crate::output::properties::fixture;
 use proptest::prelude::*;
 
 /// The tag a field injects: found in a page only if some text was not
@@ -61,7 +60,7 @@ proptest! {
         metric in prop_oneof![Just(Metric::Time), Just(Metric::EstimatedCycles)],
         as_paired in any::<bool>(),
     ) {
-        let mut run = fixture(mode, metric, &texts);
+        let mut run = crate::document::hostile::run(mode, metric, &texts);
         if as_paired {
             run = paired(run);
         }

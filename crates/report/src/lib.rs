@@ -7,6 +7,11 @@
 //! `<text>` in a generic family, sized by plotters' estimate, so no font
 //! of the machine is read and none is embedded. Charts sit on a light
 //! card in either colour scheme, since their strokes are fixed colours.
+//!
+//! A bench that links this crate draws its run with `--html`: the crate
+//! offers [`save_run`] to yardstick as its page drawer.
+
+#![warn(missing_docs)]
 
 pub mod chart;
 pub mod comparison;
@@ -22,6 +27,14 @@ pub mod paired;
 mod properties;
 
 pub use page::Page;
+
+// The crates a page is drawn from, by the names the rest of yardstick
+// gives them.
+use yardstick::{document, error, judge, measure, output, stats, text};
+
+yardstick::inventory::submit! {
+    yardstick::commands::page::Drawer(save_run)
+}
 
 use crate::document::run::{Mode, Run};
 use crate::error::Error;
