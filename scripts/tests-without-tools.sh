@@ -25,11 +25,11 @@ count() {
 }
 
 run_both() {
-  cargo test -q --no-fail-fast -p yardstick "${tests[@]}" 2>&1
+  cargo test -q --no-fail-fast -p yardstick-cli "${tests[@]}" 2>&1
   cargo test -q --no-fail-fast -p demo-site --test browser 2>&1
 }
 
-cargo test -q --no-run -p yardstick "${tests[@]}" 2>/dev/null
+cargo test -q --no-run -p yardstick-cli "${tests[@]}" 2>/dev/null
 cargo test -q --no-run -p demo-site --test browser 2>/dev/null
 
 echo "with the tools found here:"

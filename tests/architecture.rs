@@ -31,6 +31,7 @@ const CRATE_LAYERS: &[&[&str]] = &[
         "yardstick-history",
         "yardstick-measure",
         "yardstick-judge",
+        "yardstick-test-runs",
     ],
     &["yardstick"],
     &["yardstick-report"],

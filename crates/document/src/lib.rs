@@ -13,8 +13,6 @@ pub mod comparison;
 pub mod environment;
 pub mod error;
 pub mod figures;
-#[doc(hidden)]
-pub mod hostile;
 pub mod import;
 pub mod matrix;
 pub mod outcome;

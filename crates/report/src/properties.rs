@@ -60,7 +60,7 @@ proptest! {
         metric in prop_oneof![Just(Metric::Time), Just(Metric::EstimatedCycles)],
         as_paired in any::<bool>(),
     ) {
-        let mut run = crate::document::hostile::run(mode, metric, &texts);
+        let mut run = yardstick_test_runs::hostile(mode, metric, &texts);
         if as_paired {
             run = paired(run);
         }

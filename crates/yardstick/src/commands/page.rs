@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// What draws the page of a run: `(page, name of what made the run, run,
 /// baseline)`. Submitted with `inventory::submit!` by the crate that
-/// draws; the first one linked draws.
+/// draws; with two linked, which draws is not defined, so link one.
 pub struct Drawer(pub fn(&Path, &str, &Run, Option<&Run>) -> Result<(), Error>);
 
 crate::probe::inventory::collect!(Drawer);

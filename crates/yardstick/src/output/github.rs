@@ -37,10 +37,10 @@ fn shield_with(text: &str, token: &str) -> String {
     format!("::stop-commands::{token}\n{text}{end}::{token}::\n")
 }
 
-/// 128 random bits from the operating system (`/dev/urandom`, which every
-/// system a runner has offers), in hex. Should the system have none to
-/// give, std's hash keys (also drawn from it once per process) stand in: a
-/// token must never be a constant.
+/// 128 random bits from the operating system (`/dev/urandom`, on Linux and
+/// macOS), in hex. Where there is none to read, std's hash keys (also
+/// drawn from the system once per process) stand in: a token must never be
+/// a constant.
 fn token() -> String {
     use std::io::Read;
     let mut bytes = [0u8; 16];

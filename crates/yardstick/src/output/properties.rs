@@ -66,7 +66,7 @@ proptest! {
             Just(Metric::EstimatedCycles),
         ],
     ) {
-        let run = crate::document::hostile::run(if http { Mode::Http } else { Mode::Micro }, metric, &texts);
+        let run = yardstick_test_runs::hostile(if http { Mode::Http } else { Mode::Micro }, metric, &texts);
         for (printer, out) in printed(&run) {
             let bad = out.chars().find(|&c| c != '\n' && is_unsafe(c));
             prop_assert!(bad.is_none(), "{printer} printed {bad:?}: {out}");

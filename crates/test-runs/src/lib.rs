@@ -1,24 +1,27 @@
-//! A run of every kind whose every text field is given: the hostile
-//! input of the printers' and the report's property tests (yardstick's
-//! `output/properties.rs`, yardstick-report's `properties.rs`), defined
-//! once for both. Not for use outside tests.
+//! Runs built for tests: a run of every kind whose every text field is
+//! given, the hostile input of the printers' and the report's property
+//! tests (yardstick's `output/properties.rs`, yardstick-report's
+//! `properties.rs`), defined once for both. A dev-dependency only, so no
+//! bench builds it.
 
-use crate::comparison::{
+use std::collections::BTreeMap;
+use yardstick_document::comparison::{
     CalibrationRatio, Check, Comparison, EnvironmentDifference, Figure, Judged, MachineMismatch,
     Method, Reason, Verdict,
 };
-use crate::environment::Environment;
-use crate::matrix::{Cell, Line, Matrix};
-use crate::ranking::{Entry, Group, Outcome, Ranking, Standing};
-use crate::run::{CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, Run, ServerPair, TOOL};
-use crate::settings::{HttpSettings, MicroSettings, Settings};
-use std::collections::BTreeMap;
+use yardstick_document::environment::Environment;
+use yardstick_document::matrix::{Cell, Line, Matrix};
+use yardstick_document::ranking::{Entry, Group, Outcome, Ranking, Standing};
+use yardstick_document::run::{
+    CalibrationSummary, FORMAT, Metric, Mode, Row, RowKind, Run, ServerPair, TOOL,
+};
+use yardstick_document::settings::{HttpSettings, MicroSettings, Settings};
 use yardstick_probe::Role;
 use yardstick_stats::bootstrap::Interval;
 
 /// A run of `mode` and its comparison, every text field taken in turn
 /// from `t`, in turn and again.
-pub fn run(mode: Mode, metric: Metric, t: &[String]) -> Run {
+pub fn hostile(mode: Mode, metric: Metric, t: &[String]) -> Run {
     let mut next = t.iter().cycle().cloned();
     let mut s = || next.next().unwrap_or_default();
     let mut rows = Vec::new();
