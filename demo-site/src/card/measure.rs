@@ -135,7 +135,7 @@ impl Measurer {
     /// Measures, keeps the outcome in the card's file, and marks the
     /// measurement over.
     fn finish(&self, setup: &Setup, started: Instant) {
-        let at = rfc3339(SystemTime::now());
+        let at = yardstick::document::timestamp::rfc3339_seconds(SystemTime::now());
         let stop = || self.stopping.load(Ordering::SeqCst);
         let outcome = measure(setup, started + LIMIT, at.clone(), &stop);
         if outcome.is_err() && stop() {
@@ -300,11 +300,6 @@ fn within(command: &mut Command, limit: Duration, stop: &dyn Fn() -> bool) -> Re
         out.status.code(),
         format!("yardstick http exited with {}: {}", out.status, why.trim()),
     ))
-}
-
-/// `time` as RFC 3339 in UTC, to the second.
-fn rfc3339(time: SystemTime) -> String {
-    humantime::format_rfc3339_seconds(time).to_string()
 }
 
 #[cfg(test)]
