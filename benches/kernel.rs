@@ -15,4 +15,5 @@ yardstick::main!(
     probes,
     rivals,
     yardstick_report,
+    yardstick_history,
 );

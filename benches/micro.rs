@@ -5,4 +5,4 @@
 #[global_allocator]
 static ALLOC: yardstick::alloc::Counting = yardstick::alloc::Counting;
 
-yardstick::main!(probes, rivals, yardstick_report);
+yardstick::main!(probes, rivals, yardstick_report, yardstick_history);

@@ -28,13 +28,12 @@ const CRATE_LAYERS: &[&[&str]] = &[
     &["yardstick-document"],
     &[
         "yardstick-http",
-        "yardstick-history",
         "yardstick-measure",
         "yardstick-judge",
         "yardstick-test-runs",
     ],
     &["yardstick"],
-    &["yardstick-report"],
+    &["yardstick-report", "yardstick-history"],
     &["yardstick-cli"],
 ];
 

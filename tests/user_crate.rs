@@ -72,6 +72,15 @@ fn a_users_crate_tests_and_benches_its_probes() {
             && !example().join("p.html").exists(),
         "{refusal}"
     );
+    // Nor a history: the runs it keeps are files, and a record is refused
+    // as the page is.
+    let record = cargo_bench(&["--record"]);
+    let refusal = text(&record.stderr);
+    assert!(
+        refusal.contains("--record: this bench keeps no history: link the crate yardstick-history")
+            && refusal.contains("exit status: 2"),
+        "{refusal}"
+    );
     let run: serde_json::Value = serde_json::from_slice(&bench.stdout).expect("a run document");
     let mut rows: Vec<(String, u64)> = run["rows"]
         .as_array()

@@ -156,7 +156,7 @@ pub(crate) fn main(options: &BaselineOptions) -> Result<i32, Error> {
 /// of `pooled`.
 fn from_history(option: &str, bench: &str, pooled: &Run) -> Result<Learned, Error> {
     let location = crate::history::Location::from_option(option)?;
-    let runs = crate::baseline::recorded::learning_runs(&location, pooled, bench)?;
+    let runs = crate::history::keeping::recorded::learning_runs(&location, pooled, bench)?;
     Ok(thresholds::learn(pooled, &runs))
 }
 

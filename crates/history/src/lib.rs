@@ -16,6 +16,7 @@
 pub mod band;
 pub mod changes;
 pub mod entry;
+pub mod keeping;
 pub mod location;
 mod postgres;
 pub mod query;

@@ -27,8 +27,6 @@ pub mod commands;
 pub use yardstick_document as document;
 #[cfg(feature = "cli")]
 pub use yardstick_document::error;
-#[cfg(feature = "history")]
-pub use yardstick_history as history;
 #[cfg(feature = "cli")]
 pub use yardstick_judge as judge;
 #[cfg(feature = "cli")]

@@ -11,9 +11,9 @@
 //!    instead of timed, and the counts give the verdict (see
 //!    `baseline::counts::usable`);
 //! 3. otherwise the last run of this class that `cargo bench` kept (as
-//!    criterion keeps its last run): in the local history with the
-//!    feature `history` (`kept.rs`), else under
-//!    `<target>/yardstick/<class>/<bench>/`; the same table and verdict
+//!    criterion keeps its last run): under
+//!    `<target>/yardstick/<class>/<bench>/`, or in the local history where
+//!    the bench links yardstick-history (`keeper.rs`); the same table and verdict
 //!    words, with confirmation, but as information (exit 0);
 //! 4. otherwise nothing, and it says so.
 //!
@@ -21,6 +21,7 @@
 //! history, or the newest `KEPT` of each class and bench as files;
 //! `YARDSTICK_HOME` moves the folder.
 
+use super::keeper::keeper;
 use crate::document::environment::repository_dir;
 use crate::document::run::{Metric, Run};
 use crate::document::store;
@@ -45,7 +46,7 @@ pub struct Bench {
 
 /// The baseline `cargo bench` chose, and why.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Choice {
+pub enum Choice {
     /// A committed baseline of this machine class: a verdict.
     Committed(PathBuf),
     /// The last run kept on this machine class: information.
@@ -56,12 +57,10 @@ pub(crate) enum Choice {
 
 /// The last run a bench kept.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Last {
+pub enum Last {
     /// A file under the folder of kept runs.
-    #[cfg_attr(feature = "history", allow(dead_code))]
     File(PathBuf),
     /// A run of the local history, and its name in messages.
-    #[cfg_attr(not(feature = "history"), allow(dead_code))]
     Kept(String, Box<Run>),
 }
 
@@ -92,8 +91,7 @@ impl Bench {
     /// The bench this process is, when cargo built it as one (its binary
     /// lies in `<target>/<profile>/deps/`); `None` for any other binary,
     /// the `yardstick` command among them.
-    #[cfg_attr(not(feature = "history"), allow(dead_code))]
-    pub(crate) fn cargo_built(program: &Path) -> Option<Bench> {
+    pub fn cargo_built(program: &Path) -> Option<Bench> {
         let in_deps = program
             .parent()
             .and_then(Path::file_name)
@@ -103,7 +101,6 @@ impl Bench {
 
     /// The bench this running program would be, and so where its runs are
     /// kept; the default history is there too.
-    #[cfg_attr(not(feature = "history"), allow(dead_code))]
     pub fn this_program() -> Bench {
         Bench::for_program(&std::env::current_exe().unwrap_or_default())
     }
@@ -122,7 +119,7 @@ impl Bench {
     }
 
     /// The baseline to judge by on machine class `class` (`None`: unknown).
-    pub(crate) fn choose(&self, class: Option<&str>) -> Choice {
+    pub fn choose(&self, class: Option<&str>) -> Choice {
         let shown = class.unwrap_or("unknown");
         if let Some(path) = class.map(|c| self.committed(c)).filter(|p| p.is_file()) {
             return Choice::Committed(path);
@@ -171,23 +168,14 @@ impl Bench {
     }
 
     /// The newest run kept on class `class` that still reads (a damaged
-    /// file is skipped): from the local history with the feature
-    /// `history`, else from the folder of kept runs.
+    /// file is skipped), where this bench's [`Keeper`](super::keeper::Keeper)
+    /// keeps them.
     fn last(&self, class: Option<&str>) -> Result<Option<Last>, Error> {
-        #[cfg(feature = "history")]
-        {
-            super::kept::last(self, class)
-        }
-        #[cfg(not(feature = "history"))]
-        {
-            Ok(self.last_file(class))
-        }
+        keeper().last(self, class)
     }
 
-    /// The newest run of `class` kept as a file that still reads; built
-    /// and tested in every build, though one with the history keeps none.
-    #[cfg_attr(feature = "history", allow(dead_code))]
-    fn last_file(&self, class: Option<&str>) -> Option<Last> {
+    /// The newest run of `class` kept as a file that still reads.
+    pub(super) fn last_file(&self, class: Option<&str>) -> Option<Last> {
         let mut kept = runs_in(&self.kept(class.unwrap_or("unknown")));
         kept.sort();
         kept.into_iter()
@@ -198,15 +186,7 @@ impl Bench {
 
     /// Where this bench keeps runs of `class`, as messages name it.
     fn kept_place(&self, class: &str) -> String {
-        #[cfg(feature = "history")]
-        {
-            let _ = class;
-            super::kept::location(self).shown()
-        }
-        #[cfg(not(feature = "history"))]
-        {
-            self.kept(class).display().to_string()
-        }
+        keeper().location(self, class)
     }
 
     /// Where `run` will be kept (`as FILE`, `in the history H`), said
@@ -217,42 +197,22 @@ impl Bench {
         if !keepable(run) {
             return None;
         }
-        #[cfg(feature = "history")]
-        {
-            Some(format!(
-                "in the history {}",
-                super::kept::location(self).shown()
-            ))
-        }
-        #[cfg(not(feature = "history"))]
-        {
-            Some(format!("as {}", self.file_for(run).display()))
-        }
+        Some(keeper().place(self, run))
     }
 
     /// Keeps `run` for the next run of its class to compare with, where
     /// [`Bench::place`] said; a run that is not kept is passed over.
-    /// Without the feature `history` runs are files, the newest `KEPT` of
-    /// each class.
     pub fn keep(&self, run: &Run) -> Result<(), Error> {
         if !keepable(run) {
             return Ok(());
         }
-        #[cfg(feature = "history")]
-        {
-            super::kept::keep(self, run)
-        }
-        #[cfg(not(feature = "history"))]
-        {
-            self.keep_file(run)
-        }
+        keeper().keep(self, run)
     }
 
     /// The file `run` is kept in: RFC 3339 to the second sorts by time;
     /// the process id, padded so that names sort as numbers, keeps two
     /// runs of one second apart.
-    #[cfg_attr(feature = "history", allow(dead_code))]
-    fn file_for(&self, run: &Run) -> PathBuf {
+    pub(super) fn file_for(&self, run: &Run) -> PathBuf {
         let stamp = run.started.replace(':', "-");
         self.kept(run.environment.class_name())
             .join(format!("{stamp}-{:010}.json", std::process::id()))
@@ -260,8 +220,7 @@ impl Bench {
 
     /// Keeps `run` as a file among the runs of its class, and drops all
     /// but the newest `KEPT`.
-    #[cfg_attr(feature = "history", allow(dead_code))]
-    fn keep_file(&self, run: &Run) -> Result<(), Error> {
+    pub(super) fn keep_file(&self, run: &Run) -> Result<(), Error> {
         let path = self.file_for(run);
         store::save(&path, run)?;
         let dir = self.kept(run.environment.class_name());
@@ -277,7 +236,7 @@ impl Bench {
 
 /// A timed, calibrated run made without an injected slowdown: what a
 /// bench keeps, and compares with.
-pub(super) fn keepable(run: &Run) -> bool {
+pub fn keepable(run: &Run) -> bool {
     run.metric == Metric::Time && run.calibration.is_some() && run.settings.injected().is_none()
 }
 
@@ -321,7 +280,7 @@ fn home(program: &Path, repository: &Path) -> PathBuf {
     }
 }
 
-pub(super) fn runs_in(dir: &Path) -> Vec<PathBuf> {
+pub fn runs_in(dir: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(dir)
         .map(|entries| {
             entries

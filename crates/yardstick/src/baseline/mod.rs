@@ -4,14 +4,12 @@
 
 pub mod counts;
 pub mod history;
-#[cfg(feature = "history")]
-mod kept;
+pub mod keeper;
 pub mod pool;
-#[cfg(feature = "history")]
-pub mod recorded;
 pub mod thresholds;
 
 use crate::baseline::history::{Bench, Choice, Last};
+use crate::baseline::keeper::FromHistory;
 use crate::document::run::{Metric, Mode, Run};
 use crate::document::store;
 use crate::error::Error;
@@ -123,7 +121,6 @@ impl Baseline {
     }
 
     /// `--baseline=history[:N]`, falling back to what `bench` chooses.
-    #[cfg(feature = "history")]
     fn from_history(
         n: usize,
         option: Option<&str>,
@@ -131,10 +128,8 @@ impl Baseline {
         class: Option<&str>,
         kind: (Mode, Metric),
     ) -> Result<Resolved, Error> {
-        use recorded::FromHistory;
-        let location = crate::history::Location::chosen(option, || Bench::this_program().home)?;
         let name = bench.map(|b| b.name.as_str());
-        let too_few = match recorded::from_history(&location, n, kind, name)? {
+        let too_few = match keeper::keeper().history_baseline(n, option, kind, name)? {
             FromHistory::Baseline(b) => return Ok(Resolved::Baseline(b)),
             FromHistory::TooFew(why) => why,
         };
@@ -154,20 +149,6 @@ impl Baseline {
                 }
             },
         )
-    }
-
-    /// Without the history, `--baseline=history` is refused as it is read.
-    #[cfg(not(feature = "history"))]
-    fn from_history(
-        _n: usize,
-        _option: Option<&str>,
-        _bench: Option<&Bench>,
-        _class: Option<&str>,
-        _kind: (Mode, Metric),
-    ) -> Result<Resolved, Error> {
-        Err(Error::usage(
-            "--baseline=history: this build has no history (the feature `history`)",
-        ))
     }
 
     /// Refuses, before anything is measured, a baseline that a run of

@@ -2,13 +2,13 @@
 //! Actions, and turned into an exit code. Every command ends here, so they
 //! all behave alike.
 
+use crate::baseline::keeper::{Record, keeper};
 use crate::document::comparison::Comparison;
 use crate::document::outcome::RunOutcome;
 use crate::document::run::Run;
 use crate::document::store;
 use crate::error::Error;
 use crate::fs::Durability;
-use crate::output::record::{self, Record};
 use crate::output::{self, Format, colour, github, markdown, stdout, verdict, width};
 use crate::text::clean;
 use std::io::Write;
@@ -74,7 +74,7 @@ pub(crate) fn deliver_as(
         crate::fs::replace_file(path, markdown::summary(&run).as_bytes(), Durability::Synced)
             .map_err(|e| Error::input(format!("{}: cannot write: {e}", path.display())))?;
     }
-    record::record(&run, &delivery.record)?;
+    keeper().record(&run, &delivery.record)?;
     Ok(code)
 }
 

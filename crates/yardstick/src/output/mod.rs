@@ -15,7 +15,6 @@ pub mod progress;
 #[cfg(test)]
 pub(crate) mod properties;
 pub mod ranking;
-pub(crate) mod record;
 pub mod stdout;
 pub mod table;
 pub mod verdict;

@@ -1,17 +1,17 @@
-//! The developer's loop on the history: with the feature `history`, the
-//! runs `cargo bench` keeps go into the local history beside them
+//! The developer's loop on the history: in a bench that links this crate,
+//! the runs `cargo bench` keeps go into the local history beside them
 //! (`<target>/yardstick/history.sqlite`), under the bench's name, and the
 //! last run of this bench and class is read back from it. Runs kept as
 //! files by a build without the history are added to it (once: a run
 //! already there is left as it is), and the files are left where they
 //! are, for such a build to go on with.
 
-use super::history::{Bench, Last};
 use crate::document::environment;
 use crate::document::run::{Metric, Run};
 use crate::document::store;
 use crate::error::Error;
-use crate::history::{self, Entry, Filter, Location, Store};
+use crate::{Entry, Filter, Location, Store};
+use yardstick::baseline::history::{Bench, Last, keepable, runs_in};
 
 /// The newest runs looked at for one that can be a baseline.
 const LOOKED_AT: u64 = 20;
@@ -26,10 +26,10 @@ pub(crate) fn location(bench: &Bench) -> Location {
 /// `None` when there is none.
 pub(crate) fn last(bench: &Bench, class: Option<&str>) -> Result<Option<Last>, Error> {
     let location = location(bench);
-    if !history::exists(&location) && !has_files(bench) {
+    if !crate::exists(&location) && !has_files(bench) {
         return Ok(None);
     }
-    let mut store = history::open(&location)?;
+    let mut store = crate::open(&location)?;
     import_files(bench, store.as_mut())?;
     let filter = Filter {
         bench: Some(bench.name.clone()),
@@ -44,7 +44,7 @@ pub(crate) fn last(bench: &Bench, class: Option<&str>) -> Result<Option<Last>, E
             continue;
         };
         // A loop median that is no time (an edited run) cannot divide.
-        if super::history::keepable(&run) && run.calibration_median().is_some() {
+        if keepable(&run) && run.calibration_median().is_some() {
             let name = format!("{} run {}", location.shown(), listed.short_id());
             return Ok(Some(Last::Kept(name, Box::new(run))));
         }
@@ -54,7 +54,7 @@ pub(crate) fn last(bench: &Bench, class: Option<&str>) -> Result<Option<Last>, E
 
 /// Keeps `run` in the local history under `bench`'s name.
 pub(crate) fn keep(bench: &Bench, run: &Run) -> Result<(), Error> {
-    let mut store = history::open(&location(bench))?;
+    let mut store = crate::open(&location(bench))?;
     import_files(bench, store.as_mut())?;
     store.add(&entry_of(bench, run)).map(drop)
 }
@@ -85,7 +85,7 @@ fn kept_files(bench: &Bench) -> Vec<std::path::PathBuf> {
         .filter_map(Result::ok)
         .map(|class| class.path().join(&bench.name))
         .filter(|dir| dir.is_dir())
-        .flat_map(|dir| super::history::runs_in(&dir))
+        .flat_map(|dir| runs_in(&dir))
         .filter(|path| named_as_kept(path))
         .collect()
 }
@@ -113,7 +113,7 @@ fn import_files(bench: &Bench, store: &mut dyn Store) -> Result<(), Error> {
         let Ok((run, text)) = store::load_with_text(&path) else {
             continue;
         };
-        if !super::history::keepable(&run) {
+        if !keepable(&run) {
             continue;
         }
         let mut entry = Entry::new(text, &run, "");
@@ -126,8 +126,8 @@ fn import_files(bench: &Bench, store: &mut dyn Store) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::baseline::history::Choice;
     use crate::document::run::{CalibrationSummary, test_micro_run};
+    use yardstick::baseline::history::Choice;
 
     fn bench(dir: &std::path::Path, name: &str) -> Bench {
         Bench {
@@ -146,7 +146,7 @@ mod tests {
 
     /// How many runs `bench`'s local history holds.
     fn kept(bench: &Bench) -> usize {
-        let mut store = history::open(&location(bench)).unwrap();
+        let mut store = crate::open(&location(bench)).unwrap();
         store.list(&Filter::default()).unwrap().len()
     }
 
@@ -226,7 +226,7 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let micro = bench(t.path(), "micro");
         std::fs::create_dir_all(&micro.home).unwrap();
-        let path = micro.home.join(crate::history::location::DEFAULT_FILE);
+        let path = micro.home.join(crate::location::DEFAULT_FILE);
         std::fs::write(&path, "not a database").unwrap();
         match micro.choose(Some("test-cpu-2cpu-00000000")) {
             Choice::Nothing(why) => assert!(why.contains("unreadable"), "{why}"),

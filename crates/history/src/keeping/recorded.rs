@@ -14,14 +14,15 @@
 //! the judge compares afterwards, naming it if it differs. A run imported
 //! from another tool is never taken.
 
-use super::{Baseline, pool, thresholds};
 use crate::document::environment;
 use crate::document::run::{Metric, Mode, Run};
 use crate::document::setup::Setup;
 use crate::document::store;
 use crate::error::Error;
-use crate::history::{self, Filter, Location};
-use crate::measure::callgrind::{self, costs, pin};
+use crate::{Filter, Location};
+use yardstick::baseline::keeper::FromHistory;
+use yardstick::baseline::{Baseline, pool, thresholds};
+use yardstick::measure::callgrind::{self, costs, pin};
 
 /// The fewest runs a wall-time baseline is pooled from.
 pub const MIN_POOLED: usize = 3;
@@ -31,14 +32,6 @@ const LOOK_AHEAD: u64 = 4;
 /// spread of many sittings, few enough that the machine class has not
 /// changed under them.
 const LEARNED_FROM: u64 = 200;
-
-/// What the history gave.
-pub(crate) enum FromHistory {
-    /// A baseline.
-    Baseline(Box<Baseline>),
-    /// Too few runs, and why, in a line.
-    TooFew(String),
-}
 
 /// The baseline of the last `n` kept runs like a run of `mode` and
 /// `metric` about to be made here, by `bench` when a bench makes it (so
@@ -70,13 +63,13 @@ pub(crate) fn from_history(
         limit: rule.looks_at(n),
         ..Filter::default()
     };
-    if !history::exists(location) {
+    if !crate::exists(location) {
         return Ok(FromHistory::TooFew(format!(
             "no history at {}",
             location.shown()
         )));
     }
-    let mut store = history::open(location)?;
+    let mut store = crate::open(location)?;
     let wanted = if timed { n } else { 1 };
     let (mut taken, passed_over) = take(store.as_mut(), &filter, wanted, &rule, location)?;
     let scope = describe(&filter, location);
@@ -171,7 +164,7 @@ pub fn learning_runs(
         limit: Some(LEARNED_FROM),
         ..Filter::default()
     };
-    let mut store = history::open_existing(location)?;
+    let mut store = crate::open_existing(location)?;
     kept_runs(store.as_mut(), &filter, location)
 }
 
@@ -179,7 +172,7 @@ pub fn learning_runs(
 /// cannot be read is passed over (`history add` checked it once; an edit
 /// since must not stop a verdict).
 fn kept_runs(
-    store: &mut dyn history::Store,
+    store: &mut dyn crate::Store,
     filter: &Filter,
     location: &Location,
 ) -> Result<Vec<(String, Run)>, Error> {
@@ -205,7 +198,7 @@ fn kept_runs(
 type Taken = (Vec<(String, Run)>, Option<(usize, String)>);
 
 fn take(
-    store: &mut dyn history::Store,
+    store: &mut dyn crate::Store,
     filter: &Filter,
     wanted: usize,
     rule: &Rule,
@@ -335,8 +328,8 @@ impl Rule {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Entry;
     use crate::document::run::{Row, RowKind, test_micro_run};
-    use crate::history::Entry;
 
     fn counted(rustc: &str, second: u32) -> Run {
         let row = Row::with_samples("parse".into(), RowKind::Probe, "parse".into(), vec![1.0]);
@@ -351,7 +344,7 @@ mod tests {
     fn a_count_baseline_is_the_newest_run_of_this_build_s_compiler() {
         let dir = tempfile::tempdir().unwrap();
         let location = Location::Sqlite(dir.path().join("h.sqlite"));
-        let mut history = history::open(&location).unwrap();
+        let mut history = crate::open(&location).unwrap();
         let ours = counted("rustc 1.95.0", 1);
         let newer_other = counted("rustc 1.96.0", 2);
         for run in [&ours, &newer_other] {
