@@ -3,7 +3,7 @@
 //! output of `{cache-block}`).
 //!
 //! - **Atomic writes.** An entry is replaced whole through
-//!   [`yardstick::fs::replace_file`], the writer saved runs go through too
+//!   [`yardstick_probe::fs::replace_file`], the writer saved runs go through too
 //!   (a temporary file renamed into place), so a reader, or a process
 //!   killed mid-write, sees the old entry or the new one, never half of
 //!   one. Not synced ([`Durability::Cache`]): a cache lost to a power cut
@@ -22,7 +22,7 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, SystemTime};
-use yardstick::fs::Durability;
+use yardstick_probe::fs::Durability;
 
 /// A cache directory.
 #[derive(Debug, Clone)]
@@ -103,7 +103,7 @@ impl FileCache {
         let path = self.path(key)?;
         let parent = path.parent().unwrap_or(&self.dir);
         fs::create_dir_all(parent).map_err(at(parent))?;
-        yardstick::fs::replace_file(&path, bytes, Durability::Cache).map_err(at(&path))
+        yardstick_probe::fs::replace_file(&path, bytes, Durability::Cache).map_err(at(&path))
     }
 
     /// Entry `key`, or `None` when it is missing or stale.

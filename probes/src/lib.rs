@@ -3,7 +3,7 @@
 //! A small, real web-CMS kernel (settings reader, module URL router, form
 //! datatype validators, template engine, translation catalogue) and the
 //! probes that time its hot paths. Each probe is registered with
-//! `yardstick::probe!` next to the work it times.
+//! `yardstick_probe::probe!` next to the work it times.
 
 pub mod autoload;
 pub mod content;

@@ -139,7 +139,7 @@ pub fn per_request(workload: Workload) -> State {
 /// the bytes the warm cache holds per entry (counted when the bench
 /// counts allocations).
 pub fn shared(workload: Workload) -> (State, Option<u64>) {
-    let (cache, counted) = yardstick::alloc::measure(|| {
+    let (cache, counted) = yardstick_probe::alloc::measure(|| {
         let cache = moka::sync::Cache::new(workload.entries + OPS as u64);
         for key in 0..workload.entries {
             cache.insert(key, load(key, workload.entry_bytes));
@@ -220,7 +220,7 @@ pub fn check(s: &State, read: &Read) -> Result<(), String> {
 /// reference) and `name_moka`.
 macro_rules! workload {
     ($group:ident, $per_request:ident, $moka:ident, $workload:expr) => {
-        yardstick::probe! {
+        yardstick_probe::probe! {
             suite: kernel,
             name: $per_request,
             group: $group,
@@ -233,7 +233,7 @@ macro_rules! workload {
             run: run_per_request,
             check: check,
         }
-        yardstick::probe! {
+        yardstick_probe::probe! {
             suite: kernel,
             name: $moka,
             group: $group,

@@ -38,7 +38,7 @@ fn bare_scan(bytes: &[u8]) -> Result<usize, String> {
     }
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     name: i18n_load_scan,
     group: catalogue_load,
     variant: quick_xml_scan,

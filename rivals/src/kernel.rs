@@ -80,7 +80,7 @@ fn same_node(d: &Direct, found: &rusqlite::Result<Option<String>>) -> Result<(),
     }
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     suite: kernel,
     name: db_query_rusqlite,
     group: node_query,
@@ -226,7 +226,7 @@ fn is_full_view(v: &Views, page: &Result<String, String>) -> Result<(), String> 
     }
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     suite: kernel,
     name: full_view_kernel,
     group: full_view,
@@ -238,7 +238,7 @@ yardstick::probe! {
     check: is_full_view,
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     suite: kernel,
     name: full_view_minijinja,
     group: full_view,

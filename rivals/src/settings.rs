@@ -77,7 +77,7 @@ fn every_group(read: &Result<Vec<usize>, String>) -> Result<(), String> {
     }
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     name: ini_parse_copy,
     group: settings_copy,
     variant: kernel,
@@ -89,7 +89,7 @@ yardstick::probe! {
     check: |_, read| every_group(read),
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     name: ini_parse_rust_ini,
     group: settings_copy,
     variant: rust_ini,

@@ -53,9 +53,9 @@ const JINJA_RENDER: &str = r#"{%- set ns = namespace(total=0, featured=[]) -%}
 /// A rendered page, fingerprinted without its whitespace.
 pub struct Page(pub String);
 
-impl yardstick::Checksum for Page {
+impl yardstick_probe::Checksum for Page {
     fn checksum(&self) -> u64 {
-        let mut h = yardstick::probe::FingerprintHasher::default();
+        let mut h = yardstick_probe::FingerprintHasher::default();
         for c in self.0.chars().filter(|c| !c.is_whitespace()) {
             h.write_u32(u32::from(c));
         }
@@ -167,7 +167,7 @@ fn render_jinja(j: &Jinja) -> Result<Page, String> {
         .map_err(|e| e.to_string())
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     name: template_page_kernel,
     group: template_page,
     variant: kernel,
@@ -179,7 +179,7 @@ yardstick::probe! {
     check: |k: &Kernel, page: &Result<Page, String>| same_page(page.as_ref().map_err(Clone::clone)?, &k.expected),
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     name: template_page_minijinja,
     group: template_page,
     variant: minijinja,

@@ -1,9 +1,9 @@
 //! Memory per probe: a counting global allocator that a bench target
-//! installs in one line,
+//! installs in one line (it names it `yardstick::alloc`, the same),
 //!
 //! ```
 //! #[global_allocator]
-//! static ALLOC: yardstick::alloc::Counting = yardstick::alloc::Counting;
+//! static ALLOC: yardstick_probe::alloc::Counting = yardstick_probe::alloc::Counting;
 //! # fn main() {}
 //! ```
 //!

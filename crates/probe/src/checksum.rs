@@ -35,7 +35,7 @@ use std::sync::Arc;
 ///
 /// ```
 /// use std::collections::HashMap;
-/// use yardstick::Checksum;
+/// use yardstick_probe::Checksum;
 ///
 /// /// Counts by word; a `HashMap` walks in a random order.
 /// struct Counts(HashMap<String, u32>);

@@ -48,7 +48,7 @@ pub enum Durability {
 /// is wrong without naming `path`: the caller knows which file it meant.
 ///
 /// ```
-/// use yardstick::fs::{Durability, replace_file};
+/// use yardstick_probe::fs::{Durability, replace_file};
 ///
 /// let dir = std::env::temp_dir().join(format!("yardstick-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;

@@ -1,9 +1,10 @@
 //! The light half of yardstick: what a crate that registers probes links,
 //! with no dependency but `inventory`. A probe's descriptor and the
 //! registry that collects them, the counting allocator a bench installs
-//! ([`alloc`]), and the one way the project replaces a file ([`fs`]). The
-//! harness (crate `yardstick`) re-exports all of it, so users write
-//! `yardstick::probe!` and never name this crate.
+//! ([`alloc`]), and the one way the project replaces a file ([`fs`]). A
+//! library that registers probes beside the code they time depends on
+//! this crate alone; the harness (crate `yardstick`), which its bench
+//! depends on, re-exports all of it.
 //!
 //! Probes register themselves with [`probe!`](macro@crate::probe) through the
 //! `inventory` crate, so a team adds a probe in the file where its work lives

@@ -33,13 +33,13 @@
 /// The smallest probe:
 ///
 /// ```
-/// yardstick::probe! {
+/// yardstick_probe::probe! {
 ///     name: sum_of_squares,
 ///     run: || (1..=1000u64).map(|i| i * i).sum::<u64>(),
 ///     check: |total| if *total == 333_833_500 { Ok(()) } else { Err(format!("sum {total}")) },
 /// }
 /// # fn main() {
-/// #     let p = yardstick::probe::registered().unwrap();
+/// #     let p = yardstick_probe::registered().unwrap();
 /// #     assert!(p.iter().any(|p| p.name == "sum_of_squares"));
 /// # }
 /// ```
@@ -53,7 +53,7 @@
 ///     (0..n).rev().map(|i| format!("w{i:04}")).collect()
 /// }
 ///
-/// yardstick::probe! {
+/// yardstick_probe::probe! {
 ///     name: words_sort,
 ///     ops: 1000,
 ///     note: "1,000 words sorted",
@@ -92,7 +92,7 @@
 /// ```
 /// fn sum(n: u64) -> u64 { (1..=n).sum() }
 ///
-/// yardstick::probe! {
+/// yardstick_probe::probe! {
 ///     name: sum_iterate,
 ///     group: sum_to_1000,
 ///     variant: iterate,
@@ -101,41 +101,41 @@
 ///     check: |s| if *s == 500_500 { Ok(()) } else { Err(format!("{s}")) },
 /// }
 ///
-/// yardstick::probe! {
+/// yardstick_probe::probe! {
 ///     name: sum_formula,
 ///     group: sum_to_1000,
 ///     variant: formula,
 ///     run: || { let n = std::hint::black_box(1000u64); n * (n + 1) / 2 },
 ///     check: |s| if *s == 500_500 { Ok(()) } else { Err(format!("{s}")) },
 /// }
-/// # fn main() { assert!(yardstick::probe::registered().is_ok()); }
+/// # fn main() { assert!(yardstick_probe::registered().is_ok()); }
 /// ```
 ///
 /// - A misspelt, repeated or missing field is a compile error that names
 ///   it:
 ///
 /// ```compile_fail
-/// yardstick::probe! { name: typo, run: || 1u8, chek: |_| Ok(()) }
+/// yardstick_probe::probe! { name: typo, run: || 1u8, chek: |_| Ok(()) }
 /// # fn main() {}
 /// ```
 /// ```compile_fail
-/// yardstick::probe! { run: || 1u8 }
+/// yardstick_probe::probe! { run: || 1u8 }
 /// # fn main() {}
 /// ```
 /// ```compile_fail
-/// yardstick::probe! { name: no_run, ops: 2 }
+/// yardstick_probe::probe! { name: no_run, ops: 2 }
 /// # fn main() {}
 /// ```
 /// ```compile_fail
-/// yardstick::probe! { name: twice, run: || 1u8, run: || 2u8 }
+/// yardstick_probe::probe! { name: twice, run: || 1u8, run: || 2u8 }
 /// # fn main() {}
 /// ```
 /// ```compile_fail
-/// yardstick::probe! { name: lonely, group: load, run: || 1u8 }
+/// yardstick_probe::probe! { name: lonely, group: load, run: || 1u8 }
 /// # fn main() {}
 /// ```
 /// ```compile_fail
-/// yardstick::probe! { name: odd_role, group: load, variant: a, role: judge, run: || 1u8 }
+/// yardstick_probe::probe! { name: odd_role, group: load, variant: a, role: judge, run: || 1u8 }
 /// # fn main() {}
 /// ```
 #[macro_export]

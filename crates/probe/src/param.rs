@@ -72,10 +72,10 @@ static GIVEN: OnceLock<Vec<(String, String)>> = OnceLock::new();
 ///
 /// ```
 /// fn node() -> i64 {
-///     yardstick::param("node").and_then(|v| v.parse().ok()).unwrap_or(2)
+///     yardstick_probe::param("node").and_then(|v| v.parse().ok()).unwrap_or(2)
 /// }
 ///
-/// yardstick::probe! {
+/// yardstick_probe::probe! {
 ///     name: render_node,
 ///     setup: || Ok::<_, String>(node()),
 ///     run: |node: &i64| node * 2,

@@ -17,7 +17,7 @@
 /// untimed: what every child needs to find ready (a database made).
 ///
 /// ```
-/// yardstick::process_probe! {
+/// yardstick_probe::process_probe! {
 ///     name: kernel,
 ///     note: "boot, then the first render",
 ///     child: |child| {
@@ -34,7 +34,7 @@
 /// With a set-up in the parent, in the kernel suite:
 ///
 /// ```
-/// yardstick::process_probe! {
+/// yardstick_probe::process_probe! {
 ///     suite: kernel,
 ///     name: reads_its_file,
 ///     setup: || std::fs::write(std::env::temp_dir().join("doc-input"), "42").map_err(|e| e.to_string()),
@@ -46,7 +46,7 @@
 ///     },
 /// }
 /// # fn main() {
-/// #     let p = yardstick::probe::process::registered().unwrap();
+/// #     let p = yardstick_probe::process::registered().unwrap();
 /// #     let p = p.iter().find(|p| p.name == "reads_its_file").unwrap();
 /// #     assert_eq!(p.suite, "kernel");
 /// #     assert!((p.setup.unwrap())().is_ok());
@@ -56,19 +56,19 @@
 /// A misspelt, repeated or missing field is a compile error that names it:
 ///
 /// ```compile_fail
-/// yardstick::process_probe! { name: typo, chidl: |c| { c.ready(); Ok(()) } }
+/// yardstick_probe::process_probe! { name: typo, chidl: |c| { c.ready(); Ok(()) } }
 /// # fn main() {}
 /// ```
 /// ```compile_fail
-/// yardstick::process_probe! { child: |c| { c.ready(); Ok(()) } }
+/// yardstick_probe::process_probe! { child: |c| { c.ready(); Ok(()) } }
 /// # fn main() {}
 /// ```
 /// ```compile_fail
-/// yardstick::process_probe! { name: no_child, note: "x" }
+/// yardstick_probe::process_probe! { name: no_child, note: "x" }
 /// # fn main() {}
 /// ```
 /// ```compile_fail
-/// yardstick::process_probe! { name: twice, name: again, child: |c| { c.ready(); Ok(()) } }
+/// yardstick_probe::process_probe! { name: twice, name: again, child: |c| { c.ready(); Ok(()) } }
 /// # fn main() {}
 /// ```
 #[macro_export]

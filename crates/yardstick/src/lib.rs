@@ -18,31 +18,20 @@
 // hidden from a user's documentation, and promise nothing to a bench.
 
 pub use yardstick_probe::alloc;
-#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod baseline;
-#[cfg(feature = "cli")]
 pub mod commands;
-#[cfg(feature = "cli")]
 pub use yardstick_document as document;
-#[cfg(feature = "cli")]
 pub use yardstick_document::error;
-#[cfg(feature = "cli")]
 pub use yardstick_judge as judge;
-#[cfg(feature = "cli")]
 pub use yardstick_measure as measure;
 pub use yardstick_probe::fs;
-#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod output;
-#[cfg(feature = "cli")]
 pub use yardstick_document::text;
 pub use yardstick_probe as probe;
-#[cfg(feature = "cli")]
 pub use yardstick_process as process;
-#[cfg(feature = "cli")]
 pub use yardstick_stats as stats;
-#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod worker;
 
@@ -53,5 +42,4 @@ pub use yardstick_probe::inventory;
 
 pub use yardstick_probe::{Checksum, Param, Probe, param, probe, process_probe};
 
-#[cfg(feature = "cli")]
 pub use commands::{run_bench, run_main, run_suite};

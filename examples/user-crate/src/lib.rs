@@ -1,7 +1,6 @@
 //! A user's library: two functions and, beside them, the probes that time
 //! them. The probes compile into the library through yardstick's light
-//! build (no default features), which adds only its registry crate
-//! (`yardstick-probe`) and `inventory`.
+//! crate, `yardstick-probe`, which adds only `inventory`.
 
 /// Words of `n` letters, `count` of them, in a fixed order.
 pub fn words(count: usize, n: usize) -> Vec<String> {
@@ -22,14 +21,14 @@ pub fn distinct(words: &[String]) -> usize {
     sorted.len()
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     name: user_words,
     ops: 1000,
     run: || words(1000, 8),
     check: |w| if w.len() == 1000 { Ok(()) } else { Err(format!("{} words", w.len())) },
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     name: user_distinct,
     ops: 1000,
     note: "distinct words among 1,000",

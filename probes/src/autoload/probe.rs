@@ -58,7 +58,7 @@ fn check_map(map: &Result<ClassMap, String>) -> Result<(), String> {
     Ok(())
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     name: autoload_map,
     note: |b: &Vec<u8>| format!("autoload/ezp_kernel.php, {} KB, {} classes", b.len() / 1024, grouped(ENTRIES)),
     setup: || read(KERNEL_MAP),
@@ -137,7 +137,7 @@ fn check_misses(l: &Loaders, m: &Misses) -> Result<(), String> {
     Ok(())
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     name: autoload_miss,
     ops: 2000,
     note: |l: &Loaders| format!(

@@ -74,9 +74,11 @@ pub fn generate(path: &Path, shape: &Shape) -> Result<Generated, ContentError> {
     }
     // A temporary file of its own beside the target (even when threads of
     // one process build the same store at once), synced and renamed.
-    yardstick::fs::replace_with(path, yardstick::fs::Durability::Synced, |temp: &Path| {
-        build(temp, shape).map_err(Failed::Build)
-    })
+    yardstick_probe::fs::replace_with(
+        path,
+        yardstick_probe::fs::Durability::Synced,
+        |temp: &Path| build(temp, shape).map_err(Failed::Build),
+    )
     .map_err(|e| match e {
         Failed::Build(e) => e,
         Failed::Write(e) => ContentError::new(format!("{}: cannot write: {e}", path.display())),

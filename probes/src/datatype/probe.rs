@@ -167,7 +167,7 @@ fn check(f: &Form, verdicts: &[Verdict]) -> Result<(), String> {
     Ok(())
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     name: datatype_validate,
     ops: 360,
     note: "18 posted inputs (integer, float, text line, e-mail, date, class settings) x 20",

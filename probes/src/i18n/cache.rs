@@ -82,7 +82,7 @@ pub fn load_cached(source: &Path, cache: &Path) -> Result<(Catalogue, CacheOutco
 
 /// Replaces the cache file whole, so a crash never leaves half a cache.
 fn write(cache: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    yardstick::fs::replace_file(cache, bytes, yardstick::fs::Durability::Cache)
+    yardstick_probe::fs::replace_file(cache, bytes, yardstick_probe::fs::Durability::Cache)
 }
 
 /// The cache bytes of `catalogue`, loaded from a source with SHA-256

@@ -419,7 +419,7 @@ impl Translator for Catalogue {
     }
 }
 
-impl yardstick::Checksum for Catalogue {
+impl yardstick_probe::Checksum for Catalogue {
     fn checksum(&self) -> u64 {
         self.messages.len() as u64
     }

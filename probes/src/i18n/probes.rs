@@ -45,7 +45,7 @@ fn thousands(n: usize) -> String {
     out
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     name: i18n_load,
     group: catalogue_load,
     variant: kernel,
@@ -150,7 +150,7 @@ fn look_up_all(s: &LookupState) -> Tally {
     tally
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     name: i18n_lookup,
     ops: (LOOKED_UP * ROUNDS) as u64,
     note: "300 messages, 10 times",

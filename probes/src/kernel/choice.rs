@@ -1,7 +1,7 @@
 //! What the kernel probes work on: the store (`--database`, or the size of
 //! the generated one, `--content-size`) and the node they render and fetch
 //! (`--node`), all parameters of `cargo bench --bench kernel` (see
-//! `yardstick::param`).
+//! `yardstick_probe::param`).
 //!
 //! The default node is the front page, as a visitor's first request is,
 //! unless its full view is nearly empty (a site whose front page is a bare
@@ -28,7 +28,7 @@ impl ContentSize {
 
     /// The size given (`--content-size`), else the default shape's.
     pub fn given() -> Result<ContentSize, String> {
-        match yardstick::param("content_size") {
+        match yardstick_probe::param("content_size") {
             Some(v) => v.parse().map_err(|e| format!("--content-size: {e}")),
             None => Ok(ContentSize(Shape::default().nodes)),
         }
@@ -69,7 +69,7 @@ pub struct DatabaseFile(pub PathBuf);
 impl DatabaseFile {
     /// The store given (`--database`), if any.
     pub fn given() -> Result<Option<DatabaseFile>, String> {
-        yardstick::param("database")
+        yardstick_probe::param("database")
             .map(|v| v.parse().map_err(|e| format!("--database: {e}")))
             .transpose()
     }
@@ -95,7 +95,7 @@ const NEARLY_EMPTY: u64 = 1024;
 /// cold as a request finds them (`render_cold` times the first render).
 pub fn node(path: &Path) -> Result<i64, String> {
     let store = ContentStore::open(path).map_err(|e| e.to_string())?;
-    match yardstick::param("node") {
+    match yardstick_probe::param("node") {
         Some(v) => {
             let id: i64 = v.parse().map_err(|e| format!("--node={v}: {e}"))?;
             match store.node(id).map_err(|e| e.to_string())? {

@@ -46,7 +46,7 @@ pub fn fixture() -> Result<PathBuf, String> {
 /// what a process probe's child reads, after the parent's set-up called
 /// [`fixture`] (the child's boot is timed, and building is not boot).
 pub fn built_fixture() -> Result<PathBuf, String> {
-    match yardstick::param("database") {
+    match yardstick_probe::param("database") {
         Some(path) => Ok(PathBuf::from(path)),
         None => generated_path().map(|(path, _)| path),
     }
@@ -57,7 +57,7 @@ fn given_database() -> Result<Option<PathBuf>, String> {
     let Some(file) = DatabaseFile::given()? else {
         return Ok(None);
     };
-    if yardstick::param("content_size").is_some() {
+    if yardstick_probe::param("content_size").is_some() {
         return Err("--database and --content-size: a given store has its own size".into());
     }
     Ok(Some(file.0))

@@ -36,7 +36,7 @@ fn escape(text: &str) -> String {
         .replace('\'', "&#039;")
 }
 
-yardstick::process_probe! {
+yardstick_probe::process_probe! {
     suite: kernel,
     name: kernel,
     note: "boot: the node chosen (--node), content store opened, settings read; render_cold: its full view, first in the process",
@@ -80,7 +80,7 @@ fn booted() -> Result<Booted, String> {
     Ok(Booted { site, node, file })
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     suite: kernel,
     name: render_warm,
     note: |b: &Booted| format!("node {}'s full view, warm, in {}", b.node.node_id, b.file),
@@ -106,7 +106,7 @@ struct CachedSettings {
     dirs: Vec<std::path::PathBuf>,
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     suite: kernel,
     name: ini_load,
     note: "content.ini over its 3 directories, from the settings cache",
@@ -125,7 +125,7 @@ yardstick::probe! {
     },
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     suite: kernel,
     name: content_fetch,
     note: |b: &Booted| format!("object {} (node {}) with its attributes, from {}", b.node.object_id, b.node.node_id, b.file),
@@ -141,7 +141,7 @@ yardstick::probe! {
     },
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     suite: kernel,
     name: node_list,
     note: |b: &Booted| format!("up to 20 children of node {}, in its order, from {}", b.node.node_id, b.file),
@@ -159,7 +159,7 @@ yardstick::probe! {
     },
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     suite: kernel,
     name: db_query,
     group: node_query,
@@ -211,7 +211,7 @@ fn entry() -> Result<Entry, String> {
     })
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     suite: kernel,
     name: cache_write,
     note: "a 16 KB entry written atomically (a temporary file renamed), in memory where there is a /dev/shm",
@@ -223,7 +223,7 @@ yardstick::probe! {
     },
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     suite: kernel,
     name: cache_read,
     note: "a 16 KB entry read, its age checked",
@@ -243,7 +243,7 @@ struct Aliased {
     small: AliasDefinition,
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     suite: kernel,
     name: image_alias,
     note: |a: &Aliased| format!("the small alias of object {}'s image, found, not scaled, from {}", a.object, a.file),

@@ -131,7 +131,7 @@ fn check(router: &Router, passes: &Passes) -> Result<(), String> {
     check_details(router)
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     name: uri_parse,
     ops: 500,
     note: "10 module URLs x 50 passes: decode, user parameters, registry lookup",

@@ -100,7 +100,7 @@ fn grouped(n: usize) -> String {
     out
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     name: ini_parse,
     ops: 7,
     note: |f: &Files| format!(

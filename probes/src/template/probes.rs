@@ -150,7 +150,7 @@ pub fn compile_all(sources: &[(&str, String)]) -> Result<Vec<Program>, String> {
         .collect()
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     name: template_compile,
     ops: 5,
     note: |s: &CompileState| format!("5 templates, {} lines, parsed and compiled", s.lines),
@@ -213,7 +213,7 @@ fn render_both(s: &RenderState) -> Result<(String, String), String> {
     Ok((nav, page))
 }
 
-yardstick::probe! {
+yardstick_probe::probe! {
     name: template_render,
     ops: 2,
     note: "2 templates rendered, compiled",
