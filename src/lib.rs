@@ -11,9 +11,9 @@ pub mod commands;
 pub use commands::main;
 
 // The crates the commands join, by the module names their code uses.
-pub(crate) use yardstick::{
-    baseline, document, error, judge, measure, output, stats, text, worker,
-};
+pub(crate) use yardstick::{document, error, judge, measure, stats, text, worker};
+pub(crate) use yardstick_baseline as baseline;
 pub(crate) use yardstick_history as history;
 pub(crate) use yardstick_http as http;
+pub(crate) use yardstick_output as output;
 pub(crate) use yardstick_report as report;

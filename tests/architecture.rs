@@ -13,11 +13,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The layers, lowest first. A module may import from any lower layer.
-const LAYERS: &[&[&str]] = &[
-    &["baseline", "worker"],
-    &["output"],
-    &["commands", "macros"],
-];
+const LAYERS: &[&[&str]] = &[&["worker"], &["commands", "macros"]];
 
 /// The crates of the workspace that make yardstick, lowest first. A crate
 /// depends only on crates of lower layers; the applications built on them
@@ -32,8 +28,10 @@ const CRATE_LAYERS: &[&[&str]] = &[
         "yardstick-judge",
         "yardstick-test-runs",
     ],
+    &["yardstick-baseline"],
+    &["yardstick-output", "yardstick-history"],
     &["yardstick"],
-    &["yardstick-report", "yardstick-history"],
+    &["yardstick-report"],
     &["yardstick-cli"],
 ];
 

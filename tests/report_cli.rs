@@ -142,7 +142,7 @@ fn a_slower_run_is_drawn_with_its_verdict_and_the_figures_show_gives() -> Result
             let value = row[name].as_f64().unwrap_or(f64::NAN);
             let cell = format!(
                 "<td>{name} (ms)</td><td class=\"number\">{}</td>",
-                yardstick::output::layout::significant(value, 4)
+                yardstick_output::layout::significant(value, 4)
             );
             check(
                 html.contains(&cell),
@@ -172,7 +172,7 @@ fn a_counted_run_shows_where_its_cycles_go() -> Result<(), Failed> {
         let instructions = row["instructions"].as_f64().unwrap_or(f64::NAN);
         let cell = format!(
             "<td class=\"number\">{}</td>",
-            yardstick::output::layout::significant(instructions, 6)
+            yardstick_output::layout::significant(instructions, 6)
         );
         check(html.contains(&cell), &format!("{key}'s instructions"), &ran)?;
     }

@@ -50,11 +50,11 @@ pub fn timed(bench: &Bench, runs: usize, out: &Path) -> Result<Baseline, Error> 
     let run = if made.len() == 1 {
         made.remove(0).1
     } else {
-        let mut pooled = yardstick::baseline::pool::pool(&made)
+        let mut pooled = yardstick_baseline::pool::pool(&made)
             .map_err(|e| Error(format!("pooling the baseline runs: {e}")))?;
         // As `yardstick baseline` does: each probe's own threshold from
         // the spread of the runs pooled, when there are enough.
-        let learned = yardstick::baseline::thresholds::learn(&pooled, &made);
+        let learned = yardstick_baseline::thresholds::learn(&pooled, &made);
         for note in &learned.notes {
             eprintln!("evaluate: {note}");
         }

@@ -82,7 +82,7 @@ pub fn pilots(
             // Each probe's own threshold is at least the floor.
             *s > ctx
                 .threshold
-                .unwrap_or(yardstick::baseline::thresholds::FLOOR)
+                .unwrap_or(yardstick_baseline::thresholds::FLOOR)
         })
     {
         eprintln!("evaluate: timing a confirmed run at {s} %");

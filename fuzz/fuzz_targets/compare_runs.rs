@@ -5,9 +5,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yardstick::output::Format;
+use yardstick_output::Format;
 use yardstick::judge::{Rules, compare};
-use yardstick::output::{github, renderer, table};
+use yardstick_output::{github, renderer, table};
 
 fuzz_target!(|data: &[u8]| {
     let Some((rules, rest)) = data.split_first() else {

@@ -5,9 +5,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yardstick::output::Format;
+use yardstick_output::Format;
 use yardstick::text::is_unsafe;
-use yardstick::output::{markdown, renderer};
+use yardstick_output::{markdown, renderer};
 use yardstick::document::store;
 
 fuzz_target!(|text: &str| {

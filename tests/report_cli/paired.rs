@@ -45,7 +45,7 @@ pub fn a_paired_comparison_shows_its_rounds_and_its_test() -> Result<(), Failed>
     for part in [
         "drawn_sum: the new build against the old, round by round".to_string(),
         "Wilcoxon signed-rank test over the 8 pairs".to_string(),
-        format!("gives p = {}", yardstick::output::layout::significant(p, 3)),
+        format!("gives p = {}", yardstick_output::layout::significant(p, 3)),
         "the pairs agree on a slowdown".to_string(),
         "<td>REGRESSED</td>".to_string(),
     ] {

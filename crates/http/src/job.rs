@@ -199,6 +199,8 @@ impl Job {
     /// Rounds when `--rounds` is not given: two, so each server goes first
     /// once.
     pub const ROUNDS: u64 = 2;
+    /// The longest wait for one answer when `--timeout` is not given.
+    pub const TIMEOUT: Duration = Duration::from_secs(30);
 }
 
 impl Default for Job {
@@ -219,7 +221,7 @@ impl Default for Job {
             keepalive: true,
             protocol: Protocol::Negotiated,
             encoding: Encoding::Gzip,
-            timeout: Duration::from_secs(30),
+            timeout: Job::TIMEOUT,
             auth: None,
             headers: Vec::new(),
             secret_headers: Vec::new(),

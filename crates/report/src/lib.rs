@@ -30,7 +30,8 @@ pub use page::Page;
 
 // The crates a page is drawn from, by the names the rest of yardstick
 // gives them.
-use yardstick::{document, error, judge, measure, output, stats, text};
+use yardstick::{document, error, judge, measure, stats, text};
+use yardstick_output as output;
 
 yardstick::inventory::submit! {
     yardstick::commands::page::Drawer(save_run)

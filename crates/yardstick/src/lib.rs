@@ -6,30 +6,30 @@
 //! sample, and reports each probe's time also relative to that loop
 //! ("x calib"), so that runs made on two machines compare. Data flows one
 //! way, one folder per step: [`measure`] → [`document`] (the Run) →
-//! [`judge`] (against a [`baseline`]) → [`output`]; [`commands`] put the
+//! [`judge`] (against a baseline, the crate yardstick-baseline) → the
+//! output (yardstick-output); [`commands`] put the
 //! steps in order. docs/design.md draws the tree and the flows.
 
 #![warn(missing_docs)]
 
-// `baseline`, `output` and `worker` are public for the `yardstick`
-// command (the crate yardstick-cli), the report (yardstick-report) and
-// the evaluation harness, which read runs and deliver them as a bench
-// does; they are
-// hidden from a user's documentation, and promise nothing to a bench.
+// `worker` and the option table under `commands` are public for the
+// `yardstick` command (the crate yardstick-cli), which drives a bench's
+// worker and reads its options through the same table; they are hidden
+// from a user's documentation, and promise nothing to a bench.
+
+// The crates a bench's run goes through and a user never names.
+use yardstick_baseline as baseline;
+use yardstick_output as output;
 
 pub use yardstick_probe::alloc;
-#[doc(hidden)]
-pub mod baseline;
 pub mod commands;
 pub use yardstick_document as document;
 pub use yardstick_document::error;
+pub use yardstick_document::text;
 pub use yardstick_judge as judge;
 pub use yardstick_measure as measure;
-pub use yardstick_probe::fs;
-#[doc(hidden)]
-pub mod output;
-pub use yardstick_document::text;
 pub use yardstick_probe as probe;
+pub use yardstick_probe::fs;
 pub use yardstick_process as process;
 pub use yardstick_stats as stats;
 #[doc(hidden)]

@@ -70,7 +70,7 @@ fn pair(p: &Pair) -> Value {
             // ×0.00500, not ×0.00.
             p.ratio.map_or_else(
                 || "–".to_string(),
-                |r| format!("×{}", yardstick::output::layout::significant(r, 3)),
+                |r| format!("×{}", yardstick_output::layout::significant(r, 3)),
             ),
         ),
     );

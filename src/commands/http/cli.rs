@@ -9,7 +9,7 @@ use super::options::{
 };
 use crate::commands::common::{self, Common};
 use crate::commands::flags::{
-    Def, Entry, Number, Options, Section, Set, Spec, bounded, count, positive, seconds,
+    Def, Entry, Number, Options, Seconds, Section, Set, Spec, bounded, count, positive,
 };
 use crate::http::discover::SearchWords;
 use crate::http::job::Job;
@@ -213,11 +213,14 @@ baseline comparison of micro mode.",
                     long: "timeout",
                     short: None,
                     value: Some("SECONDS"),
-                    help: "per request (default 30; above 0, at most 86400)",
-                    set: Set::Text(|o, v, option| {
-                        o.job.timeout = seconds(v, option)?;
-                        Ok(())
-                    }),
+                    help: "per request",
+                    set: Set::Seconds(
+                        Seconds {
+                            default: Job::TIMEOUT.as_secs(),
+                            max: Seconds::DAY,
+                        },
+                        |o, d| o.job.timeout = d,
+                    ),
                 }),
                 Entry::Own(Def {
                     long: "auth",

@@ -23,7 +23,7 @@ pub(crate) mod schedule;
 pub(crate) mod setup;
 
 use crate::commands::flags::Number;
-use crate::commands::micro::options::MAX_SAMPLES;
+use crate::commands::micro::options::{MAX_SAMPLES, PROBE_TIMEOUT};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -76,7 +76,7 @@ impl Default for Sampling {
             warmup: Sampling::WARMUP.default_usize(),
             min_batch: None,
             probes: Vec::new(),
-            probe_timeout: Sampling::PROBE_TIMEOUT,
+            probe_timeout: PROBE_TIMEOUT.default_duration(),
         }
     }
 }
@@ -85,9 +85,6 @@ impl Sampling {
     /// `--rounds` when not given (each command has its own least number:
     /// what its verdict needs).
     pub(crate) const ROUNDS: usize = 30;
-    /// `--probe-timeout` when not given: how long a worker may take to
-    /// answer (its set-up, or one sample).
-    pub(crate) const PROBE_TIMEOUT: Duration = Duration::from_secs(120);
     /// `--round-time`: milliseconds each configuration spends on a probe in
     /// each round. One sample is at the mercy of one interruption; the
     /// median of several short ones is not, and a probe whose sample takes
@@ -218,11 +215,11 @@ macro_rules! sampling_options {
                 long: "probe-timeout",
                 short: None,
                 value: Some("SECONDS"),
-                help: "how long a worker may take to answer (default 120; above 0, at most 86400)",
-                set: $crate::commands::flags::Set::Text(|o, v, option| {
-                    o.sampling.probe_timeout = $crate::commands::flags::seconds(v, option)?;
-                    Ok(())
-                }),
+                help: "how long a worker may take to answer",
+                set: $crate::commands::flags::Set::Seconds(
+                    $crate::commands::micro::options::PROBE_TIMEOUT,
+                    |o, d| o.sampling.probe_timeout = d,
+                ),
             }),
         ])
     };

@@ -11,7 +11,7 @@ use crate::document::run::{Metric, Run};
 use crate::document::store;
 use crate::error::Error;
 use crate::{Entry, Filter, Location, Store};
-use yardstick::baseline::history::{Bench, Last, keepable, runs_in};
+use yardstick_baseline::history::{Bench, Last, keepable, runs_in};
 
 /// The newest runs looked at for one that can be a baseline.
 const LOOKED_AT: u64 = 20;
@@ -127,7 +127,7 @@ fn import_files(bench: &Bench, store: &mut dyn Store) -> Result<(), Error> {
 mod tests {
     use super::*;
     use crate::document::run::{CalibrationSummary, test_micro_run};
-    use yardstick::baseline::history::Choice;
+    use yardstick_baseline::history::Choice;
 
     fn bench(dir: &std::path::Path, name: &str) -> Bench {
         Bench {

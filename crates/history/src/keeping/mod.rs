@@ -11,13 +11,13 @@ use crate::document::run::{Metric, Mode, Run};
 use crate::error::Error;
 use crate::{Added, Entry, Location};
 use std::path::PathBuf;
-use yardstick::baseline::history::{Bench, Last};
-use yardstick::baseline::keeper::{FromHistory, Keeper, Keeping, Record};
+use yardstick_baseline::history::{Bench, Last};
+use yardstick_baseline::keeper::{FromHistory, Keeper, Keeping, Record};
 
 /// Keeps a bench's runs in the history, and records runs there.
 struct History;
 
-yardstick::probe::inventory::submit!(Keeping(&History));
+yardstick_probe::inventory::submit!(Keeping(&History));
 
 /// The history `record` names (`--history`, else `YARDSTICK_HISTORY`,
 /// else the one beside this program's kept runs).

@@ -20,9 +20,9 @@ use crate::document::setup::Setup;
 use crate::document::store;
 use crate::error::Error;
 use crate::{Filter, Location};
-use yardstick::baseline::keeper::FromHistory;
-use yardstick::baseline::{Baseline, pool, thresholds};
-use yardstick::measure::callgrind::{self, costs, pin};
+use yardstick_baseline::keeper::FromHistory;
+use yardstick_baseline::{Baseline, pool, thresholds};
+use yardstick_measure::callgrind::{self, costs, pin};
 
 /// The fewest runs a wall-time baseline is pooled from.
 pub const MIN_POOLED: usize = 3;

@@ -21,7 +21,7 @@ judge). docs/cli.md has every option.
 ";
 
 /// Reads `--format`'s value.
-pub fn format(value: &str) -> Result<Format, Error> {
+pub(crate) fn format(value: &str) -> Result<Format, Error> {
     match value {
         "table" => Ok(Format::Table),
         "json" => Ok(Format::Json),
@@ -40,35 +40,35 @@ pub struct Common {
     /// `-q`: no progress on stderr.
     pub quiet: bool,
     /// `--save=FILE`.
-    pub save: Option<PathBuf>,
+    pub(crate) save: Option<PathBuf>,
     /// `--save-baseline=NAME`: saved where `--baseline=NAME` reads.
-    pub save_baseline: Option<String>,
+    pub(crate) save_baseline: Option<String>,
     /// `--export-markdown=FILE`: the run as the job summary gives it.
-    pub export_markdown: Option<PathBuf>,
+    pub(crate) export_markdown: Option<PathBuf>,
     /// `--baseline=FILE`.
-    pub baseline: Option<PathBuf>,
+    pub(crate) baseline: Option<PathBuf>,
     /// `--no-baseline`: compare with nothing, even in a bench.
-    pub no_baseline: bool,
+    pub(crate) no_baseline: bool,
     /// Percent; `None` takes the mode's default.
     pub threshold: Option<f64>,
     /// Milliseconds (HTTP mode).
     pub min_delta: Option<f64>,
     /// Percent (micro mode, timed); `None` takes the default.
-    pub max_machine_slowdown: Option<f64>,
+    pub(crate) max_machine_slowdown: Option<f64>,
     /// `--all-checks`: the table lists every check, not only regressions.
-    pub all_checks: bool,
+    pub(crate) all_checks: bool,
     /// Judge wall time against a baseline of another machine class.
-    pub cross_machine: bool,
+    pub(crate) cross_machine: bool,
     /// Judge a run against a baseline made by another tool.
-    pub cross_tool: bool,
+    pub(crate) cross_tool: bool,
     /// `--record`: add the run to the history.
-    pub record: bool,
+    pub(crate) record: bool,
     /// `--history=FILE|URL`: which history (checked when given).
     pub history: Option<String>,
     /// `--html=FILE`: the page of the run, drawn once it is judged.
-    pub html: Option<PathBuf>,
+    pub(crate) html: Option<PathBuf>,
     /// `--color=WHEN`.
-    pub color: When,
+    pub(crate) color: When,
 }
 
 impl From<&Common> for crate::judge::Rules {

@@ -11,18 +11,21 @@ use crate::error::Error;
 use lexopt::{Arg, Parser, ValueExt};
 use std::ffi::OsString;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// One option: `--long`, maybe `-s`, maybe a value, and what it sets in the
 /// command's options `T`.
 pub struct Def<T: 'static> {
     /// The name without its dashes.
     pub long: &'static str,
+    /// The one-letter name, if any (`-q`).
     pub short: Option<char>,
     /// The value's name in the help (`N`, `FILE`); `None` for a switch.
     pub value: Option<&'static str>,
     /// One paragraph, wrapped when printed. Empty: taken but not listed
     /// (plumbing, and cargo's flags); the command's notes name it instead.
     pub help: &'static str,
+    /// What the option does with its value.
     pub set: Set<T>,
 }
 
@@ -42,6 +45,9 @@ pub enum Set<T: 'static> {
     /// A whole number within the [`Number`]'s bounds, which the help says
     /// with its default.
     Number(Number, fn(&mut T, u64)),
+    /// A duration within the [`Seconds`]' bound, which the help says with
+    /// its default.
+    Seconds(Seconds, fn(&mut T, Duration)),
     /// Taken and ignored (cargo's and libtest's flags).
     Ignored,
 }
@@ -73,6 +79,44 @@ impl Number {
             (0, u64::MAX) => format!("(default {})", self.default),
             (min, u64::MAX) => format!("(default {}; at least {min})", self.default),
             (min, max) => format!("(default {}; {min} to {max})", self.default),
+        }
+    }
+}
+
+/// A duration an option takes, in seconds (fractions allowed: `0.5`): its
+/// default and its longest, written once, as a [`Number`]'s are. It is
+/// always above 0: a timeout of nothing would stop everything at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seconds {
+    /// The value when the option is not given, in whole seconds.
+    pub default: u64,
+    /// The longest taken, in whole seconds.
+    pub max: u64,
+}
+
+impl Seconds {
+    /// A day: the longest a timeout may be.
+    pub const DAY: u64 = 86_400;
+
+    /// The default, as the options' fields hold it.
+    pub const fn default_duration(&self) -> Duration {
+        Duration::from_secs(self.default)
+    }
+
+    /// What the help says of the duration: its default and bounds.
+    fn said(&self) -> String {
+        format!("(default {}; above 0, at most {})", self.default, self.max)
+    }
+
+    /// `text` as a duration within the bounds.
+    fn parse(&self, text: &str, option: &str) -> Result<Duration, Error> {
+        let v = non_negative(text, option)?;
+        match Duration::try_from_secs_f64(v) {
+            Ok(d) if !d.is_zero() && v <= self.max as f64 => Ok(d),
+            _ => Err(Error::usage(format!(
+                "{option}: must be above 0 and at most {} seconds",
+                self.max
+            ))),
         }
     }
 }
@@ -124,7 +168,9 @@ impl<T> Entry<T> {
 
 /// A titled group of lines in the help.
 pub struct Section<T: 'static> {
+    /// The heading; `None` for the command's first lines.
     pub title: Option<&'static str>,
+    /// The lines, in the order the help prints them.
     pub entries: &'static [Entry<T>],
 }
 
@@ -136,6 +182,7 @@ pub struct Spec<T: 'static> {
     pub usage: &'static str,
     /// What the command does, a paragraph or two.
     pub about: &'static str,
+    /// The options, grouped under their headings.
     pub sections: &'static [Section<T>],
     /// Text after the options: notes, the environment.
     pub notes: &'static str,
@@ -165,7 +212,7 @@ pub enum Flag {
 
 impl Flag {
     /// The flag of lexopt's argument.
-    pub fn from(arg: Arg<'_>) -> Flag {
+    pub(crate) fn from(arg: Arg<'_>) -> Flag {
         match arg {
             Arg::Long(name) => Flag::Long(name.to_string()),
             Arg::Short(c) => Flag::Short(c),
@@ -174,12 +221,12 @@ impl Flag {
     }
 
     /// True for `--help` and `-h`: the command answers with its help.
-    pub fn is_help(&self) -> bool {
+    pub(crate) fn is_help(&self) -> bool {
         matches!(self, Flag::Short('h')) || matches!(self, Flag::Long(name) if name == "help")
     }
 
     /// The unexpected-argument error for this flag.
-    pub fn unexpected(&self) -> Error {
+    pub(crate) fn unexpected(&self) -> Error {
         match self {
             Flag::Long(name) => Error::usage(format!("unknown option --{name}")),
             Flag::Short(c) => Error::usage(format!("unknown option -{c}")),
@@ -191,7 +238,7 @@ impl Flag {
 }
 
 /// The option's value as UTF-8 text.
-pub fn string(parser: &mut Parser, option: &str) -> Result<String, Error> {
+pub(crate) fn string(parser: &mut Parser, option: &str) -> Result<String, Error> {
     let value = parser
         .value()
         .map_err(|_| Error::usage(format!("{option}: a value is required")))?;
@@ -201,7 +248,7 @@ pub fn string(parser: &mut Parser, option: &str) -> Result<String, Error> {
 }
 
 /// The option's value as a path; an empty one is refused.
-pub fn path(parser: &mut Parser, option: &str) -> Result<PathBuf, Error> {
+pub(crate) fn path(parser: &mut Parser, option: &str) -> Result<PathBuf, Error> {
     let value = parser
         .value()
         .map_err(|_| Error::usage(format!("{option}: a value is required")))?;
@@ -238,18 +285,6 @@ pub fn bounded(text: &str, option: &str, min: u64, max: u64) -> Result<u64, Erro
     }
 }
 
-/// A duration in seconds, above 0 and at most a day (fractions allowed:
-/// `0.5`).
-pub fn seconds(text: &str, option: &str) -> Result<std::time::Duration, Error> {
-    let v = non_negative(text, option)?;
-    match std::time::Duration::try_from_secs_f64(v) {
-        Ok(d) if !d.is_zero() && v <= 86_400.0 => Ok(d),
-        _ => Err(Error::usage(format!(
-            "{option}: must be above 0 and at most a day, in seconds"
-        ))),
-    }
-}
-
 /// A finite number ≥ 0.
 pub fn non_negative(text: &str, option: &str) -> Result<f64, Error> {
     match text.trim().trim_end_matches('%').parse::<f64>() {
@@ -261,7 +296,7 @@ pub fn non_negative(text: &str, option: &str) -> Result<f64, Error> {
 }
 
 /// A percentage above 0 (a trailing `%` is allowed).
-pub fn percent(text: &str, option: &str) -> Result<f64, Error> {
+pub(crate) fn percent(text: &str, option: &str) -> Result<f64, Error> {
     let v = non_negative(text, option)?;
     if v == 0.0 {
         return Err(Error::usage(format!("{option}: must be above 0")));
@@ -416,12 +451,16 @@ impl<T> Spec<T> {
             .collect()
     }
 
-    /// Each whole-number option (`--repeat`) and its default, as the
-    /// table defines it.
+    /// Each option of a number or a duration (`--repeat`,
+    /// `--probe-timeout`) and its default, as the table defines it.
     pub fn defaults(&self) -> Vec<(String, u64)> {
-        self.numbers()
-            .into_iter()
-            .map(|(long, n)| (format!("--{long}"), n.default))
+        self.items()
+            .filter_map(|item| match item {
+                Item::Own(d) => d.default().map(|n| (d.long, n)),
+                Item::Shared(d, _) => d.default().map(|n| (d.long, n)),
+                Item::Positional(..) => None,
+            })
+            .map(|(long, n)| (format!("--{long}"), n))
             .collect()
     }
 
@@ -479,17 +518,28 @@ impl<T> Def<T> {
         }
     }
 
-    /// `help` as `--help` prints it: with a number's default and bounds
-    /// after it. An option of no help is not listed, and stays so.
+    /// The default of a number or a duration this option takes.
+    fn default(&self) -> Option<u64> {
+        match self.set {
+            Set::Number(n, _) => Some(n.default),
+            Set::Seconds(s, _) => Some(s.default),
+            _ => None,
+        }
+    }
+
+    /// `help` as `--help` prints it: with a number's or a duration's
+    /// default and bounds after it. An option of no help is not listed,
+    /// and stays so.
     fn said(&self, help: &str) -> String {
         match &self.set {
             Set::Number(n, _) if !help.is_empty() => format!("{help} {}", n.said()),
+            Set::Seconds(s, _) if !help.is_empty() => format!("{help} {}", s.said()),
             _ => help.to_string(),
         }
     }
 
     /// A switch of no short form.
-    pub const fn switch(long: &'static str, help: &'static str, set: fn(&mut T)) -> Def<T> {
+    pub(crate) const fn switch(long: &'static str, help: &'static str, set: fn(&mut T)) -> Def<T> {
         Def {
             long,
             short: None,
@@ -501,7 +551,7 @@ impl<T> Def<T> {
 
     /// A flag of another tool's (cargo's, libtest's), taken and ignored,
     /// and named in the command's notes rather than listed.
-    pub const fn ignored(long: &'static str) -> Def<T> {
+    pub(crate) const fn ignored(long: &'static str) -> Def<T> {
         Def {
             long,
             short: None,
@@ -543,6 +593,7 @@ fn apply<T>(def: &Def<T>, flag: &Flag, parser: &mut Parser, target: &mut T) -> R
             target,
             bounded(&string(parser, &option)?, &option, n.min, n.max)?,
         ),
+        Set::Seconds(s, set) => set(target, s.parse(&string(parser, &option)?, &option)?),
         Set::Ignored => {}
     }
     Ok(())
@@ -655,6 +706,52 @@ mod tests {
         assert_eq!(
             take("10").map_err(|e| e.to_string()),
             Err("error: --n: must be at most 9".to_string())
+        );
+    }
+
+    #[test]
+    fn a_duration_is_taken_above_0_within_its_bound_and_its_help_says_them() {
+        #[derive(Default)]
+        struct O {
+            d: Duration,
+        }
+        static DEF: Def<O> = Def {
+            long: "wait",
+            short: None,
+            value: Some("SECONDS"),
+            help: "how long",
+            set: Set::Seconds(
+                Seconds {
+                    default: 30,
+                    max: 60,
+                },
+                |o, d| o.d = d,
+            ),
+        };
+        assert_eq!(
+            DEF.said(DEF.help),
+            "how long (default 30; above 0, at most 60)"
+        );
+        assert_eq!(DEF.default(), Some(30));
+        let take = |value: &str| {
+            let mut o = O::default();
+            let mut parser = Parser::from_args([format!("--wait={value}")]);
+            let flag = match parser.next() {
+                Ok(Some(lexopt::Arg::Long(name))) => Flag::Long(name.to_string()),
+                other => panic!("{other:?}"),
+            };
+            apply(&DEF, &flag, &mut parser, &mut o)
+                .map(|()| o.d)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(take("0.5"), Ok(Duration::from_millis(500)));
+        assert_eq!(take("60"), Ok(Duration::from_secs(60)));
+        for refused in ["0", "60.5", "-1", "x", "inf"] {
+            assert!(take(refused).is_err(), "{refused}");
+        }
+        assert_eq!(
+            take("61"),
+            Err("error: --wait: must be above 0 and at most 60 seconds".to_string())
         );
     }
 }

@@ -14,8 +14,8 @@ pub mod flags;
 pub mod micro;
 #[doc(hidden)]
 pub mod page;
-pub mod testmode;
-pub mod worker;
+pub(crate) mod testmode;
+pub(crate) mod worker;
 
 use crate::baseline::history::Bench;
 use crate::error::Error;

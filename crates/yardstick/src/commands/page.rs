@@ -29,7 +29,7 @@ impl Html {
     /// Checks `path` can be written, before anything is measured, and is
     /// none of the files the command reads or writes (`inputs`: its
     /// baseline, its `--save`, its history).
-    pub fn asked(path: Option<&Path>, inputs: &[PathBuf]) -> Result<Html, Error> {
+    pub(crate) fn asked(path: Option<&Path>, inputs: &[PathBuf]) -> Result<Html, Error> {
         let Some(path) = path else {
             return Ok(Html(None));
         };
@@ -64,7 +64,7 @@ impl Html {
     }
 
     /// Says why no page was drawn, if one was asked for.
-    pub fn not_drawn(&self, why: &str) {
+    pub(crate) fn not_drawn(&self, why: &str) {
         if self.0.is_some() {
             eprintln!("--html: no page: {why}");
         }

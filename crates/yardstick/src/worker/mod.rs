@@ -16,4 +16,4 @@
 //! bench never runs.
 
 pub mod protocol;
-pub mod server;
+pub(crate) mod server;

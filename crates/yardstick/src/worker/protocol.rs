@@ -93,7 +93,7 @@ pub enum Request {
 impl Request {
     /// Reads a request line; the error is the message the worker answers
     /// with (see [`Answer::Error`]).
-    pub fn parse(line: &str) -> Result<Request, String> {
+    pub(crate) fn parse(line: &str) -> Result<Request, String> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let (probe, batch, count) = match words.as_slice() {
             ["time", probe, batch] => (*probe, *batch, None),
@@ -121,7 +121,7 @@ impl Request {
     }
 
     /// The probe the request is for.
-    pub fn probe(&self) -> &str {
+    pub(crate) fn probe(&self) -> &str {
         match self {
             Request::Warm { probe, .. } | Request::Time { probe, .. } => probe,
         }

@@ -20,7 +20,7 @@ use std::io::{BufRead, Write};
 
 /// Serves requests until end of input; returns the exit code. `min_batch`
 /// overrides the batch the worker offers, as it does for a run.
-pub fn serve(
+pub(crate) fn serve(
     selected: &[&'static Probe],
     injection: &Injection,
     clock: &Clock,

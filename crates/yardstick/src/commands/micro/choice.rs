@@ -18,10 +18,10 @@ use crate::error::Error;
 /// The baseline a run is judged by and what it measures.
 pub(crate) struct Choice<'a> {
     /// The baseline, if any.
-    pub baseline: Option<Baseline>,
+    pub(crate) baseline: Option<Baseline>,
     /// What the run measures: asked for, or counts when only a committed
     /// count baseline can judge.
-    pub metric: Metric,
+    pub(crate) metric: Metric,
     /// The bench that keeps this run, when it chose the baseline itself.
     keeper: Option<&'a Bench>,
     /// Why a bench found nothing to judge by.
@@ -33,7 +33,10 @@ pub(crate) struct Choice<'a> {
 impl<'a> Choice<'a> {
     /// Chooses for `options`; `bench` is the bench target `cargo bench`
     /// runs. Refuses a baseline the run could not be compared with.
-    pub fn make(options: &MicroOptions, bench: Option<&'a Bench>) -> Result<Choice<'a>, Error> {
+    pub(crate) fn make(
+        options: &MicroOptions,
+        bench: Option<&'a Bench>,
+    ) -> Result<Choice<'a>, Error> {
         if options.count_check {
             return Choice::count_check(options, bench);
         }
@@ -139,14 +142,14 @@ impl<'a> Choice<'a> {
     /// `--count-check` with no committed count baseline that can judge
     /// here: why, the note the command ends on (nothing is counted, exit 0;
     /// valgrind may be missing too).
-    pub fn unjudged_check(&self, options: &MicroOptions) -> Option<String> {
+    pub(crate) fn unjudged_check(&self, options: &MicroOptions) -> Option<String> {
         (options.count_check && self.baseline.is_none())
             .then(|| self.count_note.clone().unwrap_or_default())
     }
 
     /// Why a committed count baseline could not judge here, when it could
     /// not: a warning on the run.
-    pub fn count_note(&self) -> Option<String> {
+    pub(crate) fn count_note(&self) -> Option<String> {
         self.count_note.clone()
     }
 
@@ -156,7 +159,7 @@ impl<'a> Choice<'a> {
     /// the evaluation's runs are). The words are added before the run is
     /// kept, so that the run kept is the one delivered; a run that cannot
     /// be kept is still reported, and says why.
-    pub fn keep(&self, run: &mut Run) {
+    pub(crate) fn keep(&self, run: &mut Run) {
         let Some(bench) = self.keeper else {
             run.warnings.extend(self.nothing.clone());
             return;

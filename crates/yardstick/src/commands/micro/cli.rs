@@ -2,7 +2,7 @@
 //! help and what it sets in [`MicroOptions`]. The parser takes options by
 //! it and `--help` is made from it (see [`crate::commands::flags`]).
 
-use super::options::{MAX_BATCH, MicroOptions, metric};
+use super::options::{MAX_BATCH, MicroOptions, PROBE_TIMEOUT, metric};
 use crate::commands::common::{self, Common};
 use crate::commands::flags::{self, Def, Entry, Options, Section, Set, Spec};
 
@@ -105,13 +105,9 @@ kept on this class (information only).",
                     long: "probe-timeout",
                     short: None,
                     value: Some("SECONDS"),
-                    help: "stop the run (exit 2) when one probe takes longer (default 120; \
-                           above 0, at most 86400); a process probe's child is killed and \
-                           the probe fails",
-                    set: Set::Text(|o, v, option| {
-                        o.probe_timeout = flags::seconds(v, option)?;
-                        Ok(())
-                    }),
+                    help: "stop the run (exit 2) when one probe takes longer; a process \
+                           probe's child is killed and the probe fails",
+                    set: Set::Seconds(PROBE_TIMEOUT, |o, d| o.probe_timeout = d),
                 }),
                 Entry::Own(Def {
                     long: "boot-repeat",

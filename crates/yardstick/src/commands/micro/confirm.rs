@@ -21,10 +21,10 @@ const CONFIRMATION_ROUNDS: usize = 15;
 
 /// What a confirmation may measure again.
 pub(super) struct Remeasurable<'a, 't> {
-    pub selected: &'a [&'static Probe],
-    pub processes: &'a [&'static ProcessProbe],
-    pub timer: &'a Timer<'t>,
-    pub children: &'a Children<'t>,
+    pub(crate) selected: &'a [&'static Probe],
+    pub(crate) processes: &'a [&'static ProcessProbe],
+    pub(crate) timer: &'a Timer<'t>,
+    pub(crate) children: &'a Children<'t>,
 }
 
 /// Measures every timed regression of `run` again and applies the judge's

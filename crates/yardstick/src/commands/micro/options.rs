@@ -2,7 +2,7 @@
 //! flags cargo passes work as a Rust developer expects.
 
 use crate::commands::common::Common;
-use crate::commands::flags::{self, Flag, Number};
+use crate::commands::flags::{self, Flag, Number, Seconds};
 use crate::document::run::{Metric, Mode};
 use crate::error::Error;
 use crate::probe::{DEFAULT_SUITE, KERNEL_SUITE, Param, Probe, ProcessProbe};
@@ -12,47 +12,47 @@ use std::time::Duration;
 /// Everything `cargo bench` / `yardstick micro` accepts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MicroOptions {
-    pub common: Common,
-    pub repeat: usize,
-    pub warmup: usize,
+    pub(crate) common: Common,
+    pub(crate) repeat: usize,
+    pub(crate) warmup: usize,
     /// `--probe=NAME`, repeatable: exactly these probes, or a group's
     /// variants (an unknown name is a usage error).
-    pub probes: Vec<String>,
+    pub(crate) probes: Vec<String>,
     /// Positional filters: probes whose name contains one (or equals one with
     /// `--exact`).
-    pub filters: Vec<String>,
+    pub(crate) filters: Vec<String>,
     /// `--skip`: probes whose name contains one (or equals one with
     /// `--exact`) are left out, as libtest leaves out tests.
-    pub skip: Vec<String>,
-    pub exact: bool,
-    pub list: bool,
-    pub min_batch: Option<u64>,
-    pub probe_timeout: Duration,
+    pub(crate) skip: Vec<String>,
+    pub(crate) exact: bool,
+    pub(crate) list: bool,
+    pub(crate) min_batch: Option<u64>,
+    pub(crate) probe_timeout: Duration,
     /// What to measure (`--metric`): wall time, instructions or estimated
     /// cycles. Unset, a run is timed, except that `cargo bench` may count
     /// when only a count baseline can judge (see `baseline::counts::usable`).
-    pub metric: Option<Metric>,
+    pub(crate) metric: Option<Metric>,
     /// Time the calibration loop (off with `--no-calibration`, for runs that
     /// are never compared by normalised medians, such as the child copies
     /// that count instructions).
-    pub calibrate: bool,
+    pub(crate) calibrate: bool,
     /// Re-measure flagged probes interleaved with the calibration loop
     /// before the verdict (off with `--no-confirm`).
-    pub confirm: bool,
+    pub(crate) confirm: bool,
     /// Serve single samples to `compare-builds` over stdin and stdout
     /// (`--worker`; see `worker`).
-    pub worker: bool,
+    pub(crate) worker: bool,
     /// Children started per process probe (`--boot-repeat`).
-    pub boot_repeat: usize,
+    pub(crate) boot_repeat: usize,
     /// The suite whose probes run: the bench's (see `yardstick::main!`),
     /// or `--suite`. The `kernel` suite runs in kernel mode.
-    pub suite: String,
+    pub(crate) suite: String,
     /// The bench's own parameters given (`--node=57`), by declared name
     /// (`node`), in the order given; see [`crate::probe::param`].
-    pub params: Vec<(String, String)>,
+    pub(crate) params: Vec<(String, String)>,
     /// `--count-check`: judge by the committed count baseline of this
     /// set-up, a count that moved either way failing (see `stale`).
-    pub count_check: bool,
+    pub(crate) count_check: bool,
 }
 
 impl Default for MicroOptions {
@@ -67,7 +67,7 @@ impl Default for MicroOptions {
             exact: false,
             list: false,
             min_batch: None,
-            probe_timeout: Duration::from_secs(120),
+            probe_timeout: PROBE_TIMEOUT.default_duration(),
             metric: None,
             calibrate: true,
             confirm: true,
@@ -83,6 +83,14 @@ impl Default for MicroOptions {
 /// The most samples `--repeat` or `--warmup` asks for: far beyond any useful
 /// run, well below what would exhaust memory.
 pub const MAX_SAMPLES: u64 = 1_000_000;
+
+/// `--probe-timeout`: how long one probe may take, its set-up or one
+/// sample, in a bench and in the worker that `compare-builds` and
+/// `matrix` wait on.
+pub const PROBE_TIMEOUT: Seconds = Seconds {
+    default: 120,
+    max: Seconds::DAY,
+};
 
 /// The largest batch `--min-batch` asks for: a billion iterations of the
 /// shortest probe already take seconds a sample; past it, a typo would
@@ -113,7 +121,7 @@ impl MicroOptions {
 
     /// The probes and process probes to run: `--probe` names (each must
     /// name one or the other), then the filters; at least one of either.
-    pub fn select_all(
+    pub(crate) fn select_all(
         &self,
         registered: &[&'static Probe],
         process: &[&'static ProcessProbe],
@@ -183,7 +191,11 @@ impl MicroOptions {
 
     /// Parses the arguments of a bench whose probes are those of `suite`,
     /// which declares `params` of its own.
-    pub fn parse_for<I>(args: I, suite: &str, params: &[Param]) -> Result<MicroOptions, Error>
+    pub(crate) fn parse_for<I>(
+        args: I,
+        suite: &str,
+        params: &[Param],
+    ) -> Result<MicroOptions, Error>
     where
         I: IntoIterator,
         I::Item: Into<std::ffi::OsString>,
@@ -218,7 +230,7 @@ impl MicroOptions {
     }
 
     /// The mode the suite runs in: `kernel` judges absolute times.
-    pub fn mode(&self) -> Mode {
+    pub(crate) fn mode(&self) -> Mode {
         if self.suite == KERNEL_SUITE {
             Mode::Kernel
         } else {
@@ -291,12 +303,12 @@ impl MicroOptions {
     }
 
     /// The metric asked for, time when none was.
-    pub fn metric(&self) -> Metric {
+    pub(crate) fn metric(&self) -> Metric {
         self.metric.unwrap_or_default()
     }
 
     /// True when `name` passes the positional filters.
-    pub fn matches(&self, name: &str) -> bool {
+    pub(crate) fn matches(&self, name: &str) -> bool {
         let hit = |f: &String| {
             if self.exact {
                 name == f

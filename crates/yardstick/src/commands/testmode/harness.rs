@@ -19,14 +19,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// One test: a name, and the work that passes or says why it failed.
-pub struct Trial {
-    pub name: &'static str,
-    pub run: Box<dyn Fn() -> Result<(), String> + Send + Sync>,
+pub(crate) struct Trial {
+    pub(crate) name: &'static str,
+    pub(crate) run: Box<dyn Fn() -> Result<(), String> + Send + Sync>,
 }
 
 /// What libtest's command line asked.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct Args {
+pub(crate) struct Args {
     filters: Vec<String>,
     skip: Vec<String>,
     exact: bool,
@@ -136,7 +136,7 @@ in their order.
 
 impl Args {
     /// Reads libtest's arguments (without the program's name).
-    pub fn parse(args: Vec<String>) -> Result<Args, Error> {
+    pub(crate) fn parse(args: Vec<String>) -> Result<Args, Error> {
         let mut a = Args::default();
         let mut parser = Parser::from_args(args);
         while let Some(flag) = SPEC.next(&mut parser, &mut a)? {
@@ -172,7 +172,7 @@ impl Args {
 
 /// Lists or runs `trials` as `args` asks, printing as libtest does;
 /// returns true when every test that ran passed.
-pub fn run(args: &Args, trials: Vec<Trial>) -> bool {
+pub(crate) fn run(args: &Args, trials: Vec<Trial>) -> bool {
     let total = trials.len();
     let chosen: Vec<Trial> = trials.into_iter().filter(|t| args.wants(t.name)).collect();
     let filtered = total - chosen.len();

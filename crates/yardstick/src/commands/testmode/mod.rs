@@ -20,7 +20,7 @@ const CHILD_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Runs every registered probe of `suite` once as a test; returns the
 /// process exit code. `args` are libtest's, after the program's name.
-pub fn run(args: Vec<String>, suite: &str) -> Result<i32, Error> {
+pub(crate) fn run(args: Vec<String>, suite: &str) -> Result<i32, Error> {
     let args = Args::parse(args)?;
     let registered = probe::registered().and_then(|p| Ok((p, probe::process::registered()?)));
     let (probes, processes) = match registered {

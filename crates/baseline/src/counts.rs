@@ -12,12 +12,12 @@
 //! by their contents, not their names. They are refreshed with the command
 //! in docs/baselines.md ("Count baselines").
 
-use crate::baseline::Baseline;
-use crate::baseline::history::Bench;
+use crate::Baseline;
 use crate::document::environment::{Environment, now, repository_dir};
 use crate::document::run::Metric;
 use crate::document::setup::Setup;
 use crate::error::Error;
+use crate::history::Bench;
 use crate::measure::callgrind::{costs, pin};
 use std::path::{Path, PathBuf};
 

@@ -1,6 +1,10 @@
 //! Rendering runs and comparisons. One small file per output format behind
 //! one trait, so adding a format never touches the runner; plus the GitHub
-//! annotations and job summary, which CI reads beside the chosen format.
+//! annotations and job summary, which CI reads beside the chosen format,
+//! and the delivery of a finished run ([`deliver`]): printed, saved,
+//! annotated and recorded, then its exit code.
+
+#![warn(missing_docs)]
 
 pub mod colour;
 mod csv;
@@ -19,6 +23,16 @@ pub mod stdout;
 pub mod table;
 pub mod verdict;
 pub mod width;
+
+// The crates below, by the names the rest of yardstick gives them.
+use yardstick_baseline as baseline;
+use yardstick_document as document;
+use yardstick_document::{error, text};
+use yardstick_judge as judge;
+use yardstick_measure as measure;
+use yardstick_probe as probe;
+use yardstick_probe::fs;
+use yardstick_stats as stats;
 
 use crate::document::comparison::Comparison;
 use crate::document::run::Run;

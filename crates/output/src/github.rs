@@ -13,11 +13,11 @@
 
 use crate::document::comparison::{Comparison, Figure};
 use crate::judge::memory;
-use crate::output::layout::change;
+use crate::layout::change;
 use crate::text::clean;
 
 /// True when running as a GitHub Actions step.
-pub(crate) fn is_actions() -> bool {
+pub fn is_actions() -> bool {
     std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true")
 }
 
@@ -108,7 +108,7 @@ pub fn annotations(c: &Comparison, class: &str) -> Vec<String> {
 }
 
 /// A `::warning` line of `title` and `message`.
-pub(crate) fn warning(title: &str, message: &str) -> String {
+pub fn warning(title: &str, message: &str) -> String {
     workflow_command("warning", title, message)
 }
 

@@ -9,8 +9,8 @@ use crate::document::run::Run;
 use crate::document::store;
 use crate::error::Error;
 use crate::fs::Durability;
-use crate::output::{self, Format, colour, github, markdown, stdout, verdict, width};
 use crate::text::clean;
+use crate::{self as output, Format, colour, github, markdown, stdout, verdict, width};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -54,11 +54,7 @@ pub fn deliver(run: Run, delivery: &Delivery) -> Result<i32, Error> {
 /// more than the rows say: a stale count baseline). The verdict goes into
 /// the run, replacing any it held, so what is saved, recorded and
 /// summarised says the exit code it was delivered with, and why.
-pub(crate) fn deliver_as(
-    mut run: Run,
-    outcome: RunOutcome,
-    delivery: &Delivery,
-) -> Result<i32, Error> {
+pub fn deliver_as(mut run: Run, outcome: RunOutcome, delivery: &Delivery) -> Result<i32, Error> {
     let code = outcome.exit_code;
     run.outcome = Some(outcome);
     // A save that fails after all still prints the run, and writes it

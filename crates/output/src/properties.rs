@@ -4,9 +4,9 @@
 //! where a CI log would read it as a workflow command.
 
 use super::{github, http_table, markdown, renderer, verdict};
+use crate::Format;
 use crate::document::run::{Metric, Mode, Run};
 use crate::error::Error;
-use crate::output::Format;
 use crate::text::is_unsafe;
 use proptest::prelude::*;
 

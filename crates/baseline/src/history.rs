@@ -67,7 +67,7 @@ pub enum Last {
 impl Bench {
     /// The bench a cargo-built binary at `program` belongs to: cargo names
     /// it `<bench>-<16 hex digits>` and runs it from its package.
-    pub(crate) fn for_program(program: &Path) -> Bench {
+    pub fn for_program(program: &Path) -> Bench {
         let stem = program
             .file_stem()
             .and_then(|s| s.to_str())
@@ -243,7 +243,7 @@ pub fn keepable(run: &Run) -> bool {
 /// Where `--save-baseline=NAME` saves a run and `--baseline=NAME` reads
 /// it, as criterion keeps its named baselines: `baselines/NAME.json` in
 /// the folder of the kept runs (see [`home`]).
-pub(crate) fn named(name: &str) -> PathBuf {
+pub fn named(name: &str) -> PathBuf {
     let program = std::env::current_exe().unwrap_or_default();
     home(&program, &repository_dir())
         .join("baselines")
@@ -253,7 +253,7 @@ pub(crate) fn named(name: &str) -> PathBuf {
 /// Whether `name` can name a baseline: 1 to 64 letters, digits, `.`, `_`
 /// and `-`, not starting with a dot nor ending in `.json`: a file name in
 /// every file system, never a path, and never what a user meant as a file.
-pub(crate) fn is_name(name: &str) -> bool {
+pub fn is_name(name: &str) -> bool {
     (1..=64).contains(&name.len())
         && !name.starts_with('.')
         && !name.ends_with(".json")
@@ -280,6 +280,7 @@ fn home(program: &Path, repository: &Path) -> PathBuf {
     }
 }
 
+/// The runs kept in `dir`: its `.json` files, in no order.
 pub fn runs_in(dir: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(dir)
         .map(|entries| {

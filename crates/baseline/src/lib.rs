@@ -1,6 +1,10 @@
 //! Which run a new run is judged against: a file named on the command line,
 //! a committed baseline of this machine class or of counts ([`history`],
-//! [`counts`]), and baselines pooled from several runs ([`pool`]).
+//! [`counts`]), and baselines pooled from several runs ([`pool`]); and
+//! where a bench keeps its runs ([`keeper`]). The harness (`yardstick`)
+//! chooses a bench's baseline here, and the `yardstick` command pools one.
+
+#![warn(missing_docs)]
 
 pub mod counts;
 pub mod history;
@@ -8,12 +12,20 @@ pub mod keeper;
 pub mod pool;
 pub mod thresholds;
 
-use crate::baseline::history::{Bench, Choice, Last};
-use crate::baseline::keeper::FromHistory;
+// The crates below, by the names the rest of yardstick gives them.
+use yardstick_document as document;
+use yardstick_document::error;
+use yardstick_judge as judge;
+use yardstick_measure as measure;
+use yardstick_probe as probe;
+use yardstick_stats as stats;
+
 use crate::document::run::{Metric, Mode, Run};
 use crate::document::store;
 use crate::error::Error;
-use crate::judge::{self, Rules};
+use crate::history::{Bench, Choice, Last};
+use crate::judge::Rules;
+use crate::keeper::FromHistory;
 use std::path::Path;
 
 /// A baseline run and the name it is shown under.

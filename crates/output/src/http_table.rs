@@ -137,6 +137,8 @@ pub fn counts(map: &BTreeMap<String, u64>) -> String {
         .join(" ")
 }
 
+/// Requests per second: whole, in thousands, from 100; else to three
+/// significant digits.
 pub fn rate(v: f64) -> String {
     if v >= 100.0 {
         thousands(v)
@@ -205,6 +207,7 @@ fn ab_tables(pairs: &[ServerPair]) -> String {
     out
 }
 
+/// A ratio as `x1.23`; none as `-`.
 pub fn ratio(v: Option<f64>) -> String {
     v.map_or("-".to_string(), |r| format!("x{r:.2}"))
 }
