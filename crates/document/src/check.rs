@@ -79,6 +79,7 @@ impl Reason {
 
 /// Which figure of a row a check compares.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(from = "String", into = "String")]
 pub enum Figure {
     /// Micro, timed: the median of the per-round ratios to the calibration
@@ -186,6 +187,7 @@ impl std::fmt::Display for Figure {
 
 /// One figure of one row, baseline against now.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(from = "CheckRecord", into = "CheckRecord")]
 pub struct Check {
     /// The row's key.
@@ -217,6 +219,7 @@ pub struct Check {
 
 /// The threshold one check was judged by, and where it came from.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Threshold {
     /// Percent.
     pub percent: f64,
@@ -227,6 +230,7 @@ pub struct Threshold {
 
 /// Where a check's threshold came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(tag = "basis", rename_all = "lowercase")]
 pub enum Basis {
     /// Learned from the spread of this many runs of the machine class (the
@@ -269,6 +273,7 @@ impl std::fmt::Display for Threshold {
 /// One round of a paired comparison: both builds' figures for one row,
 /// taken back to back by one pair of workers.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct PairedRound {
     /// The worker pair that ran the round, from 0: the rounds of one pair
     /// make one piece of evidence.
@@ -316,23 +321,43 @@ impl Check {
     }
 }
 
-/// A check as format 1 stores it.
+/// A check as format 1 stores it: one figure of one row, baseline against
+/// now. Its field docs are the schema's words for readers of a saved run.
 #[derive(Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 struct CheckRecord {
+    /// The row's key.
     key: String,
+    /// The figure compared.
     metric: Figure,
+    /// The baseline's figure.
     baseline: f64,
+    /// This run's figure.
     current: f64,
+    /// The change in percent (percentage points for rates); positive is
+    /// worse for times and errors, negative for requests per second.
     change_pct: f64,
+    /// Whether the figure regressed: over the threshold, and confirmed
+    /// where a confirmation was made.
     regressed: bool,
+    /// Paired comparisons: the one-sided p-value that the row got slower.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, schemars(range(min = 0.0, max = 1.0)))]
     p_value: Option<f64>,
+    /// Over the threshold, but without a verdict (the machine ran slow, or
+    /// the confirmation disagreed): not a regression.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     inconclusive: bool,
+    /// Micro runs against a baseline: the change found when a flagged
+    /// probe was measured again, interleaved with the calibration loop.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     confirmation_pct: Option<f64>,
+    /// Paired comparisons: each round both builds measured, the evidence
+    /// the p-value was drawn from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     rounds: Vec<PairedRound>,
+    /// The threshold this check was judged by and where it came from,
+    /// where a probe can have one of its own; elsewhere the comparison's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     threshold: Option<Threshold>,
 }

@@ -12,12 +12,18 @@ use serde::{Deserialize, Serialize};
 /// Stored with a `regressions` count, which [`Comparison::regressions`]
 /// computes from the checks, so the two never disagree.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[cfg_attr(
+    test,
+    derive(schemars::JsonSchema),
+    schemars(transform = regressions_written)
+)]
 pub struct Comparison {
     /// The baseline file, as named.
     pub baseline: String,
     /// How the runs were judged.
     pub method: Method,
     /// Percent a figure may worsen before it counts as a regression.
+    #[cfg_attr(test, schemars(extend("exclusiveMinimum" = 0)))]
     pub threshold: f64,
     /// HTTP: milliseconds a time must also grow by to count.
     #[serde(default)]
@@ -223,6 +229,7 @@ impl Comparison {
 
 /// A set-up field that differs between the baseline and the run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct EnvironmentDifference {
     /// The set-up field (`rustc`, `profile`, ...).
     pub field: String,
@@ -247,6 +254,7 @@ impl From<(String, String, String)> for EnvironmentDifference {
 /// The calibration medians of both runs (ms) and how fast this machine is
 /// relative to the baseline's: baseline / current (0.5 = half as fast).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct CalibrationRatio {
     /// The baseline's calibration median (ms).
     pub baseline: f64,
@@ -278,6 +286,7 @@ impl CalibrationRatio {
 
 /// The tools that made a comparison's two runs, when they differ.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct ToolMismatch {
     /// The tool that made the baseline (`yardstick`, `exp:benchmark`).
     pub baseline_tool: String,
@@ -290,6 +299,7 @@ pub struct ToolMismatch {
 /// The machine classes of a wall-time comparison's two runs, when they
 /// differ (see [`crate::environment::Cpu::class`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct MachineMismatch {
     /// The baseline's class, `unknown` when it has none.
     pub baseline_class: String,
@@ -305,6 +315,7 @@ pub struct MachineMismatch {
 
 /// Whether the times of runs of different machine classes were judged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Judged {
     /// No verdict: the changes are information.
@@ -352,6 +363,7 @@ pub fn describe_differences(differences: &[(String, String, String)]) -> String 
 
 /// How a comparison judges.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Method {
     /// Micro, timed: medians divided by each run's calibration.
@@ -393,6 +405,25 @@ impl Method {
             Method::Http => "HTTP times",
             Method::Absolute => "absolute times",
         }
+    }
+}
+
+/// The `regressions` count that a comparison is written with and never
+/// read back by, for the schema its readers go by.
+#[cfg(test)]
+fn regressions_written(schema: &mut schemars::Schema) {
+    if let Some(properties) = schema
+        .get_mut("properties")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        properties.insert(
+            "regressions".into(),
+            serde_json::json!({
+                "description": "How many checks regressed, counted from the checks",
+                "type": "integer",
+                "minimum": 0
+            }),
+        );
     }
 }
 

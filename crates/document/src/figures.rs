@@ -17,6 +17,7 @@ macro_rules! figures {
         /// iteration, or per request), each absent when nothing gave it (no
         /// sample, or a load tool that does not report it).
         #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+        #[cfg_attr(test, derive(schemars::JsonSchema))]
         pub struct Figures {
             /// Timed successful samples (HTTP: answered requests).
             pub n: usize,

@@ -21,7 +21,7 @@ pub mod ranking;
 pub mod row;
 pub mod run;
 #[cfg(test)]
-mod schema_check;
+mod schema;
 pub mod settings;
 pub mod setup;
 pub mod store;

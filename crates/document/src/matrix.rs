@@ -9,6 +9,7 @@ use yardstick_stats::bootstrap::Interval;
 
 /// Every probe on every configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Matrix {
     /// What the cells compare: wall time, or a count.
     pub metric: Metric,
@@ -32,6 +33,7 @@ pub struct Matrix {
 
 /// One probe across the configurations.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Line {
     /// The probe.
     pub probe: String,
@@ -42,6 +44,7 @@ pub struct Line {
 /// One probe on one configuration (or, in the geometric means, all of
 /// them).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Cell {
     /// The configuration's median per iteration: milliseconds, or the
     /// count; none when it failed.

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// The exit code of a delivered run, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct RunOutcome {
     /// The process's exit code: 0 passed (or information only), 1 a
     /// failure or a regression, 3 inconclusive (the machine ran too slow

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 /// What a run of counts was counted on, beyond the build: saved in its
 /// settings and compared by `document::setup`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Platform {
     /// `GLIBC_TUNABLES` as the counted child got it, whole: the user's own,
     /// then the pin; `none` when it had none.

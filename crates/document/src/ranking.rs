@@ -10,6 +10,7 @@ use yardstick_stats::bootstrap::Interval;
 
 /// Where a row stands among the variants of its group (saved on the row).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Member {
     /// The workload.
     pub group: String,
@@ -17,11 +18,13 @@ pub struct Member {
     pub variant: String,
     /// How it is ranked.
     #[serde(with = "role")]
+    #[cfg_attr(test, schemars(schema_with = "role::schema"))]
     pub role: Role,
 }
 
 /// Every group of a run and the tally across them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Ranking {
     /// One per group, by name.
     pub groups: Vec<Group>,
@@ -36,6 +39,7 @@ pub struct Ranking {
 
 /// One workload and its variants, measured in the same rounds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Group {
     /// The workload.
     pub name: String,
@@ -49,6 +53,7 @@ pub struct Group {
 
 /// One variant of a group.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Entry {
     /// The implementation.
     pub variant: String,
@@ -56,6 +61,7 @@ pub struct Entry {
     pub key: String,
     /// How it is ranked.
     #[serde(with = "role")]
+    #[cfg_attr(test, schemars(schema_with = "role::schema"))]
     pub role: Role,
     /// Its median per iteration (milliseconds, or a count) with a 95 %
     /// interval; none when it failed.
@@ -77,6 +83,7 @@ pub struct Entry {
 
 /// How a group came out.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// Every other ranked variant's paired ratio to this one lies wholly
@@ -91,6 +98,7 @@ pub enum Outcome {
 
 /// One variant across the groups it is in.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Standing {
     /// The implementation.
     pub variant: String,
@@ -123,5 +131,12 @@ mod role {
         let name = String::deserialize(d)?;
         Role::named(&name)
             .ok_or_else(|| serde::de::Error::custom(format!("`{name}` is not a variant's role")))
+    }
+
+    /// The names a role is saved as.
+    #[cfg(test)]
+    pub(super) fn schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = Role::ALL.iter().map(|r| r.as_str()).collect();
+        schemars::json_schema!({ "type": "string", "enum": names })
     }
 }

@@ -10,6 +10,7 @@ use yardstick_stats::Summary;
 
 /// The kind of thing a row measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum RowKind {
     /// A probe of micro mode.
@@ -26,6 +27,7 @@ pub enum RowKind {
 /// One measured thing: a probe in micro mode, a (server, page) in HTTP mode.
 /// Times are milliseconds (per iteration, or per request).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Row {
     /// Unique within the run; rows of two runs compare by key.
     pub key: String,
@@ -79,6 +81,7 @@ pub struct Row {
         skip_serializing_if = "Option::is_none",
         with = "checksum_hex"
     )]
+    #[cfg_attr(test, schemars(schema_with = "checksum_hex::schema"))]
     pub checksum: Option<u64>,
     /// Micro: what one iteration allocated on the measuring thread, when
     /// the bench installs `yardstick::alloc::Counting`; absent without it.
@@ -104,6 +107,7 @@ pub struct Row {
 /// What callgrind counted per iteration of a probe (`--metric=instructions`
 /// and `--metric=estimated-cycles`); all absent in a timed row.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct Counted {
     /// Instructions per iteration.
@@ -125,6 +129,7 @@ pub struct Counted {
 /// What a page of one server answered, beside its times; all absent in a
 /// probe's row.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct Page {
     /// The server's name or base URL, as given.
@@ -157,6 +162,7 @@ pub struct Page {
 /// `yardstick::alloc::Counting` on the thread that ran it. Counts, so the
 /// same work gives the same figures on any machine.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Memory {
     /// Fresh allocations.
     pub allocs: u64,
@@ -271,6 +277,12 @@ pub mod checksum_hex {
         u64::from_str_radix(&text, 16)
             .map(Some)
             .map_err(D::Error::custom)
+    }
+
+    /// 16 hex digits, or null.
+    #[cfg(test)]
+    pub(crate) fn schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": ["string", "null"], "pattern": "^[0-9a-f]{16}$" })
     }
 }
 

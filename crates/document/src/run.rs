@@ -23,6 +23,7 @@ pub const FORMAT: u32 = 1;
 /// The mode a run was made in. Runs compare only within one mode, since each
 /// mode has its own comparison rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// Probes in-process (micro mode and compare-builds).
@@ -62,10 +63,13 @@ impl Mode {
 
 /// One saved run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Run {
     /// Always `yardstick`.
+    #[cfg_attr(test, schemars(extend("const" = "yardstick")))]
     pub tool: String,
     /// The format version, 1.
+    #[cfg_attr(test, schemars(extend("const" = 1)))]
     pub format: u32,
     /// What kind of run it is; runs compare only within a mode.
     pub mode: Mode,
@@ -143,6 +147,7 @@ impl Run {
 
 /// The figure a micro run compares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Metric {
     /// Wall time, normalised by the calibration loop.
@@ -191,6 +196,7 @@ impl Metric {
 
 /// The calibration loop's figures for a run (milliseconds per loop).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct CalibrationSummary {
     /// Every measured loop (one before each probe sample); its median is C,
     /// the divisor of the run's normalised figures.
@@ -257,6 +263,7 @@ impl CalibrationSummary {
 
 /// One server compared with the first, for one page (HTTP `--compare`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct ServerPair {
     /// The page.
     pub name: String,

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 
 /// The thresholds a baseline was made with.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Thresholds {
     /// The runs whose spread was measured (whether or not there were
     /// enough for a probe to be given a threshold of its own).

@@ -21,6 +21,7 @@ pub const MIN_ROUNDS: usize = 5;
 
 /// A ratio and its 95 % interval.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Interval {
     /// The 2.5th percentile of the resampled ratios.
     pub low: f64,

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 /// The summary of one set of samples (milliseconds per iteration, or per
 /// request in HTTP mode).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Summary {
     /// Samples summarised.
     pub n: usize,

@@ -77,6 +77,7 @@ fn read_lock(start: &Path) -> Option<String> {
 
 /// The part of a lock read: its `[[package]]` entries.
 #[derive(Debug, Default, serde::Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 struct Lock {
     #[serde(default)]
     package: Vec<Package>,
@@ -84,6 +85,7 @@ struct Lock {
 
 /// One `[[package]]` entry of a lock.
 #[derive(Debug, Default, PartialEq, serde::Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 struct Package {
     name: String,
     version: String,

@@ -18,6 +18,7 @@ use std::path::Path;
 
 /// The processor of one machine, as far as the platform tells.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Cpu {
     /// `AuthenticAMD`, `GenuineIntel`, or on ARM the implementer's name.
     #[serde(default, skip_serializing_if = "String::is_empty")]

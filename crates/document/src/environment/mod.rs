@@ -21,6 +21,7 @@ pub use git::{branch_of, commit_of};
 
 /// The set-up of one run.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Environment {
     /// When the run was made, RFC 3339 in UTC.
     pub date: String,
@@ -46,6 +47,7 @@ pub struct Environment {
     /// 1-, 5- and 15-minute load averages where the platform has them.
     pub load: Option<[f64; 3]>,
     /// The commit of the repository measured, where there is one.
+    #[cfg_attr(test, schemars(extend("pattern" = "^([0-9a-f]{7,64}|)$")))]
     pub git_commit: String,
     /// `github-actions`, `ci` (any other CI) or empty.
     pub ci: String,
@@ -56,6 +58,7 @@ pub struct Environment {
     /// when the machine could not be identified, and in runs saved before
     /// classes were recorded. Either way, of unknown class.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, schemars(extend("pattern" = "^[a-z0-9]+(-[a-z0-9]+)*-[0-9a-f]{8}$")))]
     pub machine_class: Option<String>,
     /// The versions of the crates the calibration loop runs (name →
     /// version), as the workspace's `Cargo.lock` resolved them: the loop's

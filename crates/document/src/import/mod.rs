@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 /// Where an imported run came from.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Imported {
     /// The tool that made the run (`exp:benchmark`): runs of two tools
     /// time different code, and are compared only when asked

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 /// The settings of an HTTP run. Every field has a default, so that a run
 /// saved before a field existed still reads.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct HttpSettings {
     /// Every server, as given (credentials hidden).
@@ -99,6 +100,7 @@ pub struct HttpSettings {
 
 /// The page list a run made from what the site publishes.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct PagesFromSite {
     /// The sitemap read.

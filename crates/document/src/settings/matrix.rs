@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 /// The settings of a configuration matrix. Only `configurations` is
 /// required: it is what tells these settings from the others.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct MatrixSettings {
     /// Every configuration, the base first.
     pub configurations: Vec<ConfigurationSettings>,
@@ -32,6 +33,7 @@ pub struct MatrixSettings {
 
 /// One configuration as it was measured.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct ConfigurationSettings {
     /// Its name.
     pub name: String,

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 /// The settings of a micro or kernel run. Every field has a default, so
 /// that a run saved before a field existed still reads.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct MicroSettings {
     /// The injected slowdowns (`YARDSTICK_INJECT`), when any. A run made
@@ -63,6 +64,7 @@ pub struct MicroSettings {
 /// The set-up of a counted run, which a count depends on beside the build;
 /// all absent in a timed run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct CountSettings {
     /// What was counted; the run's own `metric` says the same.

@@ -151,6 +151,31 @@ impl<'de> Deserialize<'de> for Settings {
     }
 }
 
+/// Settings are told apart by their keys, as `Deserialize` reads them:
+/// `old` and `new` for a comparison of builds, `configurations` for a
+/// matrix, `servers` for HTTP, and otherwise a run of probes.
+#[cfg(test)]
+impl schemars::JsonSchema for Settings {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Settings".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "The run's options, secrets hidden, each under its name. Which \
+                kind they are is told by their keys: `old` and `new` for a comparison of \
+                builds, `configurations` for a matrix, `servers` for HTTP, and otherwise a \
+                run of probes. Readers ignore names they do not know.",
+            "anyOf": [
+                generator.subschema_for::<PairedSettings>(),
+                generator.subschema_for::<MatrixSettings>(),
+                generator.subschema_for::<HttpSettings>(),
+                generator.subschema_for::<MicroSettings>(),
+            ]
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

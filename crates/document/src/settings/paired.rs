@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 /// The settings of a comparison of two builds. Only `old` and `new` are
 /// required: they are what tells these settings from a micro run's.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct PairedSettings {
     /// The old bench binary, as given.
     pub old: String,

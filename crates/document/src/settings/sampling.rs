@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 /// How the rounds of a paired or matrix run were sampled.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct SamplingSettings {
     /// `--repeat`: the fewest samples per probe, build or configuration,
     /// and round.
