@@ -3,8 +3,8 @@
 
 For each crate: its production lines (non-blank lines of the .rs files
 under its src/, without test code), its in-file test lines (each
-`#[cfg(test)]` item and every `tests.rs` file or `tests/` folder under
-src/), and the share of the project's production lines it holds. Then the
+`#[cfg(test)]` item, the files of modules declared `#[cfg(test)]`, and
+every `tests.rs` file or `tests/` folder under src/), and the share of the project's production lines it holds. Then the
 `cfg(feature` lines of every crate and the `pub` items of the user's crate
 `yardstick` (its production code; `pub(crate)` and `pub(super)` are not
 public), all of them and those outside the modules declared
@@ -68,19 +68,28 @@ def rust_files(top):
 
 
 HIDDEN_MOD = re.compile(r"#\[doc\(hidden\)\]\s*pub mod (\w+)\s*;")
+TEST_MOD = re.compile(r"#\[cfg\(test\)\]\s*(?:pub(?:\([a-z]+\))? )?mod (\w+)\s*;")
 
 
-def hidden_modules(src):
-    """The folders and files under `src` of modules declared hidden."""
-    hidden = []
+def modules(src, declared):
+    """The folders and files under `src` of the modules `declared` matches."""
+    found = []
     for path in rust_files(src):
         here = os.path.dirname(path)
         name = os.path.basename(path)
         if name not in ("lib.rs", "mod.rs"):
             here = os.path.join(here, name[:-3])
-        for m in HIDDEN_MOD.finditer(open(path, encoding="utf-8").read()):
-            hidden.append(os.path.join(here, m.group(1)))
-    return hidden
+        for m in declared.finditer(open(path, encoding="utf-8").read()):
+            found.append(os.path.join(here, m.group(1)))
+    return found
+
+
+def within(path, mods):
+    """Whether the file `path` is one of the modules `mods`, or under one."""
+    stem = path[:-3]
+    if os.path.basename(path) == "mod.rs":
+        stem = os.path.dirname(path)
+    return any(stem == m or stem.startswith(m + os.sep) for m in mods)
 
 
 def main():
@@ -96,11 +105,12 @@ def main():
         prod = test = 0
         features = 0
         pub_items = shown_items = 0
-        hidden = hidden_modules(src)
+        hidden = modules(src, HIDDEN_MOD)
+        test_only = modules(src, TEST_MOD)
         for path in rust_files(src):
             code = open(path, encoding="utf-8").read()
             parts = os.path.relpath(path, src).split(os.sep)
-            if parts[-1] == "tests.rs" or "tests" in parts[:-1]:
+            if parts[-1] == "tests.rs" or "tests" in parts[:-1] or within(path, test_only):
                 test += lines(code)
                 continue
             kept, dropped = production(code)
@@ -117,10 +127,7 @@ def main():
             items += len(re.findall(r"^\s*pub [a-z_][a-z_0-9]*\s*:", kept, re.M))
             items += len(re.findall(r"#\[macro_export\]", kept))
             pub_items += items
-            stem = path[:-3]
-            if os.path.basename(path) == "mod.rs":
-                stem = os.path.dirname(path)
-            if not any(stem == h or stem.startswith(h + os.sep) for h in hidden):
+            if not within(path, hidden):
                 shown_items += items
         rows.append((package["name"], prod, test, features, (pub_items, shown_items)))
     total = sum(r[1] for r in rows)

@@ -30,6 +30,18 @@
 /// # mod mycrate {}
 /// ```
 ///
+/// Two crates add to what a bench does when it names them, as it names
+/// its probes' crates: `yardstick_report` draws its run as one page
+/// (`--html`), and `yardstick_history` keeps its runs in a SQLite history
+/// (`--record`, `--baseline=history`) instead of as files. A bench that
+/// names neither builds no plotting and no SQLite, and refuses those
+/// options before it measures.
+///
+/// ```no_run
+/// yardstick::main!(mycrate, yardstick_report, yardstick_history);
+/// # mod mycrate {} mod yardstick_report {} mod yardstick_history {}
+/// ```
+///
 /// A bench may declare parameters of its own, which its probes read with
 /// [`param`](crate::param) (see [`probe::param`](crate::probe::param)):
 ///

@@ -46,6 +46,22 @@ pub fn run_main() -> i32 {
 /// [`run_main`] for the probes of `suite` (`yardstick::main!(suite: kernel,
 /// ...)`): a bench runs its own suite's probes, and the `kernel` suite runs
 /// in kernel mode.
+///
+/// ```no_run
+/// yardstick::probe! {
+///     name: sort_three,
+///     suite: kernel,
+///     run: || {
+///         let mut v = vec![3, 1, 2];
+///         v.sort();
+///         v
+///     },
+/// }
+///
+/// fn main() {
+///     std::process::exit(yardstick::run_suite("kernel"));
+/// }
+/// ```
 pub fn run_suite(suite: &str) -> i32 {
     run_bench(suite, &[])
 }
@@ -54,6 +70,25 @@ pub fn run_suite(suite: &str) -> i32 {
 /// (`yardstick::main!(suite: kernel, params: [node: i64 = "..."], ...)`):
 /// `--node=57` is then one of its options, which its probes read with
 /// [`crate::param`].
+///
+/// ```no_run
+/// static PARAMS: &[yardstick::Param] = &[yardstick::Param {
+///     name: "size",
+///     kind: "usize",
+///     help: "items per pass (default 100)",
+///     check: yardstick::probe::param::check_as::<usize>,
+/// }];
+///
+/// fn size() -> usize {
+///     yardstick::param("size").and_then(|s| s.parse().ok()).unwrap_or(100)
+/// }
+///
+/// yardstick::probe! { name: sum_items, run: || (0..size()).sum::<usize>() }
+///
+/// fn main() {
+///     std::process::exit(yardstick::run_bench("micro", PARAMS));
+/// }
+/// ```
 pub fn run_bench(suite: &str, params: &'static [crate::probe::Param]) -> i32 {
     let args: Vec<OsString> = std::env::args_os().collect();
     if !args.iter().skip(1).any(|a| a == "--bench") {
