@@ -1,6 +1,6 @@
 """What a new user pays to adopt a bench harness: a new crate with one
 probe in its bench, built from clean by `cargo bench`, for yardstick (by
-path, default features), divan and criterion, in one sitting.
+path), divan and criterion, in one sitting.
 
 Prints, per tool, the crates cargo compiled, the seconds `cargo bench`
 took to build, and then to the first line of the bench's table. Sources are fetched

@@ -14,9 +14,17 @@ fn example() -> PathBuf {
 }
 
 fn cargo(args: &[&str]) -> Output {
+    cargo_in(args, None)
+}
+
+/// `cargo` with `args`, its bench keeping runs under `home` if given.
+fn cargo_in(args: &[&str], home: Option<&Path>) -> Output {
     let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/user-crate");
-    Command::new(env!("CARGO"))
-        .args(args)
+    let mut cmd = Command::new(env!("CARGO"));
+    if let Some(home) = home {
+        cmd.env("YARDSTICK_HOME", home);
+    }
+    cmd.args(args)
         .current_dir(example())
         .env("CARGO_TARGET_DIR", target)
         .env_remove("YARDSTICK_INJECT")
@@ -29,6 +37,11 @@ fn cargo(args: &[&str]) -> Output {
 
 /// `cargo bench` of the crate's bench in the dev profile, with `args`.
 fn cargo_bench(args: &[&str]) -> Output {
+    cargo_bench_in(args, None)
+}
+
+/// [`cargo_bench`], keeping runs under `home` if given.
+fn cargo_bench_in(args: &[&str], home: Option<&Path>) -> Output {
     let cargo_args = [
         "bench",
         "--locked",
@@ -37,7 +50,7 @@ fn cargo_bench(args: &[&str]) -> Output {
         "speed",
         "--",
     ];
-    cargo(&[&cargo_args[..], args].concat())
+    cargo_in(&[&cargo_args[..], args].concat(), home)
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -72,15 +85,40 @@ fn a_users_crate_tests_and_benches_its_probes() {
             && !example().join("p.html").exists(),
         "{refusal}"
     );
-    // Nor a history: the runs it keeps are files, and a record is refused
-    // as the page is.
-    let record = cargo_bench(&["--record"]);
-    let refusal = text(&record.stderr);
-    assert!(
-        refusal.contains("--record: this bench keeps no history: link the crate yardstick-history")
-            && refusal.contains("exit status: 2"),
-        "{refusal}"
-    );
+    // Nor a history: a record, a history and a baseline from one are
+    // refused as the page is, before anything is measured.
+    for (args, option) in [
+        (&["--record"][..], "--record"),
+        (&["--history=h.sqlite"], "--history"),
+        (&["--baseline=history"], "--baseline=history"),
+    ] {
+        let refused = cargo_bench(args);
+        let refusal = text(&refused.stderr);
+        assert!(
+            refusal.contains(&format!(
+                "{option}: this bench keeps no history: link the crate yardstick-history"
+            )) && refusal.contains("exit status: 2"),
+            "{refusal}"
+        );
+    }
+    // The runs it keeps are files, one per run, under its own name.
+    let home = tempfile::tempdir().expect("a scratch folder");
+    let kept = cargo_bench_in(&["--repeat=2", "--warmup=0", "-q"], Some(home.path()));
+    assert_eq!(kept.status.code(), Some(0), "{}", text(&kept.stderr));
+    let files: Vec<PathBuf> = std::fs::read_dir(home.path())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .flat_map(|class| {
+            std::fs::read_dir(class.path().join("speed"))
+                .into_iter()
+                .flatten()
+        })
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|x| x == "json"))
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}: {}", text(&kept.stderr));
     let run: serde_json::Value = serde_json::from_slice(&bench.stdout).expect("a run document");
     let mut rows: Vec<(String, u64)> = run["rows"]
         .as_array()

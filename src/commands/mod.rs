@@ -117,9 +117,10 @@ pub fn options_of(command: &str) -> Option<(Vec<String>, Vec<String>)> {
     described(command).map(|d| (d.options, d.refused))
 }
 
-/// The whole-number options of `command` and their defaults, as its option
-/// table defines them once (`--repeat`, 30): what docs/cli.md's default
-/// column must say (tests/help.rs).
+/// The options of `command` that take a whole number or a duration, and
+/// their defaults, as its option table defines them once (`--repeat`, 30;
+/// `--probe-timeout`, 120): what docs/cli.md's default column must say
+/// (tests/help.rs).
 #[doc(hidden)]
 pub fn defaults_of(command: &str) -> Option<Vec<(String, u64)>> {
     described(command).map(|d| d.defaults)
@@ -179,6 +180,18 @@ mod tests {
         assert!(numbers.len() >= 8, "{numbers:?}");
         for (long, n) in numbers {
             assert!(n.min <= n.default && n.default <= n.max, "--{long}: {n:?}");
+        }
+    }
+
+    #[test]
+    fn every_duration_s_default_lies_within_its_bounds() {
+        let mut durations = super::micro::cli::SPEC.durations();
+        durations.extend(super::compare_builds::options::SPEC.durations());
+        durations.extend(super::matrix::options::SPEC.durations());
+        durations.extend(super::http::cli::SPEC.durations());
+        assert!(durations.len() >= 4, "{durations:?}");
+        for (long, s) in durations {
+            assert!(0 < s.default && s.default <= s.max, "--{long}: {s:?}");
         }
     }
 }

@@ -370,8 +370,8 @@ mod tests {
         }
     }
 
-    // The file functions directly: the tests build with the history, the
-    // default build of a user's bench without it.
+    // The file functions directly, as a bench that links no history
+    // keeps its runs.
     #[test]
     fn a_damaged_last_run_is_skipped_for_the_one_before() {
         let t = tempfile::tempdir().unwrap();

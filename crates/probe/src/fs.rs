@@ -7,7 +7,7 @@
 //! ([`Durability::Cache`]).
 //!
 //! It is part of the light library (no dependency at all), so that code
-//! under test, which takes yardstick without its default features, saves
+//! under test, which depends on yardstick-probe alone, saves
 //! its files as the harness does instead of keeping a second writer. That
 //! is why temporary files are made here with `create_new` rather than by
 //! the `tempfile` crate; the harness's own scratch files and folders are

@@ -30,12 +30,12 @@
 /// # mod mycrate {}
 /// ```
 ///
-/// Two crates add to what a bench does when it names them, as it names
-/// its probes' crates: `yardstick_report` draws its run as one page
-/// (`--html`), and `yardstick_history` keeps its runs in a SQLite history
-/// (`--record`, `--baseline=history`) instead of as files. A bench that
-/// names neither builds no plotting and no SQLite, and refuses those
-/// options before it measures.
+/// Two crates add to what a bench does when it depends on them and names
+/// them, as it names its probes' crates: `yardstick_report` draws its run
+/// as one page (`--html`), and `yardstick_history` keeps its runs in a
+/// SQLite history (`--record`, `--baseline=history`) instead of as files.
+/// A bench that links neither refuses those options before it measures;
+/// one that does not depend on them builds no plotting and no SQLite.
 ///
 /// ```no_run
 /// yardstick::main!(mycrate, yardstick_report, yardstick_history);

@@ -286,7 +286,7 @@ mod tests {
             );
         }
         assert_eq!(o.cache_header, "X-Cache");
-        assert_eq!(o.timeout, Duration::from_secs(30));
+        assert_eq!(o.timeout, crate::http::job::Job::TIMEOUT);
         assert_eq!(
             (o.encoding, o.tool, o.duration),
             (Encoding::Gzip, Tool::Builtin, None)

@@ -1,5 +1,5 @@
 //! `schema/run-v1.json`, made from the run's types. Every type a run is
-//! written with derives `schemars::JsonSchema` in tests (no bench builds
+//! written with derives `schemars::JsonSchema` in tests (no user's bench builds
 //! it), its doc comments are the schema's descriptions, and
 //! [`the_committed_schema_is_the_one_the_types_make`] holds the committed
 //! file to what the types make: after a change to them,

@@ -451,6 +451,25 @@ impl<T> Spec<T> {
             .collect()
     }
 
+    /// Each option of a duration (`--probe-timeout`), as the table
+    /// defines it.
+    pub fn durations(&self) -> Vec<(&'static str, Seconds)> {
+        let seconds = |d: &Def<_>| match d.set {
+            Set::Seconds(s, _) => Some(s),
+            _ => None,
+        };
+        self.items()
+            .filter_map(|item| match item {
+                Item::Own(d) => seconds(d).map(|s| (d.long, s)),
+                Item::Shared(d, _) => match d.set {
+                    Set::Seconds(s, _) => Some((d.long, s)),
+                    _ => None,
+                },
+                Item::Positional(..) => None,
+            })
+            .collect()
+    }
+
     /// Each option of a number or a duration (`--repeat`,
     /// `--probe-timeout`) and its default, as the table defines it.
     pub fn defaults(&self) -> Vec<(String, u64)> {

@@ -75,7 +75,7 @@ pub fn run_suite(suite: &str) -> i32 {
 /// static PARAMS: &[yardstick::Param] = &[yardstick::Param {
 ///     name: "size",
 ///     kind: "usize",
-///     help: "items per pass (default 100)",
+///     help: "items per pass",
 ///     check: yardstick::probe::param::check_as::<usize>,
 /// }];
 ///
