@@ -3,6 +3,7 @@
 //! `history::band`).
 
 use super::options::HistoryOptions;
+use crate::commands::flags::Number;
 use crate::error::Error;
 use crate::history::band::{self, Band, Finding, Step};
 use crate::history::{Figure, Point};
@@ -11,8 +12,12 @@ use crate::output::layout::{change, significant};
 use crate::stats::Summary;
 use std::collections::HashMap;
 
-/// The commits before a commit whose band it is judged by.
-pub(super) const WINDOW: usize = 5;
+/// `--window`: the commits before a commit whose band it is judged by.
+pub(super) const WINDOW: Number = Number {
+    default: 5,
+    min: 1,
+    max: 1000,
+};
 /// The narrowest wall-time band: ± 2 % of the median.
 const FLOOR: f64 = 0.02;
 
@@ -37,7 +42,7 @@ pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
     let figure = super::trend::scope(&mut options, history.as_mut(), &key)?;
     let points = history.trend(&key, figure, &options.filter)?;
     let steps = on_line(&line, &points);
-    let window = options.window.unwrap_or(WINDOW);
+    let window = options.window.unwrap_or(WINDOW.default_usize());
     let counted = matches!(figure, Figure::Instructions | Figure::EstimatedCycles);
     let rule = if counted {
         Band::Exact

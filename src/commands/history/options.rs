@@ -323,14 +323,8 @@ MADs, at least ± 2 %. A commit's figure is the median of its runs'.",
                     long: "window",
                     short: None,
                     value: Some("N"),
-                    help: "judge each commit by the N commits with runs before it (default 5)",
-                    set: Set::Text(|o, v, option| {
-                        let n = v.parse::<usize>().ok().filter(|n| (1..=1000).contains(n));
-                        o.window = Some(n.ok_or_else(|| {
-                            Error::usage(format!("{option}: `{v}` is not a count from 1 to 1000"))
-                        })?);
-                        Ok(())
-                    }),
+                    help: "judge each commit by the N commits with runs before it",
+                    set: Set::Number(super::bisect::WINDOW, |o, n| o.window = Some(n as usize)),
                 }),
                 REV,
             ],
