@@ -2,13 +2,13 @@
 //! Actions, and turned into an exit code. Every command ends here, so they
 //! all behave alike.
 
-use crate::baseline::keeper::{Record, keeper};
 use crate::document::comparison::Comparison;
 use crate::document::outcome::RunOutcome;
 use crate::document::run::Run;
 use crate::document::store;
 use crate::error::Error;
 use crate::fs::Durability;
+use crate::record::Record;
 use crate::text::clean;
 use crate::{self as output, Format, colour, github, markdown, stdout, verdict, width};
 use std::io::Write;
@@ -70,7 +70,7 @@ pub fn deliver_as(mut run: Run, outcome: RunOutcome, delivery: &Delivery) -> Res
         crate::fs::replace_file(path, markdown::summary(&run).as_bytes(), Durability::Synced)
             .map_err(|e| Error::input(format!("{}: cannot write: {e}", path.display())))?;
     }
-    keeper().record(&run, &delivery.record)?;
+    delivery.record.record(&run)?;
     Ok(code)
 }
 

@@ -19,13 +19,13 @@ pub mod progress;
 #[cfg(test)]
 pub(crate) mod properties;
 pub mod ranking;
+pub mod record;
 pub mod stdout;
 pub mod table;
 pub mod verdict;
 pub mod width;
 
 // The crates below, by the names the rest of yardstick gives them.
-use yardstick_baseline as baseline;
 use yardstick_document as document;
 use yardstick_document::{error, text};
 use yardstick_judge as judge;

@@ -1,6 +1,7 @@
 //! The history as a bench's keeper: the runs `cargo bench` keeps
-//! ([`kept`]), `--baseline=history` ([`recorded`]) and `--record`, offered
-//! to yardstick as a [`Keeper`]. A bench that names this crate
+//! ([`kept`]) and `--baseline=history` ([`recorded`]), offered to the
+//! baselines as a [`Keeper`], and `--record`, offered to the output as a
+//! [`Recorder`]. A bench that names this crate
 //! (`yardstick::main!(my_crate, yardstick_history)`) links it; the
 //! `yardstick` command always does.
 
@@ -12,12 +13,14 @@ use crate::error::Error;
 use crate::{Added, Entry, Location};
 use std::path::PathBuf;
 use yardstick_baseline::history::{Bench, Last};
-use yardstick_baseline::keeper::{FromHistory, Keeper, Keeping, Record};
+use yardstick_baseline::keeper::{FromHistory, Keeper, Keeping};
+use yardstick_output::record::{Record, Recorder, Recording};
 
 /// Keeps a bench's runs in the history, and records runs there.
 struct History;
 
 yardstick_probe::inventory::submit!(Keeping(&History));
+yardstick_probe::inventory::submit!(Recording(&History));
 
 /// The history `record` names (`--history`, else `YARDSTICK_HISTORY`,
 /// else the one beside this program's kept runs).
@@ -52,7 +55,9 @@ impl Keeper for History {
         let location = Location::chosen(option, || Bench::this_program().home)?;
         recorded::from_history(&location, n, kind, bench)
     }
+}
 
+impl Recorder for History {
     fn check_location(&self, value: &str) -> Result<(), Error> {
         Location::from_option(value).map(drop)
     }

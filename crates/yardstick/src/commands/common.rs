@@ -6,11 +6,11 @@ use super::flags::{Def, Options, Set, non_negative, percent};
 use super::page::Html;
 use crate::baseline::Asked;
 use crate::baseline::history;
-use crate::baseline::keeper::{Record, keeper};
 use crate::error::Error;
 use crate::output::Format;
 use crate::output::colour::When;
 use crate::output::deliver::Delivery;
+use crate::output::record::{Record, recorder};
 use std::path::PathBuf;
 
 /// The exit codes every measuring command shares, for its help.
@@ -366,7 +366,7 @@ pub static HISTORY: Def<Common> = Def {
     help: "the history to use (default: YARDSTICK_HISTORY, else \
            target/yardstick/history.sqlite)",
     set: Set::Text(|c, v, _| {
-        keeper().check_location(v)?;
+        recorder().check_location(v)?;
         c.history = Some(v.to_string());
         Ok(())
     }),
