@@ -5,10 +5,10 @@
 //! every probe in rounds, times a fixed calibration loop just before every
 //! sample, and reports each probe's time also relative to that loop
 //! ("x calib"), so that runs made on two machines compare. Data flows one
-//! way, one folder per step: [`measure`] → [`document`] (the Run) →
-//! [`judge`] (against a baseline, the crate yardstick-baseline) → the
-//! output (yardstick-output); [`commands`] put the
-//! steps in order. docs/design.md draws the tree and the flows.
+//! way, one crate per step: [`measure`] → [`document`] (the Run) →
+//! [`judge`] (against the baseline that yardstick-baseline chooses) → the
+//! output (yardstick-output); [`commands`] put the steps in order.
+//! docs/design.md draws the crates and the flows.
 
 #![warn(missing_docs)]
 
