@@ -158,8 +158,9 @@ fn help_names_every_option(cli: &'static Cli) -> Result<(), Failed> {
         )
         .into());
     }
-    // A whole number's default is defined once, in the option table, and
-    // the section's default column says the same.
+    // A default the help states is defined once (in the option table, or
+    // the judge's constant it names), and the section's default column
+    // says the same.
     let defaults = yardstick_cli::commands::defaults_of(cli.name).unwrap_or_default();
     for (option, default) in defaults {
         let said = default_column(part, &option);

@@ -2,8 +2,9 @@
 //! without measuring anything.
 
 use super::common::{self, Common};
-use super::flags::{Entry, Flag, Section, Spec};
+use super::flags::{Entry, Flag, Preset, Section, Spec};
 use crate::baseline::Baseline;
+use crate::document::comparison::Method;
 use crate::document::run::{Metric, Mode};
 use crate::document::store;
 use crate::error::Error;
@@ -13,6 +14,12 @@ use crate::output::deliver;
 use lexopt::Parser;
 use std::ffi::OsString;
 use std::path::PathBuf;
+
+/// HTTP's `--min-delta` default, as the judge states it.
+const HTTP_MIN_DELTA: f64 = match judge::default_min_delta(&Method::Http) {
+    Some(ms) => ms,
+    None => panic!("HTTP times take a minimum delta"),
+};
 
 /// The output options, which `show` and `compare` both take.
 const OUTPUT: Section<Common> = Section {
@@ -73,20 +80,25 @@ or HTTP times. It cannot measure again, so nothing is confirmed.",
         Section {
             title: None,
             entries: &[
-                Entry::SharedAs(
+                Entry::Stating(
                     &common::THRESHOLD,
-                    "how much slower regresses (default: 30 for timed micro runs, 1 for \
-                     counts, 15 for HTTP runs)",
+                    "how much slower regresses",
+                    &[
+                        Preset::when("timed micro", judge::default_threshold(&Method::Normalized)),
+                        Preset::when("counts", judge::default_threshold(&Method::EstimatedCycles)),
+                        Preset::when("HTTP", judge::default_threshold(&Method::Http)),
+                    ],
                 ),
-                Entry::SharedAs(
+                Entry::Stating(
                     &common::MAX_MACHINE_SLOWDOWN,
-                    "judge nothing when RUN's calibration loop ran more than PCT % slower \
-                     than BASE's (default 30; timed micro runs only)",
+                    "timed micro runs only: judge nothing when RUN's calibration loop ran \
+                     more than PCT % slower than BASE's",
+                    &[Preset::always(judge::DEFAULT_MAX_MACHINE_SLOWDOWN)],
                 ),
-                Entry::SharedAs(
+                Entry::Stating(
                     &common::MIN_DELTA,
-                    "HTTP runs: a time regresses only when it also grew by MS milliseconds \
-                     (default 1)",
+                    "HTTP runs: a time regresses only when it also grew by MS milliseconds",
+                    &[Preset::always(HTTP_MIN_DELTA)],
                 ),
                 Entry::SharedAs(
                     &common::CROSS_MACHINE,

@@ -201,6 +201,11 @@ impl Job {
     pub const ROUNDS: u64 = 2;
     /// The longest wait for one answer when `--timeout` is not given.
     pub const TIMEOUT: Duration = Duration::from_secs(30);
+    /// Seconds of load per page and server when `--duration` is not
+    /// given, for a tool that always runs for a time (wrk).
+    pub const DURATION: u64 = 10;
+    /// k6 instances sharing the load when `--segments` is not given.
+    pub const SEGMENTS: u64 = 1;
 }
 
 impl Default for Job {
@@ -231,7 +236,7 @@ impl Default for Job {
             tool: Tool::Builtin,
             duration: None,
             rate: None,
-            segments: 1,
+            segments: Job::SEGMENTS,
             k6_logs: None,
             force: false,
             threshold: None,
@@ -241,15 +246,11 @@ impl Default for Job {
     }
 }
 
-/// Seconds of load a tool that runs for a time runs per page when
-/// `--duration` is not given.
-pub const DEFAULT_DURATION: u64 = 10;
-
 impl Job {
     /// Seconds of load per page and server, for a tool that runs for a
     /// time.
     pub fn duration_seconds(&self) -> u64 {
-        self.duration.unwrap_or(DEFAULT_DURATION)
+        self.duration.unwrap_or(Job::DURATION)
     }
 
     /// True when the value of header `name` is a secret: by the deny-list,

@@ -58,10 +58,11 @@ pub use normalized::{
     DEFAULT_MAX_MACHINE_SLOWDOWN, DEFAULT_THRESHOLD as NORMALIZED_THRESHOLD, calibration,
 };
 
-/// The default threshold of `method`, in percent. The threshold a
-/// baseline was made with is never reused: the comparison's own options
-/// decide.
-fn threshold_of(method: &Method) -> f64 {
+/// The default threshold of `method`, in percent: the one place each
+/// method's default is stated, which the judge applies and every
+/// command's help says. The threshold a baseline was made with is never
+/// reused: the comparison's own options decide.
+pub const fn default_threshold(method: &Method) -> f64 {
     match method {
         Method::Normalized => normalized::DEFAULT_THRESHOLD,
         Method::Instructions => counts::INSTRUCTIONS_THRESHOLD,
@@ -69,6 +70,18 @@ fn threshold_of(method: &Method) -> f64 {
         Method::Paired => paired::DEFAULT_THRESHOLD,
         Method::Http => http::DEFAULT_THRESHOLD,
         Method::Absolute => kernel::DEFAULT_THRESHOLD,
+    }
+}
+
+/// The default `--min-delta` of `method`, in milliseconds: the growth of
+/// a median below which a row never regresses. Only absolute medians
+/// (kernel mode) and HTTP times have one; the other methods judge
+/// ratios, and take none.
+pub const fn default_min_delta(method: &Method) -> Option<f64> {
+    match method {
+        Method::Absolute => Some(kernel::DEFAULT_MIN_DELTA),
+        Method::Http => Some(http::DEFAULT_MIN_DELTA),
+        _ => None,
     }
 }
 
@@ -123,7 +136,9 @@ pub fn compare(
         )));
     }
     let method = method_of(baseline, run);
-    let threshold = rules.threshold.unwrap_or_else(|| threshold_of(&method));
+    let threshold = rules
+        .threshold
+        .unwrap_or_else(|| default_threshold(&method));
     let mut comparison = Comparison {
         missing: keys_only_in(&baseline.rows, &run.rows),
         new: keys_only_in(&run.rows, &baseline.rows),

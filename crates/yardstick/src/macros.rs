@@ -6,10 +6,11 @@
 /// `cargo bench`, runs each probe once as a test under `cargo test`, and
 /// exits with [`run_main`](crate::run_main)'s code.
 ///
-/// ```no_run
+/// ```
 /// // benches/micro.rs, with `[[bench]] name = "micro" harness = false`
 /// yardstick::main!(mycrate, other_crate);
 /// # mod mycrate {} mod other_crate {}
+/// # main(); // rustdoc wraps the example in a `main`: run the one it writes
 /// ```
 ///
 /// Name every library crate whose probes the bench runs. Probes register
@@ -24,10 +25,11 @@
 /// Probes that hold state or are whole processes say `suite: kernel` and
 /// run in their own bench, judged as absolute times (kernel mode):
 ///
-/// ```no_run
+/// ```
 /// // benches/kernel.rs, with `[[bench]] name = "kernel" harness = false`
 /// yardstick::main!(suite: kernel, mycrate);
 /// # mod mycrate {}
+/// # main(); // rustdoc wraps the example in a `main`: run the one it writes
 /// ```
 ///
 /// Two crates add to what a bench does when it depends on them and names
@@ -37,21 +39,23 @@
 /// A bench that links neither refuses those options before it measures;
 /// one that does not depend on them builds no plotting and no SQLite.
 ///
-/// ```no_run
+/// ```
 /// yardstick::main!(mycrate, yardstick_report, yardstick_history);
 /// # mod mycrate {} mod yardstick_report {} mod yardstick_history {}
+/// # main(); // rustdoc wraps the example in a `main`: run the one it writes
 /// ```
 ///
 /// A bench may declare parameters of its own, which its probes read with
 /// [`param`](crate::param) (see [`probe::param`](crate::probe::param)):
 ///
-/// ```no_run
+/// ```
 /// yardstick::main!(
 ///     suite: kernel,
 ///     params: [node: i64 = "the node to render (default: the front page)"],
 ///     mycrate,
 /// );
 /// # mod mycrate {}
+/// # main(); // rustdoc wraps the example in a `main`: run the one it writes
 /// ```
 #[macro_export]
 macro_rules! main {

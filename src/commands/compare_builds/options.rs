@@ -1,8 +1,10 @@
 //! `yardstick compare-builds OLD NEW`: options of the paired comparison.
 
 use crate::commands::common::{self, Common};
-use crate::commands::flags::{self, Def, Entry, Flag, Number, Options, Section, Set, Spec};
+use crate::commands::flags::{self, Def, Entry, Flag, Number, Options, Preset, Section, Set, Spec};
 use crate::commands::interleave::{Configuration, MAX_ROUNDS, Sampling, sampling_options};
+use crate::document::comparison::Method;
+use crate::judge::default_threshold;
 
 use crate::error::Error;
 use lexopt::Parser;
@@ -59,7 +61,11 @@ test over the pairs gives p < 0.01.",
                     }),
                 }),
                 sampling_options!(side: "build", set: "pair", batch: "the larger of the two builds'", workers: "both workers run"),
-                Entry::SharedAs(&common::THRESHOLD, "how much slower regresses (default 3)"),
+                Entry::Stating(
+                    &common::THRESHOLD,
+                    "how much slower regresses",
+                    &[Preset::always(default_threshold(&Method::Paired))],
+                ),
                 Entry::Own(Def {
                     long: "env-old",
                     short: None,

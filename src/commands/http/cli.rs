@@ -9,7 +9,15 @@ use super::options::{
 };
 use crate::commands::common::{self, Common};
 use crate::commands::flags::{
-    Def, Entry, Number, Options, Seconds, Section, Set, Spec, bounded, count, positive,
+    Def, Entry, Number, Options, Preset, Seconds, Section, Set, Spec, count,
+};
+use crate::document::comparison::Method;
+use crate::judge::{default_min_delta, default_threshold};
+
+/// HTTP's `--min-delta` default, as the judge states it.
+const MIN_DELTA: f64 = match default_min_delta(&Method::Http) {
+    Some(ms) => ms,
+    None => panic!("HTTP times take a minimum delta"),
 };
 use crate::http::discover::SearchWords;
 use crate::http::job::Job;
@@ -293,11 +301,15 @@ baseline comparison of micro mode.",
                     long: "duration",
                     short: None,
                     value: Some("SECONDS"),
-                    help: "seconds of load per page and server: wrk always (default 10), k6 when given (its constant-vus); the other tools refuse it",
-                    set: Set::Text(|o, v, option| {
-                        o.job.duration = Some(positive(v, option)?);
-                        Ok(())
-                    }),
+                    help: "seconds of load per page and server: wrk always, k6 and the built-in client when given (k6's constant-vus); the other tools refuse it",
+                    set: Set::Number(
+                        Number {
+                            default: Job::DURATION,
+                            min: 1,
+                            max: Seconds::DAY,
+                        },
+                        |o, seconds| o.job.duration = Some(seconds),
+                    ),
                 }),
                 Entry::Own(Def {
                     long: "rate",
@@ -313,11 +325,15 @@ baseline comparison of micro mode.",
                     long: "segments",
                     short: None,
                     value: Some("N"),
-                    help: "with --tool=k6: split the load over N k6 instances, each its execution segment (default 1)",
-                    set: Set::Text(|o, v, option| {
-                        o.job.segments = bounded(v, option, 1, MAX_SEGMENTS)?;
-                        Ok(())
-                    }),
+                    help: "with --tool=k6: split the load over N k6 instances, each its execution segment",
+                    set: Set::Number(
+                        Number {
+                            default: Job::SEGMENTS,
+                            min: 1,
+                            max: MAX_SEGMENTS,
+                        },
+                        |o, n| o.job.segments = n,
+                    ),
                 }),
                 Entry::Own(Def {
                     long: "force",
@@ -336,13 +352,15 @@ baseline comparison of micro mode.",
                     "judge against this saved HTTP run (default: none)",
                 ),
                 Entry::SharedAs(&common::NO_BASELINE, "judge against nothing"),
-                Entry::SharedAs(
+                Entry::Stating(
                     &common::THRESHOLD,
-                    "how much slower the median or p95 regresses (default 15)",
+                    "how much slower the median or p95 regresses",
+                    &[Preset::always(default_threshold(&Method::Http))],
                 ),
-                Entry::SharedAs(
+                Entry::Stating(
                     &common::MIN_DELTA,
-                    "and by how many milliseconds at least (default 1)",
+                    "and by how many milliseconds at least",
+                    &[Preset::always(MIN_DELTA)],
                 ),
                 Entry::SharedAs(
                     &common::CROSS_MACHINE,

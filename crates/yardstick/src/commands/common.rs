@@ -307,7 +307,7 @@ pub static MAX_MACHINE_SLOWDOWN: Def<Common> = Def {
     short: None,
     value: Some("PCT"),
     help: "judge nothing when the calibration loop ran more than PCT % slower \
-           than the baseline's (default 30)",
+           than the baseline's",
     set: Set::Text(|c, v, option| {
         c.max_machine_slowdown = Some(percent(v, option)?);
         Ok(())

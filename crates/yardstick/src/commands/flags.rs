@@ -121,6 +121,44 @@ impl Seconds {
     }
 }
 
+/// A default that the judge owns (a method's threshold, the machine's
+/// slowdown limit), as the help states it beside the option that
+/// overrides it: the value and when it applies (empty: always, or the
+/// command's main case). The value is the judge's constant itself, so the
+/// help cannot drift from the rule.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Preset {
+    /// The case it applies to (`counts`), or empty.
+    pub when: &'static str,
+    /// The default, in the option's unit.
+    pub value: f64,
+}
+
+impl Preset {
+    /// The default of the command's main case.
+    pub const fn always(value: f64) -> Preset {
+        Preset { when: "", value }
+    }
+
+    /// The default in case `when`.
+    pub const fn when(when: &'static str, value: f64) -> Preset {
+        Preset { when, value }
+    }
+
+    /// How the help and docs/cli.md's default column say `presets`:
+    /// `30; counts 1; kernel mode 50`.
+    pub fn said(presets: &[Preset]) -> String {
+        presets
+            .iter()
+            .map(|p| match p.when {
+                "" => p.value.to_string(),
+                when => format!("{when} {}", p.value),
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
 /// A line of a command's option list.
 pub enum Entry<T: 'static> {
     /// An option of this command alone.
@@ -129,6 +167,9 @@ pub enum Entry<T: 'static> {
     Shared(&'static Def<Common>),
     /// A shared option whose meaning here needs words of its own.
     SharedAs(&'static Def<Common>, &'static str),
+    /// A shared option whose default the judge owns: its help here, and
+    /// the defaults the help states after it.
+    Stating(&'static Def<Common>, &'static str, &'static [Preset]),
     /// Shared options that go together (the output options).
     SharedGroup(&'static [&'static Def<Common>]),
     /// Positional arguments: `(NAME, help)`, listed only.
@@ -141,8 +182,8 @@ pub enum Entry<T: 'static> {
 /// One line of the table, groups taken apart.
 enum Item<'a, T: 'static> {
     Own(&'a Def<T>),
-    /// A shared option, and its help here.
-    Shared(&'static Def<Common>, &'static str),
+    /// A shared option, its help here, and the defaults it states.
+    Shared(&'static Def<Common>, &'static str, &'static [Preset]),
     Positional(&'static str, &'static str),
 }
 
@@ -157,9 +198,10 @@ impl<T> Entry<T> {
     fn items(&'static self) -> Vec<Item<'static, T>> {
         match self {
             Entry::Own(d) => vec![Item::Own(d)],
-            Entry::Shared(d) => vec![Item::Shared(d, d.help)],
-            Entry::SharedAs(d, help) => vec![Item::Shared(d, help)],
-            Entry::SharedGroup(defs) => defs.iter().map(|d| Item::Shared(d, d.help)).collect(),
+            Entry::Shared(d) => vec![Item::Shared(d, d.help, &[])],
+            Entry::SharedAs(d, help) => vec![Item::Shared(d, help, &[])],
+            Entry::Stating(d, help, presets) => vec![Item::Shared(d, help, presets)],
+            Entry::SharedGroup(defs) => defs.iter().map(|d| Item::Shared(d, d.help, &[])).collect(),
             Entry::Positional(name, help) => vec![Item::Positional(name, help)],
             Entry::Group(entries) => entries.iter().flat_map(Entry::items).collect(),
         }
@@ -335,7 +377,7 @@ impl<T: Options> Spec<T> {
                     apply(def, flag, parser, target)?;
                     return Ok(true);
                 }
-                Item::Shared(def, _) if def.is(flag) => {
+                Item::Shared(def, ..) if def.is(flag) => {
                     let Some(common) = target.common() else {
                         return Ok(false);
                     };
@@ -432,7 +474,7 @@ impl<T> Spec<T> {
         for item in self.items() {
             match item {
                 Item::Own(d) => add(d.long, d.short),
-                Item::Shared(d, _) => add(d.long, d.short),
+                Item::Shared(d, ..) => add(d.long, d.short),
                 Item::Positional(..) => {}
             }
         }
@@ -445,7 +487,7 @@ impl<T> Spec<T> {
         self.items()
             .filter_map(|item| match item {
                 Item::Own(d) => d.number().map(|n| (d.long, n)),
-                Item::Shared(d, _) => d.number().map(|n| (d.long, n)),
+                Item::Shared(d, ..) => d.number().map(|n| (d.long, n)),
                 Item::Positional(..) => None,
             })
             .collect()
@@ -461,7 +503,7 @@ impl<T> Spec<T> {
         self.items()
             .filter_map(|item| match item {
                 Item::Own(d) => seconds(d).map(|s| (d.long, s)),
-                Item::Shared(d, _) => match d.set {
+                Item::Shared(d, ..) => match d.set {
                     Set::Seconds(s, _) => Some((d.long, s)),
                     _ => None,
                 },
@@ -470,16 +512,18 @@ impl<T> Spec<T> {
             .collect()
     }
 
-    /// Each option of a number or a duration (`--repeat`,
-    /// `--probe-timeout`) and its default, as the table defines it.
-    pub fn defaults(&self) -> Vec<(String, u64)> {
+    /// Each option of a stated default (`--repeat`, `--probe-timeout`,
+    /// `--threshold`) and that default as docs/cli.md's default column
+    /// must say it.
+    pub fn defaults(&self) -> Vec<(String, String)> {
         self.items()
             .filter_map(|item| match item {
-                Item::Own(d) => d.default().map(|n| (d.long, n)),
-                Item::Shared(d, _) => d.default().map(|n| (d.long, n)),
+                Item::Own(d) => d.default().map(|n| (d.long, n.to_string())),
+                Item::Shared(d, _, []) => d.default().map(|n| (d.long, n.to_string())),
+                Item::Shared(d, _, presets) => Some((d.long, Preset::said(presets))),
                 Item::Positional(..) => None,
             })
-            .map(|(long, n)| (format!("--{long}"), n))
+            .map(|(long, said)| (format!("--{long}"), said))
             .collect()
     }
 
@@ -502,7 +546,11 @@ impl<T> Spec<T> {
                 .items()
                 .map(|item| match item {
                     Item::Own(d) => (d.head(), d.said(d.help)),
-                    Item::Shared(d, help) => (d.head(), d.said(help)),
+                    Item::Shared(d, help, []) => (d.head(), d.said(help)),
+                    Item::Shared(d, help, presets) => (
+                        d.head(),
+                        format!("{help} (default {})", Preset::said(presets)),
+                    ),
                     Item::Positional(name, help) => (name.to_string(), help.to_string()),
                 })
                 .filter(|(_, help)| !help.is_empty())

@@ -31,7 +31,7 @@ use crate::probe::DEFAULT_SUITE;
 /// test under `cargo test`. Returns the process exit code. `main!` writes
 /// this `main` for a bench, naming the crates whose probes it links:
 ///
-/// ```no_run
+/// ```
 /// // benches/speed.rs, with `[[bench]] name = "speed" harness = false`
 /// yardstick::probe! { name: join_words, run: || ["a", "b"].join(" ") }
 ///
@@ -47,7 +47,7 @@ pub fn run_main() -> i32 {
 /// ...)`): a bench runs its own suite's probes, and the `kernel` suite runs
 /// in kernel mode.
 ///
-/// ```no_run
+/// ```
 /// yardstick::probe! {
 ///     name: sort_three,
 ///     suite: kernel,
@@ -71,7 +71,7 @@ pub fn run_suite(suite: &str) -> i32 {
 /// `--node=57` is then one of its options, which its probes read with
 /// [`crate::param`].
 ///
-/// ```no_run
+/// ```
 /// static PARAMS: &[yardstick::Param] = &[yardstick::Param {
 ///     name: "size",
 ///     kind: "usize",

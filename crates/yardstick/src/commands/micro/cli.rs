@@ -4,7 +4,15 @@
 
 use super::options::{MAX_BATCH, MicroOptions, PROBE_TIMEOUT, metric};
 use crate::commands::common::{self, Common};
-use crate::commands::flags::{self, Def, Entry, Options, Section, Set, Spec};
+use crate::commands::flags::{self, Def, Entry, Options, Preset, Section, Set, Spec};
+use crate::document::comparison::Method;
+use crate::judge::{DEFAULT_MAX_MACHINE_SLOWDOWN, default_min_delta, default_threshold};
+
+/// Kernel mode's `--min-delta` default, as the judge states it.
+const KERNEL_MIN_DELTA: f64 = match default_min_delta(&Method::Absolute) {
+    Some(ms) => ms,
+    None => panic!("kernel mode judges absolute medians, which take a minimum delta"),
+};
 
 /// Micro mode's command line: what `cargo bench -- --help` and
 /// `yardstick micro --help` print, and what the parser takes.
@@ -150,16 +158,25 @@ kept on this class (information only).",
                            either way fails (refresh the file); none matching: a note, exit 0",
                     set: Set::Switch(|o| o.count_check = true),
                 }),
-                Entry::SharedAs(
+                Entry::Stating(
                     &common::THRESHOLD,
-                    "how much slower regresses (default 30; counts 1; kernel mode 50)",
+                    "how much slower regresses",
+                    &[
+                        Preset::always(default_threshold(&Method::Normalized)),
+                        Preset::when("counts", default_threshold(&Method::EstimatedCycles)),
+                        Preset::when("kernel mode", default_threshold(&Method::Absolute)),
+                    ],
                 ),
-                Entry::SharedAs(
+                Entry::Stating(
                     &common::MIN_DELTA,
-                    "kernel mode: a slowdown must also add MS milliseconds to the median \
-                     (default 0: none)",
+                    "kernel mode: a slowdown must also add MS milliseconds to the median",
+                    &[Preset::always(KERNEL_MIN_DELTA)],
                 ),
-                Entry::Shared(&common::MAX_MACHINE_SLOWDOWN),
+                Entry::Stating(
+                    &common::MAX_MACHINE_SLOWDOWN,
+                    common::MAX_MACHINE_SLOWDOWN.help,
+                    &[Preset::always(DEFAULT_MAX_MACHINE_SLOWDOWN)],
+                ),
                 Entry::Own(Def {
                     long: "no-confirm",
                     short: None,
