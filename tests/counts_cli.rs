@@ -95,6 +95,40 @@ fn walk(data: &[u64], order: &[u32]) -> u64 {
     sum
 }
 
+/// Steps of `two_steps`' second function: twice as many with
+/// `SECOND_STEP_SLOW`, a regression in that one function.
+const STEPS: u64 = 2_000;
+
+yardstick::probe! {
+    name: two_steps,
+    ops: 1,
+    note: "two functions of a loop each; SECOND_STEP_SLOW doubles the second's",
+    setup: || Ok::<_, String>(if std::env::var_os("SECOND_STEP_SLOW").is_some() { 2 * STEPS } else { STEPS }),
+    run: |second: &u64| first_step(STEPS) ^ second_step(*second),
+}
+
+/// A loop of its own instructions, no call in it even unoptimised.
+#[inline(never)]
+fn first_step(n: u64) -> u64 {
+    let (mut acc, mut i) = (0u64, 0u64);
+    while i < n {
+        acc ^= i << 3;
+        i += 1;
+    }
+    acc
+}
+
+/// `first_step`'s twin, the one made slower.
+#[inline(never)]
+fn second_step(n: u64) -> u64 {
+    let (mut acc, mut i) = (0u64, 0u64);
+    while i < n {
+        acc ^= i << 5;
+        i += 1;
+    }
+    acc
+}
+
 yardstick::probe! {
     name: tunables_seen,
     ops: 1,
@@ -177,6 +211,66 @@ fn compare(baseline: &Path, run_path: &Path) -> Ran {
         .args(["compare", "--all-checks"])
         .arg(baseline)
         .arg(run_path))
+}
+
+/// The first function named under "where ... moved" in a comparison's
+/// table.
+fn first_function(stdout: &str) -> Option<&str> {
+    let mut lines = stdout.lines().skip_while(|l| !l.starts_with("where "));
+    lines.find(|l| l.starts_with("function"))?;
+    lines.next()?.split("  ").next()
+}
+
+/// A count that moved in one function names that function, first, with
+/// nearly all the change; the slowdown knob names itself.
+fn a_regression_names_the_function_that_moved() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let (ran, _) = counted(t.path(), "a.json", "instructions", "two_steps", 5, &[])?;
+    check(ran.code == 0, "counted", &ran)?;
+    let slow = [("SECOND_STEP_SLOW", "1")];
+    let (ran, _) = counted(t.path(), "slow.json", "instructions", "two_steps", 5, &slow)?;
+    check(ran.code == 0, "counted, slower", &ran)?;
+    let ran = compare(&t.path().join("a.json"), &t.path().join("slow.json"));
+    check(
+        ran.code == 1
+            && first_function(&ran.stdout).is_some_and(|f| f.ends_with("counts_cli::second_step")),
+        "the regression names second_step first",
+        &ran,
+    )?;
+    // In the comparison's document too, with its share of the change.
+    let judged = run(yardstick()
+        .args(["compare", "--format=json"])
+        .arg(t.path().join("a.json"))
+        .arg(t.path().join("slow.json")));
+    let doc = json(&judged.stdout);
+    let moved = &doc["checks"][0]["attribution"]["moved"][0];
+    check(
+        moved["name"]
+            .as_str()
+            .is_some_and(|n| n.ends_with("second_step"))
+            && moved["share_pct"].as_f64().is_some_and(|s| s > 90.0),
+        "the document names it with more than 90 % of the change",
+        &judged,
+    )?;
+    // The knob's extra iterations are a function of their own.
+    let inject = [("YARDSTICK_INJECT", "two_steps:20")];
+    let (ran, _) = counted(
+        t.path(),
+        "knob.json",
+        "instructions",
+        "two_steps",
+        5,
+        &inject,
+    )?;
+    check(ran.code == 0, "counted with the knob", &ran)?;
+    let ran = compare(&t.path().join("a.json"), &t.path().join("knob.json"));
+    check(
+        ran.code == 1
+            && first_function(&ran.stdout) == Some("yardstick::inject (YARDSTICK_INJECT)"),
+        "the knob is named as what moved",
+        &ran,
+    )?;
+    Ok(())
 }
 
 fn making_inputs_is_not_counted() -> Result<(), Failed> {
@@ -275,6 +369,15 @@ fn estimated_cycles_catch_a_shuffled_walk_that_instructions_miss() -> Result<(),
             && ran.stdout.contains("estimated-cycles")
             && ran.stdout.contains("REGRESSED"),
         "estimated cycles catch the shuffle",
+        &ran,
+    )?;
+    // Where: the walk itself, by its misses, and the same instructions.
+    check(
+        first_function(&ran.stdout).is_some_and(|f| f.ends_with("counts_cli::walk"))
+            && ran
+                .stdout
+                .contains("instructions +0.0 %: the same work met the cache worse"),
+        "the cache-event diff names the walk and says its instructions did not move",
         &ran,
     )?;
     // Instructions, judged against the same baseline, do not.
@@ -548,7 +651,11 @@ type Named = (&'static str, fn() -> Result<(), Failed>);
 fn tests() -> Vec<Trial> {
     // These count under valgrind: without it they are ignored, not passed
     // unrun; where CI requires valgrind, they fail instead (`common::needing`).
-    let counting: [Named; 9] = [
+    let counting: [Named; 10] = [
+        (
+            "a_regression_names_the_function_that_moved",
+            a_regression_names_the_function_that_moved,
+        ),
         ("making_inputs_is_not_counted", making_inputs_is_not_counted),
         (
             "counts_repeat_exactly_and_catch_a_two_percent_slowdown",

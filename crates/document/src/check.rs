@@ -8,6 +8,7 @@
 //! read back from the figures that only that reason leaves (see
 //! [`Reason`]).
 
+use crate::functions::Attribution;
 use serde::{Deserialize, Serialize};
 
 /// The verdict on one check.
@@ -215,6 +216,8 @@ pub struct Check {
     /// a probe can have one of its own (micro wall time); elsewhere the
     /// comparison's threshold.
     pub threshold: Option<Threshold>,
+    /// Counted checks that did not pass: the functions that moved.
+    pub attribution: Option<Attribution>,
 }
 
 /// The threshold one check was judged by, and where it came from.
@@ -307,6 +310,7 @@ impl Check {
             confirmation_pct: None,
             rounds: Vec::new(),
             threshold: None,
+            attribution: None,
         }
     }
 
@@ -360,6 +364,10 @@ struct CheckRecord {
     /// where a probe can have one of its own; elsewhere the comparison's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     threshold: Option<Threshold>,
+    /// Counted checks that did not pass: the functions whose own count
+    /// moved most, or which side kept none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    attribution: Option<Attribution>,
 }
 
 impl From<CheckRecord> for Check {
@@ -386,6 +394,7 @@ impl From<CheckRecord> for Check {
             confirmation_pct: r.confirmation_pct,
             rounds: r.rounds,
             threshold: r.threshold,
+            attribution: r.attribution,
         }
     }
 }
@@ -404,6 +413,7 @@ impl From<Check> for CheckRecord {
             confirmation_pct: c.confirmation_pct,
             rounds: c.rounds,
             threshold: c.threshold,
+            attribution: c.attribution,
         }
     }
 }

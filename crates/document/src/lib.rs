@@ -13,6 +13,7 @@ pub mod comparison;
 pub mod environment;
 pub mod error;
 pub mod figures;
+pub mod functions;
 pub mod import;
 pub mod matrix;
 pub mod outcome;

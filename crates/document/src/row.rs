@@ -2,6 +2,7 @@
 //! figures per iteration or per request.
 
 use crate::figures::Figures;
+use crate::functions::Functions;
 use crate::ranking::Member;
 use crate::run::Metric;
 use serde::{Deserialize, Serialize};
@@ -99,6 +100,10 @@ pub struct Row {
     /// Counted probes: what callgrind counted per iteration.
     #[serde(flatten)]
     pub counted: Counted,
+    /// Counted probes: where the count went, function by function; absent
+    /// in runs made before functions were kept, and in timed rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub functions: Option<Functions>,
     /// HTTP rows: what a page answered.
     #[serde(flatten)]
     pub page: Page,
@@ -180,8 +185,7 @@ impl Row {
     pub fn figure(&self, metric: Metric) -> Option<f64> {
         match metric {
             Metric::Time => self.figures.median,
-            Metric::Instructions => self.counted.instructions,
-            Metric::EstimatedCycles => self.counted.estimated_cycles,
+            Metric::Instructions | Metric::EstimatedCycles => self.counted.of(metric),
         }
     }
 
@@ -207,6 +211,7 @@ impl Row {
             variant: None,
             peak_rss: None,
             counted: Counted::default(),
+            functions: None,
             page: Page::default(),
         }
     }

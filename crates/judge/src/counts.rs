@@ -8,6 +8,7 @@
 //! differs, since a new compiler alone can move a count by more than the
 //! threshold.
 
+use super::attribution::attribute;
 use super::common_rows;
 use super::{change_pct, over_threshold};
 use crate::document::comparison::{Check, Comparison, EnvironmentDifference, Figure, Verdict};
@@ -60,8 +61,14 @@ pub(super) fn compare(baseline: &Run, run: &Run, out: &mut Comparison) {
                 _ => Figure::Instructions,
             };
             let verdict = Verdict::of(over_threshold(change, out.threshold));
-            out.checks
-                .push(Check::new(&now.key, figure, b, n, change, verdict));
+            let mut check = Check::new(&now.key, figure, b, n, change, verdict);
+            // A count that moved past the threshold either way is a
+            // finding (the count check fails a stale baseline too): say
+            // where it moved.
+            if over_threshold(change.abs(), out.threshold) {
+                check.attribution = Some(attribute(base, now, metric));
+            }
+            out.checks.push(check);
         }
     }
 }

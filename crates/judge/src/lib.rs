@@ -5,6 +5,7 @@
 
 #![warn(missing_docs)]
 
+pub mod attribution;
 pub mod confirm;
 mod counts;
 pub mod equivalence;

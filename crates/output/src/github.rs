@@ -77,8 +77,11 @@ pub fn annotations(c: &Comparison, class: &str) -> Vec<String> {
                 (_, Some(own)) => own.to_string(),
                 _ => format!("{} %", c.threshold),
             };
+            let located = crate::attribution::in_a_line(k)
+                .map(|where_| format!("; {where_}"))
+                .unwrap_or_default();
             let message = format!(
-                "{} {} changed {} against {}{place} (threshold {threshold}){}",
+                "{} {} changed {} against {}{place} (threshold {threshold}){}{located}",
                 k.key,
                 k.metric,
                 change(k.change_pct),

@@ -6,6 +6,7 @@
 
 #![warn(missing_docs)]
 
+pub mod attribution;
 pub mod colour;
 mod csv;
 pub mod deliver;

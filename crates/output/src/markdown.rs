@@ -126,6 +126,18 @@ fn comparison(c: &Comparison) -> String {
             }
         ));
     }
+    let located: Vec<String> = c
+        .checks
+        .iter()
+        .filter_map(|k| {
+            let line = super::attribution::in_a_line(k)?;
+            Some(format!("- {}: {}\n", escape(&k.key), escape(&line)))
+        })
+        .collect();
+    if !located.is_empty() {
+        out.push_str("\nWhere the counts moved, by each function's own count:\n\n");
+        out.push_str(&located.concat());
+    }
     if !c.missing.is_empty() {
         out.push_str(&format!(
             "\nnot measured: {}\n",

@@ -277,6 +277,7 @@ pub fn comparison_text(c: &Comparison, all: bool) -> String {
     if !shown.is_empty() {
         out.push_str(&checks_table(&shown));
     }
+    out.push_str(&super::attribution::text(c));
     if !c.missing.is_empty() {
         out.push_str(&format!("not measured: {}\n", clean(&c.missing.join(", "))));
     }

@@ -10,6 +10,7 @@ use crate::comparison::{
 };
 use crate::environment::{Cpu, Environment};
 use crate::figures::Figures;
+use crate::functions::{Attribution, Call, Function, Functions, Moved, Unkept};
 use crate::import::Imported;
 use crate::matrix::{Cell, Line, Matrix};
 use crate::outcome::RunOutcome;
@@ -236,6 +237,7 @@ pub(super) fn row(key: &str, kind: RowKind) -> Row {
             ll_misses: Some(1.0),
             estimated_cycles: Some(1250.0),
         },
+        functions: Some(functions()),
         page: Page {
             target: Some("http://127.0.0.1:8080".to_string()),
             url: Some("http://127.0.0.1:8080/page".to_string()),
@@ -246,6 +248,36 @@ pub(super) fn row(key: &str, kind: RowKind) -> Row {
             server: Some("demo-site".to_string()),
             tool: Some("builtin".to_string()),
         },
+    }
+}
+
+/// Two functions, one calling the other, and the rest.
+fn functions() -> Functions {
+    let cost = |instructions: f64| Counted {
+        instructions: Some(instructions),
+        l1_misses: Some(1.0),
+        ll_misses: Some(0.5),
+        estimated_cycles: Some(instructions + 20.0),
+    };
+    Functions {
+        top: vec![
+            Function {
+                name: "probes::template::compile".to_string(),
+                own: cost(600.0),
+                inclusive: cost(1100.0),
+            },
+            Function {
+                name: "0x000000000012abcd".to_string(),
+                own: cost(500.0),
+                inclusive: cost(500.0),
+            },
+        ],
+        other: cost(100.0),
+        calls: vec![Call {
+            caller: 0,
+            callee: 1,
+            inclusive: cost(500.0),
+        }],
     }
 }
 
@@ -347,6 +379,23 @@ pub(super) fn check(key: &str, metric: Figure, verdict: Verdict) -> Check {
         threshold: Some(Threshold {
             percent: 9.1,
             basis: Basis::Learned { runs: 41 },
+        }),
+        // Both shapes, one on the checks that passed, one on the others.
+        attribution: Some(match verdict {
+            Verdict::Ok => Attribution::Unkept {
+                side: Unkept::Baseline,
+            },
+            _ => Attribution::Functions {
+                moved: vec![Moved {
+                    name: "probes::template::compile".to_string(),
+                    baseline: 600.0,
+                    current: 900.0,
+                    share_pct: 96.0,
+                    instructions_change: Some(1.0),
+                    via: Some("probes::template::parse".to_string()),
+                }],
+                instructions_pct: Some(0.1),
+            },
         }),
     }
 }

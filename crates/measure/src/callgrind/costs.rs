@@ -35,6 +35,8 @@ pub fn cache_geometry() -> String {
         .join(" ")
 }
 
+use crate::document::row::Counted;
+
 /// Weight of an access served by the last-level cache.
 pub const LL_HIT_WEIGHT: u64 = 5;
 /// Weight of an access served by RAM.
@@ -89,7 +91,12 @@ impl Costs {
             .map(str::parse)
             .collect::<Result<_, _>>()
             .ok()?;
-        // Callgrind leaves out trailing zero columns.
+        Costs::of_events(&events, &values)
+    }
+
+    /// The costs of `values`, one per event of `events` (callgrind leaves
+    /// out trailing zero columns); `None` without instructions (`Ir`).
+    pub fn of_events(events: &[&str], values: &[u64]) -> Option<Costs> {
         let event = |name: &str| -> Option<u64> {
             let i = events.iter().position(|e| *e == name)?;
             Some(values.get(i).copied().unwrap_or(0))
@@ -112,6 +119,24 @@ impl Costs {
             instructions,
             cache,
         })
+    }
+
+    /// These costs as a row's counts, per iteration of `batch`.
+    pub fn per_iteration(&self, batch: u64) -> Counted {
+        let per = |total: u64| total as f64 / batch.max(1) as f64;
+        let cache = self.cache.map(|c| {
+            [
+                per(c.l1_misses),
+                per(c.ll_misses),
+                per(c.estimated_cycles()),
+            ]
+        });
+        Counted {
+            instructions: Some(per(self.instructions)),
+            l1_misses: cache.map(|c| c[0]),
+            ll_misses: cache.map(|c| c[1]),
+            estimated_cycles: cache.map(|c| c[2]),
+        }
     }
 }
 

@@ -82,12 +82,8 @@ impl Callgrind<'_> {
         row.requests = 1;
         match count {
             Ok(counted) => {
-                row.counted.instructions = Some(counted.instructions);
-                if let Some([l1, ll, cycles]) = counted.cache {
-                    row.counted.l1_misses = Some(l1);
-                    row.counted.ll_misses = Some(ll);
-                    row.counted.estimated_cycles = Some(cycles);
-                }
+                row.counted = counted.counts;
+                row.functions = counted.functions;
                 row.note = counted.note;
                 row.checksum = counted.checksum;
             }

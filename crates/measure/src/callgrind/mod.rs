@@ -12,11 +12,13 @@
 //! also simulate a fixed cache (see `costs`).
 
 pub mod costs;
+pub mod functions;
 mod meter;
 pub mod pin;
 
 pub use meter::Callgrind;
 
+use crate::document::functions::Functions;
 use crate::document::run::{Metric, Run};
 use crate::document::store;
 use crate::error::Error;
@@ -39,11 +41,12 @@ const CHILD_TIMEOUT_MAX: f64 = 86_400.0;
 /// What counting one probe gave, per iteration of the batch.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Counted {
-    /// Instructions per iteration.
-    pub instructions: f64,
-    /// With a simulated cache: L1 misses, last-level misses and estimated
-    /// cycles.
-    pub cache: Option<[f64; 3]>,
+    /// The counts: instructions, and with a simulated cache L1 misses,
+    /// last-level misses and estimated cycles.
+    pub counts: crate::document::row::Counted,
+    /// Where they went, function by function; none where callgrind's
+    /// output could not be followed (the counts stand without it).
+    pub functions: Option<Functions>,
     /// The probe's note.
     pub note: String,
     /// The fingerprint of one iteration's result, as the child saw it.
@@ -141,9 +144,12 @@ impl Counting<'_> {
                 out_file.display()
             )));
         };
-        let mut counted = self.per_iteration(costs, note);
-        counted.checksum = checksum;
-        Ok(Ok(counted))
+        Ok(Ok(Counted {
+            counts: costs.per_iteration(self.batch),
+            functions: functions::functions(&text, self.batch, iterations),
+            note,
+            checksum,
+        }))
     }
 
     /// valgrind running this binary's child copy that counts `iterations`
@@ -187,22 +193,6 @@ impl Counting<'_> {
             .env_remove("GITHUB_STEP_SUMMARY")
             .env_remove("GITHUB_ACTIONS");
         valgrind
-    }
-
-    fn per_iteration(&self, costs: Costs, note: String) -> Counted {
-        let per = |total: u64| total as f64 / self.batch as f64;
-        Counted {
-            instructions: per(costs.instructions),
-            cache: costs.cache.map(|c| {
-                [
-                    per(c.l1_misses),
-                    per(c.ll_misses),
-                    per(c.estimated_cycles()),
-                ]
-            }),
-            note,
-            checksum: None,
-        }
     }
 }
 

@@ -1,0 +1,299 @@
+//! Where a counted probe moved: the functions whose own count changed
+//! most between the baseline's row and the run's.
+//!
+//! Own costs, not inclusive ones: a function that got slower makes every
+//! caller up the stack slower too, inclusively, while its own cost moves
+//! alone. Each function's share is of the probe's whole change, so a
+//! share near 100 % says "this one, and nothing else". Judged by
+//! estimated cycles, the probe's change in instructions is given too: a
+//! probe whose cycles moved and whose instructions did not does the same
+//! work and meets the cache worse, which is a finding of its own.
+
+use super::change_pct;
+use crate::document::functions::{Attribution, Functions, Moved, Unkept};
+use crate::document::run::{Metric, Row};
+use std::collections::BTreeMap;
+
+/// The most functions an attribution names.
+pub const NAMED: usize = 10;
+
+/// The fewest functions an attribution names, however little they moved.
+const FEWEST: usize = 3;
+
+/// The least share of the change past the [`FEWEST`] a function must have
+/// to be named.
+const MIN_SHARE_PCT: f64 = 1.0;
+
+/// The name [`Moved`] gives the functions neither row kept.
+pub const OTHER: &str = "other";
+
+/// Where `now`'s count of `metric` moved from `base`'s.
+pub fn attribute(base: &Row, now: &Row, metric: Metric) -> Attribution {
+    match (&base.functions, &now.functions) {
+        (Some(b), Some(n)) => Attribution::Functions {
+            moved: moved(b, n, metric),
+            instructions_pct: match (metric, base.counted.instructions, now.counted.instructions) {
+                (Metric::EstimatedCycles, Some(b), Some(n)) => Some(change_pct(b, n)),
+                _ => None,
+            },
+        },
+        (None, Some(_)) => Attribution::Unkept {
+            side: Unkept::Baseline,
+        },
+        (Some(_), None) => Attribution::Unkept { side: Unkept::Run },
+        (None, None) => Attribution::Unkept { side: Unkept::Both },
+    }
+}
+
+/// The functions whose own cost in `metric` moved most from `base` to
+/// `now`, the largest move first, at most [`NAMED`]; none that did not
+/// move.
+fn moved(base: &Functions, now: &Functions, metric: Metric) -> Vec<Moved> {
+    let figure = |c: &crate::document::row::Counted| c.of(metric).unwrap_or(0.0);
+    let instructions = |c: &crate::document::row::Counted| c.instructions.unwrap_or(0.0);
+    // Name → (baseline, now) own costs; `other` as one more function.
+    let mut both: BTreeMap<&str, [Option<(f64, f64)>; 2]> = BTreeMap::new();
+    for (side, functions) in [base, now].into_iter().enumerate() {
+        for f in &functions.top {
+            both.entry(f.name.as_str()).or_default()[side] =
+                Some((figure(&f.own), instructions(&f.own)));
+        }
+    }
+    // A function one row kept and the other did not cost the other at
+    // most as much as the cheapest function it kept, and at most all it
+    // left out (`other`). Below that, it may not have moved at all: it is
+    // left in the rest of the row that kept it, so that what `other`
+    // holds is alike on both sides.
+    let cheapest = [base, now].map(|f| {
+        f.top
+            .iter()
+            .map(|f| figure(&f.own))
+            .fold(figure(&f.other), f64::min)
+    });
+    let mut rest = [
+        (figure(&base.other), instructions(&base.other)),
+        (figure(&now.other), instructions(&now.other)),
+    ];
+    both.retain(|_, sides| match sides {
+        [Some(kept), None] if kept.0 <= cheapest[1] => {
+            rest[0] = (rest[0].0 + kept.0, rest[0].1 + kept.1);
+            false
+        }
+        [None, Some(kept)] if kept.0 <= cheapest[0] => {
+            rest[1] = (rest[1].0 + kept.0, rest[1].1 + kept.1);
+            false
+        }
+        _ => true,
+    });
+    let mut both: BTreeMap<&str, [(f64, f64); 2]> = both
+        .into_iter()
+        .map(|(name, [b, n])| (name, [b.unwrap_or_default(), n.unwrap_or_default()]))
+        .collect();
+    both.insert(OTHER, rest);
+    let total: f64 = both.values().map(|[b, n]| n.0 - b.0).sum();
+    let mut moved: Vec<Moved> = both
+        .into_iter()
+        .filter(|(_, [b, n])| n.0 != b.0)
+        .map(|(name, [b, n])| Moved {
+            name: name.to_string(),
+            baseline: b.0,
+            current: n.0,
+            share_pct: if total == 0.0 {
+                0.0
+            } else {
+                (n.0 - b.0) / total * 100.0
+            },
+            instructions_change: (metric == Metric::EstimatedCycles).then_some(n.1 - b.1),
+            via: via(base, now, name, metric),
+        })
+        .collect();
+    moved.sort_by(|a, b| {
+        b.change()
+            .abs()
+            .total_cmp(&a.change().abs())
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    // Past the first few, a function that moved less than a percent of
+    // the change is noise in the list, not a lead.
+    let mut kept = 0;
+    moved.retain(|m| {
+        kept += 1;
+        kept <= FEWEST || m.share_pct.abs() >= MIN_SHARE_PCT
+    });
+    moved.truncate(NAMED);
+    moved
+}
+
+/// The caller through which `callee`'s cost moved most, among the calls
+/// both rows kept or either did (a call one row lacks counts as 0 there).
+fn via(base: &Functions, now: &Functions, callee: &str, metric: Metric) -> Option<String> {
+    let mut by_caller: BTreeMap<&str, f64> = BTreeMap::new();
+    for (sign, functions) in [(-1.0, base), (1.0, now)] {
+        for call in &functions.calls {
+            let (Some(from), Some(to)) = (functions.at(call.caller), functions.at(call.callee))
+            else {
+                continue;
+            };
+            if to.name == callee {
+                *by_caller.entry(from.name.as_str()).or_default() +=
+                    sign * call.inclusive.of(metric).unwrap_or(0.0);
+            }
+        }
+    }
+    by_caller
+        .into_iter()
+        .filter(|(_, change)| *change != 0.0)
+        .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()).then_with(|| b.0.cmp(a.0)))
+        .map(|(caller, _)| caller.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::functions::{Call, Function};
+    use crate::document::row::{Counted, RowKind};
+
+    fn cost(instructions: f64, cycles: f64) -> Counted {
+        Counted {
+            instructions: Some(instructions),
+            estimated_cycles: Some(cycles),
+            ..Counted::default()
+        }
+    }
+
+    /// A row whose functions are `(name, instructions, cycles)`, where the
+    /// first calls each of the others.
+    fn row(functions: &[(&str, f64, f64)]) -> Row {
+        let mut row = Row::with_samples("p".into(), RowKind::Probe, "p".into(), Vec::new());
+        let top: Vec<Function> = functions
+            .iter()
+            .map(|(name, i, c)| Function {
+                name: (*name).to_string(),
+                own: cost(*i, *c),
+                inclusive: cost(*i, *c),
+            })
+            .collect();
+        let calls = (1..top.len())
+            .map(|callee| Call {
+                caller: 0,
+                callee,
+                inclusive: top[callee].own,
+            })
+            .collect();
+        row.counted = cost(
+            functions.iter().map(|f| f.1).sum::<f64>() + 10.0,
+            functions.iter().map(|f| f.2).sum::<f64>() + 10.0,
+        );
+        row.functions = Some(Functions {
+            top,
+            other: cost(10.0, 10.0),
+            calls,
+        });
+        row
+    }
+
+    #[test]
+    fn the_function_that_grew_is_named_first_with_its_share_and_its_caller() {
+        let base = row(&[
+            ("main", 100.0, 100.0),
+            ("hash", 50.0, 50.0),
+            ("copy", 40.0, 40.0),
+        ]);
+        let now = row(&[
+            ("main", 100.0, 100.0),
+            ("hash", 90.0, 90.0),
+            ("copy", 38.0, 38.0),
+        ]);
+        let Attribution::Functions {
+            moved,
+            instructions_pct,
+        } = attribute(&base, &now, Metric::Instructions)
+        else {
+            panic!("both rows kept functions");
+        };
+        assert_eq!(instructions_pct, None);
+        let names: Vec<&str> = moved.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["hash", "copy"], "main did not move");
+        assert_eq!((moved[0].baseline, moved[0].current), (50.0, 90.0));
+        // +40 of a +38 probe, and -2.
+        assert!((moved[0].share_pct - 40.0 / 38.0 * 100.0).abs() < 1e-9);
+        assert!(moved[1].share_pct < 0.0);
+        assert_eq!(moved[0].via.as_deref(), Some("main"));
+    }
+
+    #[test]
+    fn a_cache_effect_moves_cycles_and_not_instructions_and_says_so() {
+        let base = row(&[("main", 100.0, 100.0), ("walk", 500.0, 600.0)]);
+        let now = row(&[("main", 100.0, 100.0), ("walk", 500.0, 2_400.0)]);
+        let Attribution::Functions {
+            moved,
+            instructions_pct,
+        } = attribute(&base, &now, Metric::EstimatedCycles)
+        else {
+            panic!("both rows kept functions");
+        };
+        assert_eq!(instructions_pct, Some(0.0));
+        assert_eq!(moved[0].name, "walk");
+        assert_eq!(moved[0].change(), 1_800.0);
+        assert_eq!(moved[0].instructions_change, Some(0.0));
+    }
+
+    #[test]
+    fn a_function_one_row_did_not_keep_counts_from_zero_only_above_that_row_s_cut() {
+        // The baseline kept `main` (100) and left out 10 (`other`):
+        // anything it left out cost it at most 10.
+        let base = row(&[("main", 100.0, 100.0)]);
+        let mut now = row(&[
+            ("main", 100.0, 100.0),
+            ("fresh", 300.0, 300.0),
+            ("small", 8.0, 8.0),
+        ]);
+        if let Some(f) = now.functions.as_mut() {
+            f.other = cost(15.0, 15.0);
+        }
+        let Attribution::Functions { moved, .. } = attribute(&base, &now, Metric::Instructions)
+        else {
+            panic!("both rows kept functions");
+        };
+        // `fresh` grew by 290 at least, and is named from 0; `small` may
+        // not have moved, and joins the rest, which grew by 5.
+        let named: Vec<(&str, f64)> = moved
+            .iter()
+            .map(|m| (m.name.as_str(), m.change()))
+            .collect();
+        assert_eq!(named, [("fresh", 300.0), (OTHER, 13.0)]);
+    }
+
+    #[test]
+    fn a_row_without_functions_is_named_and_the_verdict_stands_without_them() {
+        let with = row(&[("main", 1.0, 1.0)]);
+        let mut without = with.clone();
+        without.functions = None;
+        let side = |a: &Row, b: &Row| match attribute(a, b, Metric::Instructions) {
+            Attribution::Unkept { side } => Some(side),
+            Attribution::Functions { .. } => None,
+        };
+        assert_eq!(side(&without, &with), Some(Unkept::Baseline));
+        assert_eq!(side(&with, &without), Some(Unkept::Run));
+        assert_eq!(side(&without, &without), Some(Unkept::Both));
+    }
+
+    #[test]
+    fn at_most_the_named_number_largest_first() {
+        let many: Vec<(String, f64)> = (0..30).map(|i| (format!("f{i:02}"), i as f64)).collect();
+        let as_row = |grow: f64| {
+            let f: Vec<(&str, f64, f64)> = many
+                .iter()
+                .map(|(n, i)| (n.as_str(), 100.0 + i * grow, 0.0))
+                .collect();
+            row(&f)
+        };
+        let Attribution::Functions { moved, .. } =
+            attribute(&as_row(0.0), &as_row(1.0), Metric::Instructions)
+        else {
+            panic!("both rows kept functions");
+        };
+        assert_eq!(moved.len(), NAMED);
+        assert_eq!(moved[0].name, "f29");
+    }
+}
