@@ -138,6 +138,7 @@ pub(crate) mod tests {
             matrix: None,
             thresholds: None,
             outcome: None,
+            explanation: None,
             started: String::new(),
             machine: String::new(),
             settings: Default::default(),

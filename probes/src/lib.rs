@@ -8,6 +8,7 @@
 pub mod autoload;
 pub mod content;
 pub mod datatype;
+pub mod faults;
 pub mod filecache;
 pub mod fixtures;
 pub mod host;

@@ -109,6 +109,7 @@ impl RunBuilder {
             matrix: None,
             thresholds: None,
             outcome: None,
+            explanation: None,
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod check;
 pub mod comparison;
 pub mod environment;
 pub mod error;
+pub mod explanation;
 pub mod figures;
 pub mod functions;
 pub mod import;

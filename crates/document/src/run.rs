@@ -6,6 +6,7 @@
 
 use crate::comparison::Comparison;
 use crate::environment::Environment;
+use crate::explanation::Explanation;
 use crate::matrix::Matrix;
 use crate::outcome::RunOutcome;
 use crate::ranking::Ranking;
@@ -115,6 +116,9 @@ pub struct Run {
     /// The verdict the run was delivered with: its exit code and lines.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<RunOutcome>,
+    /// A timed run's regressions explained by counts (`--explain`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<Explanation>,
 }
 
 impl Run {
@@ -239,6 +243,7 @@ pub fn test_micro_run(rows: Vec<Row>, calibration: Option<CalibrationSummary>) -
         matrix: None,
         thresholds: None,
         outcome: None,
+        explanation: None,
     }
 }
 

@@ -150,6 +150,7 @@ mod tests {
             matrix: None,
             thresholds: None,
             outcome: None,
+            explanation: None,
         }
     }
 

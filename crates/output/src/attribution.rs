@@ -1,9 +1,11 @@
 //! Where a flagged count moved, as a person reads it: a table of the
 //! functions under the checks (the terminal), and their top three in a
-//! line (the annotations and the job summary).
+//! line (the annotations and the job summary); and a timed run's
+//! regressions explained by counts (`--explain`).
 
 use crate::document::check::Check;
 use crate::document::comparison::Comparison;
+use crate::document::explanation::Explanation;
 use crate::document::functions::{Attribution, Unkept};
 use crate::layout::{Align, Table, change, significant, thousands};
 use crate::text::clean;
@@ -25,6 +27,40 @@ pub fn text(c: &Comparison) -> String {
             out.push_str(&block(k, a));
         }
     }
+    out
+}
+
+/// What `--explain` found, under the timed comparison: each regressed
+/// probe's counts against the count baseline, and where they moved; a
+/// count that did not move is said as a finding of its own.
+pub fn explanation(e: &Explanation) -> String {
+    let c = match e {
+        Explanation::Uncounted { why } => {
+            return format!("\nnot explained by counts: {}\n", clean(why));
+        }
+        Explanation::Counts { comparison } => comparison,
+    };
+    let mut out = format!(
+        "\nthe regressed probes counted ({}), against {}:\n",
+        c.method.as_str(),
+        clean(&c.baseline)
+    );
+    let checks: Vec<&Check> = c.checks.iter().collect();
+    out.push_str(&super::table::checks_table(&checks));
+    for k in &c.checks {
+        if k.attribution.is_none() {
+            out.push_str(&format!(
+                "{}: the counts did not move ({}): the slowdown is not in the work done; \
+                 look at the memory system, contention or the machine\n",
+                clean(&k.key),
+                change(k.change_pct)
+            ));
+        }
+    }
+    if !c.setup_differences.is_empty() {
+        out.push_str("(the count baseline is of another set-up: the changes are information)\n");
+    }
+    out.push_str(&text(c));
     out
 }
 
@@ -131,6 +167,22 @@ pub fn in_a_line(k: &Check) -> Option<String> {
                 .join(", ")
         )),
     }
+}
+
+/// What `--explain` found for probe `key`, in a line: its counts' change
+/// and where they moved, or that they did not.
+pub fn explained(e: &Explanation, key: &str) -> Option<String> {
+    let Explanation::Counts { comparison } = e else {
+        return None;
+    };
+    let k = comparison.checks.iter().find(|k| k.key == key)?;
+    Some(match in_a_line(k) {
+        Some(located) => format!("counts {} {located}", change(k.change_pct)),
+        None => format!(
+            "counts {}: not in the work done (memory, contention or the machine)",
+            change(k.change_pct)
+        ),
+    })
 }
 
 fn said(side: Unkept) -> &'static str {

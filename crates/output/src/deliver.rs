@@ -103,7 +103,7 @@ pub fn comparison(c: &Comparison, run: &Run, delivery: &Delivery) -> i32 {
         }
     }
     if github::is_actions() {
-        for a in github::annotations(c, run.environment.class_name()) {
+        for a in github::annotations(c, run.environment.class_name(), run.explanation.as_ref()) {
             eprintln!("{a}");
         }
     }
@@ -187,7 +187,11 @@ pub(crate) fn announce(run: &Run, delivery: &Delivery) {
     };
     let mut lines: Vec<String> = verdict::lines(run).into_iter().map(fit).collect();
     if let Some(c) = run.comparison.as_ref().filter(|_| github::is_actions()) {
-        lines.extend(github::annotations(c, run.environment.class_name()));
+        lines.extend(github::annotations(
+            c,
+            run.environment.class_name(),
+            run.explanation.as_ref(),
+        ));
     }
     for line in lines {
         if document {

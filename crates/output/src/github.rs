@@ -12,6 +12,7 @@
 //! after the closing line, where they still work.
 
 use crate::document::comparison::{Comparison, Figure};
+use crate::document::explanation::Explanation;
 use crate::judge::memory;
 use crate::layout::change;
 use crate::text::clean;
@@ -59,7 +60,7 @@ fn token() -> String {
 /// The `::warning` line of every regressed check and the `::notice` line of
 /// every inconclusive one (and of every regression of a comparison given as
 /// information). `class` is the machine class of the run judged.
-pub fn annotations(c: &Comparison, class: &str) -> Vec<String> {
+pub fn annotations(c: &Comparison, class: &str, explained: Option<&Explanation>) -> Vec<String> {
     c.checks
         .iter()
         .filter(|k| k.regressed() || k.inconclusive())
@@ -80,8 +81,12 @@ pub fn annotations(c: &Comparison, class: &str) -> Vec<String> {
             let located = crate::attribution::in_a_line(k)
                 .map(|where_| format!("; {where_}"))
                 .unwrap_or_default();
+            let explained = explained
+                .and_then(|e| crate::attribution::explained(e, &k.key))
+                .map(|said| format!("; {said}"))
+                .unwrap_or_default();
             let message = format!(
-                "{} {} changed {} against {}{place} (threshold {threshold}){}{located}",
+                "{} {} changed {} against {}{place} (threshold {threshold}){}{located}{explained}",
                 k.key,
                 k.metric,
                 change(k.change_pct),
@@ -171,7 +176,7 @@ mod tests {
             calibration: None,
             ..Default::default()
         };
-        let lines = annotations(&c, "amd-epyc-2cpu-e0a14fb6");
+        let lines = annotations(&c, "amd-epyc-2cpu-e0a14fb6", None);
         assert_eq!(lines.len(), 2);
         assert_eq!(
             lines[0],
@@ -186,7 +191,9 @@ mod tests {
             informational: true,
             ..c
         };
-        assert!(annotations(&info, "x")[0].starts_with("::notice title=Slower than the last run"));
+        assert!(
+            annotations(&info, "x", None)[0].starts_with("::notice title=Slower than the last run")
+        );
     }
 
     #[test]
@@ -203,7 +210,7 @@ mod tests {
             baseline: "b\n::error::y".into(),
             ..Default::default()
         };
-        let lines = annotations(&c, "class\n::error::z");
+        let lines = annotations(&c, "class\n::error::z", None);
         assert_eq!(lines.len(), 1);
         assert!(
             !lines[0].chars().any(crate::text::is_unsafe),
@@ -226,7 +233,7 @@ mod tests {
             baseline: "see org/repo#12 and #123".into(),
             ..Default::default()
         };
-        let line = &annotations(&c, "x")[0];
+        let line = &annotations(&c, "x", None)[0];
         let (_, text) = line.split_at(2);
         assert!(!text.contains(['@', '#']), "{line}");
         assert!(

@@ -268,6 +268,7 @@ mod tests {
             matrix: None,
             thresholds: None,
             outcome: None,
+            explanation: None,
         }
     }
 

@@ -20,6 +20,7 @@ pub fn summary(run: &Run) -> String {
     if let Some(c) = &run.comparison {
         out.push_str(&comparison(c));
         out.push('\n');
+        out.push_str(&explained(run, c));
     }
     out.push_str(&format!("{}\n\n", escape(&header(run))));
     for w in &run.warnings {
@@ -29,6 +30,30 @@ pub fn summary(run: &Run) -> String {
     out.push_str(&groups(run));
     out.push_str(&matrix(run));
     out
+}
+
+/// What `--explain` found for each regression of a timed run, a line
+/// each; nothing without it.
+fn explained(run: &Run, c: &Comparison) -> String {
+    let Some(e) = &run.explanation else {
+        return String::new();
+    };
+    if let crate::document::explanation::Explanation::Uncounted { why } = e {
+        return format!("Not explained by counts: {}.\n\n", escape(why));
+    }
+    let lines: String = c
+        .checks
+        .iter()
+        .filter(|k| k.regressed())
+        .filter_map(|k| {
+            let said = super::attribution::explained(e, &k.key)?;
+            Some(format!("- {}: {}\n", escape(&k.key), escape(&said)))
+        })
+        .collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    format!("Explained by counts (`--explain`):\n\n{lines}\n")
 }
 
 /// The run's groups of variants, as the text table shows them, and each

@@ -45,7 +45,7 @@ fn printed(run: &Run) -> Vec<(&'static str, String)> {
         ("http table", http_table::render(run)),
         (
             "annotations",
-            github::annotations(&c, &c.baseline).join("\n"),
+            github::annotations(&c, &c.baseline, None).join("\n"),
         ),
         ("verdicts", verdict::lines(run).join("\n")),
         ("error", Error::input(c.baseline.clone()).to_string()),

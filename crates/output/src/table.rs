@@ -48,6 +48,9 @@ impl Render for TableFormat {
             out.push('\n');
             out.push_str(&self.comparison(c));
         }
+        if let Some(e) = &run.explanation {
+            out.push_str(&super::attribution::explanation(e));
+        }
         out
     }
 
@@ -367,7 +370,7 @@ pub(crate) fn thresholds_said(c: &Comparison) -> String {
 }
 
 /// The checks shown, with a p-value column when any has one.
-fn checks_table(checks: &[&Check]) -> String {
+pub(crate) fn checks_table(checks: &[&Check]) -> String {
     let paired = checks.iter().any(|k| k.p_value.is_some());
     let mut columns = vec![
         ("row", Align::Left),

@@ -143,6 +143,7 @@ pub fn hostile(mode: Mode, metric: Metric, t: &[String]) -> Run {
         matrix: Some(matrix(&mut s)),
         thresholds: None,
         outcome: None,
+        explanation: None,
     }
 }
 

@@ -127,6 +127,10 @@ impl Composer {
 /// `dir/NAMESPACE/NAME.php` into `buf`, the namespace's `\` made `/`, and
 /// the name's `_` too under PSR-0.
 fn candidate(buf: &mut String, dir: &str, namespace: &str, name: &str, psr0: bool) {
+    if crate::faults::on(crate::faults::Fault::CandidateRescan) {
+        crate::faults::hash(namespace.as_bytes(), 2);
+        crate::faults::hash(name.as_bytes(), 2);
+    }
     buf.clear();
     buf.push_str(dir);
     buf.push('/');

@@ -229,6 +229,10 @@ impl Reader<'_> {
     /// A single-quoted string, unescaped.
     fn string(&mut self, wanted: &str) -> Result<Box<str>, MapError> {
         let start = self.at;
+        if crate::faults::on(crate::faults::Fault::ClassMapHash) {
+            let rest = &self.text.as_bytes()[self.at..];
+            crate::faults::hash(&rest[..rest.len().min(32)], 1);
+        }
         if !self.eat(b"'") {
             return Err(self.unexpected(wanted));
         }

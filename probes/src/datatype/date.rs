@@ -25,6 +25,11 @@ pub const DATE_INVALID: &str = "The date is not valid";
 /// Validates the three posted fields. All empty is "no date" (valid unless
 /// required); some empty is an incomplete date.
 pub fn validate_date(year: &str, month: &str, day: &str, required: bool) -> Verdict {
+    if crate::faults::on(crate::faults::Fault::DateRecheck) {
+        for field in [year, month, day] {
+            crate::faults::quadratic(field.as_bytes());
+        }
+    }
     let empty = [year, month, day].map(|f| f.trim().is_empty());
     if empty.iter().all(|&e| e) {
         return if required {

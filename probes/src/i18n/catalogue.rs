@@ -217,6 +217,9 @@ impl Catalogue {
     /// The message indexed under exactly this key.
     #[inline]
     fn find(&self, context: &str, source: &str, comment: &str) -> Option<&Message> {
+        if crate::faults::on(crate::faults::Fault::CatalogueHash) {
+            crate::faults::hash(source.as_bytes(), 2);
+        }
         let hash = self.hasher.hash_one((context, source, comment));
         self.index
             .find(hash, |&i| {

@@ -161,6 +161,9 @@ impl Registry {
     /// Where `uri` leads.
     pub fn route(&self, uri: &Uri<'_>) -> Route<'_> {
         let name = uri.module();
+        if crate::faults::on(crate::faults::Fault::RouterQuadratic) {
+            crate::faults::quadratic(name.as_bytes());
+        }
         if name.is_empty() && uri.elements().len() <= 1 {
             return Route::Index;
         }

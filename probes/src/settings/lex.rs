@@ -60,6 +60,9 @@ pub(crate) fn cut_comment(line: &str) -> &str {
 /// Classifies one line (without its line feed and carriage returns).
 pub(crate) fn classify(raw: &str) -> Line<'_> {
     let bytes = raw.as_bytes();
+    if crate::faults::on(crate::faults::Fault::SettingsRescan) {
+        crate::faults::hash(bytes, 1);
+    }
     match bytes.first() {
         None | Some(b'#') => return Line::Blank,
         _ => {}

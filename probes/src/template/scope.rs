@@ -123,6 +123,9 @@ impl Scope {
 
     /// The binding a read of `var` sees.
     pub fn resolve(&self, var: &VarRef) -> Option<usize> {
+        if crate::faults::on(crate::faults::Fault::ScopeHash) {
+            crate::faults::hash(var.name.name.as_bytes(), 4);
+        }
         match var.scope {
             Kind::Global => self.find(self.descend(ROOT, &var.ns)?, &var.name),
             Kind::Local => self.find(self.descend(self.current(), &var.ns)?, &var.name),

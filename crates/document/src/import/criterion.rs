@@ -121,6 +121,7 @@ fn run_of(rows: Vec<Row>, estimates: BTreeMap<String, Value>, date: String, base
         matrix: None,
         thresholds: None,
         outcome: None,
+        explanation: None,
     }
 }
 

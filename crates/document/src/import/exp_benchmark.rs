@@ -226,6 +226,7 @@ impl Document {
             matrix: None,
             thresholds: None,
             outcome: None,
+            explanation: None,
         })
     }
 }

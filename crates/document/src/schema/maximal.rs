@@ -9,6 +9,7 @@ use crate::comparison::{
     Method, PairedRound, Reason, ToolMismatch, Verdict,
 };
 use crate::environment::{Cpu, Environment};
+use crate::explanation::Explanation;
 use crate::figures::Figures;
 use crate::functions::{Attribution, Call, Function, Functions, Moved, Unkept};
 use crate::import::Imported;
@@ -48,6 +49,17 @@ pub(super) fn run(
         warnings: vec!["a warning that qualifies every figure".to_string()],
         rows,
         calibration: Some(calibration()),
+        explanation: Some(Explanation::Counts {
+            comparison: Box::new(super::maximal::comparison(
+                Method::EstimatedCycles,
+                Judged::No,
+                vec![check(
+                    "fine_sum",
+                    Figure::EstimatedCycles,
+                    Verdict::Regressed,
+                )],
+            )),
+        }),
         comparison: Some(comparison),
         server_pairs: Some(vec![pair()]),
         metric,

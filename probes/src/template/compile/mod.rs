@@ -100,6 +100,9 @@ impl Compiler<'_> {
         if text.is_empty() {
             return;
         }
+        if crate::faults::on(crate::faults::Fault::CompilerCopy) {
+            std::hint::black_box(text.as_bytes().to_vec());
+        }
         if self.code.len() > self.barrier
             && let Some(Inst::Text(prev)) = self.code.last_mut()
         {

@@ -9,6 +9,9 @@ use crate::template::value::Value;
 /// Appends `s` HTML-escaped: `& < > " '`, the set PHP escapes with
 /// quotes enabled, so output is safe in text and in quoted attributes.
 pub fn escape_html_into(s: &str, out: &mut String) {
+    if crate::faults::on(crate::faults::Fault::EscapeAlloc) {
+        std::hint::black_box(String::with_capacity(s.len() + 16));
+    }
     let bytes = s.as_bytes();
     let mut run = 0;
     for (i, &b) in bytes.iter().enumerate() {

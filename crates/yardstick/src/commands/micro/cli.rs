@@ -184,6 +184,15 @@ kept on this class (information only).",
                     help: "do not measure flagged probes again before the verdict",
                     set: Set::Switch(|o| o.confirm = false),
                 }),
+                Entry::Own(Def {
+                    long: "explain",
+                    short: None,
+                    value: None,
+                    help: "cargo bench, timed: count the probes that regressed under valgrind and \
+                           judge them by the committed count baseline of this set-up, naming \
+                           the functions that moved, or saying that the counts did not",
+                    set: Set::Switch(|o| o.explain = true),
+                }),
                 Entry::Shared(&common::CROSS_MACHINE),
                 Entry::Shared(&common::CROSS_TOOL),
                 Entry::Shared(&common::ALL_CHECKS),

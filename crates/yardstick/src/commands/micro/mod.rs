@@ -6,6 +6,7 @@
 mod choice;
 pub mod cli;
 mod confirm;
+mod explain;
 pub mod options;
 mod settings;
 mod stale;
@@ -54,6 +55,7 @@ pub(crate) fn main(
         .as_ref()
         .map_or_else(|| options.suite.clone(), |b| b.name.clone());
     let choice = Choice::make(options, bench.as_ref())?;
+    explain::suits(options, choice.metric)?;
     let page = page(options, &choice)?;
     let delivery = options.common.delivery();
     delivery.check()?;
@@ -76,7 +78,10 @@ pub(crate) fn main(
             settings::timed(options, &injection, &clock),
         )?,
         counted => {
-            let mut run = count(options, &choice, &injection, counted, &selected, invocation)?;
+            let baseline = choice.baseline.as_ref();
+            let mut run = count(
+                options, baseline, &injection, counted, &selected, invocation,
+            )?;
             run.warnings.extend(left_out(&process_selected));
             run
         }
@@ -87,6 +92,11 @@ pub(crate) fn main(
         if options.confirm && run.metric == Metric::Time {
             let mut notes = Progress::new(0, options.common.quiet);
             confirm::confirm(&mut run, &baseline.run, &suite, options, &mut notes);
+        }
+        if options.explain {
+            let b = bench.as_ref();
+            run.explanation =
+                explain::explain(&run, options, b, &injection, &selected, invocation)?;
         }
     }
     let stale = stale::mark(&mut run, options.count_check);
@@ -113,10 +123,11 @@ fn list(options: &MicroOptions, registered: &[&Probe], processes: &[&ProcessProb
     }
 }
 
-/// A counted run of `selected` under callgrind.
+/// A counted run of `selected` under callgrind, at the batch of the
+/// `baseline` it will be judged by unless `--min-batch` says otherwise.
 fn count(
     options: &MicroOptions,
-    choice: &Choice,
+    baseline: Option<&baseline::Baseline>,
     injection: &Injection,
     counted: Metric,
     selected: &[&'static Probe],
@@ -124,7 +135,7 @@ fn count(
 ) -> Result<Run, Error> {
     let batch = options
         .min_batch
-        .or_else(|| choice.baseline.as_ref().and_then(baseline::counts::batch))
+        .or_else(|| baseline.and_then(baseline::counts::batch))
         .unwrap_or(callgrind::DEFAULT_BATCH);
     let valgrind = callgrind::valgrind_version(counted)?;
     let settings = settings::counted(options, injection, counted, batch, valgrind);

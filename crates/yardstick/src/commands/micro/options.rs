@@ -53,6 +53,9 @@ pub struct MicroOptions {
     /// `--count-check`: judge by the committed count baseline of this
     /// set-up, a count that moved either way failing (see `stale`).
     pub(crate) count_check: bool,
+    /// `--explain`: count a timed run's regressed probes and say where
+    /// the counts moved (see `explain`).
+    pub(crate) explain: bool,
 }
 
 impl Default for MicroOptions {
@@ -71,6 +74,7 @@ impl Default for MicroOptions {
             metric: None,
             calibrate: true,
             confirm: true,
+            explain: false,
             worker: false,
             boot_repeat: MicroOptions::BOOT_REPEAT.default_usize(),
             suite: DEFAULT_SUITE.to_string(),
