@@ -9,10 +9,12 @@ comparison of the two is read for the functions it names.
 
 Prints, per fault: the probe, the function it was planted in, the count's
 change, the first function the verdict names with its share of the change,
-and whether the planted function is that first one ("itself") or the caller
-the first one moved through ("via", for a fault that works in the C
-library: a copy, an allocation). Then the size of the per-function data of
-the whole suite. Counts are exact, so one run of each is the figure; about
+and how the planted function was found: as that first one ("itself"), as
+the smallest call subtree holding the change when no one function's own
+count does ("within": a fault that works through the C library, a copy or
+an allocation, moves several routines a part each), as the caller the
+first moved through ("via"), or not ("no"). Then the size of the
+per-function data of the probes counted. Counts are exact, so one run of each is the figure; about
 two minutes on two cores after the build. With --out, the saved runs, the
 comparisons and this output are kept in DIR.
 """
@@ -75,7 +77,7 @@ def main():
     lines = [f"{len(FAULTS)} faults, each in one function, counted by {metric}:", "",
              "| fault | probe | planted in | change | first named | share | found |",
              "|---|---|---|--:|---|--:|---|"]
-    found = {"itself": 0, "via": 0, "no": 0}
+    found = {"itself": 0, "within": 0, "via": 0, "no": 0}
     for fault, probe, function in FAULTS:
         run = os.path.join(work, f"{fault}.json")
         bench(metric, run, [probe], fault)
@@ -83,10 +85,14 @@ def main():
         with open(os.path.join(work, f"{fault}.comparison.json"), "w") as f:
             json.dump(c, f, indent=1)
         check = next((k for k in c["checks"] if k["key"] == probe), None)
-        moved = (check or {}).get("attribution", {}).get("moved", [])
+        attribution = (check or {}).get("attribution", {})
+        moved = attribution.get("moved", [])
+        within = attribution.get("within", {}).get("name")
         first = moved[0] if moved else {}
         if first.get("name") == function:
             verdict = "itself"
+        elif within == function:
+            verdict = "within"
         elif first.get("via") == function:
             verdict = "via"
         else:
@@ -96,10 +102,12 @@ def main():
         named = first.get("name", "-")
         if verdict == "via":
             named += f" (via {first['via']})"
+        if within:
+            named += f"; within {within}"
         share = f"{first['share_pct']:.0f} %" if first else "-"
         lines.append(f"| {fault} | {probe} | {function} | {change} | {named} | {share} | {verdict} |")
-    lines += ["", f"named first: {found['itself']} itself, {found['via']} as the caller of the first, "
-              f"{found['no']} not"]
+    lines += ["", f"found: {found['itself']} named first, {found['within']} as the subtree holding "
+              f"the change, {found['via']} as the caller of the first, {found['no']} not"]
     with open(base) as f:
         rows = json.load(f)["rows"]
     size = sum(len(json.dumps(r.get("functions"), separators=(",", ":"))) for r in rows)

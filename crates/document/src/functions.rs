@@ -8,9 +8,11 @@
 //! function that the symbol does not tell apart are one function here.
 //!
 //! Bounded, so a run stays small: the functions whose own cost covers
-//! [`COVERED`] of the probe's, at most [`MAX_FUNCTIONS`], the rest summed in
-//! [`Functions::other`]; the calls kept are those between kept functions,
-//! the costliest [`MAX_CALLS`].
+//! [`COVERED`] of the probe's, and those whose inclusive cost is at least
+//! [`INCLUSIVE_SHARE`] of it (the spine of the call tree, where a change
+//! made through callees shows), at most [`MAX_FUNCTIONS`]; the rest's own
+//! costs are summed in [`Functions::other`]. The calls kept are those
+//! between kept functions, the costliest [`MAX_CALLS`].
 
 use crate::row::Counted;
 use crate::run::Metric;
@@ -18,6 +20,13 @@ use serde::{Deserialize, Serialize};
 
 /// The share of a probe's count the kept functions cover, at least.
 pub const COVERED: f64 = 0.99;
+/// The function the slowdown knob's share of a count is kept as (see
+/// yardstick-measure's `inject`): what an injected slowdown is named by.
+pub const INJECTED: &str = "yardstick::inject (YARDSTICK_INJECT)";
+
+/// The least share of a probe's count a function's inclusive cost must
+/// have to be kept for it alone.
+pub const INCLUSIVE_SHARE: f64 = 0.005;
 /// The most functions a row keeps.
 pub const MAX_FUNCTIONS: usize = 200;
 /// The most calls a row keeps.
@@ -94,6 +103,11 @@ pub enum Attribution {
         /// The functions whose own cost moved most, the largest change
         /// first.
         moved: Vec<Moved>,
+        /// The function whose call subtree holds nearly all of the change
+        /// and is the smallest that does, by its inclusive counts: where
+        /// a change made through callees (a copy, an allocation) starts.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        within: Option<Moved>,
         /// Judged by estimated cycles: how much the probe's instructions
         /// changed, in percent. Where the cycles moved and the
         /// instructions did not, the same work met the cache worse.

@@ -152,20 +152,25 @@ pub fn in_a_line(k: &Check) -> Option<String> {
     match k.attribution.as_ref()? {
         Attribution::Unkept { side } => Some(format!("no function data in {}", said(*side))),
         Attribution::Functions { moved, .. } if moved.is_empty() => None,
-        Attribution::Functions { moved, .. } => Some(format!(
-            "in {}",
-            moved
+        Attribution::Functions { moved, within, .. } => {
+            let named: Vec<String> = moved
                 .iter()
                 .take(IN_A_LINE)
-                .map(|m| format!(
-                    "{} {} ({:.0} %)",
-                    clean(&m.name),
-                    signed(m.change()),
-                    m.share_pct
-                ))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
+                .map(|m| {
+                    format!(
+                        "{} {} ({:.0} %)",
+                        clean(&m.name),
+                        signed(m.change()),
+                        m.share_pct
+                    )
+                })
+                .collect();
+            let within = within
+                .as_ref()
+                .map(|w| format!(", within {}", clean(&w.name)))
+                .unwrap_or_default();
+            Some(format!("in {}{within}", named.join(", ")))
+        }
     }
 }
 
@@ -254,6 +259,7 @@ pub(crate) fn sample_check() -> Check {
                 via: None,
             },
         ],
+        within: None,
         instructions_pct: None,
     });
     k
@@ -316,6 +322,7 @@ mod tests {
         for (instructions, said) in [(0.0, true), (120.0, false)] {
             k.attribution = Some(Attribution::Functions {
                 moved: moved.clone(),
+                within: None,
                 instructions_pct: Some(instructions),
             });
             let text = block(&k, k.attribution.as_ref().expect("attributed"));

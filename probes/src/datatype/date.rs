@@ -27,7 +27,7 @@ pub const DATE_INVALID: &str = "The date is not valid";
 pub fn validate_date(year: &str, month: &str, day: &str, required: bool) -> Verdict {
     if crate::faults::on(crate::faults::Fault::DateRecheck) {
         for field in [year, month, day] {
-            crate::faults::quadratic(field.as_bytes());
+            crate::faults::hash(field.as_bytes(), 16);
         }
     }
     let empty = [year, month, day].map(|f| f.trim().is_empty());

@@ -12,7 +12,9 @@
 //! give up, and the row keeps no functions rather than wrong ones.
 
 use super::costs::Costs;
-use crate::document::functions::{COVERED, Call, Function, Functions, MAX_CALLS, MAX_FUNCTIONS};
+use crate::document::functions::{
+    COVERED, Call, Function, Functions, INCLUSIVE_SHARE, INJECTED, MAX_CALLS, MAX_FUNCTIONS,
+};
 use crate::document::row::Counted;
 use std::collections::HashMap;
 
@@ -30,9 +32,6 @@ struct Output {
     events: Vec<String>,
     functions: HashMap<String, Costed>,
 }
-
-/// The name the slowdown knob's share of a count is kept under.
-pub const INJECTED: &str = "yardstick::inject (YARDSTICK_INJECT)";
 
 /// The functions of callgrind output `text`, per iteration of a `batch`,
 /// bounded as [`Functions`] says; `None` when the text is not a callgrind
@@ -91,8 +90,9 @@ impl Output {
     }
 
     /// The functions kept for a row: the costliest by their own cost, until
-    /// they cover [`COVERED`] of it (at most [`MAX_FUNCTIONS`]), and the
-    /// costliest calls between them.
+    /// they cover [`COVERED`] of it, then those of an inclusive cost of
+    /// [`INCLUSIVE_SHARE`] or more (at most [`MAX_FUNCTIONS`] in all), and
+    /// the costliest calls between them.
     fn kept(&self, batch: u64, iterations: u64) -> Functions {
         let per = |values: &[u64]| counted(&self.events, values, iterations);
         let mut all: Vec<Function> = self
@@ -152,7 +152,22 @@ impl Output {
             covered += figure(&f.own);
             keep += 1;
         }
-        let rest = all.split_off(keep);
+        let mut rest = all.split_off(keep);
+        // The spine: callers whose own cost is small but whose subtree is
+        // not, the costliest subtree first, kept after the others.
+        rest.sort_by(|a, b| {
+            figure(&b.inclusive)
+                .total_cmp(&figure(&a.inclusive))
+                .then_with(|| a.name.cmp(&b.name))
+        });
+        let spine = rest
+            .iter()
+            .take_while(|f| figure(&f.inclusive) >= INCLUSIVE_SHARE * total)
+            .count()
+            .min(MAX_FUNCTIONS - keep);
+        let left_out = rest.split_off(spine);
+        all.extend(rest);
+        let rest = left_out;
         let mut other = Counted::default();
         for f in &rest {
             sum_into(&mut other, &f.own);

@@ -127,6 +127,26 @@ fn the_functions_kept_cover_most_of_the_count_and_the_rest_is_summed() {
 }
 
 #[test]
+fn a_caller_of_little_own_cost_is_kept_for_its_subtree() {
+    // `zmain` costs 1 itself, sorting after 300 small functions of 1, and
+    // calls `big`: its subtree is nearly everything, so it is kept.
+    let mut text = String::from("events: Ir\nfn=(0) zmain\n1 1\ncfn=(1) big\ncalls=1 1\n1 10000\n");
+    text.push_str("fn=(1)\n1 10000\n");
+    for i in 2..=301 {
+        text.push_str(&format!("fn=({i}) small{i:03}\n1 1\n"));
+    }
+    let f = functions(&text, 1, 1).expect("a callgrind output");
+    assert_eq!(find(&f, "zmain").inclusive.instructions, Some(10_001.0));
+    let kept: f64 = f.top.iter().filter_map(|x| x.own.instructions).sum();
+    assert_eq!(kept + f.other.instructions.unwrap_or(0.0), 10_301.0);
+    assert!(
+        f.calls
+            .iter()
+            .any(|c| f.top[c.caller].name == "zmain" && f.top[c.callee].name == "big")
+    );
+}
+
+#[test]
 fn the_knob_s_extra_iterations_are_a_function_of_their_own() {
     // 12 iterations run for a batch of 10: 20 % injected.
     let f = functions(OUTPUT, 10, 12).expect("a callgrind output");
