@@ -14,6 +14,7 @@ mod paired;
 
 use common::{check, json, own_child, run, yardstick};
 use libtest_mimic::{Arguments, Failed, Trial};
+use serde_json::Value;
 use std::path::Path;
 // This binary's bench draws its run with --html, as a bench that links
 // the report does.
@@ -176,6 +177,62 @@ fn a_counted_run_shows_where_its_cycles_go() -> Result<(), Failed> {
         );
         check(html.contains(&cell), &format!("{key}'s instructions"), &ran)?;
     }
+    Ok(())
+}
+
+/// The committed count baseline with template_compile's copy in
+/// `emit_text` grown: its counts, its functions' and their calls' by as
+/// much, as a copy the compiler made would move them. Saved to `path`.
+fn copied_more(path: &Path) -> Result<(), Failed> {
+    let mut doc = json(&std::fs::read_to_string(committed(
+        "baselines/micro/counts",
+    )?)?);
+    let rows = doc["rows"].as_array_mut().ok_or("rows")?;
+    let row = rows
+        .iter_mut()
+        .find(|r| r["key"] == "template_compile")
+        .ok_or("template_compile")?;
+    let grow = |v: &mut Value| {
+        for field in ["instructions", "estimated_cycles"] {
+            if let Some(x) = v[field].as_f64() {
+                v[field] = Value::from(x * 1.2);
+            }
+        }
+    };
+    grow(row);
+    for f in row["functions"]["top"].as_array_mut().into_iter().flatten() {
+        grow(&mut f["self"]);
+        grow(&mut f["inclusive"]);
+    }
+    for c in row["functions"]["calls"]
+        .as_array_mut()
+        .into_iter()
+        .flatten()
+    {
+        grow(&mut c["inclusive"]);
+    }
+    std::fs::write(path, doc.to_string())?;
+    Ok(())
+}
+
+/// A count that moved: the verdict names its functions, and the page
+/// draws where it moved as a flame graph against the baseline's.
+fn a_count_that_moved_is_drawn_as_a_differential_flame_graph() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let now = t.path().join("now.json");
+    copied_more(&now)?;
+    let base = committed("baselines/micro/counts")?;
+    let page = t.path().join("flame.html");
+    let baseline = format!("--baseline={}", base.display());
+    let (ran, html) = drawn(&now, &page, &[&baseline])?;
+    check(
+        html.contains("template_compile: where the count moved")
+            && html.contains("red grew against the baseline")
+            && html.contains("<rect")
+            && !html.contains("ini_parse: where the count moved"),
+        "the moved probe alone has a flame graph",
+        &ran,
+    )?;
     Ok(())
 }
 
@@ -350,6 +407,13 @@ fn every_kind_of_page_loads_in_a_real_browser() -> Result<(), Failed> {
     browser::made(&["history", "add", &path(&base), &path(&slow), &history])?;
     browser::made(&["history", "trend", "drawn_sum", &history, &html("trend")])?;
     paired::made(&dir.join("paired.json"), &page("paired"))?;
+    let moved = dir.join("moved.json");
+    copied_more(&moved)?;
+    let counts = format!(
+        "--baseline={}",
+        committed("baselines/micro/counts")?.display()
+    );
+    browser::made(&["report", &path(&moved), &counts, &html("flame")])?;
     const REPORT: browser::Wanted = &["h1", "figure.chart svg", "h3", "table"];
     browser::pages_load_cleanly(&[
         (
@@ -361,6 +425,10 @@ fn every_kind_of_page_loads_in_a_real_browser() -> Result<(), Failed> {
         (page("http"), REPORT),
         (page("trend"), &["h1", "figure.chart svg", "table"]),
         (page("paired"), &["h1", "figure.chart svg", "h3", "table"]),
+        (
+            page("flame"),
+            &["h1", "figure.chart svg rect", "h3", "table"],
+        ),
     ])
 }
 
@@ -378,6 +446,10 @@ fn main() {
         Trial::test(
             "a_counted_run_shows_where_its_cycles_go",
             a_counted_run_shows_where_its_cycles_go,
+        ),
+        Trial::test(
+            "a_count_that_moved_is_drawn_as_a_differential_flame_graph",
+            a_count_that_moved_is_drawn_as_a_differential_flame_graph,
         ),
         Trial::test(
             "a_paired_comparison_shows_its_rounds_and_its_test",

@@ -198,8 +198,12 @@ fn said(side: Unkept) -> &'static str {
     }
 }
 
-/// A function's name as a table shows it: cleaned, its end kept.
+/// A function's name as a table shows it: cleaned, its end kept; an
+/// address callgrind had no symbol for is said to be one.
 fn shown(name: &str) -> String {
+    if name.starts_with("0x") {
+        return format!("<unknown> {}", clean(name));
+    }
     let name = clean(name);
     let chars = name.chars().count();
     if chars <= NAME_WIDTH {
@@ -353,5 +357,6 @@ mod tests {
         let s = shown(&long);
         assert!(s.starts_with('…') && s.ends_with("::tail_end"));
         assert_eq!(s.chars().count(), NAME_WIDTH);
+        assert_eq!(shown("0x000000000012abcd"), "<unknown> 0x000000000012abcd");
     }
 }

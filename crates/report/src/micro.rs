@@ -1,9 +1,11 @@
 //! A micro run drawn: its comparison, then per probe where its rounds lay
 //! beside the baseline's and how they moved round by round, where a
-//! counted probe's cycles go, and the figures `show` prints.
+//! counted probe's cycles go, where a flagged count moved (a differential
+//! flame graph), and the figures `show` prints.
 
 use super::Page;
-use super::chart::{Bar, Distribution, PARTS, Series, Stacked, Trend, split};
+use super::chart::{Bar, Distribution, Flame, PARTS, Series, Stacked, Trend, split};
+use crate::document::functions::Attribution;
 use crate::document::row::Row;
 use crate::document::run::{Mode, Run};
 use crate::error::Error;
@@ -38,8 +40,45 @@ pub fn probe(page: &mut Page, run: &Run, row: &Row, baseline: Option<&Run>) -> R
         None => rounds(page, run, row, baseline)?,
     }
     cycles(page, row, baseline.and_then(|b| b.row(&row.key)))?;
+    flame(page, run, row, baseline.and_then(|b| b.row(&row.key)));
     figures(page, run, row);
     Ok(())
+}
+
+/// Where a flagged count moved: the run's call tree coloured by the
+/// baseline's, for a check that says where it moved and rows that both
+/// kept their functions.
+fn flame(page: &mut Page, run: &Run, row: &Row, theirs: Option<&Row>) {
+    let flagged =
+        run.comparison.iter().flat_map(|c| &c.checks).any(|k| {
+            k.key == row.key && matches!(k.attribution, Some(Attribution::Functions { .. }))
+        });
+    let (Some(now), Some(baseline)) = (&row.functions, theirs.and_then(|t| t.functions.as_ref()))
+    else {
+        return;
+    };
+    if !flagged {
+        return;
+    }
+    let chart = Flame {
+        now,
+        baseline,
+        metric: run.metric,
+    };
+    if let Some(svg) = chart.svg() {
+        page.chart(&format!("{}: where the count moved", row.key), &svg);
+        page.paragraph(
+            &format!(
+                "Each frame is a function as wide as its {} with its callees', on its \
+                 caller: red grew against the baseline, blue shrank, grey stayed (the \
+                 stronger, the more; a quarter or more is the full colour). The tree is \
+                 unfolded from the calls the run kept, so a function of several callers \
+                 is shared among them by their calls' counts.",
+                run.metric.as_str()
+            ),
+            true,
+        );
+    }
 }
 
 /// Where a probe's rounds lay beside the baseline's, and round by round.

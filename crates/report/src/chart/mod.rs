@@ -3,6 +3,7 @@
 
 mod change;
 mod distribution;
+mod flame;
 mod histogram;
 mod lines;
 mod pairs;
@@ -11,6 +12,7 @@ mod trend;
 
 pub use change::{Change, Changes};
 pub use distribution::{Distribution, Series};
+pub use flame::Flame;
 pub use histogram::{BINS, Histogram};
 pub use lines::{Line, Lines};
 pub use pairs::{PairedChange, Pairs};
