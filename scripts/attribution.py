@@ -8,12 +8,13 @@ comparison of the two is read for the functions it names.
     python3 scripts/attribution.py [--metric=instructions|estimated-cycles] [--out=DIR]
 
 Prints, per fault: the probe, the function it was planted in, the count's
-change, the first function the verdict names with its share of the change,
-and how the planted function was found: as that first one ("itself"), as
-the smallest call subtree holding the change when no one function's own
-count does ("within": a fault that works through the C library, a copy or
-an allocation, moves several routines a part each), as the caller the
-first moved through ("via"), or not ("no"). Then the size of the
+change, the function the verdict names first with its share of the change,
+and how the planted function was found: named first by its own count
+("itself"), named first as the smallest call subtree holding the change,
+which leads the verdict when no one function's own count holds most of it
+("within": a fault that works through the C library, a copy or an
+allocation, moves several routines a part each), as the caller the first
+moved through ("via"), or not ("no"). Then the size of the
 per-function data of the probes counted. Counts are exact, so one run of each is the figure; about
 two minutes on two cores after the build. With --out, the saved runs, the
 comparisons and this output are kept in DIR.
@@ -99,15 +100,16 @@ def main():
             verdict = "no"
         found[verdict] += 1
         change = f"{check['change_pct']:+.1f} %" if check else "-"
-        named = first.get("name", "-")
+        lead = attribution.get("within") or first
+        named = f"within {within}" if within else first.get("name", "-")
         if verdict == "via":
             named += f" (via {first['via']})"
-        if within:
-            named += f"; within {within}"
-        share = f"{first['share_pct']:.0f} %" if first else "-"
+        share = f"{lead['share_pct']:.0f} %" if lead else "-"
         lines.append(f"| {fault} | {probe} | {function} | {change} | {named} | {share} | {verdict} |")
-    lines += ["", f"found: {found['itself']} named first, {found['within']} as the subtree holding "
-              f"the change, {found['via']} as the caller of the first, {found['no']} not"]
+    first = found["itself"] + found["within"]
+    lines += ["", f"named first: {first} of {len(FAULTS)} ({found['itself']} by their own count, "
+              f"{found['within']} as the subtree holding the change); {found['via']} as the caller "
+              f"of the first; {found['no']} not found"]
     with open(base) as f:
         rows = json.load(f)["rows"]
     size = sum(len(json.dumps(r.get("functions"), separators=(",", ":"))) for r in rows)

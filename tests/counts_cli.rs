@@ -273,6 +273,111 @@ fn a_regression_names_the_function_that_moved() -> Result<(), Failed> {
     Ok(())
 }
 
+/// `--explain` on a timed regression: the slowdown comes from the fake
+/// clock, the counts from the code, so each case is exact.
+fn explain_counts_a_timed_regression_and_says_where() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let dir = committed_dir(t.path())?;
+    // The class baseline: timed, of this machine's class, at 1 ms.
+    let ran = run(micro(&["--probe=two_steps", "--no-baseline", "--json"]));
+    let class = json(&ran.stdout)["environment"]["machine_class"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    check(!class.is_empty(), "this machine has a class", &ran)?;
+    let mut made = micro(&[
+        "--probe=two_steps",
+        "--repeat=5",
+        "--warmup=1",
+        "--no-baseline",
+    ]);
+    made.arg(format!(
+        "--save={}",
+        dir.join(format!("{class}.json")).display()
+    ))
+    .env("YARDSTICK_FAKE_CLOCK", "@calibration=1; two_steps=1");
+    let ran = run(made);
+    check(ran.code == 0, "the class baseline is made", &ran)?;
+    // Twice as slow, with or without the counts moving; in GitHub
+    // Actions, so that the annotation and the summary say it too.
+    let summary = t.path().join("summary.md");
+    let bench = |env: &[(&str, &str)]| {
+        let mut cmd = child();
+        cmd.env("YARDSTICK_E2E_CHILD", "bench")
+            .env("CARGO_MANIFEST_DIR", t.path())
+            .env("YARDSTICK_HOME", t.path().join("home"))
+            .env("YARDSTICK_FAKE_CLOCK", "@calibration=1; two_steps=2")
+            .env("GITHUB_ACTIONS", "true")
+            .env("GITHUB_STEP_SUMMARY", &summary)
+            .envs(env.iter().copied())
+            .args([
+                "--bench",
+                "--probe=two_steps",
+                "--repeat=5",
+                "--warmup=1",
+                "--explain",
+            ]);
+        run(cmd)
+    };
+    let ran = bench(&[]);
+    check(
+        ran.code == 1
+            && ran
+                .stdout
+                .contains("not explained by counts: no count baseline is committed")
+            && ran.stdout.contains("FAIL: slower than the baseline"),
+        "no count baseline: said, and the verdict stands",
+        &ran,
+    )?;
+    let counts = dir.join("counts");
+    std::fs::create_dir_all(&counts)?;
+    let (ran, _) = counted(
+        &counts,
+        "set-up.json",
+        "estimated-cycles",
+        "two_steps",
+        5,
+        &[],
+    )?;
+    check(ran.code == 0, "the count baseline is made", &ran)?;
+    let ran = bench(&[]);
+    check(
+        ran.code == 1
+            && ran
+                .stdout
+                .contains("the regressed probes counted (estimated-cycles)")
+            && ran.stdout.contains("two_steps: the counts did not move")
+            && ran.stdout.lines().any(|l| {
+                l.starts_with("::warning") && l.contains("counts +0.0 %25: not in the work done")
+            }),
+        "the same code: the counts did not move, and the log and annotation say so",
+        &ran,
+    )?;
+    let ran = bench(&[("SECOND_STEP_SLOW", "1")]);
+    let written = std::fs::read_to_string(&summary).unwrap_or_default();
+    check(
+        ran.code == 1
+            && first_function(&ran.stdout).is_some_and(|f| f.ends_with("counts_cli::second_step"))
+            && written.contains("Explained by counts")
+            // The summary escapes Markdown: `counts\_cli::second\_step`.
+            && written.contains("second\\_step +50,000"),
+        "more work: the function that moved is named, in the log and the summary",
+        &ran,
+    )?;
+    // A counted run is judged by counts already.
+    let ran = run(micro(&[
+        "--probe=two_steps",
+        "--metric=instructions",
+        "--explain",
+    ]));
+    check(
+        ran.code == 2 && ran.stderr.contains("--explain explains a timed run"),
+        "a counted run refuses --explain",
+        &ran,
+    )?;
+    Ok(())
+}
+
 fn making_inputs_is_not_counted() -> Result<(), Failed> {
     let t = tempfile::tempdir()?;
     let (ran, fed) = counted(t.path(), "fed.json", "instructions", "fed_sum", 5, &[])?;
@@ -651,7 +756,11 @@ type Named = (&'static str, fn() -> Result<(), Failed>);
 fn tests() -> Vec<Trial> {
     // These count under valgrind: without it they are ignored, not passed
     // unrun; where CI requires valgrind, they fail instead (`common::needing`).
-    let counting: [Named; 10] = [
+    let counting: [Named; 11] = [
+        (
+            "explain_counts_a_timed_regression_and_says_where",
+            explain_counts_a_timed_regression_and_says_where,
+        ),
         (
             "a_regression_names_the_function_that_moved",
             a_regression_names_the_function_that_moved,

@@ -180,10 +180,12 @@ fn a_counted_run_shows_where_its_cycles_go() -> Result<(), Failed> {
     Ok(())
 }
 
-/// The committed count baseline with template_compile's copy in
-/// `emit_text` grown: its counts, its functions' and their calls' by as
-/// much, as a copy the compiler made would move them. Saved to `path`.
+/// The committed count baseline with template_compile's
+/// `Compiler::emit_text` twice as costly, its own count, its subtree and
+/// the calls into it, and the probe's count by as much: a copy the
+/// compiler made would move them so. Saved to `path`.
 fn copied_more(path: &Path) -> Result<(), Failed> {
+    const GROWN: &str = "probes::template::compile::Compiler::emit_text";
     let mut doc = json(&std::fs::read_to_string(committed(
         "baselines/micro/counts",
     )?)?);
@@ -192,31 +194,36 @@ fn copied_more(path: &Path) -> Result<(), Failed> {
         .iter_mut()
         .find(|r| r["key"] == "template_compile")
         .ok_or("template_compile")?;
-    let grow = |v: &mut Value| {
-        for field in ["instructions", "estimated_cycles"] {
-            if let Some(x) = v[field].as_f64() {
-                v[field] = Value::from(x * 1.2);
+    let fields = ["instructions", "estimated_cycles"];
+    let functions = &mut row["functions"];
+    let top = functions["top"].as_array_mut().ok_or("top")?;
+    let at = top.iter().position(|f| f["name"] == GROWN).ok_or(GROWN)?;
+    let mut added = [0.0; 2];
+    for (i, field) in fields.iter().enumerate() {
+        let inclusive = top[at]["inclusive"][field].as_f64().unwrap_or(0.0);
+        added[i] = inclusive;
+        top[at]["inclusive"][*field] = Value::from(2.0 * inclusive);
+        let own = top[at]["self"][field].as_f64().unwrap_or(0.0);
+        top[at]["self"][*field] = Value::from(own + inclusive);
+    }
+    for c in functions["calls"].as_array_mut().into_iter().flatten() {
+        if c["callee"].as_u64() == Some(at as u64) {
+            for (i, field) in fields.iter().enumerate() {
+                let v = c["inclusive"][field].as_f64().unwrap_or(0.0);
+                c["inclusive"][*field] = Value::from(v + added[i]);
             }
         }
-    };
-    grow(row);
-    for f in row["functions"]["top"].as_array_mut().into_iter().flatten() {
-        grow(&mut f["self"]);
-        grow(&mut f["inclusive"]);
     }
-    for c in row["functions"]["calls"]
-        .as_array_mut()
-        .into_iter()
-        .flatten()
-    {
-        grow(&mut c["inclusive"]);
+    for (i, field) in fields.iter().enumerate() {
+        let v = row[*field].as_f64().unwrap_or(0.0);
+        row[*field] = Value::from(v + added[i]);
     }
     std::fs::write(path, doc.to_string())?;
     Ok(())
 }
 
-/// A count that moved: the verdict names its functions, and the page
-/// draws where it moved as a flame graph against the baseline's.
+/// A count that moved: the page draws where it moved as a flame graph
+/// against the baseline's, the grown function red and the rest grey.
 fn a_count_that_moved_is_drawn_as_a_differential_flame_graph() -> Result<(), Failed> {
     let t = tempfile::tempdir()?;
     let now = t.path().join("now.json");
@@ -228,9 +235,21 @@ fn a_count_that_moved_is_drawn_as_a_differential_flame_graph() -> Result<(), Fai
     check(
         html.contains("template_compile: where the count moved")
             && html.contains("red grew against the baseline")
-            && html.contains("<rect")
+            && html.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"flame\"")
             && !html.contains("ini_parse: where the count moved"),
         "the moved probe alone has a flame graph",
+        &ran,
+    )?;
+    let frame = |name: &str| {
+        html.split("<g><title>")
+            .find(|g| g.starts_with(name))
+            .unwrap_or_default()
+            .to_string()
+    };
+    check(
+        frame("probes::template::compile::Compiler::emit_text").contains("fill=\"rgb(200,40,40)\"")
+            && frame("probes::template::parser::parse").contains("fill=\"rgb(215,215,215)\""),
+        "the grown function is red, a function that did not move grey",
         &ran,
     )?;
     Ok(())

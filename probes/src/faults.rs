@@ -6,8 +6,9 @@
 //! that `PROBES_FAULT` names runs; in any other build [`on`] is a constant
 //! `false` and the planted code is gone. Most are work of the function's
 //! own, inlined into it ([`hash`], [`quadratic`]); two call the C library
-//! (a copy, an allocation), whose own counts then grow in the function's
-//! stead, which the verdict's `via` column names.
+//! (a copy, an allocation), whose routines' own counts then grow a part
+//! each in the function's stead, and the verdict names the function as
+//! the call subtree the change lies within.
 
 /// The regressions, by the name `PROBES_FAULT` gives them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -69,16 +69,12 @@ fn moved(base: &Functions, now: &Functions, metric: Metric) -> Vec<Moved> {
         }
     }
     // A function one row kept and the other did not cost the other at
-    // most as much as the cheapest function it kept, and at most all it
-    // left out (`other`). Below that, it may not have moved at all: it is
-    // left in the rest of the row that kept it, so that what `other`
-    // holds is alike on both sides.
-    let cheapest = [base, now].map(|f| {
-        f.top
-            .iter()
-            .map(|f| figure(&f.own))
-            .fold(figure(&f.other), f64::min)
-    });
+    // most all it left out (`other`), which sums every function left out.
+    // Below that, it may not have moved at all: it is left in the rest of
+    // the row that kept it, so that what `other` holds is alike on both
+    // sides. (The cheapest function kept is no bound: a row keeps callers
+    // for their subtree alone, of no own cost.)
+    let cheapest = [base, now].map(|f| figure(&f.other));
     let mut rest = [
         (figure(&base.other), instructions(&base.other)),
         (figure(&now.other), instructions(&now.other)),

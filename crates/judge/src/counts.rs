@@ -12,7 +12,7 @@ use super::attribution::attribute;
 use super::common_rows;
 use super::{change_pct, over_threshold};
 use crate::document::comparison::{Check, Comparison, EnvironmentDifference, Figure, Verdict};
-use crate::document::run::{Metric, Row, Run};
+use crate::document::run::{Metric, Run};
 use crate::document::setup::Setup;
 
 /// Percent a probe's instruction count may grow before it regresses: 1 %
@@ -33,15 +33,6 @@ pub fn comparable(baseline: Metric, run: Metric) -> bool {
     }
 }
 
-/// The figure of `row` that `metric` judges.
-fn figure(row: &Row, metric: Metric) -> Option<f64> {
-    match metric {
-        Metric::Instructions => row.counted.instructions,
-        Metric::EstimatedCycles => row.counted.estimated_cycles,
-        Metric::Time => None,
-    }
-}
-
 /// Judges `run`'s counts against `baseline`'s; `judge::compare` has
 /// checked that the two are [`comparable`].
 pub(super) fn compare(baseline: &Run, run: &Run, out: &mut Comparison) {
@@ -54,7 +45,7 @@ pub(super) fn compare(baseline: &Run, run: &Run, out: &mut Comparison) {
     // Counts of another set-up are shown, never judged.
     out.informational |= !out.setup_differences.is_empty();
     for (base, now) in common_rows(baseline, run) {
-        if let (Some(b), Some(n)) = (figure(base, metric), figure(now, metric)) {
+        if let (Some(b), Some(n)) = (base.counted.of(metric), now.counted.of(metric)) {
             let change = change_pct(b, n);
             let figure = match metric {
                 Metric::EstimatedCycles => Figure::EstimatedCycles,
@@ -77,7 +68,7 @@ pub(super) fn compare(baseline: &Run, run: &Run, out: &mut Comparison) {
 mod tests {
     use super::*;
     use crate::document::comparison::Method;
-    use crate::document::run::{RowKind, test_micro_run};
+    use crate::document::run::{Row, RowKind, test_micro_run};
     use crate::{Rules, compare};
 
     fn counted(metric: Metric, batch: u64, rows: &[(&str, f64, f64)]) -> Run {

@@ -57,6 +57,12 @@ pub fn explanation(e: &Explanation) -> String {
             ));
         }
     }
+    if !c.missing.is_empty() {
+        out.push_str(&format!(
+            "not in the count baseline, so not explained: {}\n",
+            clean(&c.missing.join(", "))
+        ));
+    }
     if !c.setup_differences.is_empty() {
         out.push_str("(the count baseline is of another set-up: the changes are information)\n");
     }
@@ -88,6 +94,19 @@ fn block(k: &Check, a: &Attribution) -> String {
     );
     if let Some(line) = memory_line(k, a) {
         out.push_str(&line);
+    }
+    // No one function's own count holds the change: where it lies leads.
+    if let Attribution::Functions {
+        within: Some(w), ..
+    } = a
+    {
+        out.push_str(&format!(
+            "it lies within {}: {} of it with its callees ({:.0} % of the change), \
+             no one function's own count holding most of it:\n",
+            function_name(&w.name),
+            signed(w.change()),
+            w.share_pct,
+        ));
     }
     let cycles = moved.iter().any(|m| m.instructions_change.is_some());
     let mut columns = vec![
@@ -159,17 +178,18 @@ pub fn in_a_line(k: &Check) -> Option<String> {
                 .map(|m| {
                     format!(
                         "{} {} ({:.0} %)",
-                        clean(&m.name),
+                        function_name(&m.name),
                         signed(m.change()),
                         m.share_pct
                     )
                 })
                 .collect();
+            // Where the change lies leads, when no one function holds it.
             let within = within
                 .as_ref()
-                .map(|w| format!(", within {}", clean(&w.name)))
+                .map(|w| format!("within {} ({:.0} %): ", function_name(&w.name), w.share_pct))
                 .unwrap_or_default();
-            Some(format!("in {}{within}", named.join(", ")))
+            Some(format!("{within}in {}", named.join(", ")))
         }
     }
 }
@@ -198,16 +218,23 @@ fn said(side: Unkept) -> &'static str {
     }
 }
 
-/// A function's name as a table shows it: cleaned, its end kept; an
-/// address callgrind had no symbol for is said to be one.
-fn shown(name: &str) -> String {
+/// A function's name as every output says it: cleaned, and an address
+/// callgrind had no symbol for said to be one (`<unknown> 0x…`).
+pub fn function_name(name: &str) -> String {
     if name.starts_with("0x") {
-        return format!("<unknown> {}", clean(name));
+        format!("<unknown> {}", clean(name))
+    } else {
+        clean(name).into_owned()
     }
-    let name = clean(name);
+}
+
+/// A function's name as a table shows it: [`function_name`], its end
+/// kept.
+fn shown(name: &str) -> String {
+    let name = function_name(name);
     let chars = name.chars().count();
     if chars <= NAME_WIDTH {
-        return name.into_owned();
+        return name;
     }
     let tail: String = name.chars().skip(chars - (NAME_WIDTH - 1)).collect();
     format!("…{tail}")
@@ -333,6 +360,33 @@ mod tests {
             assert_eq!(text.contains("met the cache worse"), said, "{text}");
             assert!(text.contains("instructions"), "the column: {text}");
         }
+    }
+
+    #[test]
+    fn a_change_no_one_function_holds_leads_with_the_subtree_it_lies_within() {
+        let mut k = sample_check();
+        if let Some(Attribution::Functions { within, .. }) = k.attribution.as_mut() {
+            *within = Some(Moved {
+                name: "probes::template::compile::Compiler::emit_text".into(),
+                baseline: 100.0,
+                current: 198.0,
+                share_pct: 98.0,
+                instructions_change: None,
+                via: None,
+            });
+        }
+        let text = block(&k, k.attribution.as_ref().expect("attributed"));
+        let second = text.lines().nth(1).unwrap_or_default();
+        assert!(
+            second
+                .starts_with("it lies within probes::template::compile::Compiler::emit_text: +98"),
+            "{text}"
+        );
+        let line = in_a_line(&k).unwrap_or_default();
+        assert!(
+            line.starts_with("within probes::template::compile::Compiler::emit_text (98 %): in "),
+            "{line}"
+        );
     }
 
     #[test]

@@ -50,10 +50,22 @@ fn explained(run: &Run, c: &Comparison) -> String {
             Some(format!("- {}: {}\n", escape(&k.key), escape(&said)))
         })
         .collect();
+    let missing = match e {
+        crate::document::explanation::Explanation::Counts { comparison } => &comparison.missing,
+        crate::document::explanation::Explanation::Uncounted { .. } => return String::new(),
+    };
+    let missing = if missing.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "Not in the count baseline: {}.\n\n",
+            escape(&missing.join(", "))
+        )
+    };
     if lines.is_empty() {
-        return String::new();
+        return missing;
     }
-    format!("Explained by counts (`--explain`):\n\n{lines}\n")
+    format!("Explained by counts (`--explain`):\n\n{lines}\n{missing}")
 }
 
 /// The run's groups of variants, as the text table shows them, and each

@@ -28,8 +28,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-/// The function callgrind counts inside.
-pub(crate) const TOGGLE: &str = "yardstick_measured_section";
+/// The function callgrind counts inside: the root of a counted probe's
+/// call tree.
+pub const TOGGLE: &str = "yardstick_measured_section";
 /// Iterations counted per probe unless `--min-batch` says otherwise: enough
 /// to spread one-off costs (first allocations) thin.
 pub const DEFAULT_BATCH: u64 = 5;

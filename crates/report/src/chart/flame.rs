@@ -17,6 +17,8 @@ use super::{Svg, WIDTH};
 use crate::document::functions::Functions;
 use crate::document::row::Counted;
 use crate::document::run::Metric;
+use crate::measure::callgrind::TOGGLE;
+use crate::output::attribution::function_name;
 use crate::page::escape;
 use std::collections::HashMap;
 
@@ -64,8 +66,8 @@ impl Flame<'_> {
         let height = depth as f64 * ROW + 2.0;
         let scale = f64::from(WIDTH) / total;
         let mut svg = format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {WIDTH} {height}\" \
-             font-family=\"sans-serif\" font-size=\"11\">\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"flame\" \
+             viewBox=\"0 0 {WIDTH} {height}\" font-family=\"sans-serif\" font-size=\"11\">\n"
         );
         for frame in &now {
             let Some(function) = frame.path.last().and_then(|&i| self.now.at(i)) else {
@@ -79,7 +81,7 @@ impl Flame<'_> {
             let y = height - frame.path.len() as f64 * ROW;
             let title = format!(
                 "{}: {} before, {} now ({})",
-                function.name,
+                function_name(&function.name),
                 amount(was),
                 amount(frame.width),
                 moved(was, frame.width)
@@ -97,7 +99,7 @@ impl Flame<'_> {
                     "<text x=\"{:.2}\" y=\"{:.2}\">{}</text>",
                     x + 3.0,
                     y + ROW - 5.0,
-                    escape(&label(&function.name, fits as usize))
+                    escape(&label(&function_name(&function.name), fits as usize))
                 ));
             }
             svg.push_str("</g>\n");
@@ -106,10 +108,6 @@ impl Flame<'_> {
         Some(Svg(svg))
     }
 }
-
-/// The function the harness counts inside (yardstick-measure's `TOGGLE`):
-/// the root of a probe's own tree, when the run kept it.
-const MEASURED: &str = "yardstick_measured_section";
 
 /// `functions`' call tree in `metric`, root first, each frame before its
 /// callees; `None` without a function that costs anything. The root is
@@ -120,7 +118,7 @@ fn unfold(functions: &Functions, metric: Metric) -> Option<Vec<Frame>> {
     let costly = |i: &usize| figure(&functions.top[*i].inclusive) > 0.0;
     let measured = (0..functions.top.len())
         .filter(costly)
-        .find(|&i| functions.top[i].name.ends_with(MEASURED));
+        .find(|&i| functions.top[i].name.ends_with(TOGGLE));
     let root = measured.or_else(|| {
         (0..functions.top.len()).filter(costly).max_by(|&a, &b| {
             let of = |i: usize| figure(&functions.top[i].inclusive);
@@ -219,9 +217,13 @@ fn amount(v: f64) -> String {
 
 /// A function's name in `fits` characters: its type and its own name,
 /// which say most (`Compiler::emit_text`; `Map::try_fold` for `<Map<I,F>
-/// as Iterator>::try_fold`), cut with an ellipsis.
+/// as Iterator>::try_fold`), cut with an ellipsis; an address as it is.
 fn label(name: &str, fits: usize) -> String {
-    let parts = top_level(name);
+    let parts = if name.starts_with("<unknown>") {
+        vec![name]
+    } else {
+        top_level(name)
+    };
     let plain = |part: &str| -> String {
         // `<Map<I,F> as Iterator>` is Map's; `Vec<T>` is Vec.
         let part = part.trim_start_matches('<');

@@ -21,7 +21,8 @@ use crate::measure::inject::Injection;
 use crate::probe::Probe;
 
 /// What `--explain` finds for `run`, a judged timed run: `None` when
-/// nothing regressed.
+/// nothing regressed. Never an error: what keeps it from counting is said
+/// in the explanation, and the timed verdict stands.
 pub(super) fn explain(
     run: &Run,
     options: &MicroOptions,
@@ -29,11 +30,21 @@ pub(super) fn explain(
     injection: &Injection,
     selected: &[&'static Probe],
     invocation: &[&str],
-) -> Result<Option<Explanation>, Error> {
+) -> Option<Explanation> {
+    let regressed = regressed(run, selected);
+    if regressed.is_empty() {
+        return None;
+    }
+    let counted = counted(&regressed, options, bench, injection, invocation);
+    Some(counted.unwrap_or_else(|e| uncounted(e.to_string().trim_start_matches("error: "))))
+}
+
+/// The probes of `selected` whose timed check regressed.
+fn regressed(run: &Run, selected: &[&'static Probe]) -> Vec<&'static Probe> {
     let Some(comparison) = run.comparison.as_ref() else {
-        return Ok(None);
+        return Vec::new();
     };
-    let regressed: Vec<&'static Probe> = selected
+    selected
         .iter()
         .copied()
         .filter(|p| {
@@ -42,48 +53,57 @@ pub(super) fn explain(
                 .iter()
                 .any(|k| k.key == p.name && k.regressed())
         })
-        .collect();
-    if regressed.is_empty() {
-        return Ok(None);
+        .collect()
+}
+
+fn uncounted(why: &str) -> Explanation {
+    Explanation::Uncounted {
+        why: why.to_string(),
     }
-    let uncounted = |why: String| Ok(Some(Explanation::Uncounted { why }));
+}
+
+/// `probes` counted and judged by the count baseline of this set-up, or
+/// why they were not.
+fn counted(
+    probes: &[&'static Probe],
+    options: &MicroOptions,
+    bench: Option<&Bench>,
+    injection: &Injection,
+    invocation: &[&str],
+) -> Result<Explanation, Error> {
     let Some(bench) = bench else {
-        return uncounted(
+        return Ok(uncounted(
             "--explain judges counts by a bench's committed count baselines: run it through \
-             cargo bench"
-                .to_string(),
-        );
+             cargo bench",
+        ));
     };
     let baseline = match counts::usable(bench, None)? {
         Found::Baseline(b) => b,
         Found::NoneCommitted => {
-            return uncounted(format!(
+            return Ok(uncounted(&format!(
                 "no count baseline is committed in {}",
                 counts::dir(bench).display()
-            ));
+            )));
         }
-        Found::NoMatch(why) => return uncounted(why),
+        Found::NoMatch(why) => return Ok(uncounted(&why)),
     };
     let metric = baseline.run.metric;
-    if let Err(e) = callgrind::valgrind_version(metric) {
-        return uncounted(e.to_string().trim_start_matches("error: ").to_string());
-    }
-    let counted = super::count(
-        options,
-        Some(&baseline),
-        injection,
-        metric,
-        &regressed,
-        invocation,
-    )?;
+    callgrind::valgrind_version(metric)?;
+    // The baseline's batch, whatever the timed run's --min-batch: a count
+    // of another batch is of another set-up, and would not be judged.
+    let batch = counts::batch(&baseline);
+    let counted = super::count(options, batch, injection, metric, probes, invocation)?;
     let judged = baseline.judge(counted, &Rules::default())?;
-    Ok(judged.comparison.map(|c| Explanation::Counts {
-        comparison: Box::new(c),
-    }))
+    Ok(match judged.comparison {
+        Some(c) => Explanation::Counts {
+            comparison: Box::new(c),
+        },
+        None => uncounted("the counts could not be judged"),
+    })
 }
 
-/// Whether `--explain` can be asked of a run measuring `metric`: it
-/// explains wall time by counts.
+/// Refuses `--explain` where there is nothing to explain by counts: a run
+/// that is counted already, and judged by counts, says where itself.
 pub(super) fn suits(options: &MicroOptions, metric: Metric) -> Result<(), Error> {
     if options.explain && (metric != Metric::Time || options.count_check) {
         return Err(Error::usage(

@@ -78,10 +78,10 @@ pub(crate) fn main(
             settings::timed(options, &injection, &clock),
         )?,
         counted => {
-            let baseline = choice.baseline.as_ref();
-            let mut run = count(
-                options, baseline, &injection, counted, &selected, invocation,
-            )?;
+            let batch = options
+                .min_batch
+                .or_else(|| choice.baseline.as_ref().and_then(baseline::counts::batch));
+            let mut run = count(options, batch, &injection, counted, &selected, invocation)?;
             run.warnings.extend(left_out(&process_selected));
             run
         }
@@ -95,8 +95,7 @@ pub(crate) fn main(
         }
         if options.explain {
             let b = bench.as_ref();
-            run.explanation =
-                explain::explain(&run, options, b, &injection, &selected, invocation)?;
+            run.explanation = explain::explain(&run, options, b, &injection, &selected, invocation);
         }
     }
     let stale = stale::mark(&mut run, options.count_check);
@@ -123,20 +122,17 @@ fn list(options: &MicroOptions, registered: &[&Probe], processes: &[&ProcessProb
     }
 }
 
-/// A counted run of `selected` under callgrind, at the batch of the
-/// `baseline` it will be judged by unless `--min-batch` says otherwise.
+/// A counted run of `selected` under callgrind, `batch` iterations a
+/// count (else the default).
 fn count(
     options: &MicroOptions,
-    baseline: Option<&baseline::Baseline>,
+    batch: Option<u64>,
     injection: &Injection,
     counted: Metric,
     selected: &[&'static Probe],
     invocation: &[&str],
 ) -> Result<Run, Error> {
-    let batch = options
-        .min_batch
-        .or_else(|| baseline.and_then(baseline::counts::batch))
-        .unwrap_or(callgrind::DEFAULT_BATCH);
+    let batch = batch.unwrap_or(callgrind::DEFAULT_BATCH);
     let valgrind = callgrind::valgrind_version(counted)?;
     let settings = settings::counted(options, injection, counted, batch, valgrind);
     let meter = Callgrind {
