@@ -240,6 +240,12 @@ fn a_count_that_moved_is_drawn_as_a_differential_flame_graph() -> Result<(), Fai
         "the moved probe alone has a flame graph",
         &ran,
     )?;
+    check(
+        html.contains("Where template_compile moved")
+            && html.contains("<td>probes::template::compile::Compiler::emit_text</td>"),
+        "the page names the function that moved, in a table",
+        &ran,
+    )?;
     let frame = |name: &str| {
         html.split("<g><title>")
             .find(|g| g.starts_with(name))
@@ -252,6 +258,48 @@ fn a_count_that_moved_is_drawn_as_a_differential_flame_graph() -> Result<(), Fai
         "the grown function is red, a function that did not move grey",
         &ran,
     )?;
+    Ok(())
+}
+
+/// A timed regression explained by counts (`--explain`): the page says
+/// what the counts found, or why nothing was counted.
+fn an_explained_regression_shows_its_counts() -> Result<(), Failed> {
+    let t = tempfile::tempdir()?;
+    let (base, slow) = (t.path().join("base.json"), t.path().join("slow.json"));
+    saved(&base, "0.002")?;
+    saved(&slow, "0.004")?;
+    // The explanation: the counts of the grown copy against the committed
+    // ones, as `compare` judges them.
+    let moved = t.path().join("moved.json");
+    copied_more(&moved)?;
+    let counts = committed("baselines/micro/counts")?;
+    let judged = run(yardstick()
+        .args(["compare", "--format=json"])
+        .arg(&counts)
+        .arg(&moved));
+    check(judged.code == 1, "the counts moved", &judged)?;
+    let baseline = format!("--baseline={}", base.display());
+    for (explanation, said) in [
+        (
+            serde_json::json!({"by": "counts", "comparison": json(&judged.stdout)}),
+            "Where template_compile moved",
+        ),
+        (
+            serde_json::json!({"by": "uncounted", "why": "no count baseline is committed in x"}),
+            "Not explained by counts: no count baseline is committed in x.",
+        ),
+    ] {
+        let mut doc = json(&std::fs::read_to_string(&slow)?);
+        doc["explanation"] = explanation;
+        let explained = t.path().join("explained.json");
+        std::fs::write(&explained, doc.to_string())?;
+        let (ran, html) = drawn(&explained, &t.path().join("explained.html"), &[&baseline])?;
+        check(
+            html.contains("Explained by counts") && html.contains(said),
+            &format!("the page says {said}"),
+            &ran,
+        )?;
+    }
     Ok(())
 }
 
@@ -469,6 +517,10 @@ fn main() {
         Trial::test(
             "a_count_that_moved_is_drawn_as_a_differential_flame_graph",
             a_count_that_moved_is_drawn_as_a_differential_flame_graph,
+        ),
+        Trial::test(
+            "an_explained_regression_shows_its_counts",
+            an_explained_regression_shows_its_counts,
         ),
         Trial::test(
             "a_paired_comparison_shows_its_rounds_and_its_test",

@@ -55,6 +55,10 @@ pub fn draw(page: &mut Page, run: &Run, baseline: Option<&Run>) -> Result<(), Er
         .collect();
     bars(page, c, &intervals, &bounded)?;
     checks(page, c, &intervals);
+    super::attribution::moved(page, c);
+    if let Some(e) = &run.explanation {
+        super::attribution::explanation(page, e, c);
+    }
     Ok(())
 }
 

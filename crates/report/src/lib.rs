@@ -13,6 +13,7 @@
 
 #![warn(missing_docs)]
 
+mod attribution;
 pub mod chart;
 pub mod comparison;
 pub mod environment;
