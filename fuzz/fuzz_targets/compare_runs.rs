@@ -46,6 +46,6 @@ fuzz_target!(|data: &[u8]| {
     let _ = table::comparison_text(&c, true);
     let _ = renderer(Format::Csv, true).comparison(&c);
     let _ = renderer(Format::Json, true).comparison(&c);
-    let _ = github::annotations(&c, "class");
+    let _ = github::annotations(&c, "class", None);
     let _ = c.failed();
 });
