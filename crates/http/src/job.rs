@@ -206,6 +206,10 @@ impl Job {
     pub const DURATION: u64 = 10;
     /// k6 instances sharing the load when `--segments` is not given.
     pub const SEGMENTS: u64 = 1;
+    /// The share of failed requests, in percent, a run may have when no
+    /// baseline judges it: none, since nothing else would fail a run
+    /// against a dead server.
+    pub const MAX_FAILURES_ALONE: f64 = 0.0;
 }
 
 impl Default for Job {

@@ -1,7 +1,7 @@
 //! `yardstick compare-builds OLD NEW`: options of the paired comparison.
 
 use crate::commands::common::{self, Common};
-use crate::commands::flags::{self, Def, Entry, Flag, Number, Options, Preset, Section, Set, Spec};
+use crate::commands::flags::{Def, Entry, Flag, Number, Options, Preset, Section, Set, Spec};
 use crate::commands::interleave::{Configuration, MAX_ROUNDS, Sampling, sampling_options};
 use crate::document::comparison::Method;
 use crate::judge::default_threshold;
@@ -22,10 +22,15 @@ const ROUNDS: Number = Number {
     max: MAX_ROUNDS,
 };
 
-/// Worker pairs when `--pairs` is not given (fewer when there are fewer
-/// rounds): ten pairs reach p < 0.001 when all agree, and the default 30
-/// rounds give each three, whose median stands up to one odd round.
-pub(crate) const DEFAULT_PAIRS: usize = 10;
+/// `--pairs`: worker pairs. When not given, ten (fewer when there are
+/// fewer rounds): ten pairs reach p < 0.001 when all agree, and the
+/// default 30 rounds give each three, whose median stands up to one odd
+/// round. Given, at most the rounds, which only the parse knows.
+const PAIRS: Number = Number {
+    default: 10,
+    min: MIN_PAIRS as u64,
+    max: MAX_ROUNDS,
+};
 
 /// `compare-builds`' command line: what `--help` prints, and what the
 /// parser takes.
@@ -47,18 +52,15 @@ test over the pairs gives p < 0.01.",
                     short: None,
                     value: Some("N"),
                     help: "rounds; a verdict at p < 0.01 needs 7, on as many worker pairs",
-                    set: Set::Number(ROUNDS, |o, n| o.sampling.rounds = n as _),
+                    set: Set::Number(ROUNDS, |o, n, _| o.sampling.rounds = n as _),
                 }),
                 Entry::Own(Def {
                     long: "pairs",
                     short: None,
                     value: Some("N"),
-                    help: "worker pairs the rounds are spread over (default 10, or the rounds \
-                           if fewer; 7 to the rounds)",
-                    set: Set::Text(|o, v, option| {
-                        o.pairs_asked = Some(flags::bounded(v, option, 1, MAX_ROUNDS)? as usize);
-                        Ok(())
-                    }),
+                    help: "worker pairs the rounds are spread over, at most the rounds; when not \
+                           given, the rounds if fewer than the default",
+                    set: Set::Number(PAIRS, |o, n, _| o.pairs_asked = Some(n as usize)),
                 }),
                 sampling_options!(side: "build", set: "pair", batch: "the larger of the two builds'", workers: "both workers run"),
                 Entry::Stating(
@@ -161,7 +163,7 @@ impl Default for PairedOptions {
             old: PathBuf::new(),
             new: PathBuf::new(),
             sampling: Sampling::default(),
-            pairs: DEFAULT_PAIRS,
+            pairs: PAIRS.default_usize(),
             env_old: Vec::new(),
             env_new: Vec::new(),
             seed: None,
@@ -186,7 +188,7 @@ impl PairedOptions {
         }
         o.pairs = o
             .pairs_asked
-            .unwrap_or(DEFAULT_PAIRS.min(o.sampling.rounds));
+            .unwrap_or(PAIRS.default_usize().min(o.sampling.rounds));
         o.check_pairs()?;
         [o.old, o.new] = <[PathBuf; 2]>::try_from(binaries).map_err(|_| {
             Error::usage("usage: yardstick compare-builds OLD NEW [OPTIONS] (two bench binaries)")
@@ -209,14 +211,9 @@ impl PairedOptions {
         ]
     }
 
-    /// Refuses pairs too few for a verdict at p < 0.01, and more pairs
-    /// than rounds (`ROUNDS` holds the rounds to the same least number).
+    /// Refuses more pairs than rounds; `PAIRS` and `ROUNDS` already refuse
+    /// too few for a verdict at p < 0.01.
     fn check_pairs(&self) -> Result<(), Error> {
-        if self.pairs < MIN_PAIRS {
-            return Err(Error::usage(format!(
-                "--pairs: at least {MIN_PAIRS} worker pairs are needed for a verdict at p < 0.01"
-            )));
-        }
         if self.pairs > self.sampling.rounds {
             return Err(Error::usage(format!(
                 "--pairs: {} pairs need at least as many rounds (--rounds={})",
@@ -275,7 +272,7 @@ mod tests {
             vec![("YARDSTICK_INJECT".to_string(), "*:5".to_string())]
         );
         let o = parse(&["old", "new"]).unwrap();
-        assert_eq!((o.sampling.rounds, o.pairs), (30, DEFAULT_PAIRS));
+        assert_eq!((o.sampling.rounds, o.pairs), (30, PAIRS.default_usize()));
         assert_eq!(o.sampling.round_ms, Sampling::ROUND_MS.default);
         let o = parse(&["old", "new", "--pairs=15", "--round-time=0"]).unwrap();
         assert_eq!((o.pairs, o.sampling.round_ms), (15, 0));

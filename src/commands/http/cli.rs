@@ -8,9 +8,7 @@ use super::options::{
     secret_header, share, tool,
 };
 use crate::commands::common::{self, Common};
-use crate::commands::flags::{
-    Def, Entry, Number, Options, Preset, Seconds, Section, Set, Spec, count,
-};
+use crate::commands::flags::{Def, Entry, Number, Options, Preset, Seconds, Section, Set, Spec};
 use crate::document::comparison::Method;
 use crate::judge::{default_min_delta, default_threshold};
 
@@ -19,7 +17,7 @@ const MIN_DELTA: f64 = match default_min_delta(&Method::Http) {
     Some(ms) => ms,
     None => panic!("HTTP times take a minimum delta"),
 };
-use crate::http::discover::SearchWords;
+use crate::http::discover::{SearchWords, Seed};
 use crate::http::job::Job;
 use crate::http::k6::MAX_SEGMENTS;
 
@@ -80,11 +78,10 @@ baseline comparison of micro mode.",
                     long: "pages",
                     short: None,
                     value: Some("N"),
-                    help: "menu pages after the front page, by the sitemap's priority (default 3; 0: none)",
-                    set: Set::Text(|o, v, option| {
-                        o.job.seed.pages = count(v, option)?;
+                    help: "menu pages after the front page, by the sitemap's priority; 0: none",
+                    set: Set::Number(PAGES, |o, n, option| {
+                        o.job.seed.pages = n;
                         o.seed_given(option);
-                        Ok(())
                     }),
                 }),
                 Entry::Own(Def {
@@ -136,35 +133,35 @@ baseline comparison of micro mode.",
                     short: None,
                     value: Some("N"),
                     help: "measured requests per page and server; also --runs",
-                    set: Set::Number(REQUESTS, |o, n| o.job.requests = n),
+                    set: Set::Number(REQUESTS, |o, n, _| o.job.requests = n),
                 }),
                 Entry::Own(Def {
                     long: "runs",
                     short: None,
                     value: Some("N"),
                     help: "",
-                    set: Set::Number(REQUESTS, |o, n| o.job.requests = n),
+                    set: Set::Number(REQUESTS, |o, n, _| o.job.requests = n),
                 }),
                 Entry::Own(Def {
                     long: "warmup",
                     short: None,
                     value: Some("N"),
                     help: "unmeasured requests first, at least one per connection",
-                    set: Set::Number(WARMUP, |o, n| o.job.warmup = n),
+                    set: Set::Number(WARMUP, |o, n, _| o.job.warmup = n),
                 }),
                 Entry::Own(Def {
                     long: "concurrency",
                     short: None,
                     value: Some("N"),
                     help: "requests in flight",
-                    set: Set::Number(CONCURRENCY, |o, n| o.job.concurrency = n),
+                    set: Set::Number(CONCURRENCY, |o, n, _| o.job.concurrency = n),
                 }),
                 Entry::Own(Def {
                     long: "rounds",
                     short: None,
                     value: Some("N"),
                     help: "rounds; the order of servers is reversed every other round",
-                    set: Set::Number(ROUNDS, |o, n| o.job.rounds = n),
+                    set: Set::Number(ROUNDS, |o, n, _| o.job.rounds = n),
                 }),
                 Entry::Own(Def {
                     long: "cold",
@@ -308,7 +305,7 @@ baseline comparison of micro mode.",
                             min: 1,
                             max: Seconds::DAY,
                         },
-                        |o, seconds| o.job.duration = Some(seconds),
+                        |o, seconds, _| o.job.duration = Some(seconds),
                     ),
                 }),
                 Entry::Own(Def {
@@ -332,14 +329,14 @@ baseline comparison of micro mode.",
                             min: 1,
                             max: MAX_SEGMENTS,
                         },
-                        |o, n| o.job.segments = n,
+                        |o, n, _| o.job.segments = n,
                     ),
                 }),
                 Entry::Own(Def {
                     long: "force",
                     short: None,
                     value: None,
-                    help: "lift the caps on servers that are not loopback (1000 requests per page, 16 at a time, a warm-up of 100, 20000 in all) and allow an https name with a tool",
+                    help: "lift the caps on servers that are not loopback (on requests per page, at a time, of warm-up and in all: a refusal names the one met) and allow an https name with a tool",
                     set: Set::Switch(|o| o.job.force = true),
                 }),
             ],
@@ -366,16 +363,19 @@ baseline comparison of micro mode.",
                     &common::CROSS_MACHINE,
                     "judge loopback times against a run of another machine class too",
                 ),
-                Entry::Own(Def {
-                    long: "max-failures",
-                    short: None,
-                    value: Some("PCT"),
-                    help: "fail the run when more than PCT % of its requests failed (default 0 without a baseline; with one, failures are judged against the baseline's)",
-                    set: Set::Text(|o, v, option| {
-                        o.job.max_failures = Some(share(v, option)?);
-                        Ok(())
-                    }),
-                }),
+                Entry::OwnStating(
+                    Def {
+                        long: "max-failures",
+                        short: None,
+                        value: Some("PCT"),
+                        help: "fail the run when more than PCT % of its requests failed; with a baseline and no PCT, failures are judged against the baseline's",
+                        set: Set::Text(|o, v, option| {
+                            o.job.max_failures = Some(share(v, option)?);
+                            Ok(())
+                        }),
+                    },
+                    &[Preset::when("without a baseline", Job::MAX_FAILURES_ALONE)],
+                ),
                 Entry::Shared(&common::CROSS_TOOL),
                 Entry::Shared(&common::ALL_CHECKS),
             ],
@@ -412,6 +412,13 @@ fn search_twice() -> crate::error::Error {
         "--search names the search page's words, --no-search leaves it out: give one of them",
     )
 }
+
+/// `--pages`: menu pages found from the site after the front page.
+const PAGES: Number = Number {
+    default: Seed::PAGES,
+    min: 0,
+    max: u64::MAX,
+};
 
 /// `--requests` (and `--runs`): measured requests per page and server.
 const REQUESTS: Number = Number {

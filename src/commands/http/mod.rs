@@ -9,6 +9,7 @@ use crate::commands::common::Common;
 use crate::document::run::{Metric, Mode, Run};
 use crate::error::Error;
 use crate::http;
+use crate::http::job::Job;
 use crate::judge::Rules;
 use crate::output::deliver;
 use crate::output::progress::Progress;
@@ -32,9 +33,8 @@ pub(crate) fn parse(args: Vec<String>) -> Result<HttpOptions, Error> {
 pub(crate) fn run(mut o: HttpOptions) -> Result<i32, Error> {
     // Read before measuring, so a bad baseline file costs no run.
     let baseline = baseline(&o.common)?;
-    // Without a baseline nothing else would fail a dead server's run.
     if baseline.is_none() {
-        o.job.max_failures.get_or_insert(0.0);
+        o.job.max_failures.get_or_insert(Job::MAX_FAILURES_ALONE);
     }
     // The page first: checking the delivery opens a history to record in.
     let page = o

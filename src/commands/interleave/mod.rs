@@ -129,7 +129,7 @@ macro_rules! sampling_options {
                 ),
                 set: $crate::commands::flags::Set::Number(
                     $crate::commands::interleave::Sampling::ROUND_MS,
-                    |o, n| o.sampling.round_ms = n as _,
+                    |o, n, _| o.sampling.round_ms = n as _,
                 ),
             }),
             $crate::commands::flags::Entry::Own($crate::commands::flags::Def {
@@ -139,7 +139,7 @@ macro_rules! sampling_options {
                 help: concat!("the fewest samples per probe, ", $side, " and round"),
                 set: $crate::commands::flags::Set::Number(
                     $crate::commands::interleave::Sampling::REPEAT,
-                    |o, n| o.sampling.repeat = n as _,
+                    |o, n, _| o.sampling.repeat = n as _,
                 ),
             }),
             $crate::commands::flags::Entry::Own($crate::commands::flags::Def {
@@ -155,7 +155,7 @@ macro_rules! sampling_options {
                 ),
                 set: $crate::commands::flags::Set::Number(
                     $crate::commands::interleave::Sampling::WARMUP,
-                    |o, n| o.sampling.warmup = n as _,
+                    |o, n, _| o.sampling.warmup = n as _,
                 ),
             }),
             $crate::commands::flags::Entry::Own($crate::commands::flags::Def {

@@ -2,7 +2,7 @@
 
 use super::listed::Listed;
 use crate::commands::common::{self, Common};
-use crate::commands::flags::{self, Def, Entry, Flag, Number, Options, Section, Set, Spec};
+use crate::commands::flags::{Def, Entry, Flag, Number, Options, Section, Set, Spec};
 use crate::commands::interleave::{Configuration, MAX_ROUNDS, Sampling, sampling_options};
 use crate::commands::micro::options::metric;
 use crate::document::run::Metric;
@@ -12,9 +12,14 @@ use lexopt::Parser;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-/// Worker sets when `--sets` is not given (fewer when there are fewer
+/// `--sets`: worker sets. When not given, ten (fewer when there are fewer
 /// rounds): ten sets give a 97.9 % interval between the 2nd and 9th.
-pub(crate) const DEFAULT_SETS: usize = 10;
+/// Given, at most the rounds, which only the parse knows.
+const SETS: Number = Number {
+    default: 10,
+    min: order::MIN_VALUES as u64,
+    max: MAX_ROUNDS,
+};
 
 /// `--rounds`: at least one round on each of the fewest worker sets an
 /// interval of their medians needs.
@@ -102,18 +107,15 @@ is failed (exit 1), never fast.",
                     short: None,
                     value: Some("N"),
                     help: "rounds; an interval needs 6, on as many worker sets",
-                    set: Set::Number(ROUNDS, |o, n| o.sampling.rounds = n as _),
+                    set: Set::Number(ROUNDS, |o, n, _| o.sampling.rounds = n as _),
                 }),
                 Entry::Own(Def {
                     long: "sets",
                     short: None,
                     value: Some("N"),
-                    help: "worker sets the rounds are spread over (default 10, or the rounds \
-                           if fewer; 6 to the rounds)",
-                    set: Set::Text(|o, v, option| {
-                        o.sets_asked = Some(flags::bounded(v, option, 1, MAX_ROUNDS)? as usize);
-                        Ok(())
-                    }),
+                    help: "worker sets the rounds are spread over, at most the rounds; when not \
+                           given, the rounds if fewer than the default",
+                    set: Set::Number(SETS, |o, n, _| o.sets_asked = Some(n as usize)),
                 }),
                 sampling_options!(side: "configuration", set: "set", batch: "the largest of the configurations'", workers: "every worker runs"),
             ],
@@ -194,7 +196,7 @@ impl Default for MatrixOptions {
             base: None,
             metric: Metric::Time,
             sampling: Sampling::default(),
-            sets: DEFAULT_SETS,
+            sets: SETS.default_usize(),
             seed: None,
             cpu: None,
             sets_asked: None,
@@ -219,12 +221,13 @@ impl MatrixOptions {
                 other => return Err(SPEC.unexpected(&other)),
             }
         }
-        o.sets = o.sets_asked.unwrap_or(DEFAULT_SETS.min(o.sampling.rounds));
-        if o.sets < order::MIN_VALUES || o.sets > o.sampling.rounds {
+        o.sets = o
+            .sets_asked
+            .unwrap_or(SETS.default_usize().min(o.sampling.rounds));
+        if o.sets > o.sampling.rounds {
             return Err(Error::usage(format!(
-                "--sets: {} to the rounds ({}) worker sets give an interval",
-                order::MIN_VALUES,
-                o.sampling.rounds
+                "--sets: {} sets need at least as many rounds (--rounds={})",
+                o.sets, o.sampling.rounds
             )));
         }
         if o.file.is_some() {

@@ -22,10 +22,15 @@ pub struct Seed {
     pub admin: bool,
 }
 
+impl Seed {
+    /// Menu pages when `--pages` is not given: the seed system's three.
+    pub const PAGES: u64 = 3;
+}
+
 impl Default for Seed {
     fn default() -> Seed {
         Seed {
-            pages: 3,
+            pages: Seed::PAGES,
             search: SearchWords::FromSite,
             admin: true,
         }

@@ -43,8 +43,9 @@ pub enum Set<T: 'static> {
     /// A path, which need not be UTF-8; an empty one is refused.
     Path(fn(&mut T, PathBuf)),
     /// A whole number within the [`Number`]'s bounds, which the help says
-    /// with its default.
-    Number(Number, fn(&mut T, u64)),
+    /// with its default; the third argument is the option as written, for
+    /// the options that remember which was given.
+    Number(Number, fn(&mut T, u64, &str)),
     /// A duration within the [`Seconds`]' bound, which the help says with
     /// its default.
     Seconds(Seconds, fn(&mut T, Duration)),
@@ -163,6 +164,9 @@ impl Preset {
 pub enum Entry<T: 'static> {
     /// An option of this command alone.
     Own(Def<T>),
+    /// An option of this command alone whose default is not a number of
+    /// its own (it hangs on the case): the defaults the help states.
+    OwnStating(Def<T>, &'static [Preset]),
     /// A shared option, as [`super::common`] defines it.
     Shared(&'static Def<Common>),
     /// A shared option whose meaning here needs words of its own.
@@ -181,7 +185,8 @@ pub enum Entry<T: 'static> {
 
 /// One line of the table, groups taken apart.
 enum Item<'a, T: 'static> {
-    Own(&'a Def<T>),
+    /// An option of this command, and the defaults it states.
+    Own(&'a Def<T>, &'static [Preset]),
     /// A shared option, its help here, and the defaults it states.
     Shared(&'static Def<Common>, &'static str, &'static [Preset]),
     Positional(&'static str, &'static str),
@@ -197,7 +202,8 @@ impl<T> Entry<T> {
     /// The lines this entry stands for, groups taken apart.
     fn items(&'static self) -> Vec<Item<'static, T>> {
         match self {
-            Entry::Own(d) => vec![Item::Own(d)],
+            Entry::Own(d) => vec![Item::Own(d, &[])],
+            Entry::OwnStating(d, presets) => vec![Item::Own(d, presets)],
             Entry::Shared(d) => vec![Item::Shared(d, d.help, &[])],
             Entry::SharedAs(d, help) => vec![Item::Shared(d, help, &[])],
             Entry::Stating(d, help, presets) => vec![Item::Shared(d, help, presets)],
@@ -373,7 +379,7 @@ impl<T: Options> Spec<T> {
     fn take(&self, flag: &Flag, parser: &mut Parser, target: &mut T) -> Result<bool, Error> {
         for item in self.items() {
             match item {
-                Item::Own(def) if def.is(flag) => {
+                Item::Own(def, _) if def.is(flag) => {
                     apply(def, flag, parser, target)?;
                     return Ok(true);
                 }
@@ -473,7 +479,7 @@ impl<T> Spec<T> {
         };
         for item in self.items() {
             match item {
-                Item::Own(d) => add(d.long, d.short),
+                Item::Own(d, _) => add(d.long, d.short),
                 Item::Shared(d, ..) => add(d.long, d.short),
                 Item::Positional(..) => {}
             }
@@ -486,7 +492,7 @@ impl<T> Spec<T> {
     pub fn numbers(&self) -> Vec<(&'static str, Number)> {
         self.items()
             .filter_map(|item| match item {
-                Item::Own(d) => d.number().map(|n| (d.long, n)),
+                Item::Own(d, _) => d.number().map(|n| (d.long, n)),
                 Item::Shared(d, ..) => d.number().map(|n| (d.long, n)),
                 Item::Positional(..) => None,
             })
@@ -502,7 +508,7 @@ impl<T> Spec<T> {
         };
         self.items()
             .filter_map(|item| match item {
-                Item::Own(d) => seconds(d).map(|s| (d.long, s)),
+                Item::Own(d, _) => seconds(d).map(|s| (d.long, s)),
                 Item::Shared(d, ..) => match d.set {
                     Set::Seconds(s, _) => Some((d.long, s)),
                     _ => None,
@@ -518,8 +524,9 @@ impl<T> Spec<T> {
     pub fn defaults(&self) -> Vec<(String, String)> {
         self.items()
             .filter_map(|item| match item {
-                Item::Own(d) => d.default().map(|n| (d.long, n.to_string())),
+                Item::Own(d, []) => d.default().map(|n| (d.long, n.to_string())),
                 Item::Shared(d, _, []) => d.default().map(|n| (d.long, n.to_string())),
+                Item::Own(d, presets) => Some((d.long, Preset::said(presets))),
                 Item::Shared(d, _, presets) => Some((d.long, Preset::said(presets))),
                 Item::Positional(..) => None,
             })
@@ -545,7 +552,11 @@ impl<T> Spec<T> {
             let lines: String = section
                 .items()
                 .map(|item| match item {
-                    Item::Own(d) => (d.head(), d.said(d.help)),
+                    Item::Own(d, []) => (d.head(), d.said(d.help)),
+                    Item::Own(d, presets) => (
+                        d.head(),
+                        format!("{} (default {})", d.help, Preset::said(presets)),
+                    ),
                     Item::Shared(d, help, []) => (d.head(), d.said(help)),
                     Item::Shared(d, help, presets) => (
                         d.head(),
@@ -659,6 +670,7 @@ fn apply<T>(def: &Def<T>, flag: &Flag, parser: &mut Parser, target: &mut T) -> R
         Set::Number(n, set) => set(
             target,
             bounded(&string(parser, &option)?, &option, n.min, n.max)?,
+            &option,
         ),
         Set::Seconds(s, set) => set(target, s.parse(&string(parser, &option)?, &option)?),
         Set::Ignored => {}
@@ -751,7 +763,7 @@ mod tests {
             short: None,
             value: Some("N"),
             help: "how many",
-            set: Set::Number(N, |o, n| o.n = n),
+            set: Set::Number(N, |o, n, _| o.n = n),
         };
         assert_eq!(DEF.said(DEF.help), "how many (default 7; 2 to 9)");
         // An option kept out of the help stays out.
