@@ -13,6 +13,7 @@ pub mod comparison;
 pub mod environment;
 pub mod error;
 pub mod explanation;
+pub mod failures;
 pub mod figures;
 pub mod functions;
 pub mod import;

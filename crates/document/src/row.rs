@@ -1,6 +1,7 @@
 //! A row of a run: one probe, or one page of one server, with its
 //! figures per iteration or per request.
 
+use crate::failures::Failures;
 use crate::figures::Figures;
 use crate::functions::Functions;
 use crate::ranking::Member;
@@ -161,6 +162,16 @@ pub struct Page {
     /// The tool that measured the row (`builtin`, `ab`, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
+    /// The failed requests by kind, where the measurer tells kinds apart
+    /// (the built-in client does); absent when none failed, and in runs
+    /// made before kinds were counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failures: Option<Failures>,
+    /// More of the page's requests failed than the run allows
+    /// (`--max-failures`): its figures say what the server sustained, and
+    /// no comparison judges them as a speed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub overloaded: bool,
 }
 
 /// What one iteration of a probe allocated, counted by

@@ -158,7 +158,7 @@ impl Client {
             slot.conn = None;
         }
         let timeout = || {
-            Outcome::Failed(Failure::new(format!(
+            Outcome::Failed(Failure::timeout(format!(
                 "timeout after {} s",
                 self.timeout.as_secs_f64()
             )))
@@ -206,7 +206,7 @@ impl Client {
                 // Boxed: connecting is rare, and its large future would
                 // otherwise be moved on every request.
                 let opened = Box::pin(self.connector.open_measured(url, &slot.deadline)).await;
-                empty.insert(opened.map_err(Missed::from)?)
+                empty.insert(opened.map_err(|f| Missed::from(f.at_connect()))?)
             }
         };
         let bench = self
@@ -422,7 +422,7 @@ async fn exchange(
     *closed |= ended;
     // hyper ends a body quietly at a reset with NO_ERROR or CANCEL.
     if answer.is_ok() && resets.count() > before {
-        return Err(Failure::new("stream reset before the answer's end"));
+        return Err(Failure::closed("stream reset before the answer's end"));
     }
     answer
 }

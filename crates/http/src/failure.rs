@@ -8,12 +8,73 @@ use std::io;
 
 /// A request that got no answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Failure(pub(crate) String);
+pub(crate) struct Failure {
+    /// What failed, as the row counts it apart.
+    pub(crate) kind: Kind,
+    /// Why, in stable words.
+    pub(crate) message: String,
+}
+
+/// What failed: the kinds a row counts apart, because each says something
+/// else of the server. A refused connection is a server out of room; a
+/// connection closed under a request is one it dropped; a timeout is one
+/// it kept waiting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// No connection: refused, unreachable, or its TLS handshake failed.
+    Connect,
+    /// The connection was reset or closed before the answer's end.
+    Closed,
+    /// No answer within `--timeout`.
+    Timeout,
+    /// Anything else: an answer that is not HTTP, a body cut short, a
+    /// request that could not be made.
+    Other,
+}
 
 impl Failure {
-    /// A failure in these words.
+    /// A failure in these words, of no kind of its own.
     pub(crate) fn new(message: impl Into<String>) -> Failure {
-        Failure(message.into())
+        Failure {
+            kind: Kind::Other,
+            message: message.into(),
+        }
+    }
+
+    /// A connection closed or reset under the request.
+    pub(crate) fn closed(message: impl Into<String>) -> Failure {
+        Failure {
+            kind: Kind::Closed,
+            message: message.into(),
+        }
+    }
+
+    /// No answer in time.
+    pub(crate) fn timeout(message: impl Into<String>) -> Failure {
+        Failure {
+            kind: Kind::Timeout,
+            message: message.into(),
+        }
+    }
+
+    /// The same failure, met while opening the connection: the request
+    /// never reached the server. A connection the server reset or closed
+    /// as it was opened (it accepted, then dropped it) stays closed, as its
+    /// words say.
+    pub(crate) fn at_connect(self) -> Failure {
+        match self.kind {
+            Kind::Closed | Kind::Timeout => self,
+            Kind::Connect | Kind::Other => Failure {
+                kind: Kind::Connect,
+                ..self
+            },
+        }
+    }
+
+    /// Whether the connection is what failed: the slot opens a new one,
+    /// after a pause if the server answers other slots meanwhile.
+    pub(crate) fn lost_the_connection(&self) -> bool {
+        matches!(self.kind, Kind::Connect | Kind::Closed)
     }
 }
 
@@ -25,7 +86,7 @@ pub(crate) fn informational(status: u16) -> String {
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
@@ -39,19 +100,30 @@ pub(crate) fn of_io(e: &io::Error) -> Failure {
 /// else the chain's own words.
 pub(crate) fn of(e: &(dyn StdError + 'static)) -> Failure {
     let mut words = Vec::new();
+    let mut kind = Kind::Other;
     let mut cause: Option<&(dyn StdError + 'static)> = Some(e);
     while let Some(err) = cause {
+        // hyper says a connection closed in its own error, without an I/O
+        // cause to read.
+        if let Some(h) = err.downcast_ref::<hyper::Error>()
+            && (h.is_closed() || h.is_incomplete_message() || h.is_canceled())
+        {
+            kind = Kind::Closed;
+        }
         if let Some(tls) = err.downcast_ref::<rustls::Error>() {
-            return Failure(format!("TLS: {tls}"));
+            return Failure::new(format!("TLS: {tls}"));
         }
         if let Some(io) = err.downcast_ref::<io::Error>() {
             if let Some(inner) = io.get_ref()
                 && let Some(tls) = inner.downcast_ref::<rustls::Error>()
             {
-                return Failure(format!("TLS: {tls}"));
+                return Failure::new(format!("TLS: {tls}"));
             }
-            if let Some(m) = io_kind(io.kind()) {
-                return Failure(m.to_string());
+            if let Some((kind, m)) = io_kind(io.kind()) {
+                return Failure {
+                    kind,
+                    message: m.to_string(),
+                };
             }
         }
         let text = err.to_string();
@@ -60,23 +132,27 @@ pub(crate) fn of(e: &(dyn StdError + 'static)) -> Failure {
         }
         cause = err.source();
     }
-    Failure(if words.is_empty() {
-        "request failed".to_string()
-    } else {
-        words.join(": ")
-    })
+    Failure {
+        kind,
+        message: if words.is_empty() {
+            "request failed".to_string()
+        } else {
+            words.join(": ")
+        },
+    }
 }
 
-fn io_kind(kind: io::ErrorKind) -> Option<&'static str> {
+/// The kind and the words of an I/O error's kind, where they are stable.
+fn io_kind(kind: io::ErrorKind) -> Option<(Kind, &'static str)> {
     use io::ErrorKind::*;
     Some(match kind {
-        ConnectionRefused => "Connection refused",
-        ConnectionReset => "Connection reset",
-        ConnectionAborted => "Connection aborted",
-        BrokenPipe => "Broken pipe",
-        TimedOut => "timeout",
-        UnexpectedEof => "connection closed early",
-        AddrNotAvailable => "address not available",
+        ConnectionRefused => (Kind::Connect, "Connection refused"),
+        AddrNotAvailable => (Kind::Connect, "address not available"),
+        ConnectionReset => (Kind::Closed, "Connection reset"),
+        ConnectionAborted => (Kind::Closed, "Connection aborted"),
+        BrokenPipe => (Kind::Closed, "Broken pipe"),
+        UnexpectedEof => (Kind::Closed, "connection closed early"),
+        TimedOut => (Kind::Timeout, "timeout"),
         _ => return None,
     })
 }
@@ -101,19 +177,27 @@ mod tests {
     #[test]
     fn stable_words_for_common_causes() {
         let refused = io::Error::new(io::ErrorKind::ConnectionRefused, "os error 111 on port 9");
-        assert_eq!(of_io(&refused).0, "Connection refused");
+        assert_eq!(of_io(&refused).message, "Connection refused");
+        assert_eq!(of_io(&refused).kind, Kind::Connect);
         let wrapped = Wrap("error trying to connect", refused);
-        assert_eq!(of(&wrapped).0, "Connection refused");
+        assert_eq!(of(&wrapped).message, "Connection refused");
         let tls = io::Error::new(
             io::ErrorKind::InvalidData,
             rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer),
         );
         assert!(
-            of_io(&tls).0.starts_with("TLS: invalid peer certificate"),
+            of_io(&tls)
+                .message
+                .starts_with("TLS: invalid peer certificate"),
             "{}",
             of_io(&tls)
         );
         let other = Wrap("connection error", io::Error::other("weird"));
-        assert_eq!(of(&other).0, "connection error: weird");
+        assert_eq!(of(&other).message, "connection error: weird");
+        assert_eq!(of(&other).kind, Kind::Other);
+        let reset = io::Error::new(io::ErrorKind::ConnectionReset, "by peer");
+        assert_eq!(of_io(&reset).kind, Kind::Closed);
+        assert_eq!(of_io(&reset).at_connect().kind, Kind::Closed);
+        assert_eq!(Failure::new("TLS: bad").at_connect().kind, Kind::Connect);
     }
 }

@@ -171,7 +171,7 @@ impl Connection {
                 )));
             }
             if !self.fill(MAX_HEAD).await? {
-                return Err(Failure::new("connection closed before the answer"));
+                return Err(Failure::closed("connection closed before the answer"));
             }
         }
     }
@@ -217,7 +217,7 @@ impl Connection {
                 return Ok(n);
             }
             if !self.fill(FIRST_BUFFER).await? {
-                return Err(Failure::new("connection closed within the answer"));
+                return Err(Failure::closed("connection closed within the answer"));
             }
         }
     }
@@ -271,7 +271,7 @@ impl Connection {
                 )));
             }
             if !self.fill(FIRST_BUFFER).await? {
-                return Err(Failure::new("connection closed within the answer"));
+                return Err(Failure::closed("connection closed within the answer"));
             }
         }
     }
@@ -334,7 +334,7 @@ fn replayed(chunks: std::collections::VecDeque<Vec<u8>>) -> (Result<(u16, u64), 
     };
     let got = runtime.block_on(conn.exchange(b"GET / HTTP/1.1\r\n\r\n", &mut Nothing));
     (
-        got.map(|r| (r.status, r.bytes)).map_err(|f| f.0),
+        got.map(|r| (r.status, r.bytes)).map_err(|f| f.message),
         conn.is_closed(),
     )
 }

@@ -82,11 +82,12 @@ pub fn measure(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Run, Error> 
         None => checked_schedule(job, progress)?,
     };
     let started = now();
-    let rows = match job.tool {
+    let mut rows = match job.tool {
         Tool::Builtin => builtin::run(&schedule, job, progress)?,
         Tool::K6 => k6::run(&schedule, job, progress)?,
         tool => tools::run(tool, &schedule, job, progress)?,
     };
+    rows::mark_overloaded(&mut rows, job.max_failures);
     let pairs = rows::pairs(&schedule, &rows);
     let environment = Environment::current(Path::new("."), started.clone());
     // An external tool's times owe nothing to this build.

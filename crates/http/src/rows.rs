@@ -3,8 +3,10 @@
 //! and an error page answered fast must not make a broken server look fast.
 
 use super::client::{Answer, Outcome};
+use super::failure::Kind;
 use super::schedule::{Schedule, Visit};
 use super::session::Fetched;
+use crate::document::failures::{Failures, over_limit};
 use crate::document::run::{Row, RowKind, ServerPair};
 use crate::stats::median;
 use std::collections::BTreeMap;
@@ -147,6 +149,7 @@ struct Tally {
     /// Answers by status, and requests without one.
     status: BTreeMap<u16, u64>,
     failed: u64,
+    kinds: Failures,
     cache: Shared,
     servers: Shared,
 }
@@ -156,8 +159,15 @@ impl Tally {
         match outcome {
             Outcome::Failed(f) => {
                 self.errors += 1;
-                count_capped(&mut self.messages, &f.0);
+                count_capped(&mut self.messages, &f.message);
                 self.failed += 1;
+                let kind = match f.kind {
+                    Kind::Connect => &mut self.kinds.connect,
+                    Kind::Closed => &mut self.kinds.closed,
+                    Kind::Timeout => &mut self.kinds.timeout,
+                    Kind::Other => &mut self.kinds.other,
+                };
+                *kind += 1;
             }
             Outcome::Answer(a) => self.add_answer(a),
         }
@@ -173,6 +183,7 @@ impl Tally {
         }
         if a.status >= 400 {
             self.errors += 1;
+            self.kinds.http += 1;
             *self
                 .messages
                 .entry(format!("HTTP {}", a.status))
@@ -211,7 +222,20 @@ pub(crate) fn row(labels: Labels, result: &Fetched) -> Row {
     row.page.cache = tally.cache.into_map();
     row.page.server = most_frequent(&tally.servers.into_map());
     row.page.tool = Some("builtin".to_string());
+    row.page.failures = (tally.kinds.total() > 0).then_some(tally.kinds);
     row
+}
+
+/// Marks the page rows of which more requests failed than `limit` percent
+/// allows (`--max-failures`) as overloaded: the one limit that also fails
+/// the run. Without a limit (a baseline judges the failures), none is.
+pub(crate) fn mark_overloaded(rows: &mut [Row], limit: Option<f64>) {
+    let Some(limit) = limit else {
+        return;
+    };
+    for row in rows.iter_mut().filter(|r| r.kind == RowKind::Page) {
+        row.page.overloaded = over_limit(row.errors, row.requests, limit);
+    }
 }
 
 /// Successful requests per second of wall time; none without time.

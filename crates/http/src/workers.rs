@@ -12,10 +12,21 @@ use super::session::Fetched;
 use super::url::Url;
 use crate::error::Error;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+/// The pause before a slot that lost its connection opens another, while
+/// the server answers other slots of the batch: doubled with each loss in
+/// a row, from [`BACKOFF_FIRST`] to [`BACKOFF_MAX`], and forgotten at the
+/// slot's next answer. A server with no room for every connection then
+/// serves the ones it holds, and the run measures what it sustains, not
+/// how fast the client can be refused. Against a server that answers no
+/// one, there is no pause: a dead server fails fast.
+pub(crate) const BACKOFF_FIRST: Duration = Duration::from_millis(10);
+/// The longest pause after a lost connection.
+pub(crate) const BACKOFF_MAX: Duration = Duration::from_secs(1);
 
 /// How a batch hands out requests.
 pub(crate) enum Work {
@@ -50,6 +61,9 @@ struct Batch {
     url: Url,
     /// A request count per slot of this thread's, or the shared count.
     share: Share,
+    /// Set at the batch's first answer, on any thread: the server is up,
+    /// so a slot that lost its connection pauses before the next.
+    answered: Arc<AtomicBool>,
 }
 
 enum Share {
@@ -113,6 +127,7 @@ impl Workers {
             Work::For(time) => Some(Instant::now() + *time),
             Work::Each(_) | Work::Shared(_) => None,
         };
+        let answered = Arc::new(AtomicBool::new(false));
         let n = self.threads.len();
         for (t, worker) in self.threads.iter().enumerate() {
             let share = match (work, until) {
@@ -126,6 +141,7 @@ impl Workers {
                 server,
                 url: url.clone(),
                 share,
+                answered: Arc::clone(&answered),
             };
             // A thread that has stopped is found out below, when its
             // reply does not come.
@@ -191,7 +207,7 @@ fn serve(
         // still comes, so the session never waits for it.
         let mut none = Vec::new();
         let pool = pools.get_mut(batch.server).unwrap_or(&mut none);
-        let reply = runtime.block_on(run(client, pool, batch.url, batch.share));
+        let reply = runtime.block_on(run(client, pool, batch));
         if replies.send(reply).is_err() {
             break;
         }
@@ -203,20 +219,23 @@ fn serve(
 }
 
 /// One batch on this thread's slots of a server: a task per slot, all
-/// started together.
-async fn run(client: &Arc<Client>, pool: &mut Vec<Slot>, url: Url, share: Share) -> Reply {
+/// started together. Its span ends at its last request's end, not when the
+/// last slot stops: a slot pausing after a lost connection, that finds no
+/// request left when it wakes, added no work.
+async fn run(client: &Arc<Client>, pool: &mut Vec<Slot>, batch: Batch) -> Reply {
     let start = Instant::now();
     let mut tasks = Vec::with_capacity(pool.len());
     for (i, slot) in std::mem::take(pool).into_iter().enumerate() {
-        let quota = match &share {
+        let quota = match &batch.share {
             Share::Each(quotas) => Quota::Own(quotas.get(i).copied().unwrap_or(0)),
             Share::Shared(count) => Quota::Shared(Arc::clone(count)),
             Share::Until(until) => Quota::Until(*until),
         };
         let client = Arc::clone(client);
-        let url = url.clone();
+        let url = batch.url.clone();
+        let answered = Arc::clone(&batch.answered);
         tasks.push(tokio::spawn(async move {
-            slot_task(&client, slot, &url, quota).await
+            slot_task(&client, slot, &url, quota, &answered).await
         }));
     }
     let mut outcomes = Vec::new();
@@ -238,10 +257,11 @@ async fn run(client: &Arc<Client>, pool: &mut Vec<Slot>, url: Url, share: Share)
             }
         }
     }
+    let end = outcomes.iter().map(|(at, _)| *at).max().unwrap_or(start);
     Reply {
         outcomes,
         start,
-        end: Instant::now(),
+        end,
     }
 }
 
@@ -264,6 +284,34 @@ impl Quota {
             Quota::Until(until) => Instant::now() < *until,
         }
     }
+
+    /// How long a slot may pause before its next request: not past the
+    /// batch's end, and not at all once no request is left to take.
+    fn pause(&self, wanted: Duration) -> Duration {
+        match self {
+            Quota::Own(0) => Duration::ZERO,
+            Quota::Own(_) => wanted,
+            Quota::Shared(count) if count.load(Ordering::Acquire) == 0 => Duration::ZERO,
+            Quota::Shared(_) => wanted,
+            Quota::Until(until) => wanted.min(until.saturating_duration_since(Instant::now())),
+        }
+    }
+}
+
+/// A slot's pauses after lost connections: see [`BACKOFF_FIRST`].
+struct Backoff(Duration);
+
+impl Backoff {
+    /// The pause after one more loss in a row.
+    fn next(&mut self) -> Duration {
+        let pause = self.0;
+        self.0 = (self.0 * 2).min(BACKOFF_MAX);
+        pause
+    }
+
+    fn reset(&mut self) {
+        self.0 = BACKOFF_FIRST;
+    }
 }
 
 async fn slot_task(
@@ -271,18 +319,59 @@ async fn slot_task(
     mut slot: Slot,
     url: &Url,
     mut quota: Quota,
+    answered: &AtomicBool,
 ) -> (Slot, Vec<(Instant, Outcome)>) {
     let mut outcomes = Vec::new();
+    let mut backoff = Backoff(BACKOFF_FIRST);
     while quota.take() {
         let outcome = client.fetch(&mut slot, url).await;
+        let lost = match &outcome {
+            Outcome::Answer(_) => {
+                answered.store(true, Ordering::Relaxed);
+                backoff.reset();
+                false
+            }
+            Outcome::Failed(f) => f.lost_the_connection(),
+        };
         outcomes.push((Instant::now(), outcome));
+        if lost && answered.load(Ordering::Relaxed) {
+            let pause = quota.pause(backoff.next());
+            if !pause.is_zero() {
+                tokio::time::sleep(pause).await;
+            }
+        }
     }
     (slot, outcomes)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Quota;
+    use super::*;
+
+    #[test]
+    fn the_backoff_doubles_to_its_cap_and_starts_again_at_an_answer() {
+        let mut b = Backoff(BACKOFF_FIRST);
+        let pauses: Vec<u128> = (0..9).map(|_| b.next().as_millis()).collect();
+        assert_eq!(pauses, [10, 20, 40, 80, 160, 320, 640, 1000, 1000]);
+        b.reset();
+        assert_eq!(b.next(), BACKOFF_FIRST);
+    }
+
+    #[test]
+    fn no_pause_once_no_request_is_left() {
+        let second = Duration::from_secs(1);
+        assert_eq!(Quota::Own(0).pause(second), Duration::ZERO);
+        assert_eq!(Quota::Own(2).pause(second), second);
+        let count = Arc::new(AtomicU64::new(0));
+        assert_eq!(
+            Quota::Shared(Arc::clone(&count)).pause(second),
+            Duration::ZERO
+        );
+        count.store(5, Ordering::Relaxed);
+        assert_eq!(Quota::Shared(count).pause(second), second);
+        let past = Quota::Until(Instant::now());
+        assert_eq!(past.pause(second), Duration::ZERO);
+    }
 
     #[test]
     fn an_own_quota_gives_exactly_its_count() {

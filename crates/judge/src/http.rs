@@ -21,37 +21,10 @@ pub(super) fn compare(baseline: &Run, run: &Run, min_delta: Option<f64>, out: &m
     let threshold = out.threshold;
     out.min_delta = Some(min_delta);
     for (base, now) in common_rows(baseline, run) {
-        let grew = |b: Option<f64>, n: Option<f64>| match (b, n) {
-            (Some(b), Some(n)) => Some((b, n, change_pct(b, n), n - b)),
-            _ => None,
-        };
-        let median = grew(base.figures.median, now.figures.median);
-        let median_grew_by_delta = median.is_some_and(|(_, _, _, delta)| delta > min_delta);
-        for (metric, figures) in [
-            (Figure::Median, median),
-            (Figure::P95, grew(base.figures.p95, now.figures.p95)),
-        ] {
-            if let Some((b, n, change, delta)) = figures {
-                out.checks.push(check(
-                    now,
-                    metric,
-                    b,
-                    n,
-                    change,
-                    over_threshold(change, threshold) && delta > min_delta,
-                ));
-            }
-        }
-        if let (Some(b), Some(n)) = (base.rps, now.rps) {
-            let change = change_pct(b, n);
-            out.checks.push(check(
-                now,
-                Figure::Rps,
-                b,
-                n,
-                change,
-                over_threshold(-change, threshold) && median_grew_by_delta,
-            ));
+        // An overloaded page's times say what the server sustained, not how
+        // fast it is: on either side, only its failures are judged.
+        if !(base.page.overloaded || now.page.overloaded) {
+            speed(base, now, threshold, min_delta, out);
         }
         let (b, n) = (error_rate(base), error_rate(now));
         out.checks.push(check(
@@ -61,6 +34,42 @@ pub(super) fn compare(baseline: &Run, run: &Run, min_delta: Option<f64>, out: &m
             n,
             n - b,
             n - b > ERROR_RATE_POINTS,
+        ));
+    }
+}
+
+/// The checks of a page's times and req/s.
+fn speed(base: &Row, now: &Row, threshold: f64, min_delta: f64, out: &mut Comparison) {
+    let grew = |b: Option<f64>, n: Option<f64>| match (b, n) {
+        (Some(b), Some(n)) => Some((b, n, change_pct(b, n), n - b)),
+        _ => None,
+    };
+    let median = grew(base.figures.median, now.figures.median);
+    let median_grew_by_delta = median.is_some_and(|(_, _, _, delta)| delta > min_delta);
+    for (metric, figures) in [
+        (Figure::Median, median),
+        (Figure::P95, grew(base.figures.p95, now.figures.p95)),
+    ] {
+        if let Some((b, n, change, delta)) = figures {
+            out.checks.push(check(
+                now,
+                metric,
+                b,
+                n,
+                change,
+                over_threshold(change, threshold) && delta > min_delta,
+            ));
+        }
+    }
+    if let (Some(b), Some(n)) = (base.rps, now.rps) {
+        let change = change_pct(b, n);
+        out.checks.push(check(
+            now,
+            Figure::Rps,
+            b,
+            n,
+            change,
+            over_threshold(-change, threshold) && median_grew_by_delta,
         ));
     }
 }
@@ -178,6 +187,29 @@ mod tests {
         assert!(regressed(page(10.0, 1000.0, 100, 0), page(10.0, 500.0, 100, 0)).is_empty());
         let r = regressed(page(10.0, 1000.0, 100, 0), page(11.1, 500.0, 100, 0));
         assert_eq!(r, ["rps"]);
+    }
+
+    #[test]
+    fn an_overloaded_page_is_judged_by_its_failures_alone() {
+        let overloaded = |mut r: Row| {
+            r.page.overloaded = true;
+            r
+        };
+        // Twice as slow, half the req/s: no speed check on either side.
+        let slow = page(20.0, 500.0, 100, 50);
+        let c = compare(
+            &run(vec![page(10.0, 1000.0, 100, 0)]),
+            "b",
+            &run(vec![overloaded(slow.clone())]),
+            &Rules::default(),
+        )
+        .unwrap();
+        let judged: Vec<String> = c.checks.iter().map(|k| k.metric.to_string()).collect();
+        assert_eq!(judged, ["error_rate"]);
+        assert_eq!(
+            regressed(overloaded(page(10.0, 1000.0, 100, 10)), slow),
+            ["error_rate"]
+        );
     }
 
     #[test]

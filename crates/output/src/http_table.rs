@@ -147,7 +147,9 @@ pub fn rate(v: f64) -> String {
     }
 }
 
-/// One line per row that failed: `target url: 5 × Connection refused`.
+/// One line per row that failed: `target url: 5 × Connection refused`,
+/// after the share that failed and its kinds where the row counts them
+/// (`5.0 % of 100 failed (connect 5)`), and the overloaded mark.
 fn failures(rows: &[Row]) -> String {
     let mut out = String::new();
     for r in rows.iter().filter(|r| !r.error_messages.is_empty()) {
@@ -155,15 +157,42 @@ fn failures(rows: &[Row]) -> String {
         items.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         let list: Vec<String> = items.iter().map(|(m, n)| format!("{n} × {m}")).collect();
         let line = format!(
-            "  {} {}: {}",
+            "  {} {}: {}{}",
             r.page.target.as_deref().unwrap_or(""),
             r.name,
+            kinds(r),
             list.join(", ")
         );
         out.push_str(clean(line.trim_end()).as_ref());
         out.push('\n');
     }
     out
+}
+
+/// `OVERLOADED, 96.9 % of 30,000 failed (closed 29,064); `: the share of
+/// a row's requests that failed and their kinds, where the row counts
+/// them (the built-in client does).
+fn kinds(r: &Row) -> String {
+    let Some(f) = r.page.failures.filter(|_| r.requests > 0) else {
+        return String::new();
+    };
+    let said: Vec<String> = f
+        .kinds()
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(kind, n)| format!("{kind} {}", thousands(*n as f64)))
+        .collect();
+    format!(
+        "{}{:.1} % of {} failed ({}); ",
+        if r.page.overloaded {
+            "OVERLOADED, "
+        } else {
+            ""
+        },
+        r.errors as f64 * 100.0 / r.requests as f64,
+        thousands(r.requests as f64),
+        said.join(", ")
+    )
 }
 
 /// Per page: each later server (B) against the first (A).
@@ -283,8 +312,13 @@ mod tests {
         a.error_messages = [("HTTP 404".to_string(), 1)].into();
         let mut b = row("http://127.0.0.1:8081", "/", vec![]);
         b.rps = Some(0.0);
-        b.errors = 4;
+        (b.requests, b.errors) = (4, 4);
         b.error_messages = [("Connection refused".to_string(), 4)].into();
+        b.page.failures = Some(crate::document::failures::Failures {
+            connect: 4,
+            ..Default::default()
+        });
+        b.page.overloaded = true;
         let settings = json!({
             "servers": ["a", "b"], "pages": ["/"], "requests": 3, "warmup_effective": 4,
             "concurrency": 4, "rounds": 2, "cold": false, "tool": "builtin",
@@ -315,7 +349,10 @@ mod tests {
             lines[3]
         );
         assert!(
-            text.contains("  http://127.0.0.1:8081 /: 4 × Connection refused"),
+            text.contains(
+                "  http://127.0.0.1:8081 /: OVERLOADED, 100.0 % of 4 failed (connect 4); \
+                 4 × Connection refused"
+            ),
             "{text}"
         );
         assert!(text.lines().all(|l| !l.ends_with(' ')), "{text}");

@@ -4,7 +4,7 @@ use crate::document::comparison::{Comparison, Figure, Judged};
 use crate::document::outcome::RunOutcome;
 use crate::document::run::{Metric, Row, RowKind, Run};
 use crate::probe::Role;
-use crate::text::clean;
+use crate::text::{clean, cleaned};
 use std::collections::BTreeSet;
 
 /// Names of micro probes that failed their check, their setup, or panicked:
@@ -105,25 +105,79 @@ pub(crate) fn failed_cells(run: &Run) -> Vec<String> {
         .collect()
 }
 
-/// The line of an HTTP run that failed more of its requests than its
+/// The lines of an HTTP run that failed more of its requests than its
 /// settings' `max_failures` allows, or made none: a dead server is no
-/// pass, with or without a baseline. Runs without the cap (older ones,
-/// imports) have no such line.
-pub(crate) fn failed_requests(run: &Run) -> Option<String> {
-    let cap = run.settings.http()?.max_failures?;
-    let pages = run.rows.iter().filter(|r| r.kind == RowKind::Page);
-    let (failed, all) = pages.fold((0u64, 0u64), |(f, a), r| {
+/// pass, with or without a baseline. A page marked overloaded has a line
+/// of its own, saying what the server sustained; a run whose pages carry
+/// no mark (made before pages were marked) is judged by its whole share.
+/// Runs without the cap (older ones, imports) have no such line.
+pub(crate) fn failed_requests(run: &Run) -> Vec<String> {
+    let Some(cap) = run.settings.http().and_then(|s| s.max_failures) else {
+        return Vec::new();
+    };
+    let pages: Vec<&Row> = run
+        .rows
+        .iter()
+        .filter(|r| r.kind == RowKind::Page)
+        .collect();
+    let (failed, all) = pages.iter().fold((0u64, 0u64), |(f, a), r| {
         (f.saturating_add(r.errors), a.saturating_add(r.requests))
     });
     if all == 0 {
-        return Some("FAIL: no request was made, so nothing was measured".to_string());
+        return vec!["FAIL: no request was made, so nothing was measured".to_string()];
+    }
+    let overloaded: Vec<String> = pages
+        .iter()
+        .filter(|r| r.page.overloaded)
+        .map(|r| overloaded_line(r, cap))
+        .collect();
+    if !overloaded.is_empty() {
+        return overloaded;
     }
     let share = failed as f64 * 100.0 / all as f64;
-    (share > cap).then(|| {
-        format!(
-            "FAIL: {failed} of {all} requests failed ({share:.1} %, more than --max-failures={cap} %)"
-        )
-    })
+    (share > cap)
+        .then(|| {
+            format!(
+                "FAIL: {failed} of {all} requests failed ({share:.1} %, more than --max-failures={cap} %)"
+            )
+        })
+        .into_iter()
+        .collect()
+}
+
+/// `FAIL: server / overloaded: 29064 of 30000 requests failed (96.9 %:
+/// closed 29064), more than --max-failures=0 %; it sustained 574 req/s`.
+fn overloaded_line(r: &Row, cap: f64) -> String {
+    let share = if r.requests == 0 {
+        100.0
+    } else {
+        r.errors as f64 * 100.0 / r.requests as f64
+    };
+    let kinds = r
+        .page
+        .failures
+        .map(|f| {
+            let said: Vec<String> = f
+                .kinds()
+                .iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(kind, n)| format!("{kind} {n}"))
+                .collect();
+            format!(": {}", said.join(", "))
+        })
+        .unwrap_or_default();
+    let sustained = r
+        .rps
+        .map(|rps| format!("; it sustained {} req/s", crate::http_table::rate(rps)))
+        .unwrap_or_default();
+    cleaned(&format!(
+        "FAIL: {} {} overloaded: {} of {} requests failed ({share:.1} %{kinds}), more than \
+         --max-failures={cap} %{sustained}",
+        r.page.target.as_deref().unwrap_or(""),
+        r.name,
+        r.errors,
+        r.requests
+    ))
 }
 
 /// The verdict lines: one per failed probe and disagreeing variant, then
@@ -244,7 +298,7 @@ fn broken(run: &Run) -> bool {
     !failed_probes(run).is_empty()
         || !disagreeing(run).is_empty()
         || !failed_cells(run).is_empty()
-        || failed_requests(run).is_some()
+        || !failed_requests(run).is_empty()
 }
 
 /// The verdict `run` is delivered with, to be kept in it: its exit code,
@@ -288,6 +342,28 @@ mod tests {
             }),
             ..test_micro_run(vec![row], None)
         }
+    }
+
+    #[test]
+    fn an_overloaded_page_fails_the_run_saying_what_the_server_sustained() {
+        let mut run = http_run(30_000, 29_064, Some(5.0));
+        let row = &mut run.rows[0];
+        row.page.target = Some("nginx".into());
+        row.page.overloaded = true;
+        row.rps = Some(574.2);
+        row.page.failures = Some(crate::document::failures::Failures {
+            closed: 29_000,
+            timeout: 64,
+            ..Default::default()
+        });
+        assert_eq!(
+            lines(&run),
+            [
+                "FAIL: nginx / overloaded: 29064 of 30000 requests failed (96.9 %: closed 29000, \
+                 timeout 64), more than --max-failures=5 %; it sustained 574 req/s"
+            ]
+        );
+        assert_eq!(exit_code(&run), 1);
     }
 
     #[test]

@@ -10,6 +10,7 @@ use crate::comparison::{
 };
 use crate::environment::{Cpu, Environment};
 use crate::explanation::Explanation;
+use crate::failures::Failures;
 use crate::figures::Figures;
 use crate::functions::{Attribution, Call, Function, Functions, Moved, Unkept};
 use crate::import::Imported;
@@ -259,6 +260,14 @@ pub(super) fn row(key: &str, kind: RowKind) -> Row {
             cache: counts("HIT"),
             server: Some("demo-site".to_string()),
             tool: Some("builtin".to_string()),
+            failures: Some(Failures {
+                connect: 1,
+                closed: 2,
+                timeout: 3,
+                http: 4,
+                other: 5,
+            }),
+            overloaded: true,
         },
     }
 }

@@ -1,0 +1,93 @@
+//! The requests of a page that got no page, counted by kind, and whether
+//! the server was overloaded.
+//!
+//! One failure count says little of a server under more load than it
+//! takes: a refused connection (no room), a connection closed under a
+//! request (dropped), a timeout (kept waiting) and an error page (answered,
+//! badly) each tell something else. So a row counts them apart, and a row
+//! whose failures pass the run's limit (`--max-failures`) is marked
+//! overloaded: its times and req/s say what the server sustained for the
+//! requests it did answer, and no comparison judges them as a speed.
+
+use serde::{Deserialize, Serialize};
+
+/// A page's failed requests by kind. Each request is counted once.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+#[serde(default)]
+pub struct Failures {
+    /// No connection: refused, unreachable, or its TLS handshake failed.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub connect: u64,
+    /// The connection was reset or closed before the answer's end.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub closed: u64,
+    /// No answer within the timeout.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub timeout: u64,
+    /// An answer of status 400 or above.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub http: u64,
+    /// Anything else: an answer that is not HTTP, a body cut short.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub other: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl Failures {
+    /// Every failed request.
+    pub fn total(&self) -> u64 {
+        self.kinds()
+            .iter()
+            .fold(0u64, |sum, (_, n)| sum.saturating_add(*n))
+    }
+
+    /// Each kind and its count, in the order a table shows them.
+    pub fn kinds(&self) -> [(&'static str, u64); 5] {
+        [
+            ("connect", self.connect),
+            ("closed", self.closed),
+            ("timeout", self.timeout),
+            ("http", self.http),
+            ("other", self.other),
+        ]
+    }
+}
+
+/// Whether `failed` of `requests` is more than `limit` percent: the rule
+/// that marks a row overloaded and fails a run. A row that made no request
+/// measured nothing, and is over any limit.
+pub fn over_limit(failed: u64, requests: u64, limit: f64) -> bool {
+    requests == 0 || failed as f64 * 100.0 / requests as f64 > limit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_add_up_and_only_counted_kinds_are_written() {
+        let f = Failures {
+            connect: 2,
+            closed: 5,
+            http: 1,
+            ..Failures::default()
+        };
+        assert_eq!(f.total(), 8);
+        let json = serde_json::to_string(&f).unwrap();
+        assert_eq!(json, r#"{"connect":2,"closed":5,"http":1}"#);
+        assert_eq!(serde_json::from_str::<Failures>(&json).unwrap(), f);
+    }
+
+    #[test]
+    fn the_limit_is_a_share_strictly_passed() {
+        assert!(!over_limit(0, 100, 0.0));
+        assert!(over_limit(1, 100, 0.0));
+        assert!(!over_limit(10, 100, 10.0));
+        assert!(over_limit(11, 100, 10.0));
+        assert!(over_limit(0, 0, 100.0));
+    }
+}
