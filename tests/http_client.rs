@@ -421,3 +421,37 @@ fn a_duration_runs_the_client_for_a_time_and_counts_every_request() {
     let settings = run.settings.http().expect("HTTP settings");
     assert_eq!(settings.duration, Some(1));
 }
+
+/// `--rate`: the open model sends exactly what it planned, a count or a
+/// time's worth, and says it was paced. (How its times run from the plan
+/// is scripts/open-model.py's to show: a test cannot stall a server for a
+/// known time on a loaded machine.)
+#[test]
+fn a_rate_sends_what_it_planned() {
+    let s = start();
+    let run = measure(&options(&[
+        &format!("--url={}", s.url("/")),
+        "--rate=1000",
+        "--requests=40",
+        "--concurrency=4",
+    ]))
+    .unwrap();
+    let r = only_row(&run);
+    assert_eq!((r.figures.n, r.requests, r.errors), (40, 40, 0));
+    assert_eq!(s.seen.requests(), 40 + 5);
+    assert_eq!(run.settings.http().and_then(|h| h.rate), Some(1000.0));
+
+    // 50 a second for a second over two slots: slot 0 plans 0, 40, ...,
+    // 960 ms and slot 1 20, 60, ..., 980 ms, 25 each.
+    let s = start();
+    let run = measure(&options(&[
+        &format!("--url={}", s.url("/")),
+        "--rate=50",
+        "--duration=1",
+        "--concurrency=2",
+        "--rounds=1",
+    ]))
+    .unwrap();
+    let r = only_row(&run);
+    assert_eq!((r.requests, r.errors), (50, 0), "{r:?}");
+}

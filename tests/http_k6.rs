@@ -322,10 +322,11 @@ fn what_k6_cannot_do_is_refused_before_it_starts() {
     );
     assert_eq!(ran.code, 2, "{}", ran.stderr);
     assert!(ran.stderr.contains("k6 is not installed"), "{}", ran.stderr);
-    let ran = common::run(common::yardstick().args(["http", "-q", "--rate=5", &url]));
+    let ran = common::run(common::yardstick().args(["http", "-q", "--rate=5", "--tool=ab", &url]));
     assert_eq!(ran.code, 2, "{}", ran.stderr);
     assert!(
-        ran.stderr.contains("--rate works with --tool=k6 only"),
+        ran.stderr
+            .contains("--rate works with the built-in client or --tool=k6, not --tool=ab"),
         "{}",
         ran.stderr
     );

@@ -22,7 +22,12 @@ pub fn run(
 ) -> Result<Vec<Row>, Error> {
     let connector = Connector::of(job, schedule)?;
     let client = Arc::new(Client::new(job, connector).map_err(Error::Usage)?);
-    let session = session::run(schedule, &client, threads(schedule.concurrency), progress)?;
+    let session = session::run(
+        schedule,
+        &client,
+        (threads(schedule.concurrency), job.rate),
+        progress,
+    )?;
     for (server, n) in schedule.servers.iter().zip(&session.opened) {
         progress(&format!("{}: {n} connections opened", server.name));
     }

@@ -47,6 +47,22 @@ pub(crate) enum Outcome {
     Failed(Failure),
 }
 
+impl Outcome {
+    /// The outcome of a request sent `late` after its planned start
+    /// (`--rate`): its times run from the plan, so a server that held the
+    /// slot up is charged for the wait it caused.
+    pub(crate) fn late_by(self, late: Duration) -> Outcome {
+        match self {
+            Outcome::Answer(a) if !late.is_zero() => Outcome::Answer(Answer {
+                total: a.total + millis(late),
+                ttfb: a.ttfb + millis(late),
+                ..a
+            }),
+            other => other,
+        }
+    }
+}
+
 /// A connection slot: the connection a task keeps between requests.
 #[derive(Default)]
 pub(crate) struct Slot {
@@ -57,6 +73,11 @@ pub(crate) struct Slot {
     timer: Option<Pin<Box<tokio::time::Sleep>>>,
     /// Connections this slot opened (the tests count them).
     pub(crate) opened: u64,
+    /// Connections lost in a row (refused, reset, closed under a request),
+    /// which set the pause before the next; 0 from the slot's next answer.
+    /// Kept from one batch to the next, so a slot turned away in the
+    /// warm-up does not rush the server again as the measuring begins.
+    pub(crate) losses: u32,
     /// When the request in flight must end; its connections' reads fail
     /// after it.
     deadline: Deadline,
@@ -511,6 +532,24 @@ mod tests {
         assert_eq!(declared_length(&parts(304, &["100"]), false), None);
         assert_eq!(declared_length(&parts(200, &[]), false), None);
         assert_eq!(declared_length(&parts(200, &["x"]), false), None);
+    }
+
+    #[test]
+    fn a_late_request_is_timed_from_its_plan() {
+        let answer = Outcome::Answer(Answer {
+            total: 2.0,
+            ttfb: 1.0,
+            status: 200,
+            bytes: 2,
+            cache: None,
+            server: None,
+        });
+        let Outcome::Answer(late) = answer.late_by(Duration::from_millis(200)) else {
+            panic!("an answer stays an answer");
+        };
+        assert_eq!((late.total, late.ttfb), (202.0, 201.0));
+        let failed = Outcome::Failed(Failure::new("x"));
+        assert_eq!(failed.clone().late_by(Duration::from_secs(1)), failed);
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! each connection is open and its handshake done before anything is
 //! timed); measured batches let the slots take requests from a common
 //! count, so exactly `concurrency` requests are in flight until the batch
-//! ends, or (`--duration`) send requests until the batch's time is up.
+//! ends, or (`--duration`) send requests until the batch's time is up;
+//! with `--rate`, the slots start requests on a fixed schedule instead (an
+//! open model), and the warm-up stays as it is.
 
 use super::client::{Client, Outcome};
 use super::schedule::Schedule;
@@ -43,7 +45,7 @@ pub(crate) struct Session {
 pub(crate) fn run(
     schedule: &Schedule,
     client: &Arc<Client>,
-    threads: usize,
+    (threads, rate): (usize, Option<f64>),
     progress: &mut dyn FnMut(&str),
 ) -> Result<Session, Error> {
     let slots_per_server = usize::try_from(schedule.concurrency).unwrap_or(usize::MAX);
@@ -62,7 +64,7 @@ pub(crate) fn run(
     for &index in warm_ups.iter().flatten() {
         let visit = &schedule.visits[index];
         let work = Work::Each(split(schedule.warmup, slots_per_server));
-        workers.batch(visit.server, &visit.url, &work);
+        workers.batch(visit.server, &visit.url, &work, None);
     }
     let rounds = schedule.rounds();
     let n_rounds = rounds.len();
@@ -74,7 +76,7 @@ pub(crate) fn run(
                 Some(time) => Work::For(time),
                 None => Work::Shared(b.count),
             };
-            let fetched = workers.batch(visit.server, &visit.url, &work);
+            let fetched = workers.batch(visit.server, &visit.url, &work, rate);
             visits[b.visit].add(fetched);
         }
     }

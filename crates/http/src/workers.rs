@@ -17,13 +17,13 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// The pause before a slot that lost its connection opens another, while
-/// the server answers other slots of the batch: doubled with each loss in
-/// a row, from [`BACKOFF_FIRST`] to [`BACKOFF_MAX`], and forgotten at the
-/// slot's next answer. A server with no room for every connection then
-/// serves the ones it holds, and the run measures what it sustains, not
-/// how fast the client can be refused. Against a server that answers no
-/// one, there is no pause: a dead server fails fast.
+/// The pause before a slot that lost its connection opens another, once
+/// the server has answered any slot: doubled with each loss in a row, from
+/// [`BACKOFF_FIRST`] to [`BACKOFF_MAX`], and forgotten at the slot's next
+/// answer. A server with no room for every connection then serves the
+/// ones it holds, and the run measures what it sustains, not how fast the
+/// client can be refused. Against a server that has answered no one, there
+/// is no pause: a dead server fails fast.
 pub(crate) const BACKOFF_FIRST: Duration = Duration::from_millis(10);
 /// The longest pause after a lost connection.
 pub(crate) const BACKOFF_MAX: Duration = Duration::from_secs(1);
@@ -45,6 +45,8 @@ pub(crate) struct Workers {
     threads: Vec<Worker>,
     /// The servers each thread has slots of.
     servers: usize,
+    /// Per server, whether it has answered any request yet.
+    answered: Vec<Arc<AtomicBool>>,
 }
 
 struct Worker {
@@ -61,9 +63,23 @@ struct Batch {
     url: Url,
     /// A request count per slot of this thread's, or the shared count.
     share: Share,
-    /// Set at the batch's first answer, on any thread: the server is up,
-    /// so a slot that lost its connection pauses before the next.
+    /// The open model's schedule of this thread's slots, under `--rate`.
+    pace: Option<Pace>,
+    /// Set at the server's first answer, on any thread, and kept for the
+    /// session: the server is up, so a slot that lost its connection
+    /// pauses before the next.
     answered: Arc<AtomicBool>,
+}
+
+/// When each of a thread's slots starts its requests under `--rate`: the
+/// first at its own moment (the batch's slots staggered over one period),
+/// then one every `every`, whatever the server's pace. A request is timed
+/// from its planned start, so a server that stalls is charged for every
+/// request it held back, not only the one it stalled on.
+#[derive(Clone)]
+struct Pace {
+    first: Vec<Instant>,
+    every: Duration,
 }
 
 enum Share {
@@ -112,13 +128,22 @@ impl Workers {
         Ok(Workers {
             threads: started,
             servers,
+            answered: (0..servers).map(|_| Arc::default()).collect(),
         })
     }
 
     /// Runs one batch on `server`'s slots, every thread at once; its
     /// outcomes in the order they finished, its wall time from the first
-    /// thread's start to the last one's end.
-    pub(crate) fn batch(&self, server: usize, url: &Url, work: &Work) -> Fetched {
+    /// thread's start to the last one's end. With `rate` (`--rate`), the
+    /// slots start `rate` requests a second between them, an open model;
+    /// else each sends its next request when its last one ended.
+    pub(crate) fn batch(
+        &self,
+        server: usize,
+        url: &Url,
+        work: &Work,
+        rate: Option<f64>,
+    ) -> Fetched {
         let shared = Arc::new(AtomicU64::new(match work {
             Work::Shared(n) => *n,
             Work::Each(_) | Work::For(_) => 0,
@@ -127,8 +152,10 @@ impl Workers {
             Work::For(time) => Some(Instant::now() + *time),
             Work::Each(_) | Work::Shared(_) => None,
         };
-        let answered = Arc::new(AtomicBool::new(false));
+        let answered = self.answered.get(server).cloned().unwrap_or_default();
         let n = self.threads.len();
+        let slots: usize = self.threads.iter().map(|w| w.slots).sum();
+        let paces = rate.map(|rate| paces(rate, slots, n, Instant::now()));
         for (t, worker) in self.threads.iter().enumerate() {
             let share = match (work, until) {
                 (Work::For(_), Some(until)) => Share::Until(until),
@@ -141,6 +168,7 @@ impl Workers {
                 server,
                 url: url.clone(),
                 share,
+                pace: paces.as_ref().and_then(|p| p.get(t).cloned()),
                 answered: Arc::clone(&answered),
             };
             // A thread that has stopped is found out below, when its
@@ -186,6 +214,23 @@ impl Workers {
         }
         opened
     }
+}
+
+/// The schedules of `threads` threads' slots for `rate` requests a second
+/// over `slots` slots from `start`: slot `g` (of thread `g % threads`)
+/// starts at `start + g / rate`, then once every `slots / rate`.
+fn paces(rate: f64, slots: usize, threads: usize, start: Instant) -> Vec<Pace> {
+    let gap = Duration::try_from_secs_f64(1.0 / rate).unwrap_or(Duration::MAX);
+    let every = Duration::try_from_secs_f64(slots as f64 / rate).unwrap_or(Duration::MAX);
+    (0..threads)
+        .map(|t| Pace {
+            first: (t..slots)
+                .step_by(threads.max(1))
+                .map(|g| start + gap.saturating_mul(u32::try_from(g).unwrap_or(u32::MAX)))
+                .collect(),
+            every,
+        })
+        .collect()
 }
 
 /// A thread's life: its slots of every server, and the batches it is
@@ -234,8 +279,12 @@ async fn run(client: &Arc<Client>, pool: &mut Vec<Slot>, batch: Batch) -> Reply 
         let client = Arc::clone(client);
         let url = batch.url.clone();
         let answered = Arc::clone(&batch.answered);
+        let pace = batch
+            .pace
+            .as_ref()
+            .and_then(|p| Some((*p.first.get(i)?, p.every)));
         tasks.push(tokio::spawn(async move {
-            slot_task(&client, slot, &url, quota, &answered).await
+            slot_task(&client, slot, &url, (quota, pace), &answered).await
         }));
     }
     let mut outcomes = Vec::new();
@@ -298,48 +347,66 @@ impl Quota {
     }
 }
 
-/// A slot's pauses after lost connections: see [`BACKOFF_FIRST`].
-struct Backoff(Duration);
-
-impl Backoff {
-    /// The pause after one more loss in a row.
-    fn next(&mut self) -> Duration {
-        let pause = self.0;
-        self.0 = (self.0 * 2).min(BACKOFF_MAX);
-        pause
-    }
-
-    fn reset(&mut self) {
-        self.0 = BACKOFF_FIRST;
+/// The pause after `losses` connections lost in a row: see
+/// [`BACKOFF_FIRST`].
+fn backoff(losses: u32) -> Duration {
+    match losses {
+        0 => Duration::ZERO,
+        n => BACKOFF_FIRST
+            .saturating_mul(1 << (n - 1).min(16))
+            .min(BACKOFF_MAX),
     }
 }
 
+/// A slot's requests: as many as `quota` gives, each when the last ended,
+/// or with `pace` (its first planned start, and the period) on its
+/// schedule, each timed from its planned start.
 async fn slot_task(
     client: &Client,
     mut slot: Slot,
     url: &Url,
-    mut quota: Quota,
+    (mut quota, pace): (Quota, Option<(Instant, Duration)>),
     answered: &AtomicBool,
 ) -> (Slot, Vec<(Instant, Outcome)>) {
     let mut outcomes = Vec::new();
-    let mut backoff = Backoff(BACKOFF_FIRST);
-    while quota.take() {
-        let outcome = client.fetch(&mut slot, url).await;
-        let lost = match &outcome {
-            Outcome::Answer(_) => {
-                answered.store(true, Ordering::Relaxed);
-                backoff.reset();
-                false
-            }
-            Outcome::Failed(f) => f.lost_the_connection(),
-        };
-        outcomes.push((Instant::now(), outcome));
-        if lost && answered.load(Ordering::Relaxed) {
-            let pause = quota.pause(backoff.next());
+    let mut sent: u32 = 0;
+    loop {
+        if slot.losses > 0 && answered.load(Ordering::Relaxed) {
+            let pause = quota.pause(backoff(slot.losses));
             if !pause.is_zero() {
                 tokio::time::sleep(pause).await;
             }
         }
+        let planned = pace.map(|(first, every)| first + every.saturating_mul(sent));
+        let go = match (planned, &quota) {
+            // A timed batch sends every request planned within its time,
+            // however late the server made it: the plan is the load.
+            (Some(at), Quota::Until(until)) => at < *until,
+            _ => quota.take(),
+        };
+        if !go {
+            break;
+        }
+        let late = match planned {
+            Some(at) => {
+                tokio::time::sleep_until(at.into()).await;
+                Instant::now().saturating_duration_since(at)
+            }
+            None => Duration::ZERO,
+        };
+        sent = sent.saturating_add(1);
+        let outcome = client.fetch(&mut slot, url).await.late_by(late);
+        match &outcome {
+            Outcome::Answer(_) => {
+                answered.store(true, Ordering::Relaxed);
+                slot.losses = 0;
+            }
+            Outcome::Failed(f) if f.lost_the_connection() => {
+                slot.losses = slot.losses.saturating_add(1);
+            }
+            Outcome::Failed(_) => {}
+        }
+        outcomes.push((Instant::now(), outcome));
     }
     (slot, outcomes)
 }
@@ -349,12 +416,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_backoff_doubles_to_its_cap_and_starts_again_at_an_answer() {
-        let mut b = Backoff(BACKOFF_FIRST);
-        let pauses: Vec<u128> = (0..9).map(|_| b.next().as_millis()).collect();
-        assert_eq!(pauses, [10, 20, 40, 80, 160, 320, 640, 1000, 1000]);
-        b.reset();
-        assert_eq!(b.next(), BACKOFF_FIRST);
+    fn the_backoff_doubles_to_its_cap() {
+        let pauses: Vec<u128> = (0..10).map(|n| backoff(n).as_millis()).collect();
+        assert_eq!(pauses, [0, 10, 20, 40, 80, 160, 320, 640, 1000, 1000]);
+        assert_eq!(backoff(u32::MAX), BACKOFF_MAX);
     }
 
     #[test]
@@ -371,6 +436,18 @@ mod tests {
         assert_eq!(Quota::Shared(count).pause(second), second);
         let past = Quota::Until(Instant::now());
         assert_eq!(past.pause(second), Duration::ZERO);
+    }
+
+    #[test]
+    fn a_pace_staggers_the_slots_over_one_period() {
+        let start = Instant::now();
+        // 1,000 requests a second over 4 slots on 2 threads: slot g starts
+        // at g ms, then every 4 ms.
+        let p = paces(1000.0, 4, 2, start);
+        let ms =
+            |p: &Pace| -> Vec<u128> { p.first.iter().map(|t| (*t - start).as_millis()).collect() };
+        assert_eq!((ms(&p[0]), ms(&p[1])), (vec![0, 2], vec![1, 3]));
+        assert_eq!(p[0].every, Duration::from_millis(4));
     }
 
     #[test]

@@ -251,6 +251,10 @@ fn load(s: &HttpSettings, tool: &str) -> String {
             format!("{d} s + {} warm-up each", s.warmup_effective)
         }
         (Some(d), None) => format!("{d} s each"),
+        (None, Some(rate)) if tool == "builtin" => format!(
+            "{} requests at {rate}/s + {} warm-up each",
+            s.requests, s.warmup_effective
+        ),
         (None, _) => format!(
             "{} requests + {} warm-up each",
             s.requests, s.warmup_effective

@@ -93,8 +93,21 @@ fn one(page: &mut Page, row: &Row) -> Result<(), Error> {
     ];
     // A figure the row has not (`-`), or answers it had none of, left out.
     rows.retain(|r| !r[1].is_empty() && r[1] != "-");
+    for (kind, n) in row.page.failures.iter().flat_map(|f| f.kinds()) {
+        if n > 0 {
+            rows.push(vec![format!("failed: {kind}"), n.to_string()]);
+        }
+    }
     for (message, n) in &row.error_messages {
         rows.push(vec![format!("error: {message}"), n.to_string()]);
+    }
+    if row.page.overloaded {
+        page.paragraph(
+            "Overloaded: more requests failed than --max-failures allows. The times and \
+             req/s are what the server sustained for the requests it answered, and no \
+             comparison judges them as a speed.",
+            false,
+        );
     }
     page.table(&["figure", "value"], &rows, &["value"]);
     Ok(())

@@ -312,7 +312,7 @@ baseline comparison of micro mode.",
                     long: "rate",
                     short: None,
                     value: Some("PER_SECOND"),
-                    help: "with --tool=k6: start this many requests a second for --duration, whatever the server's pace",
+                    help: "start this many requests a second, whatever the server's pace, each timed from its planned start (an open model): the built-in client for --duration or until --requests are sent, k6 for --duration",
                     set: Set::Text(|o, v, _| {
                         o.job.rate = Some(rate(v)?);
                         Ok(())

@@ -115,15 +115,15 @@ fn check(o: &HttpOptions) -> Result<(), Error> {
 /// dropped unsaid.
 fn check_tool_only(o: &HttpOptions) -> Result<(), Error> {
     let tool = o.job.tool;
-    let only_k6 = [
-        (o.job.rate.is_some(), "--rate"),
-        (o.job.segments > 1, "--segments"),
-    ];
-    if tool != Tool::K6
-        && let Some((_, option)) = only_k6.iter().find(|(given, _)| *given)
-    {
+    if tool != Tool::K6 && o.job.segments > 1 {
         return Err(Error::usage(format!(
-            "{option} works with --tool=k6 only, not --tool={}",
+            "--segments works with --tool=k6 only, not --tool={}",
+            tool.as_str()
+        )));
+    }
+    if o.job.rate.is_some() && !matches!(tool, Tool::Builtin | Tool::K6) {
+        return Err(Error::usage(format!(
+            "--rate works with the built-in client or --tool=k6, not --tool={}",
             tool.as_str()
         )));
     }
