@@ -103,9 +103,9 @@ def oha(binary, protocol):
     return client
 
 
-def start_nginx(folder):
-    """nginx (one worker) serving 1 KB at PAGE over HTTP/1.1, h2c and TLS;
-    returns (process, {protocol: URL})."""
+def start_nginx(folder, connections=1024):
+    """nginx (one worker, `worker_connections` as given) serving 1 KB at
+    PAGE over HTTP/1.1, h2c and TLS; returns (process, {protocol: URL})."""
     html = folder / "html"
     html.mkdir(parents=True)
     folder.chmod(0o755)
@@ -119,7 +119,8 @@ def start_nginx(folder):
 worker_processes 1;
 pid {folder}/nginx.pid;
 error_log {folder}/error.log;
-events {{ worker_connections 1024; }}
+worker_rlimit_nofile {connections * 2};
+events {{ worker_connections {connections}; }}
 http {{
   access_log off;
   client_body_temp_path {folder}/tmp; proxy_temp_path {folder}/tmp;

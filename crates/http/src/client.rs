@@ -83,7 +83,9 @@ pub(crate) struct Slot {
     deadline: Deadline,
     /// The request to the URL the slot is sent to, made at its first.
     h1: Option<(Url, H1Request)>,
-    h2: Option<(Url, H2Request)>,
+    /// Boxed: its URI and header map are the larger, and every slot
+    /// holds the field, HTTP/1.1's too.
+    h2: Option<(Url, Box<H2Request>)>,
     /// The last answers' words, kept from one answer to the next.
     words: Words,
 }
@@ -193,7 +195,9 @@ impl Client {
                         again: true,
                     }) => {
                         slot.conn = None;
-                        self.attempt(slot, url, start).await
+                        // Boxed: a second try is rare, and its future
+                        // inline would double every slot's task.
+                        Box::pin(self.attempt(slot, url, start)).await
                     }
                     done => done,
                 }
@@ -259,7 +263,7 @@ impl Client {
                 (answer, conn.is_closed())
             }
             Measured::H2(conn) => {
-                let made = made_for(&mut slot.h2, url, || self.h2_request(url))?;
+                let made = made_for(&mut slot.h2, url, || self.h2_request(url).map(Box::new))?;
                 let uri = match bench {
                     Some(target) => uri(url, target, true)?,
                     None => made.uri.clone(),
@@ -267,8 +271,16 @@ impl Client {
                 let mut request = Request::new(Empty::new());
                 *request.uri_mut() = uri;
                 *request.headers_mut() = made.headers.clone();
-                let answer =
-                    exchange(conn, request, start, &self.cache_header, &mut slot.words).await;
+                // Boxed: hyper's future is large, and inline it would
+                // make every slot's task as large, HTTP/1.1's too.
+                let answer = Box::pin(exchange(
+                    conn,
+                    request,
+                    start,
+                    &self.cache_header,
+                    &mut slot.words,
+                ))
+                .await;
                 (answer.map_err(Missed::from), conn.closed)
             }
         };

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""What each HTTP client holds per connection: the most memory (max RSS,
+from the client process's own rusage) of yardstick's built-in client and
+of wrk, at several concurrencies, against one nginx (one worker, room for
+every connection) serving 1 KB over HTTP/1.1, in interleaved rounds.
+
+    scripts/client-memory.py [--rounds=3] [--concurrency=1000,5000]
+                             [--requests=100000] [--yardstick=NAME=PATH ...]
+
+yardstick makes --requests (a row keeps each request's time, so its
+figure holds them too); wrk runs for 2 s on two threads. Each line gives
+every round's max RSS in MB, then the median and its ratio to wrk's.
+"""
+import argparse
+import importlib.util
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def load(name, file):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / file)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+dvn = load("dvn", "demo-vs-nginx.py")
+cpu = load("client_cpu", "client-cpu.py")
+
+
+def max_rss_mb(cmd):
+    """Runs `cmd`, reaped with wait4 for its own rusage; its max RSS in MB."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    err = proc.stderr.read().decode(errors="replace")
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        sys.exit(f"{cmd[0]} failed ({code}): {err.strip()[-500:]}")
+    return usage.ru_maxrss / 1024.0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--concurrency", default="1000,5000")
+    parser.add_argument("--requests", type=int, default=100000)
+    parser.add_argument("--yardstick", action="append", default=[],
+                        help="NAME=PATH of another build to measure")
+    args = parser.parse_args()
+    _, binary = dvn.build()
+    builds = {"yardstick": binary}
+    for given in args.yardstick:
+        name, _, path = given.partition("=")
+        builds[name] = pathlib.Path(path)
+    levels = [int(c) for c in args.concurrency.split(",")]
+    with tempfile.TemporaryDirectory(prefix="client-memory") as tmp:
+        nginx, urls = cpu.start_nginx(pathlib.Path(tmp), connections=max(levels) * 2)
+        url = urls["h1"]
+        try:
+            for c in levels:
+                seen = {name: [] for name in [*builds, "wrk"]}
+                for _ in range(args.rounds):
+                    for name, path in builds.items():
+                        seen[name].append(max_rss_mb(
+                            [str(path), "http", f"--url={url}", f"--requests={args.requests}",
+                             f"--concurrency={c}", "--warmup=0", "--rounds=1", "-q"]))
+                    seen["wrk"].append(max_rss_mb(
+                        ["wrk", "-t2", f"-c{c}", "-d2s", "--timeout", "10s", url]))
+                wrk = statistics.median(seen["wrk"])
+                print(f"concurrency {c}, {args.rounds} interleaved rounds, max RSS in MB:")
+                for name, figures in seen.items():
+                    m = statistics.median(figures)
+                    rounds = ", ".join(f"{f:.1f}" for f in figures)
+                    print(f"  {name:10s} {m:7.1f} (x{m / wrk:.2f} wrk's)  [rounds: {rounds}]",
+                          flush=True)
+        finally:
+            dvn.stop(nginx)
+
+
+if __name__ == "__main__":
+    main()
