@@ -107,10 +107,12 @@ fn serve(mut stream: TcpStream, counts: &Counts, limit: u64) {
         } else {
             b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
         };
+        // Counted before it is sent: once the client has it, the test may
+        // read the count.
+        counts.answered.fetch_add(1, Ordering::SeqCst);
         if stream.write_all(answer).is_err() {
             return;
         }
-        counts.answered.fetch_add(1, Ordering::SeqCst);
         if close {
             return;
         }
@@ -132,7 +134,8 @@ fn only_row(args: &[&str]) -> Row {
 /// and turns every other connection away, as nginx does past
 /// `worker_connections`, against twelve slots. The warm-up's one request
 /// a slot gets four answers and eight connections turned away; the held
-/// connections then answer two more each, and every later request fails,
+/// connections then answer at most two more each (how many depends on
+/// which slots take the requests first), and every other request fails,
 /// each turned-away connection one failure of kind `closed`. The row must
 /// say exactly what the server did.
 #[test]
@@ -155,10 +158,14 @@ fn a_server_out_of_room_is_counted_exactly_and_marked_overloaded() {
     ]);
     let failures = r.page.failures.expect("failures by kind");
     assert_eq!(r.requests, 30);
-    assert_eq!(Counts::get(&counts.answered), 12);
-    assert_eq!(answered(&r), 8, "{r:?}");
-    assert_eq!(failures.closed, 22, "{r:?}");
-    assert_eq!(Counts::get(&counts.turned_away), 8 + 22);
+    assert_eq!(answered(&r), Counts::get(&counts.answered) - 4, "{r:?}");
+    assert_eq!(
+        failures.closed,
+        Counts::get(&counts.turned_away) - 8,
+        "{r:?}"
+    );
+    assert_eq!(answered(&r) + failures.closed, 30, "{r:?}");
+    assert!(answered(&r) <= 8, "{r:?}");
     assert_eq!(
         (
             failures.connect,
@@ -170,7 +177,7 @@ fn a_server_out_of_room_is_counted_exactly_and_marked_overloaded() {
         "{r:?}"
     );
     assert_eq!(r.errors, failures.total());
-    // 22 of 30 failed: past 50 %.
+    // At least 22 of 30 failed: past 50 %.
     assert!(r.page.overloaded, "{r:?}");
 
     // The same server, allowed every failure: counted alike, not marked.
@@ -183,7 +190,7 @@ fn a_server_out_of_room_is_counted_exactly_and_marked_overloaded() {
         "--rounds=1",
         "--max-failures=100",
     ]);
-    assert_eq!(r.page.failures.map(|f| f.closed), Some(22), "{r:?}");
+    assert!(r.page.failures.is_some_and(|f| f.closed >= 22), "{r:?}");
     assert!(!r.page.overloaded, "{r:?}");
 }
 

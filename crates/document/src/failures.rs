@@ -57,11 +57,35 @@ impl Failures {
     }
 }
 
+/// `failed` of `requests`, in percent; all of none (100) when no request
+/// was made, since nothing was measured.
+pub fn share(failed: u64, requests: u64) -> f64 {
+    if requests == 0 {
+        100.0
+    } else {
+        failed as f64 * 100.0 / requests as f64
+    }
+}
+
 /// Whether `failed` of `requests` is more than `limit` percent: the rule
 /// that marks a row overloaded and fails a run. A row that made no request
 /// measured nothing, and is over any limit.
 pub fn over_limit(failed: u64, requests: u64, limit: f64) -> bool {
-    requests == 0 || failed as f64 * 100.0 / requests as f64 > limit
+    requests == 0 || share(failed, requests) > limit
+}
+
+impl std::fmt::Display for Failures {
+    /// The kinds that happened, `closed 29000, timeout 64`, as the table
+    /// and the verdict say them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let said: Vec<String> = self
+            .kinds()
+            .iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(kind, n)| format!("{kind} {n}"))
+            .collect();
+        f.write_str(&said.join(", "))
+    }
 }
 
 #[cfg(test)]
@@ -80,6 +104,7 @@ mod tests {
         let json = serde_json::to_string(&f).unwrap();
         assert_eq!(json, r#"{"connect":2,"closed":5,"http":1}"#);
         assert_eq!(serde_json::from_str::<Failures>(&json).unwrap(), f);
+        assert_eq!(f.to_string(), "connect 2, closed 5, http 1");
     }
 
     #[test]
@@ -89,5 +114,6 @@ mod tests {
         assert!(!over_limit(10, 100, 10.0));
         assert!(over_limit(11, 100, 10.0));
         assert!(over_limit(0, 0, 100.0));
+        assert_eq!((share(1, 4), share(0, 0)), (25.0, 100.0));
     }
 }

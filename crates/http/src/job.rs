@@ -210,6 +210,10 @@ impl Job {
     /// baseline judges it: none, since nothing else would fail a run
     /// against a dead server.
     pub const MAX_FAILURES_ALONE: f64 = 0.0;
+    /// The fewest requests a second `--rate` takes: one a minute and a
+    /// half or so, far below any load, and far above the rates whose
+    /// periods would overflow a clock.
+    pub const MIN_RATE: f64 = 0.01;
 }
 
 impl Default for Job {

@@ -267,6 +267,10 @@ pub(crate) fn pairs(schedule: &Schedule, rows: &[Row]) -> Vec<ServerPair> {
         let base = &rows[group[0]];
         for &other_index in &group[1..] {
             let other = &rows[other_index];
+            // An overloaded page's times are no speed to set against
+            // another's.
+            let judged = !(base.page.overloaded || other.page.overloaded);
+            let ratio = |top, bottom| if judged { ratio(top, bottom) } else { None };
             out.push(ServerPair {
                 name: schedule.visits[group[0]].page.clone(),
                 base: base.page.target.clone().unwrap_or_default(),

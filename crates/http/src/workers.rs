@@ -12,18 +12,19 @@ use super::session::Fetched;
 use super::url::Url;
 use crate::error::Error;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// The pause before a slot that lost its connection opens another, once
-/// the server has answered any slot: doubled with each loss in a row, from
+/// The pause before a slot that lost its connection opens another, while
+/// the server answers other slots (it answered one within the last
+/// [`BACKOFF_MAX`]): doubled with each loss in a row, from
 /// [`BACKOFF_FIRST`] to [`BACKOFF_MAX`], and forgotten at the slot's next
 /// answer. A server with no room for every connection then serves the
 /// ones it holds, and the run measures what it sustains, not how fast the
-/// client can be refused. Against a server that has answered no one, there
-/// is no pause: a dead server fails fast.
+/// client can be refused. Against a server that answers no one, or no
+/// longer does, there is no pause: a dead server fails fast.
 pub(crate) const BACKOFF_FIRST: Duration = Duration::from_millis(10);
 /// The longest pause after a lost connection.
 pub(crate) const BACKOFF_MAX: Duration = Duration::from_secs(1);
@@ -45,8 +46,8 @@ pub(crate) struct Workers {
     threads: Vec<Worker>,
     /// The servers each thread has slots of.
     servers: usize,
-    /// Per server, whether it has answered any request yet.
-    answered: Vec<Arc<AtomicBool>>,
+    /// Per server, when it last answered.
+    answered: Vec<Arc<Answered>>,
 }
 
 struct Worker {
@@ -65,10 +66,44 @@ struct Batch {
     share: Share,
     /// The open model's schedule of this thread's slots, under `--rate`.
     pace: Option<Pace>,
-    /// Set at the server's first answer, on any thread, and kept for the
-    /// session: the server is up, so a slot that lost its connection
-    /// pauses before the next.
-    answered: Arc<AtomicBool>,
+    /// When the server last answered, on any thread.
+    answered: Arc<Answered>,
+}
+
+/// When a server last answered any slot, shared by every thread: a slot
+/// that lost its connection pauses only while the server answers others.
+pub(crate) struct Answered {
+    /// What `last` counts from.
+    epoch: Instant,
+    /// Milliseconds from `epoch` to the last answer, plus one; 0: none yet.
+    last: AtomicU64,
+}
+
+impl Answered {
+    fn new() -> Answered {
+        Answered {
+            epoch: Instant::now(),
+            last: AtomicU64::new(0),
+        }
+    }
+
+    /// Notes an answer that came now.
+    fn note(&self) {
+        let millis = u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.last.store(millis.saturating_add(1), Ordering::Relaxed);
+    }
+
+    /// Whether the server answered within the last [`BACKOFF_MAX`].
+    fn lately(&self) -> bool {
+        match self.last.load(Ordering::Relaxed) {
+            0 => false,
+            last => {
+                let now = u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX);
+                let window = u64::try_from(BACKOFF_MAX.as_millis()).unwrap_or(u64::MAX);
+                now.saturating_add(1).saturating_sub(last) <= window
+            }
+        }
+    }
 }
 
 /// When each of a thread's slots starts its requests under `--rate`: the
@@ -128,7 +163,7 @@ impl Workers {
         Ok(Workers {
             threads: started,
             servers,
-            answered: (0..servers).map(|_| Arc::default()).collect(),
+            answered: (0..servers).map(|_| Arc::new(Answered::new())).collect(),
         })
     }
 
@@ -148,14 +183,20 @@ impl Workers {
             Work::Shared(n) => *n,
             Work::Each(_) | Work::For(_) => 0,
         }));
+        // One moment for the batch's end and its schedule's start, so the
+        // plan's last requests fall within the time as planned.
+        let start = Instant::now();
         let until = match work {
-            Work::For(time) => Some(Instant::now() + *time),
+            Work::For(time) => Some(start + *time),
             Work::Each(_) | Work::Shared(_) => None,
         };
-        let answered = self.answered.get(server).cloned().unwrap_or_default();
+        let answered = match self.answered.get(server) {
+            Some(a) => Arc::clone(a),
+            None => Arc::new(Answered::new()),
+        };
         let n = self.threads.len();
         let slots: usize = self.threads.iter().map(|w| w.slots).sum();
-        let paces = rate.map(|rate| paces(rate, slots, n, Instant::now()));
+        let paces = rate.map(|rate| paces(rate, slots, n, start));
         for (t, worker) in self.threads.iter().enumerate() {
             let share = match (work, until) {
                 (Work::For(_), Some(until)) => Share::Until(until),
@@ -228,13 +269,19 @@ impl Workers {
 /// over `slots` slots from `start`: slot `g` (of thread `g % threads`)
 /// starts at `start + g / rate`, then once every `slots / rate`.
 fn paces(rate: f64, slots: usize, threads: usize, start: Instant) -> Vec<Pace> {
+    // `--rate` is at least `Job::MIN_RATE`; a moment past the clock's end
+    // would be never.
     let gap = Duration::try_from_secs_f64(1.0 / rate).unwrap_or(Duration::MAX);
     let every = Duration::try_from_secs_f64(slots as f64 / rate).unwrap_or(Duration::MAX);
+    let never = start + Duration::from_secs(u64::from(u32::MAX));
     (0..threads)
         .map(|t| Pace {
             first: (t..slots)
                 .step_by(threads.max(1))
-                .map(|g| start + gap.saturating_mul(u32::try_from(g).unwrap_or(u32::MAX)))
+                .map(|g| {
+                    let offset = gap.saturating_mul(u32::try_from(g).unwrap_or(u32::MAX));
+                    start.checked_add(offset).unwrap_or(never)
+                })
                 .collect(),
             every,
         })
@@ -400,30 +447,41 @@ async fn slot_task(
     mut slot: Box<Slot>,
     url: Url,
     (mut quota, pace): (Quota, Option<(Instant, Duration)>),
-    (answered, done): (Arc<AtomicBool>, Done),
+    (answered, done): (Arc<Answered>, Done),
 ) -> Box<Slot> {
     let mut sent: u32 = 0;
     loop {
-        if slot.losses > 0 && answered.load(Ordering::Relaxed) {
+        if slot.losses > 0 && answered.lately() {
             let pause = quota.pause(backoff(slot.losses));
             if !pause.is_zero() {
                 tokio::time::sleep(pause).await;
             }
         }
-        let planned = pace.map(|(first, every)| first + every.saturating_mul(sent));
-        let go = match (planned, &quota) {
-            // A timed batch sends every request planned within its time,
-            // however late the server made it: the plan is the load.
-            (Some(at), Quota::Until(until)) => at < *until,
-            _ => quota.take(),
-        };
-        if !go {
+        let planned = pace.and_then(|(first, every)| first.checked_add(every.saturating_mul(sent)));
+        if pace.is_some() && planned.is_none() {
             break;
         }
+        // A timed batch sends what was planned within its time, and stops
+        // at its end, as k6's arrival rate does: a request the server held
+        // back past the end is not sent.
+        if let (Some(at), Quota::Until(until)) = (planned, &quota)
+            && at >= *until
+        {
+            break;
+        }
+        if !quota.take() {
+            break;
+        }
+        // How late the slot is, taken before any sleep: a slot on time
+        // sleeps to its plan, and the timer's own lateness (up to its
+        // millisecond tick) is not the server's doing.
         let late = match planned {
             Some(at) => {
-                tokio::time::sleep_until(at.into()).await;
-                Instant::now().saturating_duration_since(at)
+                let late = Instant::now().saturating_duration_since(at);
+                if late.is_zero() {
+                    tokio::time::sleep_until(at.into()).await;
+                }
+                late
             }
             None => Duration::ZERO,
         };
@@ -431,7 +489,7 @@ async fn slot_task(
         let outcome = client.fetch(&mut slot, &url).await.late_by(late);
         match &outcome {
             Outcome::Answer(_) => {
-                answered.store(true, Ordering::Relaxed);
+                answered.note();
                 slot.losses = 0;
             }
             Outcome::Failed(f) if f.lost_the_connection() => {
@@ -453,6 +511,22 @@ mod tests {
         let pauses: Vec<u128> = (0..10).map(|n| backoff(n).as_millis()).collect();
         assert_eq!(pauses, [0, 10, 20, 40, 80, 160, 320, 640, 1000, 1000]);
         assert_eq!(backoff(u32::MAX), BACKOFF_MAX);
+    }
+
+    #[test]
+    fn a_server_answered_lately_only_after_an_answer() {
+        let a = Answered::new();
+        assert!(!a.lately());
+        a.note();
+        assert!(a.lately());
+        // An answer longer ago than the longest pause is not lately.
+        if let Some(epoch) = Instant::now().checked_sub(BACKOFF_MAX * 3) {
+            let long_ago = Answered {
+                epoch,
+                last: AtomicU64::new(1),
+            };
+            assert!(!long_ago.lately());
+        }
     }
 
     #[test]

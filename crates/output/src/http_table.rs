@@ -4,6 +4,7 @@
 //! an A/B table per page. Pure text, no trailing spaces.
 
 use super::layout::{Align, Table, ms, significant, thousands};
+use crate::document::failures;
 use crate::document::run::{Row, Run, ServerPair};
 use crate::document::settings::HttpSettings;
 use crate::text::{clean, cleaned};
@@ -147,12 +148,16 @@ pub fn rate(v: f64) -> String {
     }
 }
 
-/// One line per row that failed: `target url: 5 × Connection refused`,
-/// after the share that failed and its kinds where the row counts them
-/// (`5.0 % of 100 failed (connect 5)`), and the overloaded mark.
+/// One line per row that failed or was overloaded: `target url: 5 ×
+/// Connection refused`, after the overloaded mark and the share that
+/// failed, with its kinds where the row counts them (`5.0 % of 100 failed
+/// (connect 5)`).
 fn failures(rows: &[Row]) -> String {
     let mut out = String::new();
-    for r in rows.iter().filter(|r| !r.error_messages.is_empty()) {
+    for r in rows
+        .iter()
+        .filter(|r| !r.error_messages.is_empty() || r.page.overloaded)
+    {
         let mut items: Vec<(&String, &u64)> = r.error_messages.iter().collect();
         items.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         let list: Vec<String> = items.iter().map(|(m, n)| format!("{n} × {m}")).collect();
@@ -169,29 +174,26 @@ fn failures(rows: &[Row]) -> String {
     out
 }
 
-/// `OVERLOADED, 96.9 % of 30,000 failed (closed 29,064); `: the share of
+/// `OVERLOADED, 96.9 % of 30,000 failed (closed 29064); `: the share of
 /// a row's requests that failed and their kinds, where the row counts
 /// them (the built-in client does).
 fn kinds(r: &Row) -> String {
-    let Some(f) = r.page.failures.filter(|_| r.requests > 0) else {
-        return String::new();
+    let mark = if r.page.overloaded {
+        "OVERLOADED, "
+    } else {
+        ""
     };
-    let said: Vec<String> = f
-        .kinds()
-        .iter()
-        .filter(|(_, n)| *n > 0)
-        .map(|(kind, n)| format!("{kind} {}", thousands(*n as f64)))
-        .collect();
+    if r.page.failures.is_none() && mark.is_empty() {
+        return String::new();
+    }
+    let kinds = match r.page.failures.filter(|f| f.total() > 0) {
+        Some(f) => format!(" ({f})"),
+        None => String::new(),
+    };
     format!(
-        "{}{:.1} % of {} failed ({}); ",
-        if r.page.overloaded {
-            "OVERLOADED, "
-        } else {
-            ""
-        },
-        r.errors as f64 * 100.0 / r.requests as f64,
+        "{mark}{:.1} % of {} failed{kinds}; ",
+        failures::share(r.errors, r.requests),
         thousands(r.requests as f64),
-        said.join(", ")
     )
 }
 
@@ -246,6 +248,10 @@ pub fn ratio(v: Option<f64>) -> String {
 fn load(s: &HttpSettings, tool: &str) -> String {
     let timed = matches!(tool, "wrk" | "k6" | "builtin");
     match (s.duration.filter(|_| timed), s.rate) {
+        (Some(d), Some(rate)) if tool == "builtin" => format!(
+            "{rate} requests/s for {d} s + {} warm-up each",
+            s.warmup_effective
+        ),
         (Some(d), Some(rate)) => format!("{rate} requests/s for {d} s each"),
         (Some(d), None) if tool == "builtin" => {
             format!("{d} s + {} warm-up each", s.warmup_effective)

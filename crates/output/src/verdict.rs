@@ -1,6 +1,7 @@
 //! The closing verdict lines and the exit code they stand for.
 
 use crate::document::comparison::{Comparison, Figure, Judged};
+use crate::document::failures;
 use crate::document::outcome::RunOutcome;
 use crate::document::run::{Metric, Row, RowKind, Run};
 use crate::probe::Role;
@@ -134,7 +135,7 @@ pub(crate) fn failed_requests(run: &Run) -> Vec<String> {
     if !overloaded.is_empty() {
         return overloaded;
     }
-    let share = failed as f64 * 100.0 / all as f64;
+    let share = failures::share(failed, all);
     (share > cap)
         .then(|| {
             format!(
@@ -148,23 +149,12 @@ pub(crate) fn failed_requests(run: &Run) -> Vec<String> {
 /// `FAIL: server / overloaded: 29064 of 30000 requests failed (96.9 %:
 /// closed 29064), more than --max-failures=0 %; it sustained 574 req/s`.
 fn overloaded_line(r: &Row, cap: f64) -> String {
-    let share = if r.requests == 0 {
-        100.0
-    } else {
-        r.errors as f64 * 100.0 / r.requests as f64
-    };
+    let share = failures::share(r.errors, r.requests);
     let kinds = r
         .page
         .failures
-        .map(|f| {
-            let said: Vec<String> = f
-                .kinds()
-                .iter()
-                .filter(|(_, n)| *n > 0)
-                .map(|(kind, n)| format!("{kind} {n}"))
-                .collect();
-            format!(": {}", said.join(", "))
-        })
+        .filter(|f| f.total() > 0)
+        .map(|f| format!(": {f}"))
         .unwrap_or_default();
     let sustained = r
         .rps

@@ -208,9 +208,10 @@ pub(super) fn tool(value: &str) -> Result<Tool, Error> {
 /// `--rate`: requests started per second, a positive finite number.
 pub(super) fn rate(value: &str) -> Result<f64, Error> {
     match value.trim().parse::<f64>() {
-        Ok(r) if r.is_finite() && r > 0.0 => Ok(r),
+        Ok(r) if r.is_finite() && r >= Job::MIN_RATE => Ok(r),
         _ => Err(Error::usage(format!(
-            "--rate: `{value}` is not a positive number of requests per second"
+            "--rate: `{value}` is not a number of requests per second of at least {}",
+            Job::MIN_RATE
         ))),
     }
 }

@@ -71,7 +71,8 @@ pub struct HttpSettings {
     /// time: wrk, and k6 under `--duration` or `--rate`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duration: Option<u64>,
-    /// `--rate`: requests k6 started per second.
+    /// `--rate`: requests started per second, by k6 or the built-in
+    /// client, whatever the server's pace (an open model).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate: Option<f64>,
     /// `--segments`: the k6 instances the load was split over, each its
