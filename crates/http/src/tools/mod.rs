@@ -21,6 +21,7 @@ use super::address;
 use super::job::{Job, Protocol, Tool};
 use super::rows::{FAILED, Labels};
 use super::schedule::{Schedule, Visit};
+use crate::document::failures::Failures;
 use crate::document::figures::Figures;
 use crate::document::run::Row;
 use crate::error::Error;
@@ -55,6 +56,9 @@ pub struct Summary {
     pub server: Option<String>,
     /// What the tool said that the row's figures do not show.
     pub note: String,
+    /// The failed requests by kind, where the tool tells kinds apart
+    /// (wrk's socket errors do).
+    pub failures: Option<Failures>,
 }
 
 impl Summary {
@@ -75,6 +79,16 @@ impl Summary {
             self.errors = self.errors.saturating_add(n);
             let e = self.error_messages.entry(message.to_string()).or_default();
             *e = e.saturating_add(n);
+        }
+    }
+
+    /// Adds `n` failed requests of a kind (`kind` picks its count in the
+    /// row's failures) under `message`, when there are any.
+    fn add_failure(&mut self, kind: fn(&mut Failures) -> &mut u64, message: &str, n: u64) {
+        if n > 0 {
+            self.add_error(message, n);
+            let count = kind(self.failures.get_or_insert_with(Failures::default));
+            *count = count.saturating_add(n);
         }
     }
 
@@ -101,6 +115,7 @@ impl Summary {
         row.page.bytes = self.bytes;
         row.page.server = self.server;
         row.page.tool = Some(tool.as_str().to_string());
+        row.page.failures = self.failures;
         row
     }
 }

@@ -14,6 +14,7 @@ use super::invocation::Invocation;
 use super::units::{after, bytes, count, millis};
 use super::wrk_tally::{self, Tally};
 use super::{Summary, first_line};
+use crate::document::failures::Failures;
 use crate::error::Error;
 use crate::job::Job;
 use std::path::Path;
@@ -170,21 +171,18 @@ fn tallied(stdout: &str, totals: &Totals, tally: &Tally) -> Result<Summary, Stri
     for (&code, &n) in &tally.statuses {
         match code {
             200..=399 => successes.push((code, n)),
-            0..=99 => s.add_error(&format!("HTTP {code:03}: not a status"), n),
+            0..=99 => s.add_failure(other, &format!("HTTP {code:03}: not a status"), n),
             100..=199 => {
                 interim = interim.saturating_add(n);
-                s.add_error(&crate::failure::informational(code), n);
+                s.add_failure(other, &crate::failure::informational(code), n);
             }
-            _ => s.add_error(&format!("HTTP {code}"), n),
+            _ => s.add_failure(http, &format!("HTTP {code}"), n),
         }
         if !(200..=399).contains(&code) {
             s.add_status(&format!("{code:03}"), n);
         }
     }
-    s.add_error("connect error", e.connect);
-    s.add_error("read error", read);
-    s.add_error("write error", e.write);
-    s.add_error("timeout", e.timeout);
+    e.add_to(&mut s, read);
     let ok = successes
         .iter()
         .fold(0u64, |sum, (_, n)| sum.saturating_add(*n));
@@ -221,6 +219,10 @@ fn could_not_connect(said: &str) -> Option<Summary> {
         .split_once(' ')
         .map_or("unable to connect", |(_, m)| m.trim());
     let mut s = Summary::all_failed(1, message);
+    s.failures = Some(Failures {
+        connect: 1,
+        ..Failures::default()
+    });
     s.note = "wrk stopped: it could not connect".to_string();
     Some(s)
 }
@@ -240,11 +242,8 @@ fn counted(stdout: &str, totals: &Totals) -> Summary {
         requests: answered.saturating_add(failed),
         ..Summary::default()
     };
-    s.add_error("HTTP 4xx/5xx", non2xx);
-    s.add_error("connect error", e.connect);
-    s.add_error("read error", e.read);
-    s.add_error("write error", e.write);
-    s.add_error("timeout", e.timeout);
+    s.add_failure(http, "HTTP 4xx/5xx", non2xx);
+    e.add_to(&mut s, e.read);
     s.succeeded = answered.saturating_sub(non2xx.saturating_add(e.timeout));
     let late = e.timeout.min(answered.saturating_sub(non2xx));
     s.add_status("2xx/3xx", s.succeeded);
@@ -319,6 +318,28 @@ struct SocketErrors {
 }
 
 /// `Socket errors: connect 0, read 0, write 0, timeout 2`.
+impl SocketErrors {
+    /// Adds wrk's socket errors to `s` by kind, with `read` of its read
+    /// errors (those left when the close-delimited answers are taken out):
+    /// a read or write error is a connection that broke under a request.
+    fn add_to(&self, s: &mut Summary, read: u64) {
+        s.add_failure(|f| &mut f.connect, "connect error", self.connect);
+        s.add_failure(|f| &mut f.closed, "read error", read);
+        s.add_failure(|f| &mut f.closed, "write error", self.write);
+        s.add_failure(|f| &mut f.timeout, "timeout", self.timeout);
+    }
+}
+
+/// The count of a row's failures that an error status goes to.
+fn http(f: &mut Failures) -> &mut u64 {
+    &mut f.http
+}
+
+/// The count of a row's failures that an answer that is no page goes to.
+fn other(f: &mut Failures) -> &mut u64 {
+    &mut f.other
+}
+
 fn socket_errors(stdout: &str) -> SocketErrors {
     let mut out = SocketErrors::default();
     let Some(text) = after(stdout, "Socket errors:") else {
@@ -344,6 +365,20 @@ fn socket_errors(stdout: &str) -> SocketErrors {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn socket_errors_are_counted_by_kind() {
+        let out = "  100 requests in 1.00s, 10.00KB read\n  Socket errors: connect 3, read 2, \
+                   write 1, timeout 4\n  Non-2xx or 3xx responses: 5\n";
+        let totals = totals(out).expect("totals");
+        let s = counted(out, &totals);
+        let f = s.failures.expect("kinds");
+        assert_eq!(
+            (f.connect, f.closed, f.timeout, f.http, f.other),
+            (3, 3, 4, 5, 0)
+        );
+        assert_eq!(f.total(), s.errors);
+    }
 
     #[test]
     fn totals_in_every_unit() {
