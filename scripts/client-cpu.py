@@ -23,6 +23,7 @@ two), so its requests are counted from its output; the others make
 --requests. h2load reports a mean, not a median, of its request times.
 """
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
@@ -145,6 +146,41 @@ http {{
     return proc, urls
 
 
+def builds_of(others):
+    """The release build of this tree, as `yardstick`, built first, and the
+    builds `others` names (NAME=PATH each): {name: binary}."""
+    _, binary = dvn.build()
+    builds = {"yardstick": binary}
+    for given in others:
+        name, _, path = given.partition("=")
+        builds[name] = pathlib.Path(path)
+    return builds
+
+
+@contextlib.contextmanager
+def serving(connections=1024):
+    """start_nginx in a temporary folder, stopped on the way out: yields
+    (process, {protocol: URL})."""
+    with tempfile.TemporaryDirectory(prefix="nginx") as tmp:
+        nginx, urls = start_nginx(pathlib.Path(tmp), connections)
+        try:
+            yield nginx, urls
+        finally:
+            dvn.stop(nginx)
+
+
+def http_row(binary, url, *options):
+    """The row of `yardstick http --url=URL OPTIONS` (one page), read from
+    the run it saves; a run that failed its requests (exit 1) still has
+    its row."""
+    with tempfile.NamedTemporaryFile(suffix=".json") as saved:
+        proc = subprocess.run([str(binary), "http", f"--url={url}", *options,
+                               f"--save={saved.name}", "-q"], capture_output=True, text=True)
+        if proc.returncode not in (0, 1):
+            sys.exit(f"yardstick failed ({proc.returncode}): {proc.stderr.strip()}")
+        return json.loads(pathlib.Path(saved.name).read_text())["rows"][0]
+
+
 def clients_of(protocol, builds, oha_binary):
     """The clients measured for `protocol`, by name; the first other
     tool named is the one ratios are taken against."""
@@ -184,30 +220,22 @@ def main():
                         help="NAME=PATH of another build to measure")
     parser.add_argument("--oha", default=shutil.which("oha") or "/opt/oha/bin/oha")
     args = parser.parse_args()
-    _, binary = dvn.build()
-    builds = {"yardstick": binary}
-    for given in args.yardstick:
-        name, _, path = given.partition("=")
-        builds[name] = pathlib.Path(path)
+    builds = builds_of(args.yardstick)
     oha_binary = args.oha if os.access(args.oha, os.X_OK) else None
     if oha_binary is None:
         print("oha not found: measured without it")
-    with tempfile.TemporaryDirectory(prefix="client-cpu") as tmp:
-        nginx, urls = start_nginx(pathlib.Path(tmp))
-        try:
-            for protocol in args.protocols.split(","):
-                clients = clients_of(protocol, builds, oha_binary)
-                against = "wrk" if protocol in ("h1", "h1s") else "h2load"
-                for c in (int(x) for x in args.concurrency.split(",")):
-                    seen = {name: [] for name in clients}
-                    for _ in range(args.rounds):
-                        for name, client in clients.items():
-                            n, cpu, rps, median = client(urls[protocol], c, args.requests)
-                            seen[name].append({"cpu": cpu / n * 1e6, "rps": rps,
-                                               "median": median})
-                    report(protocol, c, args.rounds, seen, against)
-        finally:
-            dvn.stop(nginx)
+    with serving() as (_, urls):
+        for protocol in args.protocols.split(","):
+            clients = clients_of(protocol, builds, oha_binary)
+            against = "wrk" if protocol in ("h1", "h1s") else "h2load"
+            for c in (int(x) for x in args.concurrency.split(",")):
+                seen = {name: [] for name in clients}
+                for _ in range(args.rounds):
+                    for name, client in clients.items():
+                        n, cpu, rps, median = client(urls[protocol], c, args.requests)
+                        seen[name].append({"cpu": cpu / n * 1e6, "rps": rps,
+                                           "median": median})
+                report(protocol, c, args.rounds, seen, against)
 
 
 if __name__ == "__main__":

@@ -18,20 +18,13 @@ import pathlib
 import statistics
 import subprocess
 import sys
-import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
-
-def load(name, file):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / file)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-dvn = load("dvn", "demo-vs-nginx.py")
-cpu = load("client_cpu", "client-cpu.py")
+# The nginx, the builds and the clients of scripts/client-cpu.py.
+_spec = importlib.util.spec_from_file_location("client_cpu", ROOT / "scripts" / "client-cpu.py")
+cpu = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(cpu)
 
 
 def max_rss_mb(cmd):
@@ -53,35 +46,26 @@ def main():
     parser.add_argument("--yardstick", action="append", default=[],
                         help="NAME=PATH of another build to measure")
     args = parser.parse_args()
-    _, binary = dvn.build()
-    builds = {"yardstick": binary}
-    for given in args.yardstick:
-        name, _, path = given.partition("=")
-        builds[name] = pathlib.Path(path)
+    builds = cpu.builds_of(args.yardstick)
     levels = [int(c) for c in args.concurrency.split(",")]
-    with tempfile.TemporaryDirectory(prefix="client-memory") as tmp:
-        nginx, urls = cpu.start_nginx(pathlib.Path(tmp), connections=max(levels) * 2)
+    with cpu.serving(connections=max(levels) * 2) as (_, urls):
         url = urls["h1"]
-        try:
-            for c in levels:
-                seen = {name: [] for name in [*builds, "wrk"]}
-                for _ in range(args.rounds):
-                    for name, path in builds.items():
-                        seen[name].append(max_rss_mb(
-                            [str(path), "http", f"--url={url}", f"--requests={args.requests}",
-                             f"--concurrency={c}", "--warmup=0", "--rounds=1", "-q"]))
-                    seen["wrk"].append(max_rss_mb(
-                        ["wrk", "-t2", f"-c{c}", "-d2s", "--timeout", "10s", url]))
-                wrk = statistics.median(seen["wrk"])
-                print(f"concurrency {c}, {args.rounds} interleaved rounds, max RSS in MB:")
-                for name, figures in seen.items():
-                    m = statistics.median(figures)
-                    rounds = ", ".join(f"{f:.1f}" for f in figures)
-                    print(f"  {name:10s} {m:7.1f} (x{m / wrk:.2f} wrk's)  [rounds: {rounds}]",
-                          flush=True)
-        finally:
-            dvn.stop(nginx)
-
+        for c in levels:
+            seen = {name: [] for name in [*builds, "wrk"]}
+            for _ in range(args.rounds):
+                for name, path in builds.items():
+                    seen[name].append(max_rss_mb(
+                        [str(path), "http", f"--url={url}", f"--requests={args.requests}",
+                         f"--concurrency={c}", "--warmup=0", "--rounds=1", "-q"]))
+                seen["wrk"].append(max_rss_mb(
+                    ["wrk", "-t2", f"-c{c}", "-d2s", "--timeout", "10s", url]))
+            wrk = statistics.median(seen["wrk"])
+            print(f"concurrency {c}, {args.rounds} interleaved rounds, max RSS in MB:")
+            for name, figures in seen.items():
+                m = statistics.median(figures)
+                rounds = ", ".join(f"{f:.1f}" for f in figures)
+                print(f"  {name:10s} {m:7.1f} (x{m / wrk:.2f} wrk's)  [rounds: {rounds}]",
+                      flush=True)
 
 if __name__ == "__main__":
     main()

@@ -15,29 +15,20 @@ so the stall is a few slow requests among many, and its p99 stays low.
 """
 import argparse
 import importlib.util
-import json
 import os
 import pathlib
 import signal
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
-
-def load(name, file):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / file)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-dvn = load("dvn", "demo-vs-nginx.py")
-cpu = load("client_cpu", "client-cpu.py")
+# The nginx, the builds and the clients of scripts/client-cpu.py.
+_spec = importlib.util.spec_from_file_location("client_cpu", ROOT / "scripts" / "client-cpu.py")
+cpu = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(cpu)
 
 STALL = 0.2
 
@@ -61,17 +52,9 @@ def stall_every_second(pid, stop):
 
 
 def measure(binary, url, args, rate):
-    with tempfile.NamedTemporaryFile(suffix=".json") as saved:
-        cmd = [str(binary), "http", f"--url={url}", f"--duration={args.seconds}",
-               f"--concurrency={args.concurrency}", "--rounds=1", "--warmup=0",
-               f"--save={saved.name}", "-q"]
-        if rate:
-            cmd.append(f"--rate={rate}")
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode not in (0, 1):
-            sys.exit(f"yardstick failed ({proc.returncode}): {proc.stderr.strip()}")
-        row = json.loads(pathlib.Path(saved.name).read_text())["rows"][0]
-    return row
+    options = [f"--duration={args.seconds}", f"--concurrency={args.concurrency}",
+               "--rounds=1", "--warmup=0"]
+    return cpu.http_row(binary, url, *options, *([f"--rate={rate}"] if rate else []))
 
 
 def main():
@@ -81,10 +64,9 @@ def main():
     parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--concurrency", type=int, default=64)
     args = parser.parse_args()
-    _, binary = dvn.build()
+    binary = cpu.builds_of([])["yardstick"]
     p99 = {"open": [], "closed": []}
-    with tempfile.TemporaryDirectory(prefix="open-model") as tmp:
-        nginx, urls = cpu.start_nginx(pathlib.Path(tmp))
+    with cpu.serving() as (nginx, urls):
         stop = threading.Event()
         staller = threading.Thread(target=stall_every_second, args=(worker_of(nginx.pid), stop))
         staller.start()
@@ -94,16 +76,14 @@ def main():
             for i in range(args.rounds):
                 for model, rate in (("open", args.rate), ("closed", None)):
                     row = measure(binary, urls["h1"], args, rate)
-                    f = row["figures"] if "figures" in row else row
-                    p99[model].append(f["p99"])
+                    p99[model].append(row["p99"])
                     said = f"--rate={rate}" if rate else "closed"
                     print(f"  round {i + 1} {model:6s} ({said}): {row['n']} answered, "
-                          f"{row.get('rps', 0):,.0f} req/s, median {f['median']:.3f} ms, "
-                          f"p99 {f['p99']:.1f} ms, errors {row.get('errors', 0)}", flush=True)
+                          f"{row.get('rps', 0):,.0f} req/s, median {row['median']:.3f} ms, "
+                          f"p99 {row['p99']:.1f} ms, errors {row.get('errors', 0)}", flush=True)
         finally:
             stop.set()
             staller.join()
-            dvn.stop(nginx)
     print(f"median p99: open {statistics.median(p99['open']):.1f} ms, "
           f"closed {statistics.median(p99['closed']):.1f} ms")
 

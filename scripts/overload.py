@@ -16,38 +16,24 @@ ratio.
 """
 import argparse
 import importlib.util
-import json
 import pathlib
 import re
 import statistics
 import subprocess
 import sys
-import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
-
-def load(name, file):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / file)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-dvn = load("dvn", "demo-vs-nginx.py")
-cpu = load("client_cpu", "client-cpu.py")
+# The nginx, the builds and the clients of scripts/client-cpu.py.
+_spec = importlib.util.spec_from_file_location("client_cpu", ROOT / "scripts" / "client-cpu.py")
+cpu = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(cpu)
 
 
 def yardstick(binary, url, c, n):
     """(successes, successful req/s, failures by kind, overloaded)."""
-    with tempfile.NamedTemporaryFile(suffix=".json") as saved:
-        proc = subprocess.run(
-            [str(binary), "http", f"--url={url}", f"--requests={n}", f"--concurrency={c}",
-             "--warmup=0", "--rounds=1", "--timeout=10", f"--save={saved.name}", "-q"],
-            capture_output=True, text=True)
-        if proc.returncode not in (0, 1):
-            sys.exit(f"yardstick failed ({proc.returncode}): {proc.stderr.strip()}")
-        row = json.loads(pathlib.Path(saved.name).read_text())["rows"][0]
+    row = cpu.http_row(binary, url, f"--requests={n}", f"--concurrency={c}", "--warmup=0",
+                       "--rounds=1", "--timeout=10")
     return row["n"], row.get("rps") or 0.0, row.get("failures", {}), row.get("overloaded", False)
 
 
@@ -72,27 +58,23 @@ def main():
     parser.add_argument("--concurrency", type=int, default=3000)
     parser.add_argument("--requests", type=int, default=30000)
     args = parser.parse_args()
-    _, binary = dvn.build()
+    binary = cpu.builds_of([])["yardstick"]
     ours, theirs = [], []
-    with tempfile.TemporaryDirectory(prefix="overload") as tmp:
-        nginx, urls = cpu.start_nginx(pathlib.Path(tmp))
+    with cpu.serving() as (_, urls):
         url = urls["h1"]
         print(f"nginx, worker_connections 1024, one worker; concurrency {args.concurrency}, "
               f"{args.requests} requests, HTTP/1.1")
-        try:
-            for i in range(args.rounds):
-                ok, rps, kinds, overloaded = yardstick(binary, url, args.concurrency,
-                                                       args.requests)
-                ours.append(rps)
-                split = ", ".join(f"{k} {v}" for k, v in kinds.items()) or "none"
-                print(f"  round {i + 1} yardstick: {ok} succeeded, {rps:,.0f} successful req/s, "
-                      f"failures: {split}, overloaded: {str(overloaded).lower()}", flush=True)
-                ok, rps, counts = h2load(url, args.concurrency, args.requests)
-                theirs.append(rps)
-                print(f"  round {i + 1} h2load:    {ok} succeeded, {rps:,.0f} successful req/s "
-                      f"({counts})", flush=True)
-        finally:
-            dvn.stop(nginx)
+        for i in range(args.rounds):
+            ok, rps, kinds, overloaded = yardstick(binary, url, args.concurrency,
+                                                   args.requests)
+            ours.append(rps)
+            split = ", ".join(f"{k} {v}" for k, v in kinds.items()) or "none"
+            print(f"  round {i + 1} yardstick: {ok} succeeded, {rps:,.0f} successful req/s, "
+                  f"failures: {split}, overloaded: {str(overloaded).lower()}", flush=True)
+            ok, rps, counts = h2load(url, args.concurrency, args.requests)
+            theirs.append(rps)
+            print(f"  round {i + 1} h2load:    {ok} succeeded, {rps:,.0f} successful req/s "
+                  f"({counts})", flush=True)
     a, b = statistics.median(ours), statistics.median(theirs)
     print(f"median successful req/s: yardstick {a:,.0f}, h2load {b:,.0f}, "
           f"ratio {a / b:.2f}" if b else "h2load succeeded nowhere")

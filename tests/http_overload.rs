@@ -147,15 +147,18 @@ fn a_server_out_of_room_is_counted_exactly_and_marked_overloaded() {
             Fate::TurnAway
         }
     };
+    let run = |port: u16, limit: &str| {
+        only_row(&[
+            &format!("--url=http://127.0.0.1:{port}/"),
+            "--requests=30",
+            "--warmup=0",
+            "--concurrency=12",
+            "--rounds=1",
+            &format!("--max-failures={limit}"),
+        ])
+    };
     let (port, counts) = server(fate);
-    let r = only_row(&[
-        &format!("--url=http://127.0.0.1:{port}/"),
-        "--requests=30",
-        "--warmup=0",
-        "--concurrency=12",
-        "--rounds=1",
-        "--max-failures=50",
-    ]);
+    let r = run(port, "50");
     let failures = r.page.failures.expect("failures by kind");
     assert_eq!(r.requests, 30);
     assert_eq!(answered(&r), Counts::get(&counts.answered) - 4, "{r:?}");
@@ -182,14 +185,7 @@ fn a_server_out_of_room_is_counted_exactly_and_marked_overloaded() {
 
     // The same server, allowed every failure: counted alike, not marked.
     let (port, _) = server(fate);
-    let r = only_row(&[
-        &format!("--url=http://127.0.0.1:{port}/"),
-        "--requests=30",
-        "--warmup=0",
-        "--concurrency=12",
-        "--rounds=1",
-        "--max-failures=100",
-    ]);
+    let r = run(port, "100");
     assert!(r.page.failures.is_some_and(|f| f.closed >= 22), "{r:?}");
     assert!(!r.page.overloaded, "{r:?}");
 }

@@ -35,26 +35,25 @@ pub(crate) enum Kind {
 impl Failure {
     /// A failure in these words, of no kind of its own.
     pub(crate) fn new(message: impl Into<String>) -> Failure {
+        Failure::of(Kind::Other, message)
+    }
+
+    /// A failure of `kind` in these words.
+    fn of(kind: Kind, message: impl Into<String>) -> Failure {
         Failure {
-            kind: Kind::Other,
+            kind,
             message: message.into(),
         }
     }
 
     /// A connection closed or reset under the request.
     pub(crate) fn closed(message: impl Into<String>) -> Failure {
-        Failure {
-            kind: Kind::Closed,
-            message: message.into(),
-        }
+        Failure::of(Kind::Closed, message)
     }
 
     /// No answer in time.
     pub(crate) fn timeout(message: impl Into<String>) -> Failure {
-        Failure {
-            kind: Kind::Timeout,
-            message: message.into(),
-        }
+        Failure::of(Kind::Timeout, message)
     }
 
     /// The same failure, met while opening the connection: the request
@@ -120,10 +119,7 @@ pub(crate) fn of(e: &(dyn StdError + 'static)) -> Failure {
                 return Failure::new(format!("TLS: {tls}"));
             }
             if let Some((kind, m)) = io_kind(io.kind()) {
-                return Failure {
-                    kind,
-                    message: m.to_string(),
-                };
+                return Failure::of(kind, m);
             }
         }
         let text = err.to_string();
@@ -132,13 +128,10 @@ pub(crate) fn of(e: &(dyn StdError + 'static)) -> Failure {
         }
         cause = err.source();
     }
-    Failure {
-        kind,
-        message: if words.is_empty() {
-            "request failed".to_string()
-        } else {
-            words.join(": ")
-        },
+    if words.is_empty() {
+        Failure::of(kind, "request failed")
+    } else {
+        Failure::of(kind, words.join(": "))
     }
 }
 

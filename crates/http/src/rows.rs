@@ -144,11 +144,10 @@ struct Tally {
     samples: Vec<f64>,
     ttfbs: Vec<f64>,
     bytes: Vec<f64>,
-    errors: u64,
     messages: BTreeMap<String, u64>,
-    /// Answers by status, and requests without one.
+    /// Answers by status.
     status: BTreeMap<u16, u64>,
-    failed: u64,
+    /// Failed requests and error statuses, by kind: the row's errors.
     kinds: Failures,
     cache: Shared,
     servers: Shared,
@@ -158,9 +157,7 @@ impl Tally {
     fn add(&mut self, outcome: &Outcome) {
         match outcome {
             Outcome::Failed(f) => {
-                self.errors += 1;
                 count_capped(&mut self.messages, &f.message);
-                self.failed += 1;
                 let kind = match f.kind {
                     Kind::Connect => &mut self.kinds.connect,
                     Kind::Closed => &mut self.kinds.closed,
@@ -182,7 +179,6 @@ impl Tally {
             self.servers.add(s);
         }
         if a.status >= 400 {
-            self.errors += 1;
             self.kinds.http += 1;
             *self
                 .messages
@@ -205,7 +201,7 @@ pub(crate) fn row(labels: Labels, result: &Fetched) -> Row {
     let successes = tally.samples.len();
     let mut row = labels.row(tally.samples);
     row.requests = result.outcomes.len() as u64;
-    row.errors = tally.errors;
+    row.errors = tally.kinds.total();
     row.error_messages = tally.messages;
     row.rps = rate(successes, result.wall.as_secs_f64());
     row.page.ttfb_median = median(&tally.ttfbs);
@@ -214,8 +210,10 @@ pub(crate) fn row(labels: Labels, result: &Fetched) -> Row {
         .iter()
         .map(|(code, n)| (code.to_string(), *n))
         .collect();
-    if tally.failed > 0 {
-        status.insert(FAILED.to_string(), tally.failed);
+    // Requests without an answer: every error but the error statuses.
+    let unanswered = tally.kinds.total() - tally.kinds.http;
+    if unanswered > 0 {
+        status.insert(FAILED.to_string(), unanswered);
     }
     row.page.status = status;
     row.page.bytes = mean(&tally.bytes);

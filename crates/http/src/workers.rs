@@ -25,9 +25,9 @@ use std::time::{Duration, Instant};
 /// ones it holds, and the run measures what it sustains, not how fast the
 /// client can be refused. Against a server that answers no one, or no
 /// longer does, there is no pause: a dead server fails fast.
-pub(crate) const BACKOFF_FIRST: Duration = Duration::from_millis(10);
+const BACKOFF_FIRST: Duration = Duration::from_millis(10);
 /// The longest pause after a lost connection.
-pub(crate) const BACKOFF_MAX: Duration = Duration::from_secs(1);
+const BACKOFF_MAX: Duration = Duration::from_secs(1);
 
 /// How a batch hands out requests.
 pub(crate) enum Work {
@@ -44,9 +44,8 @@ pub(crate) enum Work {
 /// The worker threads of a session.
 pub(crate) struct Workers {
     threads: Vec<Worker>,
-    /// The servers each thread has slots of.
-    servers: usize,
-    /// Per server, when it last answered.
+    /// Per server (each thread has slots of every one), when it last
+    /// answered.
     answered: Vec<Arc<Answered>>,
 }
 
@@ -72,7 +71,7 @@ struct Batch {
 
 /// When a server last answered any slot, shared by every thread: a slot
 /// that lost its connection pauses only while the server answers others.
-pub(crate) struct Answered {
+struct Answered {
     /// What `last` counts from.
     epoch: Instant,
     /// Milliseconds from `epoch` to the last answer, plus one; 0: none yet.
@@ -87,10 +86,16 @@ impl Answered {
         }
     }
 
-    /// Notes an answer that came now.
-    fn note(&self) {
-        let millis = u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX);
-        self.last.store(millis.saturating_add(1), Ordering::Relaxed);
+    /// Notes an answer that came at `at`. Written only when the
+    /// millisecond changed: every thread notes every answer, and a store
+    /// on each would pass the line between the cores on each request.
+    fn note(&self, at: Instant) {
+        let millis = u64::try_from(at.saturating_duration_since(self.epoch).as_millis())
+            .unwrap_or(u64::MAX)
+            .saturating_add(1);
+        if self.last.load(Ordering::Relaxed) != millis {
+            self.last.store(millis, Ordering::Relaxed);
+        }
     }
 
     /// Whether the server answered within the last [`BACKOFF_MAX`].
@@ -162,7 +167,6 @@ impl Workers {
         }
         Ok(Workers {
             threads: started,
-            servers,
             answered: (0..servers).map(|_| Arc::new(Answered::new())).collect(),
         })
     }
@@ -252,7 +256,7 @@ impl Workers {
 
     /// Stops the threads; the connections each server's slots opened.
     pub(crate) fn finish(self) -> Vec<u64> {
-        let mut opened = vec![0; self.servers];
+        let mut opened = vec![0; self.answered.len()];
         for worker in self.threads {
             drop(worker.commands);
             if let Ok(counts) = worker.handle.join() {
@@ -457,10 +461,14 @@ async fn slot_task(
                 tokio::time::sleep(pause).await;
             }
         }
-        let planned = pace.and_then(|(first, every)| first.checked_add(every.saturating_mul(sent)));
-        if pace.is_some() && planned.is_none() {
-            break;
-        }
+        let planned = match pace {
+            // A plan past the clock's end is never.
+            Some((first, every)) => match first.checked_add(every.saturating_mul(sent)) {
+                Some(at) => Some(at),
+                None => break,
+            },
+            None => None,
+        };
         // A timed batch sends what was planned within its time, and stops
         // at its end, as k6's arrival rate does: a request the server held
         // back past the end is not sent.
@@ -487,9 +495,10 @@ async fn slot_task(
         };
         sent = sent.saturating_add(1);
         let outcome = client.fetch(&mut slot, &url).await.late_by(late);
+        let ended = Instant::now();
         match &outcome {
             Outcome::Answer(_) => {
-                answered.note();
+                answered.note(ended);
                 slot.losses = 0;
             }
             Outcome::Failed(f) if f.lost_the_connection() => {
@@ -497,7 +506,7 @@ async fn slot_task(
             }
             Outcome::Failed(_) => {}
         }
-        lock(&done).push((Instant::now(), outcome));
+        lock(&done).push((ended, outcome));
     }
     slot
 }
@@ -517,7 +526,7 @@ mod tests {
     fn a_server_answered_lately_only_after_an_answer() {
         let a = Answered::new();
         assert!(!a.lately());
-        a.note();
+        a.note(Instant::now());
         assert!(a.lately());
         // An answer longer ago than the longest pause is not lately.
         if let Some(epoch) = Instant::now().checked_sub(BACKOFF_MAX * 3) {

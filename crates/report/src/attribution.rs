@@ -5,12 +5,13 @@
 //! (yardstick-output's `attribution`), the tables the page's own.
 
 use super::Page;
+use super::comparison::check_cells;
 use crate::document::check::Check;
 use crate::document::comparison::Comparison;
 use crate::document::explanation::Explanation;
 use crate::document::functions::Attribution;
 use crate::output::attribution::{explained, function_name};
-use crate::output::layout::{change, check_value, thousands};
+use crate::output::layout::{change, thousands};
 
 /// A table of the moved functions of each check of `c` that has them.
 pub fn moved(page: &mut Page, c: &Comparison) {
@@ -44,19 +45,7 @@ pub fn explanation(page: &mut Page, e: &Explanation, timed: &Comparison) {
             page.paragraph(&format!("{}: {said}.", k.key), false);
         }
     }
-    let rows: Vec<Vec<String>> = c
-        .checks
-        .iter()
-        .map(|k| {
-            vec![
-                k.key.clone(),
-                k.metric.to_string(),
-                check_value(&k.metric, k.baseline),
-                check_value(&k.metric, k.current),
-                change(k.change_pct),
-            ]
-        })
-        .collect();
+    let rows: Vec<Vec<String>> = c.checks.iter().map(check_cells).collect();
     page.table(
         &["probe", "counted", "baseline", "now", "change"],
         &rows,

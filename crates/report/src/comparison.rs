@@ -157,22 +157,31 @@ fn bars(
 }
 
 /// Every check in the terminal's words, with its interval.
+/// A check's first cells in a table: what, which figure, baseline, now
+/// and the change.
+pub(crate) fn check_cells(k: &Check) -> Vec<String> {
+    vec![
+        k.key.clone(),
+        k.metric.to_string(),
+        check_value(&k.metric, k.baseline),
+        check_value(&k.metric, k.current),
+        change(k.change_pct),
+    ]
+}
+
 fn checks(page: &mut Page, c: &Comparison, intervals: &[Option<Interval>]) {
     let rows: Vec<Vec<String>> = c
         .checks
         .iter()
         .zip(intervals)
         .map(|(k, i)| {
-            vec![
-                k.key.clone(),
-                k.metric.to_string(),
-                check_value(&k.metric, k.baseline),
-                check_value(&k.metric, k.current),
-                change(k.change_pct),
+            let mut cells = check_cells(k);
+            cells.push(
                 i.map(|i| format!("{} to {}", change(i.low), change(i.high)))
                     .unwrap_or_default(),
-                k.verdict.explained(),
-            ]
+            );
+            cells.push(k.verdict.explained());
+            cells
         })
         .collect();
     let header = [
