@@ -136,14 +136,19 @@ pub(crate) fn failed_requests(run: &Run) -> Vec<String> {
         return overloaded;
     }
     let share = failures::share(failed, all);
-    (share > cap)
-        .then(|| {
-            format!(
-                "FAIL: {failed} of {all} requests failed ({share:.1} %, more than --max-failures={cap} %)"
-            )
-        })
-        .into_iter()
-        .collect()
+    if share > cap {
+        return vec![format!(
+            "FAIL: {failed} of {all} requests failed ({share:.1} %, more than --max-failures={cap} %)"
+        )];
+    }
+    // No cap makes a run in which every request failed a pass: it
+    // measured nothing.
+    if failed >= all {
+        return vec![format!(
+            "FAIL: all {all} requests failed, so nothing was measured (whatever --max-failures allows)"
+        )];
+    }
+    Vec::new()
 }
 
 /// `FAIL: server / overloaded: 29064 of 30000 requests failed (96.9 %:
@@ -367,6 +372,11 @@ mod tests {
         // One failure in 100 passes a cap of 1 %, and fails one of 0.5 %.
         assert_eq!(exit_code(&http_run(100, 1, Some(1.0))), 0);
         assert_eq!(exit_code(&http_run(100, 1, Some(0.5))), 1);
+        // Every request failed: no cap allows it.
+        assert_eq!(exit_code(&http_run(100, 100, Some(100.0))), 1);
+        assert!(
+            lines(&http_run(100, 100, Some(100.0)))[0].starts_with("FAIL: all 100 requests failed")
+        );
         // No request at all measured nothing.
         let none = http_run(0, 0, Some(100.0));
         assert_eq!(exit_code(&none), 1);
