@@ -16,6 +16,7 @@ pub mod explanation;
 pub mod failures;
 pub mod figures;
 pub mod functions;
+pub mod histogram;
 pub mod import;
 pub mod matrix;
 pub mod outcome;

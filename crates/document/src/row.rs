@@ -4,6 +4,7 @@
 use crate::failures::Failures;
 use crate::figures::Figures;
 use crate::functions::Functions;
+use crate::histogram::Histogram;
 use crate::ranking::Member;
 use crate::run::Metric;
 use serde::{Deserialize, Serialize};
@@ -44,6 +45,10 @@ pub struct Row {
     /// saved run can be analysed again.
     #[serde(default)]
     pub samples: Vec<f64>,
+    /// The times counted in buckets, in place of `samples` when there were
+    /// too many to keep one by one (HTTP, past 100,000 answers of a page).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub histogram: Option<Histogram>,
     /// Iterations timed together in one sample (micro mode).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch: Option<u64>,
@@ -208,6 +213,7 @@ impl Row {
             name,
             figures: Figures::of(Summary::of(&samples).as_ref()),
             samples,
+            histogram: None,
             batch: None,
             requests: 0,
             errors: 0,

@@ -34,7 +34,7 @@ pub fn run(
     let rows = schedule
         .visits
         .iter()
-        .zip(&session.visits)
+        .zip(session.visits)
         .map(|(visit, fetched)| rows::row(Labels::of(visit, schedule), fetched))
         .collect();
     Ok(rows)

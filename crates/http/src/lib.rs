@@ -8,7 +8,8 @@
 //! refuses what could harm a server that is not ours, `builtin` (over
 //! `session`, `workers`, `client`, `template`, `connect`, `h1`, `words`
 //! and `tls`) measures with the built-in client, `tools` hands pages to
-//! an installed load tool, `rows` turns answers into rows, and `settings`
+//! an installed load tool, `tally` counts the answers as they come, `rows`
+//! turns what they came to into rows, and `settings`
 //! says what the run saves of the job.
 //! Nothing here reads the command line or prints: progress lines go to a
 //! callback, which the command connects to its output.
@@ -33,6 +34,7 @@ pub(crate) mod safety;
 pub mod schedule;
 pub(crate) mod session;
 pub(crate) mod settings;
+pub(crate) mod tally;
 pub(crate) mod template;
 pub(crate) mod tls;
 pub mod tools;

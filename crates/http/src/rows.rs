@@ -1,16 +1,12 @@
-//! From per-request outcomes to rows and pairs. Only successful answers
-//! (status below 400) are timed samples: a refused connection has no time,
-//! and an error page answered fast must not make a broken server look fast.
+//! From what a page's requests came to (`tally`) to rows, and from rows
+//! to the pairs of servers.
 
-use super::client::{Answer, Outcome};
-use super::failure::Kind;
 use super::schedule::{Schedule, Visit};
 use super::session::Fetched;
-use crate::document::failures::{Failures, over_limit};
+use crate::document::failures::over_limit;
+use crate::document::figures::Figures;
 use crate::document::run::{Row, RowKind, ServerPair};
-use crate::stats::median;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// The `status` key of a request that got no answer.
 pub(crate) const FAILED: &str = "failed";
@@ -49,162 +45,20 @@ impl Labels {
     }
 }
 
-/// The outcomes of a visit's requests, counted as a row shows them.
-/// Distinct values of a peer's header (or of error messages) a row keeps;
-/// the rest are counted together as [`OTHER`]. A server that sends a new
-/// value with every answer must not make a run keep every one.
-const MAX_DISTINCT: usize = 32;
-
-/// The key the values past [`MAX_DISTINCT`] are counted under.
-const OTHER: &str = "(other)";
-
-/// The longest error message or status a row keeps, in characters.
-const MAX_VALUE_CHARS: usize = 300;
-
-/// `counts` as a row keeps them, whoever made them (a load tool, k6): at
-/// most [`MAX_DISTINCT`] values, the most frequent, each of at most
-/// [`MAX_VALUE_CHARS`] characters; the rest counted together as
-/// [`OTHER`]. A peer that answers 800 statuses, or k6 reporting 500
-/// messages of 20 KB, must not make a run keep every one.
-pub(crate) fn capped(counts: BTreeMap<String, u64>) -> BTreeMap<String, u64> {
-    let mut shortened: BTreeMap<String, u64> = BTreeMap::new();
-    for (value, n) in counts {
-        let value = match value.char_indices().nth(MAX_VALUE_CHARS) {
-            Some((at, _)) => format!("{}...", &value[..at]),
-            None => value,
-        };
-        let e = shortened.entry(value).or_default();
-        *e = e.saturating_add(n);
-    }
-    if shortened.len() <= MAX_DISTINCT {
-        return shortened;
-    }
-    let mut ranked: Vec<(String, u64)> = shortened.into_iter().collect();
-    // The most frequent first; ties by value, so the cut is the same on
-    // every run.
-    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    let rest = ranked.split_off(MAX_DISTINCT - 1);
-    let mut kept: BTreeMap<String, u64> = ranked.into_iter().collect();
-    let other = rest.iter().fold(0u64, |sum, (_, n)| sum.saturating_add(*n));
-    let e = kept.entry(OTHER.to_string()).or_default();
-    *e = e.saturating_add(other);
-    kept
-}
-
-fn count_capped(counts: &mut BTreeMap<String, u64>, value: &str) {
-    if let Some(n) = counts.get_mut(value) {
-        *n += 1;
-    } else if counts.len() < MAX_DISTINCT {
-        counts.insert(value.to_string(), 1);
-    } else {
-        *counts.entry(OTHER.to_string()).or_default() += 1;
-    }
-}
-
-/// Counts of a header's words as answers share them: an answer mostly
-/// carries the very text the last one did (one `Arc`), so its count is
-/// found by a pointer before any text is compared, and no text is copied
-/// until the row is made. Capped as [`count_capped`] caps.
-#[derive(Debug, Default)]
-struct Shared {
-    counts: Vec<(Arc<str>, u64)>,
-    other: u64,
-}
-
-impl Shared {
-    fn add(&mut self, value: &Arc<str>) {
-        let known = self.counts.len();
-        let found = self
-            .counts
-            .iter_mut()
-            .find(|(v, _)| Arc::ptr_eq(v, value) || v == value);
-        match found {
-            Some((_, n)) => *n += 1,
-            None if known < MAX_DISTINCT => self.counts.push((Arc::clone(value), 1)),
-            None => self.other += 1,
-        }
-    }
-
-    fn into_map(self) -> BTreeMap<String, u64> {
-        let mut map: BTreeMap<String, u64> = self
-            .counts
-            .into_iter()
-            .map(|(v, n)| (v.to_string(), n))
-            .collect();
-        if self.other > 0 {
-            *map.entry(OTHER.to_string()).or_default() += self.other;
-        }
-        map
-    }
-}
-
-#[derive(Debug, Default)]
-struct Tally {
-    /// Total times of the successful answers, in milliseconds.
-    samples: Vec<f64>,
-    ttfbs: Vec<f64>,
-    bytes: Vec<f64>,
-    messages: BTreeMap<String, u64>,
-    /// Answers by status.
-    status: BTreeMap<u16, u64>,
-    /// Failed requests and error statuses, by kind: the row's errors.
-    kinds: Failures,
-    cache: Shared,
-    servers: Shared,
-}
-
-impl Tally {
-    fn add(&mut self, outcome: &Outcome) {
-        match outcome {
-            Outcome::Failed(f) => {
-                count_capped(&mut self.messages, &f.message);
-                let kind = match f.kind {
-                    Kind::Connect => &mut self.kinds.connect,
-                    Kind::Closed => &mut self.kinds.closed,
-                    Kind::Timeout => &mut self.kinds.timeout,
-                    Kind::Other => &mut self.kinds.other,
-                };
-                *kind += 1;
-            }
-            Outcome::Answer(a) => self.add_answer(a),
-        }
-    }
-
-    fn add_answer(&mut self, a: &Answer) {
-        *self.status.entry(a.status).or_default() += 1;
-        if let Some(c) = &a.cache {
-            self.cache.add(c);
-        }
-        if let Some(s) = &a.server {
-            self.servers.add(s);
-        }
-        if a.status >= 400 {
-            self.kinds.http += 1;
-            *self
-                .messages
-                .entry(format!("HTTP {}", a.status))
-                .or_default() += 1;
-        } else {
-            self.samples.push(a.total);
-            self.ttfbs.push(a.ttfb);
-            self.bytes.push(a.bytes as f64);
-        }
-    }
-}
-
 /// The row of one visit measured by the built-in client.
-pub(crate) fn row(labels: Labels, result: &Fetched) -> Row {
-    let mut tally = Tally::default();
-    for outcome in &result.outcomes {
-        tally.add(outcome);
-    }
-    let successes = tally.samples.len();
-    let mut row = labels.row(tally.samples);
-    row.requests = result.outcomes.len() as u64;
+pub(crate) fn row(labels: Labels, result: Fetched) -> Row {
+    let tally = result.tally;
+    let summary = tally.times.summary();
+    let successes = tally.times.len();
+    let (samples, histogram) = tally.times.into_saved();
+    let mut row = labels.row(samples);
+    row.figures = Figures::of(summary.as_ref());
+    row.histogram = histogram;
+    row.requests = tally.requests;
     row.errors = tally.kinds.total();
     row.error_messages = tally.messages;
     row.rps = rate(successes, result.wall.as_secs_f64());
-    row.page.ttfb_median = median(&tally.ttfbs);
+    row.page.ttfb_median = tally.ttfbs.summary().map(|s| s.median);
     let mut status: BTreeMap<String, u64> = tally
         .status
         .iter()
@@ -216,7 +70,7 @@ pub(crate) fn row(labels: Labels, result: &Fetched) -> Row {
         status.insert(FAILED.to_string(), unanswered);
     }
     row.page.status = status;
-    row.page.bytes = mean(&tally.bytes);
+    row.page.bytes = (successes > 0).then(|| tally.bytes as f64 / successes as f64);
     row.page.cache = tally.cache.into_map();
     row.page.server = most_frequent(&tally.servers.into_map());
     row.page.tool = Some("builtin".to_string());
@@ -237,12 +91,8 @@ pub(crate) fn mark_overloaded(rows: &mut [Row], limit: Option<f64>) {
 }
 
 /// Successful requests per second of wall time; none without time.
-pub(crate) fn rate(successes: usize, seconds: f64) -> Option<f64> {
+pub(crate) fn rate(successes: u64, seconds: f64) -> Option<f64> {
     (seconds > 0.0 && seconds.is_finite()).then(|| successes as f64 / seconds)
-}
-
-fn mean(xs: &[f64]) -> Option<f64> {
-    (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
 }
 
 /// The most frequent value; the first in order among equals, so the choice
@@ -295,8 +145,11 @@ fn ratio(top: Option<f64>, bottom: Option<f64>) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::{Answer, Outcome};
     use crate::failure::Failure;
     use crate::job::Job;
+    use crate::tally::Tally;
+    use std::sync::Arc;
     use std::time::Duration;
 
     fn answer(total: f64, status: u16, cache: Option<&str>, server: &str) -> Outcome {
@@ -320,8 +173,10 @@ mod tests {
     }
 
     fn result(outcomes: Vec<Outcome>) -> Fetched {
+        let mut tally = Tally::default();
+        outcomes.iter().for_each(|o| tally.add(o));
         Fetched {
-            outcomes,
+            tally,
             wall: Duration::from_millis(500),
         }
     }
@@ -330,7 +185,7 @@ mod tests {
     fn only_successful_answers_are_samples() {
         let r = row(
             labels(),
-            &result(vec![
+            result(vec![
                 answer(2.0, 200, Some("HIT"), "nginx"),
                 answer(4.0, 200, Some("MISS"), "nginx"),
                 answer(0.1, 404, None, "other"),
@@ -359,10 +214,27 @@ mod tests {
     }
 
     #[test]
+    fn past_the_kept_number_a_row_saves_buckets_and_exact_counts() {
+        let many: Vec<Outcome> = (0..=crate::tally::KEPT)
+            .map(|i| answer(1.0 + (i % 100) as f64, 200, None, "nginx"))
+            .collect();
+        let r = row(labels(), result(many));
+        let n = crate::tally::KEPT + 1;
+        assert!(r.samples.is_empty());
+        let buckets = r.histogram.as_ref().map(|h| h.count());
+        assert_eq!((r.figures.n, r.requests, buckets), (n, n as u64, Some(n as u64)));
+        assert_eq!((r.figures.min, r.figures.max), (Some(1.0), Some(100.0)));
+        assert_eq!(r.page.bytes, Some(1000.0));
+        let json = serde_json::to_string(&r).unwrap();
+        let back: Row = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, r);
+    }
+
+    #[test]
     fn a_dead_server_has_no_time() {
         let r = row(
             labels(),
-            &result(vec![Outcome::Failed(Failure::new("Connection refused"))]),
+            result(vec![Outcome::Failed(Failure::new("Connection refused"))]),
         );
         assert_eq!(
             (r.figures.n, r.figures.median, r.figures.min, r.page.bytes),
@@ -411,26 +283,5 @@ mod tests {
         assert_eq!((p[0].median_ratio, p[0].rps_ratio), (Some(1.5), Some(0.5)));
         assert_eq!(p[1].median_ratio, Some(0.5));
         assert_eq!(p[0].name, "/");
-    }
-
-    #[test]
-    fn what_a_tool_counts_is_capped_as_the_built_in_client_caps_it() {
-        let statuses: BTreeMap<String, u64> = (200..1000u64).map(|c| (c.to_string(), c)).collect();
-        let kept = capped(statuses);
-        assert_eq!(kept.len(), MAX_DISTINCT);
-        assert_eq!(kept.values().sum::<u64>(), (200..1000u64).sum::<u64>());
-        assert!(kept.contains_key("999") && !kept.contains_key("200"));
-        let messages: BTreeMap<String, u64> = (0..500)
-            .map(|i| (format!("{i}{}", "x".repeat(20_000)), 1))
-            .collect();
-        let kept = capped(messages);
-        assert_eq!(kept.len(), MAX_DISTINCT);
-        assert_eq!(kept[OTHER], 500 - (MAX_DISTINCT as u64 - 1));
-        assert!(
-            kept.keys()
-                .all(|k| k.chars().count() <= MAX_VALUE_CHARS + 3)
-        );
-        let few = BTreeMap::from([("200".to_string(), 3)]);
-        assert_eq!(capped(few.clone()), few);
     }
 }

@@ -8,31 +8,32 @@
 //! with `--rate`, the slots start requests on a fixed schedule instead (an
 //! open model), and the warm-up stays as it is.
 
-use super::client::{Client, Outcome};
+use super::client::Client;
 use super::schedule::Schedule;
+use super::tally::Tally;
 use super::workers::{Work, Workers};
 use crate::error::Error;
 use std::sync::Arc;
 use std::time::Duration;
 
 /// What measured requests gave: one visit's, or one batch's.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Default)]
 pub(crate) struct Fetched {
-    /// In the order they finished.
-    pub(crate) outcomes: Vec<Outcome>,
+    /// What the requests came to.
+    pub(crate) tally: Tally,
     /// Wall time of the batches together.
     pub(crate) wall: Duration,
 }
 
 impl Fetched {
     fn add(&mut self, batch: Fetched) {
-        self.outcomes.extend(batch.outcomes);
+        self.tally.merge(batch.tally);
         self.wall += batch.wall;
     }
 }
 
 /// What a whole session gave.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Default)]
 pub(crate) struct Session {
     /// One per visit, in the schedule's order.
     pub(crate) visits: Vec<Fetched>,
@@ -50,7 +51,9 @@ pub(crate) fn run(
 ) -> Result<Session, Error> {
     let slots_per_server = usize::try_from(schedule.concurrency).unwrap_or(usize::MAX);
     let workers = Workers::start(threads, schedule.servers.len(), slots_per_server, client)?;
-    let mut visits = vec![Fetched::default(); schedule.visits.len()];
+    let mut visits: Vec<Fetched> = std::iter::repeat_with(Fetched::default)
+        .take(schedule.visits.len())
+        .collect();
     let warm_ups = if schedule.warmup == 0 {
         progress("no warm-up: the caches were cleared, and the first requests are measured");
         &[][..]

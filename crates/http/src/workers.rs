@@ -9,6 +9,7 @@
 use super::client::{Client, Outcome, Slot};
 use super::failure::Failure;
 use super::session::Fetched;
+use super::tally::Tally;
 use super::url::Url;
 use crate::error::Error;
 use std::sync::Arc;
@@ -129,7 +130,7 @@ enum Share {
 }
 
 struct Reply {
-    outcomes: Vec<(Instant, Outcome)>,
+    tally: Tally,
     start: Instant,
     end: Instant,
 }
@@ -220,36 +221,25 @@ impl Workers {
             // reply does not come.
             let _ = worker.commands.send(batch);
         }
-        let replies: Vec<Option<Reply>> =
-            self.threads.iter().map(|w| w.replies.recv().ok()).collect();
-        let mut outcomes = Vec::with_capacity(
-            replies
-                .iter()
-                .flatten()
-                .map(|r| r.outcomes.len())
-                .sum::<usize>(),
-        );
+        let mut tally = Tally::default();
         let mut span: Option<(Instant, Instant)> = None;
-        for (worker, reply) in self.threads.iter().zip(replies) {
-            match reply {
-                Some(reply) => {
-                    outcomes.extend(reply.outcomes);
+        for worker in &self.threads {
+            match worker.replies.recv() {
+                Ok(reply) => {
+                    tally.merge(reply.tally);
                     span = Some(match span {
                         Some((s, e)) => (s.min(reply.start), e.max(reply.end)),
                         None => (reply.start, reply.end),
                     });
                 }
-                None => {
-                    let now = Instant::now();
-                    let lost = Failure::new("client thread stopped");
-                    outcomes
-                        .extend((0..worker.slots).map(|_| (now, Outcome::Failed(lost.clone()))));
+                Err(_) => {
+                    let lost = Outcome::Failed(Failure::new("client thread stopped"));
+                    (0..worker.slots).for_each(|_| tally.add(&lost));
                 }
             }
         }
-        outcomes.sort_by_key(|(at, _)| *at);
         Fetched {
-            outcomes: outcomes.into_iter().map(|(_, o)| o).collect(),
+            tally,
             wall: span.map_or_else(Default::default, |(s, e)| e.duration_since(s)),
         }
     }
@@ -328,9 +318,8 @@ fn serve(
 /// request left when it wakes, added no work.
 async fn run(client: &Arc<Client>, pool: &mut Pool, batch: Batch) -> Reply {
     let start = Instant::now();
-    // One list for the thread's slots: a list per slot would hold up to
-    // twice its requests each, at 5,000 slots most of the client's memory.
-    // The lock is never contended: the slots share one thread.
+    // One tally for the thread's slots: the lock is never contended, as
+    // the slots share one thread.
     let done: Done = Arc::default();
     let mut tasks = Vec::with_capacity(pool.len());
     for (i, slot) in std::mem::take(pool).into_iter().enumerate() {
@@ -366,19 +355,18 @@ async fn run(client: &Arc<Client>, pool: &mut Pool, batch: Batch) -> Reply {
             // batch starts the slot afresh.
             Err(_) => {
                 pool.push(Box::default());
-                lock(&done).push((
+                lock(&done).add(
                     Instant::now(),
-                    Outcome::Failed(Failure::new("client task panicked")),
-                ));
+                    &Outcome::Failed(Failure::new("client task panicked")),
+                );
             }
         }
     }
-    let outcomes = std::mem::take(&mut *lock(&done));
-    let end = outcomes.iter().map(|(at, _)| *at).max().unwrap_or(start);
+    let Ended { tally, last } = std::mem::take(&mut *lock(&done));
     Reply {
-        outcomes,
+        tally,
         start,
-        end,
+        end: last.unwrap_or(start),
     }
 }
 
@@ -389,12 +377,26 @@ async fn run(client: &Arc<Client>, pool: &mut Pool, batch: Batch) -> Reply {
 #[allow(clippy::vec_box)]
 type Pool = Vec<Box<Slot>>;
 
-/// The outcomes of a thread's slots in a batch, each with when it ended.
-type Done = Arc<Mutex<Vec<(Instant, Outcome)>>>;
+/// What a thread's slots' requests in a batch came to, and when the last
+/// one ended.
+#[derive(Default)]
+struct Ended {
+    tally: Tally,
+    last: Option<Instant>,
+}
 
-/// The list, even if a task panicked while it held it: what it holds is
-/// whole, since a push either happened or did not.
-fn lock(done: &Done) -> std::sync::MutexGuard<'_, Vec<(Instant, Outcome)>> {
+impl Ended {
+    fn add(&mut self, at: Instant, outcome: &Outcome) {
+        self.tally.add(outcome);
+        self.last = Some(self.last.map_or(at, |last| last.max(at)));
+    }
+}
+
+type Done = Arc<Mutex<Ended>>;
+
+/// The tally, even if a task panicked while it held it: at worst, the one
+/// outcome it was counting is half counted.
+fn lock(done: &Done) -> std::sync::MutexGuard<'_, Ended> {
     done.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -506,7 +508,7 @@ async fn slot_task(
             }
             Outcome::Failed(_) => {}
         }
-        lock(&done).push((ended, outcome));
+        lock(&done).add(ended, &outcome);
     }
     slot
 }

@@ -13,6 +13,7 @@ use crate::explanation::Explanation;
 use crate::failures::Failures;
 use crate::figures::Figures;
 use crate::functions::{Attribution, Call, Function, Functions, Moved, Unkept};
+use crate::histogram::{Bucket, Histogram};
 use crate::import::Imported;
 use crate::matrix::{Cell, Line, Matrix};
 use crate::outcome::RunOutcome;
@@ -227,6 +228,10 @@ pub(super) fn row(key: &str, kind: RowKind) -> Row {
             stddev: Some(0.5),
         },
         samples: vec![1.0, 1.5, 2.0],
+        histogram: Some(Histogram {
+            digits: 3,
+            buckets: vec![Bucket { ms: 1.0, count: 2 }, Bucket { ms: 2.0, count: 1 }],
+        }),
         batch: Some(4),
         requests: 4,
         errors: 1,

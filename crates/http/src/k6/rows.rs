@@ -154,10 +154,10 @@ fn row(labels: Labels, s: Samples, seconds: f64, dropped: u64, plan: &Plan) -> R
     let mut row = labels.row(s.durations);
     row.requests = requests;
     row.errors = errors;
-    row.error_messages = crate::rows::capped(s.failures);
-    row.rps = rate(usize::try_from(s.succeeded).unwrap_or(usize::MAX), seconds);
+    row.error_messages = crate::tally::capped(s.failures);
+    row.rps = rate(s.succeeded, seconds);
     row.page.ttfb_median = ttfb;
-    row.page.status = crate::rows::capped(s.status);
+    row.page.status = crate::tally::capped(s.status);
     row.page.tool = Some("k6".to_string());
     let mut note = vec![format!("k6 {}", plan.executor.as_str())];
     if plan.segments > 1 {

@@ -108,10 +108,10 @@ impl Summary {
         row.page.ttfb_median = self.ttfb_median;
         row.requests = self.requests;
         row.errors = self.errors;
-        row.error_messages = super::rows::capped(self.error_messages);
+        row.error_messages = super::tally::capped(self.error_messages);
         row.rps = self.rps;
         row.note = self.note;
-        row.page.status = super::rows::capped(self.status);
+        row.page.status = super::tally::capped(self.status);
         row.page.bytes = self.bytes;
         row.page.server = self.server;
         row.page.tool = Some(tool.as_str().to_string());
