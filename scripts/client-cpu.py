@@ -59,6 +59,24 @@ def run(cmd):
     return out.decode(errors="replace"), usage.ru_utime + usage.ru_stime
 
 
+def peak(cmd):
+    """Runs `cmd` under GNU time (Debian's `time` package): (its max RSS in
+    MB, its CPU seconds, its exit code, the end of its stderr). Not from
+    wait4 here: a child forked from this Python and then exec'd keeps the
+    fork's high-water mark, so a client smaller than this script (some 20
+    MB) would read as large as it; GNU time is a small process to fork."""
+    with tempfile.NamedTemporaryFile(mode="r") as figures, tempfile.TemporaryFile() as err:
+        proc = subprocess.run(["/usr/bin/time", "-o", figures.name, "-f", "%M %U %S", *map(str, cmd)],
+                              stdout=subprocess.DEVNULL, stderr=err)
+        err.seek(0)
+        text = err.read().decode(errors="replace").strip()[-500:]
+        fields = figures.read().split()
+        if len(fields) < 3:
+            sys.exit(f"{cmd[0]}: GNU time gave no figures ({proc.returncode}): {text}")
+        rss_kb, user, system = fields[-3:]
+        return int(rss_kb) / 1024.0, float(user) + float(system), proc.returncode, text
+
+
 def yardstick(binary, protocol):
     extra = {"h1": ["--http=1.1"], "h1s": ["--http=1.1", "--insecure"], "h2c": ["--http=2"],
              "h2": ["--http=2", "--insecure"]}[protocol]

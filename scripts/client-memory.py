@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """What each HTTP client holds per connection: the most memory (max RSS,
-from the client process's own rusage) of yardstick's built-in client and
+measured by GNU time, Debian's `time`) of yardstick's built-in client and
 of wrk, at several concurrencies, against one nginx (one worker, room for
 every connection) serving 1 KB over HTTP/1.1, in interleaved rounds.
 
@@ -13,10 +13,8 @@ every round's max RSS in MB, then the median and its ratio to wrk's.
 """
 import argparse
 import importlib.util
-import os
 import pathlib
 import statistics
-import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -28,14 +26,11 @@ _spec.loader.exec_module(cpu)
 
 
 def max_rss_mb(cmd):
-    """Runs `cmd`, reaped with wait4 for its own rusage; its max RSS in MB."""
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    err = proc.stderr.read().decode(errors="replace")
-    code = os.waitstatus_to_exitcode(status)
+    """Runs `cmd` (see client-cpu.py's `peak`); its max RSS in MB."""
+    rss, _, code, err = cpu.peak(cmd)
     if code not in (0, 1):
-        sys.exit(f"{cmd[0]} failed ({code}): {err.strip()[-500:]}")
-    return usage.ru_maxrss / 1024.0
+        sys.exit(f"{cmd[0]} failed ({code}): {err}")
+    return rss
 
 
 def main():

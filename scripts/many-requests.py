@@ -2,8 +2,9 @@
 """What a run of many requests costs to make and to read back: for each
 build, the most memory (max RSS) of `yardstick http --requests=N --save`,
 its CPU time, the size of the run it saved, and the CPU time and max RSS
-of `yardstick show` reading it, against one nginx serving 1 KB over
-HTTP/1.1 at concurrency 16, in interleaved rounds.
+of `yardstick show` reading it (measured by GNU time, Debian's `time`),
+against one nginx serving 1 KB over HTTP/1.1 at concurrency 16, in
+interleaved rounds.
 
     scripts/many-requests.py [--rounds=3] [--requests=1000000]
                              [--yardstick=NAME=PATH ...]
@@ -12,10 +13,8 @@ Each line gives the median of the rounds, then every round's figure.
 """
 import argparse
 import importlib.util
-import os
 import pathlib
 import statistics
-import subprocess
 import sys
 import tempfile
 
@@ -28,15 +27,12 @@ _spec.loader.exec_module(cpu)
 
 
 def measured(cmd):
-    """Runs `cmd`, reaped with wait4 for its own rusage: (max RSS in MB,
-    CPU seconds)."""
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    err = proc.stderr.read().decode(errors="replace")
-    code = os.waitstatus_to_exitcode(status)
+    """Runs `cmd` (see client-cpu.py's `peak`): (max RSS in MB, CPU
+    seconds)."""
+    rss, seconds, code, err = cpu.peak(cmd)
     if code != 0:
-        sys.exit(f"{' '.join(cmd[:2])} failed ({code}): {err.strip()[-500:]}")
-    return usage.ru_maxrss / 1024.0, usage.ru_utime + usage.ru_stime
+        sys.exit(f"{' '.join(map(str, cmd[:2]))} failed ({code}): {err}")
+    return rss, seconds
 
 
 def main():

@@ -341,6 +341,25 @@ fn an_http_run_shows_each_page_of_each_server() -> Result<(), Failed> {
             &ran,
         )?;
     }
+    // A row of more requests than it keeps one by one has buckets in
+    // place of samples: it is drawn from them.
+    let mut bucketed = doc.clone();
+    let row = &mut bucketed["rows"][0];
+    let key = row["key"].as_str().unwrap_or_default().to_string();
+    row["samples"] = serde_json::json!([]);
+    row["histogram"] = serde_json::json!({
+        "digits": 3,
+        "buckets": [{"ms": 0.5, "count": 150000}, {"ms": 2.0, "count": 50000}],
+    });
+    let bucketed_run = t.path().join("bucketed.json");
+    std::fs::write(&bucketed_run, bucketed.to_string())?;
+    let (ran, html) = drawn(&bucketed_run, &t.path().join("bucketed.html"), &[])?;
+    let label = format!("aria-label=\"{key}: every request&#39;s time, from its buckets\"");
+    check(
+        html.contains(&label),
+        "a bucketed row is drawn from its buckets",
+        &ran,
+    )?;
     Ok(())
 }
 

@@ -222,7 +222,10 @@ mod tests {
         let n = crate::tally::KEPT + 1;
         assert!(r.samples.is_empty());
         let buckets = r.histogram.as_ref().map(|h| h.count());
-        assert_eq!((r.figures.n, r.requests, buckets), (n, n as u64, Some(n as u64)));
+        assert_eq!(
+            (r.figures.n, r.requests, buckets),
+            (n, n as u64, Some(n as u64))
+        );
         assert_eq!((r.figures.min, r.figures.max), (Some(1.0), Some(100.0)));
         assert_eq!(r.page.bytes, Some(1000.0));
         let json = serde_json::to_string(&r).unwrap();
