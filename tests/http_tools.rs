@@ -63,6 +63,7 @@ fn ab_non_2xx_answers_are_errors() {
         let s = ab::parse(&fixture(file), "", "", n).unwrap();
         assert_eq!((s.succeeded, s.errors), (0, n), "{file}");
         assert_eq!(s.error_messages.get("non-2xx"), Some(&n), "{file}");
+        assert_eq!(s.failures.map(|k| k.http), Some(n), "{file}");
         assert_eq!(s.figures.median, None, "{file}: no success, no time");
         assert_eq!(s.rps, Some(0.0));
     }
@@ -74,6 +75,7 @@ fn ab_refused() {
     assert_eq!((s.requests, s.succeeded, s.errors), (100, 0, 100));
     assert_eq!(s.error_messages.get("Connection refused"), Some(&100));
     assert_eq!(s.status.get("failed"), Some(&100));
+    assert_eq!(s.failures.map(|k| (k.connect, k.total())), Some((100, 100)));
 }
 
 #[test]
@@ -170,6 +172,7 @@ fn h2load_failed_errored_and_timeouts() {
     let s = h2load::parse(&fixture("h2load-non2xx.txt"), "").unwrap();
     assert_eq!((s.succeeded, s.errors), (0, 100));
     assert_eq!(s.error_messages.get("HTTP 4xx"), Some(&100));
+    assert_eq!(s.failures.map(|k| (k.http, k.total())), Some((100, 100)));
     assert_eq!(s.figures.min, None);
     let s = h2load::parse(&fixture("h2load-5xx.txt"), "").unwrap();
     assert_eq!(s.error_messages.get("HTTP 5xx"), Some(&50));
@@ -177,9 +180,12 @@ fn h2load_failed_errored_and_timeouts() {
     assert_eq!((s.requests, s.succeeded, s.errors), (100, 0, 100));
     assert_eq!(s.error_messages.get("connection error"), Some(&100));
     assert_eq!(s.status.get("failed"), Some(&100));
+    // No request started: the connections never worked.
+    assert_eq!(s.failures.map(|k| (k.connect, k.total())), Some((100, 100)));
     let s = h2load::parse(&fixture("h2load-timeout.txt"), "").unwrap();
     assert_eq!((s.requests, s.succeeded, s.errors), (8, 6, 2));
     assert_eq!(s.error_messages.get("timeout"), Some(&2));
+    assert_eq!(s.failures.map(|k| (k.timeout, k.total())), Some((2, 2)));
     assert!(close(s.figures.min, 1500.0));
 }
 
@@ -263,11 +269,15 @@ fn oha_refused_and_timeouts() {
             "{version}"
         );
         assert_eq!(s.status.get("failed"), Some(&50), "{version}");
+        let k = s.failures.unwrap_or_default();
+        assert_eq!((k.connect, k.total()), (50, 50), "{version}");
         assert_eq!(s.bytes, None, "{version}");
         let (text, _) = oha_fixture(version, "timeout.json");
         let s = oha::parse(&text, 6).unwrap();
         assert_eq!((s.requests, s.errors), (6, 6), "{version}");
         assert_eq!(s.error_messages.get("timeout"), Some(&6), "{version}");
+        let k = s.failures.unwrap_or_default();
+        assert_eq!((k.timeout, k.total()), (6, 6), "{version}");
     }
 }
 
@@ -392,6 +402,8 @@ fn wrk_and_h2load_count_answers_cut_short_as_errors() {
     .unwrap();
     assert_eq!((s.requests, s.succeeded, s.errors), (10, 0, 10));
     assert_eq!(s.rps, Some(0.0));
+    // A request started: the connection worked, and was lost under it.
+    assert_eq!(s.failures.map(|k| (k.closed, k.total())), Some((10, 10)));
 }
 
 #[test]

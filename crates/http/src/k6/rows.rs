@@ -8,12 +8,14 @@ use super::instances::segment;
 use super::plan::Plan;
 use super::script::scenario;
 use super::series::{Output, Samples, SeriesKey};
+use crate::document::failures::Failures;
 use crate::document::run::Row;
 use crate::error::Error;
 use crate::job::{Job, Protocol};
 use crate::rows::{Labels, rate};
 use crate::schedule::Schedule;
 use crate::stats::median;
+use crate::tools::kinds;
 use std::collections::BTreeMap;
 
 /// The rows of `schedule`'s visits, in visit order, from `output`.
@@ -141,6 +143,27 @@ fn dropped_of(plan: &Plan, visit: usize, dropped: &BTreeMap<String, u64>) -> u64
         .fold(0u64, |sum, n| sum.saturating_add(*n))
 }
 
+/// k6's failed requests by kind: an error status (`HTTP 503`, as its
+/// count says it) as http, an interim or redirect status taken for a
+/// failure as other, and k6's error words (`dial: i/o timeout`,
+/// `connection reset by peer`) by what they name.
+fn kinds_of(failures: &BTreeMap<String, u64>) -> Option<Failures> {
+    let mut kinds = Failures::default();
+    for (why, &n) in failures {
+        let status = why
+            .strip_prefix("HTTP ")
+            .and_then(|s| s.parse::<u16>().ok());
+        let kind: kinds::Count = match status {
+            Some(400..) => kinds::http,
+            Some(_) => kinds::other,
+            None => kinds::in_words(why),
+        };
+        let count = kind(&mut kinds);
+        *count = count.saturating_add(n);
+    }
+    (kinds.total() > 0).then_some(kinds)
+}
+
 /// One visit's row from its pooled samples, made over `seconds`.
 fn row(labels: Labels, s: Samples, seconds: f64, dropped: u64, plan: &Plan) -> Row {
     let requests = s.requests();
@@ -154,6 +177,7 @@ fn row(labels: Labels, s: Samples, seconds: f64, dropped: u64, plan: &Plan) -> R
     let mut row = labels.row(s.durations);
     row.requests = requests;
     row.errors = errors;
+    row.page.failures = kinds_of(&s.failures);
     row.error_messages = crate::tally::capped(s.failures);
     row.rps = rate(s.succeeded, seconds);
     row.page.ttfb_median = ttfb;
@@ -300,6 +324,33 @@ mod tests {
         assert_eq!((rows[0].requests, rows[0].errors), (4, 2));
         assert_eq!(rows[0].rps, Some(1.0));
         assert_eq!(rows[0].error_messages["HTTP 503"], 2);
+        assert_eq!(
+            rows[0].page.failures.map(|k| (k.http, k.total())),
+            Some((2, 2))
+        );
+    }
+
+    #[test]
+    fn k6_s_failures_are_counted_by_kind() {
+        let failures = BTreeMap::from([
+            ("HTTP 503".to_string(), 2),
+            ("HTTP 101".to_string(), 1),
+            (
+                "dial tcp 127.0.0.1:1: connect: connection refused".to_string(),
+                3,
+            ),
+            (
+                "read tcp 127.0.0.1:2: read: connection reset by peer".to_string(),
+                4,
+            ),
+            ("request timeout".to_string(), 5),
+        ]);
+        let k = kinds_of(&failures).unwrap_or_default();
+        assert_eq!(
+            (k.http, k.other, k.connect, k.closed, k.timeout),
+            (2, 1, 3, 4, 5)
+        );
+        assert_eq!(kinds_of(&BTreeMap::new()), None);
     }
 
     #[test]

@@ -14,7 +14,7 @@
 use super::h2load_log::Statuses;
 use super::invocation::Invocation;
 use super::units::{after, count, millis};
-use super::{Summary, first_line};
+use super::{Summary, first_line, kinds};
 use crate::error::Error;
 use crate::job::{Job, Protocol};
 
@@ -32,6 +32,7 @@ pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
     if let Some(status) = warmed.as_ref().and_then(Statuses::not_a_page) {
         return Ok(Summary::all_failed(
             run.requests,
+            kinds::other,
             &format!(
                 "h2load: the warm-up was answered {status:03}, which h2load counts a 3xx \
                  success where the other clients count an error: not measured"
@@ -62,7 +63,7 @@ fn unseen_redirects(s: &mut Summary, warmed: &Statuses) {
     }
     let before = s.succeeded;
     s.succeeded = before.saturating_sub(n);
-    s.add_error("h2load: a 3xx its warm-up never saw", n);
+    s.add_failure(kinds::other, "h2load: a 3xx its warm-up never saw", n);
     s.rps = s
         .rps
         .filter(|_| before > 0)
@@ -154,20 +155,29 @@ pub fn parse(stdout: &str, stderr: &str) -> Result<Summary, String> {
 }
 
 /// The errors by kind. h2load's `failed` includes error statuses and its
-/// `errored` timeouts, so each is counted once here.
+/// `errored` timeouts, so each is counted once here. The rest of
+/// `errored` are requests lost with their connection (h2load opens no
+/// other): a connection that never worked, when no request started at
+/// all, else one closed under the requests.
 fn count_errors(s: &mut Summary, counts: &Labelled, statuses: &Labelled) {
     let timeouts = counts.get("timeout");
-    s.add_error("HTTP 4xx", statuses.get("4xx"));
-    s.add_error("HTTP 5xx", statuses.get("5xx"));
-    s.add_error("timeout", timeouts);
-    s.add_error(
+    let lost = if counts.get("started") == 0 {
+        kinds::connect
+    } else {
+        kinds::closed
+    };
+    s.add_failure(kinds::http, "HTTP 4xx", statuses.get("4xx"));
+    s.add_failure(kinds::http, "HTTP 5xx", statuses.get("5xx"));
+    s.add_failure(kinds::timeout, "timeout", timeouts);
+    s.add_failure(
+        lost,
         "connection error",
         counts.get("errored").saturating_sub(timeouts),
     );
-    // Requests never started (a refused connection) are neither done nor
-    // errored in every version: count the rest of the total as failed.
+    // Requests never started are neither done nor errored in every
+    // version: count the rest of the total as lost too.
     let accounted = s.succeeded.saturating_add(s.errors);
-    s.add_error("not done", s.requests.saturating_sub(accounted));
+    s.add_failure(lost, "not done", s.requests.saturating_sub(accounted));
 }
 
 /// The answers by status class, and the requests that got none.

@@ -12,6 +12,7 @@ pub(crate) mod h2load_log;
 pub(crate) mod handed;
 pub mod interrupt;
 pub(crate) mod invocation;
+pub(crate) mod kinds;
 pub mod oha;
 pub(crate) mod units;
 pub mod wrk;
@@ -56,37 +57,32 @@ pub struct Summary {
     pub server: Option<String>,
     /// What the tool said that the row's figures do not show.
     pub note: String,
-    /// The failed requests by kind, where the tool tells kinds apart
-    /// (wrk's socket errors do).
+    /// The failed requests by kind, as the tool's words tell them apart;
+    /// every error is counted under one.
     pub failures: Option<Failures>,
 }
 
 impl Summary {
-    /// Every request failed before an answer, for one reason.
-    pub(crate) fn all_failed(requests: u64, message: &str) -> Summary {
-        Summary {
+    /// Every request failed before an answer, of one kind, for one
+    /// reason.
+    pub(crate) fn all_failed(requests: u64, kind: kinds::Count, message: &str) -> Summary {
+        let mut s = Summary {
             requests,
-            errors: requests,
-            error_messages: BTreeMap::from([(message.to_string(), requests)]),
             status: BTreeMap::from([(FAILED.to_string(), requests)]),
             rps: Some(0.0),
             ..Summary::default()
-        }
-    }
-
-    fn add_error(&mut self, message: &str, n: u64) {
-        if n > 0 {
-            self.errors = self.errors.saturating_add(n);
-            let e = self.error_messages.entry(message.to_string()).or_default();
-            *e = e.saturating_add(n);
-        }
+        };
+        s.add_failure(kind, message, requests);
+        s
     }
 
     /// Adds `n` failed requests of a kind (`kind` picks its count in the
     /// row's failures) under `message`, when there are any.
-    fn add_failure(&mut self, kind: fn(&mut Failures) -> &mut u64, message: &str, n: u64) {
+    fn add_failure(&mut self, kind: kinds::Count, message: &str, n: u64) {
         if n > 0 {
-            self.add_error(message, n);
+            self.errors = self.errors.saturating_add(n);
+            let e = self.error_messages.entry(message.to_string()).or_default();
+            *e = e.saturating_add(n);
             let count = kind(self.failures.get_or_insert_with(Failures::default));
             *count = count.saturating_add(n);
         }
@@ -220,6 +216,7 @@ fn measure_visit(
     if addresses.ips.is_empty() && address::literal(&visit.url.host).is_none() {
         return Ok(Summary::all_failed(
             schedule.requests,
+            kinds::connect,
             &format!("cannot resolve {}", visit.url.host),
         ));
     }
@@ -256,6 +253,7 @@ fn measure_visit(
     let nothing = |tool: Tool| {
         Summary::all_failed(
             schedule.concurrency.max(1),
+            kinds::timeout,
             &format!(
                 "{}: no request ended within the run (a server that never answers?)",
                 tool.as_str()
@@ -266,6 +264,7 @@ fn measure_visit(
         Ok(summary) if summary.requests == 0 && summary.errors == 0 => Ok(nothing(tool)),
         Err(_) if run.past_limit.get() => Ok(Summary::all_failed(
             schedule.requests,
+            kinds::timeout,
             &format!(
                 "{} still running after its limit of {} s{}, killed",
                 tool.as_str(),
@@ -402,7 +401,8 @@ mod tests {
             (9, Some(1.5), None, Some("wrk"))
         );
         assert!(r.samples.is_empty());
-        let f = Summary::all_failed(5, "Connection refused");
+        let f = Summary::all_failed(5, kinds::connect, "Connection refused");
         assert_eq!((f.errors, f.status[FAILED]), (5, 5));
+        assert_eq!(f.failures.map(|k| (k.connect, k.total())), Some((5, 5)));
     }
 }

@@ -9,8 +9,8 @@
 //! reads past an interim 1xx answer to the final one. oha's times are in
 //! seconds; its time to the first byte gives the row's TTFB median.
 
-use super::Summary;
 use super::invocation::Invocation;
+use super::{Summary, kinds};
 use crate::error::Error;
 use crate::job::{Job, Protocol};
 use serde_json::Value;
@@ -70,7 +70,11 @@ pub fn parse(stdout: &str, requested: u64) -> Result<Summary, String> {
     let failed = count_failures(&mut s, &doc);
     s.requests = answers.all.saturating_add(failed);
     if s.requests == 0 {
-        return Ok(Summary::all_failed(requested, "no request completed"));
+        return Ok(Summary::all_failed(
+            requested,
+            kinds::other,
+            "no request completed",
+        ));
     }
     s.succeeded = answers.all.saturating_sub(answers.errors);
     let total = seconds(summary.get("total"));
@@ -105,14 +109,15 @@ fn count_answers(s: &mut Summary, doc: &Value) -> Answers {
         let n = n.as_u64().unwrap_or(0);
         answers.all = answers.all.saturating_add(n);
         s.status.insert(code.clone(), n);
-        let error = match code.parse::<u16>() {
+        let error: Option<(kinds::Count, String)> = match code.parse::<u16>() {
             Ok(200..=399) => None,
-            Ok(c @ 100..=199) => Some(crate::failure::informational(c)),
-            _ => Some(format!("HTTP {code}")),
+            Ok(c @ 100..=199) => Some((kinds::other, crate::failure::informational(c))),
+            Ok(400..) => Some((kinds::http, format!("HTTP {code}"))),
+            _ => Some((kinds::other, format!("HTTP {code}: not a status"))),
         };
-        if let Some(message) = error {
+        if let Some((kind, message)) = error {
             answers.errors = answers.errors.saturating_add(n);
-            s.add_error(&message, n);
+            s.add_failure(kind, &message, n);
         }
     }
     answers
@@ -126,7 +131,8 @@ fn count_failures(s: &mut Summary, doc: &Value) -> u64 {
     for (message, n) in errors.into_iter().flatten() {
         let n = n.as_u64().unwrap_or(0);
         failed = failed.saturating_add(n);
-        s.add_error(&without_os_code(message), n);
+        let message = without_os_code(message);
+        s.add_failure(kinds::in_words(&message), &message, n);
     }
     if failed > 0 {
         s.status.insert("failed".to_string(), failed);
@@ -193,6 +199,19 @@ mod tests {
         let informational = crate::failure::informational(101);
         assert_eq!(s.error_messages.get(&informational), Some(&4));
         assert_eq!(s.error_messages.get("HTTP 503"), Some(&1));
+        let kinds = s.failures.unwrap_or_default();
+        assert_eq!((kinds.http, kinds.other, kinds.total()), (1, 4, 5));
+    }
+
+    #[test]
+    fn requests_without_an_answer_are_counted_by_kind() {
+        let text = r#"{"summary":{"total":1.0},"statusCodeDistribution":{"200":2},
+            "errorDistribution":{"connection closed before message completed":3,
+            "Connection refused (os error 111)":4,"timeout":1}}"#;
+        let s = parse(text, 10).unwrap();
+        assert_eq!((s.requests, s.succeeded, s.errors), (10, 2, 8));
+        let k = s.failures.unwrap_or_default();
+        assert_eq!((k.closed, k.connect, k.timeout, k.total()), (3, 4, 1, 8));
     }
 
     proptest! {

@@ -13,8 +13,7 @@
 use super::invocation::Invocation;
 use super::units::{after, bytes, count, millis};
 use super::wrk_tally::{self, Tally};
-use super::{Summary, first_line};
-use crate::document::failures::Failures;
+use super::{Summary, first_line, kinds};
 use crate::error::Error;
 use crate::job::Job;
 use std::path::Path;
@@ -171,12 +170,12 @@ fn tallied(stdout: &str, totals: &Totals, tally: &Tally) -> Result<Summary, Stri
     for (&code, &n) in &tally.statuses {
         match code {
             200..=399 => successes.push((code, n)),
-            0..=99 => s.add_failure(other, &format!("HTTP {code:03}: not a status"), n),
+            0..=99 => s.add_failure(kinds::other, &format!("HTTP {code:03}: not a status"), n),
             100..=199 => {
                 interim = interim.saturating_add(n);
-                s.add_failure(other, &crate::failure::informational(code), n);
+                s.add_failure(kinds::other, &crate::failure::informational(code), n);
             }
-            _ => s.add_failure(http, &format!("HTTP {code}"), n),
+            _ => s.add_failure(kinds::http, &format!("HTTP {code}"), n),
         }
         if !(200..=399).contains(&code) {
             s.add_status(&format!("{code:03}"), n);
@@ -218,11 +217,7 @@ fn could_not_connect(said: &str) -> Option<Summary> {
         .trim_start_matches("unable to connect to ")
         .split_once(' ')
         .map_or("unable to connect", |(_, m)| m.trim());
-    let mut s = Summary::all_failed(1, message);
-    s.failures = Some(Failures {
-        connect: 1,
-        ..Failures::default()
-    });
+    let mut s = Summary::all_failed(1, kinds::connect, message);
     s.note = "wrk stopped: it could not connect".to_string();
     Some(s)
 }
@@ -242,7 +237,7 @@ fn counted(stdout: &str, totals: &Totals) -> Summary {
         requests: answered.saturating_add(failed),
         ..Summary::default()
     };
-    s.add_failure(http, "HTTP 4xx/5xx", non2xx);
+    s.add_failure(kinds::http, "HTTP 4xx/5xx", non2xx);
     e.add_to(&mut s, e.read);
     s.succeeded = answered.saturating_sub(non2xx.saturating_add(e.timeout));
     let late = e.timeout.min(answered.saturating_sub(non2xx));
@@ -323,21 +318,11 @@ impl SocketErrors {
     /// errors (those left when the close-delimited answers are taken out):
     /// a read or write error is a connection that broke under a request.
     fn add_to(&self, s: &mut Summary, read: u64) {
-        s.add_failure(|f| &mut f.connect, "connect error", self.connect);
-        s.add_failure(|f| &mut f.closed, "read error", read);
-        s.add_failure(|f| &mut f.closed, "write error", self.write);
-        s.add_failure(|f| &mut f.timeout, "timeout", self.timeout);
+        s.add_failure(kinds::connect, "connect error", self.connect);
+        s.add_failure(kinds::closed, "read error", read);
+        s.add_failure(kinds::closed, "write error", self.write);
+        s.add_failure(kinds::timeout, "timeout", self.timeout);
     }
-}
-
-/// The count of a row's failures that an error status goes to.
-fn http(f: &mut Failures) -> &mut u64 {
-    &mut f.http
-}
-
-/// The count of a row's failures that an answer that is no page goes to.
-fn other(f: &mut Failures) -> &mut u64 {
-    &mut f.other
 }
 
 fn socket_errors(stdout: &str) -> SocketErrors {
