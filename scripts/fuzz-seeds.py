@@ -145,15 +145,25 @@ def runs():
 
 
 def tools():
+    # A folder holds one version's outputs (oha-1.16.0/): its files, named
+    # with the folder's name.
+    paths = []
     for path in sorted(HTTP.iterdir()):
-        tool = path.name.split("-")[0]
+        if path.is_dir():
+            paths += [(f"{path.name}-{f.name}", f) for f in sorted(path.iterdir()) if f.is_file()]
+        else:
+            paths.append((path.name, path))
+    for name, path in paths:
+        tool = name.split("-")[0]
+        if path.suffix in (".csv", ".txt") and path.parent != HTTP:
+            continue
         if path.suffix == ".csv":
             continue
         data = path.read_bytes()
         if tool == "ab" and (HTTP / (path.stem + "-percentiles.csv")).exists():
             # stdout, stderr and the percentile file, NUL between.
             data += b"\0\0" + (HTTP / (path.stem + "-percentiles.csv")).read_bytes()
-        put(tool, path.name, data)
+        put(tool, name, data)
 
 
 def urls():
@@ -226,10 +236,30 @@ def http_answers():
         put("http_answer", name, bytes([i * 3]) + answer)
 
 
+def http2_answers():
+    # The first byte is how many bytes the peer sends at a time (0: all);
+    # then the server's frames, from its SETTINGS.
+    def frame(kind, flags, stream, payload=b""):
+        return len(payload).to_bytes(3, "big") + bytes([kind, flags]) + stream.to_bytes(4, "big") + payload
+    settings = frame(0x4, 0, 0)
+    answers = {
+        "data": frame(0x1, 0x4, 1, b"\x88") + frame(0x0, 0, 1, b"hel") + frame(0x0, 0x1, 1, b"lo"),
+        "continuation": frame(0x1, 0x20, 1, b"\0\0\0\0\x10\x88")
+                        + frame(0x9, 0x4, 1, b"\x0f\x0d\x015") + frame(0x0, 0x9, 1, b"\x01hello\0"),
+        "interim": frame(0x1, 0x4, 1, b"\x08\x03103") + frame(0x6, 0, 0, b"\0" * 8)
+                   + frame(0x1, 0x5, 1, b"\x88"),
+        "indexed": frame(0x1, 0x4, 1, b"\x88\x40\x06server\x05nginx")
+                   + frame(0x1, 0x5, 3, b"\x88\xbe"),
+        "reset": frame(0x1, 0x4, 1, b"\x88") + frame(0x3, 0, 1, b"\0\0\0\0"),
+    }
+    for i, (name, answer) in enumerate(answers.items()):
+        put("http2_answer", name, bytes([i * 3]) + settings + answer)
+
+
 def main():
     shutil.rmtree(SEEDS, ignore_errors=True)
     for make in (autoload, settings, templates, hostile_templates, catalogue, router, runs, tools, urls,
-                 site_documents, k6_output, http_answers):
+                 site_documents, k6_output, http_answers, http2_answers):
         make()
     for kind in sorted(SEEDS.iterdir()):
         files = list(kind.iterdir())

@@ -3,21 +3,20 @@
 //! body as transferred (not decoded), the cache header's first word and the
 //! `Server` header. GET only; redirects are answers, never followed.
 
-use super::connect::{self, Conn, Connector, Deadline, Measured, Sender};
-use super::failure::{self, Failure};
+use super::connect::{Connector, Deadline, Measured};
+use super::failure::Failure;
 use super::job::{Encoding, Job};
 use super::template::{H1Request, H2Request};
-use super::url::Url;
-use super::words::{Said, Words};
+use super::url::{Scheme, Url};
+use super::words::Words;
 use base64::Engine;
 use bytes::Bytes;
 use http::header::{ACCEPT_ENCODING, AUTHORIZATION, CONNECTION, COOKIE, HOST, USER_AGENT};
 use http::{HeaderMap, HeaderName, HeaderValue, Request, Uri};
-use http_body_util::{BodyExt, Empty};
+use http_body_util::Empty;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::task::{Context, Waker};
 use std::time::{Duration, Instant};
 
 /// A response.
@@ -83,9 +82,7 @@ pub(crate) struct Slot {
     deadline: Deadline,
     /// The request to the URL the slot is sent to, made at its first.
     h1: Option<(Url, H1Request)>,
-    /// Boxed: its URI and header map are the larger, and every slot
-    /// holds the field, HTTP/1.1's too.
-    h2: Option<(Url, Box<H2Request>)>,
+    h2: Option<(Url, H2Request)>,
     /// The last answers' words, kept from one answer to the next.
     words: Words,
 }
@@ -238,52 +235,38 @@ impl Client {
             .cold
             .as_ref()
             .map(|cold| url.path_with_bench(&cold.next()));
-        let (answer, closed) = match conn {
+        let mut reader = slot.words.reader(&self.cache_header);
+        let (received, heard_nothing, closed) = match conn {
             Measured::H1(conn) => {
                 let request = made_for(&mut slot.h1, url, || self.h1_request(url))?;
-                let mut reader = slot.words.reader(&self.cache_header);
                 let received = conn
                     .exchange(request.bytes(bench.as_deref()), &mut reader)
                     .await;
-                let answer = received.map(|r| Answer {
-                    total: millis(start.elapsed()),
-                    ttfb: millis(r.head_at.saturating_duration_since(start)),
-                    status: r.status,
-                    bytes: r.bytes,
-                    cache: reader.said.cache,
-                    server: reader.said.server,
-                });
-                // A kept connection that ended before a byte of the answer
-                // came was closed by the server as the request went: the
-                // request is sent again, once, on a new connection.
-                // Not past the deadline, where a read that brings bytes
-                // fails before they are heard.
-                let again = reused && conn.heard_nothing() && !slot.deadline.passed();
-                let answer = answer.map_err(|failure| Missed { failure, again });
-                (answer, conn.is_closed())
+                (received, conn.heard_nothing(), conn.is_closed())
             }
             Measured::H2(conn) => {
-                let made = made_for(&mut slot.h2, url, || self.h2_request(url).map(Box::new))?;
-                let uri = match bench {
-                    Some(target) => uri(url, target, true)?,
-                    None => made.uri.clone(),
-                };
-                let mut request = Request::new(Empty::new());
-                *request.uri_mut() = uri;
-                *request.headers_mut() = made.headers.clone();
-                // Boxed: hyper's future is large, and inline it would
-                // make every slot's task as large, HTTP/1.1's too.
-                let answer = Box::pin(exchange(
-                    conn,
-                    request,
-                    start,
-                    &self.cache_header,
-                    &mut slot.words,
-                ))
-                .await;
-                (answer.map_err(Missed::from), conn.closed)
+                let request = made_for(&mut slot.h2, url, || self.h2_request(url))?;
+                let received = conn
+                    .exchange(request.block(bench.as_deref()), &mut reader)
+                    .await;
+                (received, conn.heard_nothing(), conn.is_closed())
             }
         };
+        let answer = received.map(|r| Answer {
+            total: millis(start.elapsed()),
+            ttfb: millis(r.head_at.saturating_duration_since(start)),
+            status: r.status,
+            bytes: r.bytes,
+            cache: reader.said.cache,
+            server: reader.said.server,
+        });
+        // A kept connection that ended before a byte of the answer came
+        // (HTTP/2: a GOAWAY that did not take the request) was closed by
+        // the server as the request went: the request is sent again,
+        // once, on a new connection. Not past the deadline, where a read
+        // that brings bytes fails before they are heard.
+        let again = reused && heard_nothing && !slot.deadline.passed();
+        let answer = answer.map_err(|failure| Missed { failure, again });
         if closed {
             slot.conn = None;
         }
@@ -297,10 +280,12 @@ impl Client {
 
     /// The HTTP/2 request for `url`, made once per slot.
     fn h2_request(&self, url: &Url) -> Result<H2Request, Failure> {
-        Ok(H2Request {
-            uri: uri(url, url.target().to_string(), true)?,
-            headers: self.headers_to(url, true)?,
-        })
+        H2Request::new(
+            url.scheme == Scheme::Https,
+            &url.authority,
+            url.target(),
+            &self.headers_to(url, true)?,
+        )
     }
 
     /// The GET of `path` on `url`'s server with the run's headers: what
@@ -414,112 +399,8 @@ fn run_unique() -> String {
 fn still_open(conn: &mut Measured) -> bool {
     match conn {
         Measured::H1(conn) => conn.still_open(),
-        Measured::H2(conn) => hyper_still_open(conn),
+        Measured::H2(conn) => !conn.is_closed(),
     }
-}
-
-/// Polls hyper's driver once without waiting.
-fn hyper_still_open(conn: &mut Conn) -> bool {
-    if conn.closed {
-        return false;
-    }
-    let mut cx = Context::from_waker(Waker::noop());
-    if conn.driver.as_mut().poll(&mut cx).is_ready() {
-        conn.closed = true;
-        return false;
-    }
-    match &conn.sender {
-        Sender::H1(s) => !s.is_closed(),
-        Sender::H2(s) => !s.is_closed(),
-    }
-}
-
-/// Sends `request` and reads the whole answer, driving the connection in
-/// the same task.
-async fn exchange(
-    conn: &mut Conn,
-    request: Request<Empty<Bytes>>,
-    start: Instant,
-    cache_header: &HeaderName,
-    words: &mut Words,
-) -> Result<Answer, Failure> {
-    let Conn {
-        sender,
-        driver,
-        closed,
-        resets,
-    } = conn;
-    let before = resets.count();
-    let work = answer(sender, request, start, cache_header, words);
-    let (answer, ended) = connect::drive(driver, work, |e| failure::of(e)).await;
-    *closed |= ended;
-    // hyper ends a body quietly at a reset with NO_ERROR or CANCEL.
-    if answer.is_ok() && resets.count() > before {
-        return Err(Failure::closed("stream reset before the answer's end"));
-    }
-    answer
-}
-
-/// Sends `request` and reads its answer to the body's last byte; times are
-/// from `start`. The connection must be driven meanwhile.
-async fn answer(
-    sender: &mut Sender,
-    request: Request<Empty<Bytes>>,
-    start: Instant,
-    cache_header: &HeaderName,
-    words: &mut Words,
-) -> Result<Answer, Failure> {
-    let head = request.method() == http::Method::HEAD;
-    let response = sender.send(request).await.map_err(|e| failure::of(&e))?;
-    let ttfb = start.elapsed();
-    // hyper passes over `100 Continue` and `103 Early Hints` itself; any
-    // 1xx it hands back (`101 Switching Protocols`) is not a page.
-    if response.status().is_informational() {
-        return Err(Failure::new(crate::failure::informational(
-            response.status().as_u16(),
-        )));
-    }
-    let (parts, mut body) = response.into_parts();
-    let mut bytes = 0u64;
-    while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|e| failure::of(&e))?;
-        if let Some(data) = frame.data_ref() {
-            bytes += data.len() as u64;
-        }
-    }
-    // An HTTP/2 stream reset with NO_ERROR ends the body early without an
-    // error: the body must hold what its Content-Length declared.
-    if let Some(declared) = declared_length(&parts, head)
-        && declared != bytes
-    {
-        return Err(Failure::new(format!(
-            "body cut short: {bytes} of {declared} declared bytes"
-        )));
-    }
-    let total = start.elapsed();
-    let Said { cache, server } = words.of_map(&parts.headers, cache_header);
-    Ok(Answer {
-        total: millis(total),
-        ttfb: millis(ttfb),
-        status: parts.status.as_u16(),
-        bytes,
-        cache,
-        server,
-    })
-}
-
-/// The body length an answer's Content-Length declares, where it has a
-/// body (not to a HEAD, not a 204 or a 304); none when it declares none,
-/// or declares it twice.
-fn declared_length(parts: &http::response::Parts, head: bool) -> Option<u64> {
-    let bodiless = head || matches!(parts.status.as_u16(), 204 | 304);
-    let mut values = parts.headers.get_all(http::header::CONTENT_LENGTH).iter();
-    let (Some(one), None) = (values.next(), values.next()) else {
-        return None;
-    };
-    (!bodiless)
-        .then(|| one.to_str().ok()?.trim().parse().ok())
-        .flatten()
 }
 
 fn millis(d: Duration) -> f64 {
@@ -529,22 +410,6 @@ fn millis(d: Duration) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_body_is_held_to_its_declared_length() {
-        let parts = |status: u16, lengths: &[&str]| {
-            let mut r = http::Response::builder().status(status);
-            for l in lengths {
-                r = r.header(http::header::CONTENT_LENGTH, *l);
-            }
-            r.body(()).unwrap().into_parts().0
-        };
-        assert_eq!(declared_length(&parts(200, &["100"]), false), Some(100));
-        assert_eq!(declared_length(&parts(200, &["100"]), true), None);
-        assert_eq!(declared_length(&parts(304, &["100"]), false), None);
-        assert_eq!(declared_length(&parts(200, &[]), false), None);
-        assert_eq!(declared_length(&parts(200, &["x"]), false), None);
-    }
 
     #[test]
     fn a_late_request_is_timed_from_its_plan() {

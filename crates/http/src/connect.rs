@@ -192,8 +192,6 @@ pub(crate) struct Conn {
     pub(crate) sender: Sender,
     /// What moves the bytes; polled by the task that sends.
     pub(crate) driver: Driver,
-    /// The driver has ended: it must not be polled again.
-    pub(crate) closed: bool,
     /// HTTP/2 answers the server cut short with a stream reset (none on
     /// HTTP/1.1).
     pub(crate) resets: Resets,
@@ -209,7 +207,7 @@ impl Conn {
 /// A connection for measured requests.
 pub(crate) enum Measured {
     H1(h1::Connection),
-    H2(Conn),
+    H2(crate::http2::Connection),
 }
 
 /// How to reach servers: shared by every connection of a run.
@@ -264,7 +262,7 @@ impl Connector {
     }
 
     /// Opens a connection to the server of `url` for measured requests:
-    /// HTTP/1.1 spoken by [`h1`], HTTP/2 by hyper.
+    /// HTTP/1.1 spoken by [`h1`], HTTP/2 by [`crate::http2`].
     pub(crate) async fn open_measured(
         &self,
         url: &Url,
@@ -272,7 +270,7 @@ impl Connector {
     ) -> Result<Measured, Failure> {
         let (stream, h2) = self.stream(url, deadline).await?;
         if h2 {
-            Ok(Measured::H2(handshake(stream, true).await?))
+            Ok(Measured::H2(crate::http2::Connection::new(stream)))
         } else {
             Ok(Measured::H1(h1::Connection::new(stream)))
         }
@@ -348,7 +346,6 @@ async fn handshake(stream: Box<dyn Stream>, h2: bool) -> Result<Conn, Failure> {
         Ok(Conn {
             sender: Sender::H2(sender),
             driver: Box::pin(conn),
-            closed: false,
             resets,
         })
     } else {
@@ -357,7 +354,6 @@ async fn handshake(stream: Box<dyn Stream>, h2: bool) -> Result<Conn, Failure> {
         Ok(Conn {
             sender: Sender::H1(sender),
             driver: Box::pin(conn),
-            closed: false,
             resets: Resets::default(),
         })
     }

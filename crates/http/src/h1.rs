@@ -8,8 +8,8 @@
 //! the connection's own buffer: nothing is allocated per request.
 //!
 //! Everything a peer sends is bounded: the head's size and header count,
-//! a chunk or trailer line's length, the trailers. HTTP/2 and the untimed requests
-//! (`fetch`) stay with hyper.
+//! a chunk or trailer line's length, the trailers. HTTP/2 has a reader of
+//! its own (`http2`); the untimed requests (`fetch`) stay with hyper.
 
 use super::connect::Stream;
 use super::failure::{self, Failure};
@@ -353,6 +353,6 @@ fn replayed(chunks: std::collections::VecDeque<Vec<u8>>) -> (Result<(u16, u64), 
 }
 
 mod head;
-mod replay;
+pub(crate) mod replay;
 #[cfg(test)]
 mod tests;

@@ -6,7 +6,7 @@
 //! given, `discover`, from the site's sitemap) and `schedule` decide what
 //! is requested in which order, `address` where each request goes, `safety`
 //! refuses what could harm a server that is not ours, `builtin` (over
-//! `session`, `workers`, `client`, `template`, `connect`, `h1`, `words`
+//! `session`, `workers`, `client`, `template`, `connect`, `h1`, `http2`, `words`
 //! and `tls`) measures with the built-in client, `tools` hands pages to
 //! an installed load tool, `tally` counts the answers as they come, `rows`
 //! turns what they came to into rows, and `settings`
@@ -26,6 +26,7 @@ pub(crate) mod failure;
 pub(crate) mod fetch;
 pub mod h1;
 pub(crate) mod h2_resets;
+pub mod http2;
 pub mod job;
 pub mod k6;
 pub(crate) mod pages;

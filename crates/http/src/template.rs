@@ -3,6 +3,7 @@
 //! more of its CPU time than sending it.
 
 use super::failure::Failure;
+use super::http2;
 use http::{HeaderMap, Uri};
 
 /// An HTTP/1.1 GET as bytes, its request target replaceable (by one with
@@ -59,10 +60,51 @@ impl H1Request {
     }
 }
 
-/// An HTTP/2 GET's URI and headers, as hyper takes them.
+/// An HTTP/2 GET's header block (`http2::request_block`), its `:path`
+/// replaceable as an HTTP/1.1 request's target is.
 pub(crate) struct H2Request {
-    pub(crate) uri: Uri,
-    pub(crate) headers: HeaderMap,
+    /// The whole block, with the path it was made with.
+    block: Vec<u8>,
+    /// Where the path's field starts and ends in `block`.
+    path: std::ops::Range<usize>,
+    /// The block with another path, made here to keep its buffer.
+    other: Vec<u8>,
+}
+
+impl H2Request {
+    /// The GET of `target` on `authority` over `https` or not, with
+    /// `headers` (the request's own, no `Host`).
+    pub(crate) fn new(
+        https: bool,
+        authority: &str,
+        target: &str,
+        headers: &HeaderMap,
+    ) -> Result<H2Request, Failure> {
+        checked(target)?;
+        let fields: Vec<(&str, &[u8])> = headers
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_bytes()))
+            .collect();
+        let (block, path) = http2::request_block(https, authority, target, &fields);
+        Ok(H2Request {
+            block,
+            path,
+            other: Vec::new(),
+        })
+    }
+
+    /// The block, asking for `target` when given (as
+    /// [`H1Request::bytes`]), else for the path it was made with.
+    pub(crate) fn block(&mut self, target: Option<&str>) -> &[u8] {
+        let Some(target) = target else {
+            return &self.block;
+        };
+        self.other.clear();
+        self.other.extend_from_slice(&self.block[..self.path.start]);
+        http2::path_field(&mut self.other, target);
+        self.other.extend_from_slice(&self.block[self.path.end..]);
+        &self.other
+    }
 }
 
 /// `target` if it is a request target as hyper would send it.
@@ -107,6 +149,32 @@ mod tests {
             request.bytes(None),
             format!("GET /news?page=2{rest}").as_bytes()
         );
+    }
+
+    #[test]
+    fn an_http2_block_replaces_its_path_alone() {
+        let mut headers = HeaderMap::new();
+        headers.insert(USER_AGENT, HeaderValue::from_static("yardstick"));
+        let mut request = H2Request::new(false, "example.test", "/news", &headers).unwrap();
+        let decode = |block: &[u8]| {
+            let mut decoder = loona_hpack::Decoder::new();
+            decoder.decode(block).unwrap()
+        };
+        let field = |n: &str, v: &str| (n.as_bytes().to_vec(), v.as_bytes().to_vec());
+        let made = [
+            field(":method", "GET"),
+            field(":scheme", "http"),
+            field(":path", "/news"),
+            field(":authority", "example.test"),
+            field("user-agent", "yardstick"),
+        ];
+        assert_eq!(decode(request.block(None)), made);
+        let mut cold = made.clone();
+        cold[2] = field(":path", &format!("/news?_bench={}", "x".repeat(200)));
+        let target = format!("/news?_bench={}", "x".repeat(200));
+        assert_eq!(decode(request.block(Some(&target))), cold);
+        assert_eq!(decode(request.block(None)), made);
+        assert!(H2Request::new(true, "a", "/a b", &headers).is_err());
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! is made.
 
 use super::h1::Keep;
+
+use http::HeaderName;
 use http::header::SERVER;
-use http::{HeaderMap, HeaderName};
 use std::sync::Arc;
 
 /// The longest `Server` value kept, in characters.
@@ -33,18 +34,6 @@ pub(crate) struct Said {
 }
 
 impl Words {
-    /// The words of a header map (an answer hyper read).
-    pub(crate) fn of_map(&mut self, headers: &HeaderMap, cache_header: &HeaderName) -> Said {
-        Said {
-            cache: headers
-                .get(cache_header)
-                .and_then(|v| self.cache.of(v.as_bytes(), first_word)),
-            server: headers
-                .get(SERVER)
-                .and_then(|v| self.server.of(v.as_bytes(), server)),
-        }
-    }
-
     /// A reader of one answer's headers, as they are parsed.
     pub(crate) fn reader<'a>(&'a mut self, cache_header: &'a HeaderName) -> Reader<'a> {
         Reader {
@@ -57,7 +46,8 @@ impl Words {
     }
 }
 
-/// Collects the words of one answer as `h1` parses its head.
+/// Collects the words of one answer as `h1` parses its head, or `http2`
+/// decodes its header block.
 pub(crate) struct Reader<'a> {
     words: &'a mut Words,
     cache_header: &'a HeaderName,

@@ -1,0 +1,533 @@
+//! HTTP/2 for the measured requests, written as `h1` is for HTTP/1.1: a
+//! GET whose answer is read to its end and counted, not kept.
+//!
+//! hyper over the `h2` crate spent 54,000 instructions a request where
+//! HTTP/1.1 spends 9,600: a header map built and dropped for every
+//! answer, a task spawned for each, the stream state machine behind a
+//! lock (docs/evaluation.md, "Where HTTP/2's CPU goes"). Here a connection
+//! carries one request at a time, as a slot uses it; the request's header
+//! block is made once, of literals HPACK's decoder at the server needs no
+//! table for; the answer's frames are read in the connection's own buffer,
+//! its header block decoded header by header (HPACK's table must follow
+//! every one) with only the headers a row needs looked at, and its DATA
+//! counted. The windows are opened wide at the start, so flow control
+//! asks for a WINDOW_UPDATE only every gigabyte.
+//!
+//! Everything a peer sends is bounded: a frame by the size the client
+//! allows (16 KB, the least RFC 9113 lets it), a header block by
+//! `h1::MAX_HEAD`, HPACK's table by the size the client allows (4 KB).
+
+use super::connect::Stream;
+use super::failure::{self, Failure};
+use super::h1::{Keep, MAX_HEAD, Received};
+use std::time::Instant;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+mod frame;
+mod hpack;
+#[cfg(test)]
+mod tests;
+
+use frame::{Frame, Kind};
+
+/// The largest frame payload the client takes: SETTINGS_MAX_FRAME_SIZE's
+/// initial value, which the client leaves as it is.
+const MAX_FRAME: usize = 16_384;
+/// HPACK's table size the client allows the server, its initial value.
+const TABLE_SIZE: usize = 4_096;
+/// The window the client gives every stream, and the connection: as
+/// large as HTTP/2 allows, so no answer waits on a WINDOW_UPDATE.
+const WINDOW: u32 = (1 << 31) - 1;
+/// The initial window, which the connection's WINDOW_UPDATE adds to.
+const INITIAL_WINDOW: u32 = 65_535;
+/// Bytes of DATA after which the connection's window is opened again.
+const REFILL: u64 = 1 << 30;
+/// The buffer's first size: a small page's answer fits (see `h1`).
+const FIRST_BUFFER: usize = 2 * 1024;
+
+/// The connection preface, then the client's SETTINGS: no push, every
+/// stream's window as large as it may be, a header list no longer than
+/// `MAX_HEAD`; then the connection's window opened as wide.
+fn preface() -> Vec<u8> {
+    let mut out = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec();
+    let settings: [(u16, u32); 3] = [
+        (0x2, 0),                                           // ENABLE_PUSH
+        (0x4, WINDOW),                                      // INITIAL_WINDOW_SIZE
+        (0x6, u32::try_from(MAX_HEAD).unwrap_or(u32::MAX)), // MAX_HEADER_LIST_SIZE
+    ];
+    let mut payload = Vec::with_capacity(18);
+    for (id, value) in settings {
+        payload.extend_from_slice(&id.to_be_bytes());
+        payload.extend_from_slice(&value.to_be_bytes());
+    }
+    frame::write(&mut out, Kind::Settings, 0, 0, &payload);
+    frame::write(
+        &mut out,
+        Kind::WindowUpdate,
+        0,
+        0,
+        &(WINDOW - INITIAL_WINDOW).to_be_bytes(),
+    );
+    out
+}
+
+/// The header block of a GET: `:method`, `:scheme`, `:path`, `:authority`
+/// and `headers` (lower-case names), each a literal HPACK's table is not
+/// asked to keep, its strings as they are. The server needs no state of
+/// the client's to read it, so it is made once per URL. Also where the
+/// `:path` field lies in it, for a request of another path.
+pub(crate) fn request_block(
+    https: bool,
+    authority: &str,
+    path: &str,
+    headers: &[(&str, &[u8])],
+) -> (Vec<u8>, std::ops::Range<usize>) {
+    let mut block = Vec::with_capacity(64 + path.len() + authority.len());
+    // `:method: GET` and the scheme are entries of HPACK's static table.
+    block.push(0x82);
+    block.push(if https { 0x87 } else { 0x86 });
+    let start = block.len();
+    path_field(&mut block, path);
+    let end = block.len();
+    // `:authority` is the static table's entry 1.
+    literal(&mut block, 1, None, authority.as_bytes());
+    for (name, value) in headers {
+        literal(&mut block, 0, Some(name.as_bytes()), value);
+    }
+    (block, start..end)
+}
+
+/// The `:path` field (the static table's entry 4) of `path`.
+pub(crate) fn path_field(block: &mut Vec<u8>, path: &str) {
+    literal(block, 4, None, path.as_bytes());
+}
+
+/// One literal header field without indexing (RFC 7541 §6.2.2): the name
+/// by its static index, or (index 0) written out.
+fn literal(block: &mut Vec<u8>, index: usize, name: Option<&[u8]>, value: &[u8]) {
+    integer(block, 0x00, 4, index);
+    if let Some(name) = name {
+        integer(block, 0x00, 7, name.len());
+        block.extend_from_slice(name);
+    }
+    integer(block, 0x00, 7, value.len());
+    block.extend_from_slice(value);
+}
+
+/// An HPACK integer of an `n`-bit prefix, the byte's other bits `flags`.
+fn integer(block: &mut Vec<u8>, flags: u8, n: u32, value: usize) {
+    let max = (1usize << n) - 1;
+    if value < max {
+        block.push(flags | value as u8);
+        return;
+    }
+    block.push(flags | max as u8);
+    let mut rest = value - max;
+    while rest >= 128 {
+        block.push((rest % 128) as u8 | 0x80);
+        rest /= 128;
+    }
+    block.push(rest as u8);
+}
+
+/// One HTTP/2 connection of a slot.
+pub(crate) struct Connection {
+    stream: Box<dyn Stream>,
+    /// Bytes read and not yet used are `buf[pos..len]`.
+    buf: Vec<u8>,
+    pos: usize,
+    len: usize,
+    /// Frames to send before the next read: the preface at first, then
+    /// acknowledgements and window updates.
+    out: Vec<u8>,
+    decoder: hpack::Decoder,
+    /// The stream of the next request.
+    next: u32,
+    /// DATA bytes since the connection's window was last opened again.
+    unacknowledged: u64,
+    /// No request may follow: the server said GOAWAY, or the connection
+    /// failed.
+    closed: bool,
+    /// Whether any frame came since the request in hand was sent (see
+    /// `h1::Connection::heard_nothing`).
+    heard: bool,
+}
+
+impl Connection {
+    /// A connection over `stream`, which has agreed to HTTP/2 (by TLS's
+    /// ALPN, or as asked on a cleartext one); the preface goes with the
+    /// first request.
+    pub(crate) fn new(stream: Box<dyn Stream>) -> Connection {
+        Connection {
+            stream,
+            buf: vec![0; FIRST_BUFFER],
+            pos: 0,
+            len: 0,
+            out: preface(),
+            decoder: hpack::Decoder::new(TABLE_SIZE),
+            next: 1,
+            unacknowledged: 0,
+            closed: false,
+            heard: false,
+        }
+    }
+
+    /// True when the request in hand got no frame of an answer.
+    pub(crate) fn heard_nothing(&self) -> bool {
+        !self.heard
+    }
+
+    /// True once the connection cannot carry another request.
+    pub(crate) fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// Sends a GET of header block `block` on a new stream and reads the
+    /// answer to its end, telling `keep` of each header of the final
+    /// answer.
+    pub(crate) async fn exchange(
+        &mut self,
+        block: &[u8],
+        keep: &mut impl Keep,
+    ) -> Result<Received, Failure> {
+        self.heard = false;
+        let id = self.next;
+        // Stream ids run out after a billion requests: the next request
+        // opens a new connection.
+        match self.next.checked_add(2).filter(|n| *n <= 0x7fff_ffff) {
+            Some(next) => self.next = next,
+            None => self.closed = true,
+        }
+        frame::headers(&mut self.out, id, block, MAX_FRAME);
+        self.send().await?;
+        let result = self.answer(id, keep).await;
+        if result.is_err() {
+            self.closed = true;
+        }
+        result
+    }
+
+    /// Writes the frames waiting to go.
+    async fn send(&mut self) -> Result<(), Failure> {
+        if self.out.is_empty() {
+            return Ok(());
+        }
+        self.stream
+            .write_all(&self.out)
+            .await
+            .map_err(|e| failure::of_io(&e))?;
+        self.stream.flush().await.map_err(|e| failure::of_io(&e))?;
+        self.out.clear();
+        Ok(())
+    }
+
+    /// Reads frames until stream `id` ends.
+    async fn answer(&mut self, id: u32, keep: &mut impl Keep) -> Result<Received, Failure> {
+        let mut answer = Answer::default();
+        loop {
+            let frame = self.frame().await?;
+            self.heard = true;
+            let done = self.take(&frame, id, &mut answer, keep)?;
+            self.send().await?;
+            if let Some(received) = done {
+                return Ok(received);
+            }
+        }
+    }
+
+    /// What one frame does to the answer to stream `id`: its end, when
+    /// it ends it.
+    fn take(
+        &mut self,
+        frame: &Frame,
+        id: u32,
+        answer: &mut Answer,
+        keep: &mut impl Keep,
+    ) -> Result<Option<Received>, Failure> {
+        let payload = &self.buf[frame.payload.clone()];
+        match frame.kind {
+            Kind::Data => {
+                self.unacknowledged += payload.len() as u64;
+                if self.unacknowledged >= REFILL {
+                    let n = u32::try_from(self.unacknowledged).unwrap_or(WINDOW);
+                    frame::write(&mut self.out, Kind::WindowUpdate, 0, 0, &n.to_be_bytes());
+                    self.unacknowledged = 0;
+                }
+                if frame.stream != id {
+                    return Ok(None);
+                }
+                let Some(status) = answer.status else {
+                    return Err(protocol("DATA before the answer's headers"));
+                };
+                let data = frame::unpadded(frame.flags, payload)?;
+                answer.bytes += data.len() as u64;
+                answer.end(status, frame::ends_stream(frame.flags))
+            }
+            Kind::Headers | Kind::Continuation => self.header_block(frame, id, answer, keep),
+            Kind::Settings => {
+                if frame.flags & frame::ACK == 0 {
+                    if !payload.len().is_multiple_of(6) {
+                        return Err(protocol("SETTINGS not a whole number of settings"));
+                    }
+                    frame::write(&mut self.out, Kind::Settings, frame::ACK, 0, &[]);
+                }
+                Ok(None)
+            }
+            Kind::Ping => {
+                if frame.flags & frame::ACK == 0 {
+                    let echo: Vec<u8> = payload.to_vec();
+                    frame::write(&mut self.out, Kind::Ping, frame::ACK, 0, &echo);
+                }
+                Ok(None)
+            }
+            Kind::ResetStream if frame.stream == id => {
+                let code = frame::code(payload);
+                Err(Failure::closed(format!(
+                    "HTTP/2 stream reset before the answer's end ({})",
+                    frame::error_name(code)
+                )))
+            }
+            Kind::GoAway => {
+                self.closed = true;
+                let last = frame::code(payload) & 0x7fff_ffff;
+                if last < id {
+                    // The server will not answer this request: it was
+                    // never taken, and may be sent again.
+                    self.heard = false;
+                    return Err(Failure::closed(
+                        "HTTP/2 GOAWAY before the request was taken",
+                    ));
+                }
+                Ok(None)
+            }
+            Kind::PushPromise => Err(protocol("PUSH_PROMISE, which the client turned off")),
+            Kind::ResetStream | Kind::Priority | Kind::WindowUpdate | Kind::Unknown => Ok(None),
+        }
+    }
+
+    /// A HEADERS or CONTINUATION frame: a piece of a header block, decoded
+    /// once whole.
+    fn header_block(
+        &mut self,
+        frame: &Frame,
+        id: u32,
+        answer: &mut Answer,
+        keep: &mut impl Keep,
+    ) -> Result<Option<Received>, Failure> {
+        let payload = &self.buf[frame.payload.clone()];
+        let piece = match frame.kind {
+            Kind::Headers => {
+                if answer.block_open {
+                    return Err(protocol("HEADERS inside another header block"));
+                }
+                answer.block_stream = frame.stream;
+                answer.block_ends_stream = frame::ends_stream(frame.flags);
+                frame::header_fragment(frame.flags, payload)?
+            }
+            _ => {
+                if !answer.block_open || frame.stream != answer.block_stream {
+                    return Err(protocol("CONTINUATION outside a header block"));
+                }
+                payload
+            }
+        };
+        if answer.block.len() + piece.len() > MAX_HEAD {
+            return Err(Failure::new(format!(
+                "HTTP/2 header block larger than {MAX_HEAD} bytes"
+            )));
+        }
+        answer.block.extend_from_slice(piece);
+        answer.block_open = frame.flags & frame::END_HEADERS == 0;
+        if answer.block_open {
+            return Ok(None);
+        }
+        let block = std::mem::take(&mut answer.block);
+        let ours = answer.block_stream == id;
+        let final_answer = ours && answer.status.is_none();
+        let mut status: Option<u16> = None;
+        let mut bad_status = false;
+        let mut declared = Declared::default();
+        let decoded = self.decoder.decode(&block, |name, value| {
+            if name == b":status" {
+                status = std::str::from_utf8(value).ok().and_then(|s| s.parse().ok());
+                bad_status = status.is_none();
+            } else if final_answer && let Ok(name) = std::str::from_utf8(name) {
+                if name == "content-length" {
+                    declared.note(value);
+                }
+                keep.header(name, value);
+            }
+        });
+        answer.block = block;
+        answer.block.clear();
+        decoded.map_err(|e| protocol(&format!("a header block that is not HPACK: {}", e.0)))?;
+        if !ours {
+            return Ok(None);
+        }
+        if let Some(status) = answer.status {
+            // Trailers: the stream ends with them.
+            return answer.end(status, answer.block_ends_stream);
+        }
+        let status = match status {
+            Some(s) if !bad_status => s,
+            _ => return Err(protocol("an answer without a valid :status")),
+        };
+        match status {
+            // An interim answer: the final one follows on the stream.
+            100..=199 if status != 101 => Ok(None),
+            101 => Err(Failure::new(failure::informational(101))),
+            _ => {
+                answer.status = Some(status);
+                answer.head_at = Some(Instant::now());
+                answer.declared = declared.length();
+                answer.end(status, answer.block_ends_stream)
+            }
+        }
+    }
+
+    /// The next frame, its payload in the buffer.
+    async fn frame(&mut self) -> Result<Frame, Failure> {
+        // Bytes already used are dropped only when a frame does not fit:
+        // most answers are read in one or two reads.
+        self.fill(frame::HEAD).await?;
+        let head = frame::head(&self.buf[self.pos..self.pos + frame::HEAD]);
+        if head.length > MAX_FRAME {
+            return Err(protocol(&format!(
+                "a frame of {} bytes, more than the {MAX_FRAME} allowed",
+                head.length
+            )));
+        }
+        self.fill(frame::HEAD + head.length).await?;
+        let start = self.pos + frame::HEAD;
+        self.pos = start + head.length;
+        Ok(head.at(start))
+    }
+
+    /// Reads until `n` bytes are at hand; an end of the stream first is
+    /// the connection's loss.
+    async fn fill(&mut self, n: usize) -> Result<(), Failure> {
+        if self.len - self.pos >= n {
+            return Ok(());
+        }
+        if self.buf.len() - self.pos < n {
+            self.buf.copy_within(self.pos..self.len, 0);
+            self.len -= self.pos;
+            self.pos = 0;
+            if self.buf.len() < n {
+                let grown = n.max(self.buf.len() * 2).min(frame::HEAD + MAX_FRAME);
+                self.buf.resize(grown.max(n), 0);
+            }
+        }
+        while self.len - self.pos < n {
+            let read = self
+                .stream
+                .read(&mut self.buf[self.len..])
+                .await
+                .map_err(|e| failure::of_io(&e))?;
+            if read == 0 {
+                self.closed = true;
+                return Err(Failure::closed("connection closed before the answer's end"));
+            }
+            self.len += read;
+        }
+        Ok(())
+    }
+}
+
+/// Reads one answer to a GET from a peer that sends `bytes` (its frames,
+/// from its SETTINGS on), `chunk` at a time (all at once for 0), then
+/// closes: the status and body bytes, or why there is none. The way in for
+/// the fuzz target.
+#[doc(hidden)]
+pub fn read_answer(bytes: &[u8], chunk: usize) -> Result<(u16, u64), String> {
+    struct Nothing;
+    impl Keep for Nothing {
+        fn header(&mut self, _: &str, _: &[u8]) {}
+    }
+    let size = if chunk == 0 {
+        bytes.len().max(1)
+    } else {
+        chunk
+    };
+    let mut conn = Connection::new(Box::new(super::h1::replay::Replay {
+        chunks: bytes.chunks(size).map(<[u8]>::to_vec).collect(),
+        idle: false,
+    }));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let (block, _) = request_block(false, "localhost", "/", &[]);
+    runtime
+        .block_on(conn.exchange(&block, &mut Nothing))
+        .map(|r| (r.status, r.bytes))
+        .map_err(|f| f.message)
+}
+
+/// The answer to the stream in hand, as its frames come.
+#[derive(Default)]
+struct Answer {
+    /// The final answer's status, once its headers came.
+    status: Option<u16>,
+    head_at: Option<Instant>,
+    bytes: u64,
+    /// A header block's pieces so far, while one is open.
+    block: Vec<u8>,
+    block_open: bool,
+    block_stream: u32,
+    /// The block's HEADERS frame ended its stream.
+    block_ends_stream: bool,
+    /// The body's length, as the final answer's `content-length` said it
+    /// once.
+    declared: Option<u64>,
+}
+
+impl Answer {
+    /// The answer, when `ended` (its stream ended with `status`): a
+    /// body shorter or longer than its declared length is no page (RFC
+    /// 9113 §8.1.1), except where a status has no body.
+    fn end(&self, status: u16, ended: bool) -> Result<Option<Received>, Failure> {
+        if !ended {
+            return Ok(None);
+        }
+        if let Some(declared) = self.declared
+            && declared != self.bytes
+            && !matches!(status, 204 | 304)
+        {
+            return Err(Failure::new(format!(
+                "body cut short: {} of {declared} declared bytes",
+                self.bytes
+            )));
+        }
+        Ok(Some(Received {
+            status,
+            head_at: self.head_at.unwrap_or_else(Instant::now),
+            bytes: self.bytes,
+        }))
+    }
+}
+
+/// The `content-length` values of an answer: a length when there is one,
+/// of digits.
+#[derive(Default)]
+struct Declared {
+    values: u32,
+    length: Option<u64>,
+}
+
+impl Declared {
+    fn note(&mut self, value: &[u8]) {
+        self.values += 1;
+        self.length = std::str::from_utf8(value)
+            .ok()
+            .and_then(|v| v.trim().parse().ok());
+    }
+
+    fn length(&self) -> Option<u64> {
+        if self.values == 1 { self.length } else { None }
+    }
+}
+
+/// A peer that does not speak HTTP/2 as RFC 9113 says.
+fn protocol(what: &str) -> Failure {
+    Failure::new(format!("HTTP/2 protocol error: {what}"))
+}
