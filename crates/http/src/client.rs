@@ -399,7 +399,7 @@ fn run_unique() -> String {
 fn still_open(conn: &mut Measured) -> bool {
     match conn {
         Measured::H1(conn) => conn.still_open(),
-        Measured::H2(conn) => !conn.is_closed(),
+        Measured::H2(conn) => conn.still_open(),
     }
 }
 

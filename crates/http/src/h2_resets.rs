@@ -37,8 +37,8 @@ struct Frames {
     have: usize,
     /// Payload bytes of the current frame still to pass.
     skip: u64,
-    /// The last stream the server ended: measured requests go one at a
-    /// time on a connection, so one is enough.
+    /// The last stream the server ended: the untimed requests (`fetch`)
+    /// go one at a time on a connection, so one is enough.
     ended: u32,
 }
 

@@ -20,8 +20,10 @@
 use super::connect::Stream;
 use super::failure::{self, Failure};
 use super::h1::{Keep, MAX_HEAD, Received};
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
 use std::time::Instant;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, ReadBuf};
 
 mod frame;
 mod hpack;
@@ -29,6 +31,7 @@ mod hpack;
 mod tests;
 
 use frame::{Frame, Kind};
+pub(crate) use hpack::{Field, path_field, request_block};
 
 /// The largest frame payload the client takes: SETTINGS_MAX_FRAME_SIZE's
 /// initial value, which the client leaves as it is.
@@ -71,65 +74,6 @@ fn preface() -> Vec<u8> {
     out
 }
 
-/// The header block of a GET: `:method`, `:scheme`, `:path`, `:authority`
-/// and `headers` (lower-case names), each a literal HPACK's table is not
-/// asked to keep, its strings as they are. The server needs no state of
-/// the client's to read it, so it is made once per URL. Also where the
-/// `:path` field lies in it, for a request of another path.
-pub(crate) fn request_block(
-    https: bool,
-    authority: &str,
-    path: &str,
-    headers: &[(&str, &[u8])],
-) -> (Vec<u8>, std::ops::Range<usize>) {
-    let mut block = Vec::with_capacity(64 + path.len() + authority.len());
-    // `:method: GET` and the scheme are entries of HPACK's static table.
-    block.push(0x82);
-    block.push(if https { 0x87 } else { 0x86 });
-    let start = block.len();
-    path_field(&mut block, path);
-    let end = block.len();
-    // `:authority` is the static table's entry 1.
-    literal(&mut block, 1, None, authority.as_bytes());
-    for (name, value) in headers {
-        literal(&mut block, 0, Some(name.as_bytes()), value);
-    }
-    (block, start..end)
-}
-
-/// The `:path` field (the static table's entry 4) of `path`.
-pub(crate) fn path_field(block: &mut Vec<u8>, path: &str) {
-    literal(block, 4, None, path.as_bytes());
-}
-
-/// One literal header field without indexing (RFC 7541 §6.2.2): the name
-/// by its static index, or (index 0) written out.
-fn literal(block: &mut Vec<u8>, index: usize, name: Option<&[u8]>, value: &[u8]) {
-    integer(block, 0x00, 4, index);
-    if let Some(name) = name {
-        integer(block, 0x00, 7, name.len());
-        block.extend_from_slice(name);
-    }
-    integer(block, 0x00, 7, value.len());
-    block.extend_from_slice(value);
-}
-
-/// An HPACK integer of an `n`-bit prefix, the byte's other bits `flags`.
-fn integer(block: &mut Vec<u8>, flags: u8, n: u32, value: usize) {
-    let max = (1usize << n) - 1;
-    if value < max {
-        block.push(flags | value as u8);
-        return;
-    }
-    block.push(flags | max as u8);
-    let mut rest = value - max;
-    while rest >= 128 {
-        block.push((rest % 128) as u8 | 0x80);
-        rest /= 128;
-    }
-    block.push(rest as u8);
-}
-
 /// One HTTP/2 connection of a slot.
 pub(crate) struct Connection {
     stream: Box<dyn Stream>,
@@ -148,6 +92,9 @@ pub(crate) struct Connection {
     /// No request may follow: the server said GOAWAY, or the connection
     /// failed.
     closed: bool,
+    /// The error code of a GOAWAY that let the request in hand finish,
+    /// for the words of a loss that follows it.
+    goaway: Option<u32>,
     /// Whether any frame came since the request in hand was sent (see
     /// `h1::Connection::heard_nothing`).
     heard: bool,
@@ -168,6 +115,7 @@ impl Connection {
             next: 1,
             unacknowledged: 0,
             closed: false,
+            goaway: None,
             heard: false,
         }
     }
@@ -180,6 +128,38 @@ impl Connection {
     /// True once the connection cannot carry another request.
     pub(crate) fn is_closed(&self) -> bool {
         self.closed
+    }
+
+    /// Reads what the server sent while the connection was idle, without
+    /// waiting: a connection it closed, or will close (a GOAWAY), is found
+    /// out before a request is timed on it. The frames read stay in the
+    /// buffer, and are answered (a PING, SETTINGS) at the next request.
+    pub(crate) fn still_open(&mut self) -> bool {
+        if self.closed {
+            return false;
+        }
+        if self.buf.len() == self.len {
+            let pending = self.len - self.pos;
+            self.buf.copy_within(self.pos..self.len, 0);
+            (self.pos, self.len) = (0, pending);
+            if self.buf.len() == self.len {
+                // A buffer full of idle frames: the next request reads
+                // them.
+                return true;
+            }
+        }
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut spare = ReadBuf::new(&mut self.buf[self.len..]);
+        match Pin::new(&mut self.stream).poll_read(&mut cx, &mut spare) {
+            Poll::Pending => {}
+            Poll::Ready(Ok(())) if spare.filled().is_empty() => self.closed = true,
+            Poll::Ready(Ok(())) => self.len += spare.filled().len(),
+            Poll::Ready(Err(_)) => self.closed = true,
+        }
+        if frame::holds_goaway(&self.buf[self.pos..self.len]) {
+            self.closed = true;
+        }
+        !self.closed
     }
 
     /// Sends a GET of header block `block` on a new stream and reads the
@@ -226,18 +206,27 @@ impl Connection {
         let mut answer = Answer::default();
         loop {
             let frame = self.frame().await?;
-            self.heard = true;
-            let done = self.take(&frame, id, &mut answer, keep)?;
-            self.send().await?;
-            if let Some(received) = done {
-                return Ok(received);
+            // Only a frame of the request's stream says the server took
+            // it: a PING or SETTINGS left from the idle time does not.
+            self.heard |= frame.stream == id;
+            let done = self.on_frame(&frame, id, &mut answer, keep)?;
+            match done {
+                Some(received) => {
+                    // The answer is whole: a write that fails now (an
+                    // acknowledgement) loses the connection, not the page.
+                    if self.send().await.is_err() {
+                        self.closed = true;
+                    }
+                    return Ok(received);
+                }
+                None => self.send().await?,
             }
         }
     }
 
     /// What one frame does to the answer to stream `id`: its end, when
     /// it ends it.
-    fn take(
+    fn on_frame(
         &mut self,
         frame: &Frame,
         id: u32,
@@ -255,6 +244,14 @@ impl Connection {
                 }
                 if frame.stream != id {
                     return Ok(None);
+                }
+                // The stream's window too: an answer past 2 GB would
+                // otherwise wait for one.
+                answer.unacknowledged += payload.len() as u64;
+                if answer.unacknowledged >= REFILL {
+                    let n = u32::try_from(answer.unacknowledged).unwrap_or(WINDOW);
+                    frame::write(&mut self.out, Kind::WindowUpdate, 0, id, &n.to_be_bytes());
+                    answer.unacknowledged = 0;
                 }
                 let Some(status) = answer.status else {
                     return Err(protocol("DATA before the answer's headers"));
@@ -282,6 +279,10 @@ impl Connection {
             }
             Kind::ResetStream if frame.stream == id => {
                 let code = frame::code(payload);
+                if code == frame::REFUSED_STREAM {
+                    // Never processed (RFC 9113 §8.7): it may be sent again.
+                    self.heard = false;
+                }
                 Err(Failure::closed(format!(
                     "HTTP/2 stream reset before the answer's end ({})",
                     frame::error_name(code)
@@ -290,14 +291,17 @@ impl Connection {
             Kind::GoAway => {
                 self.closed = true;
                 let last = frame::code(payload) & 0x7fff_ffff;
+                let code = frame::code(payload.get(4..).unwrap_or_default());
                 if last < id {
                     // The server will not answer this request: it was
                     // never taken, and may be sent again.
                     self.heard = false;
-                    return Err(Failure::closed(
-                        "HTTP/2 GOAWAY before the request was taken",
-                    ));
+                    return Err(Failure::closed(format!(
+                        "HTTP/2 GOAWAY ({}) before the request was taken",
+                        frame::error_name(code)
+                    )));
                 }
+                self.goaway = Some(code);
                 Ok(None)
             }
             Kind::PushPromise => Err(protocol("PUSH_PROMISE, which the client turned off")),
@@ -343,15 +347,27 @@ impl Connection {
         }
         let block = std::mem::take(&mut answer.block);
         let ours = answer.block_stream == id;
-        let final_answer = ours && answer.status.is_none();
+        let heads = ours && answer.status.is_none();
         let mut status: Option<u16> = None;
-        let mut bad_status = false;
+        let mut statuses = 0u32;
         let mut declared = Declared::default();
+        // The decoded list, bounded as the client's SETTINGS said: an
+        // indexed field of a byte can stand for 4 KB of table.
+        let mut listed = 0usize;
         let decoded = self.decoder.decode(&block, |name, value| {
+            listed = listed.saturating_add(name.len() + value.len() + 32);
+            if listed > MAX_HEAD {
+                return;
+            }
             if name == b":status" {
-                status = std::str::from_utf8(value).ok().and_then(|s| s.parse().ok());
-                bad_status = status.is_none();
-            } else if final_answer && let Ok(name) = std::str::from_utf8(name) {
+                statuses += 1;
+                status = three_digits(value);
+            } else if heads
+                && status.is_some_and(|s| s >= 200)
+                && let Ok(name) = std::str::from_utf8(name)
+            {
+                // Pseudo-headers come first, so the status is known: an
+                // interim answer's headers are not the page's.
                 if name == "content-length" {
                     declared.note(value);
                 }
@@ -361,19 +377,30 @@ impl Connection {
         answer.block = block;
         answer.block.clear();
         decoded.map_err(|e| protocol(&format!("a header block that is not HPACK: {}", e.0)))?;
+        if listed > MAX_HEAD {
+            return Err(Failure::new(format!(
+                "HTTP/2 header list larger than {MAX_HEAD} bytes"
+            )));
+        }
         if !ours {
             return Ok(None);
         }
         if let Some(status) = answer.status {
-            // Trailers: the stream ends with them.
-            return answer.end(status, answer.block_ends_stream);
+            // Trailers, which must end the stream.
+            if !answer.block_ends_stream {
+                return Err(protocol("trailers that do not end the stream"));
+            }
+            return answer.end(status, true);
         }
         let status = match status {
-            Some(s) if !bad_status => s,
-            _ => return Err(protocol("an answer without a valid :status")),
+            Some(s) if statuses == 1 => s,
+            _ => return Err(protocol("an answer without one valid :status")),
         };
         match status {
             // An interim answer: the final one follows on the stream.
+            100..=199 if status != 101 && answer.block_ends_stream => {
+                Err(protocol("an interim answer that ends the stream"))
+            }
             100..=199 if status != 101 => Ok(None),
             101 => Err(Failure::new(failure::informational(101))),
             _ => {
@@ -426,7 +453,13 @@ impl Connection {
                 .map_err(|e| failure::of_io(&e))?;
             if read == 0 {
                 self.closed = true;
-                return Err(Failure::closed("connection closed before the answer's end"));
+                return Err(Failure::closed(match self.goaway {
+                    Some(code) => format!(
+                        "connection closed after a GOAWAY ({}) before the answer's end",
+                        frame::error_name(code)
+                    ),
+                    None => "connection closed before the answer's end".to_string(),
+                }));
             }
             self.len += read;
         }
@@ -479,6 +512,8 @@ struct Answer {
     /// The body's length, as the final answer's `content-length` said it
     /// once.
     declared: Option<u64>,
+    /// DATA bytes on the stream since its window was last opened again.
+    unacknowledged: u64,
 }
 
 impl Answer {
@@ -527,7 +562,17 @@ impl Declared {
     }
 }
 
+/// A status of three digits, 100 to 999, as RFC 9110 §15 writes them.
+fn three_digits(value: &[u8]) -> Option<u16> {
+    match *value {
+        [a @ b'1'..=b'9', b @ b'0'..=b'9', c @ b'0'..=b'9'] => {
+            Some(u16::from(a - b'0') * 100 + u16::from(b - b'0') * 10 + u16::from(c - b'0'))
+        }
+        _ => None,
+    }
+}
+
 /// A peer that does not speak HTTP/2 as RFC 9113 says.
-fn protocol(what: &str) -> Failure {
+pub(crate) fn protocol(what: &str) -> Failure {
     Failure::new(format!("HTTP/2 protocol error: {what}"))
 }

@@ -60,6 +60,16 @@ impl H1Request {
     }
 }
 
+/// Headers of HTTP/1.1's connection, left out of an HTTP/2 request
+/// (RFC 9113 §8.2.2).
+const CONNECTION_SPECIFIC: [&str; 5] = [
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "transfer-encoding",
+    "upgrade",
+];
+
 /// An HTTP/2 GET's header block (`http2::request_block`), its `:path`
 /// replaceable as an HTTP/1.1 request's target is.
 pub(crate) struct H2Request {
@@ -81,9 +91,25 @@ impl H2Request {
         headers: &HeaderMap,
     ) -> Result<H2Request, Failure> {
         checked(target)?;
-        let fields: Vec<(&str, &[u8])> = headers
+        // What HTTP/1.1 says of its connection has no place in HTTP/2: a
+        // request that carries it is malformed (RFC 9113 §8.2.2), and a
+        // server resets its stream.
+        let named: Vec<&[u8]> = headers
+            .get_all(http::header::CONNECTION)
             .iter()
-            .map(|(name, value)| (name.as_str(), value.as_bytes()))
+            .flat_map(|v| v.as_bytes().split(|b| *b == b','))
+            .map(<[u8]>::trim_ascii)
+            .collect();
+        let fields: Vec<http2::Field<'_>> = headers
+            .iter()
+            .filter(|(name, value)| {
+                let n = name.as_str();
+                let te = n == "te" && !value.as_bytes().eq_ignore_ascii_case(b"trailers");
+                !(CONNECTION_SPECIFIC.contains(&n)
+                    || te
+                    || named.iter().any(|c| c.eq_ignore_ascii_case(n.as_bytes())))
+            })
+            .map(|(name, value)| (name.as_str(), value.as_bytes(), value.is_sensitive()))
             .collect();
         let (block, path) = http2::request_block(https, authority, target, &fields);
         Ok(H2Request {
@@ -175,6 +201,29 @@ mod tests {
         assert_eq!(decode(request.block(Some(&target))), cold);
         assert_eq!(decode(request.block(None)), made);
         assert!(H2Request::new(true, "a", "/a b", &headers).is_err());
+        // HTTP/1.1's connection headers are left out, and the headers
+        // `Connection` names with them.
+        let mut hop = headers.clone();
+        for (name, value) in [
+            ("connection", "keep-alive, x-hop"),
+            ("keep-alive", "timeout=5"),
+            ("x-hop", "1"),
+            ("te", "gzip"),
+            ("upgrade", "h2c"),
+        ] {
+            hop.insert(
+                http::HeaderName::from_static(name),
+                HeaderValue::from_static(value),
+            );
+        }
+        let mut request = H2Request::new(false, "example.test", "/news", &hop).unwrap();
+        assert_eq!(decode(request.block(None)), made);
+        hop.insert(
+            http::HeaderName::from_static("te"),
+            HeaderValue::from_static("trailers"),
+        );
+        let mut request = H2Request::new(false, "example.test", "/news", &hop).unwrap();
+        assert_eq!(decode(request.block(None)).len(), made.len() + 1);
     }
 
     #[test]

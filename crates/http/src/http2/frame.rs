@@ -12,6 +12,8 @@ pub(crate) const END_STREAM: u8 = 0x1;
 pub(crate) const ACK: u8 = 0x1;
 pub(crate) const END_HEADERS: u8 = 0x4;
 const PADDED: u8 = 0x8;
+/// RST_STREAM's code for a stream the server never processed.
+pub(crate) const REFUSED_STREAM: u32 = 0x7;
 const PRIORITY: u8 = 0x20;
 
 /// The frame types the client tells apart.
@@ -187,16 +189,36 @@ pub(crate) fn error_name(code: u32) -> String {
         0x1 => "PROTOCOL_ERROR",
         0x2 => "INTERNAL_ERROR",
         0x3 => "FLOW_CONTROL_ERROR",
+        0x4 => "SETTINGS_TIMEOUT",
         0x5 => "STREAM_CLOSED",
         0x6 => "FRAME_SIZE_ERROR",
         0x7 => "REFUSED_STREAM",
         0x8 => "CANCEL",
+        0x9 => "COMPRESSION_ERROR",
+        0xa => "CONNECT_ERROR",
         0xb => "ENHANCE_YOUR_CALM",
+        0xc => "INADEQUATE_SECURITY",
+        0xd => "HTTP_1_1_REQUIRED",
         _ => return format!("error code {code}"),
     };
     name.to_string()
 }
 
+/// Whether the whole frames at the start of `bytes` hold a GOAWAY.
+pub(crate) fn holds_goaway(mut bytes: &[u8]) -> bool {
+    while bytes.len() >= HEAD {
+        let h = head(bytes);
+        if h.kind == Kind::GoAway {
+            return true;
+        }
+        match bytes.get(HEAD + h.length..) {
+            Some(rest) => bytes = rest,
+            None => return false,
+        }
+    }
+    false
+}
+
 fn bad(what: &str) -> Failure {
-    Failure::new(format!("HTTP/2 protocol error: {what}"))
+    super::protocol(what)
 }

@@ -172,3 +172,191 @@ proptest! {
         }
     }
 }
+
+/// What a connection's answers told `keep`.
+#[derive(Default)]
+struct Kept(Vec<(String, Vec<u8>)>);
+
+impl super::Keep for Kept {
+    fn header(&mut self, name: &str, value: &[u8]) {
+        self.0.push((name.to_string(), value.to_vec()));
+    }
+}
+
+/// A connection to a peer that sends `bytes` (from its SETTINGS) in one
+/// read, then has nothing more (`idle`) or closes.
+fn connection(frames: &[Vec<u8>], idle: bool) -> super::Connection {
+    let mut bytes = frame(SETTINGS, 0, 0, &[]);
+    for f in frames {
+        bytes.extend_from_slice(f);
+    }
+    super::Connection::new(Box::new(crate::h1::replay::Replay {
+        chunks: [bytes].into(),
+        idle,
+    }))
+}
+
+fn run<T>(work: impl std::future::Future<Output = T>) -> T {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(work)
+}
+
+#[test]
+fn a_connection_carries_answers_one_after_another_and_its_table_with_them() {
+    // The first answer adds `server: nginx` to HPACK's table; the second
+    // names it by index 62. A reset of the first stream, after its end,
+    // comes before the second answer.
+    let mut first = vec![OK, 0x40 | 54, 5];
+    first.extend(b"nginx");
+    let mut conn = connection(
+        &[
+            frame(HEADERS, END_HEADERS | END_STREAM, 1, &first),
+            frame(RST_STREAM, 0, 1, &[0; 4]),
+            frame(HEADERS, END_HEADERS, 3, &[OK, 0xbe]),
+            frame(DATA, END_STREAM, 3, b"hi"),
+        ],
+        true,
+    );
+    let (block, _) = super::request_block(false, "localhost", "/", &[]);
+    let mut kept = Kept::default();
+    let one = run(conn.exchange(&block, &mut kept)).unwrap();
+    assert!(conn.still_open());
+    let two = run(conn.exchange(&block, &mut kept)).unwrap();
+    assert_eq!(
+        (one.status, one.bytes, two.status, two.bytes),
+        (200, 0, 200, 2)
+    );
+    let servers: Vec<&[u8]> = kept.0.iter().map(|(_, v)| v.as_slice()).collect();
+    assert_eq!(servers, [b"nginx", b"nginx"]);
+}
+
+#[test]
+fn a_goaway_while_idle_closes_the_connection_before_a_request() {
+    let mut conn = connection(
+        &[
+            frame(HEADERS, END_HEADERS | END_STREAM, 1, &[OK]),
+            frame(GOAWAY, 0, 0, &[0, 0, 0, 1, 0, 0, 0, 0]),
+        ],
+        true,
+    );
+    let (block, _) = super::request_block(false, "localhost", "/", &[]);
+    run(conn.exchange(&block, &mut Kept::default())).unwrap();
+    assert!(!conn.still_open());
+    // A GOAWAY that did not take the request: it may be sent again.
+    let mut conn = connection(
+        &[
+            frame(HEADERS, END_HEADERS | END_STREAM, 1, &[OK]),
+            frame(PING, 0, 0, &[0; 8]),
+            frame(GOAWAY, 0, 0, &[0, 0, 0, 1, 0, 0, 0, 0]),
+        ],
+        false,
+    );
+    run(conn.exchange(&block, &mut Kept::default())).unwrap();
+    let lost = run(conn.exchange(&block, &mut Kept::default()));
+    assert!(lost.is_err_and(|f| f.message.contains("GOAWAY (NO_ERROR)")));
+    assert!(conn.heard_nothing() && conn.is_closed());
+}
+
+#[test]
+fn an_interim_answer_s_headers_are_not_the_page_s() {
+    // `:status: 103` and `server: early`, then `:status: 200` and
+    // `server: late`; each a literal without indexing.
+    let mut early = vec![0x08, 3];
+    early.extend(b"103");
+    early.extend([0x0f, 54 - 15, 5]);
+    early.extend(b"early");
+    let mut last = vec![OK, 0x0f, 54 - 15, 4];
+    last.extend(b"late");
+    let mut conn = connection(
+        &[
+            frame(HEADERS, END_HEADERS, 1, &early),
+            frame(HEADERS, END_HEADERS | END_STREAM, 1, &last),
+        ],
+        false,
+    );
+    let (block, _) = super::request_block(false, "localhost", "/", &[]);
+    let mut kept = Kept::default();
+    run(conn.exchange(&block, &mut kept)).unwrap();
+    assert_eq!(kept.0, [("server".to_string(), b"late".to_vec())]);
+}
+
+#[test]
+fn malformed_answers_are_errors() {
+    let status = |s: &[u8]| {
+        let mut f = vec![0x08, s.len() as u8];
+        f.extend_from_slice(s);
+        f
+    };
+    for (frames, words) in [
+        (
+            vec![frame(
+                HEADERS,
+                END_HEADERS | END_STREAM,
+                1,
+                &status(b"0200"),
+            )],
+            ":status",
+        ),
+        (
+            vec![frame(HEADERS, END_HEADERS | END_STREAM, 1, &status(b"+20"))],
+            ":status",
+        ),
+        (
+            vec![frame(HEADERS, END_HEADERS | END_STREAM, 1, &[OK, OK])],
+            ":status",
+        ),
+        (
+            vec![frame(HEADERS, END_HEADERS | END_STREAM, 1, &status(b"103"))],
+            "interim",
+        ),
+        (
+            vec![
+                frame(HEADERS, END_HEADERS, 1, &[OK]),
+                frame(HEADERS, END_HEADERS, 1, &content_length("0")),
+            ],
+            "trailers",
+        ),
+    ] {
+        let got = answer(&frames);
+        assert!(
+            got.as_ref().is_err_and(|m| m.contains(words)),
+            "{words}: {got:?}"
+        );
+    }
+}
+
+#[test]
+fn a_header_list_past_its_bound_is_refused() {
+    // A 3 KB value in HPACK's table, then a block naming it a hundred
+    // times: 300 KB of headers from a block of a hundred bytes.
+    // 3,000 as a 7-bit prefix's integer: 127, then 2,873 in 7-bit groups.
+    let mut big = vec![0x40 | 54, 0x7f, 0x80 | 57, 22];
+    big.extend(vec![b'x'; 3_000]);
+    let mut many = vec![OK];
+    many.extend(vec![0xbe; 100]);
+    let got = answer(&[frame(
+        HEADERS,
+        END_HEADERS | END_STREAM,
+        1,
+        &[&[OK][..], &big].concat(),
+    )]);
+    assert_eq!(got, Ok((200, 0)));
+    let mut conn = connection(
+        &[
+            frame(
+                HEADERS,
+                END_HEADERS | END_STREAM,
+                1,
+                &[&[OK][..], &big].concat(),
+            ),
+            frame(HEADERS, END_HEADERS | END_STREAM, 3, &many),
+        ],
+        false,
+    );
+    let (block, _) = super::request_block(false, "localhost", "/", &[]);
+    run(conn.exchange(&block, &mut Kept::default())).unwrap();
+    let refused = run(conn.exchange(&block, &mut Kept::default()));
+    assert!(refused.is_err_and(|f| f.message.contains("header list larger")));
+}
