@@ -84,6 +84,8 @@ pub(crate) struct Connection {
     /// Frames to send before the next read: the preface at first, then
     /// acknowledgements and window updates.
     out: Vec<u8>,
+    /// A header block sent in pieces, put together.
+    block: Vec<u8>,
     decoder: hpack::Decoder,
     /// The stream of the next request.
     next: u32,
@@ -111,6 +113,7 @@ impl Connection {
             pos: 0,
             len: 0,
             out: preface(),
+            block: Vec::new(),
             decoder: hpack::Decoder::new(TABLE_SIZE),
             next: 1,
             unacknowledged: 0,
@@ -335,17 +338,22 @@ impl Connection {
                 payload
             }
         };
-        if answer.block.len() + piece.len() > MAX_HEAD {
-            return Err(Failure::new(format!(
-                "HTTP/2 header block larger than {MAX_HEAD} bytes"
-            )));
+        // A block in one frame, as a page's answer mostly is, is decoded
+        // where it was read; one in pieces is put together first.
+        let whole = frame.kind == Kind::Headers && frame.flags & frame::END_HEADERS != 0;
+        if !whole {
+            if self.block.len() + piece.len() > MAX_HEAD {
+                return Err(Failure::new(format!(
+                    "HTTP/2 header block larger than {MAX_HEAD} bytes"
+                )));
+            }
+            self.block.extend_from_slice(piece);
+            answer.block_open = frame.flags & frame::END_HEADERS == 0;
+            if answer.block_open {
+                return Ok(None);
+            }
         }
-        answer.block.extend_from_slice(piece);
-        answer.block_open = frame.flags & frame::END_HEADERS == 0;
-        if answer.block_open {
-            return Ok(None);
-        }
-        let block = std::mem::take(&mut answer.block);
+        let block: &[u8] = if whole { piece } else { &self.block };
         let ours = answer.block_stream == id;
         let heads = ours && answer.status.is_none();
         let mut status: Option<u16> = None;
@@ -354,7 +362,7 @@ impl Connection {
         // The decoded list, bounded as the client's SETTINGS said: an
         // indexed field of a byte can stand for 4 KB of table.
         let mut listed = 0usize;
-        let decoded = self.decoder.decode(&block, |name, value| {
+        let decoded = self.decoder.decode(block, |name, value| {
             listed = listed.saturating_add(name.len() + value.len() + 32);
             if listed > MAX_HEAD {
                 return;
@@ -374,8 +382,7 @@ impl Connection {
                 keep.header(name, value);
             }
         });
-        answer.block = block;
-        answer.block.clear();
+        self.block.clear();
         decoded.map_err(|e| protocol(&format!("a header block that is not HPACK: {}", e.0)))?;
         if listed > MAX_HEAD {
             return Err(Failure::new(format!(
@@ -503,8 +510,8 @@ struct Answer {
     status: Option<u16>,
     head_at: Option<Instant>,
     bytes: u64,
-    /// A header block's pieces so far, while one is open.
-    block: Vec<u8>,
+    /// A header block is open: its pieces so far are the connection's
+    /// `block`.
     block_open: bool,
     block_stream: u32,
     /// The block's HEADERS frame ended its stream.

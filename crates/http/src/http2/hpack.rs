@@ -161,7 +161,12 @@ pub(crate) struct Decoder {
     allowed: usize,
     name: Vec<u8>,
     value: Vec<u8>,
+    /// Evicted entries, kept for their buffers.
+    spare: Vec<(Vec<u8>, Vec<u8>)>,
 }
+
+/// Evicted entries kept for their buffers, at most.
+const SPARE: usize = 8;
 
 /// Which table an index is of, and where in it.
 enum From {
@@ -179,6 +184,7 @@ impl Decoder {
             allowed,
             name: Vec::new(),
             value: Vec::new(),
+            spare: Vec::new(),
         }
     }
 
@@ -198,7 +204,13 @@ impl Decoder {
             } else if first & 0x40 != 0 {
                 at += self.literal(&block[at..], 6)?;
                 field(&self.name, &self.value);
-                let entry = (self.name.clone(), self.value.clone());
+                // An evicted entry's buffers, where there is one: a server
+                // that adds its `date` with every answer evicts one each.
+                let mut entry = self.spare.pop().unwrap_or_default();
+                entry.0.clear();
+                entry.0.extend_from_slice(&self.name);
+                entry.1.clear();
+                entry.1.extend_from_slice(&self.value);
                 self.insert(entry);
             } else if first & 0x20 != 0 {
                 let (size, used) = integer(&block[at..], 5)?;
@@ -259,6 +271,16 @@ impl Decoder {
         if size <= self.max {
             self.size += size;
             self.table.push_front(entry);
+        } else {
+            self.keep_spare(entry);
+        }
+    }
+
+    /// Keeps an evicted entry's buffers for the next, unless they are large
+    /// (a header that came once) or enough are kept.
+    fn keep_spare(&mut self, entry: (Vec<u8>, Vec<u8>)) {
+        if self.spare.len() < SPARE && entry.0.capacity() + entry.1.capacity() <= 512 {
+            self.spare.push(entry);
         }
     }
 
@@ -267,7 +289,10 @@ impl Decoder {
     fn evict(&mut self, room: usize) {
         while self.size + room > self.max {
             match self.table.pop_back() {
-                Some((name, value)) => self.size -= name.len() + value.len() + ENTRY_OVERHEAD,
+                Some(entry) => {
+                    self.size -= entry.0.len() + entry.1.len() + ENTRY_OVERHEAD;
+                    self.keep_spare(entry);
+                }
                 None => {
                     self.size = 0;
                     break;
