@@ -70,6 +70,12 @@ pub(crate) trait Keep {
     fn header(&mut self, name: &str, value: &[u8]);
 }
 
+/// Keeps no header: for answers read only for their status and length
+/// (the fuzz targets').
+impl Keep for () {
+    fn header(&mut self, _: &str, _: &[u8]) {}
+}
+
 impl Connection {
     pub(crate) fn new(stream: Box<dyn Stream>) -> Connection {
         Connection {
@@ -322,21 +328,12 @@ fn chunk_size(line: &[u8]) -> Result<u64, Failure> {
 /// why there is none. The way in for the fuzz target.
 #[doc(hidden)]
 pub fn read_answer(bytes: &[u8], chunk: usize) -> Result<(u16, u64), String> {
-    let size = if chunk == 0 {
-        bytes.len().max(1)
-    } else {
-        chunk
-    };
-    replayed(bytes.chunks(size).map(<[u8]>::to_vec).collect()).0
+    replayed(Replay::of(bytes, chunk).chunks).0
 }
 
 /// The answer to one GET from a peer that sends `chunks`, a read each,
 /// then closes; and whether the connection then ended.
 fn replayed(chunks: std::collections::VecDeque<Vec<u8>>) -> (Result<(u16, u64), String>, bool) {
-    struct Nothing;
-    impl Keep for Nothing {
-        fn header(&mut self, _: &str, _: &[u8]) {}
-    }
     let mut conn = Connection::new(Box::new(Replay {
         chunks,
         idle: false,
@@ -345,7 +342,7 @@ fn replayed(chunks: std::collections::VecDeque<Vec<u8>>) -> (Result<(u16, u64), 
         Ok(runtime) => runtime,
         Err(e) => return (Err(e.to_string()), true),
     };
-    let got = runtime.block_on(conn.exchange(b"GET / HTTP/1.1\r\n\r\n", &mut Nothing));
+    let got = runtime.block_on(conn.exchange(b"GET / HTTP/1.1\r\n\r\n", &mut ()));
     (
         got.map(|r| (r.status, r.bytes)).map_err(|f| f.message),
         conn.is_closed(),

@@ -239,23 +239,13 @@ impl Connection {
         let payload = &self.buf[frame.payload.clone()];
         match frame.kind {
             Kind::Data => {
-                self.unacknowledged += payload.len() as u64;
-                if self.unacknowledged >= REFILL {
-                    let n = u32::try_from(self.unacknowledged).unwrap_or(WINDOW);
-                    frame::write(&mut self.out, Kind::WindowUpdate, 0, 0, &n.to_be_bytes());
-                    self.unacknowledged = 0;
-                }
+                credit(&mut self.out, &mut self.unacknowledged, 0, payload.len());
                 if frame.stream != id {
                     return Ok(None);
                 }
                 // The stream's window too: an answer past 2 GB would
                 // otherwise wait for one.
-                answer.unacknowledged += payload.len() as u64;
-                if answer.unacknowledged >= REFILL {
-                    let n = u32::try_from(answer.unacknowledged).unwrap_or(WINDOW);
-                    frame::write(&mut self.out, Kind::WindowUpdate, 0, id, &n.to_be_bytes());
-                    answer.unacknowledged = 0;
-                }
+                credit(&mut self.out, &mut answer.unacknowledged, id, payload.len());
                 let Some(status) = answer.status else {
                     return Err(protocol("DATA before the answer's headers"));
                 };
@@ -480,25 +470,13 @@ impl Connection {
 /// the fuzz target.
 #[doc(hidden)]
 pub fn read_answer(bytes: &[u8], chunk: usize) -> Result<(u16, u64), String> {
-    struct Nothing;
-    impl Keep for Nothing {
-        fn header(&mut self, _: &str, _: &[u8]) {}
-    }
-    let size = if chunk == 0 {
-        bytes.len().max(1)
-    } else {
-        chunk
-    };
-    let mut conn = Connection::new(Box::new(super::h1::replay::Replay {
-        chunks: bytes.chunks(size).map(<[u8]>::to_vec).collect(),
-        idle: false,
-    }));
+    let mut conn = Connection::new(Box::new(super::h1::replay::Replay::of(bytes, chunk)));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .map_err(|e| e.to_string())?;
     let (block, _) = request_block(false, "localhost", "/", &[]);
     runtime
-        .block_on(conn.exchange(&block, &mut Nothing))
+        .block_on(conn.exchange(&block, &mut ()))
         .map(|r| (r.status, r.bytes))
         .map_err(|f| f.message)
 }
@@ -566,6 +544,17 @@ impl Declared {
 
     fn length(&self) -> Option<u64> {
         if self.values == 1 { self.length } else { None }
+    }
+}
+
+/// Counts `n` DATA bytes against a window (the connection's, stream 0, or
+/// a stream's), and opens it again once [`REFILL`] bytes came.
+fn credit(out: &mut Vec<u8>, unacknowledged: &mut u64, stream: u32, n: usize) {
+    *unacknowledged += n as u64;
+    if *unacknowledged >= REFILL {
+        let n = u32::try_from(*unacknowledged).unwrap_or(WINDOW);
+        frame::write(out, Kind::WindowUpdate, 0, stream, &n.to_be_bytes());
+        *unacknowledged = 0;
     }
 }
 

@@ -5,17 +5,39 @@
 use super::failure::Failure;
 use super::http2;
 use http::{HeaderMap, Uri};
+use std::ops::Range;
 
-/// An HTTP/1.1 GET as bytes, its request target replaceable (by one with
-/// a cold-cache query).
-pub(crate) struct H1Request {
+/// A request made once, the part that names its target replaceable (by
+/// one with a cold-cache query): an HTTP/1.1 head or an HTTP/2 header
+/// block.
+struct Made {
     /// The whole request, with the target it was made with.
     bytes: Vec<u8>,
-    /// Where that target ends in `bytes`; it starts after `GET `.
-    target_end: usize,
+    /// Where that target's part lies in `bytes`.
+    target: Range<usize>,
     /// The request with another target, made here to keep its buffer.
     other: Vec<u8>,
 }
+
+impl Made {
+    /// The request, asking for `target` when given (a target yardstick
+    /// made, such as the one with `_bench=`; `write` writes its part),
+    /// else for the one it was made with.
+    fn with(&mut self, target: Option<&str>, write: impl FnOnce(&mut Vec<u8>, &str)) -> &[u8] {
+        let Some(target) = target else {
+            return &self.bytes;
+        };
+        self.other.clear();
+        self.other
+            .extend_from_slice(&self.bytes[..self.target.start]);
+        write(&mut self.other, target);
+        self.other.extend_from_slice(&self.bytes[self.target.end..]);
+        &self.other
+    }
+}
+
+/// An HTTP/1.1 GET as bytes.
+pub(crate) struct H1Request(Made);
 
 const GET: &[u8] = b"GET ";
 
@@ -29,7 +51,7 @@ impl H1Request {
         let mut bytes = Vec::with_capacity(256);
         bytes.extend_from_slice(GET);
         bytes.extend_from_slice(target.as_bytes());
-        let target_end = bytes.len();
+        let target = GET.len()..bytes.len();
         bytes.extend_from_slice(b" HTTP/1.1\r\n");
         for (name, value) in headers {
             bytes.extend_from_slice(name.as_str().as_bytes());
@@ -38,25 +60,18 @@ impl H1Request {
             bytes.extend_from_slice(b"\r\n");
         }
         bytes.extend_from_slice(b"\r\n");
-        Ok(H1Request {
+        Ok(H1Request(Made {
             bytes,
-            target_end,
+            target,
             other: Vec::new(),
-        })
+        }))
     }
 
-    /// The request's bytes, asking for `target` when given (a target
-    /// yardstick made, such as the one with `_bench=`), else for the one
-    /// it was made with.
+    /// The request's bytes, asking for `target` when given.
     pub(crate) fn bytes(&mut self, target: Option<&str>) -> &[u8] {
-        let Some(target) = target else {
-            return &self.bytes;
-        };
-        self.other.clear();
-        self.other.extend_from_slice(GET);
-        self.other.extend_from_slice(target.as_bytes());
-        self.other.extend_from_slice(&self.bytes[self.target_end..]);
-        &self.other
+        self.0.with(target, |out, target| {
+            out.extend_from_slice(target.as_bytes())
+        })
     }
 }
 
@@ -71,15 +86,8 @@ const CONNECTION_SPECIFIC: [&str; 5] = [
 ];
 
 /// An HTTP/2 GET's header block (`http2::request_block`), its `:path`
-/// replaceable as an HTTP/1.1 request's target is.
-pub(crate) struct H2Request {
-    /// The whole block, with the path it was made with.
-    block: Vec<u8>,
-    /// Where the path's field starts and ends in `block`.
-    path: std::ops::Range<usize>,
-    /// The block with another path, made here to keep its buffer.
-    other: Vec<u8>,
-}
+/// field the replaceable part.
+pub(crate) struct H2Request(Made);
 
 impl H2Request {
     /// The GET of `target` on `authority` over `https` or not, with
@@ -111,25 +119,17 @@ impl H2Request {
             })
             .map(|(name, value)| (name.as_str(), value.as_bytes(), value.is_sensitive()))
             .collect();
-        let (block, path) = http2::request_block(https, authority, target, &fields);
-        Ok(H2Request {
-            block,
-            path,
+        let (bytes, target) = http2::request_block(https, authority, target, &fields);
+        Ok(H2Request(Made {
+            bytes,
+            target,
             other: Vec::new(),
-        })
+        }))
     }
 
-    /// The block, asking for `target` when given (as
-    /// [`H1Request::bytes`]), else for the path it was made with.
+    /// The block, asking for `target` when given.
     pub(crate) fn block(&mut self, target: Option<&str>) -> &[u8] {
-        let Some(target) = target else {
-            return &self.block;
-        };
-        self.other.clear();
-        self.other.extend_from_slice(&self.block[..self.path.start]);
-        http2::path_field(&mut self.other, target);
-        self.other.extend_from_slice(&self.block[self.path.end..]);
-        &self.other
+        self.0.with(target, http2::path_field)
     }
 }
 

@@ -14,6 +14,22 @@ pub(crate) struct Replay {
     pub(crate) idle: bool,
 }
 
+impl Replay {
+    /// A peer that sends `bytes`, `chunk` at a time (all at once for 0),
+    /// then ends the stream.
+    pub(crate) fn of(bytes: &[u8], chunk: usize) -> Replay {
+        let size = if chunk == 0 {
+            bytes.len().max(1)
+        } else {
+            chunk
+        };
+        Replay {
+            chunks: bytes.chunks(size).map(<[u8]>::to_vec).collect(),
+            idle: false,
+        }
+    }
+}
+
 impl AsyncRead for Replay {
     fn poll_read(
         mut self: Pin<&mut Self>,

@@ -36,6 +36,16 @@ fn answer(frames: &[Vec<u8>]) -> Result<(u16, u64), String> {
     whole
 }
 
+/// Asserts that the server's `frames` give no page, for a reason in
+/// `words`.
+fn fails_with(frames: &[Vec<u8>], words: &str) {
+    let got = answer(frames);
+    assert!(
+        got.as_ref().is_err_and(|m| m.contains(words)),
+        "{words}: {got:?}"
+    );
+}
+
 /// `content-length: N` (static name 28), a literal without indexing.
 fn content_length(n: &str) -> Vec<u8> {
     let mut field = vec![0x0f, 28 - 15, n.len() as u8];
@@ -119,11 +129,7 @@ fn what_ends_an_answer_before_its_end_is_an_error() {
             "PUSH_PROMISE",
         ),
     ] {
-        let got = answer(&frames);
-        assert!(
-            got.as_ref().is_err_and(|m| m.contains(words)),
-            "{words}: {got:?}"
-        );
+        fails_with(&frames, words);
     }
 }
 
@@ -319,11 +325,7 @@ fn malformed_answers_are_errors() {
             "trailers",
         ),
     ] {
-        let got = answer(&frames);
-        assert!(
-            got.as_ref().is_err_and(|m| m.contains(words)),
-            "{words}: {got:?}"
-        );
+        fails_with(&frames, words);
     }
 }
 
