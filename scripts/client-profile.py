@@ -73,9 +73,10 @@ def main():
     parser.add_argument("--keep", type=pathlib.Path)
     args = parser.parse_args()
     binary = cpu.builds_of([])["yardstick"]
-    folder = args.keep or pathlib.Path(tempfile.mkdtemp(prefix="client-profile"))
-    folder.mkdir(parents=True, exist_ok=True)
-    with cpu.serving() as (_, urls):
+    with tempfile.TemporaryDirectory(prefix="client-profile") as scratch, \
+            cpu.serving() as (_, urls):
+        folder = args.keep or pathlib.Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
         for protocol in args.protocols.split(","):
             profile = folder / f"callgrind.{protocol}.out"
             ran = subprocess.run(

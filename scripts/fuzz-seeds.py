@@ -155,9 +155,9 @@ def tools():
             paths.append((path.name, path))
     for name, path in paths:
         tool = name.split("-")[0]
-        if path.suffix in (".csv", ".txt") and path.parent != HTTP:
-            continue
-        if path.suffix == ".csv":
+        # A version folder's percentile files and notes (made.txt) are no
+        # tool's output.
+        if path.suffix == ".csv" or (path.suffix == ".txt" and path.parent != HTTP):
             continue
         data = path.read_bytes()
         if tool == "ab" and (HTTP / (path.stem + "-percentiles.csv")).exists():

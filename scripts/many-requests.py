@@ -13,6 +13,7 @@ Each line gives the median of the rounds, then every round's figure.
 """
 import argparse
 import importlib.util
+import json
 import pathlib
 import statistics
 import sys
@@ -43,8 +44,8 @@ def main():
                         help="NAME=PATH of another build to measure")
     args = parser.parse_args()
     builds = cpu.builds_of(args.yardstick)
-    figures = {name: {"run MB": [], "run CPU s": [], "saved MB": [], "show MB": [],
-                      "show CPU s": []} for name in builds}
+    figures = {name: {"run MB": [], "run CPU s": [], "saved MB": [], "buckets": [],
+                      "show MB": [], "show CPU s": []} for name in builds}
     with cpu.serving() as (_, urls), tempfile.TemporaryDirectory() as tmp:
         saved = pathlib.Path(tmp) / "run.json"
         for _ in range(args.rounds):
@@ -56,6 +57,8 @@ def main():
                 f["run MB"].append(rss)
                 f["run CPU s"].append(seconds)
                 f["saved MB"].append(saved.stat().st_size / 1e6)
+                row = json.loads(saved.read_text())["rows"][0]
+                f["buckets"].append(len((row.get("histogram") or {}).get("buckets", [])))
                 rss, seconds = measured([str(binary), "show", str(saved)])
                 f["show MB"].append(rss)
                 f["show CPU s"].append(seconds)

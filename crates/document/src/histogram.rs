@@ -58,7 +58,7 @@ impl Histogram {
             return Vec::new();
         };
         let k = total.min(most_u);
-        let mut out = Vec::with_capacity(most.min(buckets.len().max(k as usize)));
+        let mut out = Vec::with_capacity(usize::try_from(k).unwrap_or(most));
         let mut buckets = buckets.into_iter();
         let mut current = buckets.next();
         let mut below = 0u64;

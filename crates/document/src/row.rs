@@ -41,8 +41,9 @@ pub struct Row {
     /// What the samples come to.
     #[serde(flatten)]
     pub figures: Figures,
-    /// Raw per-iteration (or per-request) times in the order measured, so a
-    /// saved run can be analysed again.
+    /// Raw per-iteration (or per-request) times, so a saved run can be
+    /// analysed again: in the order measured, except HTTP's built-in
+    /// client's, grouped by the worker thread that timed them.
     #[serde(default)]
     pub samples: Vec<f64>,
     /// The times counted in buckets, in place of `samples` when there were

@@ -48,17 +48,21 @@ impl Labels {
 /// The row of one visit measured by the built-in client.
 pub(crate) fn row(labels: Labels, result: Fetched) -> Row {
     let tally = result.tally;
-    let summary = tally.times.summary();
+    // Kept times are summarised as the row is made; bucketed ones here.
+    let bucketed = tally.times.is_bucketed().then(|| tally.times.summary());
     let successes = tally.times.len();
+    let error_messages = tally.messages();
     let (samples, histogram) = tally.times.into_saved();
     let mut row = labels.row(samples);
-    row.figures = Figures::of(summary.as_ref());
+    if let Some(summary) = bucketed {
+        row.figures = Figures::of(summary.as_ref());
+    }
     row.histogram = histogram;
     row.requests = tally.requests;
     row.errors = tally.kinds.total();
-    row.error_messages = tally.messages;
+    row.error_messages = error_messages;
     row.rps = rate(successes, result.wall.as_secs_f64());
-    row.page.ttfb_median = tally.ttfbs.summary().map(|s| s.median);
+    row.page.ttfb_median = tally.ttfbs.median();
     let mut status: BTreeMap<String, u64> = tally
         .status
         .iter()

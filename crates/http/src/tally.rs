@@ -32,13 +32,13 @@ const DIGITS: u8 = 3;
 /// Distinct values of a peer's header (or of error messages) a row keeps;
 /// the rest are counted together as [`OTHER`]. A server that sends a new
 /// value with every answer must not make a run keep every one.
-pub(crate) const MAX_DISTINCT: usize = 32;
+const MAX_DISTINCT: usize = 32;
 
 /// The key the values past [`MAX_DISTINCT`] are counted under.
-pub(crate) const OTHER: &str = "(other)";
+const OTHER: &str = "(other)";
 
 /// The longest error message or status a row keeps, in characters.
-pub(crate) const MAX_VALUE_CHARS: usize = 300;
+const MAX_VALUE_CHARS: usize = 300;
 
 /// `counts` as a row keeps them, whoever made them (a load tool, k6): at
 /// most [`MAX_DISTINCT`] values, the most frequent, each of at most
@@ -139,7 +139,7 @@ pub(crate) struct Times {
 }
 
 impl Times {
-    pub(crate) fn add(&mut self, ms: f64) {
+    fn add(&mut self, ms: f64) {
         self.moments.add(ms);
         match &mut self.buckets {
             Some(buckets) => record(buckets, nanos(ms), 1),
@@ -148,7 +148,7 @@ impl Times {
         }
     }
 
-    pub(crate) fn merge(&mut self, other: Times) {
+    fn merge(&mut self, other: Times) {
         self.moments.merge(&other.moments);
         if self.buckets.is_none()
             && other.buckets.is_none()
@@ -189,6 +189,20 @@ impl Times {
     /// Times counted.
     pub(crate) fn len(&self) -> u64 {
         self.moments.n
+    }
+
+    /// Whether the times are counted in buckets, no longer kept.
+    pub(crate) fn is_bucketed(&self) -> bool {
+        self.buckets.is_some()
+    }
+
+    /// Their median; none without a time.
+    pub(crate) fn median(&self) -> Option<f64> {
+        match &self.buckets {
+            None => crate::stats::median(&self.kept),
+            Some(_) if self.moments.n == 0 => None,
+            Some(buckets) => Some(millis(buckets.value_at_quantile(0.5))),
+        }
     }
 
     /// Their figures; none without a time.
@@ -364,16 +378,23 @@ impl Tally {
             self.servers.add(s, 1);
         }
         if a.status >= 400 {
+            // Its words (`HTTP 503`) are made once per row, from `status`.
             self.kinds.http += 1;
-            *self
-                .messages
-                .entry(format!("HTTP {}", a.status))
-                .or_default() += 1;
         } else {
             self.times.add(a.total);
             self.ttfbs.add(a.ttfb);
             self.bytes = self.bytes.saturating_add(a.bytes);
         }
+    }
+
+    /// The row's error messages: each failure's words, then each error
+    /// status as `HTTP 503`, capped together.
+    pub(crate) fn messages(&self) -> BTreeMap<String, u64> {
+        let mut messages = self.messages.clone();
+        for (status, n) in self.status.range(400..) {
+            count_capped(&mut messages, &format!("HTTP {status}"), *n);
+        }
+        messages
     }
 
     /// Adds what `other` counted, as if each of its outcomes were added.

@@ -5,7 +5,9 @@
 //!
 //! Huffman-coded strings are decoded four bits at a time by a table made
 //! once from the code of RFC 7541's Appendix B (as `httlib-huffman` holds
-//! it): 256 states of the code's tree, 16 steps from each.
+//! it): 256 states of the code's tree, 16 steps from each. Not by
+//! `httlib_huffman::decode`, which allocates at the end of every string:
+//! an answer would then allocate for each header it carries.
 
 use std::collections::VecDeque;
 use std::sync::OnceLock;
@@ -169,7 +171,7 @@ pub(crate) struct Decoder {
 const SPARE: usize = 8;
 
 /// Which table an index is of, and where in it.
-enum From {
+enum Place {
     Static(usize),
     Dynamic(usize),
 }
@@ -237,8 +239,8 @@ impl Decoder {
             used += string(&bytes[used..], &mut self.name)?;
         } else {
             let name = match self.locate(index)? {
-                From::Static(i) => STATIC[i].0.as_bytes(),
-                From::Dynamic(i) => &self.table[i].0,
+                Place::Static(i) => STATIC[i].0.as_bytes(),
+                Place::Dynamic(i) => &self.table[i].0,
             };
             self.name.clear();
             self.name.extend_from_slice(name);
@@ -247,19 +249,19 @@ impl Decoder {
         Ok(used)
     }
 
-    fn locate(&self, index: usize) -> Result<From, Error> {
+    fn locate(&self, index: usize) -> Result<Place, Error> {
         match index {
             0 => Err(Error("index 0")),
-            1..=61 => Ok(From::Static(index - 1)),
-            _ if index - 62 < self.table.len() => Ok(From::Dynamic(index - 62)),
+            1..=61 => Ok(Place::Static(index - 1)),
+            _ if index - 62 < self.table.len() => Ok(Place::Dynamic(index - 62)),
             _ => Err(Error("an index past the table")),
         }
     }
 
     fn entry(&self, index: usize) -> Result<(&[u8], &[u8]), Error> {
         Ok(match self.locate(index)? {
-            From::Static(i) => (STATIC[i].0.as_bytes(), STATIC[i].1.as_bytes()),
-            From::Dynamic(i) => (&self.table[i].0, &self.table[i].1),
+            Place::Static(i) => (STATIC[i].0.as_bytes(), STATIC[i].1.as_bytes()),
+            Place::Dynamic(i) => (&self.table[i].0, &self.table[i].1),
         })
     }
 

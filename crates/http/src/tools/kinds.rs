@@ -43,7 +43,7 @@ pub(crate) fn in_words(message: &str) -> Count {
     let any = |words: &[&str]| words.iter().any(|w| m.contains(w));
     if any(&["timeout", "timed out", "expired"]) {
         timeout
-    } else if any(&["reset", "closed", "broken pipe", "aborted", "eof", "recv"]) {
+    } else if any(&["reset", "closed", "broken pipe", "aborted", "eof"]) {
         closed
     } else if any(&[
         "refused",
