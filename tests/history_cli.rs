@@ -383,21 +383,35 @@ fn bisect_and_changes_find_the_first_commit_that_moved() -> Result<(), Failed> {
         let ran = run(cmd);
         check(ran.code == 0, "the run exits 0", &ran)?;
     }
-    let mut bisect = history(&db, &["bisect", "recorded_sum", "--window=5"]);
+    let mut bisect = history(&db, &["bisect", "recorded_sum"]);
     bisect.current_dir(&repo);
     let ran = run(bisect);
     check(ran.code == 0, "bisect exits 0", &ran)?;
     check(
-        ran.stdout
-            .contains(&format!("first to leave it: {}:", commits[7])),
-        "the first slow commit, not the one after it",
+        ran.stdout.contains(&format!(
+            "first bad commit: {} (last good: {})",
+            commits[7], commits[6]
+        )) && ran.stdout.contains("+100.0 %"),
+        "the first slow commit, not the one after it, and its step",
+        &ran,
+    )?;
+    let mut as_json = history(&db, &["bisect", "recorded_sum", "--json"]);
+    as_json.current_dir(&repo);
+    let ran = run(as_json);
+    let doc: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap_or_default();
+    check(
+        ran.code == 0
+            && doc["first_standing"]["first_bad"] == commits[7].as_str()
+            && doc["first_standing"]["last_good"] == commits[6].as_str()
+            && doc["changes"] == 1,
+        "the same commit as JSON",
         &ran,
     )?;
     let mut early = history(&db, &["bisect", "recorded_sum", "--rev=HEAD~2"]);
     early.current_dir(&repo);
     let ran = run(early);
     check(
-        ran.stdout.contains("no commit left the band"),
+        ran.code == 0 && ran.stdout.contains("no change found"),
         "before it, nothing moved",
         &ran,
     )?;

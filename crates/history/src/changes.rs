@@ -1,12 +1,21 @@
 //! The steps in a probe's figure along a line of commits
 //! (`history changes`): where the change points fall (`stats::change_points`,
 //! PELT), and for each the last good and first bad commit, its size with
-//! an interval, and whether it held.
+//! an interval, and whether it held. `history bisect` rests on the same
+//! changes ([`first_standing`]).
 
-use super::band::Step;
 use crate::stats::bootstrap::{self, Interval};
 use crate::stats::change_points::{self, Rule};
 use crate::stats::median;
+
+/// One commit's figure: the median of its runs'.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    /// The commit.
+    pub commit: String,
+    /// Its figure.
+    pub value: f64,
+}
 
 /// The fewest commits after a change for it to count as held: one or two
 /// commits at a new level may be a spell of the machine.
@@ -80,10 +89,67 @@ pub fn find(steps: &[Step], counted: bool) -> Vec<Change> {
         .collect()
 }
 
+/// What `history bisect` names: the first change that still stands, and
+/// the pairs of steps before it that cancelled out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bisected<'a> {
+    /// The first change neither taken back nor itself a taking back.
+    pub first: Option<&'a Change>,
+    /// The changes before it that were taken back, each with the change
+    /// that took it back.
+    pub passed_over: Vec<(&'a Change, &'a Change)>,
+}
+
+/// The change that moved the figure and left it moved: the first one that
+/// was not reverted and did not revert another. A step taken back (a spell
+/// of the machine, or a slowdown fixed) explains nothing about today's
+/// figure, and neither does the step that took it back; a commit that moved
+/// the figure again after the first standing change is the next change, as
+/// `history changes` lists.
+pub fn first_standing(changes: &[Change]) -> Bisected<'_> {
+    let mut passed_over = Vec::new();
+    let mut taking_back = None;
+    for c in changes {
+        if taking_back == Some(c.first_bad) {
+            taking_back = None;
+            continue;
+        }
+        if let Held::Reverted(at) = c.held
+            && let Some(back) = changes.iter().find(|later| later.first_bad == at)
+        {
+            passed_over.push((c, back));
+            taking_back = Some(at);
+            continue;
+        }
+        return Bisected {
+            first: Some(c),
+            passed_over,
+        };
+    }
+    Bisected {
+        first: None,
+        passed_over,
+    }
+}
+
+/// A step per value, at commits `c0`, `c1`, ...: the series the tests of
+/// the history's rules walk.
+#[cfg(test)]
+pub(crate) fn test_steps(values: &[f64]) -> Vec<Step> {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| Step {
+            commit: format!("c{i}"),
+            value: *v,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::band::test_steps as steps;
+    use test_steps as steps;
 
     #[test]
     fn a_step_that_held_names_its_commits_and_size() {
@@ -115,5 +181,45 @@ mod tests {
         // Two commits on either side give no interval, only the figures.
         assert!(found[2].size.is_none());
         assert_eq!((found[2].before, found[2].after), (1.0, 1.5));
+    }
+
+    #[test]
+    fn bisect_names_the_first_step_that_stands() {
+        // A spell taken back, then the step that stands.
+        let mut values = vec![1.0; 10];
+        values.extend(vec![1.3; 5]);
+        values.extend(vec![1.0; 10]);
+        values.extend(vec![1.5; 6]);
+        let found = find(&steps(&values), true);
+        assert_eq!(found.len(), 3, "{found:?}");
+        let b = first_standing(&found);
+        assert_eq!(b.first.map(|c| c.first_bad), Some(25));
+        let pairs: Vec<(usize, usize)> = b
+            .passed_over
+            .iter()
+            .map(|(c, back)| (c.first_bad, back.first_bad))
+            .collect();
+        assert_eq!(pairs, [(10, 15)]);
+        // A creep in two steps: the first of them.
+        let mut creep = vec![1.0; 8];
+        creep.extend(vec![1.2; 8]);
+        creep.extend(vec![1.4; 8]);
+        let found = find(&steps(&creep), true);
+        let b = first_standing(&found);
+        assert_eq!(b.first.map(|c| c.first_bad), Some(8));
+        assert!(b.passed_over.is_empty());
+    }
+
+    #[test]
+    fn bisect_of_a_figure_that_came_back_names_nothing() {
+        let mut values = vec![1.0; 10];
+        values.extend(vec![1.3; 5]);
+        values.extend(vec![1.0; 10]);
+        let found = find(&steps(&values), true);
+        let b = first_standing(&found);
+        assert_eq!(b.first, None);
+        assert_eq!(b.passed_over.len(), 1);
+        let none = first_standing(&[]);
+        assert_eq!((none.first, none.passed_over.len()), (None, 0));
     }
 }

@@ -13,7 +13,6 @@
 
 #![warn(missing_docs)]
 
-pub mod band;
 pub mod changes;
 pub mod entry;
 pub mod keeping;

@@ -1,25 +1,16 @@
 //! `yardstick history bisect PROBE`: the first commit, on the first-parent
-//! line, whose figure left the band of the commits before it (the rule:
-//! `history::band`).
+//! line, whose step in the figure still stands (the rule:
+//! `history::changes::first_standing`, over the change points that
+//! `history changes` lists).
 
+use super::changes::{change_json, change_row, change_table};
 use super::options::HistoryOptions;
-use crate::commands::flags::Number;
 use crate::error::Error;
-use crate::history::band::{self, Band, Finding, Step};
+use crate::history::changes::{self, Step};
 use crate::history::{Figure, Point};
 use crate::output::Format;
-use crate::output::layout::{change, significant};
 use crate::stats::Summary;
 use std::collections::HashMap;
-
-/// `--window`: the commits before a commit whose band it is judged by.
-pub(super) const WINDOW: Number = Number {
-    default: 5,
-    min: 1,
-    max: 1000,
-};
-/// The narrowest wall-time band: ± 2 % of the median.
-const FLOOR: f64 = 0.02;
 
 pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
     let [key] = options.operands.as_slice() else {
@@ -42,18 +33,12 @@ pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
     let figure = super::trend::scope(&mut options, history.as_mut(), &key)?;
     let points = history.trend(&key, figure, &options.filter)?;
     let steps = on_line(&line, &points);
-    let window = options.window.unwrap_or(WINDOW.default_usize());
     let counted = matches!(figure, Figure::Instructions | Figure::EstimatedCycles);
-    let rule = if counted {
-        Band::Exact
-    } else {
-        Band::Spread { floor: FLOOR }
-    };
-    let found = band::first_outside(&steps, window, rule);
+    let found = changes::find(&steps, counted);
     let text = if json {
-        self::json(&key, figure, &steps, window, found.as_ref())
+        self::json(&key, figure, &steps, &found)
     } else {
-        table(&key, figure, &rev, &steps, window, rule, found.as_ref())
+        table(&key, figure, &rev, &steps, &found)
     };
     super::print(options.common.format, &text);
     Ok(0)
@@ -100,72 +85,65 @@ fn table(
     figure: Figure,
     rev: &str,
     steps: &[Step],
-    window: usize,
-    rule: Band,
-    found: Option<&Finding>,
+    found: &[changes::Change],
 ) -> String {
-    let how = match rule {
-        Band::Exact => "the range of their figures (counts are exact)".to_string(),
-        Band::Spread { floor } => format!(
-            "their median ± {} scaled MADs, at least ± {} %",
-            band::SPREADS,
-            floor * 100.0
-        ),
-    };
+    let bisected = changes::first_standing(found);
     let mut out = format!(
-        "{key}: {} on the first-parent line of {rev}: {} commits with runs; each judged by the \
-         {window} before it, {how}\n",
+        "{key}: {} on the first-parent line of {rev}: {} commits with runs, {} (PELT, as \
+         `history changes` lists them)\n",
         figure.name(),
-        steps.len()
+        steps.len(),
+        match found.len() {
+            1 => "1 change".to_string(),
+            n => format!("{n} changes"),
+        },
     );
-    match found {
-        None if steps.len() <= window => out.push_str(&format!(
-            "too few commits with runs to judge one: the first is judged after {window}\n"
-        )),
-        None => out.push_str("no commit left the band of the ones before it\n"),
-        Some(f) => {
-            let step = &steps[f.at];
-            let median = (f.low + f.high) / 2.0;
-            let moved = if median != 0.0 {
-                format!(
-                    " ({} from the band's middle)",
-                    change((step.value / median - 1.0) * 100.0)
-                )
-            } else {
-                String::new()
-            };
-            out.push_str(&format!(
-                "first to leave it: {}: {} against {} to {}{moved}\n",
-                step.commit,
-                significant(step.value, 4),
-                significant(f.low, 4),
-                significant(f.high, 4)
-            ));
-        }
+    let Some(first) = bisected.first else {
+        out.push_str(if found.is_empty() {
+            "no change found\n"
+        } else {
+            "none: every change was taken back\n"
+        });
+        return out;
+    };
+    out.push_str("the first that stands:\n");
+    let mut t = change_table();
+    t.push(change_row(key, figure, first, steps));
+    out.push_str(&t.render());
+    out.push_str(&format!(
+        "first bad commit: {} (last good: {})\n",
+        steps[first.first_bad].commit, steps[first.last_good].commit
+    ));
+    for (step, back) in &bisected.passed_over {
+        out.push_str(&format!(
+            "passed over: the step at {} ({}), taken back at {}\n",
+            steps[step.first_bad].commit,
+            crate::output::layout::change((step.after / step.before - 1.0) * 100.0),
+            steps[back.first_bad].commit,
+        ));
     }
     out
 }
 
-fn json(
-    key: &str,
-    figure: Figure,
-    steps: &[Step],
-    window: usize,
-    found: Option<&Finding>,
-) -> String {
+fn json(key: &str, figure: Figure, steps: &[Step], found: &[changes::Change]) -> String {
+    let bisected = changes::first_standing(found);
     let commits: Vec<serde_json::Value> = steps
         .iter()
         .map(|s| serde_json::json!({ "commit": s.commit, "value": s.value }))
         .collect();
-    let first = found.map(|f| {
-        serde_json::json!({
-            "commit": steps[f.at].commit, "value": steps[f.at].value,
-            "band": [f.low, f.high],
+    let passed_over: Vec<serde_json::Value> = bisected
+        .passed_over
+        .iter()
+        .map(|(step, back)| {
+            serde_json::json!({ "change": change_json(step, steps), "taken_back_by": change_json(back, steps) })
         })
-    });
+        .collect();
     let document = serde_json::json!({
-        "key": key, "figure": figure.name(), "window": window,
-        "commits": commits, "first_outside": first,
+        "key": key, "figure": figure.name(),
+        "commits": commits,
+        "changes": found.len(),
+        "first_standing": bisected.first.map(|c| change_json(c, steps)),
+        "passed_over": passed_over,
     });
     let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
     text.push('\n');

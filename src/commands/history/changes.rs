@@ -3,8 +3,7 @@
 
 use super::options::HistoryOptions;
 use crate::error::Error;
-use crate::history::band::Step;
-use crate::history::changes::{self, Change, Held};
+use crate::history::changes::{self, Change, Held, Step};
 use crate::history::{Figure, Filter, Store};
 use crate::output::Format;
 use crate::output::layout::{Align, Table, change, significant};
@@ -86,44 +85,14 @@ fn table(rev: &str, found: &[Found]) -> String {
         "changes on the first-parent line of {rev} (PELT; size: new level / old, 95 % \
          interval with five commits or more each side)\n"
     );
-    let mut t = Table::new(&[
-        ("probe", Align::Left),
-        ("figure", Align::Left),
-        ("last good", Align::Left),
-        ("first bad", Align::Left),
-        ("before", Align::Right),
-        ("after", Align::Right),
-        ("change", Align::Right),
-        ("95 % interval", Align::Left),
-        ("held", Align::Left),
-    ]);
+    let mut t = change_table();
     let mut quiet = Vec::new();
     for (key, figure, steps, changes) in found {
         if changes.is_empty() {
             quiet.push(format!("{key} ({} commits)", steps.len()));
         }
         for c in changes {
-            let interval = c.size.map_or_else(
-                || "too few commits".to_string(),
-                |s| {
-                    format!(
-                        "[{}, {}]",
-                        change((s.low - 1.0) * 100.0),
-                        change((s.high - 1.0) * 100.0)
-                    )
-                },
-            );
-            t.push(vec![
-                crate::text::clean(key).into_owned(),
-                figure.name().to_string(),
-                short(&steps[c.last_good].commit),
-                short(&steps[c.first_bad].commit),
-                significant(c.before, 4),
-                significant(c.after, 4),
-                change((c.after / c.before - 1.0) * 100.0),
-                interval,
-                held(c.held, steps),
-            ]);
+            t.push(change_row(key, *figure, c, steps));
         }
     }
     if t.is_empty() {
@@ -140,6 +109,46 @@ fn table(rev: &str, found: &[Found]) -> String {
     out
 }
 
+/// The columns of a change, here and in `bisect`.
+pub(super) fn change_table() -> Table {
+    Table::new(&[
+        ("probe", Align::Left),
+        ("figure", Align::Left),
+        ("last good", Align::Left),
+        ("first bad", Align::Left),
+        ("before", Align::Right),
+        ("after", Align::Right),
+        ("change", Align::Right),
+        ("95 % interval", Align::Left),
+        ("held", Align::Left),
+    ])
+}
+
+/// One change as a row of [`change_table`].
+pub(super) fn change_row(key: &str, figure: Figure, c: &Change, steps: &[Step]) -> Vec<String> {
+    let interval = c.size.map_or_else(
+        || "too few commits".to_string(),
+        |s| {
+            format!(
+                "[{}, {}]",
+                change((s.low - 1.0) * 100.0),
+                change((s.high - 1.0) * 100.0)
+            )
+        },
+    );
+    vec![
+        crate::text::clean(key).into_owned(),
+        figure.name().to_string(),
+        short(&steps[c.last_good].commit),
+        short(&steps[c.first_bad].commit),
+        significant(c.before, 4),
+        significant(c.after, 4),
+        change((c.after / c.before - 1.0) * 100.0),
+        interval,
+        held(c.held, steps),
+    ]
+}
+
 /// The first 12 digits of a commit, as the run headers show them.
 fn short(commit: &str) -> String {
     commit.chars().take(12).collect()
@@ -153,27 +162,28 @@ fn held(h: Held, steps: &[Step]) -> String {
     }
 }
 
+/// One change as JSON, here and in `bisect`.
+pub(super) fn change_json(c: &Change, steps: &[Step]) -> serde_json::Value {
+    let (held, reverted_at) = match c.held {
+        Held::Yes => ("yes", None),
+        Held::Reverted(at) => ("reverted", Some(steps[at].commit.clone())),
+        Held::TooRecent => ("too recent", None),
+    };
+    serde_json::json!({
+        "last_good": steps[c.last_good].commit,
+        "first_bad": steps[c.first_bad].commit,
+        "before": c.before, "after": c.after,
+        "size": c.size,
+        "held": held, "reverted_at": reverted_at,
+    })
+}
+
 fn json(found: &[Found]) -> String {
     let probes: Vec<serde_json::Value> = found
         .iter()
         .map(|(key, figure, steps, changes)| {
-            let changes: Vec<serde_json::Value> = changes
-                .iter()
-                .map(|c| {
-                    let (held, reverted_at) = match c.held {
-                        Held::Yes => ("yes", None),
-                        Held::Reverted(at) => ("reverted", Some(steps[at].commit.clone())),
-                        Held::TooRecent => ("too recent", None),
-                    };
-                    serde_json::json!({
-                        "last_good": steps[c.last_good].commit,
-                        "first_bad": steps[c.first_bad].commit,
-                        "before": c.before, "after": c.after,
-                        "size": c.size,
-                        "held": held, "reverted_at": reverted_at,
-                    })
-                })
-                .collect();
+            let changes: Vec<serde_json::Value> =
+                changes.iter().map(|c| change_json(c, steps)).collect();
             serde_json::json!({
                 "key": key, "figure": figure.name(), "commits": steps.len(),
                 "changes": changes,

@@ -22,8 +22,6 @@ pub(crate) struct HistoryOptions {
     pub commits: Option<String>,
     /// `trend --figure`.
     pub figure: Option<Figure>,
-    /// `bisect --window`.
-    pub window: Option<usize>,
     /// `bisect --rev`.
     pub rev: Option<String>,
     /// `trend --html`: where to write the chart.
@@ -310,24 +308,14 @@ pub(crate) static BISECT: Spec<HistoryOptions> = Spec {
     command: "history bisect",
     usage: "usage: yardstick history bisect PROBE [OPTIONS]",
     about: "Finds the first commit, on the first-parent line of --rev as git lists it in
-the working directory, whose figure of the row PROBE left the band of the
---window commits with runs before it. Counts are exact, so their band is
-the range of the figures before; wall time's is their median ± 4 scaled
-MADs, at least ± 2 %. A commit's figure is the median of its runs'.",
+the working directory, where the figure of the row PROBE stepped to a new
+level that still stands: of the changes `history changes` finds (PELT), the
+first that was not taken back, and did not take another back. A commit's
+figure is the median of its runs'.",
     sections: &[
         Section {
             title: None,
-            entries: &[
-                FIGURE,
-                Entry::Own(Def {
-                    long: "window",
-                    short: None,
-                    value: Some("N"),
-                    help: "judge each commit by the N commits with runs before it",
-                    set: Set::Number(super::bisect::WINDOW, |o, n, _| o.window = Some(n as usize)),
-                }),
-                REV,
-            ],
+            entries: &[FIGURE, REV],
         },
         FILTERED,
         TABLE_OR_JSON,
