@@ -5,6 +5,7 @@
 //! samples of 1e-308 made an infinite change that JSON could not hold.
 
 use crate::figures::Figures;
+use crate::histogram::Histogram;
 use crate::run::{Row, Run};
 use std::collections::HashSet;
 
@@ -80,6 +81,11 @@ pub fn row_problem(row: &Row) -> Option<String> {
             row.figures.n,
             row.samples.len()
         ));
+    }
+    if let Some(h) = &row.histogram
+        && let Some(why) = histogram_problem(h, row)
+    {
+        return Some(why);
     }
     for (field, value) in [("batch", row.batch), ("ops", row.ops)] {
         if value == Some(0) {
@@ -164,6 +170,44 @@ fn shortened(text: &str) -> String {
     }
 }
 
+/// What is wrong with a row's buckets: they stand in place of its
+/// samples, so they must count its `n` times, each bucket a time (the
+/// lowest may reach down to 0) above the one before.
+fn histogram_problem(h: &Histogram, row: &Row) -> Option<String> {
+    if !(1..=5).contains(&h.digits) {
+        return Some(format!(
+            "histogram.digits is {}, not 1 to 5 significant digits",
+            h.digits
+        ));
+    }
+    if !row.samples.is_empty() {
+        return Some("it has both samples and a histogram, which stands in their place".into());
+    }
+    let mut below = -1.0;
+    for (i, b) in h.buckets.iter().enumerate() {
+        if !(b.ms.is_finite() && (0.0..=MAX_MS).contains(&b.ms)) || b.ms <= below {
+            return Some(format!(
+                "histogram.buckets[{i}].ms is {:?}, not a time from 0 to {MAX_MS:e} ms above the \
+                 bucket before",
+                b.ms
+            ));
+        }
+        if b.count == 0 {
+            return Some(format!(
+                "histogram.buckets[{i}].count is 0; a saved bucket counts at least one time"
+            ));
+        }
+        below = b.ms;
+    }
+    let count = h.count();
+    (count != row.figures.n as u64).then(|| {
+        format!(
+            "n is {}, but its histogram counts {count} times",
+            row.figures.n
+        )
+    })
+}
+
 fn in_range(ms: f64) -> bool {
     ms.is_finite() && (MIN_MS..=MAX_MS).contains(&ms)
 }
@@ -216,6 +260,53 @@ mod tests {
             problem(&bad)
                 .unwrap_or_default()
                 .contains("instructions is NaN")
+        );
+    }
+
+    #[test]
+    fn buckets_must_count_the_row_s_times_in_ascending_order() {
+        use crate::histogram::Bucket;
+        let bucketed = |buckets: &[(f64, u64)], n: usize| {
+            let mut r = run(&[1.0], &[1.0]);
+            let row = &mut r.rows[0];
+            row.samples.clear();
+            row.figures.n = n;
+            row.histogram = Some(Histogram {
+                digits: 3,
+                buckets: buckets
+                    .iter()
+                    .map(|&(ms, count)| Bucket { ms, count })
+                    .collect(),
+            });
+            r
+        };
+        assert_eq!(problem(&bucketed(&[(0.0, 1), (1.5, 2), (2.0, 3)], 6)), None);
+        for (buckets, n, why) in [
+            (
+                vec![(1.0, 2)],
+                3,
+                "n is 3, but its histogram counts 2 times",
+            ),
+            (vec![(2.0, 1), (1.0, 1)], 2, "buckets[1].ms is 1.0"),
+            (vec![(1.0, 1), (1.0, 1)], 2, "buckets[1].ms is 1.0"),
+            (vec![(f64::NAN, 1)], 1, "buckets[0].ms is NaN"),
+            (vec![(-1.0, 1)], 1, "buckets[0].ms is -1.0"),
+            (vec![(1.0, 0)], 0, "buckets[0].count is 0"),
+        ] {
+            let got = problem(&bucketed(&buckets, n)).unwrap_or_default();
+            assert!(got.contains(why), "{buckets:?}: {got}");
+        }
+        let mut r = bucketed(&[(1.0, 1)], 1);
+        if let Some(h) = r.rows[0].histogram.as_mut() {
+            h.digits = 9;
+        }
+        assert!(problem(&r).unwrap_or_default().contains("digits is 9"));
+        let mut r = bucketed(&[(1.0, 1)], 1);
+        r.rows[0].samples = vec![1.0];
+        assert!(
+            problem(&r)
+                .unwrap_or_default()
+                .contains("both samples and a histogram")
         );
     }
 
