@@ -37,23 +37,79 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+/// What failed: one of the counts of [`Failures`]. Every measurer (the
+/// built-in client, each load tool's output, k6's) names its failures by
+/// this one list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// No connection: refused, unreachable, or its TLS handshake failed.
+    Connect,
+    /// The connection was reset or closed before the answer's end.
+    Closed,
+    /// No answer within the timeout.
+    Timeout,
+    /// An answer of status 400 or above.
+    Http,
+    /// Anything else: an answer that is not HTTP, a body cut short.
+    Other,
+}
+
+impl Kind {
+    /// Every kind, in the order a table shows them.
+    pub const ALL: [Kind; 5] = [
+        Kind::Connect,
+        Kind::Closed,
+        Kind::Timeout,
+        Kind::Http,
+        Kind::Other,
+    ];
+
+    /// Its name: the row's field, and the word the table uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Connect => "connect",
+            Kind::Closed => "closed",
+            Kind::Timeout => "timeout",
+            Kind::Http => "http",
+            Kind::Other => "other",
+        }
+    }
+}
+
 impl Failures {
     /// Every failed request.
     pub fn total(&self) -> u64 {
-        self.kinds()
+        Kind::ALL
             .iter()
-            .fold(0u64, |sum, (_, n)| sum.saturating_add(*n))
+            .fold(0u64, |sum, k| sum.saturating_add(self.get(*k)))
     }
 
-    /// Each kind and its count, in the order a table shows them.
+    /// Failures of one kind.
+    pub fn get(&self, kind: Kind) -> u64 {
+        match kind {
+            Kind::Connect => self.connect,
+            Kind::Closed => self.closed,
+            Kind::Timeout => self.timeout,
+            Kind::Http => self.http,
+            Kind::Other => self.other,
+        }
+    }
+
+    /// Counts `n` more failures of `kind`.
+    pub fn add(&mut self, kind: Kind, n: u64) {
+        let count = match kind {
+            Kind::Connect => &mut self.connect,
+            Kind::Closed => &mut self.closed,
+            Kind::Timeout => &mut self.timeout,
+            Kind::Http => &mut self.http,
+            Kind::Other => &mut self.other,
+        };
+        *count = count.saturating_add(n);
+    }
+
+    /// Each kind's name and its count, in the order a table shows them.
     pub fn kinds(&self) -> [(&'static str, u64); 5] {
-        [
-            ("connect", self.connect),
-            ("closed", self.closed),
-            ("timeout", self.timeout),
-            ("http", self.http),
-            ("other", self.other),
-        ]
+        Kind::ALL.map(|k| (k.name(), self.get(k)))
     }
 }
 
@@ -115,5 +171,17 @@ mod tests {
         assert!(over_limit(11, 100, 10.0));
         assert!(over_limit(0, 0, 100.0));
         assert_eq!((share(1, 4), share(0, 0)), (25.0, 100.0));
+    }
+
+    #[test]
+    fn each_kind_is_counted_under_the_field_of_its_name() {
+        for kind in Kind::ALL {
+            let mut f = Failures::default();
+            f.add(kind, 2);
+            f.add(kind, u64::MAX);
+            assert_eq!((f.get(kind), f.total()), (u64::MAX, u64::MAX));
+            let json = serde_json::to_value(f).unwrap();
+            assert_eq!(json, serde_json::json!({ kind.name(): u64::MAX }));
+        }
     }
 }

@@ -15,22 +15,11 @@ pub(crate) struct Failure {
     pub(crate) message: String,
 }
 
-/// What failed: the kinds a row counts apart, because each says something
-/// else of the server. A refused connection is a server out of room; a
-/// connection closed under a request is one it dropped; a timeout is one
-/// it kept waiting.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    /// No connection: refused, unreachable, or its TLS handshake failed.
-    Connect,
-    /// The connection was reset or closed before the answer's end.
-    Closed,
-    /// No answer within `--timeout`.
-    Timeout,
-    /// Anything else: an answer that is not HTTP, a body cut short, a
-    /// request that could not be made.
-    Other,
-}
+/// What failed, as a row counts it apart. A refused connection is a
+/// server out of room; a connection closed under a request is one it
+/// dropped; a timeout is one it kept waiting. A failure here is never
+/// `Http`: an error page is an answer, counted by its status.
+pub(crate) use crate::document::failures::Kind;
 
 impl Failure {
     /// A failure in these words, of no kind of its own.
@@ -62,7 +51,7 @@ impl Failure {
     /// words say.
     pub(crate) fn at_connect(self) -> Failure {
         match self.kind {
-            Kind::Closed | Kind::Timeout => self,
+            Kind::Closed | Kind::Timeout | Kind::Http => self,
             Kind::Connect | Kind::Other => Failure {
                 kind: Kind::Connect,
                 ..self

@@ -13,7 +13,6 @@
 //! a broken server look fast.
 
 use super::client::{Answer, Outcome};
-use super::failure::Kind;
 use crate::document::failures::Failures;
 use crate::document::histogram::{Bucket, Histogram};
 use crate::stats::Summary;
@@ -357,13 +356,7 @@ impl Tally {
         match outcome {
             Outcome::Failed(f) => {
                 count_capped(&mut self.messages, &f.message, 1);
-                let kind = match f.kind {
-                    Kind::Connect => &mut self.kinds.connect,
-                    Kind::Closed => &mut self.kinds.closed,
-                    Kind::Timeout => &mut self.kinds.timeout,
-                    Kind::Other => &mut self.kinds.other,
-                };
-                *kind += 1;
+                self.kinds.add(f.kind, 1);
             }
             Outcome::Answer(a) => self.add_answer(a),
         }

@@ -9,6 +9,7 @@ use super::plan::Plan;
 use super::script::scenario;
 use super::series::{Output, Samples, SeriesKey};
 use crate::document::failures::Failures;
+use crate::document::failures::Kind;
 use crate::document::run::Row;
 use crate::error::Error;
 use crate::job::{Job, Protocol};
@@ -153,13 +154,12 @@ fn kinds_of(failures: &BTreeMap<String, u64>) -> Option<Failures> {
         let status = why
             .strip_prefix("HTTP ")
             .and_then(|s| s.parse::<u16>().ok());
-        let kind: kinds::Count = match status {
-            Some(400..) => kinds::http,
-            Some(_) => kinds::other,
+        let kind: Kind = match status {
+            Some(400..) => Kind::Http,
+            Some(_) => Kind::Other,
             None => kinds::in_words(why),
         };
-        let count = kind(&mut kinds);
-        *count = count.saturating_add(n);
+        kinds.add(kind, n);
     }
     (kinds.total() > 0).then_some(kinds)
 }

@@ -30,6 +30,7 @@ use super::ab_log::{AbLog, Close, Declared};
 use super::invocation::Invocation;
 use super::units::{after, count, number};
 use super::{Summary, first_line, kinds};
+use crate::document::failures::Kind;
 use crate::error::Error;
 use crate::job::Job;
 use std::collections::BTreeMap;
@@ -52,7 +53,7 @@ pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
         log.declared
     });
     if let Some(why) = declared.as_ref().and_then(not_for_ab) {
-        return Ok(Summary::all_failed(run.requests, kinds::other, &why));
+        return Ok(Summary::all_failed(run.requests, Kind::Other, &why));
     }
     let measured = args(url, run.requests, c, run.job, headers, &csv, false);
     let ran = run.output_into(&measured, Vec::new())?;
@@ -211,12 +212,12 @@ fn count_failures(s: &mut Summary, stdout: &str, complete: u64, declared: Option
     let non2xx = after(stdout, "Non-2xx responses:")
         .and_then(count)
         .unwrap_or(0);
-    s.add_failure(kinds::connect, "ab: connect error", get("Connect"));
-    s.add_failure(kinds::closed, "ab: receive error", get("Receive"));
-    s.add_failure(kinds::other, "ab: exception", get("Exceptions"));
+    s.add_failure(Kind::Connect, "ab: connect error", get("Connect"));
+    s.add_failure(Kind::Closed, "ab: receive error", get("Receive"));
+    s.add_failure(Kind::Other, "ab: exception", get("Exceptions"));
     // A redirect's page is refused before it is measured (`not_for_ab`):
     // what ab calls non-2xx here is an error page.
-    s.add_failure(kinds::http, "non-2xx", non2xx);
+    s.add_failure(Kind::Http, "non-2xx", non2xx);
     let answered = complete.saturating_sub(failed.saturating_add(non2xx));
     s.succeeded = whole_answers(s, stdout, answered, get("Length"), declared);
     s.add_status("2xx", s.succeeded);
@@ -275,7 +276,7 @@ fn whole_answers(
         }
         Some(Close { any: false }) => {
             let cut = length_failures.min(answered);
-            s.add_failure(kinds::other, "ab: answer not of its declared length", cut);
+            s.add_failure(Kind::Other, "ab: answer not of its declared length", cut);
             if cut > 0 && cut < answered {
                 s.note = format!(
                     "ab: {cut} answers were not of their declared length; its times include them"
@@ -308,7 +309,7 @@ fn ended_at_their_length(
         .unwrap_or(0);
     let whole = answered.min(kept_alive.saturating_sub(non2xx));
     let unknown = answered - whole;
-    s.add_failure(kinds::other, "ab: answer not known whole", unknown);
+    s.add_failure(Kind::Other, "ab: answer not known whole", unknown);
     if unknown > 0 {
         s.note = format!(
             "ab: {unknown} answers ended at the server's close, not at the end their headers \

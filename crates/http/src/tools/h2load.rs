@@ -14,7 +14,8 @@
 use super::h2load_log::Statuses;
 use super::invocation::Invocation;
 use super::units::{after, count, millis};
-use super::{Summary, first_line, kinds};
+use super::{Summary, first_line};
+use crate::document::failures::Kind;
 use crate::error::Error;
 use crate::job::{Job, Protocol};
 
@@ -32,7 +33,7 @@ pub(crate) fn measure(run: &Invocation) -> Result<Summary, Error> {
     if let Some(status) = warmed.as_ref().and_then(Statuses::not_a_page) {
         return Ok(Summary::all_failed(
             run.requests,
-            kinds::other,
+            Kind::Other,
             &format!(
                 "h2load: the warm-up was answered {status:03}, which h2load counts a 3xx \
                  success where the other clients count an error: not measured"
@@ -63,7 +64,7 @@ fn unseen_redirects(s: &mut Summary, warmed: &Statuses) {
     }
     let before = s.succeeded;
     s.succeeded = before.saturating_sub(n);
-    s.add_failure(kinds::other, "h2load: a 3xx its warm-up never saw", n);
+    s.add_failure(Kind::Other, "h2load: a 3xx its warm-up never saw", n);
     s.rps = s
         .rps
         .filter(|_| before > 0)
@@ -162,13 +163,13 @@ pub fn parse(stdout: &str, stderr: &str) -> Result<Summary, String> {
 fn count_errors(s: &mut Summary, counts: &Labelled, statuses: &Labelled) {
     let timeouts = counts.get("timeout");
     let lost = if counts.get("started") == 0 {
-        kinds::connect
+        Kind::Connect
     } else {
-        kinds::closed
+        Kind::Closed
     };
-    s.add_failure(kinds::http, "HTTP 4xx", statuses.get("4xx"));
-    s.add_failure(kinds::http, "HTTP 5xx", statuses.get("5xx"));
-    s.add_failure(kinds::timeout, "timeout", timeouts);
+    s.add_failure(Kind::Http, "HTTP 4xx", statuses.get("4xx"));
+    s.add_failure(Kind::Http, "HTTP 5xx", statuses.get("5xx"));
+    s.add_failure(Kind::Timeout, "timeout", timeouts);
     s.add_failure(
         lost,
         "connection error",

@@ -1,50 +1,21 @@
-//! The kinds a tool's failed requests are counted under in a row, as the
-//! built-in client counts its own (`document::failures`): each tool names
-//! its failures in its own words, and a row of any tool says refused,
-//! dropped, kept waiting or answered badly alike.
+//! The kind of failure a tool's own words name: each tool says refused,
+//! dropped, kept waiting or answered badly in its own way, and a row of any
+//! tool counts them by the one list (`document::failures::Kind`) that the
+//! built-in client counts its own by.
 
-use crate::document::failures::Failures;
-
-/// One count of a row's failures: what [`super::Summary::add_failure`]
-/// adds to.
-pub(crate) type Count = fn(&mut Failures) -> &mut u64;
-
-/// No connection: refused, unreachable, not resolved, TLS refused.
-pub(crate) fn connect(f: &mut Failures) -> &mut u64 {
-    &mut f.connect
-}
-
-/// A connection reset or closed before the answer's end.
-pub(crate) fn closed(f: &mut Failures) -> &mut u64 {
-    &mut f.closed
-}
-
-/// No answer in time.
-pub(crate) fn timeout(f: &mut Failures) -> &mut u64 {
-    &mut f.timeout
-}
-
-/// An answer of status 400 or above.
-pub(crate) fn http(f: &mut Failures) -> &mut u64 {
-    &mut f.http
-}
-
-/// Anything else: an answer that is no page, one cut short.
-pub(crate) fn other(f: &mut Failures) -> &mut u64 {
-    &mut f.other
-}
+use crate::document::failures::Kind;
 
 /// The kind a tool's words for a failure name (`apr_socket_recv:
 /// Connection reset by peer`, oha's `connection closed before message
 /// completed`): a timeout first, then a connection lost, then one not
 /// made, since "Connection reset" names the connection too; else other.
-pub(crate) fn in_words(message: &str) -> Count {
+pub(crate) fn in_words(message: &str) -> Kind {
     let m = message.to_ascii_lowercase();
     let any = |words: &[&str]| words.iter().any(|w| m.contains(w));
     if any(&["timeout", "timed out", "expired"]) {
-        timeout
+        Kind::Timeout
     } else if any(&["reset", "closed", "broken pipe", "aborted", "eof"]) {
-        closed
+        Kind::Closed
     } else if any(&[
         "refused",
         "connect",
@@ -55,9 +26,9 @@ pub(crate) fn in_words(message: &str) -> Count {
         "handshake",
         "certificate",
     ]) {
-        connect
+        Kind::Connect
     } else {
-        other
+        Kind::Other
     }
 }
 
@@ -65,9 +36,11 @@ pub(crate) fn in_words(message: &str) -> Count {
 mod tests {
     use super::*;
 
+    use crate::document::failures::Failures;
+
     fn kind_of(message: &str) -> Failures {
         let mut f = Failures::default();
-        *in_words(message)(&mut f) += 1;
+        f.add(in_words(message), 1);
         f
     }
 

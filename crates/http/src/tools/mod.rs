@@ -23,6 +23,7 @@ use super::job::{Job, Protocol, Tool};
 use super::rows::{FAILED, Labels};
 use super::schedule::{Schedule, Visit};
 use crate::document::failures::Failures;
+use crate::document::failures::Kind;
 use crate::document::figures::Figures;
 use crate::document::run::Row;
 use crate::error::Error;
@@ -65,7 +66,7 @@ pub struct Summary {
 impl Summary {
     /// Every request failed before an answer, of one kind, for one
     /// reason.
-    pub(crate) fn all_failed(requests: u64, kind: kinds::Count, message: &str) -> Summary {
+    pub(crate) fn all_failed(requests: u64, kind: Kind, message: &str) -> Summary {
         let mut s = Summary {
             requests,
             status: BTreeMap::from([(FAILED.to_string(), requests)]),
@@ -78,13 +79,14 @@ impl Summary {
 
     /// Adds `n` failed requests of a kind (`kind` picks its count in the
     /// row's failures) under `message`, when there are any.
-    fn add_failure(&mut self, kind: kinds::Count, message: &str, n: u64) {
+    fn add_failure(&mut self, kind: Kind, message: &str, n: u64) {
         if n > 0 {
             self.errors = self.errors.saturating_add(n);
             let e = self.error_messages.entry(message.to_string()).or_default();
             *e = e.saturating_add(n);
-            let count = kind(self.failures.get_or_insert_with(Failures::default));
-            *count = count.saturating_add(n);
+            self.failures
+                .get_or_insert_with(Failures::default)
+                .add(kind, n);
         }
     }
 
@@ -216,7 +218,7 @@ fn measure_visit(
     if addresses.ips.is_empty() && address::literal(&visit.url.host).is_none() {
         return Ok(Summary::all_failed(
             schedule.requests,
-            kinds::connect,
+            Kind::Connect,
             &format!("cannot resolve {}", visit.url.host),
         ));
     }
@@ -253,7 +255,7 @@ fn measure_visit(
     let nothing = |tool: Tool| {
         Summary::all_failed(
             schedule.concurrency.max(1),
-            kinds::timeout,
+            Kind::Timeout,
             &format!(
                 "{}: no request ended within the run (a server that never answers?)",
                 tool.as_str()
@@ -264,7 +266,7 @@ fn measure_visit(
         Ok(summary) if summary.requests == 0 && summary.errors == 0 => Ok(nothing(tool)),
         Err(_) if run.past_limit.get() => Ok(Summary::all_failed(
             schedule.requests,
-            kinds::timeout,
+            Kind::Timeout,
             &format!(
                 "{} still running after its limit of {} s{}, killed",
                 tool.as_str(),
@@ -401,7 +403,7 @@ mod tests {
             (9, Some(1.5), None, Some("wrk"))
         );
         assert!(r.samples.is_empty());
-        let f = Summary::all_failed(5, kinds::connect, "Connection refused");
+        let f = Summary::all_failed(5, Kind::Connect, "Connection refused");
         assert_eq!((f.errors, f.status[FAILED]), (5, 5));
         assert_eq!(f.failures.map(|k| (k.connect, k.total())), Some((5, 5)));
     }

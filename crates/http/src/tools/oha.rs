@@ -11,6 +11,7 @@
 
 use super::invocation::Invocation;
 use super::{Summary, kinds};
+use crate::document::failures::Kind;
 use crate::error::Error;
 use crate::job::{Job, Protocol};
 use serde_json::Value;
@@ -72,7 +73,7 @@ pub fn parse(stdout: &str, requested: u64) -> Result<Summary, String> {
     if s.requests == 0 {
         return Ok(Summary::all_failed(
             requested,
-            kinds::other,
+            Kind::Other,
             "no request completed",
         ));
     }
@@ -109,11 +110,11 @@ fn count_answers(s: &mut Summary, doc: &Value) -> Answers {
         let n = n.as_u64().unwrap_or(0);
         answers.all = answers.all.saturating_add(n);
         s.status.insert(code.clone(), n);
-        let error: Option<(kinds::Count, String)> = match code.parse::<u16>() {
+        let error: Option<(Kind, String)> = match code.parse::<u16>() {
             Ok(200..=399) => None,
-            Ok(c @ 100..=199) => Some((kinds::other, crate::failure::informational(c))),
-            Ok(400..) => Some((kinds::http, format!("HTTP {code}"))),
-            _ => Some((kinds::other, format!("HTTP {code}: not a status"))),
+            Ok(c @ 100..=199) => Some((Kind::Other, crate::failure::informational(c))),
+            Ok(400..) => Some((Kind::Http, format!("HTTP {code}"))),
+            _ => Some((Kind::Other, format!("HTTP {code}: not a status"))),
         };
         if let Some((kind, message)) = error {
             answers.errors = answers.errors.saturating_add(n);

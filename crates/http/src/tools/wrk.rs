@@ -13,7 +13,8 @@
 use super::invocation::Invocation;
 use super::units::{after, bytes, count, millis};
 use super::wrk_tally::{self, Tally};
-use super::{Summary, first_line, kinds};
+use super::{Summary, first_line};
+use crate::document::failures::Kind;
 use crate::error::Error;
 use crate::job::Job;
 use std::path::Path;
@@ -170,12 +171,12 @@ fn tallied(stdout: &str, totals: &Totals, tally: &Tally) -> Result<Summary, Stri
     for (&code, &n) in &tally.statuses {
         match code {
             200..=399 => successes.push((code, n)),
-            0..=99 => s.add_failure(kinds::other, &format!("HTTP {code:03}: not a status"), n),
+            0..=99 => s.add_failure(Kind::Other, &format!("HTTP {code:03}: not a status"), n),
             100..=199 => {
                 interim = interim.saturating_add(n);
-                s.add_failure(kinds::other, &crate::failure::informational(code), n);
+                s.add_failure(Kind::Other, &crate::failure::informational(code), n);
             }
-            _ => s.add_failure(kinds::http, &format!("HTTP {code}"), n),
+            _ => s.add_failure(Kind::Http, &format!("HTTP {code}"), n),
         }
         if !(200..=399).contains(&code) {
             s.add_status(&format!("{code:03}"), n);
@@ -217,7 +218,7 @@ fn could_not_connect(said: &str) -> Option<Summary> {
         .trim_start_matches("unable to connect to ")
         .split_once(' ')
         .map_or("unable to connect", |(_, m)| m.trim());
-    let mut s = Summary::all_failed(1, kinds::connect, message);
+    let mut s = Summary::all_failed(1, Kind::Connect, message);
     s.note = "wrk stopped: it could not connect".to_string();
     Some(s)
 }
@@ -237,7 +238,7 @@ fn counted(stdout: &str, totals: &Totals) -> Summary {
         requests: answered.saturating_add(failed),
         ..Summary::default()
     };
-    s.add_failure(kinds::http, "HTTP 4xx/5xx", non2xx);
+    s.add_failure(Kind::Http, "HTTP 4xx/5xx", non2xx);
     e.add_to(&mut s, e.read);
     s.succeeded = answered.saturating_sub(non2xx.saturating_add(e.timeout));
     let late = e.timeout.min(answered.saturating_sub(non2xx));
@@ -318,10 +319,10 @@ impl SocketErrors {
     /// errors (those left when the close-delimited answers are taken out):
     /// a read or write error is a connection that broke under a request.
     fn add_to(&self, s: &mut Summary, read: u64) {
-        s.add_failure(kinds::connect, "connect error", self.connect);
-        s.add_failure(kinds::closed, "read error", read);
-        s.add_failure(kinds::closed, "write error", self.write);
-        s.add_failure(kinds::timeout, "timeout", self.timeout);
+        s.add_failure(Kind::Connect, "connect error", self.connect);
+        s.add_failure(Kind::Closed, "read error", read);
+        s.add_failure(Kind::Closed, "write error", self.write);
+        s.add_failure(Kind::Timeout, "timeout", self.timeout);
     }
 }
 
