@@ -25,7 +25,7 @@ pub fn run(
     let session = session::run(
         schedule,
         &client,
-        (threads(schedule.concurrency), job.rate),
+        (job.client_threads(schedule.concurrency), job.rate),
         progress,
     )?;
     for (server, n) in schedule.servers.iter().zip(&session.opened) {
@@ -38,13 +38,4 @@ pub fn run(
         .map(|(visit, fetched)| rows::row(Labels::of(visit, schedule), fetched))
         .collect();
     Ok(rows)
-}
-
-/// As many threads as requests can be in flight, up to the machine's
-/// CPUs: more would only take turns on the same cores.
-fn threads(concurrency: u64) -> usize {
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    usize::try_from(concurrency)
-        .unwrap_or(usize::MAX)
-        .clamp(1, cpus)
 }

@@ -129,6 +129,9 @@ pub struct Job {
     pub warmup: u64,
     /// Requests in flight at a time, each on its own connection.
     pub concurrency: u64,
+    /// `--threads`: the built-in client's worker threads; none: the rule
+    /// of [`Job::client_threads`].
+    pub threads: Option<u64>,
     /// How many parts the measured requests are split into, the servers
     /// taking turns within each.
     pub rounds: u64,
@@ -214,6 +217,31 @@ impl Job {
     /// half or so, far below any load, and far above the rates whose
     /// periods would overflow a clock.
     pub const MIN_RATE: f64 = 0.01;
+    /// Connections a worker thread of the built-in client serves when
+    /// `--threads` is not given. One thread keeps up with 150,000 requests
+    /// a second and more of a 1 KB page; a second thread, where the load
+    /// needs none, takes a core from a server on the same machine and
+    /// switches more often. On 2 cores against nginx, one thread rather
+    /// than two cost 0.66-0.98x the CPU per request and served 1.0-1.5x
+    /// the requests a second at 4 to 256 connections (docs/evaluation.md,
+    /// "Threads of the built-in client").
+    pub const CONNECTIONS_PER_THREAD: u64 = 256;
+    /// The most `--threads` takes.
+    pub const MAX_THREADS: u64 = 1024;
+
+    /// The built-in client's worker threads: `--threads`, or one per
+    /// [`Job::CONNECTIONS_PER_THREAD`] connections up to the machine's
+    /// CPUs; never more than there are connections, since a thread
+    /// without one has nothing to do.
+    pub fn client_threads(&self, concurrency: u64) -> usize {
+        let wanted = self.threads.unwrap_or_else(|| {
+            let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+            concurrency
+                .div_ceil(Job::CONNECTIONS_PER_THREAD)
+                .min(u64::try_from(cpus).unwrap_or(u64::MAX))
+        });
+        usize::try_from(wanted.min(concurrency).max(1)).unwrap_or(1)
+    }
 }
 
 impl Default for Job {
@@ -227,6 +255,7 @@ impl Default for Job {
             requests: Job::REQUESTS,
             warmup: Job::WARMUP,
             concurrency: Job::CONCURRENCY,
+            threads: None,
             rounds: Job::ROUNDS,
             cold: false,
             cold_clear: None,

@@ -31,6 +31,8 @@ pub(crate) fn of(job: &Job, schedule: &Schedule, from_site: Option<PagesFromSite
         warmup: job.warmup,
         warmup_effective: schedule.warmup,
         concurrency: job.concurrency,
+        threads: (job.tool == Tool::Builtin)
+            .then(|| job.client_threads(schedule.concurrency) as u64),
         rounds: job.rounds,
         cold: job.cold,
         cold_clear: job.cold_clear.is_some(),
@@ -201,6 +203,7 @@ mod tests {
                 "requests",
                 "rounds",
                 "servers",
+                "threads",
                 "timeout",
                 "tool",
                 "tools_found",

@@ -156,6 +156,21 @@ baseline comparison of micro mode.",
                     help: "requests in flight",
                     set: Set::Number(CONCURRENCY, |o, n, _| o.job.concurrency = n),
                 }),
+                Entry::OwnStating(
+                    Def {
+                        long: "threads",
+                        short: None,
+                        value: Some("N"),
+                        help: "the built-in client's worker threads; by default one per N connections, up to the machine's CPUs: a thread the load does not need takes a core from a server on the same machine",
+                        set: Set::Text(|o, v, option| {
+                            let n =
+                                crate::commands::flags::bounded(v, option, 1, Job::MAX_THREADS)?;
+                            o.job.threads = Some(n);
+                            Ok(())
+                        }),
+                    },
+                    &[Preset::when("N =", Job::CONNECTIONS_PER_THREAD as f64)],
+                ),
                 Entry::Own(Def {
                     long: "rounds",
                     short: None,

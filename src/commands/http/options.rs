@@ -121,6 +121,12 @@ fn check_tool_only(o: &HttpOptions) -> Result<(), Error> {
             tool.as_str()
         )));
     }
+    if o.job.threads.is_some() && tool != Tool::Builtin {
+        return Err(Error::usage(format!(
+            "--threads sets the built-in client's threads; --tool={} runs its own",
+            tool.as_str()
+        )));
+    }
     if o.job.rate.is_some() && !matches!(tool, Tool::Builtin | Tool::K6) {
         return Err(Error::usage(format!(
             "--rate works with the built-in client or --tool=k6, not --tool={}",
@@ -360,6 +366,30 @@ mod tests {
     }
 
     #[test]
+    fn threads_are_the_built_in_client_s_and_follow_the_connections() {
+        let o = parse(args(&["--url=http://h/", "--threads=3"]), None).unwrap();
+        assert_eq!(o.job.threads, Some(3));
+        // Never more threads than connections, nor none.
+        assert_eq!(o.job.client_threads(2), 2);
+        assert_eq!(o.job.client_threads(8), 3);
+        let rule = Job::default();
+        assert_eq!(rule.client_threads(1), 1);
+        assert_eq!(rule.client_threads(Job::CONNECTIONS_PER_THREAD), 1);
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(
+            rule.client_threads(Job::CONNECTIONS_PER_THREAD + 1),
+            2.min(cpus)
+        );
+        assert_eq!(rule.client_threads(10_000), 40.min(cpus));
+        for tool in ["wrk", "h2load", "k6"] {
+            let given = args(&["--url=http://h/", "--threads=2", &format!("--tool={tool}")]);
+            let e = parse(given, None).unwrap_err();
+            assert_eq!(e.exit_code(), 2);
+            assert!(e.to_string().contains("--threads sets the built-in"), "{e}");
+        }
+    }
+
+    #[test]
     fn auth_comes_from_the_environment_unless_given() {
         let o = parse(args(&["--url=http://h/"]), Some("env:pw".into()))
             .unwrap()
@@ -383,6 +413,8 @@ mod tests {
         for (a, want) in [
             ("--requests=0", "--requests"),
             ("--concurrency=10001", "--concurrency"),
+            ("--threads=0", "--threads: must be at least 1"),
+            ("--threads=1025", "--threads: must be at most 1024"),
             ("--timeout=0", "--timeout"),
             ("--timeout=1e30", "--timeout"),
             ("--http=3", "--http"),

@@ -508,6 +508,7 @@ pub(super) fn http_settings() -> Settings {
         warmup: 5,
         warmup_effective: 8,
         concurrency: 4,
+        threads: Some(1),
         rounds: 2,
         cold: true,
         cold_clear: true,

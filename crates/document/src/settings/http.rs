@@ -31,6 +31,11 @@ pub struct HttpSettings {
     pub warmup_effective: u64,
     /// `--concurrency`: requests in flight at once.
     pub concurrency: u64,
+    /// The built-in client's worker threads (`--threads`, or its rule):
+    /// on a machine shared with the server they move its figures. Absent
+    /// for the other tools, and in runs older than the option.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threads: Option<u64>,
     /// `--rounds`: how often the servers took turns.
     pub rounds: u64,
     /// `--cold`: whether every request asked for an uncached page.
