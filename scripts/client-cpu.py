@@ -220,11 +220,12 @@ def report(protocol, c, rounds, seen, against):
         rps = statistics.median(r["rps"] for r in rows)
         median = statistics.median(r["median"] for r in rows)
         spread = ", ".join(f"{r['cpu']:.1f}" for r in rows)
+        paced = ", ".join(f"{r['rps'] / 1000:.1f}k" for r in rows)
         line = (f"  {name:10s} CPU {cpu:6.1f} ms/1k (x{cpu / base['cpu']:.2f} {against}'s"
                 + (f", x{cpu / oha_cpu:.2f} oha's" if oha_cpu else "") + ")"
                 + f"  {rps:8,.0f} req/s (x{rps / base['rps']:.2f})"
                 + f"  median {median:.3f} ms (x{median / base['median']:.2f})"
-                + f"  [CPU per round: {spread}]")
+                + f"  [CPU per round: {spread}; req/s per round: {paced}]")
         print(line, flush=True)
 
 
