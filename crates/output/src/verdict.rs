@@ -142,13 +142,35 @@ pub(crate) fn failed_requests(run: &Run) -> Vec<String> {
         )];
     }
     // No cap makes a run in which every request failed a pass: it
-    // measured nothing.
+    // measured nothing. Nor a page of it: its row has no time.
     if failed >= all {
         return vec![format!(
             "FAIL: all {all} requests failed, so nothing was measured (whatever --max-failures allows)"
         )];
     }
-    Vec::new()
+    pages
+        .iter()
+        .filter(|r| r.errors >= r.requests)
+        .map(|r| unmeasured_line(r))
+        .collect()
+}
+
+/// `FAIL: server /login: all 100 requests failed (connect 100), so it was
+/// not measured (whatever --max-failures allows)`.
+fn unmeasured_line(r: &Row) -> String {
+    let kinds = r
+        .page
+        .failures
+        .filter(|f| f.total() > 0)
+        .map(|f| format!(" ({f})"))
+        .unwrap_or_default();
+    cleaned(&format!(
+        "FAIL: {} {}: all {} requests failed{kinds}, so it was not measured (whatever \
+         --max-failures allows)",
+        r.page.target.as_deref().unwrap_or(""),
+        r.name,
+        r.requests
+    ))
 }
 
 /// `FAIL: server / overloaded: 29064 of 30000 requests failed (96.9 %:
@@ -383,6 +405,31 @@ mod tests {
         assert!(lines(&none)[0].starts_with("FAIL: no request was made"));
         // A run without the cap (older, or imported) is judged as before.
         assert_eq!(exit_code(&http_run(100, 100, None)), 0);
+    }
+
+    #[test]
+    fn a_page_none_of_whose_requests_succeeded_fails_whatever_the_cap() {
+        let mut run = http_run(100, 0, Some(100.0));
+        let mut dead = run.rows[0].clone();
+        (dead.key, dead.name) = ("a /login".into(), "/login".into());
+        (dead.requests, dead.errors) = (40, 40);
+        dead.page.target = Some("site".into());
+        dead.page.failures = Some(crate::document::failures::Failures {
+            connect: 40,
+            ..Default::default()
+        });
+        run.rows.push(dead);
+        assert_eq!(
+            lines(&run),
+            [
+                "FAIL: site /login: all 40 requests failed (connect 40), so it was not measured \
+                 (whatever --max-failures allows)"
+            ]
+        );
+        assert_eq!(exit_code(&run), 1);
+        // One answer is a measurement: the cap decides.
+        run.rows[1].errors = 39;
+        assert_eq!(exit_code(&run), 0);
     }
 
     #[test]
