@@ -10,6 +10,14 @@ fresh target folder; the table shows each round's figures.
 
     python3 scripts/adoption-cost.py [ROUNDS]
     ADOPT_YARDSTICK=before=/tmp/old,after=. python3 scripts/adoption-cost.py
+    python3 scripts/adoption-cost.py --regex [ROUNDS]
+
+`--regex` measures one part of the difference alone: the regex crate as
+the calibration loop builds it (its default features: every engine, so
+no other crate's features can change the loop's work) and as criterion
+0.7 builds it (`default-features = false, features = ["std"]`), each a
+`cargo build --release` of a library that uses it, in a fresh target
+folder: wall seconds and the CPU seconds of the build's processes.
 """
 
 import os
@@ -145,7 +153,62 @@ def first_table(crate, tool, target):
     return built.stderr.count("Compiling "), build, table
 
 
+REGEX_BUILDS = {
+    "regex as the calibration loop builds it": 'regex = "1"',
+    "regex as criterion 0.7 builds it":
+        'regex = { version = "1", default-features = false, features = ["std"] }',
+}
+
+
+def regex_cost(rounds):
+    """Wall and CPU seconds of building regex each way, in turn."""
+    import resource
+    with tempfile.TemporaryDirectory(prefix="adoption-regex-") as tmp:
+        tmp = pathlib.Path(tmp)
+        crates = {}
+        for i, (name, dep) in enumerate(REGEX_BUILDS.items()):
+            crate = tmp / f"regex-{i}"
+            (crate / "src").mkdir(parents=True)
+            (crate / "src/lib.rs").write_text(
+                "pub fn compiles(p: &str) -> bool { regex::Regex::new(p).is_ok() }\n")
+            (crate / "Cargo.toml").write_text(f"""[package]
+name = "regex-{i}"
+version = "0.1.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+{dep}
+
+[workspace]
+""")
+            subprocess.run(["cargo", "fetch", "-q"], cwd=crate, check=True)
+            crates[name] = crate
+        figures = {name: [] for name in crates}
+        for r in range(rounds):
+            for name, crate in crates.items():
+                target = tmp / f"target-{crate.name}-{r}"
+                env = {**os.environ, "CARGO_TARGET_DIR": str(target)}
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                start = time.monotonic()
+                subprocess.run(["cargo", "build", "--release", "-q"], cwd=crate, env=env,
+                               check=True)
+                wall = time.monotonic() - start
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                figures[name].append((wall, cpu))
+                subprocess.run(["rm", "-rf", str(target)], check=True)
+        print("| build | wall s | CPU s |")
+        print("|---|---|---|")
+        for name, rows in figures.items():
+            print(f"| {name} | {', '.join(f'{w:.1f}' for w, _ in rows)}"
+                  f" | {', '.join(f'{c:.1f}' for _, c in rows)} |")
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--regex":
+        regex_cost(int(sys.argv[2]) if len(sys.argv) > 2 else 1)
+        return
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 1
     with tempfile.TemporaryDirectory(prefix="adoption-") as tmp:
         tmp = pathlib.Path(tmp)
