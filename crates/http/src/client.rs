@@ -246,8 +246,10 @@ impl Client {
             }
             Measured::H2(conn) => {
                 let request = made_for(&mut slot.h2, url, || self.h2_request(url))?;
+                let (id, table_bytes) = request.table();
+                let way = conn.way(id, table_bytes);
                 let received = conn
-                    .exchange(request.block(bench.as_deref()), &mut reader)
+                    .exchange(request.block(way, bench.as_deref()), &mut reader)
                     .await;
                 (received, conn.heard_nothing(), conn.is_closed())
             }

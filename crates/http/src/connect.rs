@@ -207,7 +207,9 @@ impl Conn {
 /// A connection for measured requests.
 pub(crate) enum Measured {
     H1(h1::Connection),
-    H2(crate::http2::Connection),
+    /// Boxed: an HTTP/2 connection holds its tables' state, four times
+    /// an HTTP/1.1 one, and most runs hold only the one kind.
+    H2(Box<crate::http2::Connection>),
 }
 
 /// How to reach servers: shared by every connection of a run.
@@ -270,7 +272,9 @@ impl Connector {
     ) -> Result<Measured, Failure> {
         let (stream, h2) = self.stream(url, deadline).await?;
         if h2 {
-            Ok(Measured::H2(crate::http2::Connection::new(stream)))
+            Ok(Measured::H2(Box::new(crate::http2::Connection::new(
+                stream,
+            ))))
         } else {
             Ok(Measured::H1(h1::Connection::new(stream)))
         }

@@ -27,11 +27,12 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, ReadBuf};
 
 mod frame;
 mod hpack;
+mod request;
 #[cfg(test)]
 mod tests;
 
 use frame::{Frame, Kind};
-pub(crate) use hpack::{Field, path_field, request_block};
+pub(crate) use request::{Block, Field, Way, blocks, path_field};
 
 /// The largest frame payload the client takes: SETTINGS_MAX_FRAME_SIZE's
 /// initial value, which the client leaves as it is.
@@ -87,6 +88,8 @@ pub(crate) struct Connection {
     /// A header block sent in pieces, put together.
     block: Vec<u8>,
     decoder: hpack::Decoder,
+    /// The server's table of the client's fields, as far as it matters.
+    encoder: request::Encoder,
     /// The stream of the next request.
     next: u32,
     /// DATA bytes since the connection's window was last opened again.
@@ -115,12 +118,19 @@ impl Connection {
             out: preface(),
             block: Vec::new(),
             decoder: hpack::Decoder::new(TABLE_SIZE),
+            encoder: request::Encoder::new(),
             next: 1,
             unacknowledged: 0,
             closed: false,
             goaway: None,
             heard: false,
         }
+    }
+
+    /// How to send request `id`, whose kept fields take `table_bytes`
+    /// (`request::Encoder::way`): the block to send is that way's.
+    pub(crate) fn way(&mut self, id: u64, table_bytes: usize) -> Way {
+        self.encoder.way(id, table_bytes)
     }
 
     /// True when the request in hand got no frame of an answer.
@@ -181,7 +191,15 @@ impl Connection {
             Some(next) => self.next = next,
             None => self.closed = true,
         }
-        frame::headers(&mut self.out, id, block, MAX_FRAME);
+        match self.encoder.take_update() {
+            // The server asked for a smaller table: the block begins by
+            // saying so (RFC 7541 §4.2).
+            Some(mut update) => {
+                update.extend_from_slice(block);
+                frame::headers(&mut self.out, id, &update, MAX_FRAME);
+            }
+            None => frame::headers(&mut self.out, id, block, MAX_FRAME),
+        }
         self.send().await?;
         let result = self.answer(id, keep).await;
         if result.is_err() {
@@ -258,6 +276,16 @@ impl Connection {
                 if frame.flags & frame::ACK == 0 {
                     if !payload.len().is_multiple_of(6) {
                         return Err(protocol("SETTINGS not a whole number of settings"));
+                    }
+                    for setting in payload.chunks_exact(6) {
+                        // SETTINGS_HEADER_TABLE_SIZE: the room its table
+                        // of the client's fields may take.
+                        if setting[..2] == [0, 1] {
+                            let size = u32::from_be_bytes([
+                                setting[2], setting[3], setting[4], setting[5],
+                            ]);
+                            self.encoder.limit(size as usize);
+                        }
                     }
                     frame::write(&mut self.out, Kind::Settings, frame::ACK, 0, &[]);
                 }
@@ -474,7 +502,7 @@ pub fn read_answer(bytes: &[u8], chunk: usize) -> Result<(u16, u64), String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .map_err(|e| e.to_string())?;
-    let (block, _) = request_block(false, "localhost", "/", &[]);
+    let (block, _) = blocks(false, "localhost", "/", &[]).plain;
     runtime
         .block_on(conn.exchange(&block, &mut ()))
         .map(|r| (r.status, r.bytes))

@@ -85,9 +85,20 @@ const CONNECTION_SPECIFIC: [&str; 5] = [
     "upgrade",
 ];
 
-/// An HTTP/2 GET's header block (`http2::request_block`), its `:path`
-/// field the replaceable part.
-pub(crate) struct H2Request(Made);
+/// An HTTP/2 GET's header block made the three ways (`http2::blocks`),
+/// each with its `:path` field the replaceable part, and an id of its own,
+/// by which a connection knows whose fields its server's table holds.
+pub(crate) struct H2Request {
+    first: Made,
+    again: Made,
+    plain: Made,
+    table_bytes: usize,
+    id: u64,
+}
+
+/// The id of the next request made: unique in the process, so a
+/// connection never takes one request's fields for another's.
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl H2Request {
     /// The GET of `target` on `authority` over `https` or not, with
@@ -119,17 +130,35 @@ impl H2Request {
             })
             .map(|(name, value)| (name.as_str(), value.as_bytes(), value.is_sensitive()))
             .collect();
-        let (bytes, target) = http2::request_block(https, authority, target, &fields);
-        Ok(H2Request(Made {
+        let made = http2::blocks(https, authority, target, &fields);
+        let made_of = |(bytes, target): http2::Block| Made {
             bytes,
             target,
             other: Vec::new(),
-        }))
+        };
+        Ok(H2Request {
+            first: made_of(made.first),
+            again: made_of(made.again),
+            plain: made_of(made.plain),
+            table_bytes: made.table_bytes,
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        })
     }
 
-    /// The block, asking for `target` when given.
-    pub(crate) fn block(&mut self, target: Option<&str>) -> &[u8] {
-        self.0.with(target, http2::path_field)
+    /// Its id and the room its kept fields take in a server's table: what
+    /// a connection decides the way by (`http2::Connection::way`).
+    pub(crate) fn table(&self) -> (u64, usize) {
+        (self.id, self.table_bytes)
+    }
+
+    /// The block sent `way`, asking for `target` when given.
+    pub(crate) fn block(&mut self, way: http2::Way, target: Option<&str>) -> &[u8] {
+        let made = match way {
+            http2::Way::First => &mut self.first,
+            http2::Way::Again => &mut self.again,
+            http2::Way::Plain => &mut self.plain,
+        };
+        made.with(target, http2::path_field)
     }
 }
 
@@ -194,12 +223,28 @@ mod tests {
             field(":authority", "example.test"),
             field("user-agent", "yardstick"),
         ];
-        assert_eq!(decode(request.block(None)), made);
+        use http2::Way::{Again, First, Plain};
+        assert_eq!(decode(request.block(Plain, None)), made);
         let mut cold = made.clone();
         cold[2] = field(":path", &format!("/news?_bench={}", "x".repeat(200)));
         let target = format!("/news?_bench={}", "x".repeat(200));
-        assert_eq!(decode(request.block(Some(&target))), cold);
-        assert_eq!(decode(request.block(None)), made);
+        assert_eq!(decode(request.block(Plain, Some(&target))), cold);
+        assert_eq!(decode(request.block(Plain, None)), made);
+        // On one connection: kept, then by index, the path replaced in
+        // either.
+        let mut server = loona_hpack::Decoder::new();
+        assert_eq!(
+            server.decode(request.block(First, Some(&target))).unwrap(),
+            cold
+        );
+        assert_eq!(server.decode(request.block(Again, None)).unwrap(), made);
+        assert_eq!(
+            server.decode(request.block(Again, Some(&target))).unwrap(),
+            cold
+        );
+        // Each request its own id.
+        let other = H2Request::new(false, "example.test", "/news", &headers).unwrap();
+        assert_ne!(request.table().0, other.table().0);
         assert!(H2Request::new(true, "a", "/a b", &headers).is_err());
         // HTTP/1.1's connection headers are left out, and the headers
         // `Connection` names with them.
@@ -217,13 +262,13 @@ mod tests {
             );
         }
         let mut request = H2Request::new(false, "example.test", "/news", &hop).unwrap();
-        assert_eq!(decode(request.block(None)), made);
+        assert_eq!(decode(request.block(Plain, None)), made);
         hop.insert(
             http::HeaderName::from_static("te"),
             HeaderValue::from_static("trailers"),
         );
         let mut request = H2Request::new(false, "example.test", "/news", &hop).unwrap();
-        assert_eq!(decode(request.block(None)).len(), made.len() + 1);
+        assert_eq!(decode(request.block(Plain, None)).len(), made.len() + 1);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! HPACK (RFC 7541): header blocks as a server sends them, decoded, each
 //! field handed to a callback, its strings in buffers the decoder keeps
-//! from one block to the next (no header map is built); and the one kind
-//! of block the client sends, made of literals that need no table.
+//! from one block to the next (no header map is built). The client's own
+//! blocks are `request.rs`'s.
 //!
 //! Huffman-coded strings are decoded four bits at a time by a table made
 //! once from the code of RFC 7541's Appendix B (as `httlib-huffman` holds
@@ -11,72 +11,6 @@
 
 use std::collections::VecDeque;
 use std::sync::OnceLock;
-
-/// A request's header field: its name (lower case), its value, and
-/// whether the value is a secret (`Authorization`) that no intermediary
-/// may keep in its table (RFC 7541 §7.1.3).
-pub(crate) type Field<'a> = (&'a str, &'a [u8], bool);
-
-/// The header block of a GET: `:method`, `:scheme`, `:path`, `:authority`
-/// and `headers`, each a literal HPACK's table is not asked to keep, its
-/// strings as they are. The server needs no state of the client's to read
-/// it, so it is made once per URL. Also where the `:path` field lies in
-/// it, for a request of another path.
-pub(crate) fn request_block(
-    https: bool,
-    authority: &str,
-    path: &str,
-    headers: &[Field<'_>],
-) -> (Vec<u8>, std::ops::Range<usize>) {
-    let mut block = Vec::with_capacity(64 + path.len() + authority.len());
-    // `:method: GET` and the scheme are entries of the static table.
-    block.push(0x82);
-    block.push(if https { 0x87 } else { 0x86 });
-    let start = block.len();
-    path_field(&mut block, path);
-    let end = block.len();
-    // `:authority` is the static table's entry 1.
-    literal(&mut block, 1, None, authority.as_bytes(), false);
-    for &(name, value, secret) in headers {
-        literal(&mut block, 0, Some(name.as_bytes()), value, secret);
-    }
-    (block, start..end)
-}
-
-/// The `:path` field (the static table's entry 4) of `path`.
-pub(crate) fn path_field(block: &mut Vec<u8>, path: &str) {
-    literal(block, 4, None, path.as_bytes(), false);
-}
-
-/// One literal field without indexing, or never indexed when `secret`
-/// (RFC 7541 §6.2.2, §6.2.3): the name by its static index, or (index 0)
-/// written out.
-fn literal(block: &mut Vec<u8>, index: usize, name: Option<&[u8]>, value: &[u8], secret: bool) {
-    encode_integer(block, if secret { 0x10 } else { 0x00 }, 4, index);
-    if let Some(name) = name {
-        encode_integer(block, 0x00, 7, name.len());
-        block.extend_from_slice(name);
-    }
-    encode_integer(block, 0x00, 7, value.len());
-    block.extend_from_slice(value);
-}
-
-/// An integer of an `n`-bit prefix (RFC 7541 §5.1), the first byte's
-/// other bits `flags`.
-fn encode_integer(block: &mut Vec<u8>, flags: u8, n: u32, value: usize) {
-    let max = (1usize << n) - 1;
-    if value < max {
-        block.push(flags | value as u8);
-        return;
-    }
-    block.push(flags | max as u8);
-    let mut rest = value - max;
-    while rest >= 128 {
-        block.push((rest % 128) as u8 | 0x80);
-        rest /= 128;
-    }
-    block.push(rest as u8);
-}
 
 /// Why a header block could not be decoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -521,36 +455,6 @@ mod tests {
         // Padding of more than seven bits, and EOS, are no string.
         assert!(huffman(&[0xff], &mut Vec::new()).is_err());
         assert!(huffman(&[0xff, 0xff, 0xff, 0xff], &mut Vec::new()).is_err());
-    }
-
-    #[test]
-    fn a_request_block_decodes_to_its_fields_a_secret_never_indexed() {
-        let long = "v".repeat(300);
-        let (block, path) = request_block(
-            true,
-            "example.test",
-            "/a?b=c",
-            &[
-                ("x-long", long.as_bytes(), false),
-                ("authorization", b"Basic x", true),
-            ],
-        );
-        let mut theirs = loona_hpack::Decoder::new();
-        let field = |n: &str, v: &str| (n.as_bytes().to_vec(), v.as_bytes().to_vec());
-        assert_eq!(
-            theirs.decode(&block).unwrap(),
-            [
-                field(":method", "GET"),
-                field(":scheme", "https"),
-                field(":path", "/a?b=c"),
-                field(":authority", "example.test"),
-                field("x-long", &long),
-                field("authorization", "Basic x"),
-            ]
-        );
-        assert_eq!(block[path.start], 0x04);
-        let secret = block.len() - "Basic x".len() - 1 - "authorization".len() - 1 - 1;
-        assert_eq!(block[secret], 0x10);
     }
 
     #[test]

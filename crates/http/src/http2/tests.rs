@@ -225,7 +225,7 @@ fn a_connection_carries_answers_one_after_another_and_its_table_with_them() {
         ],
         true,
     );
-    let (block, _) = super::request_block(false, "localhost", "/", &[]);
+    let (block, _) = super::blocks(false, "localhost", "/", &[]).plain;
     let mut kept = Kept::default();
     let one = run(conn.exchange(&block, &mut kept)).unwrap();
     assert!(conn.still_open());
@@ -247,7 +247,7 @@ fn a_goaway_while_idle_closes_the_connection_before_a_request() {
         ],
         true,
     );
-    let (block, _) = super::request_block(false, "localhost", "/", &[]);
+    let (block, _) = super::blocks(false, "localhost", "/", &[]).plain;
     run(conn.exchange(&block, &mut Kept::default())).unwrap();
     assert!(!conn.still_open());
     // A GOAWAY that did not take the request: it may be sent again.
@@ -282,7 +282,7 @@ fn an_interim_answer_s_headers_are_not_the_page_s() {
         ],
         false,
     );
-    let (block, _) = super::request_block(false, "localhost", "/", &[]);
+    let (block, _) = super::blocks(false, "localhost", "/", &[]).plain;
     let mut kept = Kept::default();
     run(conn.exchange(&block, &mut kept)).unwrap();
     assert_eq!(kept.0, [("server".to_string(), b"late".to_vec())]);
@@ -357,7 +357,7 @@ fn a_header_list_past_its_bound_is_refused() {
         ],
         false,
     );
-    let (block, _) = super::request_block(false, "localhost", "/", &[]);
+    let (block, _) = super::blocks(false, "localhost", "/", &[]).plain;
     run(conn.exchange(&block, &mut Kept::default())).unwrap();
     let refused = run(conn.exchange(&block, &mut Kept::default()));
     assert!(refused.is_err_and(|f| f.message.contains("header list larger")));
