@@ -89,46 +89,74 @@ pub fn find(steps: &[Step], counted: bool) -> Vec<Change> {
         .collect()
 }
 
-/// What `history bisect` names: the first change that still stands, and
-/// the pairs of steps before it that cancelled out.
+/// What `history bisect` names: the change that took the figure to where
+/// it is now, and the changes before it, which did not.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bisected<'a> {
-    /// The first change neither taken back nor itself a taking back.
+    /// The first change after which the figure stayed away from where the
+    /// line began, on the side where it is now; none when it is back.
     pub first: Option<&'a Change>,
-    /// The changes before it that were taken back, each with the change
-    /// that took it back.
-    pub passed_over: Vec<(&'a Change, &'a Change)>,
+    /// The changes before it: spells, slowdowns fixed, steps taken back.
+    pub passed_over: Vec<&'a Change>,
+    /// The figure now against where the line began (the last level over
+    /// the first), with its interval when both have five commits or more.
+    pub net: Option<Net>,
 }
 
-/// The change that moved the figure and left it moved: the first one that
-/// was not reverted and did not revert another. A step taken back (a spell
-/// of the machine, or a slowdown fixed) explains nothing about today's
-/// figure, and neither does the step that took it back; a commit that moved
-/// the figure again after the first standing change is the next change, as
-/// `history changes` lists.
-pub fn first_standing(changes: &[Change]) -> Bisected<'_> {
-    let mut passed_over = Vec::new();
-    let mut taking_back = None;
-    for c in changes {
-        if taking_back == Some(c.first_bad) {
-            taking_back = None;
-            continue;
-        }
-        if let Held::Reverted(at) = c.held
-            && let Some(back) = changes.iter().find(|later| later.first_bad == at)
-        {
-            passed_over.push((c, back));
-            taking_back = Some(at);
-            continue;
-        }
+/// The last level against the first.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Net {
+    /// last level / first level.
+    pub ratio: f64,
+    /// Its 95 % interval (a bootstrap of the two segments' medians).
+    pub interval: Option<Interval>,
+}
+
+/// The change that moved the figure to where it is now, of `changes`
+/// found in `values` (`find`'s). Not simply the first change: a step
+/// taken back (a spell of the machine, a slowdown fixed) explains nothing
+/// about today's figure. So the figure now is set against where the line
+/// began: when it is back there (its interval holds 1, or with too few
+/// commits for one, it is within a quarter of the largest step; counts,
+/// exactly), no change is named. Otherwise the change named is the first
+/// after which every level stayed on today's side, more than a quarter of
+/// the net change away from the first level: a step taken back before it,
+/// wholly or in part, is passed over, and of a creep in steps, the first
+/// step is named.
+pub fn first_standing<'a>(values: &[f64], changes: &'a [Change], counted: bool) -> Bisected<'a> {
+    let (Some(first), Some(last)) = (changes.first(), changes.last()) else {
         return Bisected {
-            first: Some(c),
-            passed_over,
+            first: None,
+            passed_over: Vec::new(),
+            net: None,
         };
-    }
+    };
+    let (start, now) = (first.before, last.after);
+    let interval = bootstrap::ratio_of_medians(
+        values.get(..first.first_bad).unwrap_or_default(),
+        values.get(last.first_bad..).unwrap_or_default(),
+    );
+    let net = Net {
+        ratio: now / start,
+        interval,
+    };
+    let largest = changes
+        .iter()
+        .map(|c| (c.after - c.before).abs())
+        .fold(0.0, f64::max);
+    let moved = match interval {
+        _ if counted => now != start,
+        Some(i) => i.low > 1.0 || i.high < 1.0,
+        None => (now - start).abs() > largest / 4.0,
+    };
+    let away = |level: f64| (level - start) * (now - start).signum() > (now - start).abs() / 4.0;
+    let named = moved
+        .then(|| (0..changes.len()).find(|&i| changes[i..].iter().all(|c| away(c.after))))
+        .flatten();
     Bisected {
-        first: None,
-        passed_over,
+        first: named.map(|i| &changes[i]),
+        passed_over: changes[..named.unwrap_or(changes.len())].iter().collect(),
+        net: Some(net),
     }
 }
 
@@ -183,43 +211,74 @@ mod tests {
         assert_eq!((found[2].before, found[2].after), (1.0, 1.5));
     }
 
-    #[test]
-    fn bisect_names_the_first_step_that_stands() {
-        // A spell taken back, then the step that stands.
-        let mut values = vec![1.0; 10];
-        values.extend(vec![1.3; 5]);
-        values.extend(vec![1.0; 10]);
-        values.extend(vec![1.5; 6]);
-        let found = find(&steps(&values), true);
-        assert_eq!(found.len(), 3, "{found:?}");
-        let b = first_standing(&found);
-        assert_eq!(b.first.map(|c| c.first_bad), Some(25));
-        let pairs: Vec<(usize, usize)> = b
-            .passed_over
+    /// The commit `history bisect` names in `values` (its first bad
+    /// commit's index), and the changes it passed over.
+    fn bisected(values: &[f64]) -> (Option<usize>, usize) {
+        let found = find(&steps(values), true);
+        let b = first_standing(values, &found, true);
+        (b.first.map(|c| c.first_bad), b.passed_over.len())
+    }
+
+    fn levels(parts: &[(f64, usize)]) -> Vec<f64> {
+        parts
             .iter()
-            .map(|(c, back)| (c.first_bad, back.first_bad))
-            .collect();
-        assert_eq!(pairs, [(10, 15)]);
+            .flat_map(|&(v, n)| std::iter::repeat_n(v, n))
+            .collect()
+    }
+
+    #[test]
+    fn bisect_names_the_change_that_took_the_figure_where_it_is() {
+        // A spell taken back, then the step that stands.
+        assert_eq!(
+            bisected(&levels(&[(1.0, 10), (1.3, 5), (1.0, 10), (1.5, 6)])),
+            (Some(25), 2)
+        );
         // A creep in two steps: the first of them.
-        let mut creep = vec![1.0; 8];
-        creep.extend(vec![1.2; 8]);
-        creep.extend(vec![1.4; 8]);
-        let found = find(&steps(&creep), true);
-        let b = first_standing(&found);
-        assert_eq!(b.first.map(|c| c.first_bad), Some(8));
-        assert!(b.passed_over.is_empty());
+        assert_eq!(
+            bisected(&levels(&[(1.0, 8), (1.2, 8), (1.4, 8)])),
+            (Some(8), 0)
+        );
+        // A step taken back in part still stands, and is named.
+        assert_eq!(
+            bisected(&levels(&[(1.0, 8), (2.0, 8), (1.5, 8)])),
+            (Some(8), 0)
+        );
+        // A slowdown, then one more: the first.
+        assert_eq!(
+            bisected(&levels(&[(1.0, 8), (1.3, 8), (1.5, 8)])),
+            (Some(8), 0)
+        );
+        // Taken back two steps later: nothing stands.
+        assert_eq!(
+            bisected(&levels(&[(1.0, 8), (1.3, 8), (1.5, 8), (1.0, 8)])),
+            (None, 3)
+        );
+        // A step of one commit back is no revert yet: the step is named.
+        assert_eq!(
+            bisected(&levels(&[(1.0, 10), (1.3, 10), (1.32, 1)])),
+            (Some(10), 0)
+        );
     }
 
     #[test]
     fn bisect_of_a_figure_that_came_back_names_nothing() {
-        let mut values = vec![1.0; 10];
-        values.extend(vec![1.3; 5]);
-        values.extend(vec![1.0; 10]);
-        let found = find(&steps(&values), true);
-        let b = first_standing(&found);
-        assert_eq!(b.first, None);
-        assert_eq!(b.passed_over.len(), 1);
-        let none = first_standing(&[]);
-        assert_eq!((none.first, none.passed_over.len()), (None, 0));
+        assert_eq!(
+            bisected(&levels(&[(1.0, 10), (1.3, 5), (1.0, 10)])),
+            (None, 2)
+        );
+        let none = first_standing(&[], &[], false);
+        assert_eq!(
+            (none.first, none.passed_over.len(), none.net),
+            (None, 0, None)
+        );
+        // Wall time back within its noise: the interval holds 1.
+        let mut noisy: Vec<f64> = (0..12).map(|i| 1.0 + 0.01 * f64::from(i % 3)).collect();
+        noisy.extend(levels(&[(1.4, 8)]));
+        noisy.extend((0..12).map(|i| 1.005 + 0.01 * f64::from(i % 3)));
+        let found = find(&steps(&noisy), false);
+        assert!(!found.is_empty(), "{found:?}");
+        let b = first_standing(&noisy, &found, false);
+        assert_eq!(b.first, None, "{b:?}");
+        assert!(b.net.and_then(|n| n.interval).is_some());
     }
 }

@@ -1,5 +1,5 @@
-//! `yardstick history bisect PROBE`: the first commit, on the first-parent
-//! line, whose step in the figure still stands (the rule:
+//! `yardstick history bisect PROBE`: the commit, on the first-parent line,
+//! that took the figure to where it is now (the rule:
 //! `history::changes::first_standing`, over the change points that
 //! `history changes` lists).
 
@@ -9,6 +9,7 @@ use crate::error::Error;
 use crate::history::changes::{self, Step};
 use crate::history::{Figure, Point};
 use crate::output::Format;
+use crate::output::layout::change;
 use crate::stats::Summary;
 use std::collections::HashMap;
 
@@ -35,10 +36,12 @@ pub(super) fn main(mut options: HistoryOptions) -> Result<i32, Error> {
     let steps = on_line(&line, &points);
     let counted = matches!(figure, Figure::Instructions | Figure::EstimatedCycles);
     let found = changes::find(&steps, counted);
+    let values: Vec<f64> = steps.iter().map(|s| s.value).collect();
+    let bisected = changes::first_standing(&values, &found, counted);
     let text = if json {
-        self::json(&key, figure, &steps, &found)
+        self::json(&key, figure, &steps, found.len(), &bisected)
     } else {
-        table(&key, figure, &rev, &steps, &found)
+        table(&key, figure, &rev, &steps, found.len(), &bisected)
     };
     super::print(options.common.format, &text);
     Ok(0)
@@ -85,48 +88,63 @@ fn table(
     figure: Figure,
     rev: &str,
     steps: &[Step],
-    found: &[changes::Change],
+    found: usize,
+    bisected: &changes::Bisected<'_>,
 ) -> String {
-    let bisected = changes::first_standing(found);
     let mut out = format!(
         "{key}: {} on the first-parent line of {rev}: {} commits with runs, {} (PELT, as \
          `history changes` lists them)\n",
         figure.name(),
         steps.len(),
-        match found.len() {
+        match found {
             1 => "1 change".to_string(),
             n => format!("{n} changes"),
         },
     );
-    let Some(first) = bisected.first else {
-        out.push_str(if found.is_empty() {
-            "no change found\n"
-        } else {
-            "none: every change was taken back\n"
+    if let Some(net) = bisected.net {
+        let interval = net.interval.map_or_else(String::new, |i| {
+            format!(
+                " [{}, {}]",
+                change((i.low - 1.0) * 100.0),
+                change((i.high - 1.0) * 100.0)
+            )
         });
-        return out;
-    };
-    out.push_str("the first that stands:\n");
-    let mut t = change_table();
-    t.push(change_row(key, figure, first, steps));
-    out.push_str(&t.render());
-    out.push_str(&format!(
-        "first bad commit: {} (last good: {})\n",
-        steps[first.first_bad].commit, steps[first.last_good].commit
-    ));
-    for (step, back) in &bisected.passed_over {
         out.push_str(&format!(
-            "passed over: the step at {} ({}), taken back at {}\n",
+            "now against the line's first level: {}{interval}\n",
+            change((net.ratio - 1.0) * 100.0)
+        ));
+    }
+    match bisected.first {
+        None if found == 0 => out.push_str("no change found\n"),
+        None => out.push_str("none: the figure is back where the line began\n"),
+        Some(first) => {
+            out.push_str("the change that took it there:\n");
+            let mut t = change_table();
+            t.push(change_row(key, figure, first, steps));
+            out.push_str(&t.render());
+            out.push_str(&format!(
+                "first bad commit: {} (last good: {})\n",
+                steps[first.first_bad].commit, steps[first.last_good].commit
+            ));
+        }
+    }
+    for step in &bisected.passed_over {
+        out.push_str(&format!(
+            "passed over: the step at {} ({}), which did not last\n",
             steps[step.first_bad].commit,
-            crate::output::layout::change((step.after / step.before - 1.0) * 100.0),
-            steps[back.first_bad].commit,
+            change((step.after / step.before - 1.0) * 100.0),
         ));
     }
     out
 }
 
-fn json(key: &str, figure: Figure, steps: &[Step], found: &[changes::Change]) -> String {
-    let bisected = changes::first_standing(found);
+fn json(
+    key: &str,
+    figure: Figure,
+    steps: &[Step],
+    found: usize,
+    bisected: &changes::Bisected<'_>,
+) -> String {
     let commits: Vec<serde_json::Value> = steps
         .iter()
         .map(|s| serde_json::json!({ "commit": s.commit, "value": s.value }))
@@ -134,14 +152,13 @@ fn json(key: &str, figure: Figure, steps: &[Step], found: &[changes::Change]) ->
     let passed_over: Vec<serde_json::Value> = bisected
         .passed_over
         .iter()
-        .map(|(step, back)| {
-            serde_json::json!({ "change": change_json(step, steps), "taken_back_by": change_json(back, steps) })
-        })
+        .map(|c| change_json(c, steps))
         .collect();
     let document = serde_json::json!({
         "key": key, "figure": figure.name(),
         "commits": commits,
-        "changes": found.len(),
+        "changes": found,
+        "net": bisected.net.map(|n| serde_json::json!({ "ratio": n.ratio, "interval": n.interval })),
         "first_standing": bisected.first.map(|c| change_json(c, steps)),
         "passed_over": passed_over,
     });

@@ -25,7 +25,7 @@ const USAGE: &str = "usage: yardstick history <add|list|show|trend|bisect|change
   list   the runs kept, newest first, filtered
   show   ID: print a kept run, as `show` prints a saved one
   trend  PROBE: one figure of a probe or page over the kept runs
-  bisect PROBE: the first commit whose step in the figure still stands
+  bisect PROBE: the commit that took the figure to where it is now
   changes [PROBE...]: every step in each probe's figure along the line of
          commits, with its size and whether it held
 

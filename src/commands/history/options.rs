@@ -307,11 +307,11 @@ belongs to a machine: without --class, runs of this machine's class only.",
 pub(crate) static BISECT: Spec<HistoryOptions> = Spec {
     command: "history bisect",
     usage: "usage: yardstick history bisect PROBE [OPTIONS]",
-    about: "Finds the first commit, on the first-parent line of --rev as git lists it in
-the working directory, where the figure of the row PROBE stepped to a new
-level that still stands: of the changes `history changes` finds (PELT), the
-first that was not taken back, and did not take another back. A commit's
-figure is the median of its runs'.",
+    about: "Finds the commit, on the first-parent line of --rev as git lists it in the
+working directory, that took the figure of the row PROBE to where it is
+now: of the changes `history changes` finds (PELT), the first after which
+the figure stayed away from where the line began, on today's side; none
+when it is back there. A commit's figure is the median of its runs'.",
     sections: &[
         Section {
             title: None,
