@@ -42,15 +42,15 @@ fn is_zero(n: &u64) -> bool {
 /// this one list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
-    /// No connection: refused, unreachable, or its TLS handshake failed.
+    /// Counted as [`Failures::connect`].
     Connect,
-    /// The connection was reset or closed before the answer's end.
+    /// Counted as [`Failures::closed`].
     Closed,
-    /// No answer within the timeout.
+    /// Counted as [`Failures::timeout`].
     Timeout,
-    /// An answer of status 400 or above.
+    /// Counted as [`Failures::http`].
     Http,
-    /// Anything else: an answer that is not HTTP, a body cut short.
+    /// Counted as [`Failures::other`].
     Other,
 }
 

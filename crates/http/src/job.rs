@@ -221,10 +221,10 @@ impl Job {
     /// `--threads` is not given. One thread keeps up with 150,000 requests
     /// a second and more of a 1 KB page; a second thread, where the load
     /// needs none, takes a core from a server on the same machine and
-    /// switches more often. On 2 cores against nginx, one thread rather
-    /// than two cost 0.66-0.98x the CPU per request and served 1.0-1.5x
-    /// the requests a second at 4 to 256 connections (docs/evaluation.md,
-    /// "Threads of the built-in client").
+    /// switches more often: on 2 cores against nginx one thread cost less
+    /// CPU per request and served more requests a second at every
+    /// concurrency measured (docs/evaluation.md, "Threads of the built-in
+    /// client").
     pub const CONNECTIONS_PER_THREAD: u64 = 256;
     /// The most `--threads` takes.
     pub const MAX_THREADS: u64 = 1024;

@@ -111,7 +111,9 @@ pub(crate) fn failed_cells(run: &Run) -> Vec<String> {
 /// pass, with or without a baseline. A page marked overloaded has a line
 /// of its own, saying what the server sustained; a run whose pages carry
 /// no mark (made before pages were marked) is judged by its whole share.
-/// Runs without the cap (older ones, imports) have no such line.
+/// Whatever the cap, a page that got no answer has a line: it was not
+/// measured. Runs without the cap (older ones, imports; a run judged
+/// against a baseline's error rates) have no such line.
 pub(crate) fn failed_requests(run: &Run) -> Vec<String> {
     let Some(cap) = run.settings.http().and_then(|s| s.max_failures) else {
         return Vec::new();
@@ -156,8 +158,17 @@ pub(crate) fn failed_requests(run: &Run) -> Vec<String> {
 }
 
 /// `FAIL: server /login: all 100 requests failed (connect 100), so it was
-/// not measured (whatever --max-failures allows)`.
+/// not measured (whatever --max-failures allows)`, or for a page that made
+/// no request at all (a k6 run whose iterations were all dropped), `FAIL:
+/// server /login: no request was made, so it was not measured`.
 fn unmeasured_line(r: &Row) -> String {
+    let target = r.page.target.as_deref().unwrap_or("");
+    if r.requests == 0 {
+        return cleaned(&format!(
+            "FAIL: {target} {}: no request was made, so it was not measured",
+            r.name
+        ));
+    }
     let kinds = r
         .page
         .failures
@@ -165,11 +176,9 @@ fn unmeasured_line(r: &Row) -> String {
         .map(|f| format!(" ({f})"))
         .unwrap_or_default();
     cleaned(&format!(
-        "FAIL: {} {}: all {} requests failed{kinds}, so it was not measured (whatever \
+        "FAIL: {target} {}: all {} requests failed{kinds}, so it was not measured (whatever \
          --max-failures allows)",
-        r.page.target.as_deref().unwrap_or(""),
-        r.name,
-        r.requests
+        r.name, r.requests
     ))
 }
 
@@ -430,6 +439,12 @@ mod tests {
         // One answer is a measurement: the cap decides.
         run.rows[1].errors = 39;
         assert_eq!(exit_code(&run), 0);
+        // A page that made no request measured nothing either.
+        (run.rows[1].requests, run.rows[1].errors) = (0, 0);
+        assert_eq!(
+            lines(&run),
+            ["FAIL: site /login: no request was made, so it was not measured"]
+        );
     }
 
     #[test]

@@ -161,7 +161,7 @@ baseline comparison of micro mode.",
                         long: "threads",
                         short: None,
                         value: Some("N"),
-                        help: "the built-in client's worker threads; by default one per N connections, up to the machine's CPUs: a thread the load does not need takes a core from a server on the same machine",
+                        help: "the built-in client's worker threads, never more than --concurrency; by default one per so many connections, up to the machine's CPUs: a thread the load does not need takes a core from a server on the same machine",
                         set: Set::Text(|o, v, option| {
                             let n =
                                 crate::commands::flags::bounded(v, option, 1, Job::MAX_THREADS)?;
@@ -169,7 +169,7 @@ baseline comparison of micro mode.",
                             Ok(())
                         }),
                     },
-                    &[Preset::when("N =", Job::CONNECTIONS_PER_THREAD as f64)],
+                    &[Preset::when("one per", Job::CONNECTIONS_PER_THREAD as f64)],
                 ),
                 Entry::Own(Def {
                     long: "rounds",
