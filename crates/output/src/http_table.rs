@@ -52,6 +52,11 @@ fn header(run: &Run) -> String {
     };
     parts.push(load(s, tool));
     parts.push(format!("concurrency {}", s.concurrency));
+    // The built-in client's threads move its figures on a machine shared
+    // with the server; older runs do not say.
+    if let Some(n) = s.threads {
+        parts.push(plural(n as usize, "client thread", "client threads"));
+    }
     if tool == "builtin" || tool == "k6" {
         parts.push(plural(s.rounds as usize, "round", "rounds"));
     }
@@ -331,14 +336,14 @@ mod tests {
         b.page.overloaded = true;
         let settings = json!({
             "servers": ["a", "b"], "pages": ["/"], "requests": 3, "warmup_effective": 4,
-            "concurrency": 4, "rounds": 2, "cold": false, "tool": "builtin",
+            "concurrency": 4, "threads": 1, "rounds": 2, "cold": false, "tool": "builtin",
             "tools_found": ["ab", "wrk"]
         });
         let text = render(&run(vec![a, b], None, settings));
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines[0],
-            "http: 2 servers × 1 page, 3 requests + 4 warm-up each, concurrency 4, 2 rounds, warm, tool builtin, external tools found: ab, wrk, times in ms"
+            "http: 2 servers × 1 page, 3 requests + 4 warm-up each, concurrency 4, 1 client thread, 2 rounds, warm, tool builtin, external tools found: ab, wrk, times in ms"
         );
         assert!(
             lines[1].starts_with("target") && lines[1].ends_with("cache"),
