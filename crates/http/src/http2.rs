@@ -200,7 +200,12 @@ impl Connection {
             }
             None => frame::headers(&mut self.out, id, block, MAX_FRAME),
         }
-        self.send().await?;
+        if let Err(failure) = self.send().await {
+            // The server may not have read the block, and with it the
+            // fields the next request would name by index.
+            self.closed = true;
+            return Err(failure);
+        }
         let result = self.answer(id, keep).await;
         if result.is_err() {
             self.closed = true;

@@ -85,6 +85,10 @@ const CONNECTION_SPECIFIC: [&str; 5] = [
     "upgrade",
 ];
 
+/// Headers whose values are secrets whoever set them (`--header`, not
+/// only `--auth`): no table of the server's keeps them (RFC 7541 §7.1.3).
+const NEVER_INDEXED: [&str; 3] = ["authorization", "proxy-authorization", "cookie"];
+
 /// An HTTP/2 GET's header block made the three ways (`http2::blocks`),
 /// each with its `:path` field the replaceable part, and an id of its own,
 /// by which a connection knows whose fields its server's table holds.
@@ -128,7 +132,10 @@ impl H2Request {
                     || te
                     || named.iter().any(|c| c.eq_ignore_ascii_case(n.as_bytes())))
             })
-            .map(|(name, value)| (name.as_str(), value.as_bytes(), value.is_sensitive()))
+            .map(|(name, value)| {
+                let secret = value.is_sensitive() || NEVER_INDEXED.contains(&name.as_str());
+                (name.as_str(), value.as_bytes(), secret)
+            })
             .collect();
         let made = http2::blocks(https, authority, target, &fields);
         let made_of = |(bytes, target): http2::Block| Made {
@@ -242,6 +249,19 @@ mod tests {
             server.decode(request.block(Again, Some(&target))).unwrap(),
             cold
         );
+        // A secret given as a plain header is never indexed either.
+        let mut bearer = headers.clone();
+        bearer.insert(
+            http::header::AUTHORIZATION,
+            HeaderValue::from_static("Bearer t"),
+        );
+        let mut request = H2Request::new(false, "example.test", "/news", &bearer).unwrap();
+        let first = request.block(First, None).to_vec();
+        let at = first
+            .windows(13)
+            .position(|w| w == b"authorization")
+            .unwrap();
+        assert_eq!(first[at - 2], 0x10, "never indexed");
         // Each request its own id.
         let other = H2Request::new(false, "example.test", "/news", &headers).unwrap();
         assert_ne!(request.table().0, other.table().0);

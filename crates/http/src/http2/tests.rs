@@ -239,6 +239,25 @@ fn a_connection_carries_answers_one_after_another_and_its_table_with_them() {
 }
 
 #[test]
+fn a_smaller_table_the_server_asks_for_is_announced_and_kept_to() {
+    // SETTINGS_HEADER_TABLE_SIZE = 0, read with the first answer.
+    let mut conn = connection(
+        &[
+            frame(SETTINGS, 0, 0, &[0, 1, 0, 0, 0, 0]),
+            frame(HEADERS, END_HEADERS | END_STREAM, 1, &[OK]),
+        ],
+        true,
+    );
+    let request = super::blocks(false, "localhost", "/", &[("accept", b"*/*", false)]);
+    assert_eq!(conn.way(7, request.table_bytes), super::Way::First);
+    run(conn.exchange(&request.first.0, &mut Kept::default())).unwrap();
+    // Nothing may be named by index now, and the next block begins by
+    // announcing the table's new size.
+    assert_eq!(conn.way(7, request.table_bytes), super::Way::Plain);
+    assert_eq!(conn.encoder.take_update(), Some(vec![0x20]));
+}
+
+#[test]
 fn a_goaway_while_idle_closes_the_connection_before_a_request() {
     let mut conn = connection(
         &[
