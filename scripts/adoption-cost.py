@@ -96,35 +96,36 @@ criterion_main!(benches);
 }
 
 
-def make_crate(parent, tool):
-    """A new crate whose one bench target uses `tool`."""
-    spec = TOOLS[tool]
-    crate = parent / f"adopt-{tool.replace('@', '-')}"
-    (crate / "src").mkdir(parents=True)
-    (crate / "benches").mkdir()
-    (crate / "src/lib.rs").write_text("")
-    (crate / "benches/one.rs").write_text(spec["bench"])
-    (crate / "Cargo.toml").write_text(f"""[package]
-name = "adopt-{tool.replace('@', '-')}"
+def new_crate(folder, name, dependencies, lib="", bench=None):
+    """A crate of one library (and one bench target, when given) in
+    `folder`, its sources fetched before any clock starts."""
+    (folder / "src").mkdir(parents=True)
+    (folder / "src/lib.rs").write_text(lib)
+    targets = ""
+    if bench is not None:
+        (folder / "benches").mkdir()
+        (folder / "benches/one.rs").write_text(bench)
+        targets = '\n[lib]\nbench = false\n\n[[bench]]\nname = "one"\nharness = false\n'
+    (folder / "Cargo.toml").write_text(f"""[package]
+name = "{name}"
 version = "0.1.0"
 edition = "2024"
 publish = false
-
-[lib]
-bench = false
-
-[dev-dependencies]
-{spec["dep"]}
-
-[[bench]]
-name = "one"
-harness = false
+{targets}
+[{"dev-dependencies" if bench is not None else "dependencies"}]
+{dependencies}
 
 [workspace]
 """)
-    # Resolve and download before any clock starts.
-    subprocess.run(["cargo", "fetch", "-q"], cwd=crate, check=True)
-    return crate
+    subprocess.run(["cargo", "fetch", "-q"], cwd=folder, check=True)
+    return folder
+
+
+def make_crate(parent, tool):
+    """A new crate whose one bench target uses `tool`."""
+    spec = TOOLS[tool]
+    name = f"adopt-{tool.replace('@', '-')}"
+    return new_crate(parent / name, name, spec["dep"], bench=spec["bench"])
 
 
 def first_table(crate, tool, target):
@@ -167,23 +168,9 @@ def regex_cost(rounds):
         tmp = pathlib.Path(tmp)
         crates = {}
         for i, (name, dep) in enumerate(REGEX_BUILDS.items()):
-            crate = tmp / f"regex-{i}"
-            (crate / "src").mkdir(parents=True)
-            (crate / "src/lib.rs").write_text(
-                "pub fn compiles(p: &str) -> bool { regex::Regex::new(p).is_ok() }\n")
-            (crate / "Cargo.toml").write_text(f"""[package]
-name = "regex-{i}"
-version = "0.1.0"
-edition = "2024"
-publish = false
-
-[dependencies]
-{dep}
-
-[workspace]
-""")
-            subprocess.run(["cargo", "fetch", "-q"], cwd=crate, check=True)
-            crates[name] = crate
+            crates[name] = new_crate(
+                tmp / f"regex-{i}", f"regex-{i}", dep,
+                lib="pub fn compiles(p: &str) -> bool { regex::Regex::new(p).is_ok() }\n")
         figures = {name: [] for name in crates}
         for r in range(rounds):
             for name, crate in crates.items():

@@ -218,12 +218,11 @@ impl Job {
     /// periods would overflow a clock.
     pub const MIN_RATE: f64 = 0.01;
     /// Connections a worker thread of the built-in client serves when
-    /// `--threads` is not given. One thread keeps up with 150,000 requests
-    /// a second and more of a 1 KB page; a second thread, where the load
-    /// needs none, takes a core from a server on the same machine and
-    /// switches more often: on 2 cores against nginx one thread cost less
-    /// CPU per request and served more requests a second at every
-    /// concurrency measured (docs/evaluation.md, "Threads of the built-in
+    /// `--threads` is not given. A second thread, where the load needs
+    /// none, takes a core from a server on the same machine and switches
+    /// more often: on 2 cores against nginx one thread cost less CPU per
+    /// request and served more requests a second at every concurrency
+    /// measured, up to 256 (docs/evaluation.md, "Threads of the built-in
     /// client").
     pub const CONNECTIONS_PER_THREAD: u64 = 256;
     /// The most `--threads` takes.

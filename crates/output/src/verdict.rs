@@ -169,12 +169,7 @@ fn unmeasured_line(r: &Row) -> String {
             r.name
         ));
     }
-    let kinds = r
-        .page
-        .failures
-        .filter(|f| f.total() > 0)
-        .map(|f| format!(" ({f})"))
-        .unwrap_or_default();
+    let kinds = said_kinds(r).map(|k| format!(" ({k})")).unwrap_or_default();
     cleaned(&format!(
         "FAIL: {target} {}: all {} requests failed{kinds}, so it was not measured (whatever \
          --max-failures allows)",
@@ -182,16 +177,20 @@ fn unmeasured_line(r: &Row) -> String {
     ))
 }
 
+/// A page's failures by kind, `closed 29000, timeout 64`, when it counted
+/// any.
+fn said_kinds(r: &Row) -> Option<String> {
+    r.page
+        .failures
+        .filter(|f| f.total() > 0)
+        .map(|f| f.to_string())
+}
+
 /// `FAIL: server / overloaded: 29064 of 30000 requests failed (96.9 %:
 /// closed 29064), more than --max-failures=0 %; it sustained 574 req/s`.
 fn overloaded_line(r: &Row, cap: f64) -> String {
     let share = failures::share(r.errors, r.requests);
-    let kinds = r
-        .page
-        .failures
-        .filter(|f| f.total() > 0)
-        .map(|f| format!(": {f}"))
-        .unwrap_or_default();
+    let kinds = said_kinds(r).map(|k| format!(": {k}")).unwrap_or_default();
     let sustained = r
         .rps
         .map(|rps| format!("; it sustained {} req/s", crate::http_table::rate(rps)))

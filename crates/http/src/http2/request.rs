@@ -3,10 +3,8 @@
 //!
 //! A browser or h2load asks the server's decoder to keep a request's
 //! fields in its dynamic table, and later requests on the connection name
-//! them by index, one byte each: with the default headers a request's
-//! HEADERS frame is 28 bytes where literals alone make it 92, and the
-//! server decodes none of its strings again, though it keeps a table per
-//! connection. A client of literals alone loads a server otherwise than
+//! them by index, one byte each: the server decodes none of their strings
+//! again, though it keeps a table per connection. A client of literals alone loads a server otherwise than
 //! its visitors do (what it changed in the figures: docs/evaluation.md,
 //! "Threads of the built-in client").
 //!
