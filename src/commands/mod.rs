@@ -66,7 +66,7 @@ pub fn main() -> i32 {
         return 2;
     }
     let command = args.remove(0);
-    exit_code(run_command(command, args))
+    exit_code(yardstick::commands::linked_once().and_then(|()| run_command(command, args)))
 }
 
 /// Runs `command` of a yardstick binary with the arguments after it.

@@ -16,8 +16,8 @@ use crate::document::run::{Metric, Mode, Run};
 use crate::error::Error;
 
 /// What keeps a bench's runs and records runs in a history. Submitted as a
-/// [`Keeping`] with `inventory::submit!` by the crate that keeps; with two
-/// linked, which keeps is not defined, so link one.
+/// [`Keeping`] with `inventory::submit!` by the crate that keeps; a binary
+/// with two linked is refused before it runs ([`linked_once`]).
 pub trait Keeper: Sync {
     /// Where `run` will be kept, as the run's delivery says it before it
     /// is kept (`as FILE`, `in the history H`).
@@ -50,7 +50,22 @@ pub struct Keeping(pub &'static dyn Keeper);
 
 crate::probe::inventory::collect!(Keeping);
 
-/// The keeper linked into this binary, else [`Files`].
+/// Refuses a binary into which two keepers are linked: which of them would
+/// keep its runs, and which its `--baseline=history` would read, is not
+/// something the order of linking should decide.
+pub fn linked_once() -> Result<(), Error> {
+    let linked = crate::probe::inventory::iter::<Keeping>.into_iter().count();
+    match linked {
+        0 | 1 => Ok(()),
+        n => Err(Error::usage(format!(
+            "{n} keepers of runs (a crate such as yardstick-history) are linked into this \
+             binary, and which keeps its runs would be left to the linker: link one"
+        ))),
+    }
+}
+
+/// The keeper linked into this binary (one: [`linked_once`]), else
+/// [`Files`].
 pub fn keeper() -> &'static dyn Keeper {
     crate::probe::inventory::iter::<Keeping>
         .into_iter()

@@ -46,8 +46,8 @@ impl Record {
 }
 
 /// What records runs in a history. Submitted as a [`Recording`] with
-/// `inventory::submit!` by the crate that keeps the history; with two
-/// linked, which records is not defined, so link one.
+/// `inventory::submit!` by the crate that keeps the history; a binary with
+/// two linked is refused before it runs ([`linked_once`]).
 pub trait Recorder: Sync {
     /// Checks `--history`'s value as it is read.
     fn check_location(&self, value: &str) -> Result<(), Error>;
@@ -69,7 +69,24 @@ pub struct Recording(pub &'static dyn Recorder);
 
 crate::probe::inventory::collect!(Recording);
 
-/// The recorder linked into this binary, else [`NoHistory`].
+/// Refuses a binary into which two recorders are linked: which history
+/// `--record` adds a run to is not something the order of linking should
+/// decide.
+pub fn linked_once() -> Result<(), Error> {
+    let linked = crate::probe::inventory::iter::<Recording>
+        .into_iter()
+        .count();
+    match linked {
+        0 | 1 => Ok(()),
+        n => Err(Error::usage(format!(
+            "{n} recorders of runs (a crate such as yardstick-history) are linked into this \
+             binary, and which records its runs would be left to the linker: link one"
+        ))),
+    }
+}
+
+/// The recorder linked into this binary (one: [`linked_once`]), else
+/// [`NoHistory`].
 pub fn recorder() -> &'static dyn Recorder {
     crate::probe::inventory::iter::<Recording>
         .into_iter()

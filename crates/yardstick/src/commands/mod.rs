@@ -90,6 +90,9 @@ pub fn run_suite(suite: &str) -> i32 {
 /// }
 /// ```
 pub fn run_bench(suite: &str, params: &'static [crate::probe::Param]) -> i32 {
+    if let Err(e) = linked_once() {
+        return exit_code(Err(e));
+    }
     let args: Vec<OsString> = std::env::args_os().collect();
     if !args.iter().skip(1).any(|a| a == "--bench") {
         // libtest's arguments are text; a name that is not cannot match.
@@ -114,12 +117,23 @@ pub fn run_bench(suite: &str, params: &'static [crate::probe::Param]) -> i32 {
 /// `compare-builds` as a bench binary is.
 #[doc(hidden)]
 pub fn measure_command(micro: bool, args: Vec<OsString>) -> Result<i32, Error> {
+    linked_once()?;
     let bench_run = if micro {
         BenchRun::micro()
     } else {
         BenchRun::default()
     };
     measure(args, bench_run)
+}
+
+/// Refuses a binary with two keepers, recorders or drawers linked (each
+/// is found through `inventory`, and the order of linking would choose),
+/// before it reads an option.
+#[doc(hidden)]
+pub fn linked_once() -> Result<(), Error> {
+    crate::baseline::keeper::linked_once()?;
+    crate::output::record::linked_once()?;
+    page::linked_once()
 }
 
 /// What a bench binary is: its kept runs' key, how it was told to

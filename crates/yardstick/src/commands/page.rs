@@ -11,12 +11,26 @@ use std::path::{Path, PathBuf};
 
 /// What draws the page of a run: `(page, name of what made the run, run,
 /// baseline)`. Submitted with `inventory::submit!` by the crate that
-/// draws; with two linked, which draws is not defined, so link one.
+/// draws; a binary with two linked is refused before it runs
+/// ([`linked_once`]).
 pub struct Drawer(pub fn(&Path, &str, &Run, Option<&Run>) -> Result<(), Error>);
 
 crate::probe::inventory::collect!(Drawer);
 
-/// The drawer linked into this binary, if any.
+/// Refuses a binary into which two drawers are linked: which of them draws
+/// `--html`'s page is not something the order of linking should decide.
+pub fn linked_once() -> Result<(), Error> {
+    let linked = crate::probe::inventory::iter::<Drawer>.into_iter().count();
+    match linked {
+        0 | 1 => Ok(()),
+        n => Err(Error::usage(format!(
+            "{n} drawers of pages (a crate such as yardstick-report) are linked into this \
+             binary, and which draws --html's page would be left to the linker: link one"
+        ))),
+    }
+}
+
+/// The drawer linked into this binary (one: [`linked_once`]), if any.
 fn drawer() -> Option<&'static Drawer> {
     crate::probe::inventory::iter::<Drawer>.into_iter().next()
 }
