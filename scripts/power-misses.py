@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Why an evaluation missed what it missed: per probe, its threshold, the
+median judged change of its A/A runs (how far the sitting stood from the
+baseline's), and at each slowdown the probe runs not caught, with the
+change each was judged at.
+
+    python3 scripts/power-misses.py evaluate/results/DIR [METHOD]
+
+Reads DIR/results.json and the baseline it names (DIR/baseline.json);
+measures nothing. METHOD defaults to `confirmed`. A probe whose A/A runs
+stand a few percent faster than its baseline is judged a 25 % slowdown
+at about 25 % less that offset, which is what separates its misses from
+noise.
+"""
+import collections
+import json
+import os
+import statistics
+import sys
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    folder = sys.argv[1]
+    method = sys.argv[2] if len(sys.argv) > 2 else "confirmed"
+    try:
+        with open(os.path.join(folder, "results.json")) as f:
+            results = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"power-misses.py: {folder}/results.json: {e}")
+    thresholds = {}
+    try:
+        with open(os.path.join(folder, "baseline.json")) as f:
+            thresholds = (json.load(f).get("thresholds") or {}).get("probes") or {}
+    except (OSError, ValueError):
+        pass
+    for condition in sorted({t["condition"] for t in results["trials"]}):
+        trials = [t for t in results["trials"]
+                  if t["method"] == method and t["condition"] == condition]
+        aa = collections.defaultdict(list)
+        missed = collections.defaultdict(lambda: collections.defaultdict(list))
+        runs = collections.Counter()
+        slowdowns = sorted({t["slowdown"] for t in trials if t["slowdown"] is not None})
+        for t in trials:
+            for o in t["outcomes"]:
+                judged = o.get("judged_pct")
+                if t["slowdown"] is None:
+                    if judged is not None:
+                        aa[o["probe"]].append(judged)
+                    continue
+                runs[t["slowdown"]] += 1
+                if o["verdict"] != "regressed":
+                    missed[o["probe"]][t["slowdown"]].append((o["verdict"], judged))
+        print(f"## {condition}, {method}\n")
+        head = " | ".join(f"missed at {s:g} %" for s in slowdowns)
+        print(f"| probe | threshold | A/A median change | {head} |")
+        print("|---|---:|---:|" + "---|" * len(slowdowns))
+        for probe in sorted(aa):
+            cells = []
+            for s in slowdowns:
+                m = missed[probe][s]
+                cells.append(", ".join(
+                    f"{'?' if v == 'inconclusive' else ''}{j:+.1f}" if j is not None else v
+                    for v, j in m) or "-")
+            th = thresholds.get(probe)
+            print(f"| {probe} | {f'{th:.1f} %' if th is not None else '-'} "
+                  f"| {statistics.median(aa[probe]):+.1f} % | {' | '.join(cells)} |")
+        totals = ", ".join(
+            f"{sum(len(missed[p][s]) for p in missed)} of {runs[s]} at {s:g} %"
+            for s in slowdowns)
+        print(f"\nMissed: {totals} (a `?` is an inconclusive verdict, a miss).\n")
+
+
+if __name__ == "__main__":
+    main()
