@@ -54,14 +54,11 @@ crate::probe::inventory::collect!(Keeping);
 /// keep its runs, and which its `--baseline=history` would read, is not
 /// something the order of linking should decide.
 pub fn linked_once() -> Result<(), Error> {
-    let linked = crate::probe::inventory::iter::<Keeping>.into_iter().count();
-    match linked {
-        0 | 1 => Ok(()),
-        n => Err(Error::usage(format!(
-            "{n} keepers of runs (a crate such as yardstick-history) are linked into this \
-             binary, and which keeps its runs would be left to the linker: link one"
-        ))),
-    }
+    Error::linked_once(
+        crate::probe::inventory::iter::<Keeping>.into_iter().count(),
+        "keepers of runs (a crate such as yardstick-history)",
+        "keeps its runs",
+    )
 }
 
 /// The keeper linked into this binary (one: [`linked_once`]), else

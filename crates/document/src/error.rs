@@ -34,6 +34,20 @@ impl Error {
         Error::Input(message.into())
     }
 
+    /// Refuses a binary into which `linked` (more than one) of a kind found
+    /// through `inventory` are linked: which one `acts` would otherwise be
+    /// left to the order of linking. `what` names the kind and a crate
+    /// that offers one.
+    pub fn linked_once(linked: usize, what: &str, acts: &str) -> Result<(), Error> {
+        if linked <= 1 {
+            return Ok(());
+        }
+        Err(Error::usage(format!(
+            "{linked} {what} are linked into this binary, and which {acts} would be left \
+             to the linker: link one"
+        )))
+    }
+
     /// The process exit code for this error: 0 for help, else 2.
     pub fn exit_code(&self) -> i32 {
         match self {

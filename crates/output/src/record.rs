@@ -73,16 +73,13 @@ crate::probe::inventory::collect!(Recording);
 /// `--record` adds a run to is not something the order of linking should
 /// decide.
 pub fn linked_once() -> Result<(), Error> {
-    let linked = crate::probe::inventory::iter::<Recording>
-        .into_iter()
-        .count();
-    match linked {
-        0 | 1 => Ok(()),
-        n => Err(Error::usage(format!(
-            "{n} recorders of runs (a crate such as yardstick-history) are linked into this \
-             binary, and which records its runs would be left to the linker: link one"
-        ))),
-    }
+    Error::linked_once(
+        crate::probe::inventory::iter::<Recording>
+            .into_iter()
+            .count(),
+        "recorders of runs (a crate such as yardstick-history)",
+        "records its runs",
+    )
 }
 
 /// The recorder linked into this binary (one: [`linked_once`]), else

@@ -20,14 +20,11 @@ crate::probe::inventory::collect!(Drawer);
 /// Refuses a binary into which two drawers are linked: which of them draws
 /// `--html`'s page is not something the order of linking should decide.
 pub fn linked_once() -> Result<(), Error> {
-    let linked = crate::probe::inventory::iter::<Drawer>.into_iter().count();
-    match linked {
-        0 | 1 => Ok(()),
-        n => Err(Error::usage(format!(
-            "{n} drawers of pages (a crate such as yardstick-report) are linked into this \
-             binary, and which draws --html's page would be left to the linker: link one"
-        ))),
-    }
+    Error::linked_once(
+        crate::probe::inventory::iter::<Drawer>.into_iter().count(),
+        "drawers of pages (a crate such as yardstick-report)",
+        "draws --html's page",
+    )
 }
 
 /// The drawer linked into this binary (one: [`linked_once`]), if any.
