@@ -13,9 +13,10 @@
 # runs/COMMIT-K.json, history.sqlite, changes.txt. docs/evaluation.md,
 # "Change points", quotes a run of it.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+cd "$(dirname "$self")/.."
 if [ $# -lt 2 ]; then
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,14p' "$self" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 from=$1 to=$2 bench=${3:-kernel} runs=${4:-2}
@@ -24,10 +25,16 @@ for rev in "$from" "$to"; do
   git rev-parse --verify -q "$rev^{commit}" >/dev/null \
     || { echo "kept-history.sh: $rev: not a commit of this repository" >&2; exit 2; }
 done
+git merge-base --is-ancestor "$from" "$to" \
+  || { echo "kept-history.sh: FROM $from is not an ancestor of TO $to" >&2; exit 2; }
+commits=$(git rev-list --first-parent --reverse "$from..$to")
+[ -n "$commits" ] || { echo "kept-history.sh: $from..$to: no commit on the first-parent line" >&2; exit 2; }
 root=$PWD
 out=$root/target/kept-history
 tree=$out/worktree
-cargo build -q --locked --bin yardstick
+# The yardstick command of this checkout reads the runs, whatever the
+# commits measured.
+yardstick() { cargo run -q --locked --bin yardstick -- "$@"; }
 rm -rf "$out/runs" "$out/history.sqlite"
 mkdir -p "$out/runs"
 git worktree remove --force "$tree" 2>/dev/null || rm -rf "$tree"
@@ -35,15 +42,20 @@ git worktree prune
 git worktree add -q -f --detach "$tree" "$from"
 trap 'git -C "$root" worktree remove --force "$tree" 2>/dev/null || true' EXIT
 export CARGO_TARGET_DIR=$out/target
-for commit in $(git rev-list --first-parent --reverse "$from..$to"); do
+for commit in $commits; do
   git -C "$tree" checkout -q --detach "$commit"
   echo "$(date -u +%T) $commit"
-  (cd "$tree" && cargo bench -q --locked --bench "$bench" --no-run)
+  if ! (cd "$tree" && cargo bench -q --locked --bench "$bench" --no-run); then
+    echo "  the bench did not build: no runs of $commit"
+    continue
+  fi
   for k in $(seq 1 "$runs"); do
     (cd "$tree" && cargo bench -q --locked --bench "$bench" -- --no-baseline -q \
       --save="$out/runs/$commit-$k.json" >/dev/null) || echo "  run $k failed"
   done
 done
-target/debug/yardstick history add "$out"/runs/*.json --history="$out/history.sqlite" >/dev/null
-target/debug/yardstick history changes --history="$out/history.sqlite" --rev="$to" \
-  | tee "$out/changes.txt"
+runs=("$out"/runs/*.json)
+[ -e "${runs[0]}" ] || { echo "kept-history.sh: no run was made" >&2; exit 1; }
+unset CARGO_TARGET_DIR
+yardstick history add "${runs[@]}" --history="$out/history.sqlite" >/dev/null
+yardstick history changes --history="$out/history.sqlite" --rev="$to" | tee "$out/changes.txt"

@@ -29,21 +29,33 @@ def main():
             results = json.load(f)
     except (OSError, ValueError) as e:
         sys.exit(f"power-misses.py: {folder}/results.json: {e}")
+    trials = results.get("trials") if isinstance(results, dict) else None
+    if not isinstance(trials, list) or not all(
+            isinstance(t, dict) and {"method", "condition", "slowdown", "outcomes"} <= t.keys()
+            for t in trials):
+        sys.exit(f"power-misses.py: {folder}/results.json: not an evaluation's results "
+                 "(no list of trials, each with its method, condition, slowdown and outcomes)")
+    methods = sorted({t["method"] for t in trials})
+    if method not in methods:
+        sys.exit(f"power-misses.py: METHOD: {method} is not among this evaluation's: "
+                 f"{', '.join(methods)}")
     thresholds = {}
     try:
         with open(os.path.join(folder, "baseline.json")) as f:
             thresholds = (json.load(f).get("thresholds") or {}).get("probes") or {}
     except (OSError, ValueError):
         pass
-    for condition in sorted({t["condition"] for t in results["trials"]}):
-        trials = [t for t in results["trials"]
-                  if t["method"] == method and t["condition"] == condition]
+    for condition in sorted({t["condition"] for t in trials if t["method"] == method}):
+        these = [t for t in trials if t["method"] == method and t["condition"] == condition]
         aa = collections.defaultdict(list)
         missed = collections.defaultdict(lambda: collections.defaultdict(list))
         runs = collections.Counter()
-        slowdowns = sorted({t["slowdown"] for t in trials if t["slowdown"] is not None})
-        for t in trials:
+        slowdowns = sorted({t["slowdown"] for t in these if t["slowdown"] is not None})
+        for t in these:
             for o in t["outcomes"]:
+                if not isinstance(o, dict) or "probe" not in o or "verdict" not in o:
+                    sys.exit(f"power-misses.py: {folder}/results.json: an outcome without "
+                             "its probe or verdict")
                 judged = o.get("judged_pct")
                 if t["slowdown"] is None:
                     if judged is not None:

@@ -9,9 +9,10 @@ probes sit.
 
     python3 scripts/run-noise.py DIR
 
-DIR holds saved runs (`--save`) of one bench and class, in the order
-their names sort (run-1.json, run-2.json, ... sort by number). Measures
-nothing.
+DIR holds saved runs (`--save`) of one bench and class, and nothing
+else: they are taken in the natural order of their names (run-2.json
+before run-10.json), which must be the order they were made in for the
+neighbours' figure to mean anything. Measures nothing.
 """
 import glob
 import json
@@ -23,14 +24,17 @@ import sys
 
 
 def order(path):
-    digits = re.findall(r"\d+", os.path.basename(path))
-    return (int(digits[-1]) if digits else 0, path)
+    """Natural order: the name's digits compared as numbers."""
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", os.path.basename(path))]
 
 
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    paths = sorted(glob.glob(os.path.join(sys.argv[1], "*.json")), key=order)
+    folder = sys.argv[1]
+    if not os.path.isdir(folder):
+        sys.exit(f"run-noise.py: {folder}: no such folder")
+    paths = sorted(glob.glob(os.path.join(folder, "*.json")), key=order)
     series = {}
     for path in paths:
         try:
@@ -38,12 +42,15 @@ def main():
                 run = json.load(f)
         except (OSError, ValueError) as e:
             sys.exit(f"run-noise.py: {path}: {e}")
-        for row in run.get("rows", []):
-            x = row.get("normalized")
-            if isinstance(x, (int, float)) and x > 0:
+        rows = run.get("rows") if isinstance(run, dict) else None
+        if not isinstance(rows, list):
+            sys.exit(f"run-noise.py: {path}: not a saved run (no rows)")
+        for row in rows:
+            x = row.get("normalized") if isinstance(row, dict) else None
+            if isinstance(x, (int, float)) and x > 0 and isinstance(row.get("key"), str):
                 series.setdefault(row["key"], []).append(math.log(x))
     if not series:
-        sys.exit(f"run-noise.py: {sys.argv[1]}: no saved run with a calibrated row")
+        sys.exit(f"run-noise.py: {folder}: no saved run with a calibrated row")
     print(f"{len(paths)} runs")
     print("| probe | runs | sd of log x calib | from neighbours' differences (MAD) |")
     print("|---|---:|---:|---:|")
