@@ -200,13 +200,14 @@ impl Connection {
             }
             None => frame::headers(&mut self.out, id, block, MAX_FRAME),
         }
-        if let Err(failure) = self.send().await {
-            // The server may not have read the block, and with it the
-            // fields the next request would name by index.
-            self.closed = true;
-            return Err(failure);
-        }
-        let result = self.answer(id, keep).await;
+        let result = match self.send().await {
+            Ok(()) => self.answer(id, keep).await,
+            Err(failure) => Err(failure),
+        };
+        // A failed send may have left the block unread, and with it the
+        // fields the next request would name by index; a failed answer
+        // leaves the stream's state unknown. Either way the connection
+        // goes.
         if result.is_err() {
             self.closed = true;
         }
